@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "release",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "release", targets: ["release"]),
+        .library(name: "ReleaseKit", targets: ["ReleaseKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
+        .target(
+            name: "ReleaseKit",
+            dependencies: [
+                "CCurl",
+                "CArchive",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "release",
+            dependencies: [
+                "ReleaseKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ReleaseKitTests",
+            dependencies: ["ReleaseKit"],
+            exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ReleaseKit"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

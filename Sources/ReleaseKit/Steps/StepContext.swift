@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+
+/// Everything a step may touch: its directory, environment, clock, processes and output.
+///
+/// Steps reach the world only through their context. That is what keeps dry runs honest (the engine decides
+/// whether `run` is called at all) and tests fast (a test builds a context around a temporary directory and
+/// records the events).
+public final class StepContext: Sendable {
+    /// The step's `id`.
+    public let stepID: String
+    /// The step's kind.
+    public let kind: String
+    /// The folder relative paths are resolved against: the pipeline's working directory.
+    public let workingDirectory: String
+    /// The environment commands inherit (the process environment; secrets included, since commands need them).
+    public let environment: [String: String]
+    /// Whether this is `--dry-run` (or `plan`): `run` will not be called.
+    public let isDryRun: Bool
+    /// The run's clock, fixed once per run (`${now:…}` uses the same instant).
+    public let now: Date
+    /// Masks secrets in everything the step prints.
+    public let masker: SecretMasker
+    /// Which attempt this is, from 1 (retries increase it).
+    public let attempt: Int
+    /// A scratch folder that lives as long as the run.
+    public let temporaryDirectory: String
+    /// Where `github.release` steps publish instead of their `api` during `release run --rehearse`.
+    public let githubAPIOverride: String?
+    /// Absolute paths upstream steps promise to create, with the promising step's id.
+    public let promisedPaths: [String: String]
+    private let sink: @Sendable (StepEvent) -> Void
+
+    public init(
+        stepID: String,
+        kind: String,
+        workingDirectory: String,
+        environment: [String: String],
+        isDryRun: Bool = false,
+        now: Date = Date(),
+        masker: SecretMasker = SecretMasker(),
+        attempt: Int = 1,
+        temporaryDirectory: String = NSTemporaryDirectory(),
+        githubAPIOverride: String? = nil,
+        promisedPaths: [String: String] = [:],
+        sink: @escaping @Sendable (StepEvent) -> Void = { _ in }
+    ) {
+        self.stepID = stepID
+        self.kind = kind
+        self.workingDirectory = workingDirectory
+        self.environment = environment
+        self.isDryRun = isDryRun
+        self.now = now
+        self.masker = masker
+        self.attempt = attempt
+        self.temporaryDirectory = temporaryDirectory
+        self.githubAPIOverride = githubAPIOverride
+        self.promisedPaths = promisedPaths
+        self.sink = sink
+    }
+
+    // MARK: Output
+
+    /// Prints a line of the step's output (masked).
+    public func log(_ line: String, stream: OutputStreamKind = .stdout) {
+        sink(.log(masker.mask(line), stream))
+    }
+
+    /// Prints a warning (masked).
+    public func warn(_ message: String) {
+        sink(.warning(masker.mask(message)))
+    }
+
+    /// Reports progress of a long operation, in bytes unless `unit` says otherwise.
+    public func progress(done: Int64, total: Int64?, unit: ProgressUnit = .bytes) {
+        sink(.progress(done: done, total: total, unit: unit))
+    }
+
+    // MARK: Files
+
+    /// `path` made absolute against the working directory, with `~` expanded.
+    public func resolvePath(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL.path }
+        return URL(fileURLWithPath: workingDirectory).appendingPathComponent(expanded).standardizedFileURL.path
+    }
+
+    /// Whether `path` exists, is promised by an upstream step (it, or a folder containing it), or is missing.
+    public func fileState(_ path: String) -> FileState {
+        let absolute = resolvePath(path)
+        if FileManager.default.fileExists(atPath: absolute) { return .exists }
+        var candidate = absolute
+        while candidate != "/" && !candidate.isEmpty {
+            if let step = promisedPaths[candidate] { return .promised(by: step) }
+            candidate = (candidate as NSString).deletingLastPathComponent
+        }
+        return .missing
+    }
+
+    /// The absolute path of `path`, which must exist or be promised by an upstream step.
+    /// - Throws: ``StepError/missingFile(path:option:)`` naming the option.
+    @discardableResult
+    public func requireFile(_ path: String, option: String? = nil) throws -> String {
+        if case .missing = fileState(path) {
+            throw StepError.missingFile(path: resolvePath(path), option: option)
+        }
+        return resolvePath(path)
+    }
+
+    /// An ``Artifact`` (size and SHA-256) for a file the step produced.
+    public func artifact(_ path: String) throws -> Artifact {
+        try FileDigest.artifact(at: resolvePath(path))
+    }
+
+    // MARK: Processes
+
+    /// Runs a command in the working directory (or `directory`), streaming its output lines into the
+    /// step's log, and returns how it ended. The command line is logged first with secrets masked.
+    /// Task cancellation (timeout, Ctrl-C) stops the command's whole process group.
+    public func run(
+        _ arguments: [String],
+        directory: String? = nil,
+        environment extra: [String: String] = [:],
+        echo: Bool = true
+    ) async throws -> ProcessResult {
+        let request = ProcessRequest(
+            arguments: arguments,
+            directory: directory.map(resolvePath) ?? workingDirectory,
+            environment: environment.merging(extra) { _, new in new }
+        )
+        if echo { sink(.command(masker.mask(ShellQuoting.commandLine(arguments)))) }
+        let masker = self.masker
+        let sink = self.sink
+        return try await ProcessRunner.run(request) { line, stream in
+            if echo { sink(.log(masker.mask(line), stream)) }
+        }
+    }
+
+    /// Runs a read-only command quietly and returns its standard output without the trailing newline.
+    /// - Throws: ``StepError/failed(_:)`` with the command and its status when it fails.
+    public func capture(_ arguments: [String], directory: String? = nil) async throws -> String {
+        let errors = ErrorLines()
+        let request = ProcessRequest(
+            arguments: arguments,
+            directory: directory.map(resolvePath) ?? workingDirectory,
+            environment: environment
+        )
+        let result = try await ProcessRunner.run(request) { line, stream in
+            if stream == .stderr { errors.append(line) }
+        }
+        guard result.succeeded else {
+            let detail = errors.text.isEmpty ? "" : ": \(errors.text)"
+            throw StepError.failed(masker.mask("'\(ShellQuoting.commandLine(arguments))' exited with status \(result.status)\(detail)"))
+        }
+        var output = result.standardOutput
+        while output.hasSuffix("\n") { output.removeLast() }
+        return output
+    }
+}
+
+/// Whether a path a step needs is there.
+public enum FileState: Sendable, Equatable {
+    case exists
+    case missing
+    /// An upstream step will create it.
+    case promised(by: String)
+}
+
+/// The unit of a progress report.
+public enum ProgressUnit: String, Sendable, Codable {
+    case bytes, items
+}
+
+/// What a step tells the engine while it works.
+public enum StepEvent: Sendable, Equatable {
+    case command(String)
+    case log(String, OutputStreamKind)
+    case warning(String)
+    case progress(done: Int64, total: Int64?, unit: ProgressUnit)
+}
+
+/// Collects the last few standard-error lines of a quiet command, for its error message.
+private final class ErrorLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) {
+        lines.withLock { current in
+            current.append(line)
+            if current.count > 20 { current.removeFirst() }
+        }
+    }
+    var text: String { lines.withLock { $0.suffix(5).joined(separator: " ") } }
+}

@@ -1,0 +1,42 @@
+/// What `release steps` prints for a step kind: its options, outputs and an example.
+public struct StepDocumentation: Sendable, Codable, Equatable {
+    /// One documented option of a step's `with` object.
+    public struct Option: Sendable, Codable, Equatable {
+        public var name: String
+        public var type: String
+        public var required: Bool
+        public var description: String
+        public init(_ name: String, _ type: String, required: Bool = false, _ description: String) {
+            self.name = name
+            self.type = type
+            self.required = required
+            self.description = description
+        }
+    }
+
+    /// One documented output of a step.
+    public struct Output: Sendable, Codable, Equatable {
+        public var name: String
+        public var type: String
+        public var description: String
+        public init(_ name: String, _ type: String, _ description: String) {
+            self.name = name
+            self.type = type
+            self.description = description
+        }
+    }
+
+    public var options: [Option]
+    public var outputs: [Output]
+    /// Whether outputs beyond `outputs` may appear (the `shell` step's `$RELEASE_OUTPUT` file).
+    public var dynamicOutputs: Bool
+    /// A complete step object as it would appear in `steps`, as JSON text.
+    public var example: String
+
+    public init(options: [Option], outputs: [Output], dynamicOutputs: Bool = false, example: String) {
+        self.options = options
+        self.outputs = outputs
+        self.dynamicOutputs = dynamicOutputs
+        self.example = example
+    }
+}

@@ -1,0 +1,23 @@
+/// Errors a step reports. Messages are lower-case with the offending value in quotes.
+public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An option value is wrong: `(option, message)`.
+    case invalidOption(String, String)
+    /// The step failed; the message says why.
+    case failed(String)
+    /// A validation gate rejected the release; every problem it found.
+    case rejected([String])
+    /// A file the step needs is missing.
+    case missingFile(path: String, option: String?)
+
+    public var description: String {
+        switch self {
+        case .invalidOption(let option, let message): return "option '\(option)': \(message)"
+        case .failed(let message): return message
+        case .rejected(let problems):
+            return problems.count == 1 ? problems[0] : problems.map { "- \($0)" }.joined(separator: "\n")
+        case .missingFile(let path, let option):
+            if let option { return "option '\(option)': no such file or directory '\(path)'" }
+            return "no such file or directory '\(path)'"
+        }
+    }
+}

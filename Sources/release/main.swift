@@ -1,0 +1,3 @@
+import ReleaseKit
+print(CurlRuntime.version)
+print(ArchiveRuntime.version)

@@ -1,0 +1,15 @@
+import ArgumentParser
+import ReleaseKit
+
+/// The `release` command line: parses arguments, builds ReleaseKit values, renders their results.
+@main
+struct Release: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "release",
+        abstract: "Run an iOS team's release as a graph of steps declared in JSON.",
+        version: ReleaseKitVersion.string,
+        subcommands: [
+            // Each subcommand lives in Commands/NAME.swift.
+        ]
+    )
+}

@@ -1,3 +1,0 @@
-import ReleaseKit
-print(CurlRuntime.version)
-print(ArchiveRuntime.version)

@@ -10,6 +10,10 @@ struct Release: AsyncParsableCommand {
         version: ReleaseKitVersion.string,
         subcommands: [
             // Each subcommand lives in Commands/NAME.swift.
+            RunCommand.self,
+            PlanCommand.self,
+            ValidateCommand.self,
+            StepsCommand.self,
         ]
     )
 }

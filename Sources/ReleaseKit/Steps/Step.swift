@@ -36,8 +36,13 @@ public protocol Step: Sendable {
     func plan(in context: StepContext) async throws -> StepPlan
     /// Does the work.
     func run(in context: StepContext) async throws -> StepOutputs
+
+    /// Whether `run` only reads (gates, inspections, `shell` with `read_only`): such steps really run in dry
+    /// runs, once the steps they depend on have really run too. Default: false.
+    var isReadOnly: Bool { get }
 }
 
 extension Step {
     public func verify(in context: StepContext) async throws {}
+    public var isReadOnly: Bool { false }
 }

@@ -6,6 +6,8 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     case failed(String)
     /// A validation gate rejected the release; every problem it found.
     case rejected([String])
+    /// A command exited with a non-zero status (kept as the step's exit status in the report).
+    case exitStatus(Int32, command: String)
     /// A file the step needs is missing.
     case missingFile(path: String, option: String?)
 
@@ -15,6 +17,8 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .failed(let message): return message
         case .rejected(let problems):
             return problems.count == 1 ? problems[0] : problems.map { "- \($0)" }.joined(separator: "\n")
+        case .exitStatus(let status, let command):
+            return "'\(command)' exited with status \(status)"
         case .missingFile(let path, let option):
             if let option { return "option '\(option)': no such file or directory '\(path)'" }
             return "no such file or directory '\(path)'"

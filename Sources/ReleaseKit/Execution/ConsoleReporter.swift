@@ -1,0 +1,220 @@
+import Foundation
+import Synchronization
+
+/// Human output on standard error: colour and a live status line on a terminal, plain timestamped lines
+/// otherwise (CI logs, files).
+public final class ConsoleReporter: RunReporter {
+    /// How to draw.
+    public enum Style: Sendable {
+        /// A terminal: colour, symbols, a status line with the running steps and progress.
+        case terminal
+        /// Plain lines, each with a UTC timestamp.
+        case plain
+    }
+
+    private let style: Style
+    private let write: @Sendable (String) -> Void
+    private let clock: @Sendable () -> Date
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var running: [String: Date] = [:]
+        var progress: [String: (done: Int64, total: Int64?, unit: ProgressUnit, started: Date, lastPrinted: Int)] = [:]
+        var statusShown = false
+    }
+
+    public init(style: Style, write: @escaping @Sendable (String) -> Void = Terminal.writeError,
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.style = style
+        self.write = write
+        self.clock = clock
+    }
+
+    public func report(_ event: RunEvent) {
+        state.withLock { state in
+            var text = ""
+            handle(event, &state, &text)
+            if style == .terminal {
+                let clear = state.statusShown ? "\r\u{1B}[K" : ""
+                let status = statusLine(state)
+                state.statusShown = !status.isEmpty
+                if !text.isEmpty || !status.isEmpty || !clear.isEmpty { write(clear + text + status) }
+            } else if !text.isEmpty {
+                write(text)
+            }
+        }
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: RunEvent, _ state: inout State, _ out: inout String) {
+        switch event {
+        case .runStarted(let pipeline, let file, let profile, let reason, let branch, let dryRun, let steps):
+            line(&out, bold("release") + ": \(pipeline) (\(file))\(dryRun ? " — " + yellow("dry run: nothing will be changed") : "")")
+            line(&out, "  branch:  \(branch ?? "(unknown)")")
+            line(&out, "  profile: \(profile ?? "(none)") (\(reason))")
+            line(&out, "  steps:   \(steps.count) to run")
+        case .preflightFailed(let step, let message):
+            line(&out, red("✘") + " preflight: \(step): " + indentContinuation(message))
+        case .stepStarted(let step, let kind, let attempt):
+            state.running[step] = clock()
+            line(&out, cyan("▶") + " \(step) (\(kind))" + (attempt > 1 ? " — attempt \(attempt)" : ""))
+        case .step(let step, let stepEvent):
+            switch stepEvent {
+            case .command(let commandLine):
+                line(&out, dim("  \(step) $ ") + commandLine)
+            case .log(let text, _):
+                line(&out, dim("  \(step) │ ") + text)
+            case .warning(let text):
+                line(&out, yellow("  \(step) warning: ") + text)
+            case .progress(let done, let total, let unit):
+                let started = state.progress[step]?.started ?? clock()
+                let lastPrinted = state.progress[step]?.lastPrinted ?? -1
+                state.progress[step] = (done, total, unit, started, lastPrinted)
+                if style == .plain, let total, total > 0 {
+                    let decile = Int(Double(done) / Double(total) * 10)
+                    if decile > lastPrinted {
+                        state.progress[step]?.lastPrinted = decile
+                        line(&out, "  \(step): \(progressText(done: done, total: total, unit: unit, started: started))")
+                    }
+                }
+            }
+        case .stepRetrying(let step, let attempt, let delay, let message):
+            line(&out, yellow("↻") + " \(step): attempt \(attempt) failed: \(message); retrying in \(Engine.seconds(delay))")
+        case .stepFinished(let result):
+            state.running[result.id] = nil
+            state.progress[result.id] = nil
+            out += finishedLines(result)
+        case .runFinished(let result):
+            out += summary(result)
+        }
+    }
+
+    private func finishedLines(_ result: StepResult) -> String {
+        var out = ""
+        let duration = ByteFormat.duration(result.duration)
+        switch result.status {
+        case .succeeded:
+            line(&out, green("✔") + " \(result.id) " + dim(duration))
+        case .resumed:
+            line(&out, green("✔") + " \(result.id) " + dim("(done in the previous run)"))
+        case .planned:
+            line(&out, cyan("◇") + " \(result.id) (\(result.kind)) would:")
+            if result.effects.isEmpty { line(&out, dim("    change nothing")) }
+            for effect in result.effects { out += Self.describe(effect).map { "    \($0)\n" }.joined() }
+            if let message = result.message { line(&out, dim("    note: \(message)")) }
+        case .skipped:
+            line(&out, dim("○ \(result.id) skipped: \(result.message ?? "")"))
+        case .blocked:
+            line(&out, yellow("⊘") + " \(result.id) blocked: \(result.message ?? "")")
+        case .cancelled:
+            line(&out, yellow("⊘") + " \(result.id) \(result.message ?? "cancelled")")
+        case .failed, .ignoredFailure, .rejected:
+            let what = result.status == .rejected ? "rejected the release" : result.status == .ignoredFailure ? "failed (continue_on_error)" : "failed"
+            line(&out, red("✘") + " \(result.id) \(what) after \(duration): " + indentContinuation(result.message ?? ""))
+        }
+        return out
+    }
+
+    private func summary(_ result: RunResult) -> String {
+        var out = ""
+        line(&out, "")
+        let width = max(4, result.steps.map(\.id.count).max() ?? 4)
+        line(&out, bold("STEP".padding(toLength: width, withPad: " ", startingAt: 0) + "  STATUS            DURATION"))
+        for step in result.steps {
+            let status = step.status.label.padding(toLength: 16, withPad: " ", startingAt: 0)
+            let duration = [.succeeded, .failed, .rejected, .ignoredFailure].contains(step.status) ? ByteFormat.duration(step.duration) : "-"
+            line(&out, step.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + colour(step.status, status) + "  " + duration)
+        }
+        let verdict: String
+        switch result.exitCode {
+        case ExitCodes.success: verdict = green(result.dryRun ? "dry run finished: nothing was changed" : "release finished")
+        case ExitCodes.gateRejected: verdict = red("a validation gate rejected the release")
+        case ExitCodes.interrupted: verdict = yellow("interrupted")
+        default: verdict = red(result.preflightFailed ? "preflight found problems; nothing was run" : "a step failed")
+        }
+        line(&out, "")
+        line(&out, "\(verdict) in \(ByteFormat.duration(result.duration)) (exit \(result.exitCode))")
+        return out
+    }
+
+    /// Lines describing one planned effect.
+    public static func describe(_ effect: PlannedEffect) -> [String] {
+        switch effect {
+        case .command(let argv, let directory):
+            return ["run: " + ShellQuoting.commandLine(argv) + (directory.map { "  (in \($0))" } ?? "")]
+        case .writeFile(let path, let diff, let detail):
+            var lines = ["write: \(path)" + (detail.map { " (\($0))" } ?? "")]
+            if let diff { lines += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+            return lines
+        case .delete(let path): return ["delete: \(path)"]
+        case .move(let from, let to): return ["move: \(from) -> \(to)"]
+        case .request(let method, let url, let detail): return ["request: \(method) \(url)" + (detail.map { " (\($0))" } ?? "")]
+        case .note(let text): return [text]
+        }
+    }
+
+    // MARK: Status line
+
+    private func statusLine(_ state: State) -> String {
+        guard style == .terminal, !state.running.isEmpty else { return "" }
+        let now = clock()
+        let parts = state.running.sorted { $0.value < $1.value }.map { id, started -> String in
+            if let progress = state.progress[id], let total = progress.total, total > 0 {
+                return "\(id) \(bar(Double(progress.done) / Double(total))) \(progressText(done: progress.done, total: total, unit: progress.unit, started: progress.started))"
+            }
+            return "\(id) \(ByteFormat.duration(now.timeIntervalSince(started)))"
+        }
+        let text = "… " + parts.joined(separator: " · ")
+        let width = Terminal.width - 1
+        return dim(text.count > width ? String(text.prefix(width - 1)) + "…" : text)
+    }
+
+    private func bar(_ fraction: Double) -> String {
+        let cells = 20
+        let filled = Int((max(0, min(1, fraction)) * Double(cells)).rounded(.down))
+        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: cells - filled) + "]"
+    }
+
+    private func progressText(done: Int64, total: Int64, unit: ProgressUnit, started: Date) -> String {
+        let percent = Int(Double(done) / Double(max(total, 1)) * 100)
+        guard unit == .bytes else { return "\(percent)% (\(done) of \(total))" }
+        let elapsed = max(clock().timeIntervalSince(started), 0.001)
+        let rate = Double(done) / elapsed
+        return "\(percent)% (\(ByteFormat.size(done)) of \(ByteFormat.size(total)), \(ByteFormat.size(Int64(rate)))/s)"
+    }
+
+    // MARK: Text
+
+    private func line(_ out: inout String, _ text: String) {
+        if style == .plain {
+            out += Interpolator.format(clock(), "yyyy-MM-dd'T'HH:mm:ss'Z'") + " " + text + "\n"
+        } else {
+            out += text + "\n"
+        }
+    }
+
+    private func indentContinuation(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: "\n    ")
+    }
+
+    private func paint(_ code: String, _ text: String) -> String {
+        style == .terminal ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+    private func bold(_ text: String) -> String { paint("1", text) }
+    private func dim(_ text: String) -> String { paint("2", text) }
+    private func red(_ text: String) -> String { paint("31", text) }
+    private func green(_ text: String) -> String { paint("32", text) }
+    private func yellow(_ text: String) -> String { paint("33", text) }
+    private func cyan(_ text: String) -> String { paint("36", text) }
+
+    private func colour(_ status: StepStatus, _ text: String) -> String {
+        switch status {
+        case .succeeded, .resumed: return green(text)
+        case .failed, .rejected: return red(text)
+        case .ignoredFailure, .blocked, .cancelled: return yellow(text)
+        case .planned: return cyan(text)
+        case .skipped: return dim(text)
+        }
+    }
+}

@@ -1,0 +1,416 @@
+import Foundation
+import Synchronization
+
+/// Executes a ``Plan``: preflight (every step's `verify`, then `plan`), then the steps in parallel up to
+/// `--jobs`, with gates, `always` steps, retries, timeouts and cancellation.
+///
+/// A dry run is the preflight of a real run followed by the same scheduler, in which steps that change things
+/// report what they would do and read-only steps (gates, inspections) really run once what they depend on
+/// really ran. So a dry run can only claim what a real run would check too.
+public final class Engine: Sendable {
+    public let plan: Plan
+    private let bus: EventBus
+    private let masker: SecretMasker
+    private let control = Mutex<Control>(Control())
+
+    private struct Control {
+        var interrupted = false
+        /// Running steps' tasks, so an interrupt can cancel them (not `always` steps).
+        var running: [String: (task: Task<StepResult, Never>, always: Bool)] = [:]
+    }
+
+    /// - Parameter masker: the masker the plan's interpolator registers secrets with.
+    public init(plan: Plan, reporter: any RunReporter, masker: SecretMasker) {
+        self.plan = plan
+        self.bus = EventBus(reporter: reporter)
+        self.masker = masker
+    }
+
+    /// Interrupts the run (SIGINT/SIGTERM): running steps are cancelled (their processes killed), nothing new
+    /// starts except `always` steps, which run once what they need has stopped.
+    public func interrupt() {
+        let tasks = control.withLock { state -> [Task<StepResult, Never>] in
+            state.interrupted = true
+            return state.running.values.filter { !$0.always }.map(\.task)
+        }
+        tasks.forEach { $0.cancel() }
+    }
+
+    private var isInterrupted: Bool { control.withLock { $0.interrupted } }
+
+    /// Runs the plan to the end and returns what happened. Never throws: every failure is a step result.
+    public func run() async -> RunResult {
+        let started = Date()
+        let definition = plan.pipeline.definition
+        bus.emit(.runStarted(pipeline: definition.name, file: definition.file, profile: plan.profile,
+                             profileReason: plan.profileReason, branch: plan.git.branch, dryRun: plan.options.dryRun,
+                             steps: plan.steps.filter(\.willRun).map(\.id)))
+        let scratch = makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+        let preflight = await runPreflight(scratch: scratch)
+        var results: [String: StepResult] = [:]
+        let preflightFailed = !preflight.failures.isEmpty
+        if preflightFailed && !plan.options.dryRun {
+            // Nothing has run yet: report every problem and start nothing.
+            for planned in plan.steps {
+                let result: StepResult
+                if let message = preflight.failures[planned.id] {
+                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .failed, message: message)
+                } else if case .skip(let reason) = planned.decision {
+                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .skipped, message: reason)
+                } else {
+                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled,
+                                        message: "not started: preflight found problems")
+                }
+                results[planned.id] = result
+                bus.emit(.stepFinished(result))
+            }
+        } else {
+            results = await schedule(preflight: preflight, scratch: scratch)
+        }
+        let result = RunResult(pipeline: definition.name, file: definition.file, profile: plan.profile, branch: plan.git.branch,
+                               dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
+                               startedAt: started, duration: Date().timeIntervalSince(started),
+                               steps: plan.steps.compactMap { results[$0.id] })
+        bus.emit(.runFinished(result))
+        return result
+    }
+
+    // MARK: Preflight
+
+    /// What preflight learned about each step.
+    struct Preflight {
+        /// Steps built from options resolved against promised outputs.
+        var steps: [String: any Step] = [:]
+        var effects: [String: [PlannedEffect]] = [:]
+        /// Outputs each step promised.
+        var promised: [String: StepOutputs] = [:]
+        /// Steps whose options use outputs not known before they run: verified just before running.
+        var deferred: Set<String> = []
+        var failures: [String: String] = [:]
+    }
+
+    private func runPreflight(scratch: String) async -> Preflight {
+        var preflight = Preflight()
+        var promisedPaths: [String: String] = [:]
+        for planned in plan.steps where planned.willRun {
+            if isInterrupted { break }
+            let id = planned.id
+            var interpolator = plan.interpolator
+            interpolator.outputs = preflight.promised.mapValues(\.values)
+            interpolator.promisedSteps = Set(preflight.promised.keys)
+            let resolved: JSONNode
+            do {
+                resolved = try interpolator.node(planned.definition.with)
+            } catch .pendingOutput {
+                preflight.deferred.insert(id)
+                continue
+            } catch {
+                fail(&preflight, id, error.description)
+                continue
+            }
+            let step: any Step
+            do {
+                step = try build(planned, resolved)
+            } catch {
+                fail(&preflight, id, message(for: error))
+                continue
+            }
+            preflight.steps[id] = step
+            let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths)
+            do {
+                try await step.verify(in: context)
+                let stepPlan = try await step.plan(in: context)
+                preflight.effects[id] = stepPlan.effects
+                preflight.promised[id] = stepPlan.outputs
+                for artifact in stepPlan.outputs.artifacts { promisedPaths[artifact.path] = id }
+                for value in stepPlan.outputs.values.values {
+                    for path in Self.paths(in: value) { promisedPaths[context.resolvePath(path)] = id }
+                }
+            } catch {
+                fail(&preflight, id, message(for: error))
+            }
+        }
+        return preflight
+    }
+
+    private func fail(_ preflight: inout Preflight, _ id: String, _ message: String) {
+        let masked = masker.mask(message)
+        preflight.failures[id] = masked
+        bus.emit(.preflightFailed(step: id, message: masked))
+    }
+
+    private static func paths(in value: OutputValue) -> [String] {
+        switch value {
+        case .path(let path): return [path]
+        case .list(let items): return items.flatMap(paths)
+        case .string, .number, .bool: return []
+        }
+    }
+
+    private func build(_ planned: PlannedStep, _ resolved: JSONNode) throws -> any Step {
+        let result = try planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved)
+        guard let step = result.step else { throw InternalError("step '\(planned.id)' was not built") }
+        return step
+    }
+
+    // MARK: Scheduling
+
+    private func schedule(preflight: Preflight, scratch: String) async -> [String: StepResult] {
+        let steps = plan.steps
+        let byID = Dictionary(uniqueKeysWithValues: steps.map { ($0.id, $0) })
+        var results: [String: StepResult] = [:]
+        var pending = steps.map(\.id)
+        var runningCount = 0
+        /// The first failure that stops new work (without --keep-going).
+        var halt: String?
+        let dryRun = plan.options.dryRun
+
+        func finish(_ result: StepResult) {
+            results[result.id] = result
+            bus.emit(.stepFinished(result))
+        }
+
+        /// Decides what to do with every pending step whose needs have all finished; returns steps to launch.
+        func ready() -> [PlannedStep] {
+            var launch: [PlannedStep] = []
+            var changed = true
+            while changed {
+                changed = false
+                var still: [String] = []
+                for id in pending {
+                    let planned = byID[id]!
+                    let definition = planned.definition
+                    let needs = planned.needs.compactMap { results[$0] }
+                    guard needs.count == planned.needs.count else { still.append(id); continue }
+                    let kind = planned.kind.kind
+                    if case .skip(let reason) = planned.decision {
+                        finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .skipped, message: reason))
+                        changed = true
+                        continue
+                    }
+                    if let failure = preflight.failures[id] {
+                        finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .failed, message: failure))
+                        changed = true
+                        continue
+                    }
+                    if !definition.always {
+                        if isInterrupted {
+                            finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .cancelled, message: "not started: interrupted"))
+                            changed = true
+                            continue
+                        }
+                        // Explicit needs and output producers must have let dependents run; the implicit
+                        // needs of a trailing `always` step do not apply here.
+                        if let blocker = needs.first(where: { !$0.status.letsDependentsRun }) {
+                            let verb = blocker.status == .rejected ? "rejected the release" : blocker.status == .blocked ? "is blocked" : blocker.status == .cancelled ? "was cancelled" : "failed"
+                            finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .blocked, message: "'\(blocker.id)' \(verb)"))
+                            changed = true
+                            continue
+                        }
+                        if let halt, !definition.gate, !plan.options.keepGoing {
+                            finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .cancelled, message: "not started: '\(halt)' failed"))
+                            changed = true
+                            continue
+                        }
+                    }
+                    if runningCount + launch.count < plan.options.jobs {
+                        launch.append(planned)
+                    } else {
+                        still.append(id)
+                    }
+                }
+                pending = still
+            }
+            return launch
+        }
+
+        await withTaskGroup(of: StepResult.self) { group in
+            func start(_ planned: PlannedStep) {
+                runningCount += 1
+                let upstream = results
+                let reallyRan = planned.needs.allSatisfy { upstream[$0]?.status == .succeeded }
+                let task = Task { [self] in
+                    await execute(planned, preflight: preflight, upstream: upstream, scratch: scratch,
+                                  describeOnly: dryRun && !(preflight.steps[planned.id]?.isReadOnly == true && reallyRan))
+                }
+                let interruptedAlready = control.withLock { state -> Bool in
+                    state.running[planned.id] = (task, planned.definition.always)
+                    return state.interrupted
+                }
+                if interruptedAlready && !planned.definition.always { task.cancel() }
+                group.addTask { await task.value }
+            }
+            for planned in ready() { start(planned) }
+            while let result = await group.next() {
+                runningCount -= 1
+                _ = control.withLock { $0.running.removeValue(forKey: result.id) }
+                if result.status == .failed, halt == nil { halt = result.id }
+                finish(result)
+                for planned in ready() { start(planned) }
+            }
+        }
+        // Anything left could not be decided (cannot happen with an acyclic graph); say so rather than hide it.
+        for id in pending {
+            let planned = byID[id]!
+            finish(StepResult(id: id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled, message: "not started"))
+        }
+        return results
+    }
+
+    // MARK: One step
+
+    private func execute(_ planned: PlannedStep, preflight: Preflight, upstream: [String: StepResult], scratch: String,
+                         describeOnly: Bool) async -> StepResult {
+        let definition = planned.definition
+        let id = planned.id
+        let kind = planned.kind.kind
+        let started = Date()
+        var result = StepResult(id: id, kind: kind, gate: definition.gate, status: .failed)
+
+        if describeOnly {
+            result.status = .planned
+            result.effects = preflight.effects[id] ?? []
+            result.outputs = preflight.promised[id]?.values ?? [:]
+            result.artifacts = preflight.promised[id]?.artifacts ?? []
+            if preflight.deferred.contains(id) {
+                result.message = "options use outputs not known before the steps they come from run"
+            }
+            return result
+        }
+
+        // Resolve options against what upstream steps really produced.
+        var interpolator = plan.interpolator
+        var outputs: [String: [String: OutputValue]] = [:]
+        var promisedSteps: Set<String> = []
+        for (producer, produced) in upstream {
+            outputs[producer] = produced.outputs
+            if produced.status == .planned { promisedSteps.insert(producer) }
+        }
+        interpolator.outputs = outputs
+        interpolator.promisedSteps = promisedSteps
+        let step: any Step
+        do {
+            let resolved = try interpolator.node(definition.with)
+            step = try build(planned, resolved)
+        } catch {
+            result.message = masker.mask(message(for: error))
+            result.duration = Date().timeIntervalSince(started)
+            return result
+        }
+
+        let attempts = definition.retries + 1
+        var attempt = 1
+        while true {
+            bus.emit(.stepStarted(step: id, kind: kind, attempt: attempt))
+            let context = makeContext(planned, attempt: attempt, scratch: scratch, promisedPaths: [:])
+            do {
+                if preflight.deferred.contains(id) || preflight.steps[id] == nil {
+                    try await step.verify(in: context)
+                }
+                let produced = try await runWithTimeout(step, context: context, timeout: definition.timeout)
+                result.status = .succeeded
+                result.outputs = produced.values
+                result.artifacts = produced.artifacts
+                result.attempts = attempt
+                result.message = nil
+                break
+            } catch {
+                result.attempts = attempt
+                let cancelled = error is CancellationError || Task.isCancelled
+                if cancelled {
+                    result.status = .cancelled
+                    result.message = "interrupted"
+                    break
+                }
+                result.message = masker.mask(message(for: error))
+                if case StepError.exitStatus(let status, _) = error { result.exitStatus = status }
+                let rejected: Bool
+                if case StepError.rejected = error { rejected = true } else { rejected = false }
+                if attempt < attempts && !rejected && !isInterrupted {
+                    let delay = definition.retryDelay * pow(2, Double(attempt - 1))
+                    bus.emit(.stepRetrying(step: id, attempt: attempt, delay: delay, message: result.message ?? ""))
+                    do {
+                        try await Task.sleep(for: .seconds(min(delay, 300)))
+                    } catch {
+                        result.status = .cancelled
+                        result.message = "interrupted"
+                        break
+                    }
+                    attempt += 1
+                    continue
+                }
+                result.status = definition.continueOnError ? .ignoredFailure : definition.gate ? .rejected : .failed
+                break
+            }
+        }
+        result.duration = Date().timeIntervalSince(started)
+        return result
+    }
+
+    private func runWithTimeout(_ step: any Step, context: StepContext, timeout: Double?) async throws -> StepOutputs {
+        guard let timeout else { return try await step.run(in: context) }
+        return try await withThrowingTaskGroup(of: StepOutputs?.self) { group in
+            group.addTask { try await step.run(in: context) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let outputs = first else {
+                throw StepError.failed("timed out after \(Self.seconds(timeout)); the step's processes were stopped")
+            }
+            return outputs
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value))s" : String(format: "%.1fs", value)
+    }
+
+    // MARK: Contexts
+
+    private func makeContext(_ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String]) -> StepContext {
+        let bus = self.bus
+        let id = planned.id
+        return StepContext(
+            stepID: id,
+            kind: planned.kind.kind,
+            workingDirectory: plan.options.workingDirectory,
+            environment: plan.options.environment,
+            isDryRun: plan.options.dryRun,
+            now: plan.options.now,
+            masker: masker,
+            attempt: attempt,
+            temporaryDirectory: scratch,
+            githubAPIOverride: plan.options.githubAPIOverride,
+            promisedPaths: promisedPaths,
+            sink: { event in bus.emit(.step(id, event)) }
+        )
+    }
+
+    private func makeScratchDirectory() -> String {
+        let path = NSTemporaryDirectory() + "release-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func message(for error: any Error) -> String {
+        switch error {
+        case let error as OptionsDecoder.Failure:
+            return "\(plan.pipeline.definition.file):\(error.location): \(error.path): \(error.message)"
+        case let error as CustomStringConvertible:
+            return error.description
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A bug in `release` itself, reported as one rather than crashing.
+public struct InternalError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { "internal error: \(message) (please report this)" }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// `--log-format json`: one JSON object per event and line, for log collectors.
+public final class JSONLinesReporter: RunReporter {
+    private let write: @Sendable (String) -> Void
+    private let masker: SecretMasker
+    private let clock: @Sendable () -> Date
+
+    public init(masker: SecretMasker, write: @escaping @Sendable (String) -> Void = Terminal.writeError,
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.masker = masker
+        self.write = write
+        self.clock = clock
+    }
+
+    public func report(_ event: RunEvent) {
+        var object: [String: Any]
+        switch event {
+        case .runStarted(let pipeline, let file, let profile, let reason, let branch, let dryRun, let steps):
+            object = ["event": "run_started", "pipeline": pipeline, "file": file, "profile": profile ?? NSNull(),
+                      "profile_reason": reason, "branch": branch ?? NSNull(), "dry_run": dryRun, "steps": steps]
+        case .preflightFailed(let step, let message):
+            object = ["event": "preflight_failed", "step": step, "message": message]
+        case .stepStarted(let step, let kind, let attempt):
+            object = ["event": "step_started", "step": step, "kind": kind, "attempt": attempt]
+        case .step(let step, let stepEvent):
+            switch stepEvent {
+            case .command(let line): object = ["event": "command", "step": step, "command": line]
+            case .log(let line, let stream): object = ["event": "log", "step": step, "stream": stream.rawValue, "line": line]
+            case .warning(let line): object = ["event": "warning", "step": step, "message": line]
+            case .progress(let done, let total, let unit):
+                object = ["event": "progress", "step": step, "done": done, "total": total ?? NSNull(), "unit": unit.rawValue]
+            }
+        case .stepRetrying(let step, let attempt, let delay, let message):
+            object = ["event": "step_retrying", "step": step, "attempt": attempt, "delay": delay, "message": message]
+        case .stepFinished(let result):
+            object = RunReport.step(result)
+            object["event"] = "step_finished"
+        case .runFinished(let result):
+            object = RunReport.object(result)
+            object["event"] = "run_finished"
+        }
+        object["time"] = Interpolator.format(clock(), "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+        write(RunReport.encode(object, pretty: false, masker: masker) + "\n")
+    }
+}

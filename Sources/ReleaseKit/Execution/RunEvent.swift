@@ -1,0 +1,20 @@
+import Foundation
+
+/// What the engine tells reporters, in order. Every text in it is already masked.
+public enum RunEvent: Sendable {
+    case runStarted(pipeline: String, file: String, profile: String?, profileReason: String, branch: String?, dryRun: Bool, steps: [String])
+    /// A step's `verify` failed before anything ran.
+    case preflightFailed(step: String, message: String)
+    case stepStarted(step: String, kind: String, attempt: Int)
+    case step(String, StepEvent)
+    case stepRetrying(step: String, attempt: Int, delay: TimeInterval, message: String)
+    case stepFinished(StepResult)
+    case runFinished(RunResult)
+}
+
+/// Receives a run's events: the CLI renders them, tests record them.
+///
+/// The engine calls `report` from one event at a time (never concurrently), so implementations need no lock.
+public protocol RunReporter: Sendable {
+    func report(_ event: RunEvent)
+}

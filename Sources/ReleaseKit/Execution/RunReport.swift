@@ -1,0 +1,90 @@
+import Foundation
+
+/// The run report (`--report FILE`) and JSON log events: plain JSON values built from results.
+public enum RunReport {
+    /// The whole report as a JSON object.
+    public static func object(_ result: RunResult) -> [String: Any] {
+        var object: [String: Any] = [
+            "pipeline": result.pipeline,
+            "file": result.file,
+            "dry_run": result.dryRun,
+            "interrupted": result.interrupted,
+            "preflight_failed": result.preflightFailed,
+            "exit_code": Int(result.exitCode),
+            "started_at": Interpolator.format(result.startedAt, nil),
+            "duration": rounded(result.duration),
+            "steps": result.steps.map(step),
+        ]
+        object["profile"] = result.profile ?? NSNull()
+        object["branch"] = result.branch ?? NSNull()
+        return object
+    }
+
+    /// One step's entry.
+    public static func step(_ step: StepResult) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": step.id,
+            "kind": step.kind,
+            "gate": step.gate,
+            "status": step.status.label,
+            "duration": rounded(step.duration),
+            "attempts": step.attempts,
+            "outputs": step.outputs.mapValues(value),
+            "artifacts": step.artifacts.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
+        ]
+        if let message = step.message { object["message"] = message }
+        if let status = step.exitStatus { object["exit_status"] = Int(status) }
+        if !step.effects.isEmpty { object["effects"] = step.effects.map(effect) }
+        return object
+    }
+
+    /// A planned effect as JSON.
+    public static func effect(_ effect: PlannedEffect) -> [String: Any] {
+        switch effect {
+        case .command(let argv, let directory):
+            var object: [String: Any] = ["type": "command", "argv": argv]
+            if let directory { object["directory"] = directory }
+            return object
+        case .writeFile(let path, let diff, let detail):
+            var object: [String: Any] = ["type": "write", "path": path]
+            if let diff { object["diff"] = diff }
+            if let detail { object["detail"] = detail }
+            return object
+        case .delete(let path): return ["type": "delete", "path": path]
+        case .move(let from, let to): return ["type": "move", "from": from, "to": to]
+        case .request(let method, let url, let detail):
+            var object: [String: Any] = ["type": "request", "method": method, "url": url]
+            if let detail { object["detail"] = detail }
+            return object
+        case .note(let text): return ["type": "note", "text": text]
+        }
+    }
+
+    /// An output value as JSON.
+    public static func value(_ value: OutputValue) -> Any {
+        switch value {
+        case .string(let text), .path(let text): return text
+        case .number(let number): return number.rounded() == number && abs(number) < 1e15 ? Int64(number) as Any : number
+        case .bool(let flag): return flag
+        case .list(let items): return items.map(self.value)
+        }
+    }
+
+    /// Serialises `object` (sorted keys), masking every secret in the text.
+    public static func encode(_ object: Any, pretty: Bool, masker: SecretMasker) -> String {
+        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        if pretty { options.insert(.prettyPrinted) }
+        guard JSONSerialization.isValidJSONObject(object),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
+        return masker.mask(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Writes the report to `path` atomically.
+    public static func write(_ result: RunResult, to path: String, masker: SecretMasker) throws {
+        try AtomicFile.write(encode(object(result), pretty: true, masker: masker) + "\n", to: path)
+    }
+
+    private static func rounded(_ seconds: TimeInterval) -> Double {
+        (seconds * 1000).rounded() / 1000
+    }
+}

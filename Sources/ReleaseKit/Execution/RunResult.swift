@@ -1,0 +1,39 @@
+import Foundation
+
+/// How a run ended.
+public struct RunResult: Sendable, Equatable {
+    public var pipeline: String
+    public var file: String
+    public var profile: String?
+    public var branch: String?
+    public var dryRun: Bool
+    public var interrupted: Bool
+    /// Problems found by preflight (every step's `verify` before anything ran).
+    public var preflightFailed: Bool
+    public var startedAt: Date
+    public var duration: TimeInterval
+    /// In plan order.
+    public var steps: [StepResult]
+
+    /// The process exit code, as DESIGN §3 fixes it: 130 interrupted, 1 a step failed, 2 a gate rejected, 0.
+    public var exitCode: Int32 {
+        if interrupted { return ExitCodes.interrupted }
+        if steps.contains(where: { $0.status == .failed }) { return ExitCodes.stepFailed }
+        if steps.contains(where: { $0.status == .rejected }) { return ExitCodes.gateRejected }
+        return ExitCodes.success
+    }
+
+    public func step(_ id: String) -> StepResult? {
+        steps.first { $0.id == id }
+    }
+}
+
+/// The exit codes `release` uses.
+public enum ExitCodes {
+    public static let success: Int32 = 0
+    public static let stepFailed: Int32 = 1
+    public static let gateRejected: Int32 = 2
+    public static let usage: Int32 = 64
+    public static let invalidPipeline: Int32 = 65
+    public static let interrupted: Int32 = 130
+}

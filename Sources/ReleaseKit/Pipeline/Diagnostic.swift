@@ -1,0 +1,37 @@
+/// One problem in a pipeline file: where it is (file, line, column, JSON path) and what is wrong, with the
+/// offending value quoted in the message.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable {
+    public var file: String
+    public var location: SourceLocation?
+    public var path: String?
+    public var message: String
+
+    public init(file: String, location: SourceLocation?, path: JSONPath?, message: String) {
+        self.file = file
+        self.location = location
+        self.path = path?.description
+        self.message = message
+    }
+
+    /// `Pipelines/release.json:14:9: error: $.steps[3].with.ouput: unknown option 'ouput' (did you mean 'output'?)`
+    public var description: String {
+        var text = file
+        if let location { text += ":\(location.line):\(location.column)" }
+        text += ": error: "
+        if let path, path != "$" { text += "\(path): " }
+        return text + message
+    }
+}
+
+extension Diagnostic {
+    /// The diagnostic as a GitHub Actions annotation: `::error file=…,line=…,col=…::message`.
+    public var githubAnnotation: String {
+        var properties = ["file=\(GitHubActionsReporter.escapeProperty(file))"]
+        if let location {
+            properties.append("line=\(location.line)")
+            properties.append("col=\(location.column)")
+        }
+        let text = (path.map { $0 == "$" ? "" : "\($0): " } ?? "") + message
+        return "::error \(properties.joined(separator: ","))::\(GitHubActionsReporter.escapeData(text))"
+    }
+}

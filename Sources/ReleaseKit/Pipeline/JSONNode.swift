@@ -1,0 +1,103 @@
+/// A JSON value with the position it was read from, so every error can name file:line:column.
+public struct JSONNode: Sendable, Equatable {
+    /// The value. Objects keep their members in file order.
+    public indirect enum Value: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        /// A number with its text as written, so integers round-trip exactly.
+        case number(Double, text: String)
+        case string(String)
+        case array([JSONNode])
+        case object([Member])
+    }
+
+    /// One `"key": value` pair of an object, with the key's own position.
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var keyLocation: SourceLocation
+        public var value: JSONNode
+    }
+
+    public var value: Value
+    public var location: SourceLocation
+
+    public init(_ value: Value, at location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+        self.value = value
+        self.location = location
+    }
+
+    /// The members when this is an object.
+    public var members: [Member]? {
+        if case .object(let members) = value { return members }
+        return nil
+    }
+
+    /// The member named `key` when this is an object.
+    public subscript(key: String) -> JSONNode? {
+        members?.first { $0.key == key }?.value
+    }
+
+    /// The string when this is a string.
+    public var string: String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+
+    /// A short rendering of the value for error messages: strings quoted, containers summarised.
+    public var preview: String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(_, let text): return text
+        case .string(let text):
+            let short = text.count > 60 ? String(text.prefix(57)) + "..." : text
+            return "'\(short)'"
+        case .array(let items): return "an array of \(items.count)"
+        case .object: return "an object"
+        }
+    }
+
+    /// The JSON type's name for error messages.
+    public var typeName: String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// Plain Foundation-free rendering as compact JSON text.
+    public var jsonText: String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(_, let text): return text
+        case .string(let text): return JSONNode.quote(text)
+        case .array(let items): return "[" + items.map(\.jsonText).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { JSONNode.quote($0.key) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    public static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,363 @@
+import Foundation
+
+/// Decodes a step's `with` object into its typed `Options`, with errors that carry the line, column and JSON
+/// path of the offending value, and a record of which keys the type asked for, so keys it never asked for are
+/// reported as unknown (with a did-you-mean).
+///
+/// Numbers and booleans may also be written as strings (`"level": "${level}"`), since interpolation produces
+/// text. In ``Mode/validation`` a string that still holds `${...}` stands for any value of the requested type.
+public struct OptionsDecoder {
+    /// Whether `${...}` references are still in the values.
+    public enum Mode: Sendable {
+        /// Plan time: references are unresolved and accepted wherever a value is expected.
+        case validation
+        /// Run time: every reference has been substituted.
+        case resolved
+    }
+
+    /// A decoding problem at a place in the document.
+    public struct Failure: Error, Sendable, Equatable {
+        public var path: JSONPath
+        public var location: SourceLocation
+        public var message: String
+        /// The value could not be checked yet: a `${...}` stands where an object with required keys belongs.
+        public var isPending = false
+    }
+
+    /// What decoding found besides the value.
+    public struct Outcome<Value> {
+        public var value: Value
+        /// Keys present in the document that the type never asked for, with where they are.
+        public var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
+    }
+
+    public var mode: Mode
+
+    public init(mode: Mode) {
+        self.mode = mode
+    }
+
+    /// Decodes `type` from `node`, which sits at `path` in the file.
+    public func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, at path: JSONPath) throws(Failure) -> Outcome<T> {
+        let recorder = KeyRecorder()
+        let decoder = NodeDecoder(node: node, path: path, codingPath: [], mode: mode, recorder: recorder)
+        let value: T
+        do {
+            value = try T(from: decoder)
+        } catch let failure as Failure {
+            throw failure
+        } catch is PendingTemplate {
+            throw Failure(path: path, location: node.location, message: "value not known until run time", isPending: true)
+        } catch let error as DecodingError {
+            throw Self.failure(from: error, root: node, rootPath: path)
+        } catch let error as StepError {
+            throw Failure(path: path, location: node.location, message: error.description)
+        } catch {
+            throw Failure(path: path, location: node.location, message: "\(error)")
+        }
+        var unknown: [(JSONPath, SourceLocation, String, [String])] = []
+        for (objectPath, members, requested) in recorder.objects {
+            for member in members where !requested.contains(member.key) {
+                unknown.append((objectPath.appending(member.key), member.keyLocation, member.key, requested.sorted()))
+            }
+        }
+        unknown.sort { ($0.1.line, $0.1.column) < ($1.1.line, $1.1.column) }
+        return Outcome(value: value, unknownKeys: unknown.map { (path: $0.0, location: $0.1, key: $0.2, known: $0.3) })
+    }
+
+    /// Maps a `DecodingError` thrown by an Options type's own `init(from:)` to a located failure.
+    static func failure(from error: DecodingError, root: JSONNode, rootPath: JSONPath) -> Failure {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+        @unknown default: return Failure(path: rootPath, location: root.location, message: "\(error)")
+        }
+        var node = root
+        var path = rootPath
+        for key in context.codingPath {
+            if let index = key.intValue, case .array(let items) = node.value, index < items.count {
+                node = items[index]
+                path = path.appending(index)
+            } else if let child = node[key.stringValue] {
+                node = child
+                path = path.appending(key.stringValue)
+            } else {
+                path = key.intValue.map(path.appending) ?? path.appending(key.stringValue)
+            }
+        }
+        if case .keyNotFound(let key, _) = error {
+            return Failure(path: path, location: node.location, message: "missing required option '\(key.stringValue)'")
+        }
+        return Failure(path: path, location: node.location, message: context.debugDescription)
+    }
+}
+
+/// Which keys each object was asked for. Lives for one decode on one thread.
+final class KeyRecorder {
+    private var order: [JSONPath] = []
+    private var table: [JSONPath: ([JSONNode.Member], Set<String>)] = [:]
+
+    func register(_ path: JSONPath, members: [JSONNode.Member]) {
+        if table[path] == nil {
+            order.append(path)
+            table[path] = (members, [])
+        }
+    }
+
+    func requested(_ key: String, at path: JSONPath) {
+        table[path]?.1.insert(key)
+    }
+
+    var objects: [(JSONPath, [JSONNode.Member], Set<String>)] {
+        order.compactMap { path in table[path].map { (path, $0.0, $0.1) } }
+    }
+}
+
+/// A JSON path component as a `CodingKey`.
+struct NodeKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+        self.stringValue = "\(intValue)"
+        self.intValue = intValue
+    }
+}
+
+struct NodeDecoder: Decoder {
+    let node: JSONNode
+    let path: JSONPath
+    let codingPath: [any CodingKey]
+    let mode: OptionsDecoder.Mode
+    let recorder: KeyRecorder
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func fail(_ message: String) -> OptionsDecoder.Failure {
+        OptionsDecoder.Failure(path: path, location: node.location, message: message)
+    }
+
+    /// Whether this is a string still holding `${...}` during validation: a stand-in for any value.
+    var isPendingTemplate: Bool {
+        if mode == .validation, case .string(let text) = node.value { return Template.mayContainReferences(text) }
+        return false
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if isPendingTemplate {
+            return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: [], pending: true))
+        }
+        guard case .object(let members) = node.value else {
+            throw fail("expected an object, found \(node.typeName) \(node.preview)")
+        }
+        recorder.register(path, members: members)
+        return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: members, pending: false))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        if isPendingTemplate { return NodeUnkeyedContainer(decoder: self, items: []) }
+        guard case .array(let items) = node.value else {
+            throw fail("expected an array, found \(node.typeName) \(node.preview)")
+        }
+        return NodeUnkeyedContainer(decoder: self, items: items)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        NodeSingleValueContainer(decoder: self)
+    }
+
+    func child(_ node: JSONNode, key: any CodingKey) -> NodeDecoder {
+        let childPath = key.intValue.map(path.appending) ?? path.appending(key.stringValue)
+        return NodeDecoder(node: node, path: childPath, codingPath: codingPath + [key], mode: mode, recorder: recorder)
+    }
+
+    // MARK: Scalars
+
+    func decodeString() throws -> String {
+        switch node.value {
+        case .string(let text): return text
+        case .number(_, let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        default: throw fail("expected a string, found \(node.typeName) \(node.preview)")
+        }
+    }
+
+    func decodeBool() throws -> Bool {
+        if isPendingTemplate { return false }
+        switch node.value {
+        case .bool(let flag): return flag
+        case .string("true"): return true
+        case .string("false"): return false
+        default: throw fail("expected true or false, found \(node.typeName) \(node.preview)")
+        }
+    }
+
+    func decodeDouble() throws -> Double {
+        if isPendingTemplate { return 0 }
+        switch node.value {
+        case .number(let value, _): return value
+        case .string(let text):
+            if let value = Double(text.trimmingCharacters(in: .whitespaces)) { return value }
+            throw fail("expected a number, found \(node.preview)")
+        default: throw fail("expected a number, found \(node.typeName) \(node.preview)")
+        }
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        if isPendingTemplate { return 0 }
+        let text: String
+        switch node.value {
+        case .number(_, let raw): text = raw
+        case .string(let raw): text = raw.trimmingCharacters(in: .whitespaces)
+        default: throw fail("expected a whole number, found \(node.typeName) \(node.preview)")
+        }
+        if let value = T(text) { return value }
+        if let double = Double(text), double.rounded() == double, let value = T(exactly: double) { return value }
+        throw fail("expected a whole number, found \(node.preview)")
+    }
+
+    func decodeNil() -> Bool {
+        if case .null = node.value { return true }
+        return false
+    }
+}
+
+struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: NodeDecoder
+    let members: [JSONNode.Member]
+    /// A `${...}` string standing in for the whole object during validation: every key is absent.
+    let pending: Bool
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] {
+        members.compactMap { Key(stringValue: $0.key) }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        decoder.recorder.requested(key.stringValue, at: decoder.path)
+        return members.contains { $0.key == key.stringValue }
+    }
+
+    private func member(_ key: Key) throws -> NodeDecoder {
+        decoder.recorder.requested(key.stringValue, at: decoder.path)
+        guard let member = members.first(where: { $0.key == key.stringValue }) else {
+            if pending { throw PendingTemplate() }
+            throw decoder.fail("missing required option '\(key.stringValue)'")
+        }
+        return decoder.child(member.value, key: key)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let child = try? member(key) else { return true }
+        return child.decodeNil()
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try member(key).decodeValue(type)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        decoder.recorder.requested(key.stringValue, at: decoder.path)
+        guard members.contains(where: { $0.key == key.stringValue }) else { return nil }
+        let child = try member(key)
+        if child.decodeNil() { return nil }
+        return try child.decodeValue(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try member(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try member(key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try member(key) }
+}
+
+/// Thrown when a required key is read from a `${...}` placeholder during validation; the value is unknown yet.
+struct PendingTemplate: Error {}
+
+struct NodeUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: NodeDecoder
+    let items: [JSONNode]
+    var currentIndex = 0
+
+    init(decoder: NodeDecoder, items: [JSONNode]) {
+        self.decoder = decoder
+        self.items = items
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { items.count }
+    var isAtEnd: Bool { currentIndex >= items.count }
+
+    private mutating func next() throws -> NodeDecoder {
+        guard !isAtEnd else { throw decoder.fail("expected more items in the array") }
+        let child = decoder.child(items[currentIndex], key: NodeKey(intValue: currentIndex))
+        currentIndex += 1
+        return child
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd else { return false }
+        if case .null = items[currentIndex].value {
+            currentIndex += 1
+            return true
+        }
+        return false
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try next().decodeValue(type)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next().unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { try next() }
+}
+
+struct NodeSingleValueContainer: SingleValueDecodingContainer {
+    let decoder: NodeDecoder
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool { decoder.decodeNil() }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool() }
+    func decode(_ type: String.Type) throws -> String { try decoder.decodeString() }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeDouble() }
+    func decode(_ type: Float.Type) throws -> Float { Float(try decoder.decodeDouble()) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeInteger(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeInteger(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeInteger(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeInteger(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(type) }
+}
+
+extension NodeDecoder {
+    /// Decodes `type`, routing scalar types through the located scalar decoders.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        switch type {
+        case is String.Type: return try decodeString() as! T
+        case is Bool.Type: return try decodeBool() as! T
+        case is Double.Type: return try decodeDouble() as! T
+        case is Int.Type: return try decodeInteger(Int.self) as! T
+        case is Int64.Type: return try decodeInteger(Int64.self) as! T
+        case is UInt64.Type: return try decodeInteger(UInt64.self) as! T
+        case is JSONNode.Type: return node as! T
+        default:
+            return try T(from: self)
+        }
+    }
+}

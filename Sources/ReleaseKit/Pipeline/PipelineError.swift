@@ -1,0 +1,19 @@
+/// Why a pipeline could not be loaded or planned. Exit code 65.
+public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Every problem found in the file, in file order.
+    case invalid([Diagnostic])
+    /// The file could not be read.
+    case unreadable(path: String, reason: String)
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .invalid(let diagnostics): return diagnostics
+        case .unreadable(let path, let reason):
+            return [Diagnostic(file: path, location: nil, path: nil, message: reason)]
+        }
+    }
+
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

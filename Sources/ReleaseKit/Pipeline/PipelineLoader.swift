@@ -1,0 +1,299 @@
+import Foundation
+
+/// Reads a pipeline file and checks everything that can be checked without running anything: structure, step
+/// kinds and their options, ids, `needs`, references, cycles. Every problem is reported, not the first.
+public struct PipelineLoader: Sendable {
+    /// The format versions this release reads.
+    public static let supportedVersions = [1]
+    static let topLevelKeys = ["version", "name", "description", "variables", "profiles", "steps"]
+    static let profileKeys = ["when", "default", "variables", "description"]
+    static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
+                           "timeout", "continue_on_error", "description"]
+
+    public let registry: StepRegistry
+
+    public init(registry: StepRegistry = .builtIn) {
+        self.registry = registry
+    }
+
+    /// Loads the file at `path`; `displayPath` is how messages name it.
+    /// - Parameter extraVariables: names given with `--var`, which count as defined.
+    /// - Throws: ``PipelineError``.
+    public func load(path: String, displayPath: String? = nil, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
+        let shown = displayPath ?? path
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            throw .unreadable(path: shown, reason: reason)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .invalid([Diagnostic(file: shown, location: nil, path: nil, message: "the file is not UTF-8 text")])
+        }
+        return try load(text: text, file: shown, extraVariables: extraVariables)
+    }
+
+    /// Loads pipeline JSON `text`, naming it `file` in messages.
+    public func load(text: String, file: String, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw .invalid([Diagnostic(file: file, location: error.location, path: nil, message: "invalid JSON: \(error.message)")])
+        }
+        var diagnostics = DiagnosticList(file: file)
+        let definition = readDefinition(root, file: file, into: &diagnostics)
+        var pipeline: ValidatedPipeline?
+        if let definition {
+            pipeline = ReferenceChecker(definition: definition, registry: registry, extraVariables: extraVariables)
+                .check(into: &diagnostics)
+        }
+        guard diagnostics.isEmpty, let pipeline else { throw .invalid(diagnostics.sorted) }
+        return pipeline
+    }
+
+    // MARK: Structure
+
+    private func readDefinition(_ root: JSONNode, file: String, into diagnostics: inout DiagnosticList) -> PipelineDefinition? {
+        guard let members = root.members else {
+            diagnostics.add("a pipeline file must hold a JSON object, found \(root.typeName)", at: root, .root)
+            return nil
+        }
+        checkKeys(members, allowed: Self.topLevelKeys, what: "key", path: .root, into: &diagnostics)
+        checkDuplicateKeys(members, path: .root, into: &diagnostics)
+
+        var version = 1
+        if let node = root["version"] {
+            if case .number(let value, let text) = node.value, value.rounded() == value {
+                if !Self.supportedVersions.contains(Int(value)) {
+                    diagnostics.add("unsupported format version \(text); this release of release reads version \(Self.supportedVersions.map(String.init).joined(separator: ", "))", at: node, .root.appending("version"))
+                    return nil
+                }
+                version = Int(value)
+            } else {
+                diagnostics.add("'version' must be a whole number, found \(node.typeName) \(node.preview)", at: node, .root.appending("version"))
+                return nil
+            }
+        } else {
+            diagnostics.add("missing 'version'; add \"version\": 1", at: root, .root)
+        }
+
+        var name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        if let node = root["name"] {
+            if let text = node.string, !text.isEmpty { name = text } else {
+                diagnostics.add("'name' must be a non-empty string, found \(node.typeName) \(node.preview)", at: node, .root.appending("name"))
+            }
+        }
+
+        let variables = root["variables"].map { readVariables($0, path: .root.appending("variables"), into: &diagnostics) } ?? []
+        let profiles = root["profiles"].map { readProfiles($0, into: &diagnostics) } ?? []
+
+        var steps: [StepDefinition] = []
+        if let node = root["steps"] {
+            if case .array(let items) = node.value {
+                if items.isEmpty { diagnostics.add("'steps' is empty; a pipeline needs at least one step", at: node, .root.appending("steps")) }
+                for (index, item) in items.enumerated() {
+                    if let step = readStep(item, index: index, into: &diagnostics) { steps.append(step) }
+                }
+            } else {
+                diagnostics.add("'steps' must be an array of step objects, found \(node.typeName) \(node.preview)", at: node, .root.appending("steps"))
+            }
+        } else {
+            diagnostics.add("missing 'steps'", at: root, .root)
+        }
+        return PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles, steps: steps)
+    }
+
+    private func readVariables(_ node: JSONNode, path: JSONPath, into diagnostics: inout DiagnosticList) -> [VariableDefinition] {
+        guard let members = node.members else {
+            diagnostics.add("'variables' must be an object of names and values, found \(node.typeName) \(node.preview)", at: node, path)
+            return []
+        }
+        checkDuplicateKeys(members, path: path, into: &diagnostics)
+        var variables: [VariableDefinition] = []
+        for member in members {
+            let memberPath = path.appending(member.key)
+            if Template.reservedRoots.contains(member.key) {
+                diagnostics.add("'\(member.key)' is a reserved name and cannot be a variable", at: member.keyLocation, memberPath)
+                continue
+            }
+            let valid = !member.key.isEmpty && member.key.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            }
+            if !valid {
+                diagnostics.add("invalid variable name '\(member.key)': use letters, digits, '_' and '-'", at: member.keyLocation, memberPath)
+                continue
+            }
+            let value: String
+            switch member.value.value {
+            case .string(let text): value = text
+            case .number(_, let text): value = text
+            case .bool(let flag): value = flag ? "true" : "false"
+            default:
+                diagnostics.add("variable '\(member.key)' must be a string, number or boolean, found \(member.value.typeName)", at: member.value, memberPath)
+                continue
+            }
+            variables.append(VariableDefinition(name: member.key, value: value, location: member.value.location, path: memberPath))
+        }
+        return variables
+    }
+
+    private func readProfiles(_ node: JSONNode, into diagnostics: inout DiagnosticList) -> [ProfileDefinition] {
+        let path = JSONPath.root.appending("profiles")
+        guard let members = node.members else {
+            diagnostics.add("'profiles' must be an object of profile names and profiles, found \(node.typeName) \(node.preview)", at: node, path)
+            return []
+        }
+        checkDuplicateKeys(members, path: path, into: &diagnostics)
+        var profiles: [ProfileDefinition] = []
+        for member in members {
+            let profilePath = path.appending(member.key)
+            guard let fields = member.value.members else {
+                diagnostics.add("profile '\(member.key)' must be an object, found \(member.value.typeName) \(member.value.preview)", at: member.value, profilePath)
+                continue
+            }
+            checkKeys(fields, allowed: Self.profileKeys, what: "profile key", path: profilePath, into: &diagnostics)
+            var when: Condition?
+            if let node = member.value["when"] {
+                when = Condition.parse(node, at: profilePath.appending("when"), into: &diagnostics)
+                if let when, when.mentionsProfile {
+                    diagnostics.add("a profile's 'when' cannot test the profile itself", at: node, profilePath.appending("when"))
+                }
+            }
+            let isDefault = readBool(member.value["default"], key: "default", path: profilePath, into: &diagnostics) ?? false
+            let variables = member.value["variables"].map { readVariables($0, path: profilePath.appending("variables"), into: &diagnostics) } ?? []
+            profiles.append(ProfileDefinition(name: member.key, when: when, isDefault: isDefault, variables: variables, location: member.keyLocation))
+        }
+        let defaults = profiles.filter(\.isDefault)
+        if defaults.count > 1 {
+            for profile in defaults.dropFirst() {
+                diagnostics.add("profiles '\(defaults[0].name)' and '\(profile.name)' are both marked default; only one may be", at: profile.location, path.appending(profile.name).appending("default"))
+            }
+        }
+        return profiles
+    }
+
+    static let idPattern = "[a-z0-9][a-z0-9-_]*"
+
+    static func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else { return false }
+        return id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+    }
+
+    private func readStep(_ node: JSONNode, index: Int, into diagnostics: inout DiagnosticList) -> StepDefinition? {
+        let path = JSONPath.root.appending("steps").appending(index)
+        guard let members = node.members else {
+            diagnostics.add("a step must be an object, found \(node.typeName) \(node.preview)", at: node, path)
+            return nil
+        }
+        checkKeys(members, allowed: Self.stepKeys, what: "step key", path: path, into: &diagnostics)
+        checkDuplicateKeys(members, path: path, into: &diagnostics)
+
+        var id = "#\(index)"
+        var idIsValid = false
+        if let node = node["id"] {
+            if let text = node.string, Self.isValidID(text) {
+                id = text
+                idIsValid = true
+            } else {
+                diagnostics.add("invalid step id \(node.preview): ids match \(Self.idPattern)", at: node, path.appending("id"))
+            }
+        } else {
+            diagnostics.add("step is missing 'id'", at: node, path)
+        }
+
+        var uses = ""
+        if let usesNode = node["uses"] {
+            if let text = usesNode.string, !text.isEmpty {
+                uses = text
+                if registry[text] == nil {
+                    diagnostics.add("step '\(id)': unknown step kind '\(text)'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list", at: usesNode, path.appending("uses"))
+                }
+            } else {
+                diagnostics.add("step '\(id)': 'uses' must name a step kind, found \(usesNode.typeName) \(usesNode.preview)", at: usesNode, path.appending("uses"))
+            }
+        } else {
+            diagnostics.add("step '\(id)' is missing 'uses' (the step kind, such as \"shell\")", at: node, path)
+        }
+
+        var needs: [String] = []
+        var needsLocations: [SourceLocation] = []
+        if let needsNode = node["needs"] {
+            switch needsNode.value {
+            case .string(let text):
+                needs = [text]
+                needsLocations = [needsNode.location]
+            case .array(let items):
+                for (offset, item) in items.enumerated() {
+                    if let text = item.string {
+                        needs.append(text)
+                        needsLocations.append(item.location)
+                    } else {
+                        diagnostics.add("step '\(id)': 'needs' entries must be step ids, found \(item.typeName) \(item.preview)", at: item, path.appending("needs").appending(offset))
+                    }
+                }
+            default:
+                diagnostics.add("step '\(id)': 'needs' must be an array of step ids, found \(needsNode.typeName) \(needsNode.preview)", at: needsNode, path.appending("needs"))
+            }
+        }
+
+        var with = JSONNode(.object([]), at: node.location)
+        if let withNode = node["with"] {
+            if withNode.members != nil { with = withNode } else {
+                diagnostics.add("step '\(id)': 'with' must be an object of options, found \(withNode.typeName) \(withNode.preview)", at: withNode, path.appending("with"))
+            }
+        }
+
+        let when = node["when"].flatMap { Condition.parse($0, at: path.appending("when"), into: &diagnostics) }
+        let gate = readBool(node["gate"], key: "gate", path: path, into: &diagnostics) ?? false
+        let always = readBool(node["always"], key: "always", path: path, into: &diagnostics) ?? false
+        let continueOnError = readBool(node["continue_on_error"], key: "continue_on_error", path: path, into: &diagnostics) ?? false
+        let retries = readNumber(node["retries"], key: "retries", path: path, whole: true, range: 0...100, into: &diagnostics).map { Int($0) } ?? 0
+        let retryDelay = readNumber(node["retry_delay"], key: "retry_delay", path: path, whole: false, range: 0...3600, into: &diagnostics) ?? 1
+        let timeout = readNumber(node["timeout"], key: "timeout", path: path, whole: false, range: 0.001...604_800, into: &diagnostics)
+        if gate && always {
+            diagnostics.add("step '\(id)': a step cannot be both a gate and always", at: node["always"] ?? node, path.appending("always"))
+        }
+        guard idIsValid else { return nil }
+        return StepDefinition(index: index, id: id, uses: uses, needs: needs, with: with, when: when, gate: gate, always: always,
+                              retries: retries, retryDelay: retryDelay, timeout: timeout, continueOnError: continueOnError,
+                              location: node.location, path: path, needsLocations: needsLocations)
+    }
+
+    // MARK: Helpers
+
+    private func checkKeys(_ members: [JSONNode.Member], allowed: [String], what: String, path: JSONPath, into diagnostics: inout DiagnosticList) {
+        for member in members where !allowed.contains(member.key) {
+            diagnostics.add("unknown \(what) '\(member.key)'" + Suggestion.hint(for: member.key, in: allowed), at: member.keyLocation, path.appending(member.key))
+        }
+    }
+
+    private func checkDuplicateKeys(_ members: [JSONNode.Member], path: JSONPath, into diagnostics: inout DiagnosticList) {
+        var seen: Set<String> = []
+        for member in members where !seen.insert(member.key).inserted {
+            diagnostics.add("duplicate key '\(member.key)'", at: member.keyLocation, path.appending(member.key))
+        }
+    }
+
+    private func readBool(_ node: JSONNode?, key: String, path: JSONPath, into diagnostics: inout DiagnosticList) -> Bool? {
+        guard let node else { return nil }
+        if case .bool(let flag) = node.value { return flag }
+        diagnostics.add("'\(key)' must be true or false, found \(node.typeName) \(node.preview)", at: node, path.appending(key))
+        return nil
+    }
+
+    private func readNumber(_ node: JSONNode?, key: String, path: JSONPath, whole: Bool, range: ClosedRange<Double>, into diagnostics: inout DiagnosticList) -> Double? {
+        guard let node else { return nil }
+        guard case .number(let value, let text) = node.value, !whole || value.rounded() == value else {
+            diagnostics.add("'\(key)' must be a \(whole ? "whole " : "")number, found \(node.typeName) \(node.preview)", at: node, path.appending(key))
+            return nil
+        }
+        guard range.contains(value) else {
+            let bounds = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound) to \(range.upperBound)"
+            diagnostics.add("'\(key)' must be from \(bounds), found \(text)", at: node, path.appending(key))
+            return nil
+        }
+        return value
+    }
+}

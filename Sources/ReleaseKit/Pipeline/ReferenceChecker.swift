@@ -1,0 +1,225 @@
+/// Checks what refers to what: `needs`, `${...}` references, options, conditions, and the graph they make.
+struct ReferenceChecker {
+    let definition: PipelineDefinition
+    let registry: StepRegistry
+    let extraVariables: Set<String>
+
+    func check(into diagnostics: inout DiagnosticList) -> ValidatedPipeline? {
+        let steps = definition.steps
+        var ids: [String: StepDefinition] = [:]
+        for step in steps {
+            if let first = ids[step.id] {
+                diagnostics.add("duplicate step id '\(step.id)' (first used by the step at line \(first.location.line))", at: step.with.location == step.location ? step.location : step.location, step.path.appending("id"))
+            } else {
+                ids[step.id] = step
+            }
+        }
+        let stepIDs = steps.map(\.id)
+
+        // Variables: every definition's references, and which steps' outputs each variable pulls in.
+        var variableDefinitions: [String: [VariableDefinition]] = [:]
+        for variable in definition.variables + definition.profiles.flatMap(\.variables) {
+            variableDefinitions[variable.name, default: []].append(variable)
+        }
+        let knownVariables = Set(variableDefinitions.keys).union(extraVariables)
+        var variableReferences: [String: [TemplateReference]] = [:]
+        for (name, definitions) in variableDefinitions {
+            for variable in definitions {
+                let references = parseReferences(variable.value, location: variable.location, path: variable.path, owner: nil, into: &diagnostics)
+                variableReferences[name, default: []].append(contentsOf: references)
+                checkReferences(references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, into: &diagnostics)
+            }
+        }
+        if let cycle = variableCycle(variableReferences) {
+            let variable = variableDefinitions[cycle[0]]?.first
+            diagnostics.add("variables refer to each other in a cycle: \(cycle.joined(separator: " -> "))", at: variable?.location, variable?.path)
+        }
+        func outputsUsed(byVariable name: String, seen: inout Set<String>) -> Set<String> {
+            guard seen.insert(name).inserted else { return [] }
+            var result: Set<String> = []
+            for reference in variableReferences[name] ?? [] {
+                switch reference {
+                case .stepOutput(let step, _): result.insert(step)
+                case .variable(let inner): result.formUnion(outputsUsed(byVariable: inner, seen: &seen))
+                default: break
+                }
+            }
+            return result
+        }
+
+        // Steps: needs, options, references, conditions.
+        var outputUses: [String: Set<String>] = [:]
+        for step in steps {
+            for (offset, need) in step.needs.enumerated() {
+                let location = step.needsLocations[offset]
+                let path = step.path.appending("needs").appending(offset)
+                if need == step.id {
+                    diagnostics.add("step '\(step.id)' needs itself", at: location, path)
+                } else if ids[need] == nil {
+                    diagnostics.add("step '\(step.id)' needs '\(need)', which is not a step" + Suggestion.hint(for: need, in: stepIDs), at: location, path)
+                }
+            }
+            if let kind = registry[step.uses] {
+                checkOptions(step, kind: kind, into: &diagnostics)
+            }
+            var uses: Set<String> = []
+            forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
+                let references = parseReferences(text, location: node.location, path: path, owner: step.id, into: &diagnostics)
+                checkReferences(references, location: node.location, path: path, owner: step, ids: ids, knownVariables: knownVariables, into: &diagnostics)
+                for reference in references {
+                    switch reference {
+                    case .stepOutput(let producer, _) where producer != step.id && ids[producer] != nil: uses.insert(producer)
+                    case .variable(let name):
+                        var seen: Set<String> = []
+                        uses.formUnion(outputsUsed(byVariable: name, seen: &seen).subtracting([step.id]).filter { ids[$0] != nil })
+                    default: break
+                    }
+                }
+            }
+            outputUses[step.id] = uses
+            if let when = step.when { checkProfileNames(in: when, step: step, into: &diagnostics) }
+        }
+
+        // The graph: explicit needs first, so a plain cycle is reported as one.
+        var explicit: [String: [String]] = [:]
+        for step in steps { explicit[step.id] = step.needs.filter { ids[$0] != nil && $0 != step.id } }
+        let explicitGraph = StepGraph(ids: Array(ids.keys).sorted { ids[$0]!.index < ids[$1]!.index }, dependencies: explicit)
+        if let cycle = explicitGraph.findCycle() {
+            let step = ids[cycle[0]]!
+            diagnostics.add("steps need each other in a cycle: \(cycle.joined(separator: " -> "))", at: step.location, step.path.appending("needs"))
+            return nil
+        }
+        var combined = explicit
+        var implied: [String: [String]] = [:]
+        for step in steps {
+            let position = { (id: String) in ids[id]?.index ?? 0 }
+            for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(combined[step.id] ?? []).contains(producer) {
+                let graph = StepGraph(ids: explicitGraph.ids, dependencies: combined)
+                if let path = graph.dependencyPath(from: producer, to: step.id) {
+                    diagnostics.add("step '\(step.id)' uses outputs of '\(producer)', which is not upstream of it ('\(producer)' runs after '\(step.id)': \(path.joined(separator: " -> ")))", at: step.location, step.path.appending("with"))
+                    continue
+                }
+                combined[step.id, default: []].append(producer)
+                implied[step.id, default: []].append(producer)
+            }
+        }
+        guard diagnostics.isEmpty else { return nil }
+        return ValidatedPipeline(
+            definition: definition,
+            graph: StepGraph(ids: explicitGraph.ids, dependencies: combined),
+            outputUses: outputUses,
+            impliedNeeds: implied,
+            registry: registry
+        )
+    }
+
+    // MARK: Options
+
+    private func checkOptions(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) {
+        let path = step.path.appending("with")
+        do {
+            let result = try kind.make(with: step.with, at: path, mode: .validation)
+            for unknown in result.unknownKeys {
+                let known = unknown.path.components.count == path.components.count + 1
+                    ? kind.documentation.options.map(\.name) : unknown.known
+                diagnostics.add("step '\(step.id)': unknown option '\(unknown.key)' for \(step.uses)" + Suggestion.hint(for: unknown.key, in: known), at: unknown.location, unknown.path)
+            }
+        } catch let failure as OptionsDecoder.Failure {
+            if failure.isPending { return }
+            diagnostics.add("step '\(step.id)' (\(step.uses)): \(failure.message)", at: failure.location, failure.path)
+        } catch StepError.invalidOption(let option, let message) {
+            let node = step.with[option] ?? step.with
+            let optionPath = step.with[option] == nil ? path : path.appending(option)
+            diagnostics.add("step '\(step.id)' (\(step.uses)): \(message)", at: node, optionPath)
+        } catch {
+            diagnostics.add("step '\(step.id)' (\(step.uses)): \(error)", at: step.with, path)
+        }
+    }
+
+    // MARK: References
+
+    private func parseReferences(_ text: String, location: SourceLocation, path: JSONPath, owner: String?, into diagnostics: inout DiagnosticList) -> [TemplateReference] {
+        guard Template.mayContainReferences(text) else { return [] }
+        var references: [TemplateReference] = []
+        for result in Template.scan(text) {
+            switch result {
+            case .success(let reference): references.append(reference)
+            case .failure(let error): diagnostics.add(error.message, at: location, path)
+            }
+        }
+        return references
+    }
+
+    private func checkReferences(_ references: [TemplateReference], location: SourceLocation, path: JSONPath, owner: StepDefinition?, ids: [String: StepDefinition], knownVariables: Set<String>, into diagnostics: inout DiagnosticList) {
+        for reference in references {
+            switch reference {
+            case .variable(let name):
+                if !knownVariables.contains(name) {
+                    let hint = Suggestion.hint(for: name, in: knownVariables)
+                    diagnostics.add("unknown variable '${\(name)}'\(hint); define it in 'variables' or pass --var \(name)=VALUE", at: location, path)
+                }
+            case .stepOutput(let producer, let key):
+                guard let producerStep = ids[producer] else {
+                    diagnostics.add("'${steps.\(producer).outputs.\(key)}' refers to step '\(producer)', which is not a step" + Suggestion.hint(for: producer, in: ids.keys), at: location, path)
+                    continue
+                }
+                if producer == owner?.id {
+                    diagnostics.add("step '\(producer)' cannot use its own outputs ('${steps.\(producer).outputs.\(key)}')", at: location, path)
+                    continue
+                }
+                if let kind = registry[producerStep.uses], !kind.documentation.dynamicOutputs {
+                    let outputs = kind.documentation.outputs.map(\.name)
+                    if !outputs.contains(key) {
+                        diagnostics.add("step '\(producer)' (\(producerStep.uses)) has no output '\(key)'" + Suggestion.hint(for: key, in: outputs) + "; its outputs: \(outputs.isEmpty ? "none" : outputs.joined(separator: ", "))", at: location, path)
+                    }
+                }
+            case .now(let format?):
+                if format.contains("'") && format.filter({ $0 == "'" }).count % 2 == 1 {
+                    diagnostics.add("unbalanced quote in date format '\(format)'", at: location, path)
+                }
+            case .environment, .secret, .git, .profile, .now:
+                break
+            }
+        }
+    }
+
+    private func checkProfileNames(in condition: Condition, step: StepDefinition, into diagnostics: inout DiagnosticList) {
+        let names = definition.profiles.map(\.name)
+        switch condition {
+        case .profile(let patterns):
+            for pattern in patterns where !Glob.isPattern(pattern) && !names.contains(pattern) {
+                let known = names.isEmpty ? "the pipeline defines no profiles" : "profiles: \(names.joined(separator: ", "))"
+                diagnostics.add("step '\(step.id)': 'when' names profile '\(pattern)', which is not defined" + Suggestion.hint(for: pattern, in: names) + "; \(known)", at: step.location, step.path.appending("when"))
+            }
+        case .all(let conditions), .any(let conditions):
+            conditions.forEach { checkProfileNames(in: $0, step: step, into: &diagnostics) }
+        case .not(let inner):
+            checkProfileNames(in: inner, step: step, into: &diagnostics)
+        case .branch, .env, .os:
+            break
+        }
+    }
+
+    private func variableCycle(_ references: [String: [TemplateReference]]) -> [String]? {
+        var dependencies: [String: [String]] = [:]
+        for (name, refs) in references {
+            dependencies[name] = refs.compactMap {
+                if case .variable(let inner) = $0, references[inner] != nil { return inner }
+                return nil
+            }
+        }
+        return StepGraph(ids: references.keys.sorted(), dependencies: dependencies).findCycle()
+    }
+}
+
+/// Calls `body` for every string value in `node`, with its node and path.
+func forEachString(in node: JSONNode, path: JSONPath, _ body: (String, JSONNode, JSONPath) -> Void) {
+    switch node.value {
+    case .string(let text): body(text, node, path)
+    case .array(let items):
+        for (index, item) in items.enumerated() { forEachString(in: item, path: path.appending(index), body) }
+    case .object(let members):
+        for member in members { forEachString(in: member.value, path: path.appending(member.key), body) }
+    case .null, .bool, .number: break
+    }
+}

@@ -1,0 +1,12 @@
+/// A pipeline that passed every static check, with its full dependency graph.
+public struct ValidatedPipeline: Sendable {
+    public var definition: PipelineDefinition
+    /// Explicit `needs` plus the edges `${steps.X.outputs.Y}` references add.
+    public var graph: StepGraph
+    /// For each step, the steps whose outputs it uses (directly or through variables).
+    public var outputUses: [String: Set<String>]
+    /// For each step, the steps it needs only because it uses their outputs.
+    public var impliedNeeds: [String: [String]]
+    /// The step kinds the pipeline was checked against.
+    public var registry: StepRegistry
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The git facts a pipeline may use: branch, commit, commit count. Read once per run.
+public struct GitInfo: Sendable, Equatable {
+    /// The branch; in a detached checkout (CI) the CI system's branch variable, if any.
+    public var branch: String?
+    public var sha: String?
+    public var commitCount: Int?
+    /// Why the facts are missing, when they are (not a repository, git not installed).
+    public var problem: String?
+
+    public init(branch: String?, sha: String?, commitCount: Int?, problem: String? = nil) {
+        self.branch = branch
+        self.sha = sha
+        self.commitCount = commitCount
+        self.problem = problem
+    }
+
+    /// CI variables that name the branch when the checkout is detached, in the order they are trusted.
+    static let branchVariables = ["RELEASE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME",
+                                  "BITRISE_GIT_BRANCH", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "TRAVIS_BRANCH", "BRANCH_NAME", "GIT_BRANCH"]
+
+    /// Reads the facts for the repository containing `directory`.
+    /// - Parameter needCount: whether to count commits (a walk of the history; skipped unless used).
+    public static func read(in directory: String, environment: [String: String], needCount: Bool) async -> GitInfo {
+        var info = GitInfo(branch: nil, sha: nil, commitCount: nil)
+        let request = ProcessRequest(arguments: ["git", "rev-parse", "--abbrev-ref", "HEAD", "HEAD"], directory: directory, environment: environment)
+        do {
+            let result = try await ProcessRunner.run(request) { _, _ in }
+            if result.succeeded {
+                let lines = result.standardOutput.split(separator: "\n").map(String.init)
+                if lines.count == 2 {
+                    info.branch = lines[0] == "HEAD" ? nil : lines[0]
+                    info.sha = lines[1]
+                }
+            } else {
+                info.problem = "'\(directory)' is not in a git repository (or it has no commits)"
+            }
+            if needCount, info.sha != nil {
+                let count = try await ProcessRunner.run(ProcessRequest(arguments: ["git", "rev-list", "--count", "HEAD"], directory: directory, environment: environment)) { _, _ in }
+                info.commitCount = Int(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        } catch {
+            info.problem = "cannot run git: \(error)"
+        }
+        if info.branch == nil {
+            for name in branchVariables {
+                if var value = environment[name], !value.isEmpty {
+                    if name == "GIT_BRANCH", value.hasPrefix("origin/") { value.removeFirst("origin/".count) }
+                    info.branch = value
+                    break
+                }
+            }
+        }
+        return info
+    }
+}

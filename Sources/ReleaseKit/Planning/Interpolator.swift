@@ -1,0 +1,172 @@
+import Foundation
+
+/// Substitutes `${...}` references with this run's values.
+///
+/// A string that is exactly one reference keeps the value's type (a list output stays a list, a number a
+/// number), so `"assets": "${steps.dsyms.outputs.paths}"` gives the step an array.
+public struct Interpolator: Sendable {
+    /// Variable templates after profile and `--var` overrides.
+    public var variables: [String: String]
+    public var environment: [String: String]
+    public var profile: String?
+    public var git: GitInfo
+    public var now: Date
+    public var masker: SecretMasker
+    /// Outputs of steps that ran, or that promised them (dry runs, preflight).
+    public var outputs: [String: [String: OutputValue]]
+    /// Steps whose `outputs` are promises (preflight, dry runs): a key they did not promise is not known yet,
+    /// rather than missing.
+    public var promisedSteps: Set<String> = []
+
+    public init(variables: [String: String], environment: [String: String], profile: String?, git: GitInfo,
+                now: Date, masker: SecretMasker, outputs: [String: [String: OutputValue]] = [:]) {
+        self.variables = variables
+        self.environment = environment
+        self.profile = profile
+        self.git = git
+        self.now = now
+        self.masker = masker
+        self.outputs = outputs
+    }
+
+    /// `text` with every reference replaced by its text.
+    public func string(_ text: String) throws(ResolutionError) -> String {
+        var stack: [String] = []
+        return try string(text, stack: &stack)
+    }
+
+    /// `node` with references in every string replaced; whole-string references keep their type.
+    public func node(_ node: JSONNode) throws(ResolutionError) -> JSONNode {
+        switch node.value {
+        case .string(let text):
+            guard Template.mayContainReferences(text) else { return node }
+            let template = try parse(text)
+            if let reference = template.wholeReference, case .stepOutput(let step, let key) = reference {
+                return JSONNode(try json(for: try output(step, key)), at: node.location)
+            }
+            var stack: [String] = []
+            return JSONNode(.string(try render(template, stack: &stack)), at: node.location)
+        case .array(let items):
+            var resolved: [JSONNode] = []
+            for item in items { resolved.append(try self.node(item)) }
+            return JSONNode(.array(resolved), at: node.location)
+        case .object(let members):
+            var resolved: [JSONNode.Member] = []
+            for member in members {
+                resolved.append(JSONNode.Member(key: member.key, keyLocation: member.keyLocation, value: try self.node(member.value)))
+            }
+            return JSONNode(.object(resolved), at: node.location)
+        case .null, .bool, .number:
+            return node
+        }
+    }
+
+    /// The value of one variable, with its own references resolved.
+    public func variable(_ name: String) throws(ResolutionError) -> String {
+        var stack: [String] = []
+        return try variable(name, stack: &stack)
+    }
+
+    // MARK: Internals
+
+    private func parse(_ text: String) throws(ResolutionError) -> Template {
+        do {
+            return try Template(parsing: text)
+        } catch {
+            throw .invalidTemplate(error.message)
+        }
+    }
+
+    private func string(_ text: String, stack: inout [String]) throws(ResolutionError) -> String {
+        guard Template.mayContainReferences(text) else { return text }
+        return try render(try parse(text), stack: &stack)
+    }
+
+    private func render(_ template: Template, stack: inout [String]) throws(ResolutionError) -> String {
+        var result = ""
+        for segment in template.segments {
+            switch segment {
+            case .literal(let text): result += text
+            case .reference(let reference, _): result += try value(of: reference, stack: &stack)
+            }
+        }
+        return result
+    }
+
+    private func variable(_ name: String, stack: inout [String]) throws(ResolutionError) -> String {
+        guard let raw = variables[name] else { throw .variableNotInProfile(name, profile: profile) }
+        if let start = stack.firstIndex(of: name) { throw .variableCycle(Array(stack[start...]) + [name]) }
+        stack.append(name)
+        defer { stack.removeLast() }
+        return try string(raw, stack: &stack)
+    }
+
+    private func value(of reference: TemplateReference, stack: inout [String]) throws(ResolutionError) -> String {
+        switch reference {
+        case .variable(let name):
+            return try variable(name, stack: &stack)
+        case .environment(let name, let fallback):
+            if let value = environment[name] { return value }
+            if let fallback { return fallback }
+            throw .environmentNotSet(name)
+        case .secret(let name):
+            guard let value = environment[name], !value.isEmpty else { throw .secretNotSet(name) }
+            masker.add(value)
+            return value
+        case .stepOutput(let step, let key):
+            return try output(step, key).text
+        case .git(let field):
+            let problem = git.problem ?? "not known"
+            switch field {
+            case .branch:
+                guard let branch = git.branch else { throw .git(field: field.rawValue, problem: git.problem ?? "HEAD is detached and no CI branch variable is set") }
+                return branch
+            case .sha:
+                guard let sha = git.sha else { throw .git(field: field.rawValue, problem: problem) }
+                return sha
+            case .shortSHA:
+                guard let sha = git.sha else { throw .git(field: field.rawValue, problem: problem) }
+                return String(sha.prefix(7))
+            case .commitCount:
+                guard let count = git.commitCount else { throw .git(field: field.rawValue, problem: problem) }
+                return String(count)
+            }
+        case .profile:
+            guard let profile else { throw .noProfile }
+            return profile
+        case .now(let format):
+            return Self.format(now, format)
+        }
+    }
+
+    private func output(_ step: String, _ key: String) throws(ResolutionError) -> OutputValue {
+        guard let values = outputs[step] else { throw .pendingOutput(step: step, key: key) }
+        guard let value = values[key] else {
+            if promisedSteps.contains(step) { throw .pendingOutput(step: step, key: key) }
+            throw .missingOutput(step: step, key: key, available: values.keys.sorted())
+        }
+        return value
+    }
+
+    private func json(for value: OutputValue) throws(ResolutionError) -> JSONNode.Value {
+        switch value {
+        case .string(let text), .path(let text): return .string(text)
+        case .number(let number): return .number(number, text: value.text)
+        case .bool(let flag): return .bool(flag)
+        case .list(let items):
+            var nodes: [JSONNode] = []
+            for item in items { nodes.append(JSONNode(try json(for: item))) }
+            return .array(nodes)
+        }
+    }
+
+    /// Formats `date` in UTC with a Unicode date pattern (`yyyy-MM-dd'T'HH-mm-ss'Z'`); ISO 8601 when nil.
+    public static func format(_ date: Date, _ pattern: String?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = pattern ?? "yyyy-MM-dd'T'HH:mm:ss'Z'"
+        return formatter.string(from: date)
+    }
+}

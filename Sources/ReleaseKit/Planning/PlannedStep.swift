@@ -1,0 +1,19 @@
+/// A step as this run will treat it.
+public struct PlannedStep: Sendable {
+    /// Whether the step runs.
+    public enum Decision: Sendable, Equatable {
+        case run
+        /// Skipped before the run starts; the reason says why (a false `when`, `--only`).
+        case skip(String)
+    }
+
+    public var definition: StepDefinition
+    public var kind: StepKind
+    /// Every step this one waits for: `needs`, output references, and for an `always` step with no `needs`,
+    /// every other step (it runs last, like `finally`).
+    public var needs: [String]
+    public var decision: Decision
+
+    public var id: String { definition.id }
+    public var willRun: Bool { decision == .run }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Turns a validated pipeline and the run's options into a ``Plan``: reads git, chooses the profile, decides
+/// which steps run.
+public struct Planner: Sendable {
+    public init() {}
+
+    /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step.
+    public func plan(_ pipeline: ValidatedPipeline, options: RunOptions, masker: SecretMasker = SecretMasker()) async throws -> Plan {
+        let definition = pipeline.definition
+        let git: GitInfo
+        if let known = options.git {
+            git = known
+        } else {
+            git = await GitInfo.read(in: options.workingDirectory, environment: options.environment,
+                                     needCount: Self.references(.git(.commitCount), in: definition))
+        }
+
+        // Profile: --profile, else the first whose `when` holds, else the default.
+        let facts = Condition.Facts(profile: nil, branch: git.branch, environment: options.environment, os: options.os)
+        var profile: ProfileDefinition?
+        var reason = "no profiles defined"
+        if let name = options.profile {
+            guard let chosen = definition.profiles.first(where: { $0.name == name }) else {
+                let names = definition.profiles.map(\.name)
+                throw UsageError("unknown profile '\(name)'" + Suggestion.hint(for: name, in: names)
+                    + (names.isEmpty ? "; \(definition.file) defines no profiles" : "; profiles: \(names.joined(separator: ", "))"))
+            }
+            profile = chosen
+            reason = "--profile"
+        } else if let matched = definition.profiles.first(where: { $0.when?.evaluate(facts) == true }) {
+            profile = matched
+            reason = "when: \(matched.when!)"
+        } else if let fallback = definition.profiles.first(where: \.isDefault) {
+            profile = fallback
+            reason = "default"
+        } else if !definition.profiles.isEmpty {
+            reason = "no profile's 'when' holds and none is marked default"
+        }
+
+        var variables: [String: String] = [:]
+        for variable in definition.variables { variables[variable.name] = variable.value }
+        for variable in profile?.variables ?? [] { variables[variable.name] = variable.value }
+        for (name, value) in options.variables { variables[name] = value }
+
+        // Which steps run.
+        let ids = Set(definition.steps.map(\.id))
+        for name in options.only where !ids.contains(name) {
+            throw UsageError("--only names '\(name)', which is not a step" + Suggestion.hint(for: name, in: ids))
+        }
+        var selected = ids
+        if !options.only.isEmpty {
+            selected = Set(options.only)
+            for name in options.only { selected.formUnion(pipeline.graph.ancestors(of: name)) }
+            // `always` steps whose needs are all selected (cleanup) stay.
+            for step in definition.steps where step.always && !step.needs.isEmpty && step.needs.allSatisfy(selected.contains) {
+                selected.insert(step.id)
+            }
+        }
+
+        let stepFacts = Condition.Facts(profile: profile?.name, branch: git.branch, environment: options.environment, os: options.os)
+        let nonAlways = definition.steps.filter { !$0.always }.map(\.id)
+        var decisions: [String: PlannedStep.Decision] = [:]
+        var planned: [PlannedStep] = []
+        let order = pipeline.graph.topologicalOrder()
+        let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
+        let registry = pipeline.registry
+        for id in order {
+            guard let step = byID[id], let kind = registry[step.uses] else { continue }
+            var decision = PlannedStep.Decision.run
+            if !selected.contains(id) {
+                decision = .skip("not selected by --only")
+            } else if let when = step.when, !when.evaluate(stepFacts) {
+                decision = .skip("when: \(when) is false")
+            } else if let producer = pipeline.outputUses[id]?.sorted().first(where: { decisions[$0] != .run }) {
+                decision = .skip("uses outputs of '\(producer)', which is skipped")
+            }
+            decisions[id] = decision
+            var needs = pipeline.graph.dependencies[id] ?? []
+            if step.always && step.needs.isEmpty {
+                needs = nonAlways.filter { $0 != id }
+            }
+            planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision))
+        }
+        // An `always` step with no needs waits for every other step, so it must come after them in order too.
+        let (finals, rest) = (planned.filter { $0.definition.always && $0.definition.needs.isEmpty },
+                              planned.filter { !($0.definition.always && $0.definition.needs.isEmpty) })
+        let interpolator = Interpolator(variables: variables, environment: options.environment, profile: profile?.name,
+                                        git: git, now: options.now, masker: masker)
+        return Plan(pipeline: pipeline, profile: profile?.name, profileReason: reason, git: git, options: options,
+                    steps: rest + finals, interpolator: interpolator)
+    }
+
+    /// Whether any string in the pipeline uses `reference`.
+    static func references(_ reference: TemplateReference, in definition: PipelineDefinition) -> Bool {
+        var found = false
+        let texts = definition.variables.map(\.value) + definition.profiles.flatMap { $0.variables.map(\.value) }
+        for text in texts where (try? Template(parsing: text))?.references.contains(reference) == true { found = true }
+        for step in definition.steps where !found {
+            forEachString(in: step.with, path: .root) { text, _, _ in
+                if Template.mayContainReferences(text), (try? Template(parsing: text))?.references.contains(reference) == true { found = true }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// What the command line (or a test) asks of a run or plan.
+public struct RunOptions: Sendable {
+    /// Relative paths in step options resolve against this folder.
+    public var workingDirectory: String
+    public var environment: [String: String]
+    /// `--profile`.
+    public var profile: String?
+    /// `--var KEY=VALUE`, overriding pipeline and profile variables.
+    public var variables: [String: String]
+    /// `--jobs`: how many steps run at once.
+    public var jobs: Int
+    public var dryRun: Bool
+    /// `--only`: run these steps and what they need.
+    public var only: [String]
+    public var resume: Bool
+    public var keepGoing: Bool
+    /// The run's instant; `${now:…}` uses it.
+    public var now: Date
+    public var os: String
+    /// `--rehearse`: where `github.release` steps publish instead.
+    public var githubAPIOverride: String?
+    /// Facts about the repository; read from git when nil.
+    public var git: GitInfo?
+    /// Where the resume journal lives; `.release/` under the working directory by default.
+    public var journalDirectory: String?
+
+    public init(
+        workingDirectory: String = FileManager.default.currentDirectoryPath,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        profile: String? = nil,
+        variables: [String: String] = [:],
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        dryRun: Bool = false,
+        only: [String] = [],
+        resume: Bool = false,
+        keepGoing: Bool = false,
+        now: Date = Date(),
+        os: String = Condition.currentSystem,
+        githubAPIOverride: String? = nil,
+        git: GitInfo? = nil,
+        journalDirectory: String? = nil
+    ) {
+        self.workingDirectory = workingDirectory
+        self.environment = environment
+        self.profile = profile
+        self.variables = variables
+        self.jobs = max(1, jobs)
+        self.dryRun = dryRun
+        self.only = only
+        self.resume = resume
+        self.keepGoing = keepGoing
+        self.now = now
+        self.os = os
+        self.githubAPIOverride = githubAPIOverride
+        self.git = git
+        self.journalDirectory = journalDirectory
+    }
+}

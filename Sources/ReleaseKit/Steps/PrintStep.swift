@@ -1,0 +1,35 @@
+/// `print`: prints a message, typically built from other steps' outputs.
+public struct PrintStep: Step {
+    public struct Options: Decodable, Sendable {
+        public var message: String
+    }
+
+    public static let kind = "print"
+    public static let summary = "Print a message (for example a release's URL and assets)"
+    public static let documentation = StepDocumentation(
+        options: [.init("message", "string", required: true, "the text to print; may span lines")],
+        outputs: [.init("message", "string", "the printed text")],
+        example: """
+        {"id": "announce", "uses": "print", "needs": ["publish"], "with": {"message": "Published ${steps.publish.outputs.url}"}}
+        """
+    )
+
+    public let options: Options
+
+    public init(options: Options) throws {
+        self.options = options
+    }
+
+    public var isReadOnly: Bool { true }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(outputs: StepOutputs(["message": .string(options.message)]))
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        for line in options.message.split(separator: "\n", omittingEmptySubsequences: false) {
+            context.log(String(line))
+        }
+        return StepOutputs(["message": .string(options.message)])
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// `shell`: runs a command. argv array by default; `shell: true` runs a string through `/bin/sh -c`.
+///
+/// The exact command line is logged with secrets masked, output streams line by line, and the command's real
+/// exit status is kept. Lines `KEY=VALUE` written to the file named by `$RELEASE_OUTPUT` become outputs
+/// (`KEY<<DELIM` … `DELIM` for multi-line values), as GitHub Actions does with `$GITHUB_OUTPUT`.
+public struct ShellStep: Step {
+    public struct Options: Decodable, Sendable {
+        /// argv, or one string with `shell: true`.
+        public var run: Command
+        public var shell: Bool?
+        public var env: [String: String]?
+        public var cwd: String?
+        public var readOnly: Bool?
+        public var creates: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case run, shell, env, cwd, creates
+            case readOnly = "read_only"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            run = try container.decode(Command.self, forKey: .run)
+            shell = try container.decodeIfPresent(Bool.self, forKey: .shell)
+            env = try container.decodeIfPresent([String: String].self, forKey: .env)
+            cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
+            readOnly = try container.decodeIfPresent(Bool.self, forKey: .readOnly)
+            creates = try container.decodeIfPresent([String].self, forKey: .creates)
+        }
+    }
+
+    /// `run` as written: an argv array or a shell string.
+    public enum Command: Decodable, Sendable, Equatable {
+        case argv([String])
+        case script(String)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .script(text)
+            } else {
+                self = .argv(try container.decode([String].self))
+            }
+        }
+    }
+
+    public static let kind = "shell"
+    public static let summary = "Run a command (argv array, or a string with shell: true), streaming its output"
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("run", "[string] | string", required: true, "the command as argv, or a shell string with shell: true"),
+            .init("shell", "bool", "run `run` through /bin/sh -c (default false)"),
+            .init("env", "{string: string}", "extra environment variables for the command"),
+            .init("cwd", "path", "directory to run in (default: the pipeline's working directory)"),
+            .init("read_only", "bool", "the command changes nothing, so --dry-run really runs it (default false)"),
+            .init("creates", "[path]", "paths the command creates, so steps after it can be checked before it runs"),
+        ],
+        outputs: [
+            .init("exit_code", "number", "the command's exit status"),
+            .init("stdout", "string", "standard output, trailing newlines removed (last 1 MiB)"),
+            .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
+        ],
+        dynamicOutputs: true,
+        example: """
+        {"id": "archive", "uses": "shell", "when": {"os": "macos"},
+         "with": {"run": ["xcodebuild", "-scheme", "Demo", "archive", "-archivePath", "build/Demo.xcarchive"],
+                  "creates": ["build/Demo.xcarchive"]}}
+        """
+    )
+
+    public let arguments: [String]
+    public let options: Options
+
+    public init(options: Options) throws {
+        switch options.run {
+        case .argv(let argv):
+            guard let first = argv.first, !first.isEmpty else {
+                throw StepError.invalidOption("run", "the command is empty")
+            }
+            if options.shell == true {
+                throw StepError.invalidOption("shell", "shell: true takes 'run' as one string, found an argv array")
+            }
+            arguments = argv
+        case .script(let script):
+            guard options.shell == true else {
+                throw StepError.invalidOption("run", "'run' is a string; give an argv array such as [\"make\", \"test\"], or set \"shell\": true to run it through /bin/sh")
+            }
+            guard !script.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw StepError.invalidOption("run", "the command is empty")
+            }
+            arguments = ["/bin/sh", "-c", script]
+        }
+        self.options = options
+    }
+
+    public var isReadOnly: Bool { options.readOnly ?? false }
+
+    public func verify(in context: StepContext) async throws {
+        if let cwd = options.cwd {
+            try context.requireFile(cwd, option: "cwd")
+        }
+        let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
+        let environment = context.environment.merging(options.env ?? [:]) { _, new in new }
+        if ProcessRunner.resolveExecutable(arguments[0], directory: directory, environment: environment) == nil {
+            // A script the pipeline creates in an earlier step is fine.
+            if arguments[0].contains("/"), case .promised = context.fileState(arguments[0]) { return }
+            throw StepError.failed("command not found: '\(arguments[0])'")
+        }
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        var outputs = StepOutputs()
+        for path in options.creates ?? [] { outputs.artifacts.append(Artifact(path: context.resolvePath(path), size: 0, sha256: "")) }
+        return StepPlan(effects: [.command(argv: arguments, directory: options.cwd.map(context.resolvePath))], outputs: outputs)
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let outputFile = URL(fileURLWithPath: context.temporaryDirectory)
+            .appendingPathComponent("\(context.stepID)-\(context.attempt).outputs").path
+        FileManager.default.createFile(atPath: outputFile, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outputFile) }
+        var environment = options.env ?? [:]
+        environment["RELEASE_OUTPUT"] = outputFile
+        let result = try await context.run(arguments, directory: options.cwd, environment: environment)
+        guard result.succeeded else {
+            throw StepError.exitStatus(result.status, command: ShellQuoting.commandLine(arguments))
+        }
+        var stdout = result.standardOutput
+        while stdout.hasSuffix("\n") { stdout.removeLast() }
+        var outputs = StepOutputs(["exit_code": .number(Double(result.status)), "stdout": .string(stdout)])
+        let written = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+        for (key, value) in try Self.parseOutputFile(written) {
+            outputs[key] = .string(value)
+        }
+        for path in options.creates ?? [] {
+            let absolute = context.resolvePath(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+                throw StepError.failed("the command succeeded but did not create '\(path)' (listed in 'creates')")
+            }
+            if !isDirectory.boolValue { outputs.artifacts.append(try context.artifact(absolute)) }
+        }
+        return outputs
+    }
+
+    /// Reads `KEY=VALUE` and `KEY<<DELIM` … `DELIM` lines.
+    static func parseOutputFile(_ text: String) throws -> [(String, String)] {
+        var result: [(String, String)] = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }[...]
+        while let line = lines.popFirst() {
+            if line.isEmpty { continue }
+            if let range = line.range(of: "<<"), !line[..<range.lowerBound].contains("=") {
+                let key = String(line[..<range.lowerBound])
+                let delimiter = String(line[range.upperBound...])
+                var value: [String] = []
+                var closed = false
+                while let next = lines.popFirst() {
+                    if next == delimiter { closed = true; break }
+                    value.append(next)
+                }
+                guard closed else { throw StepError.failed("$RELEASE_OUTPUT: '\(key)<<\(delimiter)' is never closed by a '\(delimiter)' line") }
+                result.append((key, value.joined(separator: "\n")))
+            } else if let equals = line.firstIndex(of: "=") {
+                result.append((String(line[..<equals]), String(line[line.index(after: equals)...])))
+            } else {
+                throw StepError.failed("$RELEASE_OUTPUT: expected KEY=VALUE, found '\(line)'")
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+/// `release steps`: every step kind with its options, outputs and example.
+public enum StepCatalog {
+    /// Readable text for all kinds in `registry`.
+    public static func text(_ registry: StepRegistry) -> String {
+        var out = ""
+        for kind in registry.kinds {
+            out += "\(kind.kind)\n  \(kind.summary)\n"
+            let documentation = kind.documentation
+            if documentation.options.isEmpty {
+                out += "  options: none\n"
+            } else {
+                out += "  options:\n"
+                let width = documentation.options.map(\.name.count).max() ?? 0
+                for option in documentation.options {
+                    let required = option.required ? " (required)" : ""
+                    out += "    \(option.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.type)\(required): \(option.description)\n"
+                }
+            }
+            if !documentation.outputs.isEmpty {
+                out += "  outputs:\n"
+                let width = documentation.outputs.map(\.name.count).max() ?? 0
+                for output in documentation.outputs {
+                    out += "    \(output.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(output.type): \(output.description)\n"
+                }
+            }
+            out += "  example:\n" + documentation.example.split(separator: "\n").map { "    \($0)\n" }.joined() + "\n"
+        }
+        return out
+    }
+
+    /// A JSON array of every kind, for programs.
+    public static func json(_ registry: StepRegistry) -> [[String: Any]] {
+        registry.kinds.map { kind in
+            [
+                "kind": kind.kind,
+                "summary": kind.summary,
+                "options": kind.documentation.options.map { ["name": $0.name, "type": $0.type, "required": $0.required, "description": $0.description] },
+                "outputs": kind.documentation.outputs.map { ["name": $0.name, "type": $0.type, "description": $0.description] },
+                "dynamic_outputs": kind.documentation.dynamicOutputs,
+                "example": kind.documentation.example,
+            ]
+        }
+    }
+}

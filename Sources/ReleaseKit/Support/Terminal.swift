@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Facts about the terminal, and writing to the standard streams without buffering surprises.
+public enum Terminal {
+    /// Whether the file descriptor is a terminal.
+    public static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// Columns of the terminal on standard error, or 100.
+    public static var width: Int {
+        var size = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 100
+    }
+
+    /// Writes `text` to standard error.
+    public static func writeError(_ text: String) {
+        write(text, to: 2)
+    }
+
+    /// Writes `text` to standard output.
+    public static func writeOutput(_ text: String) {
+        write(text, to: 1)
+    }
+
+    /// Writes all of `text` to `descriptor`, retrying short writes.
+    public static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// Options shared by `run` and `plan`: which pipeline, profile and variables.
+struct PipelineArguments: ParsableArguments {
+    @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).")
+    var pipeline: String?
+
+    @Option(help: "Use this profile instead of choosing one by its 'when'.")
+    var profile: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, overriding the pipeline's and the profile's (repeatable).", valueName: "KEY=VALUE"))
+    var variables: [String] = []
+
+    func parsedVariables() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for entry in variables {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw ValidationError("--var takes KEY=VALUE, found '\(entry)'")
+            }
+            result[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        return result
+    }
+
+    /// Loads and validates the pipeline, printing every problem and exiting 65 when it is invalid.
+    func load(directory: String, format: LogFormat) throws -> ValidatedPipeline {
+        let path = PipelineLocator.resolve(pipeline, in: directory)
+        let absolute = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
+        let extra = Set(try parsedVariables().keys)
+        do {
+            return try PipelineLoader().load(path: absolute, displayPath: path, extraVariables: extra)
+        } catch {
+            printDiagnostics(error.diagnostics, format: format)
+            throw ExitCode(ExitCodes.invalidPipeline)
+        }
+    }
+}
+
+/// `--log-format`.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case auto, plain, json, github
+
+    /// What `auto` means here: GitHub Actions, a terminal, or plain lines.
+    var resolved: LogFormat {
+        guard self == .auto else { return self }
+        if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" { return .github }
+        return .auto
+    }
+
+    func reporter(masker: SecretMasker) -> any RunReporter {
+        switch resolved {
+        case .github: return GitHubActionsReporter()
+        case .json: return JSONLinesReporter(masker: masker)
+        case .plain: return ConsoleReporter(style: .plain)
+        case .auto: return ConsoleReporter(style: Terminal.isTerminal(2) ? .terminal : .plain)
+        }
+    }
+}
+
+/// Prints pipeline problems to standard error (and as annotations on GitHub Actions).
+func printDiagnostics(_ diagnostics: [Diagnostic], format: LogFormat) {
+    var out = ""
+    for diagnostic in diagnostics {
+        out += (format.resolved == .github ? diagnostic.githubAnnotation : diagnostic.description) + "\n"
+    }
+    let files = Set(diagnostics.map(\.file))
+    let count = diagnostics.count
+    out += "\(files.sorted().joined(separator: ", ")): \(count) problem\(count == 1 ? "" : "s")\n"
+    Terminal.writeError(out)
+}
+
+/// Prints a command-line mistake and exits 64.
+func usageFailure(_ error: UsageError) -> ExitCode {
+    Terminal.writeError("error: \(error.message)\n")
+    return ExitCode(ExitCodes.usage)
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release run`: runs a pipeline.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a pipeline: preflight every step, then run them in parallel.",
+        discussion: """
+        Exit codes: 0 success, 1 a step failed, 2 a validation gate rejected the release, 64 bad command line, \
+        65 invalid pipeline file, 130 interrupted (after always-steps ran).
+        """
+    )
+
+    @OptionGroup var pipeline: PipelineArguments
+
+    @Flag(help: "Describe every side effect instead of doing it; read-only checks really run.")
+    var dryRun = false
+
+    @Option(help: "How many steps may run at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Run only this step and the steps it needs (repeatable).")
+    var only: [String] = []
+
+    @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")
+    var resume = false
+
+    @Flag(help: "After a failure, keep running steps that do not depend on it.")
+    var keepGoing = false
+
+    @Option(help: "Write the run report (steps, statuses, durations, outputs, artifacts) as JSON to this file.")
+    var report: String?
+
+    @Option(help: "auto, plain, json or github (auto: github on GitHub Actions, colour on a terminal, else plain).")
+    var logFormat: LogFormat = .auto
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
+    }
+
+    func run() async throws {
+        let directory = FileManager.default.currentDirectoryPath
+        let validated = try pipeline.load(directory: directory, format: logFormat)
+        let masker = SecretMasker()
+        var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
+                                 dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
+        if let jobs { options.jobs = jobs }
+        let plan: Plan
+        do {
+            plan = try await Planner().plan(validated, options: options, masker: masker)
+        } catch let error as UsageError {
+            throw usageFailure(error)
+        }
+        let engine = Engine(plan: plan, reporter: logFormat.reporter(masker: masker), masker: masker)
+        let signals = SignalHandler {
+            Terminal.writeError("\ninterrupted: stopping running steps, then running always-steps (interrupt again to quit at once)\n")
+            engine.interrupt()
+        }
+        let result = await engine.run()
+        signals.cancel()
+        if let report {
+            do {
+                try RunReport.write(result, to: report, masker: masker)
+            } catch {
+                Terminal.writeError("error: cannot write the report: \(error)\n")
+            }
+        }
+        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+    }
+}

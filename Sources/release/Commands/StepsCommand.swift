@@ -1,0 +1,21 @@
+import ArgumentParser
+import ReleaseKit
+
+/// `release steps`: every step kind with its options and an example.
+struct StepsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "steps",
+        abstract: "List every step kind with its options, outputs and an example."
+    )
+
+    @Flag(help: "Print JSON for programs.")
+    var json = false
+
+    func run() throws {
+        if json {
+            Terminal.writeOutput(RunReport.encode(StepCatalog.json(.builtIn), pretty: true, masker: SecretMasker()) + "\n")
+        } else {
+            Terminal.writeOutput(StepCatalog.text(.builtIn))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release validate`: checks pipeline files and prints every problem.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check pipeline files; print every problem, not just the first.",
+        discussion: "With no file, checks every Pipelines/*.json. Exits 65 when a file has problems."
+    )
+
+    @Argument(help: "Pipeline files or names (default: every Pipelines/*.json).")
+    var pipelines: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Names defined on the command line at run time (repeatable).", valueName: "KEY=VALUE"))
+    var variables: [String] = []
+
+    func run() throws {
+        let directory = FileManager.default.currentDirectoryPath
+        var files = pipelines.map { PipelineLocator.resolve($0, in: directory) }
+        if files.isEmpty { files = PipelineLocator.all(in: directory) }
+        if files.isEmpty { files = [PipelineLocator.defaultPath] }
+        let extra = Set(variables.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
+        var invalid = false
+        for file in files {
+            let absolute = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
+            do {
+                let pipeline = try PipelineLoader().load(path: absolute, displayPath: file, extraVariables: extra)
+                Terminal.writeError("ok: \(file) (\(pipeline.definition.steps.count) steps)\n")
+            } catch {
+                invalid = true
+                printDiagnostics(error.diagnostics, format: .auto)
+            }
+        }
+        if invalid { throw ExitCode(ExitCodes.invalidPipeline) }
+    }
+}

@@ -104,7 +104,7 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
     /// Reads a condition, reporting every problem into `diagnostics`.
     static func parse(_ node: JSONNode, at path: JSONPath, into diagnostics: inout DiagnosticList) -> Condition? {
         guard let members = node.members else {
-            diagnostics.add("a condition must be an object with one of \(keys.map { "'\($0)'" }.joined(separator: ", ")), found \(node.typeName) \(node.preview)", at: node, path)
+            diagnostics.add("a condition must be an object with one of \(keys.map { "'\($0)'" }.joined(separator: ", ")), found \(node.found)", at: node, path)
             return nil
         }
         if members.isEmpty {
@@ -125,7 +125,7 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
                 parts.append(member.key == "profile" ? .profile(values) : member.key == "branch" ? .branch(values) : .os(values))
             case "env":
                 guard let entries = member.value.members, !entries.isEmpty else {
-                    diagnostics.add("'env' takes an object of variable names and glob patterns, found \(member.value.typeName) \(member.value.preview)", at: member.value, memberPath)
+                    diagnostics.add("'env' takes an object of variable names and glob patterns, found \(member.value.found)", at: member.value, memberPath)
                     continue
                 }
                 var expected: [String: String] = [:]
@@ -135,13 +135,13 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
                     case .number(_, let text): expected[entry.key] = text
                     case .bool(let flag): expected[entry.key] = flag ? "true" : "false"
                     default:
-                        diagnostics.add("expected a string pattern for environment variable '\(entry.key)', found \(entry.value.typeName) \(entry.value.preview)", at: entry.value, memberPath.appending(entry.key))
+                        diagnostics.add("expected a string pattern for environment variable '\(entry.key)', found \(entry.value.found)", at: entry.value, memberPath.appending(entry.key))
                     }
                 }
                 parts.append(.env(expected))
             case "all", "any":
                 guard case .array(let items) = member.value.value, !items.isEmpty else {
-                    diagnostics.add("'\(member.key)' takes a non-empty array of conditions, found \(member.value.typeName) \(member.value.preview)", at: member.value, memberPath)
+                    diagnostics.add("'\(member.key)' takes a non-empty array of conditions, found \(member.value.found)", at: member.value, memberPath)
                     continue
                 }
                 let conditions = items.enumerated().compactMap { parse($1, at: memberPath.appending($0), into: &diagnostics) }
@@ -164,7 +164,7 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
             if strings.count == items.count, !strings.contains("") { return strings }
         default: break
         }
-        diagnostics.add("expected a non-empty string or array of strings, found \(node.typeName) \(node.preview)", at: node, path)
+        diagnostics.add("expected a non-empty string or array of strings, found \(node.found)", at: node, path)
         return nil
     }
 }

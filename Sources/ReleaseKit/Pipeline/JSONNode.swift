@@ -57,6 +57,16 @@ public struct JSONNode: Sendable, Equatable {
         }
     }
 
+    /// What was found, for "expected X, found …" messages: `a string 'yes'`, `an array of 2 items`, `an object`.
+    public var found: String {
+        switch value {
+        case .array(let items): return "an array of \(items.count) item\(items.count == 1 ? "" : "s")"
+        case .object: return "an object"
+        case .null: return "null"
+        default: return "\(typeName) \(preview)"
+        }
+    }
+
     /// The JSON type's name for error messages.
     public var typeName: String {
         switch value {

@@ -147,7 +147,7 @@ struct NodeDecoder: Decoder {
             return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: [], pending: true))
         }
         guard case .object(let members) = node.value else {
-            throw fail("expected an object, found \(node.typeName) \(node.preview)")
+            throw fail("expected an object, found \(node.found)")
         }
         recorder.register(path, members: members)
         return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: members, pending: false))
@@ -156,7 +156,7 @@ struct NodeDecoder: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         if isPendingTemplate { return NodeUnkeyedContainer(decoder: self, items: []) }
         guard case .array(let items) = node.value else {
-            throw fail("expected an array, found \(node.typeName) \(node.preview)")
+            throw fail("expected an array, found \(node.found)")
         }
         return NodeUnkeyedContainer(decoder: self, items: items)
     }
@@ -177,7 +177,7 @@ struct NodeDecoder: Decoder {
         case .string(let text): return text
         case .number(_, let text): return text
         case .bool(let flag): return flag ? "true" : "false"
-        default: throw fail("expected a string, found \(node.typeName) \(node.preview)")
+        default: throw fail("expected a string, found \(node.found)")
         }
     }
 
@@ -187,7 +187,7 @@ struct NodeDecoder: Decoder {
         case .bool(let flag): return flag
         case .string("true"): return true
         case .string("false"): return false
-        default: throw fail("expected true or false, found \(node.typeName) \(node.preview)")
+        default: throw fail("expected true or false, found \(node.found)")
         }
     }
 
@@ -198,7 +198,7 @@ struct NodeDecoder: Decoder {
         case .string(let text):
             if let value = Double(text.trimmingCharacters(in: .whitespaces)) { return value }
             throw fail("expected a number, found \(node.preview)")
-        default: throw fail("expected a number, found \(node.typeName) \(node.preview)")
+        default: throw fail("expected a number, found \(node.found)")
         }
     }
 
@@ -208,7 +208,7 @@ struct NodeDecoder: Decoder {
         switch node.value {
         case .number(_, let raw): text = raw
         case .string(let raw): text = raw.trimmingCharacters(in: .whitespaces)
-        default: throw fail("expected a whole number, found \(node.typeName) \(node.preview)")
+        default: throw fail("expected a whole number, found \(node.found)")
         }
         if let value = T(text) { return value }
         if let double = Double(text), double.rounded() == double, let value = T(exactly: double) { return value }

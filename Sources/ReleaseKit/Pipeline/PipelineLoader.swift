@@ -72,7 +72,7 @@ public struct PipelineLoader: Sendable {
                 }
                 version = Int(value)
             } else {
-                diagnostics.add("'version' must be a whole number, found \(node.typeName) \(node.preview)", at: node, .root.appending("version"))
+                diagnostics.add("'version' must be a whole number, found \(node.found)", at: node, .root.appending("version"))
                 return nil
             }
         } else {
@@ -82,7 +82,7 @@ public struct PipelineLoader: Sendable {
         var name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         if let node = root["name"] {
             if let text = node.string, !text.isEmpty { name = text } else {
-                diagnostics.add("'name' must be a non-empty string, found \(node.typeName) \(node.preview)", at: node, .root.appending("name"))
+                diagnostics.add("'name' must be a non-empty string, found \(node.found)", at: node, .root.appending("name"))
             }
         }
 
@@ -97,7 +97,7 @@ public struct PipelineLoader: Sendable {
                     if let step = readStep(item, index: index, into: &diagnostics) { steps.append(step) }
                 }
             } else {
-                diagnostics.add("'steps' must be an array of step objects, found \(node.typeName) \(node.preview)", at: node, .root.appending("steps"))
+                diagnostics.add("'steps' must be an array of step objects, found \(node.found)", at: node, .root.appending("steps"))
             }
         } else {
             diagnostics.add("missing 'steps'", at: root, .root)
@@ -107,7 +107,7 @@ public struct PipelineLoader: Sendable {
 
     private func readVariables(_ node: JSONNode, path: JSONPath, into diagnostics: inout DiagnosticList) -> [VariableDefinition] {
         guard let members = node.members else {
-            diagnostics.add("'variables' must be an object of names and values, found \(node.typeName) \(node.preview)", at: node, path)
+            diagnostics.add("'variables' must be an object of names and values, found \(node.found)", at: node, path)
             return []
         }
         checkDuplicateKeys(members, path: path, into: &diagnostics)
@@ -142,7 +142,7 @@ public struct PipelineLoader: Sendable {
     private func readProfiles(_ node: JSONNode, into diagnostics: inout DiagnosticList) -> [ProfileDefinition] {
         let path = JSONPath.root.appending("profiles")
         guard let members = node.members else {
-            diagnostics.add("'profiles' must be an object of profile names and profiles, found \(node.typeName) \(node.preview)", at: node, path)
+            diagnostics.add("'profiles' must be an object of profile names and profiles, found \(node.found)", at: node, path)
             return []
         }
         checkDuplicateKeys(members, path: path, into: &diagnostics)
@@ -150,7 +150,7 @@ public struct PipelineLoader: Sendable {
         for member in members {
             let profilePath = path.appending(member.key)
             guard let fields = member.value.members else {
-                diagnostics.add("profile '\(member.key)' must be an object, found \(member.value.typeName) \(member.value.preview)", at: member.value, profilePath)
+                diagnostics.add("profile '\(member.key)' must be an object, found \(member.value.found)", at: member.value, profilePath)
                 continue
             }
             checkKeys(fields, allowed: Self.profileKeys, what: "profile key", path: profilePath, into: &diagnostics)
@@ -184,7 +184,7 @@ public struct PipelineLoader: Sendable {
     private func readStep(_ node: JSONNode, index: Int, into diagnostics: inout DiagnosticList) -> StepDefinition? {
         let path = JSONPath.root.appending("steps").appending(index)
         guard let members = node.members else {
-            diagnostics.add("a step must be an object, found \(node.typeName) \(node.preview)", at: node, path)
+            diagnostics.add("a step must be an object, found \(node.found)", at: node, path)
             return nil
         }
         checkKeys(members, allowed: Self.stepKeys, what: "step key", path: path, into: &diagnostics)
@@ -211,7 +211,7 @@ public struct PipelineLoader: Sendable {
                     diagnostics.add("step '\(id)': unknown step kind '\(text)'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list", at: usesNode, path.appending("uses"))
                 }
             } else {
-                diagnostics.add("step '\(id)': 'uses' must name a step kind, found \(usesNode.typeName) \(usesNode.preview)", at: usesNode, path.appending("uses"))
+                diagnostics.add("step '\(id)': 'uses' must name a step kind, found \(usesNode.found)", at: usesNode, path.appending("uses"))
             }
         } else {
             diagnostics.add("step '\(id)' is missing 'uses' (the step kind, such as \"shell\")", at: node, path)
@@ -230,18 +230,18 @@ public struct PipelineLoader: Sendable {
                         needs.append(text)
                         needsLocations.append(item.location)
                     } else {
-                        diagnostics.add("step '\(id)': 'needs' entries must be step ids, found \(item.typeName) \(item.preview)", at: item, path.appending("needs").appending(offset))
+                        diagnostics.add("step '\(id)': 'needs' entries must be step ids, found \(item.found)", at: item, path.appending("needs").appending(offset))
                     }
                 }
             default:
-                diagnostics.add("step '\(id)': 'needs' must be an array of step ids, found \(needsNode.typeName) \(needsNode.preview)", at: needsNode, path.appending("needs"))
+                diagnostics.add("step '\(id)': 'needs' must be an array of step ids, found \(needsNode.found)", at: needsNode, path.appending("needs"))
             }
         }
 
         var with = JSONNode(.object([]), at: node.location)
         if let withNode = node["with"] {
             if withNode.members != nil { with = withNode } else {
-                diagnostics.add("step '\(id)': 'with' must be an object of options, found \(withNode.typeName) \(withNode.preview)", at: withNode, path.appending("with"))
+                diagnostics.add("step '\(id)': 'with' must be an object of options, found \(withNode.found)", at: withNode, path.appending("with"))
             }
         }
 
@@ -279,14 +279,14 @@ public struct PipelineLoader: Sendable {
     private func readBool(_ node: JSONNode?, key: String, path: JSONPath, into diagnostics: inout DiagnosticList) -> Bool? {
         guard let node else { return nil }
         if case .bool(let flag) = node.value { return flag }
-        diagnostics.add("'\(key)' must be true or false, found \(node.typeName) \(node.preview)", at: node, path.appending(key))
+        diagnostics.add("'\(key)' must be true or false, found \(node.found)", at: node, path.appending(key))
         return nil
     }
 
     private func readNumber(_ node: JSONNode?, key: String, path: JSONPath, whole: Bool, range: ClosedRange<Double>, into diagnostics: inout DiagnosticList) -> Double? {
         guard let node else { return nil }
         guard case .number(let value, let text) = node.value, !whole || value.rounded() == value else {
-            diagnostics.add("'\(key)' must be a \(whole ? "whole " : "")number, found \(node.typeName) \(node.preview)", at: node, path.appending(key))
+            diagnostics.add("'\(key)' must be a \(whole ? "whole " : "")number, found \(node.found)", at: node, path.appending(key))
             return nil
         }
         guard range.contains(value) else {

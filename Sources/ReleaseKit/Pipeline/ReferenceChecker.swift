@@ -86,7 +86,7 @@ struct ReferenceChecker {
         let explicitGraph = StepGraph(ids: Array(ids.keys).sorted { ids[$0]!.index < ids[$1]!.index }, dependencies: explicit)
         if let cycle = explicitGraph.findCycle() {
             let step = ids[cycle[0]]!
-            diagnostics.add("steps need each other in a cycle: \(cycle.joined(separator: " -> "))", at: step.location, step.path.appending("needs"))
+            diagnostics.add("steps wait for each other in a cycle: \(cycle.joined(separator: " -> ")) (each must finish before the next starts)", at: step.location, step.path.appending("needs"))
             return nil
         }
         var combined = explicit
@@ -96,7 +96,7 @@ struct ReferenceChecker {
             for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(combined[step.id] ?? []).contains(producer) {
                 let graph = StepGraph(ids: explicitGraph.ids, dependencies: combined)
                 if let path = graph.dependencyPath(from: producer, to: step.id) {
-                    diagnostics.add("step '\(step.id)' uses outputs of '\(producer)', which is not upstream of it ('\(producer)' runs after '\(step.id)': \(path.joined(separator: " -> ")))", at: step.location, step.path.appending("with"))
+                    diagnostics.add("step '\(step.id)' uses outputs of '\(producer)', which is not upstream of it ('\(producer)' runs after '\(step.id)': \(path.reversed().joined(separator: " -> ")))", at: step.location, step.path.appending("with"))
                     continue
                 }
                 combined[step.id, default: []].append(producer)

@@ -133,6 +133,11 @@ public struct Template: Sendable, Equatable {
             }
             return .git(field)
         default:
+            if parts.count == 2, !["var", "vars", "variables"].contains(parts[0]) {
+                let roots = ["env", "secrets", "steps", "git"]
+                throw ParseError(message: "unknown namespace '\(parts[0])' in '\(source)'" + Suggestion.hint(for: parts[0], in: roots)
+                    + "; known: \(roots.joined(separator: ", ")), or a variable name")
+            }
             if parts.count == 2, ["var", "vars", "variables"].contains(parts[0]) {
                 try checkName(parts[1], source: source, what: "variable")
                 return .variable(parts[1])

@@ -52,8 +52,8 @@ public struct Planner: Sendable {
         if !options.only.isEmpty {
             selected = Set(options.only)
             for name in options.only { selected.formUnion(pipeline.graph.ancestors(of: name)) }
-            // `always` steps whose needs are all selected (cleanup) stay.
-            for step in definition.steps where step.always && !step.needs.isEmpty && step.needs.allSatisfy(selected.contains) {
+            // `always` steps stay when what they need is selected, or when they need nothing (final cleanup).
+            for step in definition.steps where step.always && step.needs.allSatisfy(selected.contains) {
                 selected.insert(step.id)
             }
         }

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+@Suite struct EngineTests {
+    let board = UUID().uuidString
+
+    func work(_ id: String, needs: [String] = [], ms: Int = 0, extra: String = "", flags: String = "") -> String {
+        let needsText = needs.map { "\"\($0)\"" }.joined(separator: ", ")
+        return #"{"id": "\#(id)", "uses": "test.work", "needs": [\#(needsText)]\#(flags.isEmpty ? "" : ", " + flags), "with": {"board": "\#(board)", "milliseconds": \#(ms)\#(extra.isEmpty ? "" : ", " + extra)}}"#
+    }
+
+    func pipeline(_ steps: [String]) -> String {
+        #"{"version": 1, "steps": [\#(steps.joined(separator: ",\n"))]}"#
+    }
+
+    @Test func runsIndependentStepsInParallelUpToJobs() async throws {
+        let text = pipeline([work("a", ms: 300), work("b", ms: 300), work("c", ms: 300)])
+        let (result, _) = try await TestPipelines.run(text) { $0.jobs = 2 }
+        #expect(result.exitCode == 0)
+        #expect(Blackboard.shared.value(board, "max") == 2)
+    }
+
+    @Test func jobsOneRunsOneAtATimeInDeclarationOrder() async throws {
+        let text = pipeline([work("c", ms: 20), work("a", ms: 20), work("b", needs: ["c"], ms: 20), work("d", ms: 20)])
+        let (result, reporter) = try await TestPipelines.run(text) { $0.jobs = 1 }
+        #expect(result.exitCode == 0)
+        #expect(Blackboard.shared.value(board, "max") == 1)
+        #expect(reporter.started == ["c", "a", "b", "d"])
+    }
+
+    @Test func passesOutputsDownstream() async throws {
+        let text = pipeline([work("a", extra: #""value": "3.0.1""#),
+                             #"{"id": "b", "uses": "print", "with": {"message": "version ${steps.a.outputs.value} (attempt ${steps.a.outputs.attempt})"}}"#])
+        let (result, reporter) = try await TestPipelines.run(text)
+        #expect(result.exitCode == 0)
+        #expect(reporter.logLines.contains("b: version 3.0.1 (attempt 1)"))
+        #expect(result.step("b")?.outputs["message"] == .string("version 3.0.1 (attempt 1)"))
+    }
+
+    @Test func aFailureBlocksDependentsLetsSiblingsFinishAndStartsNothingNew() async throws {
+        let text = pipeline([
+            work("fails", ms: 50, extra: #""fail_times": 9"#),
+            work("sibling", ms: 300),
+            work("dependent", needs: ["fails"]),
+            work("later", needs: ["sibling"]),
+            #"{"id": "cleanup", "uses": "test.work", "always": true, "needs": ["fails"], "with": {"board": "\#(board)"}}"#,
+        ])
+        let (result, _) = try await TestPipelines.run(text) { $0.jobs = 2 }
+        #expect(result.statuses == ["fails=failed", "sibling=ok", "dependent=blocked", "later=cancelled", "cleanup=ok"])
+        #expect(result.step("fails")?.message == "fails failed on attempt 1")
+        #expect(result.step("dependent")?.message == "'fails' failed")
+        #expect(result.step("later")?.message == "not started: 'fails' failed")
+        #expect(result.exitCode == 1)
+        #expect(Blackboard.shared.value(board, "ran:later") == 0)
+        #expect(Blackboard.shared.value(board, "ran:cleanup") == 1)
+    }
+
+    @Test func keepGoingRunsIndependentBranches() async throws {
+        let text = pipeline([work("fails", extra: #""fail_times": 9"#), work("dependent", needs: ["fails"]), work("other", ms: 50), work("later", needs: ["other"])])
+        let (result, _) = try await TestPipelines.run(text) { $0.keepGoing = true; $0.jobs = 1 }
+        #expect(result.statuses == ["fails=failed", "dependent=blocked", "other=ok", "later=ok"])
+        #expect(result.exitCode == 1)
+    }
+
+    @Test func everyGateRunsAndAFailedGateBlocksDownstreamWithExitTwo() async throws {
+        let text = pipeline([
+            work("build"),
+            work("gate-a", needs: ["build"], extra: #""reject": true"#, flags: #""gate": true"#),
+            work("gate-b", needs: ["build"], extra: #""reject": true"#, flags: #""gate": true"#),
+            work("gate-c", needs: ["build"], flags: #""gate": true"#),
+            work("publish", needs: ["gate-a", "gate-b", "gate-c"]),
+            #"{"id": "cleanup", "uses": "test.work", "always": true, "with": {"board": "\#(board)"}}"#,
+        ])
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.statuses == ["build=ok", "gate-a=rejected", "gate-b=rejected", "gate-c=ok", "publish=blocked", "cleanup=ok"])
+        #expect(result.step("gate-a")?.message == "gate-a found a problem")
+        #expect(result.step("publish")?.message == "'gate-a' rejected the release")
+        #expect(result.exitCode == 2)
+    }
+
+    @Test func gatesStillRunAfterAStepFails() async throws {
+        let text = pipeline([work("fails", ms: 10, extra: #""fail_times": 9"#), work("gate", ms: 100, extra: #""reject": true"#, flags: #""gate": true"#)])
+        let (result, _) = try await TestPipelines.run(text) { $0.jobs = 1 }
+        #expect(result.statuses == ["fails=failed", "gate=rejected"])
+        #expect(result.exitCode == 1)
+    }
+
+    @Test func retriesWithBackOffUntilSuccess() async throws {
+        let text = pipeline([work("flaky", extra: #""fail_times": 2"#, flags: #""retries": 2, "retry_delay": 0.01"#)])
+        let (result, reporter) = try await TestPipelines.run(text)
+        #expect(result.step("flaky")?.status == .succeeded)
+        #expect(result.step("flaky")?.attempts == 3)
+        let retries = reporter.events.compactMap { event -> Double? in
+            if case .stepRetrying(_, _, let delay, _) = event { return delay }
+            return nil
+        }
+        #expect(retries == [0.01, 0.02])
+    }
+
+    @Test func retriesRunOut() async throws {
+        let text = pipeline([work("flaky", extra: #""fail_times": 5"#, flags: #""retries": 1, "retry_delay": 0"#)])
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.step("flaky")?.status == .failed)
+        #expect(result.step("flaky")?.attempts == 2)
+        #expect(result.step("flaky")?.message == "flaky failed on attempt 2")
+    }
+
+    @Test func continueOnErrorDoesNotFailTheRun() async throws {
+        let text = pipeline([work("optional", extra: #""fail_times": 1"#, flags: #""continue_on_error": true"#), work("next", needs: ["optional"])])
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.statuses == ["optional=failed (ignored)", "next=ok"])
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func timeoutKillsTheStepsProcess() async throws {
+        let marker = TestPipelines.temporaryDirectory() + "/survived"
+        let text = pipeline([#"{"id": "slow", "uses": "shell", "timeout": 0.5, "with": {"run": ["sh", "-c", "sleep 3; touch \#(marker)"]}}"#])
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.step("slow")?.status == .failed)
+        #expect(result.step("slow")?.message == "timed out after 0.5s; the step's processes were stopped")
+        try await Task.sleep(for: .seconds(3.5))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test func interruptCancelsRunningStepsRunsAlwaysStepsAndExits130() async throws {
+        let text = pipeline([
+            work("long", ms: 20_000),
+            work("after", needs: ["long"]),
+            #"{"id": "remove-certificate", "uses": "test.work", "always": true, "needs": ["long"], "with": {"board": "\#(board)"}}"#,
+        ])
+        let (result, _) = try await TestPipelines.run(text, onStart: { engine in
+            Task {
+                try await Task.sleep(for: .milliseconds(300))
+                engine.interrupt()
+            }
+        })
+        #expect(result.statuses == ["long=cancelled", "after=cancelled", "remove-certificate=ok"])
+        #expect(result.interrupted)
+        #expect(result.exitCode == 130)
+        #expect(result.duration < 10, "the 20 s step must have been stopped")
+    }
+
+    @Test func preflightVerifiesEveryStepBeforeAnythingRuns() async throws {
+        let text = pipeline([
+            work("build", ms: 10),
+            #"{"id": "publish", "uses": "test.verify-fails", "needs": ["build"], "with": {"board": "\#(board)"}}"#,
+            #"{"id": "upload", "uses": "test.verify-fails", "with": {"board": "\#(board)"}}"#,
+        ])
+        let (result, reporter) = try await TestPipelines.run(text)
+        #expect(result.preflightFailed)
+        #expect(result.statuses == ["build=cancelled", "publish=failed", "upload=failed"])
+        #expect(result.step("publish")?.message == "the token is not accepted")
+        #expect(Blackboard.shared.value(board, "ran:build") == 0, "nothing may run after a failed preflight")
+        #expect(reporter.started.isEmpty)
+        #expect(result.exitCode == 1)
+    }
+
+    @Test func dryRunDescribesSideEffectsAndReallyRunsReadOnlySteps() async throws {
+        let text = pipeline([
+            work("bump", extra: #""value": "3.0.1""#),
+            work("check", extra: #""read_only": true"#),
+            work("check-after-bump", needs: ["bump"], extra: #""read_only": true"#),
+            #"{"id": "note", "uses": "print", "with": {"message": "would release ${steps.bump.outputs.value}"}}"#,
+        ])
+        let (result, _) = try await TestPipelines.run(text) { $0.dryRun = true }
+        #expect(result.statuses == ["bump=planned", "check=ok", "check-after-bump=planned", "note=planned"])
+        #expect(result.step("bump")?.effects == [.note("work bump")])
+        #expect(result.step("note")?.outputs["message"] == .string("would release 3.0.1"))
+        #expect(Blackboard.shared.value(board, "ran:bump") == 0)
+        #expect(Blackboard.shared.value(board, "ran:check") == 1)
+        #expect(Blackboard.shared.value(board, "ran:check-after-bump") == 0)
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func dryRunOfAShellStepDoesNotExecuteUnlessReadOnly() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        let text = pipeline([
+            #"{"id": "write", "uses": "shell", "with": {"run": ["touch", "\#(directory)/written"]}}"#,
+            #"{"id": "look", "uses": "shell", "with": {"run": ["ls", "\#(directory)"], "read_only": true}}"#,
+        ])
+        let (result, _) = try await TestPipelines.run(text) { $0.dryRun = true }
+        #expect(result.statuses == ["write=planned", "look=ok"])
+        #expect(result.step("write")?.effects == [.command(argv: ["touch", "\(directory)/written"], directory: nil)])
+        #expect(!FileManager.default.fileExists(atPath: directory + "/written"))
+    }
+
+    @Test func secretsAreMaskedInLogsMessagesAndOutputs() async throws {
+        let secret = "s3cr3t-T0ken-value"
+        let text = pipeline([
+            #"{"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo using $0; echo out=x$0x >> $RELEASE_OUTPUT; exit 3", "${secrets.API_TOKEN}"]}}"#,
+        ])
+        let (result, reporter) = try await TestPipelines.run(text, environment: ["API_TOKEN": secret])
+        #expect(result.step("use")?.exitStatus == 3)
+        let everything = reporter.logLines.joined(separator: "\n") + (result.step("use")?.message ?? "")
+            + RunReport.encode(RunReport.object(result), pretty: false, masker: SecretMasker(secrets: [secret]))
+        #expect(!everything.contains(secret))
+        #expect(reporter.logLines.contains("use: using ***"))
+        #expect(result.step("use")?.message?.hasSuffix(" ***' exited with status 3") == true, "\(result.step("use")?.message ?? "")")
+    }
+
+    @Test func aMissingSecretFailsPreflightWithItsName() async throws {
+        let text = pipeline([#"{"id": "publish", "uses": "print", "with": {"message": "${secrets.RELEASE_TEST_NOT_SET}"}}"#])
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.step("publish")?.message == "secret 'RELEASE_TEST_NOT_SET' is not set: export RELEASE_TEST_NOT_SET in the environment")
+        #expect(result.exitCode == 1)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+@Suite struct PlannerTests {
+    static let pipeline = """
+    {"version": 1,
+     "variables": {"method": "app-store"},
+     "profiles": {
+       "release": {"when": {"branch": "release*"}},
+       "beta": {"when": {"env": {"BETA": "1"}}, "variables": {"method": "ad-hoc"}},
+       "adhoc": {"default": true, "variables": {"method": "ad-hoc"}}
+     },
+     "steps": [
+       {"id": "build", "uses": "print", "with": {"message": "${method}"}},
+       {"id": "publish", "uses": "print", "needs": ["build"], "when": {"profile": "release"}, "with": {"message": "publish"}},
+       {"id": "announce", "uses": "print", "with": {"message": "${steps.publish.outputs.message}"}},
+       {"id": "after", "uses": "print", "needs": ["publish"], "with": {"message": "after"}},
+       {"id": "cleanup", "uses": "noop", "always": true}
+     ]}
+    """
+
+    func plan(branch: String?, profile: String? = nil, environment: [String: String] = [:], only: [String] = []) async throws -> Plan {
+        let pipeline = try TestPipelines.load(Self.pipeline)
+        let options = RunOptions(workingDirectory: "/tmp", environment: environment, profile: profile, only: only,
+                                 git: GitInfo(branch: branch, sha: "abc", commitCount: 1))
+        return try await Planner().plan(pipeline, options: options)
+    }
+
+    @Test func choosesTheFirstProfileWhoseConditionHolds() async throws {
+        let release = try await plan(branch: "release/3.0.0", environment: ["BETA": "1"])
+        #expect(release.profile == "release")
+        #expect(release.profileReason == "when: branch matches 'release*'")
+        let beta = try await plan(branch: "develop", environment: ["BETA": "1"])
+        #expect(beta.profile == "beta")
+        #expect(try beta.interpolator.variable("method") == "ad-hoc")
+    }
+
+    @Test func fallsBackToTheDefaultProfile() async throws {
+        let plan = try await plan(branch: "develop")
+        #expect(plan.profile == "adhoc")
+        #expect(plan.profileReason == "default")
+    }
+
+    @Test func theCommandLineProfileWins() async throws {
+        let plan = try await plan(branch: "develop", profile: "release")
+        #expect(plan.profile == "release")
+        #expect(plan.profileReason == "--profile")
+        await #expect(throws: UsageError("unknown profile 'relase' (did you mean 'release'?); profiles: release, beta, adhoc")) {
+            try await self.plan(branch: "develop", profile: "relase")
+        }
+    }
+
+    @Test func skipsStepsWhoseConditionIsFalseAndThoseThatNeedTheirOutputs() async throws {
+        let plan = try await plan(branch: "develop")
+        #expect(plan.step("publish")?.decision == .skip("when: profile is 'release' is false"))
+        #expect(plan.step("announce")?.decision == .skip("uses outputs of 'publish', which is skipped"))
+        // A step that only needs a skipped step (and not its outputs) still runs.
+        #expect(plan.step("after")?.decision == .run)
+        #expect(plan.step("build")?.decision == .run)
+    }
+
+    @Test func alwaysStepsWithoutNeedsComeLastAndWaitForEverything() async throws {
+        let plan = try await plan(branch: "release/1.0")
+        #expect(plan.steps.map(\.id) == ["build", "publish", "announce", "after", "cleanup"])
+        #expect(plan.step("cleanup")?.needs == ["build", "publish", "announce", "after"])
+    }
+
+    @Test func onlySelectsStepsAndWhatTheyNeed() async throws {
+        let plan = try await plan(branch: "release/1.0", only: ["publish"])
+        #expect(plan.steps.filter(\.willRun).map(\.id) == ["build", "publish", "cleanup"])
+        #expect(plan.step("after")?.decision == .skip("not selected by --only"))
+        await #expect(throws: UsageError("--only names 'publsh', which is not a step (did you mean 'publish'?)")) {
+            try await self.plan(branch: "release/1.0", only: ["publsh"])
+        }
+    }
+
+    @Test func rendersTextJSONAndDot() async throws {
+        let plan = try await plan(branch: "develop")
+        let text = PlanRenderer.text(plan)
+        #expect(text.contains("profile:  adhoc (default)"))
+        #expect(text.contains("3. announce  print\n   needs: publish (uses its outputs)\n   skip:  uses outputs of 'publish', which is skipped"))
+        #expect(text.contains("5. cleanup   noop  [always]\n   needs: after every other step"))
+        let dot = PlanRenderer.dot(plan)
+        #expect(dot.contains("\"build\" -> \"publish\";"))
+        #expect(dot.contains("\"publish\" [label=\"publish\\nprint\", style=dashed];"))
+        let json = PlanRenderer.json(plan)
+        #expect(json["profile"] as? String == "adhoc")
+        #expect((json["steps"] as? [[String: Any]])?.count == 5)
+    }
+}
+
+@Suite struct StepGraphTests {
+    @Test func ordersByDependenciesThenDeclaration() {
+        let graph = StepGraph(ids: ["d", "c", "b", "a"], dependencies: ["d": ["a"], "c": [], "b": ["c"], "a": []])
+        #expect(graph.topologicalOrder() == ["c", "b", "a", "d"])
+    }
+
+    @Test func findsCyclesAsPaths() {
+        let graph = StepGraph(ids: ["a", "b", "c", "d"], dependencies: ["a": ["c"], "b": ["a"], "c": ["b"], "d": []])
+        #expect(graph.findCycle() == ["a", "b", "c", "a"])
+        #expect(StepGraph(ids: ["a", "b"], dependencies: ["a": [], "b": ["a"]]).findCycle() == nil)
+    }
+
+    @Test func handlesLargeRandomGraphs() {
+        var generator = SystemRandomNumberGenerator()
+        let count = 2000
+        let ids = (0..<count).map { "s\($0)" }
+        var dependencies: [String: [String]] = [:]
+        for index in 0..<count {
+            dependencies[ids[index]] = index == 0 ? [] : (0..<3).map { _ in ids[Int.random(in: 0..<index, using: &generator)] }
+        }
+        let graph = StepGraph(ids: ids, dependencies: dependencies)
+        #expect(graph.findCycle() == nil)
+        let order = graph.topologicalOrder()
+        #expect(order.count == count)
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        for (id, needs) in dependencies {
+            for need in needs { #expect(position[need]! < position[id]!) }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+@Suite struct ShellStepTests {
+    @Test func keepsTheRealExitStatusAndLogsTheCommand() async throws {
+        let text = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["sh", "-c", "echo 'a b'; exit 42"]}}]}"#
+        let (result, reporter) = try await TestPipelines.run(text)
+        #expect(result.step("s")?.exitStatus == 42)
+        #expect(result.step("s")?.message == "'sh -c '\\''echo '\\''\\'\\'''\\''a b'\\''\\'\\'''\\''; exit 42'\\''' exited with status 42" || result.step("s")?.message?.hasSuffix("exited with status 42") == true)
+        #expect(reporter.logLines.first == "s: $ sh -c 'echo '\\''a b'\\''; exit 42'")
+        #expect(reporter.logLines.contains("s: a b"))
+    }
+
+    @Test func shellStringsRunThroughSh() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        let text = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": "echo $GREETING > out.txt && pwd", "shell": true, "cwd": "\#(directory)", "env": {"GREETING": "hi"}}}]}"#
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.exitCode == 0)
+        #expect(try String(contentsOfFile: directory + "/out.txt", encoding: .utf8) == "hi\n")
+        #expect(result.step("s")?.outputs["stdout"] == .string(directory))
+    }
+
+    @Test func outputsComeFromTheReleaseOutputFile() async throws {
+        let script = "printf 'version=3.0.1\\nnotes<<EOF\\nline one\\nline two\\nEOF\\n' >> $RELEASE_OUTPUT"
+        let text = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["sh", "-c", "\#(script)"]}}]}"#
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.step("s")?.outputs["version"] == .string("3.0.1"))
+        #expect(result.step("s")?.outputs["notes"] == .string("line one\nline two"))
+    }
+
+    @Test func createsBecomesArtifactsAndIsCheckedAfterTheRun() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        let good = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["sh", "-c", "printf abc > \#(directory)/a.txt"], "creates": ["\#(directory)/a.txt"]}}]}"#
+        let (result, _) = try await TestPipelines.run(good)
+        #expect(result.step("s")?.artifacts == [Artifact(path: directory + "/a.txt", size: 3,
+                                                          sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")])
+        let bad = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["true"], "creates": ["\#(directory)/missing"]}}]}"#
+        let (failed, _) = try await TestPipelines.run(bad)
+        #expect(failed.step("s")?.message == "the command succeeded but did not create '\(directory)/missing' (listed in 'creates')")
+    }
+
+    @Test func verifyFindsMissingCommandsBeforeAnythingRuns() async throws {
+        let text = #"{"version": 1, "steps": [{"id": "first", "uses": "shell", "with": {"run": ["true"]}}, {"id": "archive", "uses": "shell", "with": {"run": ["xcodebuild-not-here", "archive"]}}]}"#
+        let (result, _) = try await TestPipelines.run(text)
+        #expect(result.statuses == ["first=cancelled", "archive=failed"])
+        #expect(result.step("archive")?.message == "command not found: 'xcodebuild-not-here'")
+    }
+
+    @Test func downstreamVerifyAcceptsPathsAnUpstreamStepPromises() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        let text = #"{"version": 1, "steps": [{"id": "make", "uses": "shell", "with": {"run": ["sh", "-c", "mkdir -p \#(directory)/out && echo ok > \#(directory)/out/x"], "creates": ["\#(directory)/out"]}}, {"id": "use", "uses": "shell", "needs": ["make"], "with": {"run": ["cat", "x"], "cwd": "\#(directory)/out"}}]}"#
+        let (result, reporter) = try await TestPipelines.run(text)
+        #expect(result.exitCode == 0)
+        #expect(reporter.logLines.contains("use: ok"))
+    }
+}
+
+@Suite struct StepRegistryTests {
+    @Test func hasNoDuplicateKinds() {
+        #expect(StepRegistry.builtIn.duplicates.isEmpty)
+        #expect(StepRegistry([NoopStep.self, NoopStep.self]).duplicates == ["noop"])
+    }
+
+    @Test(arguments: StepRegistry.builtIn.kinds.map(\.kind))
+    func everyExampleIsAValidPipelineStep(kind: String) throws {
+        let example = StepRegistry.builtIn[kind]!.documentation.example
+        let node = try JSONParser.parse(example)
+        #expect(node["uses"]?.string == kind)
+        // Give the example the steps and variables it refers to, then validate it as a pipeline would.
+        var steps = [example]
+        var referenced: Set<String> = []
+        forEachString(in: node, path: .root) { text, _, _ in
+            for case .success(.stepOutput(let step, _)) in Template.scan(text) { referenced.insert(step) }
+        }
+        if let needs = node["needs"], case .array(let items) = needs.value { referenced.formUnion(items.compactMap(\.string)) }
+        for step in referenced.sorted() { steps.append(#"{"id": "\#(step)", "uses": "shell", "with": {"run": ["true"]}}"#) }
+        var variables: Set<String> = []
+        forEachString(in: node, path: .root) { text, _, _ in
+            for case .success(.variable(let name)) in Template.scan(text) { variables.insert(name) }
+        }
+        let text = #"{"version": 1, "steps": [\#(steps.joined(separator: ","))]}"#
+        _ = try PipelineLoader().load(text: text, file: "\(kind)-example.json", extraVariables: variables)
+    }
+
+    @Test(arguments: StepRegistry.builtIn.kinds.map(\.kind))
+    func documentsExactlyTheOptionsItDecodes(kind: String) throws {
+        let stepKind = StepRegistry.builtIn[kind]!
+        let documented = stepKind.documentation.options.map(\.name)
+        let node = JSONNode(.object(documented.map { JSONNode.Member(key: $0, keyLocation: SourceLocation(line: 1, column: 1), value: JSONNode(.string("${x}"))) }))
+        let result = try stepKind.make(with: node, at: .root, mode: .validation)
+        #expect(result.unknownKeys.map(\.key) == [], "documented but not decoded")
+        #expect(Set(documented).count == documented.count)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+@testable import ReleaseKit
+
+/// Records every event a run emits.
+final class RecordingReporter: RunReporter {
+    private let storage = Mutex<[RunEvent]>([])
+
+    func report(_ event: RunEvent) {
+        storage.withLock { $0.append(event) }
+    }
+
+    var events: [RunEvent] { storage.withLock { $0 } }
+
+    /// Every log line, as "step: line".
+    var logLines: [String] {
+        events.compactMap {
+            if case .step(let id, .log(let line, _)) = $0 { return "\(id): \(line)" }
+            if case .step(let id, .command(let line)) = $0 { return "\(id): $ \(line)" }
+            return nil
+        }
+    }
+
+    /// Step ids in the order they started.
+    var started: [String] {
+        events.compactMap {
+            if case .stepStarted(let id, _, _) = $0 { return id }
+            return nil
+        }
+    }
+}
+
+/// Shared state the fake steps write to, keyed by a test's own name so parallel tests do not mix.
+final class Blackboard: Sendable {
+    static let shared = Blackboard()
+    private let state = Mutex<[String: [String: Int]]>([:])
+
+    func increment(_ board: String, _ key: String) -> Int {
+        state.withLock { $0[board, default: [:]][key, default: 0] += 1; return $0[board]![key]! }
+    }
+
+    func decrement(_ board: String, _ key: String) {
+        state.withLock { $0[board, default: [:]][key, default: 0] -= 1 }
+    }
+
+    func maximum(_ board: String, _ key: String, _ value: Int) {
+        state.withLock { $0[board, default: [:]][key] = max($0[board]?[key] ?? 0, value) }
+    }
+
+    func value(_ board: String, _ key: String) -> Int {
+        state.withLock { $0[board]?[key] ?? 0 }
+    }
+}
+
+/// `test.work`: sleeps, records concurrency on a blackboard, can fail the first N attempts, produces outputs.
+struct WorkStep: Step {
+    struct Options: Decodable, Sendable {
+        var board: String
+        var milliseconds: Int?
+        var failTimes: Int?
+        var reject: Bool?
+        var value: String?
+        var readOnly: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case board, milliseconds, value
+            case failTimes = "fail_times"
+            case reject
+            case readOnly = "read_only"
+        }
+    }
+
+    static let kind = "test.work"
+    static let summary = "test step"
+    static let documentation = StepDocumentation(
+        options: [.init("board", "string", required: true, ""), .init("milliseconds", "number", ""), .init("fail_times", "number", ""),
+                  .init("reject", "bool", ""), .init("value", "string", ""), .init("read_only", "bool", "")],
+        outputs: [.init("value", "string", ""), .init("attempt", "number", "")],
+        example: #"{"id": "w", "uses": "test.work", "with": {"board": "b"}}"#
+    )
+
+    let options: Options
+    init(options: Options) throws { self.options = options }
+
+    var isReadOnly: Bool { options.readOnly ?? false }
+
+    func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.note("work \(context.stepID)")], outputs: StepOutputs(["value": .string(options.value ?? context.stepID)]))
+    }
+
+    func run(in context: StepContext) async throws -> StepOutputs {
+        let board = Blackboard.shared
+        let running = board.increment(options.board, "running")
+        board.maximum(options.board, "max", running)
+        _ = board.increment(options.board, "ran:\(context.stepID)")
+        defer { board.decrement(options.board, "running") }
+        context.log("working \(context.stepID) attempt \(context.attempt)")
+        if let milliseconds = options.milliseconds {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+        if options.reject == true { throw StepError.rejected(["\(context.stepID) found a problem"]) }
+        if context.attempt <= (options.failTimes ?? 0) {
+            throw StepError.failed("\(context.stepID) failed on attempt \(context.attempt)")
+        }
+        return StepOutputs(["value": .string(options.value ?? context.stepID), "attempt": .number(Double(context.attempt))])
+    }
+}
+
+/// `test.verify-fails`: its verify always fails (preflight).
+struct VerifyFailsStep: Step {
+    struct Options: Decodable, Sendable { var board: String }
+    static let kind = "test.verify-fails"
+    static let summary = "test step"
+    static let documentation = StepDocumentation(options: [.init("board", "string", required: true, "")], outputs: [],
+                                                 example: #"{"id": "v", "uses": "test.verify-fails", "with": {"board": "b"}}"#)
+    let options: Options
+    init(options: Options) throws { self.options = options }
+    func verify(in context: StepContext) async throws { throw StepError.failed("the token is not accepted") }
+    func plan(in context: StepContext) async throws -> StepPlan { StepPlan() }
+    func run(in context: StepContext) async throws -> StepOutputs {
+        _ = Blackboard.shared.increment(options.board, "ran:\(context.stepID)")
+        return StepOutputs()
+    }
+}
+
+enum TestPipelines {
+    static let registry = StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self])
+
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "release-tests-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func load(_ text: String, file: String = "test.json", variables: Set<String> = []) throws -> ValidatedPipeline {
+        try PipelineLoader(registry: registry).load(text: text, file: file, extraVariables: variables)
+    }
+
+    /// Diagnostics of an invalid pipeline, as printed.
+    static func problems(_ text: String, file: String = "test.json") -> [String] {
+        do {
+            _ = try load(text, file: file)
+            return []
+        } catch let error as PipelineError {
+            return error.diagnostics.map(\.description)
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    static let fixedGit = GitInfo(branch: "release/3.0.0", sha: "0123456789abcdef0123456789abcdef01234567", commitCount: 4321)
+
+    /// Plans and runs `text` with test defaults; returns the result and the reporter.
+    static func run(_ text: String, configure: (inout RunOptions) -> Void = { _ in }, environment: [String: String] = [:],
+                    onStart: (@Sendable (Engine) -> Void)? = nil) async throws -> (RunResult, RecordingReporter) {
+        let pipeline = try load(text)
+        var options = RunOptions(workingDirectory: temporaryDirectory(),
+                                 environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                                 jobs: 4, now: Date(timeIntervalSince1970: 1_413_957_678), git: fixedGit)
+        configure(&options)
+        let masker = SecretMasker()
+        let plan = try await Planner().plan(pipeline, options: options, masker: masker)
+        let reporter = RecordingReporter()
+        let engine = Engine(plan: plan, reporter: reporter, masker: masker)
+        onStart?(engine)
+        return (await engine.run(), reporter)
+    }
+}
+
+extension RunResult {
+    /// "id=status" for every step, in plan order.
+    var statuses: [String] { steps.map { "\($0.id)=\($0.status.label)" } }
+}

@@ -101,7 +101,11 @@ public final class ConsoleReporter: RunReporter {
         case .planned:
             line(&out, cyan("◇") + " \(result.id) (\(result.kind)) would:")
             if result.effects.isEmpty { line(&out, dim("    change nothing")) }
-            for effect in result.effects { out += Self.describe(effect).map { "    \($0)\n" }.joined() }
+            for effect in result.effects {
+                for text in Self.describe(effect) {
+                    for part in text.split(separator: "\n", omittingEmptySubsequences: false) { line(&out, "    " + part) }
+                }
+            }
             if let message = result.message { line(&out, dim("    note: \(message)")) }
         case .skipped:
             line(&out, dim("○ \(result.id) skipped: \(result.message ?? "")"))

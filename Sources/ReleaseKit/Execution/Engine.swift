@@ -269,18 +269,7 @@ public final class Engine: Sendable {
         let started = Date()
         var result = StepResult(id: id, kind: kind, gate: definition.gate, status: .failed)
 
-        if describeOnly {
-            result.status = .planned
-            result.effects = preflight.effects[id] ?? []
-            result.outputs = preflight.promised[id]?.values ?? [:]
-            result.artifacts = preflight.promised[id]?.artifacts ?? []
-            if preflight.deferred.contains(id) {
-                result.message = "options use outputs not known before the steps they come from run"
-            }
-            return result
-        }
-
-        // Resolve options against what upstream steps really produced.
+        // Resolve options against what upstream steps really produced (or, in a dry run, promised).
         var interpolator = plan.interpolator
         var outputs: [String: [String: OutputValue]] = [:]
         var promisedSteps: Set<String> = []
@@ -290,6 +279,32 @@ public final class Engine: Sendable {
         }
         interpolator.outputs = outputs
         interpolator.promisedSteps = promisedSteps
+
+        if describeOnly {
+            result.status = .planned
+            result.effects = preflight.effects[id] ?? []
+            result.outputs = preflight.promised[id]?.values ?? [:]
+            result.artifacts = preflight.promised[id]?.artifacts ?? []
+            if preflight.deferred.contains(id) {
+                // Preflight could not resolve the options; read-only steps upstream may have run since.
+                do {
+                    let step = try build(planned, try interpolator.node(definition.with))
+                    let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: [:])
+                    try await step.verify(in: context)
+                    let stepPlan = try await step.plan(in: context)
+                    result.effects = stepPlan.effects
+                    result.outputs = stepPlan.outputs.values
+                    result.artifacts = stepPlan.outputs.artifacts
+                } catch ResolutionError.pendingOutput(let producer, let key) {
+                    result.message = "not checked: it uses output '\(key)' of '\(producer)', known only when '\(producer)' really runs"
+                } catch {
+                    result.status = .failed
+                    result.message = masker.mask(message(for: error))
+                }
+            }
+            return result
+        }
+
         let step: any Step
         do {
             let resolved = try interpolator.node(definition.with)

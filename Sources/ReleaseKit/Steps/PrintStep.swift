@@ -23,7 +23,7 @@ public struct PrintStep: Step {
     public var isReadOnly: Bool { true }
 
     public func plan(in context: StepContext) async throws -> StepPlan {
-        StepPlan(outputs: StepOutputs(["message": .string(options.message)]))
+        StepPlan(effects: [.note("print: \(options.message)")], outputs: StepOutputs(["message": .string(options.message)]))
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

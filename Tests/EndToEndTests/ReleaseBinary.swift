@@ -1,0 +1,83 @@
+import Foundation
+
+/// Runs the built `release` executable, as a user or CI would.
+enum ReleaseBinary {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable next to the test bundle (swift test builds it with the tests), else `.build/debug/release`.
+    static let path: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for folder in [beside, beside.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")] {
+            let candidate = folder.appendingPathComponent("release").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return root.appendingPathComponent(".build/debug/release").path
+    }()
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `release ARGUMENTS` in `directory` with the environment (minus terminal and CI variables) plus `environment`.
+    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:],
+                    interruptAfter: TimeInterval? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var base = ProcessInfo.processInfo.environment
+        for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { base[name] = nil }
+        process.environment = base.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so a chatty command cannot fill one and stall.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var stdout = Data(), stderr = Data()
+        group.enter()
+        DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if let interruptAfter {
+            Thread.sleep(forTimeInterval: interruptAfter)
+            process.interrupt()
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A new empty folder.
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A new git repository on `branch` with one commit.
+    static func gitRepository(branch: String) throws -> String {
+        let directory = temporaryDirectory()
+        for arguments in [["init", "-q", "-b", branch], ["-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-q", "--allow-empty", "-m", "initial"]] {
+            let git = Process()
+            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            git.arguments = ["git"] + arguments
+            git.currentDirectoryURL = URL(fileURLWithPath: directory)
+            try git.run()
+            git.waitUntilExit()
+        }
+        return directory
+    }
+
+    /// Copies a file from Fixtures/ into `directory`.
+    static func copyFixture(_ relative: String, to directory: String, as name: String? = nil) throws {
+        let source = root.appendingPathComponent("Fixtures").appendingPathComponent(relative)
+        let destination = URL(fileURLWithPath: directory).appendingPathComponent(name ?? source.lastPathComponent)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: source, to: destination)
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what building and testing `release` needs on a fresh Debian/Ubuntu machine with Swift,
+# skipping what is already there. On macOS: `brew install libarchive llvm` (curl and zip come with the system).
+set -euo pipefail
+
+packages=(
+  libcurl4-openssl-dev   # CCurl: the HTTP client
+  libarchive-dev         # CArchive: zip writing and reading
+  llvm-14 lld-14 clang-14  # real Mach-O apps and dSYMs for the demo archive (dsymutil, ld64.lld, llvm-lipo)
+  zip unzip libarchive-tools  # peers for round-trip tests and benchmarks
+  openssl git ca-certificates python3 time
+)
+
+if [[ "$(uname)" == "Darwin" ]]; then
+  echo "macOS: install the libraries with 'brew install libarchive llvm' and make sure Xcode's command line tools are present." >&2
+  exit 0
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  if [[ $(id -u) -eq 0 ]]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+    echo "setup: run as root or install: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "setup: Swift 6 is required (https://www.swift.org/install); 'swift' is not on PATH" >&2
+  exit 1
+fi

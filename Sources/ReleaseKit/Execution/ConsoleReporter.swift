@@ -192,7 +192,7 @@ public final class ConsoleReporter: RunReporter {
 
     private func line(_ out: inout String, _ text: String) {
         if style == .plain {
-            out += Interpolator.format(clock(), "yyyy-MM-dd'T'HH:mm:ss'Z'") + " " + text + "\n"
+            out += Timestamp.iso8601(clock()) + " " + text + "\n"
         } else {
             out += text + "\n"
         }

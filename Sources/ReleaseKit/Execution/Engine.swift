@@ -98,8 +98,12 @@ public final class Engine: Sendable {
             if isInterrupted { break }
             let id = planned.id
             var interpolator = plan.interpolator
-            interpolator.outputs = preflight.promised.mapValues(\.values)
-            interpolator.promisedSteps = Set(preflight.promised.keys)
+            for producer in plan.pipeline.outputUses[id] ?? [] {
+                if let promised = preflight.promised[producer] {
+                    interpolator.outputs[producer] = promised.values
+                    interpolator.promisedSteps.insert(producer)
+                }
+            }
             let resolved: JSONNode
             do {
                 resolved = try interpolator.node(planned.definition.with)
@@ -159,69 +163,59 @@ public final class Engine: Sendable {
 
     private func schedule(preflight: Preflight, scratch: String) async -> [String: StepResult] {
         let steps = plan.steps
-        let byID = Dictionary(uniqueKeysWithValues: steps.map { ($0.id, $0) })
+        let index = Dictionary(uniqueKeysWithValues: steps.enumerated().map { ($1.id, $0) })
         var results: [String: StepResult] = [:]
-        var pending = steps.map(\.id)
         var runningCount = 0
         /// The first failure that stops new work (without --keep-going).
         var halt: String?
         let dryRun = plan.options.dryRun
 
+        // Each step waits for a count of unfinished needs; when it reaches zero the step joins a heap ordered by
+        // plan position, so ready steps start in declaration order and nothing is rescanned.
+        var remaining = steps.map { Set($0.needs).count }
+        var dependents = [[Int]](repeating: [], count: steps.count)
+        for (position, step) in steps.enumerated() {
+            for need in Set(step.needs) { if let producer = index[need] { dependents[producer].append(position) } }
+        }
+        var ready = MinHeap<Int>()
+        for position in steps.indices where remaining[position] == 0 { ready.insert(position) }
+
         func finish(_ result: StepResult) {
             results[result.id] = result
             bus.emit(.stepFinished(result))
+            for dependent in dependents[index[result.id]!] {
+                remaining[dependent] -= 1
+                if remaining[dependent] == 0 { ready.insert(dependent) }
+            }
         }
 
-        /// Decides what to do with every pending step whose needs have all finished; returns steps to launch.
-        func ready() -> [PlannedStep] {
+        /// Decides ready steps in plan order: finishes those that cannot run, returns those to launch now.
+        func decide() -> [PlannedStep] {
             var launch: [PlannedStep] = []
-            var changed = true
-            while changed {
-                changed = false
-                var still: [String] = []
-                for id in pending {
-                    let planned = byID[id]!
-                    let definition = planned.definition
-                    let needs = planned.needs.compactMap { results[$0] }
-                    guard needs.count == planned.needs.count else { still.append(id); continue }
-                    let kind = planned.kind.kind
-                    if case .skip(let reason) = planned.decision {
-                        finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .skipped, message: reason))
-                        changed = true
-                        continue
-                    }
-                    if let failure = preflight.failures[id] {
-                        finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .failed, message: failure))
-                        changed = true
-                        continue
-                    }
-                    if !definition.always {
-                        if isInterrupted {
-                            finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .cancelled, message: "not started: interrupted"))
-                            changed = true
-                            continue
-                        }
-                        // Explicit needs and output producers must have let dependents run; the implicit
-                        // needs of a trailing `always` step do not apply here.
-                        if let blocker = needs.first(where: { !$0.status.letsDependentsRun }) {
-                            let verb = blocker.status == .rejected ? "rejected the release" : blocker.status == .blocked ? "is blocked" : blocker.status == .cancelled ? "was cancelled" : "failed"
-                            finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .blocked, message: "'\(blocker.id)' \(verb)"))
-                            changed = true
-                            continue
-                        }
-                        if let halt, !definition.gate, !plan.options.keepGoing {
-                            finish(StepResult(id: id, kind: kind, gate: definition.gate, status: .cancelled, message: "not started: '\(halt)' failed"))
-                            changed = true
-                            continue
-                        }
-                    }
-                    if runningCount + launch.count < plan.options.jobs {
-                        launch.append(planned)
-                    } else {
-                        still.append(id)
-                    }
+            while let position = ready.min {
+                let planned = steps[position]
+                let definition = planned.definition
+                let id = planned.id
+                let kind = planned.kind.kind
+                func conclude(_ status: StepStatus, _ message: String) {
+                    _ = ready.popMin()
+                    finish(StepResult(id: id, kind: kind, gate: definition.gate, status: status, message: message))
                 }
-                pending = still
+                if case .skip(let reason) = planned.decision { conclude(.skipped, reason); continue }
+                if let failure = preflight.failures[id] { conclude(.failed, failure); continue }
+                if !definition.always {
+                    if isInterrupted { conclude(.cancelled, "not started: interrupted"); continue }
+                    if let blocker = planned.needs.lazy.compactMap({ results[$0] }).first(where: { !$0.status.letsDependentsRun }) {
+                        let verb = blocker.status == .rejected ? "rejected the release" : blocker.status == .blocked ? "is blocked"
+                            : blocker.status == .cancelled ? "was cancelled" : "failed"
+                        conclude(.blocked, "'\(blocker.id)' \(verb)")
+                        continue
+                    }
+                    if let halt, !definition.gate, !plan.options.keepGoing { conclude(.cancelled, "not started: '\(halt)' failed"); continue }
+                }
+                guard runningCount + launch.count < plan.options.jobs else { break }
+                _ = ready.popMin()
+                launch.append(planned)
             }
             return launch
         }
@@ -229,11 +223,13 @@ public final class Engine: Sendable {
         await withTaskGroup(of: StepResult.self) { group in
             func start(_ planned: PlannedStep) {
                 runningCount += 1
-                let upstream = results
+                var upstream: [String: StepResult] = [:]
+                for producer in planned.needs { upstream[producer] = results[producer] }
+                for producer in plan.pipeline.outputUses[planned.id] ?? [] { upstream[producer] = results[producer] }
                 let reallyRan = planned.needs.allSatisfy { upstream[$0]?.status == .succeeded }
-                let task = Task { [self] in
-                    await execute(planned, preflight: preflight, upstream: upstream, scratch: scratch,
-                                  describeOnly: dryRun && !(preflight.steps[planned.id]?.isReadOnly == true && reallyRan))
+                let describeOnly = dryRun && !(preflight.steps[planned.id]?.isReadOnly == true && reallyRan)
+                let task = Task { [self, upstream] in
+                    await execute(planned, preflight: preflight, upstream: upstream, scratch: scratch, describeOnly: describeOnly)
                 }
                 let interruptedAlready = control.withLock { state -> Bool in
                     state.running[planned.id] = (task, planned.definition.always)
@@ -242,19 +238,18 @@ public final class Engine: Sendable {
                 if interruptedAlready && !planned.definition.always { task.cancel() }
                 group.addTask { await task.value }
             }
-            for planned in ready() { start(planned) }
+            for planned in decide() { start(planned) }
             while let result = await group.next() {
                 runningCount -= 1
                 _ = control.withLock { $0.running.removeValue(forKey: result.id) }
                 if result.status == .failed, halt == nil { halt = result.id }
                 finish(result)
-                for planned in ready() { start(planned) }
+                for planned in decide() { start(planned) }
             }
         }
         // Anything left could not be decided (cannot happen with an acyclic graph); say so rather than hide it.
-        for id in pending {
-            let planned = byID[id]!
-            finish(StepResult(id: id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled, message: "not started"))
+        for planned in steps where results[planned.id] == nil {
+            finish(StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled, message: "not started"))
         }
         return results
     }

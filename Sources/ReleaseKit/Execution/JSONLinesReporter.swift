@@ -40,7 +40,7 @@ public final class JSONLinesReporter: RunReporter {
             object = RunReport.object(result)
             object["event"] = "run_finished"
         }
-        object["time"] = Interpolator.format(clock(), "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+        object["time"] = Timestamp.iso8601(clock(), milliseconds: true)
         write(RunReport.encode(object, pretty: false, masker: masker) + "\n")
     }
 }

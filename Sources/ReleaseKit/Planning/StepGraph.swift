@@ -99,6 +99,7 @@ struct MinHeap<Element: Comparable> {
 
     var isEmpty: Bool { items.isEmpty }
     var count: Int { items.count }
+    var min: Element? { items.first }
 
     mutating func insert(_ element: Element) {
         items.append(element)

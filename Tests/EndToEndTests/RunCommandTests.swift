@@ -230,3 +230,37 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 }
+
+@Suite struct ResumeTests {
+    @Test func resumeSkipsStepsThatSucceededWithTheSameInputsAndKeepsTheClock() throws {
+        let directory = try ReleaseBinary.gitRepository(branch: "main")
+        try ReleaseBinary.copyFixture("Pipelines/valid/resume.json", to: directory)
+        let first = try ReleaseBinary.run(["run", "resume.json"], in: directory)
+        #expect(first.status == 1)
+        #expect(FileManager.default.fileExists(atPath: directory + "/.git/release-journal/resume.json"))
+        FileManager.default.createFile(atPath: directory + "/network.up", contents: Data())
+
+        let resumed = try ReleaseBinary.run(["run", "resume.json", "--resume"], in: directory)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("✔ archive (done in the previous run)"))
+        #expect(try String(contentsOfFile: directory + "/archive.count", encoding: .utf8) == "run\n", "archive ran once")
+        #expect(try String(contentsOfFile: directory + "/uploaded.txt", encoding: .utf8).count == 10, "the first run's output reached upload")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/.git/release-journal/resume.json"), "a finished run leaves no journal")
+
+        // Without --resume everything runs again.
+        let again = try ReleaseBinary.run(["run", "resume.json"], in: directory)
+        #expect(again.status == 0)
+        #expect(try String(contentsOfFile: directory + "/archive.count", encoding: .utf8) == "run\nrun\n")
+    }
+
+    @Test func resumeReRunsAStepWhoseArtifactChanged() throws {
+        let directory = try ReleaseBinary.gitRepository(branch: "main")
+        try ReleaseBinary.copyFixture("Pipelines/valid/resume.json", to: directory)
+        _ = try ReleaseBinary.run(["run", "resume.json"], in: directory)
+        try "tampered".write(toFile: directory + "/app.zip", atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: directory + "/network.up", contents: Data())
+        let resumed = try ReleaseBinary.run(["run", "resume.json", "--resume"], in: directory)
+        #expect(resumed.status == 0)
+        #expect(try String(contentsOfFile: directory + "/archive.count", encoding: .utf8) == "run\nrun\n")
+    }
+}

@@ -12,6 +12,8 @@ public final class Engine: Sendable {
     private let bus: EventBus
     private let masker: SecretMasker
     private let control = Mutex<Control>(Control())
+    /// Succeeded steps of this run (real runs only); with `--resume`, also those of the previous one.
+    private let journal: RunJournal?
 
     private struct Control {
         var interrupted = false
@@ -20,10 +22,20 @@ public final class Engine: Sendable {
     }
 
     /// - Parameter masker: the masker the plan's interpolator registers secrets with.
-    public init(plan: Plan, reporter: any RunReporter, masker: SecretMasker) {
+    /// - Parameter journal: the previous run's journal for `--resume`; a fresh one is kept for real runs.
+    public init(plan: Plan, reporter: any RunReporter, masker: SecretMasker, journal: RunJournal? = nil) {
         self.plan = plan
         self.bus = EventBus(reporter: reporter)
         self.masker = masker
+        if plan.options.dryRun {
+            self.journal = nil
+        } else if let journal, plan.options.resume {
+            self.journal = journal
+        } else {
+            let directory = plan.options.journalDirectory ?? plan.options.workingDirectory
+            self.journal = RunJournal(path: RunJournal.path(for: plan.pipeline.definition.file, in: directory),
+                                      pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now)
+        }
     }
 
     /// Interrupts the run (SIGINT/SIGTERM): running steps are cancelled (their processes killed), nothing new
@@ -67,12 +79,14 @@ public final class Engine: Sendable {
                 bus.emit(.stepFinished(result))
             }
         } else {
+            journal?.save()
             results = await schedule(preflight: preflight, scratch: scratch)
         }
         let result = RunResult(pipeline: definition.name, file: definition.file, profile: plan.profile, branch: plan.git.branch,
                                dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
                                startedAt: started, duration: Date().timeIntervalSince(started),
                                steps: plan.steps.compactMap { results[$0.id] })
+        if result.exitCode == ExitCodes.success && !result.dryRun { journal?.remove() }
         bus.emit(.runFinished(result))
         return result
     }
@@ -301,8 +315,17 @@ public final class Engine: Sendable {
         }
 
         let step: any Step
+        let fingerprint: String
         do {
             let resolved = try interpolator.node(definition.with)
+            fingerprint = RunJournal.fingerprint(kind: kind, resolved: resolved)
+            if plan.options.resume, let entry = journal?.entry(id), entry.fingerprint == fingerprint,
+               entry.artifacts.allSatisfy({ (try? FileDigest.sha256(ofFile: $0.path))?.hex == $0.sha256 }) {
+                result.status = .resumed
+                result.outputs = entry.outputs
+                result.artifacts = entry.artifacts
+                return result
+            }
             step = try build(planned, resolved)
         } catch {
             result.message = masker.mask(message(for: error))
@@ -325,6 +348,10 @@ public final class Engine: Sendable {
                 result.artifacts = produced.artifacts
                 result.attempts = attempt
                 result.message = nil
+                let leaksSecret = produced.values.values.contains { masker.mask($0.text) != $0.text }
+                if !leaksSecret {
+                    journal?.record(id, RunJournal.Entry(fingerprint: fingerprint, outputs: produced.values, artifacts: produced.artifacts))
+                }
                 break
             } catch {
                 result.attempts = attempt

@@ -47,13 +47,25 @@ struct RunCommand: AsyncParsableCommand {
         var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
                                  dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
         if let jobs { options.jobs = jobs }
-        let plan: Plan
+        var plan: Plan
         do {
             plan = try await Planner().plan(validated, options: options, masker: masker)
         } catch let error as UsageError {
             throw usageFailure(error)
         }
-        let engine = Engine(plan: plan, reporter: logFormat.reporter(masker: masker), masker: masker)
+        var journal: RunJournal?
+        if resume {
+            let path = RunJournal.path(for: validated.definition.file, in: directory)
+            journal = RunJournal.load(path: path, pipeline: validated.definition.file, profile: plan.profile)
+            if let journal {
+                // The resumed run keeps the first run's clock, so tags and names built from ${now:…} match.
+                options.now = journal.now
+                plan = try await Planner().plan(validated, options: options, masker: masker)
+            } else {
+                Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running every step\n")
+            }
+        }
+        let engine = Engine(plan: plan, reporter: logFormat.reporter(masker: masker), masker: masker, journal: journal)
         let signals = SignalHandler {
             Terminal.writeError("\ninterrupted: stopping running steps, then running always-steps (interrupt again to quit at once)\n")
             engine.interrupt()

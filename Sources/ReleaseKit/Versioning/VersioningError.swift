@@ -31,6 +31,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case nothingToBump(project: String)
     /// A build-number strategy cannot produce a number.
     case buildStrategy(String)
+    /// A git command the bump needs failed or would fail (a taken branch, not a repository).
+    case git(String)
     /// Writing the bumped files failed; every file was restored.
     case writeFailed(path: String, reason: String, restored: [String])
 
@@ -68,6 +70,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
         case .nothingToBump(let project):
             return "'\(project)' defines no version to bump"
         case .buildStrategy(let message):
+            return message
+        case .git(let message):
             return message
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"

@@ -1,0 +1,147 @@
+/// Unified diffs of text, as `diff -u` and `git diff` print them, for dry runs.
+public enum TextDiff {
+    /// The unified diff turning `old` into `new`, with `context` unchanged lines around each change, or the
+    /// empty string when they are equal. Lines keep their `\r` (CRLF files show it, as `git diff` does); a last
+    /// line without a newline gets `\ No newline at end of file`.
+    public static func unified(old: String, new: String, path: String, context: Int = 3) -> String {
+        if old == new { return "" }
+        let a = lines(old), b = lines(new)
+        let operations = diff(a.lines, b.lines)
+        var output = "--- a/\(path)\n+++ b/\(path)\n"
+        for hunk in hunks(operations, context: max(0, context)) {
+            let oldStart = hunk.oldCount == 0 ? hunk.oldStart : hunk.oldStart + 1
+            let newStart = hunk.newCount == 0 ? hunk.newStart : hunk.newStart + 1
+            output += "@@ -\(range(oldStart, hunk.oldCount)) +\(range(newStart, hunk.newCount)) @@\n"
+            for operation in operations[hunk.range] {
+                switch operation {
+                case .same(let oldIndex, _):
+                    output += " " + a.lines[oldIndex] + "\n"
+                    if oldIndex == a.lines.count - 1, !a.endsWithNewline { output += "\\ No newline at end of file\n" }
+                case .delete(let oldIndex):
+                    output += "-" + a.lines[oldIndex] + "\n"
+                    if oldIndex == a.lines.count - 1, !a.endsWithNewline { output += "\\ No newline at end of file\n" }
+                case .insert(let newIndex):
+                    output += "+" + b.lines[newIndex] + "\n"
+                    if newIndex == b.lines.count - 1, !b.endsWithNewline { output += "\\ No newline at end of file\n" }
+                }
+            }
+        }
+        return output
+    }
+
+    private enum Operation {
+        case same(Int, Int)
+        case delete(Int)
+        case insert(Int)
+    }
+
+    private struct Hunk {
+        var range: Range<Int>
+        var oldStart: Int
+        var oldCount: Int
+        var newStart: Int
+        var newCount: Int
+    }
+
+    private static func range(_ start: Int, _ count: Int) -> String {
+        count == 1 ? "\(start)" : "\(start),\(count)"
+    }
+
+    private static func lines(_ text: String) -> (lines: [String], endsWithNewline: Bool) {
+        if text.isEmpty { return ([], true) }
+        var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let endsWithNewline = text.hasSuffix("\n")
+        if endsWithNewline { parts.removeLast() }
+        return (parts, endsWithNewline)
+    }
+
+    /// A shortest edit script: common prefix and suffix first, then a longest common subsequence of the rest
+    /// (the part a version bump touches is small; past a size limit the middle is replaced wholesale).
+    private static func diff(_ a: [String], _ b: [String]) -> [Operation] {
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+            suffix += 1
+        }
+        var operations: [Operation] = (0..<prefix).map { .same($0, $0) }
+        let aMiddle = prefix..<(a.count - suffix), bMiddle = prefix..<(b.count - suffix)
+        let n = aMiddle.count, m = bMiddle.count
+        if n * m > 4_000_000 {
+            operations += aMiddle.map { .delete($0) }
+            operations += bMiddle.map { .insert($0) }
+        } else if n > 0 || m > 0 {
+            // table[i][j]: LCS length of a[i...] and b[j...] within the middle.
+            var table = [Int32](repeating: 0, count: (n + 1) * (m + 1))
+            let width = m + 1
+            if n > 0, m > 0 {
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    for j in stride(from: m - 1, through: 0, by: -1) {
+                        table[i * width + j] = a[prefix + i] == b[prefix + j]
+                            ? table[(i + 1) * width + j + 1] + 1
+                            : max(table[(i + 1) * width + j], table[i * width + j + 1])
+                    }
+                }
+            }
+            var i = 0, j = 0
+            while i < n || j < m {
+                if i < n, j < m, a[prefix + i] == b[prefix + j] {
+                    operations.append(.same(prefix + i, prefix + j))
+                    i += 1
+                    j += 1
+                } else if i < n, j == m || table[(i + 1) * width + j] >= table[i * width + j + 1] {
+                    // Deletions before insertions when both are as good, as diff prints them.
+                    operations.append(.delete(prefix + i))
+                    i += 1
+                } else {
+                    operations.append(.insert(prefix + j))
+                    j += 1
+                }
+            }
+        }
+        operations += (0..<suffix).map { .same(a.count - suffix + $0, b.count - suffix + $0) }
+        return operations
+    }
+
+    private static func hunks(_ operations: [Operation], context: Int) -> [Hunk] {
+        let changes = operations.indices.filter {
+            if case .same = operations[$0] { return false }
+            return true
+        }
+        guard !changes.isEmpty else { return [] }
+        var groups: [Range<Int>] = []
+        var start = max(0, changes[0] - context)
+        var end = min(operations.count, changes[0] + context + 1)
+        for index in changes.dropFirst() {
+            if index - context <= end {
+                end = min(operations.count, index + context + 1)
+            } else {
+                groups.append(start..<end)
+                start = max(0, index - context)
+                end = min(operations.count, index + context + 1)
+            }
+        }
+        groups.append(start..<end)
+
+        return groups.map { range in
+            // Positions before the hunk: count old and new lines consumed by earlier operations.
+            var oldStart = 0, newStart = 0
+            for operation in operations[..<range.lowerBound] {
+                switch operation {
+                case .same: oldStart += 1; newStart += 1
+                case .delete: oldStart += 1
+                case .insert: newStart += 1
+                }
+            }
+            var oldCount = 0, newCount = 0
+            for operation in operations[range] {
+                switch operation {
+                case .same: oldCount += 1; newCount += 1
+                case .delete: oldCount += 1
+                case .insert: newCount += 1
+                }
+            }
+            return Hunk(range: range, oldStart: oldStart, oldCount: oldCount, newStart: newStart, newCount: newCount)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a bump will change: the versions before and after, and every file edit.
+public struct BumpPlan: Sendable, Equatable {
+    public var previousVersion: String?
+    public var previousBuild: String?
+    /// The version after the bump (the previous one when only the build changes).
+    public var version: String?
+    /// The build number after the bump (the previous one with `keep`).
+    public var build: String?
+    /// Files to rewrite, in the order they are first met (project file, then xcconfigs and plists).
+    public var files: [FileEdit]
+
+    public init(previousVersion: String?, previousBuild: String?, version: String?, build: String?, files: [FileEdit]) {
+        self.previousVersion = previousVersion
+        self.previousBuild = previousBuild
+        self.version = version
+        self.build = build
+        self.files = files
+    }
+
+    /// Every change in every file.
+    public var changes: [ValueChange] { files.flatMap(\.changes) }
+
+    /// The unified diffs of every text file and a line for each binary one: what `--dry-run` prints.
+    public var diff: String {
+        files.map { file in
+            file.diff ?? "Binary file \(file.displayPath) changes: \(file.summary)\n"
+        }.joined()
+    }
+
+    /// What `release bump --json` prints: versions and files with their old and new values.
+    public struct Summary: Sendable, Codable, Equatable {
+        public struct File: Sendable, Codable, Equatable {
+            public var path: String
+            public var changes: [ValueChange]
+        }
+        public var previousVersion: String?
+        public var previousBuild: String?
+        public var version: String?
+        public var build: String?
+        public var files: [File]
+        public var branch: String?
+        public var commit: String?
+        public var dryRun: Bool
+    }
+
+    /// The JSON summary (snake_case keys, sorted, pretty-printed, trailing newline).
+    public func jsonText(branch: String? = nil, commit: String? = nil, dryRun: Bool = false) throws -> String {
+        let summary = Summary(
+            previousVersion: previousVersion, previousBuild: previousBuild, version: version, build: build,
+            files: files.map { Summary.File(path: $0.displayPath, changes: $0.changes) }, branch: branch, commit: commit,
+            dryRun: dryRun
+        )
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n"
+    }
+}

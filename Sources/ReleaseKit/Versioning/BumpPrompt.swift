@@ -1,0 +1,71 @@
+import Foundation
+
+/// The interactive version menu of `release bump`, independent of any terminal: input lines come from a
+/// closure and text goes to another, so tests drive it directly.
+///
+/// ```
+/// Select new version [current: 3.0.0 (4146)]:
+/// 1. 4.0.0 (4321)
+/// 2. 3.1.0 (4321)
+/// 3. 3.0.1 (4321)
+/// 4. 3.0.0 (4321)
+/// ?
+/// ```
+/// All four choices share one new build number; 4 keeps the marketing version. Anything but a listed number
+/// asks again; the end of input (Ctrl-D, a closed pipe) returns `nil` so nothing changes.
+public struct BumpPrompt: Sendable {
+    /// One line of the menu.
+    public struct Option: Sendable, Equatable {
+        public var choice: VersionChoice
+        public var version: SemanticVersion
+    }
+
+    public let current: SemanticVersion
+    public let currentBuild: String?
+    /// The build number every choice gets (`nil` when the project has none).
+    public let newBuild: String?
+    public let options: [Option]
+
+    public init(current: SemanticVersion, currentBuild: String?, newBuild: String?) {
+        self.current = current
+        self.currentBuild = currentBuild
+        self.newBuild = newBuild
+        self.options = [
+            Option(choice: .part(.major), version: current.bumped(.major)),
+            Option(choice: .part(.minor), version: current.bumped(.minor)),
+            Option(choice: .part(.patch), version: current.bumped(.patch)),
+            Option(choice: .keep, version: current),
+        ]
+    }
+
+    /// The menu, ending with the `?` the answer is typed after (no newline).
+    public var menu: String {
+        var text = "Select new version [current: \(label(current.description, currentBuild))]:\n"
+        for (index, option) in options.enumerated() {
+            text += "\(index + 1). \(label(option.version.description, newBuild))\n"
+        }
+        return text + "?"
+    }
+
+    /// Shows the menu and reads answers until one is valid.
+    /// - Parameters:
+    ///   - readLine: the next input line without its newline, or `nil` at the end of input.
+    ///   - write: prints text as is.
+    /// - Returns: the chosen option, or `nil` when input ended first.
+    public func run(readLine: () -> String?, write: (String) -> Void) -> Option? {
+        write(menu)
+        while let line = readLine() {
+            let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let number = Int(answer), (1...options.count).contains(number) {
+                return options[number - 1]
+            }
+            write("'\(answer)' is not a choice: type a number from 1 to \(options.count)\n?")
+        }
+        write("\n")
+        return nil
+    }
+
+    private func label(_ version: String, _ build: String?) -> String {
+        build.map { "\(version) (\($0))" } ?? version
+    }
+}

@@ -116,6 +116,23 @@ public struct BumpWorkflow: Sendable {
         return (createBranch ? branchName(for: plan) : nil, sha)
     }
 
+    /// The number of commits on `HEAD` in `directory` (`git rev-list --count HEAD`), for `--build git-count`.
+    /// - Throws: ``VersioningError/git(_:)`` outside a repository or without commits.
+    public static func commitCount(in directory: String) async throws -> Int {
+        let errors = Mutex<[String]>([])
+        let result = try await ProcessRunner.run(
+            ProcessRequest(arguments: GitCommand.commitCount, directory: directory, environment: ProcessInfo.processInfo.environment)
+        ) { line, stream in
+            if stream == .stderr { errors.withLock { $0.append(line) } }
+        }
+        let output = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.succeeded, let count = Int(output) else {
+            let detail = errors.withLock { $0.joined(separator: " ") }
+            throw VersioningError.git("cannot count commits in '\(directory)' for --build git-count\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+        return count
+    }
+
     private func substitute(_ pattern: String, _ plan: BumpPlan) -> String {
         pattern.replacingOccurrences(of: "{version}", with: plan.version ?? "")
             .replacingOccurrences(of: "{build}", with: plan.build ?? "")

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release bump`: choose the next version (from a menu on a terminal, or a flag), write it where the project
+/// defines it, then create `release/<version>` and commit.
+struct BumpCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bump",
+        abstract: "Write the next version into the project, create release/<version> and commit.",
+        discussion: """
+            Without a choice on a terminal, a menu offers the next major, minor and patch versions and the current one, \
+            all with one new build number. Without a terminal, pass the choice: release bump patch --yes.
+            """
+    )
+
+    @Argument(help: "major, minor, patch, build (only the build number) or a version such as 3.1.0.")
+    var choice: String?
+
+    @Option(help: "The build number: N, increment, git-count, timestamp, keep or env:NAME (default: increment).")
+    var build: String?
+
+    @Option(help: "The .xcodeproj, or a folder holding one (default: the current folder).")
+    var project: String?
+
+    @Option(help: "A file holding a single version (a VERSION file) instead of an Xcode project.")
+    var file: String?
+
+    @Flag(inversion: .prefixedNo, help: "Create the release branch and commit (--no-branch only writes the files).")
+    var branch = true
+
+    @Option(help: "The branch to create; {version} and {build} are replaced.")
+    var branchPattern = BumpWorkflow.defaultBranchPattern
+
+    @Option(help: "The commit message; {version}, {build}, {previous_version} and {previous_build} are replaced.")
+    var message = BumpWorkflow.defaultCommitMessage
+
+    @Flag(help: "Push the branch to origin.")
+    var push = false
+
+    @Option(help: "The remote --push pushes to.")
+    var remote = "origin"
+
+    @Flag(help: "Do not ask for confirmation.")
+    var yes = false
+
+    @Flag(help: "Print the diff and the git commands; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print what changed (files, old and new values) as JSON on standard output.")
+    var json = false
+
+    func validate() throws {
+        if let choice { _ = try parse { try VersionChoice(parsing: choice) } }
+        if let build { _ = try parse { try BuildNumberStrategy(parsing: build) } }
+        if project != nil, file != nil { throw ValidationError("pass --project or --file, not both") }
+        if push, !branch { throw ValidationError("--push pushes the release branch: it cannot be combined with --no-branch") }
+    }
+
+    private func parse<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() async throws {
+        let interactive = isatty(0) == 1
+        if choice == nil, !interactive {
+            StandardError.line("""
+                error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
+                (for example 'release bump patch --build increment --yes')
+                """)
+            throw ExitCode(64)
+        }
+        do {
+            try await bump(interactive: interactive)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            StandardError.line("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func bump(interactive: Bool) async throws {
+        let directory = FileManager.default.currentDirectoryPath
+        let versions = try VersionReader.read(project: project, file: file, in: directory)
+        for line in versions.report.disagreements { StandardError.line("warning: \(line)") }
+        let workflow = BumpWorkflow(
+            directory: versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
+            createBranch: branch, commit: branch, push: push, remote: remote
+        )
+        let strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
+        let builds = versions.tracked.filter(\.bumps).compactMap(\.entry.build)
+        let baseDirectory = versions.baseDirectory
+        let newBuild = try await strategy.resolve(
+            currentBuilds: builds, environment: ProcessInfo.processInfo.environment, now: Date(),
+            commitCount: { try await BumpWorkflow.commitCount(in: baseDirectory) }
+        )
+
+        let versionChoice: VersionChoice
+        if let choice {
+            versionChoice = try VersionChoice(parsing: choice)
+        } else {
+            guard let currentText = versions.currentVersion else {
+                throw VersioningError.nothingToBump(project: versions.report.project)
+            }
+            let current = try SemanticVersion.parse(currentText, context: versions.report.project)
+            let prompt = BumpPrompt(current: current, currentBuild: versions.currentBuild, newBuild: newBuild ?? versions.currentBuild)
+            guard let option = prompt.run(readLine: { Swift.readLine(strippingNewline: true) }, write: StandardError.write) else {
+                StandardError.line("cancelled: nothing changed")
+                throw ExitCode(1)
+            }
+            versionChoice = option.choice
+        }
+
+        let plan = try BumpPlanner.plan(versions, choice: versionChoice, build: newBuild)
+        let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
+        if dryRun {
+            StandardError.line("Dry run: \(title); nothing is written")
+            print(plan.diff, terminator: "")
+            for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
+                StandardError.line("would run: \(command.joined(separator: " "))")
+            }
+            if json { print(try plan.jsonText(branch: branch ? workflow.branchName(for: plan) : nil, dryRun: true), terminator: "") }
+            return
+        }
+        if plan.files.isEmpty {
+            StandardError.line("Nothing to change: the project is at \(title)")
+            if json { print(try plan.jsonText(), terminator: "") }
+            return
+        }
+        if interactive, choice != nil, !yes {
+            StandardError.write("Bump \(title) in \(plan.files.count) file(s)? [y/N] ")
+            let answer = Swift.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                StandardError.line("cancelled: nothing changed")
+                throw ExitCode(1)
+            }
+        }
+        try await workflow.preflight(plan)
+        try FileTransaction.apply(plan.files)
+        StandardError.line("Bumped \(title)")
+        for file in plan.files {
+            for change in file.changes {
+                StandardError.line("  \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
+            }
+        }
+        var result: (branch: String?, commit: String?) = (nil, nil)
+        if workflow.usesGit {
+            result = try await workflow.perform(plan)
+            if let branch = result.branch { StandardError.line("Created branch \(branch)") }
+            if let commit = result.commit { StandardError.line("Committed \(commit.prefix(12))") }
+            if push { StandardError.line("Pushed to \(remote)") }
+        }
+        if json { print(try plan.jsonText(branch: result.branch, commit: result.commit), terminator: "") }
+    }
+}

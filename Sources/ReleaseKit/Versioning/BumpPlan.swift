@@ -34,6 +34,8 @@ public struct BumpPlan: Sendable, Equatable {
         public struct File: Sendable, Codable, Equatable {
             public var path: String
             public var changes: [ValueChange]
+            /// The unified diff, in dry runs of text files.
+            public var diff: String?
         }
         public var previousVersion: String?
         public var previousBuild: String?
@@ -49,7 +51,7 @@ public struct BumpPlan: Sendable, Equatable {
     public func jsonText(branch: String? = nil, commit: String? = nil, dryRun: Bool = false) throws -> String {
         let summary = Summary(
             previousVersion: previousVersion, previousBuild: previousBuild, version: version, build: build,
-            files: files.map { Summary.File(path: $0.displayPath, changes: $0.changes) }, branch: branch, commit: commit,
+            files: files.map { Summary.File(path: $0.displayPath, changes: $0.changes, diff: dryRun ? $0.diff : nil) }, branch: branch, commit: commit,
             dryRun: dryRun
         )
         let encoder = JSONEncoder()

@@ -116,11 +116,14 @@ struct BumpCommand: AsyncParsableCommand {
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         if dryRun {
             StandardError.line("Dry run: \(title); nothing is written")
-            print(plan.diff, terminator: "")
             for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
-                StandardError.line("would run: \(command.joined(separator: " "))")
+                StandardError.line("would run: \(ShellQuoting.commandLine(command))")
             }
-            if json { print(try plan.jsonText(branch: branch ? workflow.branchName(for: plan) : nil, dryRun: true), terminator: "") }
+            if json {
+                print(try plan.jsonText(branch: branch ? workflow.branchName(for: plan) : nil, dryRun: true), terminator: "")
+            } else {
+                print(plan.diff, terminator: "")
+            }
             return
         }
         if plan.files.isEmpty {

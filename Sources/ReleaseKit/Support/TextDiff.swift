@@ -47,10 +47,14 @@ public enum TextDiff {
         count == 1 ? "\(start)" : "\(start),\(count)"
     }
 
+    /// Splits on `\n` bytes: `\r\n` is one `Character` in Swift, so splitting the `String` would not see CRLF lines.
     private static func lines(_ text: String) -> (lines: [String], endsWithNewline: Bool) {
-        if text.isEmpty { return ([], true) }
-        var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let endsWithNewline = text.hasSuffix("\n")
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty { return ([], true) }
+        var parts = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let endsWithNewline = bytes.last == UInt8(ascii: "\n")
         if endsWithNewline { parts.removeLast() }
         return (parts, endsWithNewline)
     }

@@ -6,6 +6,11 @@ public enum GitCommand {
         ["git", "checkout", "-b", name] + (startPoint.map { [$0] } ?? [])
     }
 
+    /// `git branch NAME [START]`: create without switching to it.
+    public static func branch(_ name: String, startPoint: String? = nil) -> [String] {
+        ["git", "branch", name] + (startPoint.map { [$0] } ?? [])
+    }
+
     /// `git add -- PATHS` (or `git add -A` for everything).
     public static func add(_ paths: [String]) -> [String] {
         paths.isEmpty ? ["git", "add", "-A"] : ["git", "add", "--"] + paths

@@ -2,75 +2,77 @@ import Foundation
 import Testing
 @testable import ReleaseKit
 
-@Suite struct BumpMechanicsTests {
-    @Test func unifiedDiff() {
-        let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
-        let new = "a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n"
-        #expect(TextDiff.unified(old: old, new: new, path: "x", context: 1) == """
-            --- a/x
-            +++ b/x
-            @@ -1,3 +1,3 @@
-             a
-            -b
-            +B
-             c
-            @@ -9,2 +9,2 @@
-             i
-            -j
-            +J
+extension VersioningTests {
+    @Suite struct BumpMechanicsTests {
+        @Test func unifiedDiff() {
+            let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+            let new = "a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n"
+            #expect(TextDiff.unified(old: old, new: new, path: "x", context: 1) == """
+                --- a/x
+                +++ b/x
+                @@ -1,3 +1,3 @@
+                 a
+                -b
+                +B
+                 c
+                @@ -9,2 +9,2 @@
+                 i
+                -j
+                +J
 
-            """)
-        #expect(TextDiff.unified(old: old, new: old, path: "x") == "")
-        #expect(TextDiff.unified(old: "a", new: "b", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n")
-        #expect(TextDiff.unified(old: "a\n", new: "a\nb\n", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n a\n+b\n")
-        #expect(TextDiff.unified(old: "", new: "a\n", path: "x") == "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+a\n")
-        // CRLF lines keep their carriage return.
-        #expect(TextDiff.unified(old: "a\r\nb\r\n", new: "a\r\nc\r\n", path: "x").contains("-b\r\n+c\r\n"))
-    }
+                """)
+            #expect(TextDiff.unified(old: old, new: old, path: "x") == "")
+            #expect(TextDiff.unified(old: "a", new: "b", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n")
+            #expect(TextDiff.unified(old: "a\n", new: "a\nb\n", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n a\n+b\n")
+            #expect(TextDiff.unified(old: "", new: "a\n", path: "x") == "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+a\n")
+            // CRLF lines keep their carriage return.
+            #expect(TextDiff.unified(old: "a\r\nb\r\n", new: "a\r\nc\r\n", path: "x").contains("-b\r\n+c\r\n"))
+        }
 
-    /// A failing write at any point leaves every file exactly as it was.
-    @Test(arguments: [FileTransaction.Phase.writeTemporary, .rename])
-    func failedWriteLeavesEveryFileUnchanged(phase: FileTransaction.Phase) throws {
-        let folder = try Fixture(name: "binary-plist").copy()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let before = Fixture.files(in: folder)
-        let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.major), build: "9999")
-        #expect(plan.files.count == 2)
-        let victim = try #require(plan.files.last?.path)
-        do {
-            try FileTransaction.apply(plan.files) { current, path in
-                if current == phase, path == victim { throw AtomicFileError.cannotWrite(path: path, reason: "injected failure") }
+        /// A failing write at any point leaves every file exactly as it was.
+        @Test(arguments: [FileTransaction.Phase.writeTemporary, .rename])
+        func failedWriteLeavesEveryFileUnchanged(phase: FileTransaction.Phase) throws {
+            let folder = try Fixture(name: "binary-plist").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let before = Fixture.files(in: folder)
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.major), build: "9999")
+            #expect(plan.files.count == 2)
+            let victim = try #require(plan.files.last?.path)
+            do {
+                try FileTransaction.apply(plan.files) { current, path in
+                    if current == phase, path == victim { throw AtomicFileError.cannotWrite(path: path, reason: "injected failure") }
+                }
+                Issue.record("the injected failure must surface")
+            } catch let error as VersioningError {
+                guard case .writeFailed(let path, let reason, let restored) = error else { throw error }
+                #expect(path == victim)
+                #expect(reason == "injected failure")
+                #expect(restored == (phase == .rename ? [plan.files[0].path] : []))
+                #expect(error.description.contains("nothing was changed"))
             }
-            Issue.record("the injected failure must surface")
-        } catch let error as VersioningError {
-            guard case .writeFailed(let path, let reason, let restored) = error else { throw error }
-            #expect(path == victim)
-            #expect(reason == "injected failure")
-            #expect(restored == (phase == .rename ? [plan.files[0].path] : []))
-            #expect(error.description.contains("nothing was changed"))
+            #expect(Fixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
         }
-        #expect(Fixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
-    }
 
-    @Test func staleFilesAreNotOverwritten() throws {
-        let folder = try Fixture(name: "version-file").copy()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.minor), build: nil)
-        try "9.9.9\n".write(toFile: folder + "/VERSION", atomically: true, encoding: .utf8)
-        #expect(throws: VersioningError.staleFile(path: folder + "/VERSION", line: nil, expected: "the contents read when planning")) {
-            try FileTransaction.apply(plan.files)
+        @Test func staleFilesAreNotOverwritten() throws {
+            let folder = try Fixture(name: "version-file").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.minor), build: nil)
+            try "9.9.9\n".write(toFile: folder + "/VERSION", atomically: true, encoding: .utf8)
+            #expect(throws: VersioningError.staleFile(path: folder + "/VERSION", line: nil, expected: "the contents read when planning")) {
+                try FileTransaction.apply(plan.files)
+            }
+            #expect(try String(contentsOfFile: folder + "/VERSION", encoding: .utf8) == "9.9.9\n")
         }
-        #expect(try String(contentsOfFile: folder + "/VERSION", encoding: .utf8) == "9.9.9\n")
-    }
 
-    @Test func tokensKeepTheirQuoting() {
-        let pbx = ValueSite(path: "p", line: 1, key: "K", format: .pbxproj, range: 0..<1, quoted: false, rawValue: "1.0")
-        #expect(BumpPlanner.token("3.1", for: pbx) == "3.1")
-        #expect(BumpPlanner.token("3.1 beta", for: pbx) == "\"3.1 beta\"")
-        var quoted = pbx
-        quoted.quoted = true
-        #expect(BumpPlanner.token("3.1", for: quoted) == "\"3.1\"")
-        let xml = ValueSite(path: "p", line: 1, key: "K", format: .xmlPlist, range: 0..<1, quoted: false, rawValue: "1")
-        #expect(BumpPlanner.token("1<2", for: xml) == "1&lt;2")
+        @Test func tokensKeepTheirQuoting() {
+            let pbx = ValueSite(path: "p", line: 1, key: "K", format: .pbxproj, range: 0..<1, quoted: false, rawValue: "1.0")
+            #expect(BumpPlanner.token("3.1", for: pbx) == "3.1")
+            #expect(BumpPlanner.token("3.1 beta", for: pbx) == "\"3.1 beta\"")
+            var quoted = pbx
+            quoted.quoted = true
+            #expect(BumpPlanner.token("3.1", for: quoted) == "\"3.1\"")
+            let xml = ValueSite(path: "p", line: 1, key: "K", format: .xmlPlist, range: 0..<1, quoted: false, rawValue: "1")
+            #expect(BumpPlanner.token("1<2", for: xml) == "1&lt;2")
+        }
     }
 }

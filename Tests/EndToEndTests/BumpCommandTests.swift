@@ -185,6 +185,42 @@ import Testing
         #expect(try repository.git("status", "--porcelain") == "")
     }
 
+    @Test func pushSendsTheReleaseBranchToTheRemote() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let remote = NSTemporaryDirectory() + "release-e2e-remote-\(UUID().uuidString).git"
+        defer { try? FileManager.default.removeItem(atPath: remote) }
+        #expect(try Self.execute(["/usr/bin/env", "git", "init", "-q", "--bare", remote], in: repository.path).status == 0)
+        _ = try repository.git("remote", "add", "origin", remote)
+        let result = try Self.execute(
+            [Self.binary, "bump", "2.0", "--build", "keep", "--push", "--branch-pattern", "rc/{version}-{build}", "--message", "Release {version} (was {previous_version})"],
+            in: repository.path
+        )
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "rc/2.0-4146")
+        #expect(try repository.git("log", "-1", "--format=%s") == "Release 2.0 (was 3.0.0)")
+        let pushed = try Self.execute(["/usr/bin/env", "git", "rev-parse", "refs/heads/rc/2.0-4146"], in: remote)
+        #expect(pushed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try repository.git("rev-parse", "HEAD")))
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>2.0</string>"))
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
+    }
+
+    @Test func versionFileWithoutBranch() throws {
+        try requireBinary()
+        let folder = NSTemporaryDirectory() + "release-e2e-file-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "  VERSION = '7.1.3b5'\r\n".write(toFile: folder + "/version.rb", atomically: true, encoding: .utf8)
+        let result = try Self.execute([Self.binary, "bump", "patch", "--file", "version.rb", "--no-branch", "--json"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try String(contentsOfFile: folder + "/version.rb", encoding: .utf8) == "  VERSION = '7.1.3'\r\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["version"] as? String == "7.1.3")
+        #expect(json["build"] == nil, "a version file without a build number gets none")
+    }
+
     @Test func dryRunPrintsTheDiffAndWritesNothing() throws {
         try requireBinary()
         let repository = try Repository()

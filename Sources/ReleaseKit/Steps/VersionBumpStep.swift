@@ -93,20 +93,18 @@ public struct VersionBumpStep: Step {
     /// Reads the project and plans the bump (read-only; `git-count` runs `git rev-list`).
     func makePlan(_ context: StepContext) async throws -> BumpPlan {
         do {
-            let versions = try VersionReader.read(project: options.project, file: options.file, in: context.workingDirectory)
-            let builds = versions.tracked.filter(\.bumps).compactMap(\.entry.build)
-            let base = versions.baseDirectory
-            let build = try await strategy.resolve(
-                currentBuilds: builds, environment: context.environment, now: context.now,
-                commitCount: {
-                    let output = try await context.capture(GitCommand.commitCount, directory: base)
+            let session = try await BumpSession.prepare(
+                project: options.project, file: options.file, in: context.workingDirectory, strategy: strategy,
+                environment: context.environment, now: context.now,
+                commitCount: { directory in
+                    let output = try await context.capture(GitCommand.commitCount, directory: directory)
                     guard let count = Int(output) else {
                         throw StepError.failed("'git rev-list --count HEAD' printed '\(output)', not a number")
                     }
                     return count
                 }
             )
-            return try BumpPlanner.plan(versions, choice: choice, build: build)
+            return try session.plan(choice)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }

@@ -19,6 +19,15 @@ public struct BumpPlan: Sendable, Equatable {
         self.files = files
     }
 
+    /// A warning when the new version sorts before the previous one (`3.0.0` → `2.0`), which App Store Connect
+    /// rejects; `nil` otherwise.
+    public var downgradeWarning: String? {
+        guard let previous = previousVersion.flatMap(SemanticVersion.init), let next = version.flatMap(SemanticVersion.init),
+              next < previous
+        else { return nil }
+        return "the new version '\(next)' is lower than the current '\(previous)'"
+    }
+
     /// Every change in every file.
     public var changes: [ValueChange] { files.flatMap(\.changes) }
 

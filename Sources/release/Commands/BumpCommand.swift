@@ -82,29 +82,22 @@ struct BumpCommand: AsyncParsableCommand {
 
     private func bump(interactive: Bool) async throws {
         let directory = FileManager.default.currentDirectoryPath
-        let versions = try VersionReader.read(project: project, file: file, in: directory)
-        for line in versions.report.disagreements { StandardError.line("warning: \(line)") }
+        let strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
+        let session = try await BumpSession.prepare(
+            project: project, file: file, in: directory, strategy: strategy,
+            environment: ProcessInfo.processInfo.environment, now: Date(),
+            commitCount: { try await BumpWorkflow.commitCount(in: $0) }
+        )
+        for line in session.versions.report.disagreements { StandardError.line("warning: \(line)") }
         let workflow = BumpWorkflow(
-            directory: versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
+            directory: session.versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
             createBranch: branch, commit: branch, push: push, remote: remote
         )
-        let strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
-        let builds = versions.tracked.filter(\.bumps).compactMap(\.entry.build)
-        let baseDirectory = versions.baseDirectory
-        let newBuild = try await strategy.resolve(
-            currentBuilds: builds, environment: ProcessInfo.processInfo.environment, now: Date(),
-            commitCount: { try await BumpWorkflow.commitCount(in: baseDirectory) }
-        )
-
         let versionChoice: VersionChoice
         if let choice {
             versionChoice = try VersionChoice(parsing: choice)
         } else {
-            guard let currentText = versions.currentVersion else {
-                throw VersioningError.nothingToBump(project: versions.report.project)
-            }
-            let current = try SemanticVersion.parse(currentText, context: versions.report.project)
-            let prompt = BumpPrompt(current: current, currentBuild: versions.currentBuild, newBuild: newBuild ?? versions.currentBuild)
+            let prompt = try session.prompt()
             guard let option = prompt.run(readLine: { Swift.readLine(strippingNewline: true) }, write: StandardError.write) else {
                 StandardError.line("cancelled: nothing changed")
                 throw ExitCode(1)
@@ -112,7 +105,8 @@ struct BumpCommand: AsyncParsableCommand {
             versionChoice = option.choice
         }
 
-        let plan = try BumpPlanner.plan(versions, choice: versionChoice, build: newBuild)
+        let plan = try session.plan(versionChoice)
+        if let warning = plan.downgradeWarning { StandardError.line("warning: \(warning)") }
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         if dryRun {
             StandardError.line("Dry run: \(title); nothing is written")

@@ -160,6 +160,9 @@ import Testing
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
+        // Something else already staged stays out of the bump commit.
+        try "notes\n".write(toFile: repository.path + "/notes.txt", atomically: true, encoding: .utf8)
+        _ = try repository.git("add", "notes.txt")
         let result = try Self.execute([Self.binary, "bump", "patch", "--yes", "--build", "4321", "--json"], in: repository.path)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -176,13 +179,15 @@ import Testing
         let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/Classic/Info.plist"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == expected)
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.0.1")
+        #expect(try repository.git("show", "--name-only", "--format=", "HEAD") == "Classic/Info.plist")
+        #expect(try repository.git("status", "--porcelain") == "A  notes.txt")
 
         // The same branch again is refused before anything is written.
         try repository.git("checkout", "-q", "main")
         let again = try Self.execute([Self.binary, "bump", "patch", "--build", "4321"], in: repository.path)
         #expect(again.status == 1)
         #expect(again.stderr.contains("error: branch 'release/3.0.1' already exists"), "stderr: \(again.stderr)")
-        #expect(try repository.git("status", "--porcelain") == "")
+        #expect(try repository.git("status", "--porcelain") == "A  notes.txt")
     }
 
     @Test func pushSendsTheReleaseBranchToTheRemote() throws {

@@ -36,7 +36,7 @@ public struct GitCommitStep: Step {
     public static let documentation = StepDocumentation(
         options: [
             .init("message", "string", required: true, "the commit message"),
-            .init("paths", "list", "the files to stage (default: every change, git add -A)"),
+            .init("paths", "list", "the files to stage and commit, and only those (default: every change, git add -A)"),
             .init("allow_empty", "bool", "commit even when nothing changed (default false)"),
             .init("directory", "path", "the repository folder (default: the working directory)"),
         ],
@@ -59,7 +59,8 @@ public struct GitCommitStep: Step {
     }
 
     private func commands(_ context: StepContext) -> [[String]] {
-        [GitCommand.add(options.paths.map(context.resolvePath)), GitCommand.commit(message: options.message, allowEmpty: options.allowEmpty)]
+        let paths = options.paths.map(context.resolvePath)
+        return [GitCommand.add(paths), GitCommand.commit(message: options.message, allowEmpty: options.allowEmpty, paths: paths)]
     }
 
     public func verify(in context: StepContext) async throws {

@@ -16,9 +16,10 @@ public enum GitCommand {
         paths.isEmpty ? ["git", "add", "-A"] : ["git", "add", "--"] + paths
     }
 
-    /// `git commit -m MESSAGE [--allow-empty]`.
-    public static func commit(message: String, allowEmpty: Bool = false) -> [String] {
-        ["git", "commit", "-m", message] + (allowEmpty ? ["--allow-empty"] : [])
+    /// `git commit -m MESSAGE [--allow-empty] [-- PATHS]`: with paths, only those are committed even when
+    /// other changes are staged.
+    public static func commit(message: String, allowEmpty: Bool = false, paths: [String] = []) -> [String] {
+        ["git", "commit", "-m", message] + (allowEmpty ? ["--allow-empty"] : []) + (paths.isEmpty ? [] : ["--"] + paths)
     }
 
     /// `git tag [-a -m MESSAGE] [-f] NAME [REF]`: annotated when there is a message.

@@ -67,7 +67,7 @@ public struct BumpWorkflow: Sendable {
         if createBranch { commands.append(GitCommand.createBranch(branchName(for: plan))) }
         if commit {
             commands.append(GitCommand.add(plan.files.map(\.path)))
-            commands.append(GitCommand.commit(message: message(for: plan)))
+            commands.append(GitCommand.commit(message: message(for: plan), paths: plan.files.map(\.path)))
         }
         if push {
             commands.append(GitCommand.push(remote: remote, refs: [createBranch ? branchName(for: plan) : "HEAD"], setUpstream: createBranch))

@@ -129,7 +129,7 @@ extension VersioningTests {
             let commitPlan = try await commit.plan(in: repository.context(dryRun: true))
             #expect(commitPlan.effects == [
                 .command(argv: ["git", "add", "--", repository.path + "/VERSION"], directory: nil),
-                .command(argv: ["git", "commit", "-m", "Bump version to 3.0.1 (4321)"], directory: nil),
+                .command(argv: ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", repository.path + "/VERSION"], directory: nil),
             ])
             let committed = try await commit.run(in: repository.context())
             #expect(committed["sha"] == .string(try await repository.git("rev-parse", "HEAD")))

@@ -59,8 +59,9 @@ public enum TextDiff {
         return (parts, endsWithNewline)
     }
 
-    /// A shortest edit script: common prefix and suffix first, then a longest common subsequence of the rest
-    /// (the part a version bump touches is small; past a size limit the middle is replaced wholesale).
+    /// A shortest edit script: common prefix and suffix first, then Myers' O((N+M)·D) algorithm on the rest
+    /// (a version bump changes a few lines of a long file, so D is small). Past a size limit the middle is
+    /// replaced wholesale, which is still a correct diff.
     private static func diff(_ a: [String], _ b: [String]) -> [Operation] {
         var prefix = 0
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
@@ -69,42 +70,83 @@ public enum TextDiff {
             suffix += 1
         }
         var operations: [Operation] = (0..<prefix).map { .same($0, $0) }
-        let aMiddle = prefix..<(a.count - suffix), bMiddle = prefix..<(b.count - suffix)
-        let n = aMiddle.count, m = bMiddle.count
-        if n * m > 4_000_000 {
-            operations += aMiddle.map { .delete($0) }
-            operations += bMiddle.map { .insert($0) }
-        } else if n > 0 || m > 0 {
-            // table[i][j]: LCS length of a[i...] and b[j...] within the middle.
-            var table = [Int32](repeating: 0, count: (n + 1) * (m + 1))
-            let width = m + 1
-            if n > 0, m > 0 {
-                for i in stride(from: n - 1, through: 0, by: -1) {
-                    for j in stride(from: m - 1, through: 0, by: -1) {
-                        table[i * width + j] = a[prefix + i] == b[prefix + j]
-                            ? table[(i + 1) * width + j + 1] + 1
-                            : max(table[(i + 1) * width + j], table[i * width + j + 1])
-                    }
+        let oldMiddle = Array(a[prefix..<(a.count - suffix)]), newMiddle = Array(b[prefix..<(b.count - suffix)])
+        if let middle = myers(oldMiddle, newMiddle) {
+            operations += middle.map { operation in
+                switch operation {
+                case .same(let x, let y): return .same(prefix + x, prefix + y)
+                case .delete(let x): return .delete(prefix + x)
+                case .insert(let y): return .insert(prefix + y)
                 }
             }
-            var i = 0, j = 0
-            while i < n || j < m {
-                if i < n, j < m, a[prefix + i] == b[prefix + j] {
-                    operations.append(.same(prefix + i, prefix + j))
-                    i += 1
-                    j += 1
-                } else if i < n, j == m || table[(i + 1) * width + j] >= table[i * width + j + 1] {
-                    // Deletions before insertions when both are as good, as diff prints them.
-                    operations.append(.delete(prefix + i))
-                    i += 1
-                } else {
-                    operations.append(.insert(prefix + j))
-                    j += 1
-                }
-            }
+        } else {
+            operations += oldMiddle.indices.map { .delete(prefix + $0) }
+            operations += newMiddle.indices.map { .insert(prefix + $0) }
         }
         operations += (0..<suffix).map { .same(a.count - suffix + $0, b.count - suffix + $0) }
         return operations
+    }
+
+    /// Myers' greedy shortest edit script, deletions before insertions; `nil` when it would need more than
+    /// about 32 million remembered positions.
+    private static func myers(_ a: [String], _ b: [String]) -> [Operation]? {
+        let n = a.count, m = b.count
+        if n == 0 { return (0..<m).map { .insert($0) } }
+        if m == 0 { return (0..<n).map { .delete($0) } }
+        let limit = n + m
+        let offset = limit + 1
+        var v = [Int](repeating: 0, count: 2 * limit + 3)
+        var trace: [[Int]] = []
+        var remembered = 0
+        var found: Int?
+        search: for d in 0...limit {
+            trace.append(v)
+            remembered += v.count
+            if remembered > 32_000_000 { return nil }
+            for k in stride(from: -d, through: d, by: 2) {
+                var x = (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]))
+                    ? v[offset + k + 1]
+                    : v[offset + k - 1] + 1
+                var y = x - k
+                while x < n, y < m, a[x] == b[y] {
+                    x += 1
+                    y += 1
+                }
+                v[offset + k] = x
+                if x >= n, y >= m {
+                    found = d
+                    break search
+                }
+            }
+        }
+        guard let distance = found else { return nil }
+        var operations: [Operation] = []
+        var x = n, y = m
+        for d in stride(from: distance, to: 0, by: -1) {
+            let previous = trace[d]
+            let k = x - y
+            let previousK = (k == -d || (k != d && previous[offset + k - 1] < previous[offset + k + 1])) ? k + 1 : k - 1
+            let previousX = previous[offset + previousK]
+            let previousY = previousX - previousK
+            while x > previousX, y > previousY {
+                operations.append(.same(x - 1, y - 1))
+                x -= 1
+                y -= 1
+            }
+            if x == previousX {
+                operations.append(.insert(y - 1))
+                y -= 1
+            } else {
+                operations.append(.delete(x - 1))
+                x -= 1
+            }
+        }
+        while x > 0, y > 0 {
+            operations.append(.same(x - 1, y - 1))
+            x -= 1
+            y -= 1
+        }
+        return operations.reversed()
     }
 
     private static func hunks(_ operations: [Operation], context: Int) -> [Hunk] {

@@ -88,6 +88,7 @@ public struct XcodeProject: Sendable {
             for entry in objects.entries {
                 guard let object = entry.value.dictionary, let isa = object["isa"]?.string,
                       isa == "PBXGroup" || isa == "PBXVariantGroup" || isa == "XCVersionGroup"
+                        || isa == "PBXFileSystemSynchronizedRootGroup"
                 else { continue }
                 for child in object["children"]?.array ?? [] {
                     if let id = child.string { parents[id] = entry.key.value }
@@ -164,6 +165,15 @@ public struct XcodeProject: Sendable {
                 }
             }
             var basePath: String?
+            // Xcode 16 folders (synchronized groups) name the file relative to a group instead.
+            if let anchor = object["baseConfigurationReferenceAnchor"]?.text,
+               let relative = object["baseConfigurationReferenceRelativePath"]?.string {
+                let group = try self.object(anchor.value, referencedAt: anchor.line)
+                guard let groupPath = resolvePath(of: anchor.value, group) else {
+                    throw malformed("cannot resolve the path of baseConfigurationReferenceAnchor '\(anchor.value)'", line: anchor.line)
+                }
+                basePath = URL(fileURLWithPath: groupPath).appendingPathComponent(relative).standardizedFileURL.path
+            }
             if let reference = object["baseConfigurationReference"]?.text {
                 let fileReference = try self.object(reference.value, referencedAt: reference.line)
                 basePath = resolvePath(of: reference.value, fileReference)

@@ -53,6 +53,41 @@ extension VersioningTests {
             #expect(Fixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
         }
 
+        @Test func workflowChecksGitBeforeWritingAndRunsTheCommandsItShows() async throws {
+            let plan = BumpPlan(previousVersion: "3.0.0", previousBuild: "4146", version: "3.0.1", build: "4321", files: [
+                FileEdit(path: "/p/Info.plist", displayPath: "Info.plist", original: Data(), updated: Data(), isBinary: false, changes: []),
+            ])
+            let ran = CommandLog()
+            func workflow(repository: Bool, branchExists: Bool) -> BumpWorkflow {
+                BumpWorkflow(directory: "/p", push: true, runner: { arguments, _ in
+                    ran.append(arguments)
+                    var status: Int32 = 0
+                    if arguments == GitCommand.isRepository, !repository { status = 128 }
+                    if arguments.starts(with: ["git", "rev-parse", "--verify"]), !branchExists { status = 1 }
+                    return (ProcessResult(status: status, signal: nil, standardOutput: "abc123\n"), status == 0 ? "" : "fatal: nope")
+                })
+            }
+            await #expect(throws: VersioningError.git("'/p' is not in a git repository (pass --no-branch to only write the files)")) {
+                try await workflow(repository: false, branchExists: false).preflight(plan)
+            }
+            await #expect(throws: VersioningError.git("branch 'release/3.0.1' already exists (delete it, or pass --no-branch)")) {
+                try await workflow(repository: true, branchExists: true).preflight(plan)
+            }
+            let good = workflow(repository: true, branchExists: false)
+            try await good.preflight(plan)
+            #expect(good.commands(for: plan) == [
+                ["git", "checkout", "-b", "release/3.0.1"],
+                ["git", "add", "--", "/p/Info.plist"],
+                ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", "/p/Info.plist"],
+                ["git", "push", "-u", "origin", "release/3.0.1"],
+            ])
+            ran.clear()
+            let result = try await good.perform(plan)
+            #expect(result.branch == "release/3.0.1")
+            #expect(result.commit == "abc123")
+            #expect(ran.commands == good.commands(for: plan) + [GitCommand.head])
+        }
+
         @Test func staleFilesAreNotOverwritten() throws {
             let folder = try Fixture(name: "version-file").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -74,5 +109,30 @@ extension VersioningTests {
             let xml = ValueSite(path: "p", line: 1, key: "K", format: .xmlPlist, range: 0..<1, quoted: false, rawValue: "1")
             #expect(BumpPlanner.token("1<2", for: xml) == "1&lt;2")
         }
+    }
+}
+
+/// Records the commands a fake git runner was asked to run.
+final class CommandLog: @unchecked Sendable {
+    // Guarded by `lock`: the runner is called from concurrent tasks.
+    private let lock = NSLock()
+    private var storage: [[String]] = []
+
+    func append(_ command: [String]) {
+        lock.lock()
+        storage.append(command)
+        lock.unlock()
+    }
+
+    func clear() {
+        lock.lock()
+        storage.removeAll()
+        lock.unlock()
+    }
+
+    var commands: [[String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
     }
 }

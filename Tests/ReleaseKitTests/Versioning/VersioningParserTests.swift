@@ -103,6 +103,57 @@ extension VersioningTests {
             #expect(settings.origin(of: "FLAGS")?.editable == false)
         }
 
+        /// Xcode 16 projects name an .xcconfig inside a synchronized folder by anchor and relative path.
+        @Test func xcode16SynchronizedFolders() throws {
+            let pbxproj = """
+                // !$*UTF8*$!
+                {
+                \tarchiveVersion = 1;
+                \tobjectVersion = 77;
+                \tobjects = {
+                \t\tAA0000000000000000000001 /* Project object */ = {
+                \t\t\tisa = PBXProject;
+                \t\t\tbuildConfigurationList = AA0000000000000000000002;
+                \t\t\tmainGroup = AA0000000000000000000003;
+                \t\t\ttargets = (AA0000000000000000000004 /* Sync */,);
+                \t\t};
+                \t\tAA0000000000000000000002 = {isa = XCConfigurationList; buildConfigurations = (AA0000000000000000000005,); defaultConfigurationName = Release; };
+                \t\tAA0000000000000000000005 = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; }; name = Release; };
+                \t\tAA0000000000000000000003 = {isa = PBXGroup; children = (AA0000000000000000000006 /* Sync */,); sourceTree = "<group>"; };
+                \t\tAA0000000000000000000006 /* Sync */ = {isa = PBXFileSystemSynchronizedRootGroup; path = Sync; sourceTree = "<group>"; };
+                \t\tAA0000000000000000000004 /* Sync */ = {
+                \t\t\tisa = PBXNativeTarget;
+                \t\t\tbuildConfigurationList = AA0000000000000000000007;
+                \t\t\tname = Sync;
+                \t\t\tproductType = "com.apple.product-type.application";
+                \t\t};
+                \t\tAA0000000000000000000007 = {isa = XCConfigurationList; buildConfigurations = (AA0000000000000000000008,); defaultConfigurationName = Release; };
+                \t\tAA0000000000000000000008 = {
+                \t\t\tisa = XCBuildConfiguration;
+                \t\t\tbaseConfigurationReferenceAnchor = AA0000000000000000000006 /* Sync */;
+                \t\t\tbaseConfigurationReferenceRelativePath = Config/App.xcconfig;
+                \t\t\tbuildSettings = {GENERATE_INFOPLIST_FILE = YES; INFOPLIST_KEY_CFBundleShortVersionString = "$(APP_VERSION)"; };
+                \t\t\tname = Release;
+                \t\t};
+                \t};
+                \trootObject = AA0000000000000000000001 /* Project object */;
+                }
+
+                """
+            let folder = try write([
+                "Sync.xcodeproj/project.pbxproj": pbxproj,
+                "Sync/Config/App.xcconfig": "APP_VERSION = 5.2\nCURRENT_PROJECT_VERSION = 12\n",
+            ])
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let report = try VersionReader.read(in: folder).report
+            let entry = try #require(report.entries.first)
+            #expect(entry.infoPlist == "generated")
+            #expect(entry.version == "5.2")
+            #expect(entry.versionDefinedAt == SourceLocation(file: "Sync/Config/App.xcconfig", line: 1, key: "APP_VERSION"))
+            #expect(entry.build == "12")
+            #expect(entry.buildDefinedAt == SourceLocation(file: "Sync/Config/App.xcconfig", line: 2, key: "CURRENT_PROJECT_VERSION"))
+        }
+
         @Test func infoPlistLocatesTopLevelStrings() throws {
             let xml = """
                 <?xml version="1.0" encoding="UTF-8"?>

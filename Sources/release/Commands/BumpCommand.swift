@@ -66,7 +66,7 @@ struct BumpCommand: AsyncParsableCommand {
         if choice == nil, !interactive {
             StandardError.line("""
                 error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
-                (for example 'release bump patch --build increment --yes')
+                and optionally --build N|increment|git-count|timestamp|keep (for example 'release bump patch --build increment --yes')
                 """)
             throw ExitCode(64)
         }
@@ -109,6 +109,8 @@ struct BumpCommand: AsyncParsableCommand {
         if let warning = plan.downgradeWarning { StandardError.line("warning: \(warning)") }
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         if dryRun {
+            // The same checks as a real run, so a taken branch shows up now rather than later.
+            try await workflow.preflight(plan)
             StandardError.line("Dry run: \(title); nothing is written")
             for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
                 StandardError.line("would run: \(ShellQuoting.commandLine(command))")

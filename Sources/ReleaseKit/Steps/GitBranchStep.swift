@@ -1,9 +1,14 @@
 /// `git.branch`: create a branch (and switch to it), for example `release/3.0.1`.
 public struct GitBranchStep: Step {
+    /// The step's `with` object (snake_case keys).
     public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
         public var name: String
+        /// See ``documentation``.
         public var startPoint: String?
+        /// See ``documentation``.
         public var checkout: Bool
+        /// See ``documentation``.
         public var directory: String?
 
         enum CodingKeys: String, CodingKey {
@@ -13,6 +18,7 @@ public struct GitBranchStep: Step {
             case directory
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(name: String, startPoint: String? = nil, checkout: Bool = true, directory: String? = nil) {
             self.name = name
             self.startPoint = startPoint
@@ -29,8 +35,11 @@ public struct GitBranchStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "git.branch"
+    /// One line for `release steps`.
     public static let summary = "Create a git branch and switch to it"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("name", "string", required: true, "the branch to create, for example release/${steps.bump.outputs.version}"),
@@ -44,8 +53,10 @@ public struct GitBranchStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
+    /// Creates a value from its parts.
     public init(options: Options) throws {
         guard GitCommand.isValidRefName(options.name) else {
             throw StepError.invalidOption("name", "'\(options.name)' is not a valid branch name")

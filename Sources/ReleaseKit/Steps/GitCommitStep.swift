@@ -2,10 +2,15 @@ import Foundation
 
 /// `git.commit`: stage files and commit them.
 public struct GitCommitStep: Step {
+    /// The step's `with` object (snake_case keys).
     public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
         public var message: String
+        /// See ``documentation``.
         public var paths: [String]
+        /// See ``documentation``.
         public var allowEmpty: Bool
+        /// See ``documentation``.
         public var directory: String?
 
         enum CodingKeys: String, CodingKey {
@@ -15,6 +20,7 @@ public struct GitCommitStep: Step {
             case directory
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(message: String, paths: [String] = [], allowEmpty: Bool = false, directory: String? = nil) {
             self.message = message
             self.paths = paths
@@ -31,8 +37,11 @@ public struct GitCommitStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "git.commit"
+    /// One line for `release steps`.
     public static let summary = "Stage files and create a git commit"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("message", "string", required: true, "the commit message"),
@@ -49,8 +58,10 @@ public struct GitCommitStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
+    /// Creates a value from its parts.
     public init(options: Options) throws {
         guard !options.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption("message", "the commit message is empty")

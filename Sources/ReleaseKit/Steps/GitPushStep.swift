@@ -1,11 +1,18 @@
 /// `git.push`: push branches and tags to a remote.
 public struct GitPushStep: Step {
+    /// The step's `with` object (snake_case keys).
     public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
         public var remote: String
+        /// See ``documentation``.
         public var refs: [String]
+        /// See ``documentation``.
         public var tags: Bool
+        /// See ``documentation``.
         public var setUpstream: Bool
+        /// See ``documentation``.
         public var force: Bool
+        /// See ``documentation``.
         public var directory: String?
 
         enum CodingKeys: String, CodingKey {
@@ -14,6 +21,7 @@ public struct GitPushStep: Step {
             case force, directory
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(remote: String = "origin", refs: [String] = [], tags: Bool = false, setUpstream: Bool = false, force: Bool = false, directory: String? = nil) {
             self.remote = remote
             self.refs = refs
@@ -34,8 +42,11 @@ public struct GitPushStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "git.push"
+    /// One line for `release steps`.
     public static let summary = "Push branches and tags to a git remote"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("remote", "string", "the remote (default origin)"),
@@ -54,8 +65,10 @@ public struct GitPushStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
+    /// Creates a value from its parts.
     public init(options: Options) throws {
         guard !options.remote.isEmpty, !options.remote.hasPrefix("-") else {
             throw StepError.invalidOption("remote", "'\(options.remote)' is not a remote name")

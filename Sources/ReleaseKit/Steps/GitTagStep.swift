@@ -1,16 +1,23 @@
 /// `git.tag`: create a tag, annotated when it has a message.
 public struct GitTagStep: Step {
+    /// The step's `with` object (snake_case keys).
     public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
         public var name: String
+        /// See ``documentation``.
         public var message: String?
+        /// See ``documentation``.
         public var ref: String?
+        /// See ``documentation``.
         public var force: Bool
+        /// See ``documentation``.
         public var directory: String?
 
         enum CodingKeys: String, CodingKey {
             case name, message, ref, force, directory
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(name: String, message: String? = nil, ref: String? = nil, force: Bool = false, directory: String? = nil) {
             self.name = name
             self.message = message
@@ -29,8 +36,11 @@ public struct GitTagStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "git.tag"
+    /// One line for `release steps`.
     public static let summary = "Create a git tag (annotated when it has a message)"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("name", "string", required: true, "the tag, for example v${steps.bump.outputs.version}"),
@@ -45,8 +55,10 @@ public struct GitTagStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
+    /// Creates a value from its parts.
     public init(options: Options) throws {
         guard GitCommand.isValidRefName(options.name) else {
             throw StepError.invalidOption("name", "'\(options.name)' is not a valid tag name")

@@ -2,17 +2,24 @@ import Foundation
 
 /// `version.bump`: write the next version and build number where the project defines them.
 public struct VersionBumpStep: Step {
+    /// The step's `with` object (snake_case keys).
     public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
         public var project: String?
+        /// See ``documentation``.
         public var file: String?
+        /// See ``documentation``.
         public var part: String?
+        /// See ``documentation``.
         public var version: String?
+        /// See ``documentation``.
         public var build: String?
 
         enum CodingKeys: String, CodingKey {
             case project, file, part, version, build
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(project: String? = nil, file: String? = nil, part: String? = nil, version: String? = nil, build: String? = nil) {
             self.project = project
             self.file = file
@@ -36,8 +43,11 @@ public struct VersionBumpStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "version.bump"
+    /// One line for `release steps`.
     public static let summary = "Write the next version and build number where the Xcode project (or VERSION file) defines them"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
@@ -58,10 +68,12 @@ public struct VersionBumpStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
     let choice: VersionChoice
     let strategy: BuildNumberStrategy
 
+    /// Creates a value from its parts.
     public init(options: Options) throws {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")

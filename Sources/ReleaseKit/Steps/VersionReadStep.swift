@@ -2,16 +2,22 @@ import Foundation
 
 /// `version.read`: what version the project is at (Xcode project or version file).
 public struct VersionReadStep: Step {
+    /// The step's `with` object (snake_case keys).
     public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
         public var project: String?
+        /// See ``documentation``.
         public var file: String?
+        /// See ``documentation``.
         public var target: String?
+        /// See ``documentation``.
         public var configuration: String?
 
         enum CodingKeys: String, CodingKey {
             case project, file, target, configuration
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(project: String? = nil, file: String? = nil, target: String? = nil, configuration: String? = nil) {
             self.project = project
             self.file = file
@@ -28,8 +34,11 @@ public struct VersionReadStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "version.read"
+    /// One line for `release steps`.
     public static let summary = "Read the project's version and build number per target and configuration"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
@@ -48,8 +57,10 @@ public struct VersionReadStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
+    /// Creates a value from its parts.
     public init(options: Options) throws {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")

@@ -2,7 +2,9 @@ import Foundation
 
 /// What a bump will change: the versions before and after, and every file edit.
 public struct BumpPlan: Sendable, Equatable {
+    /// The version before the bump.
     public var previousVersion: String?
+    /// The build number before the bump.
     public var previousBuild: String?
     /// The version after the bump (the previous one when only the build changes).
     public var version: String?
@@ -11,6 +13,7 @@ public struct BumpPlan: Sendable, Equatable {
     /// Files to rewrite, in the order they are first met (project file, then xcconfigs and plists).
     public var files: [FileEdit]
 
+    /// Creates a value from its parts.
     public init(previousVersion: String?, previousBuild: String?, version: String?, build: String?, files: [FileEdit]) {
         self.previousVersion = previousVersion
         self.previousBuild = previousBuild
@@ -40,19 +43,30 @@ public struct BumpPlan: Sendable, Equatable {
 
     /// What `release bump --json` prints: versions and files with their old and new values.
     public struct Summary: Sendable, Codable, Equatable {
+        /// One file in the summary.
         public struct File: Sendable, Codable, Equatable {
+            /// The file, relative to the project folder.
             public var path: String
+            /// The values changed in the file.
             public var changes: [ValueChange]
             /// The unified diff, in dry runs of text files.
             public var diff: String?
         }
+        /// The version before the bump.
         public var previousVersion: String?
+        /// The build number before the bump.
         public var previousBuild: String?
+        /// The version after the bump.
         public var version: String?
+        /// The build number after the bump.
         public var build: String?
+        /// The files, in the order they are written.
         public var files: [File]
+        /// The branch created, if any.
         public var branch: String?
+        /// The commit created, if any.
         public var commit: String?
+        /// Whether nothing was written.
         public var dryRun: Bool
     }
 

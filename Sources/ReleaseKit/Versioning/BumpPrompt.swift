@@ -16,16 +16,22 @@ import Foundation
 public struct BumpPrompt: Sendable {
     /// One line of the menu.
     public struct Option: Sendable, Equatable {
+        /// What the option does to the version.
         public var choice: VersionChoice
+        /// The version this option writes.
         public var version: SemanticVersion
     }
 
+    /// The version the project is at.
     public let current: SemanticVersion
+    /// The build number the project is at.
     public let currentBuild: String?
     /// The build number every choice gets (`nil` when the project has none).
     public let newBuild: String?
+    /// The four choices: major, minor, patch, keep.
     public let options: [Option]
 
+    /// A menu for a project at `current` and `currentBuild` whose choices all get `newBuild`.
     public init(current: SemanticVersion, currentBuild: String?, newBuild: String?) {
         self.current = current
         self.currentBuild = currentBuild

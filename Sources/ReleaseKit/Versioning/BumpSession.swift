@@ -37,6 +37,7 @@ public struct BumpSession: Sendable {
         return BumpSession(versions: versions, newBuild: newBuild)
     }
 
+    /// Creates a value from its parts.
     public init(versions: ProjectVersions, newBuild: String?) {
         self.versions = versions
         self.newBuild = newBuild

@@ -19,12 +19,16 @@ public struct BumpWorkflow: Sendable {
     public var commit: Bool
     /// Whether to push the branch (or the current branch) to ``remote``.
     public var push: Bool
+    /// The remote `push` pushes to.
     public var remote: String
     private let runner: Runner
 
+    /// `release/{version}`.
     public static let defaultBranchPattern = "release/{version}"
+    /// `Bump version to {version} ({build})`.
     public static let defaultCommitMessage = "Bump version to {version} ({build})"
 
+    /// Creates a value from its parts.
     public init(
         directory: String, branchPattern: String = BumpWorkflow.defaultBranchPattern,
         commitMessage: String = BumpWorkflow.defaultCommitMessage, createBranch: Bool = true, commit: Bool = true,

@@ -15,6 +15,7 @@ public struct FileEdit: Sendable, Equatable {
     /// The values this edit changes, in file order.
     public var changes: [ValueChange]
 
+    /// Creates a value from its parts.
     public init(path: String, displayPath: String, original: Data, updated: Data, isBinary: Bool, changes: [ValueChange]) {
         self.path = path
         self.displayPath = displayPath

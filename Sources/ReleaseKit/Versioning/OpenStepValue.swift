@@ -23,10 +23,14 @@ public indirect enum OpenStepValue: Sendable, Equatable {
 
     /// A `{ key = value; }` dictionary, entries in file order.
     public struct Dictionary: Sendable, Equatable {
+        /// One `key = value;` pair.
         public struct Entry: Sendable, Equatable {
+            /// The key token.
             public var key: Text
+            /// The value.
             public var value: OpenStepValue
         }
+        /// The entries in file order.
         public var entries: [Entry]
         /// Line of the opening brace.
         public var line: Int

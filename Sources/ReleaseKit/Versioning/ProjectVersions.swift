@@ -4,6 +4,7 @@ import Foundation
 public struct ProjectVersions: Sendable {
     /// One entry and the origins of its values.
     public struct Tracked: Sendable {
+        /// The report row.
         public var entry: VersionEntry
         /// Where the version's literal is, if it has one.
         public var versionOrigin: ValueOrigin?

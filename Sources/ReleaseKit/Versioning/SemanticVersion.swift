@@ -66,8 +66,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         return version
     }
 
+    /// The first component.
     public var major: Int { component(0) }
+    /// The second component (zero when absent).
     public var minor: Int { component(1) }
+    /// The third component (zero when absent).
     public var patch: Int { component(2) }
 
     /// The component at `index`, zero when the version was written with fewer.

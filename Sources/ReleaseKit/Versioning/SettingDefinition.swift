@@ -12,6 +12,7 @@ public struct SettingDefinition: Sendable, Hashable {
     /// Where it is written.
     public var site: ValueSite
 
+    /// Creates a value from its parts.
     public init(key: String, condition: String?, value: String, site: ValueSite) {
         self.key = key
         self.condition = condition

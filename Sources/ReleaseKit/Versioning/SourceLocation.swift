@@ -8,6 +8,7 @@ public struct SourceLocation: Sendable, Codable, Equatable, CustomStringConverti
     /// The setting or Info.plist key.
     public var key: String
 
+    /// Creates a value from its parts.
     public init(file: String, line: Int?, key: String) {
         self.file = file
         self.line = line

@@ -8,6 +8,7 @@ public struct ValueOrigin: Sendable, Hashable {
     /// Whether the text is a literal a bump can replace (no `$(…)` in it).
     public var editable: Bool
 
+    /// Creates a value from its parts.
     public init(site: ValueSite, editable: Bool) {
         self.site = site
         self.editable = editable

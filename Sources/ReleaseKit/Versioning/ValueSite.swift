@@ -30,6 +30,7 @@ public struct ValueSite: Sendable, Hashable {
     /// The value as written, unescaped and without quotes.
     public var rawValue: String
 
+    /// Creates a value from its parts.
     public init(
         path: String, line: Int?, key: String, format: Format, range: Range<Int>?, quoted: Bool, rawValue: String
     ) {

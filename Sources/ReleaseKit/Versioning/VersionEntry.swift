@@ -21,6 +21,7 @@ public struct VersionEntry: Sendable, Codable, Equatable {
     /// Where the build number's literal text is.
     public var buildDefinedAt: SourceLocation?
 
+    /// Creates a value from its parts.
     public init(
         target: String, configuration: String?, productType: String?, host: String?, bundleIdentifier: String?,
         infoPlist: String?, version: String?, versionDefinedAt: SourceLocation?, build: String?, buildDefinedAt: SourceLocation?

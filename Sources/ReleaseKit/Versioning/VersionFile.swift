@@ -8,10 +8,13 @@ import Foundation
 public struct VersionFile: Sendable {
     /// Absolute path.
     public let path: String
+    /// The version as written in the file.
     public let version: String
+    /// Where the version is written.
     public let versionSite: ValueSite
     /// The build number after `+`, if the file has one.
     public let build: String?
+    /// Where the build number is written, if the file has one.
     public let buildSite: ValueSite?
 
     /// Reads `path`.

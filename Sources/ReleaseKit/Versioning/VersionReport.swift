@@ -9,6 +9,7 @@ public struct VersionReport: Sendable, Codable, Equatable {
         case file
     }
 
+    /// Whether an Xcode project or a version file was read.
     public var kind: Kind
     /// The project (`Demo.xcodeproj`) or version file, relative to the folder it is in.
     public var project: String
@@ -23,6 +24,7 @@ public struct VersionReport: Sendable, Codable, Equatable {
     /// Every target × configuration.
     public var entries: [VersionEntry]
 
+    /// Creates a value from its parts.
     public init(
         kind: Kind, project: String, primaryTarget: String?, primaryConfiguration: String?, version: String?, build: String?,
         entries: [VersionEntry]

@@ -2,6 +2,7 @@
 public struct XcodeTarget: Sendable, Equatable {
     /// The object id in `project.pbxproj`.
     public var id: String
+    /// The target name.
     public var name: String
     /// `com.apple.product-type.application`, `com.apple.product-type.app-extension`, …
     public var productType: String

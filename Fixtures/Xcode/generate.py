@@ -253,7 +253,14 @@ def extension_plist(values, point):
 
 
 def write(folder, files):
+    # expected/report.json is a snapshot the Swift tests record (RECORD_SNAPSHOTS=1); keep it.
+    report_path = os.path.join(folder, "expected", "report.json")
+    report = open(report_path, "rb").read() if os.path.exists(report_path) else None
     shutil.rmtree(folder, ignore_errors=True)
+    if report is not None:
+        os.makedirs(os.path.dirname(report_path), exist_ok=True)
+        with open(report_path, "wb") as f:
+            f.write(report)
     for rel, content in files.items():
         path = os.path.join(folder, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -136,7 +136,13 @@ struct BumpCommand: AsyncParsableCommand {
             }
         }
         try await workflow.preflight(plan)
-        try FileTransaction.apply(plan.files)
+        do {
+            // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds
+            // the transaction takes (the default action comes back right after).
+            let previous = signal(SIGINT, SIG_IGN)
+            defer { signal(SIGINT, previous) }
+            try FileTransaction.apply(plan.files)
+        }
         StandardError.line("Bumped \(title)")
         for file in plan.files {
             for change in file.changes {

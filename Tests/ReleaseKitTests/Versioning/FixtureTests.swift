@@ -16,6 +16,14 @@ extension VersioningTests {
             }
             let expected = try String(contentsOfFile: snapshot, encoding: .utf8)
             #expect(json == expected, "report of '\(name)' differs from expected/report.json (RECORD_SNAPSHOTS=1 re-records)")
+
+            // The human table, as `release version` prints it.
+            let table = versions.report.table()
+            let tableSnapshot = fixture.expected + "/report.txt"
+            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+                try table.write(toFile: tableSnapshot, atomically: true, encoding: .utf8)
+            }
+            #expect(table == (try String(contentsOfFile: tableSnapshot, encoding: .utf8)), "table of '\(name)' differs from expected/report.txt")
         }
 
         @Test(arguments: Fixture.names)

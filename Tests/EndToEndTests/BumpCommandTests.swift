@@ -142,6 +142,28 @@ import Testing
         #expect(try repository.git("branch", "--list", "release/*") == "")
     }
 
+    @Test func arrowKeysChooseAndCtrlCChangesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let (interrupted, interruptedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{03}"])
+        #expect(interrupted == 130, "output: \(interruptedOutput)")
+        #expect(interruptedOutput.contains("interrupted: nothing changed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+
+        // Down, down, up, down: the second choice (minor).
+        let (status, output) = try Self.executeInTerminal(
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path, answers: ["\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B\r"]
+        )
+        #expect(status == 0, "output: \(output)")
+        #expect(output.contains("\u{1B}[7m2. 3.1.0 (4146)\u{1B}[0m"), "output: \(output)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+    }
+
     @Test func withoutATerminalAChoiceIsRequired() throws {
         try requireBinary()
         let repository = try Repository()

@@ -48,7 +48,7 @@ public struct BumpPrompt: Sendable {
     public var menu: String {
         var text = "Select new version [current: \(label(current.description, currentBuild))]:\n"
         for (index, option) in options.enumerated() {
-            text += "\(index + 1). \(label(option.version.description, newBuild))\n"
+            text += line(for: option, number: index + 1) + "\n"
         }
         return text + "?"
     }
@@ -69,6 +69,11 @@ public struct BumpPrompt: Sendable {
         }
         write("\n")
         return nil
+    }
+
+    /// One menu line without its newline: `3. 3.0.1 (4321)`.
+    public func line(for option: Option, number: Int) -> String {
+        "\(number). \(label(option.version.description, newBuild))"
     }
 
     private func label(_ version: String, _ build: String?) -> String {

@@ -97,12 +97,16 @@ struct BumpCommand: AsyncParsableCommand {
         if let choice {
             versionChoice = try VersionChoice(parsing: choice)
         } else {
-            let prompt = try session.prompt()
-            guard let option = prompt.run(readLine: { Swift.readLine(strippingNewline: true) }, write: StandardError.write) else {
+            switch TerminalPrompt.run(try session.prompt()) {
+            case .chosen(let option):
+                versionChoice = option.choice
+            case .cancelled, .pending:
                 StandardError.line("cancelled: nothing changed")
                 throw ExitCode(1)
+            case .interrupted:
+                StandardError.line("interrupted: nothing changed")
+                throw ExitCode(130)
             }
-            versionChoice = option.choice
         }
 
         let plan = try session.plan(versionChoice)

@@ -54,7 +54,7 @@ public struct GitCommitStep: Step {
             .init("message", "string", "the commit message"),
         ],
         example: """
-            {"id": "commit", "uses": "git.commit", "needs": ["bump"], "with": {"message": "Bump version to ${steps.bump.outputs.version} (${steps.bump.outputs.build})", "paths": ["${steps.bump.outputs.files}"]}}
+            {"id": "commit", "uses": "git.commit", "needs": ["bump"], "with": {"message": "Bump version to ${steps.bump.outputs.version} (${steps.bump.outputs.build})", "paths": ["Demo.xcodeproj/project.pbxproj"]}}
             """
     )
 

@@ -12,15 +12,16 @@ import Testing
 
     static let binary = packageRoot + "/.build/debug/release"
 
-    /// A temporary git repository holding a copy of `Fixtures/Xcode/literal-plist`.
+    /// A temporary git repository holding a copy of a fixture (`Fixtures/Xcode/literal-plist` unless told).
     struct Repository {
         let path: String
-        var fixture: String { BumpCommandTests.packageRoot + "/Fixtures/Xcode/literal-plist" }
+        let fixture: String
         var plist: String { path + "/Classic/Info.plist" }
 
-        init() throws {
+        init(fixture name: String = "literal-plist") throws {
             path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
-            try FileManager.default.copyItem(atPath: BumpCommandTests.packageRoot + "/Fixtures/Xcode/literal-plist", toPath: path)
+            fixture = BumpCommandTests.packageRoot + "/Fixtures/Xcode/" + name
+            try FileManager.default.copyItem(atPath: fixture, toPath: path)
             try FileManager.default.removeItem(atPath: path + "/expected")
             for arguments in [
                 ["init", "-q", "-b", "main"], ["config", "user.name", "Release Test"], ["config", "user.email", "release@example.com"],
@@ -274,6 +275,23 @@ import Testing
         #expect(result.stderr.contains("would run: git checkout -b release/3.1.0"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
         #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    /// The dry-run diff of a CRLF project applies with `git apply` and gives exactly the files a real bump writes.
+    @Test func dryRunDiffAppliesToTheExpectedFiles() throws {
+        try requireBinary()
+        let repository = try Repository(fixture: "configurations-disagree")
+        defer { repository.remove() }
+        let result = try Self.execute([Self.binary, "bump", "patch", "--dry-run", "--no-branch"], in: repository.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let patch = repository.path + "/../\((repository.path as NSString).lastPathComponent).diff"
+        try result.stdout.write(toFile: patch, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: patch) }
+        let applied = try Self.execute(["/usr/bin/env", "git", "apply", patch], in: repository.path)
+        #expect(applied.status == 0, "git apply: \(applied.stderr)")
+        let relative = "Disagree.xcodeproj/project.pbxproj"
+        let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/" + relative))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.path + "/" + relative)) == expected)
     }
 
     @Test func badCommandLinesExit64() throws {

@@ -64,7 +64,7 @@ struct BumpCommand: AsyncParsableCommand {
     func run() async throws {
         let interactive = isatty(0) == 1
         if choice == nil, !interactive {
-            StandardError.line("""
+            VersioningConsole.line("""
                 error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
                 and optionally --build N|increment|git-count|timestamp|keep (for example 'release bump patch --build increment --yes')
                 """)
@@ -75,7 +75,7 @@ struct BumpCommand: AsyncParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            StandardError.line("error: \(error)")
+            VersioningConsole.line("error: \(error)")
             throw ExitCode(1)
         }
     }
@@ -88,7 +88,7 @@ struct BumpCommand: AsyncParsableCommand {
             environment: ProcessInfo.processInfo.environment, now: Date(),
             commitCount: { try await BumpWorkflow.commitCount(in: $0) }
         )
-        for line in session.versions.report.disagreements { StandardError.line("warning: \(line)") }
+        for line in session.versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
         let workflow = BumpWorkflow(
             directory: session.versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
             createBranch: branch, commit: branch, push: push, remote: remote
@@ -101,23 +101,23 @@ struct BumpCommand: AsyncParsableCommand {
             case .chosen(let option):
                 versionChoice = option.choice
             case .cancelled, .pending:
-                StandardError.line("cancelled: nothing changed")
+                VersioningConsole.line("cancelled: nothing changed")
                 throw ExitCode(1)
             case .interrupted:
-                StandardError.line("interrupted: nothing changed")
+                VersioningConsole.line("interrupted: nothing changed")
                 throw ExitCode(130)
             }
         }
 
         let plan = try session.plan(versionChoice)
-        if let warning = plan.downgradeWarning { StandardError.line("warning: \(warning)") }
+        if let warning = plan.downgradeWarning { VersioningConsole.line("warning: \(warning)") }
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         if dryRun {
             // The same checks as a real run, so a taken branch shows up now rather than later.
             try await workflow.preflight(plan)
-            StandardError.line("Dry run: \(title); nothing is written")
+            VersioningConsole.line("Dry run: \(title); nothing is written")
             for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
-                StandardError.line("would run: \(ShellQuoting.commandLine(command))")
+                VersioningConsole.line("would run: \(ShellQuoting.commandLine(command))")
             }
             if json {
                 print(try plan.jsonText(branch: branch ? workflow.branchName(for: plan) : nil, dryRun: true), terminator: "")
@@ -127,15 +127,15 @@ struct BumpCommand: AsyncParsableCommand {
             return
         }
         if plan.files.isEmpty {
-            StandardError.line("Nothing to change: the project is at \(title)")
+            VersioningConsole.line("Nothing to change: the project is at \(title)")
             if json { print(try plan.jsonText(), terminator: "") }
             return
         }
         if interactive, choice != nil, !yes {
-            StandardError.write("Bump \(title) in \(plan.files.count) file(s)? [y/N] ")
+            VersioningConsole.write("Bump \(title) in \(plan.files.count) file(s)? [y/N] ")
             let answer = Swift.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
             guard answer == "y" || answer == "yes" else {
-                StandardError.line("cancelled: nothing changed")
+                VersioningConsole.line("cancelled: nothing changed")
                 throw ExitCode(1)
             }
         }
@@ -147,18 +147,18 @@ struct BumpCommand: AsyncParsableCommand {
             defer { signal(SIGINT, previous) }
             try FileTransaction.apply(plan.files)
         }
-        StandardError.line("Bumped \(title)")
+        VersioningConsole.line("Bumped \(title)")
         for file in plan.files {
             for change in file.changes {
-                StandardError.line("  \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
+                VersioningConsole.line("  \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
             }
         }
         var result: (branch: String?, commit: String?) = (nil, nil)
         if workflow.usesGit {
             result = try await workflow.perform(plan)
-            if let branch = result.branch { StandardError.line("Created branch \(branch)") }
-            if let commit = result.commit { StandardError.line("Committed \(commit.prefix(12))") }
-            if push { StandardError.line("Pushed to \(remote)") }
+            if let branch = result.branch { VersioningConsole.line("Created branch \(branch)") }
+            if let commit = result.commit { VersioningConsole.line("Committed \(commit.prefix(12))") }
+            if push { VersioningConsole.line("Pushed to \(remote)") }
         }
         if json { print(try plan.jsonText(branch: result.branch, commit: result.commit), terminator: "") }
     }

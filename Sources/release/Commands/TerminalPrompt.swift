@@ -19,7 +19,7 @@ enum TerminalPrompt {
         defer { _ = tcsetattr(0, TCSANOW, &original) }
 
         var editor = BumpPromptEditor(prompt: prompt)
-        StandardError.write(editor.start)
+        VersioningConsole.write(editor.start)
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let count = read(0, &buffer, buffer.count)
@@ -27,14 +27,14 @@ enum TerminalPrompt {
             let keys: [BumpPromptEditor.Key] = count <= 0 ? [.endOfInput] : BumpPromptEditor.keys(from: Array(buffer[0..<count]))
             for key in keys {
                 let (output, outcome) = editor.handle(key)
-                StandardError.write(output)
+                VersioningConsole.write(output)
                 if outcome != .pending { return outcome }
             }
         }
     }
 
     private static func lineBased(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome {
-        guard let option = prompt.run(readLine: { Swift.readLine(strippingNewline: true) }, write: StandardError.write) else {
+        guard let option = prompt.run(readLine: { Swift.readLine(strippingNewline: true) }, write: VersioningConsole.write) else {
             return .cancelled
         }
         return .chosen(option)

@@ -27,14 +27,14 @@ struct VersionCommand: AsyncParsableCommand {
         do {
             versions = try VersionReader.read(project: project, file: file, in: FileManager.default.currentDirectoryPath)
         } catch {
-            StandardError.line("error: \(error)")
+            VersioningConsole.line("error: \(error)")
             throw ExitCode(1)
         }
         if json {
             print(try versions.report.jsonText(), terminator: "")
         } else {
-            StandardError.write(versions.report.table())
-            for line in versions.report.disagreements { StandardError.line("warning: \(line)") }
+            VersioningConsole.write(versions.report.table())
+            for line in versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
         }
     }
 }

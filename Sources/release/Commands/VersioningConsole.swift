@@ -1,7 +1,7 @@
 import Foundation
 
-/// Human output: everything but program results goes to standard error.
-enum StandardError {
+/// Human output of `release version` and `release bump`: everything but program results goes to standard error.
+enum VersioningConsole {
     static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }

@@ -54,7 +54,7 @@ extension VersioningTests {
         }
 
         @Test func readOutputsTheVersion() async throws {
-            let repository = try await GitTestRepository(copying: Fixture(name: "pbxproj-per-target").source)
+            let repository = try await VersioningGitRepository(copying: XcodeFixture(name: "pbxproj-per-target").source)
             defer { repository.remove() }
             let step = try decode(VersionReadStep.self, #"{"project": "Demo.xcodeproj"}"#)
             let outputs = try await step.run(in: repository.context())
@@ -73,7 +73,7 @@ extension VersioningTests {
         }
 
         @Test func bumpPlansExactDiffsAndPromisesOutputs() async throws {
-            let repository = try await GitTestRepository(copying: Fixture(name: "pbxproj-per-target").source)
+            let repository = try await VersioningGitRepository(copying: XcodeFixture(name: "pbxproj-per-target").source)
             defer { repository.remove() }
             let step = try decode(VersionBumpStep.self, #"{"project": ".", "part": "minor", "build": "git-count"}"#)
             let pbxproj = repository.path + "/Demo.xcodeproj/project.pbxproj"
@@ -94,7 +94,7 @@ extension VersioningTests {
             #expect(diff.hasPrefix("--- a/Demo.xcodeproj/project.pbxproj\n+++ b/Demo.xcodeproj/project.pbxproj\n@@ -233,9 +233,9 @@\n"))
             #expect(diff.contains("-\t\t\t\tMARKETING_VERSION = \"2.9\";\n+\t\t\t\tMARKETING_VERSION = \"3.1.0\";\n"))
 
-            let events = EventLog()
+            let events = VersioningEventLog()
             let outputs = try await step.run(in: repository.context(events: events))
             #expect(outputs == plan.outputs)
             let after = try String(contentsOfFile: pbxproj, encoding: .utf8)
@@ -107,7 +107,7 @@ extension VersioningTests {
         }
 
         @Test func gitStepsBranchCommitTagAndPush() async throws {
-            let repository = try await GitTestRepository()
+            let repository = try await VersioningGitRepository()
             defer { repository.remove() }
             let remote = NSTemporaryDirectory() + "release-remote-\(UUID().uuidString).git"
             defer { try? FileManager.default.removeItem(atPath: remote) }

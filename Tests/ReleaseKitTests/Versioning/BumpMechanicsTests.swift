@@ -32,9 +32,9 @@ extension VersioningTests {
         /// A failing write at any point leaves every file exactly as it was.
         @Test(arguments: [FileTransaction.Phase.writeTemporary, .rename])
         func failedWriteLeavesEveryFileUnchanged(phase: FileTransaction.Phase) throws {
-            let folder = try Fixture(name: "binary-plist").copy()
+            let folder = try XcodeFixture(name: "binary-plist").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let before = Fixture.files(in: folder)
+            let before = XcodeFixture.files(in: folder)
             let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.major), build: "9999")
             #expect(plan.files.count == 2)
             let victim = try #require(plan.files.last?.path)
@@ -50,14 +50,14 @@ extension VersioningTests {
                 #expect(restored == (phase == .rename ? [plan.files[0].path] : []))
                 #expect(error.description.contains("nothing was changed"))
             }
-            #expect(Fixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
+            #expect(XcodeFixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
         }
 
         @Test func workflowChecksGitBeforeWritingAndRunsTheCommandsItShows() async throws {
             let plan = BumpPlan(previousVersion: "3.0.0", previousBuild: "4146", version: "3.0.1", build: "4321", files: [
                 FileEdit(path: "/p/Info.plist", displayPath: "Info.plist", original: Data(), updated: Data(), isBinary: false, changes: []),
             ])
-            let ran = CommandLog()
+            let ran = VersioningCommandLog()
             func workflow(repository: Bool, branchExists: Bool) -> BumpWorkflow {
                 BumpWorkflow(directory: "/p", push: true, runner: { arguments, _ in
                     ran.append(arguments)
@@ -89,7 +89,7 @@ extension VersioningTests {
         }
 
         @Test func staleFilesAreNotOverwritten() throws {
-            let folder = try Fixture(name: "version-file").copy()
+            let folder = try XcodeFixture(name: "version-file").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.minor), build: nil)
             try "9.9.9\n".write(toFile: folder + "/VERSION", atomically: true, encoding: .utf8)
@@ -113,7 +113,7 @@ extension VersioningTests {
 }
 
 /// Records the commands a fake git runner was asked to run.
-final class CommandLog: @unchecked Sendable {
+final class VersioningCommandLog: @unchecked Sendable {
     // Guarded by `lock`: the runner is called from concurrent tasks.
     private let lock = NSLock()
     private var storage: [[String]] = []

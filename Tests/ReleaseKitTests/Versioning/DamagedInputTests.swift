@@ -5,7 +5,7 @@ import Testing
 extension VersioningTests {
     /// Truncated and corrupted copies of the fixtures: every reader throws or returns, none crashes.
     @Suite struct DamagedInputTests {
-        private func damaged(_ data: Data, _ generator: inout SplitMix) -> [UInt8] {
+        private func damaged(_ data: Data, _ generator: inout VersioningRandom) -> [UInt8] {
             var bytes = Array(data)
             if bytes.isEmpty { return bytes }
             switch generator.next() % 3 {
@@ -26,12 +26,12 @@ extension VersioningTests {
         }
 
         @Test func readersNeverCrash() throws {
-            var generator = SplitMix(seed: 7)
+            var generator = VersioningRandom(seed: 7)
             let sources = [
                 "many-places/Many.xcodeproj/project.pbxproj", "xcconfig-chain/Config/Shared.xcconfig",
                 "literal-plist/Classic/Info.plist", "version-file/VERSION", "binary-plist/Binary/Info.plist",
-            ].map { Fixture.root + "/Fixtures/Xcode/" + $0 }
-            let folder = try Fixture.temporaryDirectory()
+            ].map { XcodeFixture.root + "/Fixtures/Xcode/" + $0 }
+            let folder = try XcodeFixture.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             for round in 0..<150 {
                 for source in sources {
@@ -50,7 +50,7 @@ extension VersioningTests {
         }
 
         @Test func damagedProjectsFailWithALocation() throws {
-            let folder = try Fixture(name: "pbxproj-per-target").copy()
+            let folder = try XcodeFixture(name: "pbxproj-per-target").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/Demo.xcodeproj/project.pbxproj"
             var text = try String(contentsOfFile: path, encoding: .utf8)

@@ -5,9 +5,9 @@ import Testing
 extension VersioningTests {
     /// Every fixture read into its expected report, bumped, and compared byte for byte with its expected files.
     @Suite struct VersioningFixtureTests {
-        @Test(arguments: Fixture.names)
+        @Test(arguments: XcodeFixture.names)
         func readsTheExpectedReport(name: String) throws {
-            let fixture = Fixture(name: name)
+            let fixture = XcodeFixture(name: name)
             let versions = try VersionReader.read(in: fixture.source)
             let json = try versions.report.jsonText()
             let snapshot = fixture.expected + "/report.json"
@@ -26,13 +26,13 @@ extension VersioningTests {
             #expect(table == (try String(contentsOfFile: tableSnapshot, encoding: .utf8)), "table of '\(name)' differs from expected/report.txt")
         }
 
-        @Test(arguments: Fixture.names)
+        @Test(arguments: XcodeFixture.names)
         func bumpWritesExactlyTheExpectedFiles(name: String) async throws {
-            let fixture = Fixture(name: name)
+            let fixture = XcodeFixture(name: name)
             let bump = try fixture.bump()
             let folder = try fixture.copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let before = Fixture.files(in: folder)
+            let before = XcodeFixture.files(in: folder)
 
             let versions = try VersionReader.read(in: folder)
             let strategy = try BuildNumberStrategy(parsing: bump.build)
@@ -44,8 +44,8 @@ extension VersioningTests {
             #expect(plan.version == bump.version)
             try FileTransaction.apply(plan.files)
 
-            let after = Fixture.files(in: folder)
-            let expectedAfter = Fixture.files(in: fixture.expected + "/after")
+            let after = XcodeFixture.files(in: folder)
+            let expectedAfter = XcodeFixture.files(in: fixture.expected + "/after")
             #expect(!expectedAfter.isEmpty)
             #expect(Set(after.keys) == Set(before.keys), "a bump must not create or delete files")
             for (path, data) in after {
@@ -73,7 +73,7 @@ extension VersioningTests {
         }
 
         @Test func literalPlistValuesAreDefinedInThePlist() throws {
-            let report = try VersionReader.read(in: Fixture(name: "literal-plist").source).report
+            let report = try VersionReader.read(in: XcodeFixture(name: "literal-plist").source).report
             #expect(report.version == "3.0.0")
             #expect(report.build == "4146")
             let release = try #require(report.entries.first { $0.configuration == "Release" })
@@ -84,7 +84,7 @@ extension VersioningTests {
         }
 
         @Test func xcconfigChainIsFollowedToTheLiteral() throws {
-            let report = try VersionReader.read(in: Fixture(name: "xcconfig-chain").source).report
+            let report = try VersionReader.read(in: XcodeFixture(name: "xcconfig-chain").source).report
             for entry in report.entries {
                 #expect(entry.version == "3.0.0")
                 #expect(entry.build == "4146")
@@ -96,11 +96,11 @@ extension VersioningTests {
         }
 
         @Test func extensionsAndWatchAppsKnowTheirHost() throws {
-            let many = try VersionReader.read(in: Fixture(name: "many-places").source).report
+            let many = try VersionReader.read(in: XcodeFixture(name: "many-places").source).report
             let hosts = Dictionary(many.entries.map { ($0.target, $0.host ?? "") }, uniquingKeysWith: { first, _ in first })
             #expect(hosts == ["Many": "", "ManyShare": "Many", "ManyWidget": "Many", "ManyWatch": "Many", "ManyWatchExtension": "Many"])
 
-            let generated = try VersionReader.read(in: Fixture(name: "generated-plist").source)
+            let generated = try VersionReader.read(in: XcodeFixture(name: "generated-plist").source)
             let watch = try #require(generated.report.entries.first { $0.target == "ModernWatch" })
             #expect(watch.host == "Modern")
             #expect(watch.infoPlist == "generated")
@@ -112,7 +112,7 @@ extension VersioningTests {
         }
 
         @Test func disagreeingConfigurationsAreReported() throws {
-            let report = try VersionReader.read(in: Fixture(name: "configurations-disagree").source).report
+            let report = try VersionReader.read(in: XcodeFixture(name: "configurations-disagree").source).report
             #expect(report.entries.map(\.configuration) == ["Debug", "Release", "AdHoc"])
             #expect(report.entries.map(\.version) == ["2.9.0", "3.0.0", "3.0.0"])
             #expect(report.entries.map(\.build) == ["1", "4146", "4145"])
@@ -122,7 +122,7 @@ extension VersioningTests {
         }
 
         @Test func tenDefinitionsChangeExactlyTenLines() throws {
-            let folder = try Fixture(name: "many-places").copy()
+            let folder = try XcodeFixture(name: "many-places").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.patch), build: nil)
             #expect(plan.version == "7.1.3")
@@ -135,7 +135,7 @@ extension VersioningTests {
         }
 
         @Test func binaryPlistStaysBinary() throws {
-            let folder = try Fixture(name: "binary-plist").copy()
+            let folder = try XcodeFixture(name: "binary-plist").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let versions = try VersionReader.read(in: folder)
             let app = try #require(versions.report.entries.first { $0.target == "Binary" })

@@ -34,7 +34,7 @@ extension VersioningTests {
         }
 
         @Test func randomEditsRoundTrip() throws {
-            var generator = SplitMix(seed: 42)
+            var generator = VersioningRandom(seed: 42)
             for round in 0..<200 {
                 let alphabet = ["a", "b", "c", "{", "}", "x = 1;", ""]
                 var lines = (0..<Int(generator.next() % 60)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
@@ -72,7 +72,7 @@ extension VersioningTests {
 }
 
 /// A small deterministic random number generator for reproducible test inputs.
-struct SplitMix: RandomNumberGenerator {
+struct VersioningRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

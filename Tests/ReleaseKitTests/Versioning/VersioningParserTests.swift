@@ -5,7 +5,7 @@ import Testing
 extension VersioningTests {
     @Suite struct VersioningParserTests {
         private func write(_ files: [String: String]) throws -> String {
-            let folder = try Fixture.temporaryDirectory()
+            let folder = try XcodeFixture.temporaryDirectory()
             for (name, text) in files {
                 let path = folder + "/" + name
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -203,7 +203,7 @@ extension VersioningTests {
         }
 
         @Test func missingInfoPlistNamesTheSetting() throws {
-            let folder = try Fixture(name: "literal-plist").copy()
+            let folder = try XcodeFixture(name: "literal-plist").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try FileManager.default.removeItem(atPath: folder + "/Classic/Info.plist")
             do {
@@ -218,7 +218,7 @@ extension VersioningTests {
         }
 
         @Test func composedValuesAreNotEditable() throws {
-            let folder = try Fixture(name: "xcconfig-chain").copy()
+            let folder = try XcodeFixture(name: "xcconfig-chain").copy()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try "APP_VERSION=$(BASE).0\nBASE=3.0\nAPP_BUILD=4146\n".write(toFile: folder + "/Config/Version.xcconfig", atomically: true, encoding: .utf8)
             let versions = try VersionReader.read(in: folder)

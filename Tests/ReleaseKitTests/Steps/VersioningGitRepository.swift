@@ -2,7 +2,7 @@ import Foundation
 @testable import ReleaseKit
 
 /// A temporary git repository for step tests, with an identity so commits work anywhere.
-struct GitTestRepository {
+struct VersioningGitRepository {
     let path: String
 
     init(copying fixture: String? = nil) async throws {
@@ -34,7 +34,7 @@ struct GitTestRepository {
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func context(dryRun: Bool = false, environment: [String: String] = [:], events: EventLog? = nil) -> StepContext {
+    func context(dryRun: Bool = false, environment: [String: String] = [:], events: VersioningEventLog? = nil) -> StepContext {
         StepContext(
             stepID: "test", kind: "test", workingDirectory: path,
             environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, isDryRun: dryRun,
@@ -48,7 +48,7 @@ struct GitTestRepository {
 }
 
 /// Records step events for assertions.
-final class EventLog: @unchecked Sendable {
+final class VersioningEventLog: @unchecked Sendable {
     // Guarded by `lock`: events arrive from the process reader threads.
     private let lock = NSLock()
     private var storage: [StepEvent] = []

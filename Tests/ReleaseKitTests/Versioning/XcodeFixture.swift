@@ -2,9 +2,9 @@ import Foundation
 @testable import ReleaseKit
 
 /// A fixture project under `Fixtures/Xcode`, copied to a temporary folder before anything writes to it.
-struct Fixture {
+struct XcodeFixture {
     static let root: String = {
-        // Tests/ReleaseKitTests/Versioning/Fixture.swift → package root.
+        // Tests/ReleaseKitTests/Versioning/XcodeFixture.swift → package root.
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
         return url.path
@@ -16,7 +16,7 @@ struct Fixture {
     ]
 
     let name: String
-    var source: String { Fixture.root + "/Fixtures/Xcode/" + name }
+    var source: String { XcodeFixture.root + "/Fixtures/Xcode/" + name }
     var expected: String { source + "/expected" }
 
     /// A fresh copy of the fixture (without `expected`) in a temporary folder.

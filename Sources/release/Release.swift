@@ -14,6 +14,8 @@ struct Release: AsyncParsableCommand {
             PlanCommand.self,
             ValidateCommand.self,
             StepsCommand.self,
+            VersionCommand.self,
+            BumpCommand.self,
         ]
     )
 }

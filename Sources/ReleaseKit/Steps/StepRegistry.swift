@@ -32,6 +32,12 @@ public struct StepRegistry: Sendable {
             ShellStep.self,
             PrintStep.self,
             NoopStep.self,
+            VersionReadStep.self,
+            VersionBumpStep.self,
+            GitBranchStep.self,
+            GitCommitStep.self,
+            GitTagStep.self,
+            GitPushStep.self,
         ]
     }
 }

@@ -1,0 +1,160 @@
+import Foundation
+
+/// `version.bump`: write the next version and build number where the project defines them.
+public struct VersionBumpStep: Step {
+    /// The step's `with` object (snake_case keys).
+    public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
+        public var project: String?
+        /// See ``documentation``.
+        public var file: String?
+        /// See ``documentation``.
+        public var part: String?
+        /// See ``documentation``.
+        public var version: String?
+        /// See ``documentation``.
+        public var build: String?
+
+        enum CodingKeys: String, CodingKey {
+            case project, file, part, version, build
+        }
+
+        /// Creates the options; defaults match the documented ones.
+        public init(project: String? = nil, file: String? = nil, part: String? = nil, version: String? = nil, build: String? = nil) {
+            self.project = project
+            self.file = file
+            self.part = part
+            self.version = version
+            self.build = build
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            project = try container.decodeIfPresent(String.self, forKey: .project)
+            file = try container.decodeIfPresent(String.self, forKey: .file)
+            part = try container.decodeIfPresent(String.self, forKey: .part)
+            version = try container.decodeIfPresent(String.self, forKey: .version)
+            // A number is accepted as well as a string: "build": 4321.
+            if let number = try? container.decodeIfPresent(Int.self, forKey: .build) {
+                build = String(number)
+            } else {
+                build = try container.decodeIfPresent(String.self, forKey: .build)
+            }
+        }
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "version.bump"
+    /// One line for `release steps`.
+    public static let summary = "Write the next version and build number where the Xcode project (or VERSION file) defines them"
+    /// Options, outputs and an example for `release steps`.
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
+            .init("file", "path", "a file holding a single version (a VERSION file) instead of an Xcode project"),
+            .init("part", "string", "major, minor, patch or build (only the build number); this or 'version' is required"),
+            .init("version", "string", "an explicit version such as 3.1.0, 3.1 or 7.1.3b5"),
+            .init("build", "string", "increment (default), git-count, timestamp, keep, env:NAME or a number"),
+        ],
+        outputs: [
+            .init("version", "string", "the version after the bump"),
+            .init("build", "string", "the build number after the bump"),
+            .init("previous_version", "string", "the version before"),
+            .init("previous_build", "string", "the build number before"),
+            .init("files", "list", "the files written (paths)"),
+        ],
+        example: """
+            {"id": "bump", "uses": "version.bump", "with": {"project": ".", "part": "patch", "build": "increment"}}
+            """
+    )
+
+    /// The decoded options.
+    public let options: Options
+    let choice: VersionChoice
+    let strategy: BuildNumberStrategy
+
+    /// Creates a value from its parts.
+    public init(options: Options) throws {
+        if options.project != nil, options.file != nil {
+            throw StepError.invalidOption("file", "set 'project' or 'file', not both")
+        }
+        switch (options.part, options.version) {
+        case (let part?, nil):
+            guard ["major", "minor", "patch", "build"].contains(part) else {
+                throw StepError.invalidOption("part", "'\(part)' is not one of major, minor, patch, build")
+            }
+            choice = try VersionChoice(parsing: part)
+        case (nil, let version?):
+            guard let parsed = SemanticVersion(version) else {
+                throw StepError.invalidOption("version", "invalid version '\(version)' (expected X, X.Y or X.Y.Z with an optional suffix such as 'b5')")
+            }
+            choice = .exact(parsed)
+        case (.some, .some):
+            throw StepError.invalidOption("version", "set 'part' or 'version', not both")
+        case (nil, nil):
+            throw StepError.invalidOption("part", "set 'part' (major, minor, patch, build) or 'version'")
+        }
+        do {
+            strategy = try BuildNumberStrategy(parsing: options.build ?? "increment")
+        } catch {
+            throw StepError.invalidOption("build", "\(error)")
+        }
+        self.options = options
+    }
+
+    /// Reads the project and plans the bump (read-only; `git-count` runs `git rev-list`).
+    func makePlan(_ context: StepContext) async throws -> BumpPlan {
+        do {
+            let session = try await BumpSession.prepare(
+                project: options.project, file: options.file, in: context.workingDirectory, strategy: strategy,
+                environment: context.environment, now: context.now,
+                commitCount: { directory in
+                    let output = try await context.capture(GitCommand.commitCount, directory: directory)
+                    guard let count = Int(output) else {
+                        throw StepError.failed("'git rev-list --count HEAD' printed '\(output)', not a number")
+                    }
+                    return count
+                }
+            )
+            return try session.plan(choice)
+        } catch let error as VersioningError {
+            throw StepError.failed("\(error)")
+        }
+    }
+
+    func outputs(_ plan: BumpPlan) -> StepOutputs {
+        StepOutputs([
+            "version": .string(plan.version ?? ""),
+            "build": .string(plan.build ?? ""),
+            "previous_version": .string(plan.previousVersion ?? ""),
+            "previous_build": .string(plan.previousBuild ?? ""),
+            "files": .list(plan.files.map { .path($0.path) }),
+        ])
+    }
+
+    public func verify(in context: StepContext) async throws {
+        _ = try await makePlan(context)
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let plan = try await makePlan(context)
+        let effects: [PlannedEffect] = plan.files.map { file in
+            .writeFile(path: file.path, diff: file.diff, detail: file.isBinary ? "binary property list: \(file.summary)" : file.summary)
+        }
+        return StepPlan(effects: effects, outputs: outputs(plan))
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let plan = try await makePlan(context)
+        do {
+            try FileTransaction.apply(plan.files)
+        } catch let error as VersioningError {
+            throw StepError.failed("\(error)")
+        }
+        context.log("\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))")
+        for change in plan.changes {
+            context.log("\(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
+        }
+        return outputs(plan)
+    }
+}

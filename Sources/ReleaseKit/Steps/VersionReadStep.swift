@@ -1,0 +1,128 @@
+import Foundation
+
+/// `version.read`: what version the project is at (Xcode project or version file).
+public struct VersionReadStep: Step {
+    /// The step's `with` object (snake_case keys).
+    public struct Options: Decodable, Sendable {
+        /// See ``documentation``.
+        public var project: String?
+        /// See ``documentation``.
+        public var file: String?
+        /// See ``documentation``.
+        public var target: String?
+        /// See ``documentation``.
+        public var configuration: String?
+
+        enum CodingKeys: String, CodingKey {
+            case project, file, target, configuration
+        }
+
+        /// Creates the options; defaults match the documented ones.
+        public init(project: String? = nil, file: String? = nil, target: String? = nil, configuration: String? = nil) {
+            self.project = project
+            self.file = file
+            self.target = target
+            self.configuration = configuration
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            project = try container.decodeIfPresent(String.self, forKey: .project)
+            file = try container.decodeIfPresent(String.self, forKey: .file)
+            target = try container.decodeIfPresent(String.self, forKey: .target)
+            configuration = try container.decodeIfPresent(String.self, forKey: .configuration)
+        }
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "version.read"
+    /// One line for `release steps`.
+    public static let summary = "Read the project's version and build number per target and configuration"
+    /// Options, outputs and an example for `release steps`.
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
+            .init("file", "path", "a file holding a single version (a VERSION file) instead of an Xcode project"),
+            .init("target", "string", "the target whose version is output (default: the app nothing embeds)"),
+            .init("configuration", "string", "the configuration whose version is output (default: the target's default, usually Release)"),
+        ],
+        outputs: [
+            .init("version", "string", "the marketing version (CFBundleShortVersionString)"),
+            .init("build", "string", "the build number (CFBundleVersion)"),
+            .init("targets", "list", "every target and configuration as 'Target (Configuration): version (build)'"),
+            .init("project", "path", "the project or version file that was read"),
+        ],
+        example: """
+            {"id": "current", "uses": "version.read", "with": {"project": "Demo.xcodeproj", "configuration": "Release"}}
+            """
+    )
+
+    /// The decoded options.
+    public let options: Options
+
+    /// Creates a value from its parts.
+    public init(options: Options) throws {
+        if options.project != nil, options.file != nil {
+            throw StepError.invalidOption("file", "set 'project' or 'file', not both")
+        }
+        if options.file != nil, options.target != nil || options.configuration != nil {
+            throw StepError.invalidOption("target", "a version file has no targets or configurations")
+        }
+        self.options = options
+    }
+
+    func read(_ context: StepContext) throws -> (ProjectVersions, VersionEntry?) {
+        let versions: ProjectVersions
+        do {
+            versions = try VersionReader.read(project: options.project, file: options.file, in: context.workingDirectory)
+        } catch {
+            throw StepError.failed("\(error)")
+        }
+        let report = versions.report
+        let target = options.target ?? report.primaryTarget
+        if let wanted = options.target, !report.entries.contains(where: { $0.target == wanted }) {
+            let names = Set(report.entries.map(\.target)).sorted().map { "'\($0)'" }.joined(separator: ", ")
+            throw StepError.invalidOption("target", "no target '\(wanted)' in '\(report.project)' (targets: \(names))")
+        }
+        let entries = report.entries.filter { $0.target == target || report.kind == .file }
+        let entry: VersionEntry?
+        if let configuration = options.configuration {
+            guard let match = entries.first(where: { $0.configuration == configuration }) else {
+                throw StepError.invalidOption("configuration", "no configuration '\(configuration)' for target '\(target ?? "")'")
+            }
+            entry = match
+        } else {
+            entry = entries.first { $0.configuration == report.primaryConfiguration } ?? entries.last
+        }
+        return (versions, entry)
+    }
+
+    func outputs(_ versions: ProjectVersions, _ entry: VersionEntry?, context: StepContext) -> StepOutputs {
+        let targets = versions.report.entries.map { entry -> OutputValue in
+            let name = entry.configuration.map { "\(entry.target) (\($0))" } ?? entry.target
+            return .string("\(name): \(entry.version ?? "-") (\(entry.build ?? "-"))")
+        }
+        let projectPath = versions.baseDirectory + "/" + versions.report.project
+        return StepOutputs([
+            "version": .string(entry?.version ?? ""),
+            "build": .string(entry?.build ?? ""),
+            "targets": .list(targets),
+            "project": .path(projectPath),
+        ])
+    }
+
+    public func verify(in context: StepContext) async throws {
+        _ = try read(context)
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let (versions, entry) = try read(context)
+        return StepPlan(outputs: outputs(versions, entry, context: context))
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let (versions, entry) = try read(context)
+        for line in versions.report.disagreements { context.warn(line) }
+        return outputs(versions, entry, context: context)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// How a bump computes the new build number (`CFBundleVersion`).
+public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
+    /// The largest current build number plus one (`4146` → `4147`; `1.2.9` → `1.2.10`).
+    case increment
+    /// The number of commits on `HEAD` (`git rev-list --count HEAD`); a value when already known.
+    case gitCount(Int?)
+    /// The UTC time of the bump as `yyyyMMddHHmm`.
+    case timestamp
+    /// Leave build numbers alone.
+    case keep
+    /// This number.
+    case exact(String)
+    /// The value of an environment variable (a CI build number), for example `env:GITHUB_RUN_NUMBER`.
+    case environment(String)
+
+    /// Parses `increment`, `git-count`, `timestamp`, `keep`, `env:NAME` or a build number such as `4321`.
+    /// - Throws: ``VersioningError/invalidBuildNumber(_:context:)``.
+    public init(parsing text: String) throws {
+        switch text {
+        case "increment": self = .increment
+        case "git-count": self = .gitCount(nil)
+        case "timestamp": self = .timestamp
+        case "keep": self = .keep
+        default:
+            if text.hasPrefix("env:") {
+                let name = String(text.dropFirst(4))
+                guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                    throw VersioningError.invalidBuildNumber(text, context: "expected env:NAME")
+                }
+                self = .environment(name)
+            } else {
+                guard Self.isBuildNumber(text) else { throw VersioningError.invalidBuildNumber(text, context: nil) }
+                self = .exact(text)
+            }
+        }
+    }
+
+    /// Whether `text` is digits, optionally in up to three dot-separated groups (what App Store Connect takes).
+    public static func isBuildNumber(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...3).contains(parts.count)
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 18 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+
+    /// The build number following `builds`: the largest (compared numerically) with its last group plus one;
+    /// `1` when there is none.
+    public static func next(after builds: [String]) throws -> String {
+        let parsed = builds.compactMap { build -> SemanticVersion? in
+            guard isBuildNumber(build) else { return nil }
+            return SemanticVersion(build)
+        }
+        guard let largest = parsed.max() else {
+            if let bad = builds.first(where: { !isBuildNumber($0) }) {
+                throw VersioningError.buildStrategy("cannot increment build number '\(bad)': it is not a number (pass --build N)")
+            }
+            return "1"
+        }
+        var components = largest.components
+        components[components.count - 1] += 1
+        return components.map(String.init).joined(separator: ".")
+    }
+
+    /// The new build number, or `nil` for ``keep``.
+    /// - Parameters:
+    ///   - currentBuilds: every build number the project has now (for ``increment``).
+    ///   - environment: where ``environment(_:)`` looks.
+    ///   - now: the clock for ``timestamp``.
+    ///   - commitCount: counts the commits on `HEAD`, called only for ``gitCount(_:)`` without a value.
+    /// - Throws: ``VersioningError/buildStrategy(_:)``.
+    public func resolve(
+        currentBuilds: [String], environment: [String: String], now: Date,
+        commitCount: () async throws -> Int
+    ) async throws -> String? {
+        switch self {
+        case .increment:
+            return try Self.next(after: currentBuilds)
+        case .gitCount(let count?):
+            return String(count)
+        case .gitCount(nil):
+            return String(try await commitCount())
+        case .timestamp:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyyMMddHHmm"
+            return formatter.string(from: now)
+        case .keep:
+            return nil
+        case .exact(let value):
+            return value
+        case .environment(let name):
+            guard let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+                throw VersioningError.buildStrategy("environment variable '\(name)' is not set (build strategy 'env:\(name)')")
+            }
+            guard Self.isBuildNumber(value) else {
+                throw VersioningError.invalidBuildNumber(value, context: "environment variable '\(name)'")
+            }
+            return value
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .increment: return "increment"
+        case .gitCount(let count): return count.map { "git-count (\($0))" } ?? "git-count"
+        case .timestamp: return "timestamp"
+        case .keep: return "keep"
+        case .exact(let value): return value
+        case .environment(let name): return "env:\(name)"
+        }
+    }
+}

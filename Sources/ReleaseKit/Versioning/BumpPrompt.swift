@@ -1,0 +1,82 @@
+import Foundation
+
+/// The interactive version menu of `release bump`, independent of any terminal: input lines come from a
+/// closure and text goes to another, so tests drive it directly.
+///
+/// ```
+/// Select new version [current: 3.0.0 (4146)]:
+/// 1. 4.0.0 (4321)
+/// 2. 3.1.0 (4321)
+/// 3. 3.0.1 (4321)
+/// 4. 3.0.0 (4321)
+/// ?
+/// ```
+/// All four choices share one new build number; 4 keeps the marketing version. Anything but a listed number
+/// asks again; the end of input (Ctrl-D, a closed pipe) returns `nil` so nothing changes.
+public struct BumpPrompt: Sendable {
+    /// One line of the menu.
+    public struct Option: Sendable, Equatable {
+        /// What the option does to the version.
+        public var choice: VersionChoice
+        /// The version this option writes.
+        public var version: SemanticVersion
+    }
+
+    /// The version the project is at.
+    public let current: SemanticVersion
+    /// The build number the project is at.
+    public let currentBuild: String?
+    /// The build number every choice gets (`nil` when the project has none).
+    public let newBuild: String?
+    /// The four choices: major, minor, patch, keep.
+    public let options: [Option]
+
+    /// A menu for a project at `current` and `currentBuild` whose choices all get `newBuild`.
+    public init(current: SemanticVersion, currentBuild: String?, newBuild: String?) {
+        self.current = current
+        self.currentBuild = currentBuild
+        self.newBuild = newBuild
+        self.options = [
+            Option(choice: .part(.major), version: current.bumped(.major)),
+            Option(choice: .part(.minor), version: current.bumped(.minor)),
+            Option(choice: .part(.patch), version: current.bumped(.patch)),
+            Option(choice: .keep, version: current),
+        ]
+    }
+
+    /// The menu, ending with the `?` the answer is typed after (no newline).
+    public var menu: String {
+        var text = "Select new version [current: \(label(current.description, currentBuild))]:\n"
+        for (index, option) in options.enumerated() {
+            text += line(for: option, number: index + 1) + "\n"
+        }
+        return text + "?"
+    }
+
+    /// Shows the menu and reads answers until one is valid.
+    /// - Parameters:
+    ///   - readLine: the next input line without its newline, or `nil` at the end of input.
+    ///   - write: prints text as is.
+    /// - Returns: the chosen option, or `nil` when input ended first.
+    public func run(readLine: () -> String?, write: (String) -> Void) -> Option? {
+        write(menu)
+        while let line = readLine() {
+            let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let number = Int(answer), (1...options.count).contains(number) {
+                return options[number - 1]
+            }
+            write("'\(answer)' is not a choice: type a number from 1 to \(options.count)\n?")
+        }
+        write("\n")
+        return nil
+    }
+
+    /// One menu line without its newline: `3. 3.0.1 (4321)`.
+    public func line(for option: Option, number: Int) -> String {
+        "\(number). \(label(option.version.description, newBuild))"
+    }
+
+    private func label(_ version: String, _ build: String?) -> String {
+        build.map { "\(version) (\($0))" } ?? version
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A bump in progress: the project as read and the one new build number every choice shares. `release bump`
+/// and the `version.bump` step both start here, then pick a ``VersionChoice`` (from flags or the prompt) and
+/// turn it into a ``BumpPlan``.
+public struct BumpSession: Sendable {
+    /// The project as read.
+    public let versions: ProjectVersions
+    /// The build number the bump writes; `nil` when it keeps build numbers or the project has none.
+    public let newBuild: String?
+
+    /// Reads the project and computes the new build number.
+    /// - Parameters:
+    ///   - project: `--project`, `nil` for the folder's only `.xcodeproj` (or its `VERSION` file).
+    ///   - file: `--file`, a file holding a single version.
+    ///   - directory: where relative paths start.
+    ///   - strategy: how to compute the build number.
+    ///   - environment: for `env:NAME`.
+    ///   - now: for `timestamp`.
+    ///   - commitCount: counts commits in a folder, for `git-count`.
+    /// - Throws: ``VersioningError``.
+    public static func prepare(
+        project: String?, file: String?, in directory: String, strategy: BuildNumberStrategy,
+        environment: [String: String], now: Date, commitCount: @Sendable (String) async throws -> Int
+    ) async throws -> BumpSession {
+        let versions = try VersionReader.read(project: project, file: file, in: directory)
+        let bumped = versions.tracked.filter(\.bumps)
+        var newBuild: String?
+        // A project without build numbers (a VERSION file with no "+build") gets none.
+        if bumped.contains(where: { $0.buildOrigin != nil }) {
+            let base = versions.baseDirectory
+            newBuild = try await strategy.resolve(
+                currentBuilds: bumped.compactMap(\.entry.build), environment: environment, now: now,
+                commitCount: { try await commitCount(base) }
+            )
+        }
+        return BumpSession(versions: versions, newBuild: newBuild)
+    }
+
+    /// Creates a value from its parts.
+    public init(versions: ProjectVersions, newBuild: String?) {
+        self.versions = versions
+        self.newBuild = newBuild
+    }
+
+    /// The interactive menu for this project.
+    /// - Throws: ``VersioningError/nothingToBump(project:)`` or ``VersioningError/invalidVersion(_:context:)``
+    ///   when the current version cannot be bumped.
+    public func prompt() throws -> BumpPrompt {
+        guard let currentText = versions.currentVersion else {
+            throw VersioningError.nothingToBump(project: versions.report.project)
+        }
+        let current = try SemanticVersion.parse(currentText, context: versions.primaryVersionLocation)
+        return BumpPrompt(current: current, currentBuild: versions.currentBuild, newBuild: newBuild ?? versions.currentBuild)
+    }
+
+    /// The file edits for `choice`.
+    public func plan(_ choice: VersionChoice) throws -> BumpPlan {
+        try BumpPlanner.plan(versions, choice: choice, build: newBuild)
+    }
+}

@@ -1,0 +1,50 @@
+/// Exactly where a value is written: precise enough to report it (`file:line`) and to replace it without
+/// touching anything else in the file.
+public struct ValueSite: Sendable, Hashable {
+    /// How the file stores the value, which decides how a new value is written.
+    public enum Format: String, Sendable, Codable {
+        /// A build setting in `project.pbxproj`.
+        case pbxproj
+        /// An assignment in an `.xcconfig` file.
+        case xcconfig
+        /// A `<string>` in an XML property list.
+        case xmlPlist
+        /// A key in a binary property list (no lines; rewritten as binary).
+        case binaryPlist
+        /// A version token in a plain text file (`VERSION`).
+        case text
+    }
+
+    /// Absolute path of the file.
+    public var path: String
+    /// 1-based line of the value; `nil` for binary property lists.
+    public var line: Int?
+    /// The setting or property list key (`MARKETING_VERSION`, `CFBundleVersion`).
+    public var key: String
+    /// How the file stores the value.
+    public var format: Format
+    /// Byte offsets of the value's token, quotes included when ``quoted`` is true; `nil` for binary plists.
+    public var range: Range<Int>?
+    /// Whether the token is written in double quotes.
+    public var quoted: Bool
+    /// The value as written, unescaped and without quotes.
+    public var rawValue: String
+
+    /// Creates a value from its parts.
+    public init(
+        path: String, line: Int?, key: String, format: Format, range: Range<Int>?, quoted: Bool, rawValue: String
+    ) {
+        self.path = path
+        self.line = line
+        self.key = key
+        self.format = format
+        self.range = range
+        self.quoted = quoted
+        self.rawValue = rawValue
+    }
+
+    /// `path:line`, or `path` when there is no line.
+    public var location: String {
+        line.map { "\(path):\($0)" } ?? path
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What version a project is at: per target and configuration, the marketing version and build number and
+/// where each is defined. `release version` prints it as a table or, with `--json`, as JSON.
+public struct VersionReport: Sendable, Codable, Equatable {
+    /// What kind of project was read.
+    public enum Kind: String, Sendable, Codable {
+        case xcode
+        case file
+    }
+
+    /// Whether an Xcode project or a version file was read.
+    public var kind: Kind
+    /// The project (`Demo.xcodeproj`) or version file, relative to the folder it is in.
+    public var project: String
+    /// The app target the summary comes from (the first app nothing embeds).
+    public var primaryTarget: String?
+    /// The configuration the summary comes from (the target's default configuration).
+    public var primaryConfiguration: String?
+    /// The primary target's version: what a release is called.
+    public var version: String?
+    /// The primary target's build number.
+    public var build: String?
+    /// Every target × configuration.
+    public var entries: [VersionEntry]
+
+    /// Creates a value from its parts.
+    public init(
+        kind: Kind, project: String, primaryTarget: String?, primaryConfiguration: String?, version: String?, build: String?,
+        entries: [VersionEntry]
+    ) {
+        self.kind = kind
+        self.project = project
+        self.primaryTarget = primaryTarget
+        self.primaryConfiguration = primaryConfiguration
+        self.version = version
+        self.build = build
+        self.entries = entries
+    }
+
+    /// The report as pretty-printed JSON with sorted snake_case keys and a trailing newline.
+    public func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    /// Versions that disagree between entries of the same target or between a host and its extensions, one line
+    /// each, for a warning.
+    public var disagreements: [String] {
+        var lines: [String] = []
+        var byTarget: [String: Set<String>] = [:]
+        var order: [String] = []
+        for entry in entries {
+            if byTarget[entry.target] == nil { order.append(entry.target) }
+            byTarget[entry.target, default: []].insert("\(entry.version ?? "-") (\(entry.build ?? "-"))")
+        }
+        for target in order where (byTarget[target]?.count ?? 0) > 1 {
+            lines.append("target '\(target)' has different versions per configuration: \(byTarget[target, default: []].sorted().joined(separator: ", "))")
+        }
+        for entry in entries {
+            guard let host = entry.host,
+                  let hostEntry = entries.first(where: { $0.target == host && $0.configuration == entry.configuration }),
+                  hostEntry.version != entry.version
+            else { continue }
+            lines.append("'\(entry.target)' (\(entry.configuration ?? "-")) is at \(entry.version ?? "no version"), its app '\(host)' at \(hostEntry.version ?? "no version")")
+        }
+        return lines
+    }
+
+    /// The report as an aligned text table, one row per entry, ending with a newline.
+    public func table() -> String {
+        let header = ["TARGET", "CONFIGURATION", "VERSION", "BUILD", "VERSION DEFINED AT", "BUILD DEFINED AT"]
+        var rows = [header]
+        for entry in entries {
+            rows.append([
+                entry.host.map { "\(entry.target) (in \($0))" } ?? entry.target,
+                entry.configuration ?? "-",
+                entry.version ?? "-",
+                entry.build ?? "-",
+                entry.versionDefinedAt?.description ?? "-",
+                entry.buildDefinedAt?.description ?? "-",
+            ])
+        }
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var text = ""
+        if let version {
+            text += "\(project): \(version)\(build.map { " (\($0))" } ?? "")"
+            if let primaryTarget { text += " [\(primaryTarget)\(primaryConfiguration.map { ", \($0)" } ?? "")]" }
+            text += "\n\n"
+        }
+        for row in rows {
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line += column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,85 @@
+/// Everything the version engine reports. Messages are lower-case, name `file:line` where there is one and
+/// quote the offending value.
+public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Text that is not a version: `(value, where)`; `where` is `file:line` or a description of the input.
+    case invalidVersion(String, context: String?)
+    /// Text that is not a build number.
+    case invalidBuildNumber(String, context: String?)
+    /// A syntax error in a file: `(file, line, message)`.
+    case syntax(file: String, line: Int, message: String)
+    /// A required `#include` names a missing file.
+    case missingInclude(file: String, line: Int, path: String)
+    /// An `#include` chain includes itself.
+    case includeCycle(file: String, line: Int, path: String)
+    /// A file the engine needs cannot be read.
+    case unreadable(path: String, reason: String)
+    /// The project file is structurally wrong (a dangling object id, a missing root object).
+    case malformedProject(file: String, line: Int?, message: String)
+    /// No `.xcodeproj` or `VERSION` file where one was looked for.
+    case noProject(directory: String)
+    /// More than one `.xcodeproj`: the user must choose with `--project`.
+    case ambiguousProject(directory: String, candidates: [String])
+    /// An Info.plist named by `INFOPLIST_FILE` does not exist: `(path, setting location)`.
+    case missingInfoPlist(path: String, definedAt: String)
+    /// A version file does not contain exactly one version.
+    case versionNotFound(file: String, found: Int)
+    /// A value must change but is computed from other settings, so there is no literal to edit.
+    case notEditable(location: String, key: String, value: String)
+    /// A value expected in a file is no longer there (the file changed since it was read).
+    case staleFile(path: String, line: Int?, expected: String)
+    /// The project defines no version the bump could change.
+    case nothingToBump(project: String)
+    /// A build-number strategy cannot produce a number.
+    case buildStrategy(String)
+    /// A git command the bump needs failed or would fail (a taken branch, not a repository).
+    case git(String)
+    /// Writing the bumped files failed; every file was restored.
+    case writeFailed(path: String, reason: String, restored: [String])
+
+    public var description: String {
+        switch self {
+        case .invalidVersion(let value, let context):
+            return prefix(context) + "invalid version '\(value)' (expected X, X.Y or X.Y.Z with an optional suffix such as 'b5')"
+        case .invalidBuildNumber(let value, let context):
+            return prefix(context) + "invalid build number '\(value)' (expected digits, optionally separated by dots)"
+        case .syntax(let file, let line, let message):
+            return "\(file):\(line): \(message)"
+        case .missingInclude(let file, let line, let path):
+            return "\(file):\(line): included file '\(path)' does not exist"
+        case .includeCycle(let file, let line, let path):
+            return "\(file):\(line): '\(path)' includes itself"
+        case .unreadable(let path, let reason):
+            return "cannot read '\(path)': \(reason)"
+        case .malformedProject(let file, let line, let message):
+            return line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+        case .noProject(let directory):
+            return "no '.xcodeproj' or 'VERSION' file in '\(directory)' (pass --project PATH or --file PATH)"
+        case .ambiguousProject(let directory, let candidates):
+            return "several projects in '\(directory)': \(candidates.map { "'\($0)'" }.joined(separator: ", ")) (pass --project PATH)"
+        case .missingInfoPlist(let path, let definedAt):
+            return "\(definedAt): Info.plist '\(path)' does not exist"
+        case .versionNotFound(let file, let found):
+            return found == 0
+                ? "\(file): no version found"
+                : "\(file): \(found) versions found, expected exactly one"
+        case .notEditable(let location, let key, let value):
+            return "\(location): \(key) is '\(value)', computed from other settings; define it as a literal to bump it"
+        case .staleFile(let path, let line, let expected):
+            let location = line.map { "\(path):\($0)" } ?? path
+            return "\(location): expected '\(expected)'; the file changed since it was read"
+        case .nothingToBump(let project):
+            return "'\(project)' defines no version to bump"
+        case .buildStrategy(let message):
+            return message
+        case .git(let message):
+            return message
+        case .writeFailed(let path, let reason, let restored):
+            let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
+            return "cannot write '\(path)': \(reason); nothing was changed\(list)"
+        }
+    }
+
+    private func prefix(_ context: String?) -> String {
+        context.map { "\($0): " } ?? ""
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release bump`: choose the next version (from a menu on a terminal, or a flag), write it where the project
+/// defines it, then create `release/<version>` and commit.
+struct BumpCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bump",
+        abstract: "Write the next version into the project, create release/<version> and commit.",
+        discussion: """
+            Without a choice on a terminal, a menu offers the next major, minor and patch versions and the current one, \
+            all with one new build number. Without a terminal, pass the choice: release bump patch --yes.
+            """
+    )
+
+    @Argument(help: "major, minor, patch, build (only the build number) or a version such as 3.1.0.")
+    var choice: String?
+
+    @Option(help: "The build number: N, increment, git-count, timestamp, keep or env:NAME (default: increment).")
+    var build: String?
+
+    @Option(help: "The .xcodeproj, or a folder holding one (default: the current folder).")
+    var project: String?
+
+    @Option(help: "A file holding a single version (a VERSION file) instead of an Xcode project.")
+    var file: String?
+
+    @Flag(inversion: .prefixedNo, help: "Create the release branch and commit (--no-branch only writes the files).")
+    var branch = true
+
+    @Option(help: "The branch to create; {version} and {build} are replaced.")
+    var branchPattern = BumpWorkflow.defaultBranchPattern
+
+    @Option(help: "The commit message; {version}, {build}, {previous_version} and {previous_build} are replaced.")
+    var message = BumpWorkflow.defaultCommitMessage
+
+    @Flag(help: "Push the branch to origin.")
+    var push = false
+
+    @Option(help: "The remote --push pushes to.")
+    var remote = "origin"
+
+    @Flag(help: "Do not ask for confirmation.")
+    var yes = false
+
+    @Flag(help: "Print the diff and the git commands; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print what changed (files, old and new values) as JSON on standard output.")
+    var json = false
+
+    func validate() throws {
+        if let choice { _ = try parse { try VersionChoice(parsing: choice) } }
+        if let build { _ = try parse { try BuildNumberStrategy(parsing: build) } }
+        if project != nil, file != nil { throw ValidationError("pass --project or --file, not both") }
+        if push, !branch { throw ValidationError("--push pushes the release branch: it cannot be combined with --no-branch") }
+    }
+
+    private func parse<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() async throws {
+        let interactive = isatty(0) == 1
+        if choice == nil, !interactive {
+            VersioningConsole.line("""
+                error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
+                and optionally --build N|increment|git-count|timestamp|keep (for example 'release bump patch --build increment --yes')
+                """)
+            throw ExitCode(64)
+        }
+        do {
+            try await bump(interactive: interactive)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            VersioningConsole.line("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func bump(interactive: Bool) async throws {
+        let directory = FileManager.default.currentDirectoryPath
+        let strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
+        let session = try await BumpSession.prepare(
+            project: project, file: file, in: directory, strategy: strategy,
+            environment: ProcessInfo.processInfo.environment, now: Date(),
+            commitCount: { try await BumpWorkflow.commitCount(in: $0) }
+        )
+        for line in session.versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
+        let workflow = BumpWorkflow(
+            directory: session.versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
+            createBranch: branch, commit: branch, push: push, remote: remote
+        )
+        let versionChoice: VersionChoice
+        if let choice {
+            versionChoice = try VersionChoice(parsing: choice)
+        } else {
+            switch TerminalPrompt.run(try session.prompt()) {
+            case .chosen(let option):
+                versionChoice = option.choice
+            case .cancelled, .pending:
+                VersioningConsole.line("cancelled: nothing changed")
+                throw ExitCode(1)
+            case .interrupted:
+                VersioningConsole.line("interrupted: nothing changed")
+                throw ExitCode(130)
+            }
+        }
+
+        let plan = try session.plan(versionChoice)
+        if let warning = plan.downgradeWarning { VersioningConsole.line("warning: \(warning)") }
+        let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
+        if dryRun {
+            // The same checks as a real run, so a taken branch shows up now rather than later.
+            try await workflow.preflight(plan)
+            VersioningConsole.line("Dry run: \(title); nothing is written")
+            for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
+                VersioningConsole.line("would run: \(ShellQuoting.commandLine(command))")
+            }
+            if json {
+                print(try plan.jsonText(branch: branch ? workflow.branchName(for: plan) : nil, dryRun: true), terminator: "")
+            } else {
+                print(plan.diff, terminator: "")
+            }
+            return
+        }
+        if plan.files.isEmpty {
+            VersioningConsole.line("Nothing to change: the project is at \(title)")
+            if json { print(try plan.jsonText(), terminator: "") }
+            return
+        }
+        if interactive, choice != nil, !yes {
+            VersioningConsole.write("Bump \(title) in \(plan.files.count) file(s)? [y/N] ")
+            let answer = Swift.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                VersioningConsole.line("cancelled: nothing changed")
+                throw ExitCode(1)
+            }
+        }
+        try await workflow.preflight(plan)
+        do {
+            // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds
+            // the transaction takes (the default action comes back right after).
+            let previous = signal(SIGINT, SIG_IGN)
+            defer { signal(SIGINT, previous) }
+            try FileTransaction.apply(plan.files)
+        }
+        VersioningConsole.line("Bumped \(title)")
+        for file in plan.files {
+            for change in file.changes {
+                VersioningConsole.line("  \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
+            }
+        }
+        var result: (branch: String?, commit: String?) = (nil, nil)
+        if workflow.usesGit {
+            result = try await workflow.perform(plan)
+            if let branch = result.branch { VersioningConsole.line("Created branch \(branch)") }
+            if let commit = result.commit { VersioningConsole.line("Committed \(commit.prefix(12))") }
+            if push { VersioningConsole.line("Pushed to \(remote)") }
+        }
+        if json { print(try plan.jsonText(branch: result.branch, commit: result.commit), terminator: "") }
+    }
+}

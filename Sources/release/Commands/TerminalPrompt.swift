@@ -1,0 +1,42 @@
+import Foundation
+import ReleaseKit
+
+/// Runs the bump menu on the terminal: keys are read one by one (no canonical mode, no echo, no signals) so the
+/// arrow keys can move the choice; typing a number and Enter works as on any terminal. The terminal's settings
+/// are restored on every way out. Where the terminal cannot be switched, the menu reads whole lines instead.
+enum TerminalPrompt {
+    static func run(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome {
+        var original = termios()
+        guard tcgetattr(0, &original) == 0 else { return lineBased(prompt) }
+        var raw = original
+        // Output processing stays on, so "\n" still becomes "\r\n".
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
+            bytes[Int(VMIN)] = 1
+            bytes[Int(VTIME)] = 0
+        }
+        guard tcsetattr(0, TCSANOW, &raw) == 0 else { return lineBased(prompt) }
+        defer { _ = tcsetattr(0, TCSANOW, &original) }
+
+        var editor = BumpPromptEditor(prompt: prompt)
+        VersioningConsole.write(editor.start)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(0, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            let keys: [BumpPromptEditor.Key] = count <= 0 ? [.endOfInput] : BumpPromptEditor.keys(from: Array(buffer[0..<count]))
+            for key in keys {
+                let (output, outcome) = editor.handle(key)
+                VersioningConsole.write(output)
+                if outcome != .pending { return outcome }
+            }
+        }
+    }
+
+    private static func lineBased(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome {
+        guard let option = prompt.run(readLine: { Swift.readLine(strippingNewline: true) }, write: VersioningConsole.write) else {
+            return .cancelled
+        }
+        return .chosen(option)
+    }
+}

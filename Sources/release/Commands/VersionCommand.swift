@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release version`: what version the project is at, per target and configuration.
+struct VersionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Show the project's version and build number per target and configuration, and where each is defined."
+    )
+
+    @Option(help: "The .xcodeproj, or a folder holding one (default: the current folder).")
+    var project: String?
+
+    @Option(help: "A file holding a single version (a VERSION file) instead of an Xcode project.")
+    var file: String?
+
+    @Flag(help: "Print the report as JSON on standard output.")
+    var json = false
+
+    func validate() throws {
+        if project != nil, file != nil { throw ValidationError("pass --project or --file, not both") }
+    }
+
+    func run() async throws {
+        let versions: ProjectVersions
+        do {
+            versions = try VersionReader.read(project: project, file: file, in: FileManager.default.currentDirectoryPath)
+        } catch {
+            VersioningConsole.line("error: \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            print(try versions.report.jsonText(), terminator: "")
+        } else {
+            VersioningConsole.write(versions.report.table())
+            for line in versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
+        }
+    }
+}

@@ -1,0 +1,325 @@
+import Foundation
+import Testing
+
+/// `release bump` and `release version` run as the built binary (`swift build` first) against a fixture copied
+/// into a temporary git repository: through a pseudo-terminal, and without one.
+@Suite(.serialized) struct BumpCommandTests {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let binary = packageRoot + "/.build/debug/release"
+
+    /// A temporary git repository holding a copy of a fixture (`Fixtures/Xcode/literal-plist` unless told).
+    struct Repository {
+        let path: String
+        let fixture: String
+        var plist: String { path + "/Classic/Info.plist" }
+
+        init(fixture name: String = "literal-plist") throws {
+            path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+            fixture = BumpCommandTests.packageRoot + "/Fixtures/Xcode/" + name
+            try FileManager.default.copyItem(atPath: fixture, toPath: path)
+            try FileManager.default.removeItem(atPath: path + "/expected")
+            for arguments in [
+                ["init", "-q", "-b", "main"], ["config", "user.name", "Release Test"], ["config", "user.email", "release@example.com"],
+                ["config", "commit.gpgsign", "false"], ["add", "-A"], ["commit", "-q", "-m", "Initial commit"],
+            ] {
+                let result = try BumpCommandTests.execute(["/usr/bin/env", "git"] + arguments, in: path)
+                guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["git": arguments, "stderr": result.stderr]) }
+            }
+        }
+
+        func git(_ arguments: String...) throws -> String {
+            try BumpCommandTests.execute(["/usr/bin/env", "git"] + arguments, in: path).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    struct Execution {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `arguments` with standard input from /dev/null (no terminal).
+    static func execute(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Execution {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Execution(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs the binary in a pseudo-terminal (python3's `pty`), typing each answer when the output ends with `?`.
+    static func executeInTerminal(_ arguments: [String], in directory: String, answers: [String]) throws -> (status: Int32, output: String) {
+        let script = """
+            import json, os, pty, select, sys, time
+            answers = json.loads(sys.argv[1])
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[2], sys.argv[2:])
+            out = b""
+            deadline = time.time() + 120
+            while time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if fd in ready:
+                    try:
+                        data = os.read(fd, 4096)
+                    except OSError:
+                        break
+                    if not data:
+                        break
+                    out += data
+                    if answers and out.endswith(b"?"):
+                        os.write(fd, answers.pop(0).encode())
+            else:
+                os.kill(pid, 9)
+            _, status = os.waitpid(pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+            sys.stdout.write(json.dumps({"status": code, "output": out.decode("utf-8", "replace")}))
+            """
+        let answersJSON = String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self)
+        let result = try execute(["/usr/bin/env", "python3", "-c", script, answersJSON] + arguments, in: directory)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let status = (object?["status"] as? Int).map(Int32.init) ?? -1
+        return (status, object?["output"] as? String ?? "python: \(result.stderr)")
+    }
+
+    private func requireBinary() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build (looked for \(Self.binary))")
+    }
+
+    @Test func typingThreeAtThePromptBumpsThePatchBranchesAndCommits() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path, answers: ["3\n"])
+        #expect(status == 0, "output: \(output)")
+        // The terminal turns \n into \r\n.
+        #expect(output.contains("""
+            Select new version [current: 3.0.0 (4146)]:\r
+            1. 4.0.0 (4321)\r
+            2. 3.1.0 (4321)\r
+            3. 3.0.1 (4321)\r
+            4. 3.0.0 (4321)\r
+            ?3\r\n
+            """), "output: \(output)")
+        #expect(output.contains("Created branch release/3.0.1"))
+
+        let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/Classic/Info.plist"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == expected)
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.0.1")
+        #expect(try repository.git("log", "-1", "--format=%s") == "Bump version to 3.0.1 (4321)")
+        #expect(try repository.git("show", "--name-only", "--format=", "HEAD") == "Classic/Info.plist")
+        #expect(try repository.git("status", "--porcelain") == "")
+        #expect(try repository.git("rev-list", "--count", "HEAD") == "2")
+    }
+
+    @Test func invalidAnswerAsksAgainAndEndOfInputChangesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        // "9" is not a choice; then Ctrl-D ends the input.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["9\n", "\u{04}"])
+        #expect(status == 1, "output: \(output)")
+        #expect(output.contains("'9' is not a choice: type a number from 1 to 4\r\n?"), "output: \(output)")
+        #expect(output.contains("cancelled: nothing changed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    @Test func arrowKeysChooseAndCtrlCChangesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let (interrupted, interruptedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{03}"])
+        #expect(interrupted == 130, "output: \(interruptedOutput)")
+        #expect(interruptedOutput.contains("interrupted: nothing changed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+
+        // Down, down, up, down: the second choice (minor).
+        let (status, output) = try Self.executeInTerminal(
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path, answers: ["\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B\r"]
+        )
+        #expect(status == 0, "output: \(output)")
+        #expect(output.contains("\u{1B}[7m2. 3.1.0 (4146)\u{1B}[0m"), "output: \(output)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+    }
+
+    @Test func withoutATerminalAChoiceIsRequired() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary, "bump"], in: repository.path)
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("release bump patch --build increment --yes"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    @Test func withoutATerminalPatchYesBumpsAndPrintsJSON() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        // Something else already staged stays out of the bump commit.
+        try "notes\n".write(toFile: repository.path + "/notes.txt", atomically: true, encoding: .utf8)
+        _ = try repository.git("add", "notes.txt")
+        let result = try Self.execute([Self.binary, "bump", "patch", "--yes", "--build", "4321", "--json"], in: repository.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["version"] as? String == "3.0.1")
+        #expect(json["build"] as? String == "4321")
+        #expect(json["previous_version"] as? String == "3.0.0")
+        #expect(json["previous_build"] as? String == "4146")
+        #expect(json["branch"] as? String == "release/3.0.1")
+        let files = try #require(json["files"] as? [[String: Any]])
+        #expect(files.map { $0["path"] as? String } == ["Classic/Info.plist"])
+        let changes = try #require(files.first?["changes"] as? [[String: Any]])
+        #expect(changes.map { "\($0["key"] ?? ""):\($0["line"] ?? ""):\($0["old"] ?? "")->\($0["new"] ?? "")" }
+            == ["CFBundleShortVersionString:18:3.0.0->3.0.1", "CFBundleVersion:20:4146->4321"])
+        let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/Classic/Info.plist"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == expected)
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.0.1")
+        #expect(try repository.git("show", "--name-only", "--format=", "HEAD") == "Classic/Info.plist")
+        #expect(try repository.git("status", "--porcelain") == "A  notes.txt")
+
+        // The same branch again is refused before anything is written.
+        try repository.git("checkout", "-q", "main")
+        let again = try Self.execute([Self.binary, "bump", "patch", "--build", "4321"], in: repository.path)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("error: branch 'release/3.0.1' already exists"), "stderr: \(again.stderr)")
+        #expect(try repository.git("status", "--porcelain") == "A  notes.txt")
+    }
+
+    @Test func pushSendsTheReleaseBranchToTheRemote() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let remote = NSTemporaryDirectory() + "release-e2e-remote-\(UUID().uuidString).git"
+        defer { try? FileManager.default.removeItem(atPath: remote) }
+        #expect(try Self.execute(["/usr/bin/env", "git", "init", "-q", "--bare", remote], in: repository.path).status == 0)
+        _ = try repository.git("remote", "add", "origin", remote)
+        let result = try Self.execute(
+            [Self.binary, "bump", "2.0", "--build", "keep", "--push", "--branch-pattern", "rc/{version}-{build}", "--message", "Release {version} (was {previous_version})"],
+            in: repository.path
+        )
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "rc/2.0-4146")
+        #expect(try repository.git("log", "-1", "--format=%s") == "Release 2.0 (was 3.0.0)")
+        let pushed = try Self.execute(["/usr/bin/env", "git", "rev-parse", "refs/heads/rc/2.0-4146"], in: remote)
+        #expect(pushed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try repository.git("rev-parse", "HEAD")))
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>2.0</string>"))
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
+    }
+
+    @Test func versionFileWithoutBranch() throws {
+        try requireBinary()
+        let folder = NSTemporaryDirectory() + "release-e2e-file-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "  VERSION = '7.1.3b5'\r\n".write(toFile: folder + "/version.rb", atomically: true, encoding: .utf8)
+        let result = try Self.execute([Self.binary, "bump", "patch", "--file", "version.rb", "--no-branch", "--json"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try String(contentsOfFile: folder + "/version.rb", encoding: .utf8) == "  VERSION = '7.1.3'\r\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["version"] as? String == "7.1.3")
+        #expect(json["build"] == nil, "a version file without a build number gets none")
+    }
+
+    @Test func dryRunPrintsTheDiffAndWritesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary, "bump", "minor", "--build", "5000", "--dry-run"], in: repository.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == """
+            --- a/Classic/Info.plist
+            +++ b/Classic/Info.plist
+            @@ -15,8 +15,8 @@
+             \t<key>CFBundlePackageType</key>
+             \t<string>$(PRODUCT_BUNDLE_PACKAGE_TYPE)</string>
+             \t<key>CFBundleShortVersionString</key>
+            -\t<string>3.0.0</string>
+            +\t<string>3.1.0</string>
+             \t<key>CFBundleVersion</key>
+            -\t<string>4146</string>
+            +\t<string>5000</string>
+             </dict>
+             </plist>
+
+            """)
+        #expect(result.stderr.contains("would run: git checkout -b release/3.1.0"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    /// The dry-run diff of a CRLF project applies with `git apply` and gives exactly the files a real bump writes.
+    @Test func dryRunDiffAppliesToTheExpectedFiles() throws {
+        try requireBinary()
+        let repository = try Repository(fixture: "configurations-disagree")
+        defer { repository.remove() }
+        let result = try Self.execute([Self.binary, "bump", "patch", "--dry-run", "--no-branch"], in: repository.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let patch = repository.path + "/../\((repository.path as NSString).lastPathComponent).diff"
+        try result.stdout.write(toFile: patch, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: patch) }
+        let applied = try Self.execute(["/usr/bin/env", "git", "apply", patch], in: repository.path)
+        #expect(applied.status == 0, "git apply: \(applied.stderr)")
+        let relative = "Disagree.xcodeproj/project.pbxproj"
+        let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/" + relative))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.path + "/" + relative)) == expected)
+    }
+
+    @Test func badCommandLinesExit64() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let version = try Self.execute([Self.binary, "bump", "huge", "--yes"], in: repository.path)
+        #expect(version.status == 64)
+        #expect(version.stderr.contains("invalid version 'huge'"), "stderr: \(version.stderr)")
+        let build = try Self.execute([Self.binary, "bump", "patch", "--build", "soon"], in: repository.path)
+        #expect(build.status == 64)
+        #expect(build.stderr.contains("invalid build number 'soon'"), "stderr: \(build.stderr)")
+    }
+
+    @Test func versionCommandPrintsTheReport() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let json = try Self.execute([Self.binary, "version", "--json"], in: repository.path)
+        #expect(json.status == 0)
+        let expected = try String(contentsOfFile: repository.fixture + "/expected/report.json", encoding: .utf8)
+        #expect(json.stdout == expected)
+        let table = try Self.execute([Self.binary, "version"], in: repository.path)
+        #expect(table.status == 0)
+        #expect(table.stdout == "")
+        #expect(table.stderr.contains("Classic  Release        3.0.0    4146   Classic/Info.plist:18 (CFBundleShortVersionString)  Classic/Info.plist:20 (CFBundleVersion)"), "stderr: \(table.stderr)")
+        let missing = try Self.execute([Self.binary, "version", "--project", "Nope.xcodeproj"], in: repository.path)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Nope.xcodeproj/project.pbxproj"), "stderr: \(missing.stderr)")
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+extension VersioningTests {
+    @Suite struct BumpMechanicsTests {
+        @Test func unifiedDiff() {
+            let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+            let new = "a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n"
+            #expect(TextDiff.unified(old: old, new: new, path: "x", context: 1) == """
+                --- a/x
+                +++ b/x
+                @@ -1,3 +1,3 @@
+                 a
+                -b
+                +B
+                 c
+                @@ -9,2 +9,2 @@
+                 i
+                -j
+                +J
+
+                """)
+            #expect(TextDiff.unified(old: old, new: old, path: "x") == "")
+            #expect(TextDiff.unified(old: "a", new: "b", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n")
+            #expect(TextDiff.unified(old: "a\n", new: "a\nb\n", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n a\n+b\n")
+            #expect(TextDiff.unified(old: "", new: "a\n", path: "x") == "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+a\n")
+            // CRLF lines keep their carriage return.
+            #expect(TextDiff.unified(old: "a\r\nb\r\n", new: "a\r\nc\r\n", path: "x").contains("-b\r\n+c\r\n"))
+        }
+
+        /// A failing write at any point leaves every file exactly as it was.
+        @Test(arguments: [FileTransaction.Phase.writeTemporary, .rename])
+        func failedWriteLeavesEveryFileUnchanged(phase: FileTransaction.Phase) throws {
+            let folder = try XcodeFixture(name: "binary-plist").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let before = XcodeFixture.files(in: folder)
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.major), build: "9999")
+            #expect(plan.files.count == 2)
+            let victim = try #require(plan.files.last?.path)
+            do {
+                try FileTransaction.apply(plan.files) { current, path in
+                    if current == phase, path == victim { throw AtomicFileError.cannotWrite(path: path, reason: "injected failure") }
+                }
+                Issue.record("the injected failure must surface")
+            } catch let error as VersioningError {
+                guard case .writeFailed(let path, let reason, let restored) = error else { throw error }
+                #expect(path == victim)
+                #expect(reason == "injected failure")
+                #expect(restored == (phase == .rename ? [plan.files[0].path] : []))
+                #expect(error.description.contains("nothing was changed"))
+            }
+            #expect(XcodeFixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
+        }
+
+        @Test func workflowChecksGitBeforeWritingAndRunsTheCommandsItShows() async throws {
+            let plan = BumpPlan(previousVersion: "3.0.0", previousBuild: "4146", version: "3.0.1", build: "4321", files: [
+                FileEdit(path: "/p/Info.plist", displayPath: "Info.plist", original: Data(), updated: Data(), isBinary: false, changes: []),
+            ])
+            let ran = VersioningCommandLog()
+            func workflow(repository: Bool, branchExists: Bool) -> BumpWorkflow {
+                BumpWorkflow(directory: "/p", push: true, runner: { arguments, _ in
+                    ran.append(arguments)
+                    var status: Int32 = 0
+                    if arguments == GitCommand.isRepository, !repository { status = 128 }
+                    if arguments.starts(with: ["git", "rev-parse", "--verify"]), !branchExists { status = 1 }
+                    return (ProcessResult(status: status, signal: nil, standardOutput: "abc123\n"), status == 0 ? "" : "fatal: nope")
+                })
+            }
+            await #expect(throws: VersioningError.git("'/p' is not in a git repository (pass --no-branch to only write the files)")) {
+                try await workflow(repository: false, branchExists: false).preflight(plan)
+            }
+            await #expect(throws: VersioningError.git("branch 'release/3.0.1' already exists (delete it, or pass --no-branch)")) {
+                try await workflow(repository: true, branchExists: true).preflight(plan)
+            }
+            let good = workflow(repository: true, branchExists: false)
+            try await good.preflight(plan)
+            #expect(good.commands(for: plan) == [
+                ["git", "checkout", "-b", "release/3.0.1"],
+                ["git", "add", "--", "/p/Info.plist"],
+                ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", "/p/Info.plist"],
+                ["git", "push", "-u", "origin", "release/3.0.1"],
+            ])
+            ran.clear()
+            let result = try await good.perform(plan)
+            #expect(result.branch == "release/3.0.1")
+            #expect(result.commit == "abc123")
+            #expect(ran.commands == good.commands(for: plan) + [GitCommand.head])
+        }
+
+        @Test func staleFilesAreNotOverwritten() throws {
+            let folder = try XcodeFixture(name: "version-file").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.minor), build: nil)
+            try "9.9.9\n".write(toFile: folder + "/VERSION", atomically: true, encoding: .utf8)
+            #expect(throws: VersioningError.staleFile(path: folder + "/VERSION", line: nil, expected: "the contents read when planning")) {
+                try FileTransaction.apply(plan.files)
+            }
+            #expect(try String(contentsOfFile: folder + "/VERSION", encoding: .utf8) == "9.9.9\n")
+        }
+
+        @Test func tokensKeepTheirQuoting() {
+            let pbx = ValueSite(path: "p", line: 1, key: "K", format: .pbxproj, range: 0..<1, quoted: false, rawValue: "1.0")
+            #expect(BumpPlanner.token("3.1", for: pbx) == "3.1")
+            #expect(BumpPlanner.token("3.1 beta", for: pbx) == "\"3.1 beta\"")
+            var quoted = pbx
+            quoted.quoted = true
+            #expect(BumpPlanner.token("3.1", for: quoted) == "\"3.1\"")
+            let xml = ValueSite(path: "p", line: 1, key: "K", format: .xmlPlist, range: 0..<1, quoted: false, rawValue: "1")
+            #expect(BumpPlanner.token("1<2", for: xml) == "1&lt;2")
+        }
+    }
+}
+
+/// Records the commands a fake git runner was asked to run.
+final class VersioningCommandLog: @unchecked Sendable {
+    // Guarded by `lock`: the runner is called from concurrent tasks.
+    private let lock = NSLock()
+    private var storage: [[String]] = []
+
+    func append(_ command: [String]) {
+        lock.lock()
+        storage.append(command)
+        lock.unlock()
+    }
+
+    func clear() {
+        lock.lock()
+        storage.removeAll()
+        lock.unlock()
+    }
+
+    var commands: [[String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}

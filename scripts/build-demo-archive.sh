@@ -71,14 +71,15 @@ ln -s "$LIPO" "$work/bin/lipo"
 export PATH="$work/bin:$PATH"
 
 cflags=(-g -O1 -fno-stack-protector -ffreestanding -fno-builtin)
-# target-triple, ld64 -arch, ld64 platform
-arm64=(arm64-apple-ios15.0 arm64 ios)
-x86_64=(x86_64-apple-ios15.0-simulator x86_64 ios-simulator)
+
+# The clang target and ld64 platform of an architecture (no bash 4 features: macOS ships bash 3.2).
+triple() { case $1 in arm64) echo arm64-apple-ios15.0 ;; x86_64) echo x86_64-apple-ios15.0-simulator ;; esac; }
+platform() { case $1 in arm64) echo ios ;; x86_64) echo ios-simulator ;; esac; }
 
 compile() { # triple source object [extra flags]
     local triple=$1 source=$2 object=$3
     shift 3
-    "$CLANG" -target "$triple" "${cflags[@]}" "$@" -c "$source" -o "$object"
+    "$CLANG" -target "$triple" "${cflags[@]}" ${1+"$@"} -c "$source" -o "$object"
 }
 
 link() { # arch platform output kind(exe|dylib) objects...
@@ -98,27 +99,25 @@ build_app_binary() { # variant-dir [defines]
     shift
     mkdir -p "$dir"
     local slices=()
-    for spec in arm64 x86_64; do
-        local -n target=$spec
-        compile "${target[0]}" "$fixture/Demo/main.c" "$dir/main-$spec.o" "$@"
-        link "${target[1]}" "${target[2]}" "$dir/Demo-$spec" exe "$dir/main-$spec.o" "$work/kit/DemoKit-$spec"
-        slices+=("$dir/Demo-$spec")
+    local arch
+    for arch in arm64 x86_64; do
+        compile "$(triple $arch)" "$fixture/Demo/main.c" "$dir/main-$arch.o" ${1+"$@"}
+        link $arch "$(platform $arch)" "$dir/Demo-$arch" exe "$dir/main-$arch.o" "$work/kit/DemoKit-$arch"
+        slices+=("$dir/Demo-$arch")
     done
     "$LIPO" -create "${slices[@]}" -output "$dir/Demo"
 }
 
 # DemoKit.framework: fat arm64 + x86_64.
 mkdir -p "$work/kit" "$work/widget"
-for spec in arm64 x86_64; do
-    declare -n target=$spec
-    compile "${target[0]}" "$fixture/DemoKit/DemoKit.c" "$work/kit/DemoKit-$spec.o"
-    link "${target[1]}" "${target[2]}" "$work/kit/DemoKit-$spec" dylib "$work/kit/DemoKit-$spec.o"
-    unset -n target
+for arch in arm64 x86_64; do
+    compile "$(triple $arch)" "$fixture/DemoKit/DemoKit.c" "$work/kit/DemoKit-$arch.o"
+    link $arch "$(platform $arch)" "$work/kit/DemoKit-$arch" dylib "$work/kit/DemoKit-$arch.o"
 done
 "$LIPO" -create "$work/kit/DemoKit-arm64" "$work/kit/DemoKit-x86_64" -output "$work/kit/DemoKit"
 
 # DemoWidget.appex: thin arm64.
-compile "${arm64[0]}" "$fixture/DemoWidget/widget.c" "$work/widget/widget.o"
+compile "$(triple arm64)" "$fixture/DemoWidget/widget.c" "$work/widget/widget.o"
 link arm64 ios "$work/widget/DemoWidget" exe "$work/widget/widget.o"
 
 # Demo: fat arm64 + x86_64.

@@ -233,4 +233,34 @@ struct DemoArchiveTests {
             #expect(problems.first?.contains("CRC") == true, "\(problems)")
         }
     }
+
+    @Test func aBuildFolderWithAWatchAppAndLooseDsyms() throws {
+        let folder = try TemporaryFolder()
+        let archive = try DemoArchive.good()
+        let products = folder("build/Release-iphoneos")
+        try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: archive + "/Products/Applications/Demo.app", toPath: products + "/Demo.app")
+        for dsym in ["Demo.app.dSYM", "DemoKit.framework.dSYM", "DemoWidget.appex.dSYM"] {
+            try FileManager.default.copyItem(atPath: archive + "/dSYMs/" + dsym, toPath: products + "/" + dsym)
+        }
+        // A Watch app whose executable is named by its Info.plist (the widget's binary, so its dSYM matches).
+        let watch = products + "/Demo.app/Watch/DemoWatch.app"
+        try FileManager.default.createDirectory(atPath: watch, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: products + "/Demo.app/PlugIns/DemoWidget.appex/DemoWidget", toPath: watch + "/WatchMain")
+        try writeFile(watch + "/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleExecutable</key><string>WatchMain</string></dict></plist>
+            """)
+        let inspection = try DsymInspector.inspect(folder("build"))
+        #expect(inspection.kind == .folder)
+        #expect(inspection.binaries.map(\.path) == [
+            "Release-iphoneos/Demo.app/Demo",
+            "Release-iphoneos/Demo.app/Frameworks/DemoKit.framework/DemoKit",
+            "Release-iphoneos/Demo.app/PlugIns/DemoWidget.appex/DemoWidget",
+            "Release-iphoneos/Demo.app/Watch/DemoWatch.app/WatchMain",
+        ])
+        #expect(inspection.binaries.map(\.role) == [.app, .framework, .appExtension, .watchApp])
+        #expect(inspection.dsyms.count == 3)
+        #expect(inspection.report?.isComplete == true)
+    }
 }

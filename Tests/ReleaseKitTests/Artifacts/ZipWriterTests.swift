@@ -100,6 +100,17 @@ private func makeTree(in folder: TemporaryFolder) throws -> String {
         #expect(try snapshot(folder("unzipped/App.xcarchive")) == snapshot(root))
     }
 
+    @Test(.enabled(if: commandExists("bsdtar"), "needs libarchive's bsdtar (apt-get install libarchive-tools)"))
+    func libarchiveExtractsTheSameTree() throws {
+        let folder = try TemporaryFolder()
+        let root = try makeTree(in: folder)
+        let zip = try ZipWriter(options: ZipOptions(level: 1, deterministic: true)).write(sources: [root], to: folder("App.zip"))
+        try FileManager.default.createDirectory(atPath: folder("extracted"), withIntermediateDirectories: true)
+        let extract = try runCommand(["bsdtar", "-xpf", zip.path, "-C", folder("extracted")])
+        #expect(extract.status == 0, "\(extract.error)")
+        #expect(try snapshot(folder("extracted/App.xcarchive")) == snapshot(root))
+    }
+
     @Test func deterministicZipsAreIdenticalAcrossRunsAndTimestamps() throws {
         let folder = try TemporaryFolder()
         let root = try makeTree(in: folder)

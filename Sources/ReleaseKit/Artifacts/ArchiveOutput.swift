@@ -13,12 +13,13 @@ final class ArchiveOutput {
     /// The `errno` of a failed write, reported by the writer instead of libarchive's generic message.
     private(set) var failure: Int32 = 0
 
-    /// Creates `path` exclusively (it is a fresh temporary name) with mode 0644 (minus the umask).
-    init(creating path: String) throws(ArchiveError) {
+    /// Creates `path` exclusively (it is a fresh temporary name) with mode 0644 (minus the umask); errors name
+    /// `displayPath`, the file the user asked for.
+    init(creating path: String, displayPath: String) throws(ArchiveError) {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 {
-            throw ArchiveError.io(path: path, reason: String(cString: strerror(errno)))
+            throw ArchiveError.io(path: displayPath, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -44,7 +44,7 @@ public struct ZipWriter: Sendable {
         let temporary = AtomicFile.temporaryPath(for: outputPath)
         var committed = false
         defer { if !committed { unlink(temporary) } }
-        let output = try ArchiveOutput(creating: temporary)
+        let output = try ArchiveOutput(creating: temporary, displayPath: outputPath)
         var done: Int64 = 0
         do {
             let writer = try ArchiveWriteHandle(output: output, level: options.level, displayPath: outputPath)

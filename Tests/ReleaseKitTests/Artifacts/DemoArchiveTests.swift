@@ -114,14 +114,14 @@ struct DemoArchiveTests {
         }
     }
 
-    @Test func anIpaIsReadFromTheZip() throws {
+    @Test func anIpaIsReadFromTheZip() async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder("Payload"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try DemoArchive.good() + "/Products/Applications/Demo.app", toPath: folder("Payload/Demo.app"))
-        _ = try ZipWriter(options: ZipOptions()).write(sources: [folder("Payload")], to: folder("Demo.ipa"))
+        _ = try await ZipWriter(options: ZipOptions()).write(sources: [folder("Payload")], to: folder("Demo.ipa"))
         try FileManager.default.removeItem(atPath: folder("Payload"))
 
-        let inspection = try DsymInspector.inspect(folder("Demo.ipa"))
+        let inspection: DsymInspection = try await DsymInspector.inspect(folder("Demo.ipa"))
         #expect(inspection.kind == .ipa)
         #expect(inspection.binaries.map(\.path) == Self.binaries.map { $0.replacingOccurrences(of: "Products/Applications", with: "Payload") })
         for (binary, original) in zip(inspection.binaries, Self.binaries) {
@@ -129,6 +129,13 @@ struct DemoArchiveTests {
             #expect(Dictionary(uniqueKeysWithValues: binary.slices.map { ($0.architecture, $0.uuid ?? "") }) == oracle)
         }
         #expect(inspection.report?.slices.allSatisfy { $0.verdict == .missing } == true)
+        // An ipa checked against a zip of its dSYMs, neither extracted.
+        let dsymFolder = try DemoArchive.good() + "/dSYMs"
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: dsymFolder).sorted().map { dsymFolder + "/" + $0 }
+        _ = try await ZipWriter(options: ZipOptions()).write(sources: bundles, to: folder("dSYMs.zip"))
+        let gate = try DsymGateStep(options: .init(archive: "Demo.ipa", dsyms: ["dSYMs.zip"]))
+        let gated = try await gate.run(in: EventRecorder().context(DsymGateStep.kind, in: folder.path))
+        #expect(gated["slices"] == .number(5))
         // The header of one entry, straight from the zip.
         let prefix = try ZipReader.prefix(of: "Payload/Demo.app/Demo", in: folder("Demo.ipa"), count: 8)
         #expect(prefix == [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2])

@@ -215,6 +215,10 @@ private func makeTree(in folder: TemporaryFolder) throws -> String {
         #expect(throws: ArchiveError.missingSource(path: folder("nothing"))) {
             try ZipWriter(options: ZipOptions()).write(sources: [folder("nothing")], to: folder("x.zip"))
         }
+        try writeFile(folder("a.txt"), "a")
+        #expect(throws: ArchiveError.io(path: folder("no/such/folder/a.zip"), reason: "No such file or directory")) {
+            try ZipWriter(options: ZipOptions()).write(sources: [folder("a.txt")], to: folder("no/such/folder/a.zip"))
+        }
         #expect(throws: ArchiveError.invalidLevel(10)) { try ZipOptions(level: 10) }
         #expect("\(ArchiveError.invalidLevel(10))" == "compression level '10' is not between 0 and 9")
     }

@@ -185,7 +185,7 @@ public struct DsymPackageStep: Step {
             try FileSystemSupport.createParent(of: output + "/x")
             for bundle in bundles {
                 let zip = output + "/" + (bundle as NSString).lastPathComponent + ".zip"
-                zips.append(try await writer.write(sources: [bundle], to: zip))
+                zips.append(try await writer.write(sources: [bundle], to: zip) { throttle.report(done: $0.bytesDone, total: $0.bytesTotal) })
             }
         }
         for zip in zips { context.log("zipped \(zip.entries) entries into '\(zip.path)'") }

@@ -270,4 +270,28 @@ struct DemoArchiveTests {
         #expect(inspection.dsyms.count == 3)
         #expect(inspection.report?.isComplete == true)
     }
+
+    @Test func dsymPackageCanZipEachDsymOnItsOwn() async throws {
+        let folder = try TemporaryFolder()
+        let archive = try DemoArchive.good()
+        let step = try DsymPackageStep(options: .init(
+            paths: [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"], output: "zips", mode: "each", level: 0))
+        let outputs = try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
+        #expect(outputs["paths"] == .list([.path(folder("zips/Demo.app.dSYM.zip")), .path(folder("zips/DemoKit.framework.dSYM.zip"))]))
+        #expect(outputs["manifest"] == .path(folder("zips/dsym-uuids.json")))
+        #expect(try ZipReader.entries(at: folder("zips/DemoKit.framework.dSYM.zip")).map(\.path).last == "DemoKit.framework.dSYM/Contents/Resources/DWARF/DemoKit")
+        let manifest = try JSONDecoder().decode(DsymManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder("zips/dsym-uuids.json"))))
+        #expect(manifest.dsyms.map(\.binary) == ["Demo", "Demo", "DemoKit", "DemoKit"])
+        // Nothing moved: the archive is untouched.
+        #expect(FileManager.default.fileExists(atPath: archive + "/dSYMs/Demo.app.dSYM"))
+    }
+
+    @Test func dsymPackageFailsClearlyWhenThereIsNothingToPackage() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder("build"), withIntermediateDirectories: true)
+        let step = try DsymPackageStep(options: .init(search: ["build"], output: "d.zip"))
+        await #expect(throws: StepError.failed("no .dSYM bundles found in 'build'")) {
+            try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
+        }
+    }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// The one place libarchive return codes become ``ArchiveError``s.
 ///
 /// libarchive functions return `ARCHIVE_OK` (0), `ARCHIVE_EOF` (1), `ARCHIVE_RETRY` (-10), `ARCHIVE_WARN` (-20),
-/// `ARCHIVE_FAILED` (-25) or `ARCHIVE_FATAL` (-30) and keep a message in the handle
-/// (<https://github.com/libarchive/libarchive/wiki/LibarchiveErrors>). A warning is not a failure except where
+/// `ARCHIVE_FAILED` (-25) or `ARCHIVE_FATAL` (-30) and keep a message in the handle, read with
+/// `archive_error_string` (archive_util(3), archive_read_data(3)). A warning is not a failure except where
 /// the caller says so: the zip reader reports a CRC mismatch as `ARCHIVE_WARN` from `archive_read_data`.
 enum LibArchive {
     /// Throws when `status` is an error (or a warning, when `warningsFail`), with libarchive's message.

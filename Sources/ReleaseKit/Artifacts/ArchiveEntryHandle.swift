@@ -17,6 +17,9 @@ final class ArchiveEntryHandle {
     /// Fills the entry for one file of a tree being zipped.
     func describe(_ file: ZipSourceEntry, deterministic: Bool) {
         archive_entry_clear(pointer)
+        // Swift strings are UTF-8, and the writer's handle takes its "current locale" to be UTF-8 (see
+        // LibArchive.withUTF8CharacterType), so names and link targets are stored byte for byte and non-ASCII
+        // names are flagged UTF-8 (general purpose bit 11).
         archive_entry_set_pathname(pointer, file.entryName)
         archive_entry_set_mode(pointer, mode_t(file.mode))
         switch file.kind {

@@ -22,6 +22,10 @@ final class ArchiveWriteHandle {
         try check(archive_write_set_format_zip(archive), "select the zip format for")
         // "compression-level=0" switches the zip writer to "store" (archive_write_set_options(3)).
         try check(archive_write_set_options(archive, "zip:compression-level=\(level)"), "set compression level \(level) for")
+        // Entry names are UTF-8 (see ArchiveEntryHandle): store them so, flagged, as macOS's Archive Utility expects.
+        try LibArchive.withUTF8CharacterType { () throws(ArchiveError) in
+            try check(archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), "set UTF-8 names for")
+        }
         // Bigger blocks mean fewer write(2) calls; no padding of the last block (zip is not a tape format).
         try check(archive_write_set_bytes_per_block(archive, 1 << 16), "set the block size of")
         try check(archive_write_set_bytes_in_last_block(archive, 1), "set the last block size of")

@@ -30,4 +30,21 @@ enum LibArchive {
         let code = archive_errno(archive)
         return code != 0 ? String(cString: strerror(code)) : "unknown libarchive error"
     }
+
+    /// A UTF-8 `LC_CTYPE` locale, when the C library has one.
+    nonisolated(unsafe) private static let utf8Locale: locale_t? =
+        newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+
+    /// Runs `body` with this thread's character type set to UTF-8 (`uselocale(3)`, per thread, nothing global).
+    ///
+    /// libarchive converts entry names between the archive's charset and "the current locale", which it reads
+    /// once per handle, the first time it builds a conversion. A Swift process runs in the "C" locale, where a
+    /// UTF-8 name cannot be converted and comes back empty; setting `hdrcharset` inside this call fixes the
+    /// handle's notion of the current locale to UTF-8 for its whole life.
+    static func withUTF8CharacterType<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        guard let locale = utf8Locale else { return try body() }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return try body()
+    }
 }

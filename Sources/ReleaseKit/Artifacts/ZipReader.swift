@@ -26,6 +26,9 @@ public final class ZipReader {
         pointer = archive
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 64)
         try check(archive_read_support_format_zip_seekable(archive), "read zips from")
+        try LibArchive.withUTF8CharacterType { () throws(ArchiveError) in
+            try check(archive_read_set_options(archive, "zip:hdrcharset=UTF-8"), "read UTF-8 names from")
+        }
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missingSource(path: path) }
         try check(archive_read_open_filename(archive, path, 1 << 16), "open")
     }
@@ -100,7 +103,8 @@ public final class ZipReader {
     }
 
     private static func describe(_ entry: OpaquePointer) -> ZipEntry {
-        var name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+        // The UTF-8 forms: the locale forms are unavailable for non-ASCII names in the "C" locale Swift runs in.
+        var name = (archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry)).map { String(cString: $0) } ?? ""
         while name.count > 1 && name.hasSuffix("/") { name.removeLast() }
         let mode = UInt32(archive_entry_mode(entry))
         let kind: ZipEntry.Kind
@@ -111,7 +115,7 @@ public final class ZipReader {
         case S_IFLNK: kind = .symlink
         default: kind = .other
         }
-        let target = kind == .symlink ? archive_entry_symlink(entry).map { String(cString: $0) } : nil
+        let target = kind == .symlink ? (archive_entry_symlink_utf8(entry) ?? archive_entry_symlink(entry)).map { String(cString: $0) } : nil
         return ZipEntry(
             path: name, kind: kind, size: kind == .file ? archive_entry_size(entry) : 0,
             permissions: mode & 0o7777, symlinkTarget: target)

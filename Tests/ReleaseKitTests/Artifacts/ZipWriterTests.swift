@@ -174,6 +174,31 @@ private func makeTree(in folder: TemporaryFolder) throws -> String {
         if level == 0 { #expect(zip.size > 120_000) } else { #expect(zip.size < 5_000) }
     }
 
+    @Test func nonASCIINamesAreStoredAsFlaggedUTF8() throws {
+        let folder = try TemporaryFolder()
+        let name = "Résumé 日本.lproj"
+        try writeFile(folder("tree/\(name)/Localizable.strings"), "\"hello\" = \"こんにちは\";\n")
+        try FileManager.default.createSymbolicLink(atPath: folder("tree/ß-link"), withDestinationPath: name)
+        let zip = try ZipWriter(options: ZipOptions()).write(sources: [folder("tree")], to: folder("tree.zip"))
+        let entries = try ZipReader.entries(at: zip.path)
+        #expect(entries.map(\.path) == ["tree", "tree/\(name)", "tree/\(name)/Localizable.strings", "tree/ß-link"])
+        #expect(entries.last?.symlinkTarget == name)
+        // General purpose bit 11 (UTF-8) in each central directory header with a non-ASCII name.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip.path)))
+        var flags: [String: Bool] = [:]
+        var index = 0
+        while index + 46 <= bytes.count {
+            if bytes[index] == 0x50, bytes[index + 1] == 0x4B, bytes[index + 2] == 1, bytes[index + 3] == 2 {
+                let length = Int(bytes[index + 28]) | Int(bytes[index + 29]) << 8
+                flags[String(decoding: bytes[(index + 46)..<(index + 46 + length)], as: UTF8.self)] = bytes[index + 9] & 0x08 != 0
+                index += 46 + length
+            } else {
+                index += 1
+            }
+        }
+        #expect(flags == ["tree/": false, "tree/\(name)/": true, "tree/\(name)/Localizable.strings": true, "tree/ß-link": true])
+    }
+
     @Test func cancellationLeavesNoFileBehind() throws {
         let folder = try TemporaryFolder()
         let root = try makeTree(in: folder)

@@ -13,6 +13,11 @@ public struct ArchiveVerification: Sendable, Equatable, Codable {
         self.problems = problems
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case entries, problems
+        case expectedEntries = "expected_entries"
+    }
+
     /// Whether the zip holds exactly the tree.
     public var isFaithful: Bool { problems.isEmpty }
 }

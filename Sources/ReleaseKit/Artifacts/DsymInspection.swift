@@ -1,4 +1,5 @@
-/// The binaries and dSYMs found at a path, and, for apps and archives, which match.
+/// The binaries and dSYMs found at a path, and, for apps and archives, which match. Encoded (for
+/// `release dsym --json`) with snake_case keys, like every Artifacts type.
 public struct DsymInspection: Sendable, Equatable, Codable {
     /// The path inspected, absolute.
     public var path: String

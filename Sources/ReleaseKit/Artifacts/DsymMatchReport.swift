@@ -32,6 +32,11 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
             self.dsymUUID = dsymUUID
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case binary, architecture, uuid, verdict, dsym
+            case dsymUUID = "dsym_uuid"
+        }
+
         /// The problem this verdict is, for a gate; nil when matched.
         public var problem: String? {
             let uuidText = uuid ?? "none"

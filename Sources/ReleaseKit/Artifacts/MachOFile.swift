@@ -13,6 +13,11 @@ public struct MachOFile: Sendable, Equatable, Codable {
         self.slices = slices
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case path, slices
+        case isFat = "is_fat"
+    }
+
     /// The slice for `architecture`, if the file has it.
     public func slice(_ architecture: String) -> MachOSlice? {
         slices.first { $0.architecture == architecture }

@@ -22,4 +22,12 @@ public struct MachOSlice: Sendable, Equatable, Hashable, Codable {
         self.offset = offset
         self.is64Bit = is64Bit
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case architecture, uuid, offset
+        case cpuType = "cpu_type"
+        case cpuSubtype = "cpu_subtype"
+        case fileType = "file_type"
+        case is64Bit = "is_64_bit"
+    }
 }

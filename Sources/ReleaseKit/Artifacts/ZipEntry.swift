@@ -22,4 +22,9 @@ public struct ZipEntry: Sendable, Equatable, Codable {
         self.permissions = permissions
         self.symlinkTarget = symlinkTarget
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, kind, size, permissions
+        case symlinkTarget = "symlink_target"
+    }
 }

@@ -19,6 +19,11 @@ public struct ZipResult: Sendable, Equatable, Codable {
         self.uncompressedBytes = uncompressedBytes
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case path, size, sha256, entries
+        case uncompressedBytes = "uncompressed_bytes"
+    }
+
     /// The zip as a run-report artifact.
     public var artifact: Artifact { Artifact(path: path, size: size, sha256: sha256) }
 }

@@ -6,7 +6,9 @@ public struct BundleBinary: Sendable, Equatable, Codable {
     public var bundle: String
     /// The executable's file name (`Demo`), which is also its DWARF file's name in the dSYM.
     public var name: String
+    /// What the binary is to the app.
     public var role: BinaryRole
+    /// Its architectures and UUIDs.
     public var slices: [MachOSlice]
 
     public init(path: String, bundle: String, name: String, role: BinaryRole, slices: [MachOSlice]) {

@@ -6,6 +6,7 @@ public struct DsymBinary: Sendable, Equatable, Codable {
     public var bundle: String
     /// The DWARF file's name: the name of the binary it describes.
     public var name: String
+    /// Its architectures and UUIDs.
     public var slices: [MachOSlice]
 
     public init(path: String, bundle: String, name: String, slices: [MachOSlice]) {

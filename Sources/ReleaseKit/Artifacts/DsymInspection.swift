@@ -3,6 +3,7 @@
 public struct DsymInspection: Sendable, Equatable, Codable {
     /// The path inspected, absolute.
     public var path: String
+    /// What the path turned out to be.
     public var kind: InspectedKind
     /// Executables found, with their slices; paths relative to ``root``.
     public var binaries: [BundleBinary]

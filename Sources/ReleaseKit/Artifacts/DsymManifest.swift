@@ -9,7 +9,9 @@ public struct DsymManifest: Sendable, Equatable, Codable {
         public var bundle: String
         /// The DWARF file's name: the binary it describes (`Demo`).
         public var binary: String
+        /// The slice's architecture (`arm64`).
         public var arch: String
+        /// The slice's UUID, as `llvm-dwarfdump --uuid` prints it.
         public var uuid: String
 
         public init(bundle: String, binary: String, arch: String, uuid: String) {
@@ -20,6 +22,7 @@ public struct DsymManifest: Sendable, Equatable, Codable {
         }
     }
 
+    /// Every packaged slice.
     public var dsyms: [Entry]
 
     public init(dsyms: [Entry]) {

@@ -1,7 +1,9 @@
 /// Mach-O bytes already in memory (a zip entry's first bytes, a test's synthesized header).
 public struct MachOBufferSource: MachOByteSource {
+    /// The bytes: a whole file or its first part.
     public let bytes: [UInt8]
 
+    /// Reads from `bytes`.
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }

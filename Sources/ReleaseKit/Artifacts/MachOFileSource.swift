@@ -3,7 +3,9 @@ import Foundation
 /// Mach-O bytes read from a file with `pread`, only where the reader asks, so a 2 GB dSYM costs a few
 /// kilobytes. Owns its file descriptor.
 public final class MachOFileSource: MachOByteSource {
+    /// The file read.
     public let path: String
+    /// Its size, from `fstat`.
     public let size: Int64?
     private let descriptor: Int32
     /// Bytes read so far (for tests and the performance budget).

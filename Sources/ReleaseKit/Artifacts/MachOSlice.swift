@@ -2,7 +2,9 @@
 public struct MachOSlice: Sendable, Equatable, Hashable, Codable {
     /// `arm64`, `x86_64`, `armv7s`, …
     public var architecture: String
+    /// `cputype` from the header (`CPU_TYPE_ARM64` is `0x0100000C`).
     public var cpuType: Int32
+    /// `cpusubtype`, capability bits included.
     public var cpuSubtype: Int32
     /// `execute`, `dylib`, `bundle`, `dsym`, `object`, …
     public var fileType: String

@@ -7,6 +7,7 @@ public struct ZipEntry: Sendable, Equatable, Codable {
 
     /// The entry's name, without the trailing `/` folders carry in the zip.
     public var path: String
+    /// File, folder, link or other.
     public var kind: Kind
     /// Uncompressed size of a file's data (0 for folders and links).
     public var size: Int64

@@ -16,6 +16,8 @@ struct Release: AsyncParsableCommand {
             StepsCommand.self,
             VersionCommand.self,
             BumpCommand.self,
+            DsymCommand.self,
+            ZipCommand.self,
         ]
     )
 }

@@ -1,0 +1,23 @@
+/// What re-reading a zip against its source tree found.
+public struct ArchiveVerification: Sendable, Equatable, Codable {
+    /// Entries read from the zip.
+    public var entries: Int
+    /// Entries the source tree gives.
+    public var expectedEntries: Int
+    /// Every difference, one sentence each; empty when the zip is faithful.
+    public var problems: [String]
+
+    public init(entries: Int, expectedEntries: Int, problems: [String]) {
+        self.entries = entries
+        self.expectedEntries = expectedEntries
+        self.problems = problems
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entries, problems
+        case expectedEntries = "expected_entries"
+    }
+
+    /// Whether the zip holds exactly the tree.
+    public var isFaithful: Bool { problems.isEmpty }
+}

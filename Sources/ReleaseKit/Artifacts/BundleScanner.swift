@@ -1,0 +1,136 @@
+import Foundation
+
+/// Finds the executables of apps, frameworks and extensions, and the DWARF files of dSYM bundles, in a
+/// ``BundleTree``, then reads all their Mach-O headers in one batch.
+struct BundleScanner {
+    /// How deep a plain folder is searched for bundles (`build/Release-iphoneos/Demo.app` is 2 deep).
+    static let maxDepth = 8
+
+    private struct BinaryReference {
+        var path: String
+        var resolved: String
+        var bundle: String
+        var role: BinaryRole
+    }
+
+    private struct DsymReference {
+        var path: String
+        var resolved: String
+        var bundle: String
+    }
+
+    let tree: any BundleTree
+    private var binaries: [BinaryReference] = []
+    private var dsyms: [DsymReference] = []
+
+    init(tree: any BundleTree) {
+        self.tree = tree
+    }
+
+    /// Searches the folder at `path` for bundles, not descending into the bundles it finds nor through links.
+    mutating func walk(_ path: String, depth: Int = 0) {
+        for name in tree.children(of: path) {
+            let child = tree.join(path, name)
+            guard tree.kind(of: child) == .directory else { continue }
+            if !add(bundle: child) && depth < Self.maxDepth {
+                walk(child, depth: depth + 1)
+            }
+        }
+    }
+
+    /// Adds the bundle at `path` by its extension; false when it is no bundle this scanner knows.
+    @discardableResult
+    mutating func add(bundle path: String) -> Bool {
+        switch (path as NSString).pathExtension {
+        case "app": addApp(path, role: .app)
+        case "appex": addApp(path, role: .appExtension)
+        case "framework": addFramework(path)
+        case "dSYM": addDsym(path)
+        default: return false
+        }
+        return true
+    }
+
+    /// An app or extension: its executable, then embedded frameworks, extensions, Watch apps and App Clips.
+    mutating func addApp(_ bundle: String, role: BinaryRole) {
+        addExecutable(of: bundle, role: role)
+        let base = tree.resolvedKind(of: tree.join(bundle, "Contents")) == .directory ? tree.join(bundle, "Contents") : bundle
+        for (folder, suffix, role) in [
+            ("Frameworks", "framework", BinaryRole.framework), ("PlugIns", "appex", .appExtension),
+            ("Extensions", "appex", .appExtension), ("Watch", "app", .watchApp), ("AppClips", "app", .appClip),
+        ] {
+            let directory = tree.join(base, folder)
+            guard tree.resolvedKind(of: directory) == .directory, let resolvedDirectory = tree.resolve(directory) else { continue }
+            for name in tree.children(of: resolvedDirectory) where (name as NSString).pathExtension == suffix {
+                let child = tree.join(directory, name)
+                if role == .framework { addFramework(child) } else { addApp(child, role: role) }
+            }
+        }
+    }
+
+    /// A framework, flat (iOS) or versioned (`Versions/A`, with `Versions/Current` and top-level links).
+    mutating func addFramework(_ bundle: String) {
+        addExecutable(of: bundle, role: .framework)
+    }
+
+    /// Every file in a dSYM's `Contents/Resources/DWARF/`.
+    mutating func addDsym(_ bundle: String) {
+        let folder = tree.join(bundle, "Contents/Resources/DWARF")
+        guard let resolvedFolder = tree.resolve(folder) else { return }
+        for name in tree.children(of: resolvedFolder) {
+            let path = tree.join(folder, name)
+            guard let resolved = tree.resolve(path), tree.kind(of: resolved) == .file else { continue }
+            if dsyms.contains(where: { $0.resolved == resolved }) { continue }
+            dsyms.append(DsymReference(path: path, resolved: resolved, bundle: bundle))
+        }
+    }
+
+    /// A lone Mach-O file.
+    mutating func addFile(_ path: String) {
+        binaries.append(BinaryReference(path: path, resolved: path, bundle: path, role: .file))
+    }
+
+    /// Reads every binary's and DWARF file's slices.
+    /// - Throws: ``MachOError`` or ``ArchiveError`` when one cannot be read.
+    func read() throws -> (binaries: [BundleBinary], dsyms: [DsymBinary]) {
+        let files = try tree.machOFiles(binaries.map(\.resolved) + dsyms.map(\.resolved))
+        let foundBinaries = binaries.compactMap { reference -> BundleBinary? in
+            guard let file = files[reference.resolved] else { return nil }
+            return BundleBinary(path: reference.path, bundle: reference.bundle,
+                                name: (reference.path as NSString).lastPathComponent, role: reference.role, slices: file.slices)
+        }
+        let foundDsyms = dsyms.compactMap { reference -> DsymBinary? in
+            guard let file = files[reference.resolved] else { return nil }
+            return DsymBinary(path: reference.path, bundle: reference.bundle,
+                              name: (reference.path as NSString).lastPathComponent, slices: file.slices)
+        }
+        return (foundBinaries, foundDsyms.sorted { $0.path < $1.path })
+    }
+
+    private mutating func addExecutable(of bundle: String, role: BinaryRole) {
+        guard let (path, resolved) = executable(of: bundle) else { return }
+        if binaries.contains(where: { $0.resolved == resolved }) { return }
+        binaries.append(BinaryReference(path: path, resolved: resolved, bundle: bundle, role: role))
+    }
+
+    /// The bundle's executable from its Info.plist's `CFBundleExecutable` (else the bundle's name), in the
+    /// iOS, macOS (`Contents/MacOS`) or versioned-framework layout: `(path, path with links resolved)`.
+    private func executable(of bundle: String) -> (String, String)? {
+        var name = ((bundle as NSString).lastPathComponent as NSString).deletingPathExtension
+        for plist in ["Info.plist", "Contents/Info.plist", "Resources/Info.plist", "Versions/Current/Resources/Info.plist"] {
+            let path = tree.join(bundle, plist)
+            guard let resolved = tree.resolve(path), tree.kind(of: resolved) == .file, let data = tree.contents(of: resolved),
+                  let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+            else { continue }
+            if let executable = object["CFBundleExecutable"] as? String, !executable.isEmpty, !executable.contains("/") {
+                name = executable
+            }
+            break
+        }
+        for candidate in [name, "Contents/MacOS/" + name, "Versions/Current/" + name] {
+            let path = tree.join(bundle, candidate)
+            if let resolved = tree.resolve(path), tree.kind(of: resolved) == .file { return (path, resolved) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,23 @@
+/// One DWARF file of a `.dSYM` bundle (`Contents/Resources/DWARF/NAME`), with its slices.
+public struct DsymBinary: Sendable, Equatable, Codable {
+    /// The DWARF file, relative to what was inspected.
+    public var path: String
+    /// The `.dSYM` bundle (`dSYMs/Demo.app.dSYM`).
+    public var bundle: String
+    /// The DWARF file's name: the name of the binary it describes.
+    public var name: String
+    /// Its architectures and UUIDs.
+    public var slices: [MachOSlice]
+
+    public init(path: String, bundle: String, name: String, slices: [MachOSlice]) {
+        self.path = path
+        self.bundle = bundle
+        self.name = name
+        self.slices = slices
+    }
+
+    /// The slice for `architecture`, if there is one.
+    public func slice(_ architecture: String) -> MachOSlice? {
+        slices.first { $0.architecture == architecture }
+    }
+}

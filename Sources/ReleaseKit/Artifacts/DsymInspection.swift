@@ -1,0 +1,25 @@
+/// The binaries and dSYMs found at a path, and, for apps and archives, which match. Encoded (for
+/// `release dsym --json`) with snake_case keys, like every Artifacts type.
+public struct DsymInspection: Sendable, Equatable, Codable {
+    /// The path inspected, absolute.
+    public var path: String
+    /// What the path turned out to be.
+    public var kind: InspectedKind
+    /// Executables found, with their slices; paths relative to ``root``.
+    public var binaries: [BundleBinary]
+    /// DWARF files of the dSYMs found; paths relative to ``root``.
+    public var dsyms: [DsymBinary]
+    /// The folder (or zip) the relative paths start from.
+    public var root: String
+    /// Verdicts, for apps, frameworks, archives, ipas, zips and folders; nil for a lone binary or dSYM.
+    public var report: DsymMatchReport?
+
+    public init(path: String, kind: InspectedKind, root: String, binaries: [BundleBinary], dsyms: [DsymBinary], report: DsymMatchReport?) {
+        self.path = path
+        self.kind = kind
+        self.root = root
+        self.binaries = binaries
+        self.dsyms = dsyms
+        self.report = report
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Finds binaries and dSYMs at a path and matches their UUIDs: what `release dsym`, `dsym.package` and
+/// `gate.dsym` are built on.
+///
+/// - A Mach-O file: its slices.
+/// - An `.app`, `.appex` or `.framework`: its executables (main, `Frameworks/*.framework`, `PlugIns/*.appex`,
+///   `Watch/*.app`, …) and the `.dSYM` bundles beside it (Xcode's build-folder layout), with verdicts.
+/// - A `.dSYM`: every file in `Contents/Resources/DWARF/`.
+/// - An `.xcarchive` or any folder: the bundles inside (`Products/Applications/*.app`, `dSYMs/*.dSYM`), with
+///   verdicts.
+/// - An `.ipa` or other zip: the same, read from the zip without extracting it.
+public enum DsymInspector {
+    /// Inspects `path`, blocking the calling thread.
+    /// - Throws: ``MachOError`` when the path or one of its binaries cannot be read, ``ArchiveError`` for a
+    ///   broken zip.
+    public static func inspect(_ path: String) throws -> DsymInspection {
+        let absolute = ZipWriter.absolute(path)
+        var info = stat()
+        guard stat(absolute, &info) == 0 else {
+            throw MachOError.unreadable(path: absolute, reason: String(cString: strerror(errno)).lowercased())
+        }
+        let parent = (absolute as NSString).deletingLastPathComponent
+        let name = (absolute as NSString).lastPathComponent
+        let pathExtension = (name as NSString).pathExtension
+
+        let kind: InspectedKind
+        let root: String
+        var scanner: BundleScanner
+        if info.st_mode & S_IFMT == S_IFDIR {
+            switch pathExtension {
+            case "app", "appex", "framework":
+                kind = pathExtension == "app" ? .app : pathExtension == "appex" ? .appExtension : .framework
+                root = parent
+                scanner = BundleScanner(tree: DiskBundleTree(root: parent))
+                scanner.add(bundle: name)
+                let tree = DiskBundleTree(root: parent)
+                for sibling in tree.children(of: "") where (sibling as NSString).pathExtension == "dSYM" {
+                    scanner.addDsym(sibling)
+                }
+            case "dSYM":
+                kind = .dsym
+                root = parent
+                scanner = BundleScanner(tree: DiskBundleTree(root: parent))
+                scanner.addDsym(name)
+            default:
+                kind = pathExtension == "xcarchive" ? .xcarchive : .folder
+                root = absolute
+                scanner = BundleScanner(tree: DiskBundleTree(root: absolute))
+                scanner.walk("")
+            }
+        } else if isZip(absolute) {
+            kind = pathExtension == "ipa" ? .ipa : .zip
+            root = absolute
+            scanner = BundleScanner(tree: try ZipBundleTree(archivePath: absolute))
+            scanner.walk("")
+        } else {
+            kind = .binary
+            root = parent
+            scanner = BundleScanner(tree: DiskBundleTree(root: parent))
+            scanner.addFile(name)
+        }
+        let (binaries, dsyms) = try scanner.read()
+        let report = (kind == .binary || kind == .dsym) ? nil : DsymMatcher.match(binaries: binaries, dsyms: dsyms)
+        return DsymInspection(path: absolute, kind: kind, root: root, binaries: binaries, dsyms: dsyms, report: report)
+    }
+
+    /// Inspects `path` on a thread of its own, off the cooperative pool.
+    public static func inspect(_ path: String) async throws -> DsymInspection {
+        try await BlockingWork.run { _ in try inspect(path) }
+    }
+
+    /// Whether the file starts with a zip local header (`PK\3\4`) or an empty zip's end record (`PK\5\6`).
+    static func isZip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 4)) ?? Data())
+        return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// `gate.archive`: re-reads a zip through libarchive and rejects the release when it does not hold exactly its
+/// source tree (entry count, kinds, sizes, permissions, link targets, CRC-32s).
+public struct ArchiveGateStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// The zip to check.
+        public var zip: String
+        /// The file or folder it was made from.
+        public var source: String
+        /// The `exclude` patterns the zip was made with.
+        public var exclude: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case zip, source, exclude
+        }
+
+        public init(zip: String, source: String, exclude: [String]? = nil) {
+            self.zip = zip
+            self.source = source
+            self.exclude = exclude
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            zip = try container.decode(String.self, forKey: .zip)
+            source = try container.decode(String.self, forKey: .source)
+            exclude = try container.decodeIfPresent([String].self, forKey: .exclude)
+        }
+    }
+
+    public static let kind = "gate.archive"
+    public static let summary = "Re-read a zip and reject it unless it holds exactly its source tree (count, sizes, links, CRCs)"
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("zip", "path", required: true, "the zip to check"),
+            .init("source", "path", required: true, "the file or folder it was made from"),
+            .init("exclude", "list", "the exclude patterns the zip was made with"),
+        ],
+        outputs: [
+            .init("entries", "number", "entries in the zip"),
+        ],
+        example: """
+            { "id": "check-zip", "uses": "gate.archive", "gate": true,
+              "with": { "zip": "${steps.zip.outputs.path}", "source": "build/Demo.xcarchive" } }
+            """
+    )
+
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path.
+    public init(options: Options) throws {
+        guard !options.zip.isEmpty else { throw StepError.invalidOption("zip", "must not be empty") }
+        guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
+        self.options = options
+    }
+
+    public func verify(in context: StepContext) async throws {
+        try context.requireFile(options.zip, option: "zip")
+        try context.requireFile(options.source, option: "source")
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.note("compare '\(context.resolvePath(options.zip))' with '\(context.resolvePath(options.source))'")])
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let zip = try context.requireFile(options.zip, option: "zip")
+        let source = try context.requireFile(options.source, option: "source")
+        let result = try await ArchiveVerifier.verify(zip: zip, sources: [source], exclude: options.exclude ?? [])
+        guard result.isFaithful else { throw StepError.rejected(result.problems) }
+        context.log("'\(zip)' holds the \(result.entries) entries of '\(source)'")
+        return StepOutputs(["entries": .number(Double(result.entries))])
+    }
+}

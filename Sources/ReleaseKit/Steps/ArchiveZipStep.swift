@@ -1,0 +1,122 @@
+import Foundation
+
+/// `archive.zip`: zips a file or folder like `zip -ry`, through libarchive.
+///
+/// Symlinks are stored as links (never followed), permissions and folder entries are kept, entries are named
+/// relative to the source's parent (`Demo.xcarchive/...`). The zip is written beside `output` under a
+/// temporary name and renamed at the end, so a failed or interrupted run leaves no partial file.
+public struct ArchiveZipStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// File or folder to zip.
+        public var source: String
+        /// The zip to write.
+        public var output: String
+        /// Deflate level 0...9 (0 stores); default 6.
+        public var level: Int?
+        /// Same tree, same bytes; default false.
+        public var deterministic: Bool?
+        /// `fnmatch` patterns of entries to leave out.
+        public var exclude: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case source, output, level, deterministic, exclude
+        }
+
+        public init(source: String, output: String, level: Int? = nil, deterministic: Bool? = nil, exclude: [String]? = nil) {
+            self.source = source
+            self.output = output
+            self.level = level
+            self.deterministic = deterministic
+            self.exclude = exclude
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            source = try container.decode(String.self, forKey: .source)
+            output = try container.decode(String.self, forKey: .output)
+            level = try container.decodeIfPresent(Int.self, forKey: .level)
+            deterministic = try container.decodeIfPresent(Bool.self, forKey: .deterministic)
+            exclude = try container.decodeIfPresent([String].self, forKey: .exclude)
+        }
+    }
+
+    public static let kind = "archive.zip"
+    public static let summary = "Zip a file or folder like 'zip -ry': symlinks kept as links, permissions kept, optional deterministic bytes"
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("source", "path", required: true, "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')"),
+            .init("output", "path", required: true, "the zip to write; replaced atomically, its folder is created if missing"),
+            .init("level", "number", "deflate level 0-9, 0 stores without compression (default 6)"),
+            .init("deterministic", "bool", "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes (default false)"),
+            .init("exclude", "list", "fnmatch patterns matched against entry names and their last component, e.g. '*.DS_Store'"),
+        ],
+        outputs: [
+            .init("path", "path", "the zip"),
+            .init("size", "number", "its size in bytes"),
+            .init("sha256", "string", "its SHA-256, lower-case hex"),
+            .init("entries", "number", "files, folders and links stored"),
+        ],
+        example: """
+            { "id": "zip", "uses": "archive.zip", "needs": ["dsyms"],
+              "with": { "source": "build/Demo.xcarchive", "output": "build/Demo.xcarchive.zip", "level": 6, "deterministic": true, "exclude": ["*.DS_Store"] } }
+            """
+    )
+
+    public let options: Options
+    let zipOptions: ZipOptions
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path, a level outside 0...9 or an empty pattern.
+    public init(options: Options) throws {
+        guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
+        guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
+        let level = options.level ?? 6
+        guard (0...9).contains(level) else { throw StepError.invalidOption("level", "'\(level)' is not between 0 and 9") }
+        if let empty = options.exclude?.firstIndex(where: \.isEmpty) {
+            throw StepError.invalidOption("exclude", "pattern \(empty + 1) is empty")
+        }
+        self.options = options
+        zipOptions = try ZipOptions(level: level, deterministic: options.deterministic ?? false, exclude: options.exclude ?? [])
+    }
+
+    public func verify(in context: StepContext) async throws {
+        let source = try context.requireFile(options.source, option: "source")
+        let output = context.resolvePath(options.output)
+        if output == source || source.hasPrefix(output + "/") {
+            throw StepError.invalidOption("output", "'\(output)' would overwrite the source '\(source)'")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StepError.invalidOption("output", "'\(output)' is a folder")
+        }
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let source = context.resolvePath(options.source)
+        let output = context.resolvePath(options.output)
+        var detail = "zip of '\(source)' (level \(zipOptions.level)"
+        if zipOptions.deterministic { detail += ", deterministic" }
+        if !zipOptions.exclude.isEmpty { detail += ", excluding \(zipOptions.exclude.joined(separator: " "))" }
+        detail += ")"
+        return StepPlan(effects: [.writeFile(path: output, diff: nil, detail: detail)], outputs: StepOutputs(["path": .path(output)]))
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let source = try context.requireFile(options.source, option: "source")
+        let output = context.resolvePath(options.output)
+        try FileSystemSupport.createParent(of: output)
+        let throttle = ProgressThrottle(context: context)
+        let result = try await ZipWriter(options: zipOptions).write(sources: [source], to: output) { progress in
+            throttle.report(done: progress.bytesDone, total: progress.bytesTotal)
+        }
+        context.log("zipped \(result.entries) entries (\(result.uncompressedBytes) bytes) into '\(result.path)' (\(result.size) bytes)")
+        return StepOutputs(
+            [
+                "path": .path(result.path),
+                "size": .number(Double(result.size)),
+                "sha256": .string(result.sha256),
+                "entries": .number(Double(result.entries)),
+            ],
+            artifacts: [result.artifact])
+    }
+}

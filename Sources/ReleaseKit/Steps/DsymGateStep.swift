@@ -1,0 +1,99 @@
+import Foundation
+
+/// `gate.dsym`: rejects the release when a binary of the app (main executable, embedded frameworks, app
+/// extensions, Watch apps) has, for some architecture, no dSYM with its UUID: crash reports of that build
+/// could not be symbolicated.
+public struct DsymGateStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// An `.xcarchive`, `.app`, `.ipa` or build folder: where the binaries (and usually the dSYMs) are.
+        public var archive: String
+        /// More places with dSYMs: `.dSYM` bundles or folders holding them.
+        public var dsyms: [String]?
+        /// `fnmatch` patterns of binary names allowed to have no dSYM (a vendor's binary-only framework).
+        public var ignore: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case archive, dsyms, ignore
+        }
+
+        public init(archive: String, dsyms: [String]? = nil, ignore: [String]? = nil) {
+            self.archive = archive
+            self.dsyms = dsyms
+            self.ignore = ignore
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            archive = try container.decode(String.self, forKey: .archive)
+            dsyms = try container.decodeIfPresent([String].self, forKey: .dsyms)
+            ignore = try container.decodeIfPresent([String].self, forKey: .ignore)
+        }
+    }
+
+    public static let kind = "gate.dsym"
+    public static let summary = "Reject the release when a binary of the app has no dSYM with its UUID, architecture by architecture"
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("archive", "path", required: true, "an .xcarchive, .app, .ipa or build folder holding the app's binaries"),
+            .init("dsyms", "list", "more .dSYM bundles, or folders holding them, besides those found with the binaries"),
+            .init("ignore", "list", "fnmatch patterns of binary names allowed to have no dSYM"),
+        ],
+        outputs: [
+            .init("binaries", "number", "binaries checked"),
+            .init("slices", "number", "architectures checked, all matched"),
+            .init("uuids", "list", "UUIDs of the binaries' slices"),
+        ],
+        example: """
+            { "id": "check-dsyms", "uses": "gate.dsym", "gate": true, "needs": ["archive"],
+              "with": { "archive": "build/Demo.xcarchive", "dsyms": ["build/Release-iphoneos"], "ignore": ["VendorSDK"] } }
+            """
+    )
+
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or pattern.
+    public init(options: Options) throws {
+        guard !options.archive.isEmpty else { throw StepError.invalidOption("archive", "must not be empty") }
+        if let index = options.dsyms?.firstIndex(where: \.isEmpty) {
+            throw StepError.invalidOption("dsyms", "path \(index + 1) is empty")
+        }
+        if let index = options.ignore?.firstIndex(where: \.isEmpty) {
+            throw StepError.invalidOption("ignore", "pattern \(index + 1) is empty")
+        }
+        self.options = options
+    }
+
+    public func verify(in context: StepContext) async throws {
+        try context.requireFile(options.archive, option: "archive")
+        for path in options.dsyms ?? [] { try context.requireFile(path, option: "dsyms") }
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.note("check that every binary in '\(context.resolvePath(options.archive))' has a dSYM with its UUID")])
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let archive = try context.requireFile(options.archive, option: "archive")
+        let inspection = try await DsymInspector.inspect(archive)
+        var dsyms = inspection.dsyms
+        for path in options.dsyms ?? [] {
+            dsyms += try await DsymInspector.inspect(context.resolvePath(path)).dsyms
+        }
+        let patterns = options.ignore ?? []
+        let binaries = inspection.binaries.filter { binary in
+            !patterns.contains { fnmatch($0, binary.name, 0) == 0 }
+        }
+        guard !binaries.isEmpty else {
+            throw StepError.rejected(["no binaries found in '\(archive)'"])
+        }
+        let report = DsymMatcher.match(binaries: binaries, dsyms: dsyms)
+        guard report.isComplete else { throw StepError.rejected(report.problems) }
+        context.log("\(binaries.count) binaries, \(report.slices.count) architectures: every one has its dSYM")
+        return StepOutputs([
+            "binaries": .number(Double(binaries.count)),
+            "slices": .number(Double(report.slices.count)),
+            "uuids": .list(report.slices.compactMap { $0.uuid.map(OutputValue.string) }),
+        ])
+    }
+}

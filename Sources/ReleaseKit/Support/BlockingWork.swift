@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// Runs blocking work (libarchive, big file reads) on a thread of its own, off Swift's cooperative pool, and
+/// lets it see task cancellation.
+///
+/// The work runs on a plain thread, where `Task.isCancelled` is always false, so it receives a
+/// ``CancellationFlag`` to poll between units of work instead.
+enum BlockingWork {
+    /// Runs `work` on a new thread and returns its result. Cancelling the calling task sets the flag; the work
+    /// decides where it can stop (typically throwing `CancellationError`).
+    static func run<T: Sendable>(_ work: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(with: Result { try work(flag) })
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+        } onCancel: {
+            flag.cancel()
+        }
+    }
+}
+
+/// A thread-safe "stop now" flag for work that runs outside a task.
+final class CancellationFlag: Sendable {
+    private let state = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Asks the work to stop.
+    func cancel() { state.store(true, ordering: .relaxed) }
+
+    /// Whether the work should stop.
+    var isCancelled: Bool { state.load(ordering: .relaxed) }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release dsym [PATH]... [--json]`: UUIDs per architecture of binaries and dSYM bundles, and whether an
+/// app's or archive's binaries have matching dSYMs.
+struct DsymCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dsym",
+        abstract: "Show UUIDs per architecture of binaries and dSYMs, and which binaries have a matching dSYM.",
+        discussion: """
+            PATH may be a Mach-O binary, an .app, .appex or .framework (dSYMs beside it are matched), a .dSYM, \
+            an .xcarchive, an .ipa or zip, or a build folder. Exits 1 when a path cannot be read.
+            """
+    )
+
+    @Argument(help: "Binaries, bundles, archives or folders (default: the current folder).")
+    var paths: [String] = []
+
+    @Flag(help: "Print a JSON array of inspections to standard output.")
+    var json = false
+
+    func run() async throws {
+        var inspections: [DsymInspection] = []
+        var failed = false
+        for path in paths.isEmpty ? ["."] : paths {
+            do {
+                inspections.append(try await DsymInspector.inspect(path))
+            } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                failed = true
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(inspections), as: UTF8.self))
+        } else {
+            print(inspections.map(DsymReportRenderer.render).joined(separator: "\n"), terminator: "")
+        }
+        if failed { throw ExitCode(1) }
+    }
+}

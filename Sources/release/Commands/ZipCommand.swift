@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release zip SOURCE... --output ZIP`: the `archive.zip` step's writer on its own, for the benchmark and for
+/// debugging. Hidden from help: pipelines use the `archive.zip` step.
+struct ZipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zip",
+        abstract: "Zip files or folders like 'zip -ry' (symlinks kept), as the archive.zip step does.",
+        shouldDisplay: false
+    )
+
+    @Argument(help: "Files or folders to zip; entries are named relative to each one's parent.")
+    var sources: [String]
+
+    @Option(name: .shortAndLong, help: "The zip to write (replaced atomically).")
+    var output: String
+
+    @Option(help: "Deflate level 0-9 (0 stores).")
+    var level: Int = 6
+
+    @Flag(help: "Sorted entries, no timestamps, owner 0: the same tree gives the same bytes.")
+    var deterministic = false
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        let options: ZipOptions
+        do {
+            options = try ZipOptions(level: level, deterministic: deterministic)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        do {
+            let result = try await ZipWriter(options: options).write(sources: sources, to: output)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            } else {
+                print("\(result.path): \(result.entries) entries, \(result.size) bytes, sha256 \(result.sha256)")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// The built `release` executable beside this test bundle (SwiftPM builds every product before testing).
+private let releaseBinary: String? = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var folder = bundle.deletingLastPathComponent()
+    if folder.lastPathComponent == "MacOS" { folder = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    let candidate = folder.appendingPathComponent("release").path
+    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+}()
+
+private func release(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: releaseBinary ?? "/nonexistent")
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+/// A thin arm64 executable header with one LC_UUID: the smallest file `release dsym` reads.
+private let thinArm64: [UInt8] = {
+    func word(_ value: UInt32) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)] }
+    let uuid: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF, 0, 1, 0x20, 0x02, 0x80, 0x03, 0, 0, 0, 0, 0, 0x42]
+    return word(0xFEED_FACF) + word(0x0100_000C) + word(0) + word(2) + word(1) + word(24) + word(0) + word(0)
+        + word(0x1B) + word(24) + uuid
+}()
+
+@Suite(.enabled(if: releaseBinary != nil, "the release executable was not built beside the tests"))
+struct DsymCommandTests {
+    @Test func printsUUIDsAsJSON() throws {
+        let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(thinArm64).write(to: URL(fileURLWithPath: folder + "/App"))
+
+        let result = try release(["dsym", "App", "--json"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let binaries = try #require(json.first?["binaries"] as? [[String: Any]])
+        let slices = try #require(binaries.first?["slices"] as? [[String: Any]])
+        #expect(slices.first?["architecture"] as? String == "arm64")
+        #expect(slices.first?["uuid"] as? String == "DEADBEEF-0001-2002-8003-000000000042")
+
+        let human = try release(["dsym", "App"], in: folder)
+        #expect(human.stdout.contains("arm64    DEADBEEF-0001-2002-8003-000000000042"))
+    }
+
+    @Test func anUnreadablePathExitsOne() throws {
+        let result = try release(["dsym", "/no/such/App.xcarchive"], in: "/")
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: cannot read '/no/such/App.xcarchive': no such file or directory\n")
+    }
+}

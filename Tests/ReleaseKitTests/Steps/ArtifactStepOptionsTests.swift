@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+/// The `with` object of a documented example, decoded into the step's options.
+private func exampleOptions<S: Step>(_ type: S.Type) throws -> S.Options {
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(S.documentation.example.utf8)) as? [String: Any])
+    #expect(object["uses"] as? String == S.kind)
+    let with = try JSONSerialization.data(withJSONObject: try #require(object["with"]))
+    return try JSONDecoder().decode(S.Options.self, from: with)
+}
+
+private func decode<S: Step>(_ type: S.Type, _ json: String) throws -> S.Options {
+    try JSONDecoder().decode(S.Options.self, from: Data(json.utf8))
+}
+
+@Suite struct ArtifactStepOptionsTests {
+    @Test func examplesDecodeAndDocumentEveryOption() throws {
+        _ = try ArchiveZipStep(options: exampleOptions(ArchiveZipStep.self))
+        _ = try DsymPackageStep(options: exampleOptions(DsymPackageStep.self))
+        _ = try DsymGateStep(options: exampleOptions(DsymGateStep.self))
+        _ = try ArchiveGateStep(options: exampleOptions(ArchiveGateStep.self))
+        #expect(ArchiveZipStep.documentation.options.map(\.name) == ["source", "output", "level", "deterministic", "exclude"])
+        #expect(DsymPackageStep.documentation.options.map(\.name) == ["archive", "search", "paths", "output", "mode", "manifest", "move_into_archive", "level", "deterministic"])
+        #expect(DsymPackageStep.documentation.outputs.map(\.name) == ["path", "paths", "uuids", "manifest"])
+        #expect([ArchiveZipStep.kind, DsymPackageStep.kind, DsymGateStep.kind, ArchiveGateStep.kind] == ["archive.zip", "dsym.package", "gate.dsym", "gate.archive"])
+    }
+
+    @Test func snakeCaseKeysDecode() throws {
+        let options = try decode(DsymPackageStep.self, #"{"archive": "A.xcarchive", "output": "d.zip", "move_into_archive": true, "mode": "each"}"#)
+        #expect(options.moveIntoArchive == true)
+        #expect(try DsymPackageStep(options: options).mode == .each)
+    }
+
+    @Test func badValuesAreRejectedBeforeAnythingRuns() throws {
+        #expect(throws: StepError.invalidOption("level", "'12' is not between 0 and 9")) {
+            try ArchiveZipStep(options: decode(ArchiveZipStep.self, #"{"source": "a", "output": "a.zip", "level": 12}"#))
+        }
+        #expect(throws: StepError.invalidOption("source", "must not be empty")) {
+            try ArchiveZipStep(options: .init(source: "", output: "a.zip"))
+        }
+        #expect(throws: StepError.invalidOption("mode", "'some' is not 'all' or 'each'")) {
+            try DsymPackageStep(options: .init(archive: "A.xcarchive", output: "d.zip", mode: "some"))
+        }
+        #expect(throws: StepError.invalidOption("archive", "one of 'archive', 'search' or 'paths' is required")) {
+            try DsymPackageStep(options: .init(output: "d.zip"))
+        }
+        #expect(throws: StepError.invalidOption("move_into_archive", "needs 'archive' to move the dSYMs into")) {
+            try DsymPackageStep(options: .init(search: ["build"], output: "d.zip", moveIntoArchive: true))
+        }
+        #expect(throws: StepError.invalidOption("paths", "'build/App.app' is not a .dSYM bundle")) {
+            try DsymPackageStep(options: .init(paths: ["build/App.app"], output: "d.zip"))
+        }
+        #expect(throws: StepError.invalidOption("ignore", "pattern 1 is empty")) {
+            try DsymGateStep(options: .init(archive: "A.xcarchive", ignore: [""]))
+        }
+        #expect(throws: DecodingError.self) {
+            try decode(ArchiveZipStep.self, #"{"source": "a", "output": "a.zip", "level": "six"}"#)
+        }
+    }
+
+    @Test func verifyAndPlanWithoutTouchingTheFileSystem() async throws {
+        let folder = try TemporaryFolder()
+        let step = try ArchiveZipStep(options: .init(source: "build/Demo.xcarchive", output: "build/Demo.xcarchive.zip", deterministic: true))
+        let missing = EventRecorder().context(ArchiveZipStep.kind, in: folder.path)
+        await #expect(throws: StepError.missingFile(path: folder("build/Demo.xcarchive"), option: "source")) {
+            try await step.verify(in: missing)
+        }
+        // Promised by an upstream step: verify passes and plan describes the zip.
+        let promised = StepContext(stepID: "zip", kind: ArchiveZipStep.kind, workingDirectory: folder.path, environment: [:],
+                                   isDryRun: true, promisedPaths: [folder("build/Demo.xcarchive"): "archive"])
+        try await step.verify(in: promised)
+        let plan = try await step.plan(in: promised)
+        #expect(plan.effects == [.writeFile(path: folder("build/Demo.xcarchive.zip"), diff: nil, detail: "zip of '\(folder("build/Demo.xcarchive"))' (level 6, deterministic)")])
+        #expect(plan.outputs["path"] == .path(folder("build/Demo.xcarchive.zip")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+
+        let wouldOverwrite = try ArchiveZipStep(options: .init(source: ".", output: "x.zip"))
+        try await wouldOverwrite.verify(in: missing)
+        let itself = try ArchiveZipStep(options: .init(source: "a", output: "a"))
+        try writeFile(folder("a"), "a")
+        await #expect(throws: StepError.invalidOption("output", "'\(folder("a"))' would overwrite the source '\(folder("a"))'")) {
+            try await itself.verify(in: missing)
+        }
+    }
+}

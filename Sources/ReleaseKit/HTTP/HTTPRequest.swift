@@ -14,7 +14,7 @@ public struct HTTPRequest: Sendable {
     public var authorization: String?
     /// Longest response body kept in memory, in bytes; larger bodies fail the request.
     public var maxResponseBytes: Int
-    /// Overrides the client's retry policy for this request: ``RetryPolicy/none`` for an upload whose
+    /// Overrides the client's retry policy for this request: ``RetryPolicy/once`` for an upload whose
     /// caller must look at the server's state before trying again.
     public var retryPolicy: RetryPolicy?
 

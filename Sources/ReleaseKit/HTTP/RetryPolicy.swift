@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// One attempt, no retries.
-    public static let none = RetryPolicy(maxAttempts: 1)
+    public static let once = RetryPolicy(maxAttempts: 1)
 
     /// Whether a response with this status may succeed if sent again.
     public static func isRetriable(_ response: HTTPResponse) -> Bool {

@@ -37,7 +37,8 @@ extension LocalGitHubServer {
         var record = LocalServerRequest(
             method: head.method, target: head.target, headers: head.headers, route: route, status: 0, bodyBytes: 0
         )
-        defer { state.withLock { $0.requests.append(record) } }
+        var recorded = false
+        defer { if !recorded { state.withLock { $0.requests.append(record) } } }
 
         if head.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
             write(Reply(status: 411, json: Self.message("Length Required"), close: true), to: connection)
@@ -91,6 +92,9 @@ extension LocalGitHubServer {
         }
         record.status = reply.status
         record.bodyBytes = bodyBytes
+        // Recorded before answering, so a client that got its answer finds its request in the log.
+        state.withLock { $0.requests.append(record) }
+        recorded = true
         write(reply, to: connection)
         return !reply.close && head.header("Connection")?.lowercased() != "close"
     }

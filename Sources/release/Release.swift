@@ -10,6 +10,8 @@ struct Release: AsyncParsableCommand {
         version: ReleaseKitVersion.string,
         subcommands: [
             // Each subcommand lives in Commands/NAME.swift.
+            ServeCommand.self,
+            UploadAssetCommand.self,
         ]
     )
 }

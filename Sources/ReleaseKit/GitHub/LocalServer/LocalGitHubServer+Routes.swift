@@ -595,7 +595,7 @@ extension LocalGitHubServer {
     func write(_ reply: Reply, to connection: LocalServerConnection) {
         var body = reply.rawBody ?? Data()
         if reply.rawBody == nil, let json = reply.json {
-            body = (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])) ?? Data()
+            body = (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         }
         let (remaining, reset) = state.withLock { state -> (Int, Int) in
             state.rateRemaining = max(0, state.rateRemaining - 1)

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ReleaseKit
+
+/// `release upload-asset`: publishes files to a GitHub release with the converging publisher (hidden; used
+/// by `scripts/bench-upload.sh` and handy for one-off uploads).
+struct UploadAssetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload-asset",
+        abstract: "Publish files as assets of a GitHub release (converging: re-runs upload nothing).",
+        shouldDisplay: false
+    )
+
+    @Option(help: "API base URL (default $GITHUB_API_URL, else https://api.github.com).")
+    var api: String?
+
+    @Option(help: "Repository, owner/name.")
+    var repo: String
+
+    @Option(help: "Release tag.")
+    var tag: String
+
+    @Option(help: "Token (default $GITHUB_TOKEN).")
+    var token: String?
+
+    @Flag(help: "Leave the release a draft.")
+    var draft = false
+
+    @Option(help: "Different remote asset with the same name: fail, replace or skip.")
+    var replace: String = "fail"
+
+    @Flag(help: "Print the result as JSON on stdout.")
+    var json = false
+
+    @Argument(help: "Files to upload.")
+    var files: [String]
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let token = token ?? environment["GITHUB_TOKEN"], !token.isEmpty else {
+            throw ValidationError("pass --token or set GITHUB_TOKEN")
+        }
+        guard let policy = AssetReplacePolicy(rawValue: replace) else {
+            throw ValidationError("--replace must be fail, replace or skip")
+        }
+        let masker = SecretMasker(secrets: [token])
+        let api = api ?? environment["GITHUB_API_URL"] ?? "https://api.github.com"
+        let client = try GitHubClient(apiURL: api, token: token, configuration: HTTPClient.Configuration { line in
+            FileHandle.standardError.write(Data((masker.mask(line) + "\n").utf8))
+        })
+        let publisher = ReleasePublisher(client: client, observer: PublishObserver(log: { line in
+            FileHandle.standardError.write(Data((masker.mask(line) + "\n").utf8))
+        }))
+        let cwd = FileManager.default.currentDirectoryPath
+        let publication = ReleasePublication(
+            repository: repo, tag: tag, name: tag, draft: draft,
+            assets: files.map { PublishAsset(path: $0.hasPrefix("/") ? $0 : cwd + "/" + $0) }, replace: policy
+        )
+        let started = Date()
+        do {
+            _ = try await publisher.preflight(publication)
+            let result = try await publisher.publish(publication)
+            let seconds = Date().timeIntervalSince(started)
+            if json {
+                let object: [String: Any] = [
+                    "url": result.release.htmlURL, "bytes_uploaded": result.bytesUploaded, "api_calls": client.statistics.requests, "publish_api_calls": result.apiCalls,
+                    "uploaded": result.uploaded, "skipped": result.skipped, "seconds": seconds,
+                    "assets": result.assets.map(\.browserDownloadURL),
+                ]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(result.bytesUploaded) bytes, \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
+            }
+        } catch {
+            FileHandle.standardError.write(Data(("error: " + masker.mask("\(error)") + "\n").utf8))
+            throw ExitCode(1)
+        }
+    }
+}

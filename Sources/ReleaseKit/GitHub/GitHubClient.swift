@@ -208,13 +208,16 @@ public struct GitHubClient: Sendable {
 
     /// Uploads the file at `path` to the URL built from the release's `upload_url` template, streamed from disk
     /// with Content-Length. Sent once (no retries); returns the response whatever its status.
-    /// - Parameter progress: (bytes sent, total).
+    /// - Parameters:
+    ///   - digest: fed with the file's bytes as they are read, so the caller gets its SHA-256 without a second read.
+    ///   - progress: (bytes sent, total).
     public func uploadAsset(
         uploadURLTemplate: String,
         file path: String,
         name: String,
         label: String? = nil,
         contentType: String,
+        digest: StreamingDigest? = nil,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> HTTPResponse {
         var variables = ["name": name]
@@ -223,7 +226,8 @@ public struct GitHubClient: Sendable {
         let request = HTTPRequest(
             method: "POST", url: url,
             headers: [("Accept", "application/vnd.github+json"), ("X-GitHub-Api-Version", "2022-11-28"), ("Content-Type", contentType)],
-            body: .file(path: path), authorization: authorization, retryPolicy: RetryPolicy.once
+            body: .file(path: path), authorization: authorization, retryPolicy: RetryPolicy.once,
+            bodyDigest: digest
         )
         statistics.addRequest()
         let sent = Atomic<Int64>(0)

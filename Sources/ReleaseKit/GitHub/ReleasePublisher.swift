@@ -132,24 +132,29 @@ public struct ReleasePublisher: Sendable {
         let problems = Self.localProblems(publication)
         guard problems.isEmpty else { throw GitHubError.preflight(problems) }
 
-        var digests: [(hex: String, size: Int64)] = []
-        for asset in publication.assets { digests.append(try await Self.digest(asset.path)) }
-
         var release = try await findOrCreate(publication)
         let remote = try await remoteAssets(of: release, publication)
+        // Hash up front only what must be compared with a remote asset; new files are hashed as they upload.
+        var known: [(hex: String, size: Int64)?] = []
+        for asset in publication.assets {
+            let needed = release.isImmutable || remote.contains { $0.name == asset.remoteName }
+            known.append(needed ? try await Self.digest(asset.path) : nil)
+        }
         if release.isImmutable {
-            for (index, asset) in publication.assets.enumerated()
-            where remote.first(where: { $0.name == asset.remoteName })?.matches(size: digests[index].size, sha256: digests[index].hex) != true {
-                throw GitHubError.immutableRelease(
-                    tag: publication.tag, detail: "asset '\(asset.remoteName)' is missing or different and cannot be changed; use a new tag"
-                )
+            for (index, asset) in publication.assets.enumerated() {
+                guard let local = known[index],
+                      remote.first(where: { $0.name == asset.remoteName })?.matches(size: local.size, sha256: local.hex) == true else {
+                    throw GitHubError.immutableRelease(
+                        tag: publication.tag, detail: "asset '\(asset.remoteName)' is missing or different and cannot be changed; use a new tag"
+                    )
+                }
             }
         }
 
         // Upload, at most `concurrency` at once; results in the publication's order.
         var outcomes = [AssetOutcome?](repeating: nil, count: publication.assets.count)
         let target = release
-        let hashes = digests
+        let hashes = known
         try await withThrowingTaskGroup(of: (Int, AssetOutcome).self) { group in
             var next = 0
             func addNext() {
@@ -184,12 +189,13 @@ public struct ReleasePublisher: Sendable {
             verified.append(found)
             if named.count > 1 { mismatches.append("asset '\(asset.remoteName)' appears \(named.count) times") }
             if results[index].kept { continue }  // `replace: skip` kept a different remote asset on purpose
+            let local = results[index].digest
             if found.state != "uploaded" { mismatches.append("asset '\(asset.remoteName)' is in state '\(found.state)'") }
-            if found.size != digests[index].size {
-                mismatches.append("asset '\(asset.remoteName)' has \(found.size) bytes, expected \(digests[index].size)")
+            if found.size != local.size {
+                mismatches.append("asset '\(asset.remoteName)' has \(found.size) bytes, expected \(local.size)")
             }
-            if let digest = found.digest, digest.lowercased() != "sha256:" + digests[index].hex {
-                mismatches.append("asset '\(asset.remoteName)' has digest \(digest), expected sha256:\(digests[index].hex)")
+            if let digest = found.digest, digest.lowercased() != "sha256:" + local.hex {
+                mismatches.append("asset '\(asset.remoteName)' has digest \(digest), expected sha256:\(local.hex)")
             }
         }
         guard mismatches.isEmpty else { throw GitHubError.verificationFailed(mismatches) }
@@ -270,6 +276,8 @@ public struct ReleasePublisher: Sendable {
         var changed: Bool
         /// A different remote asset was kept (`replace: skip`).
         var kept: Bool
+        /// The local file's SHA-256 and size.
+        var digest: (hex: String, size: Int64)
     }
 
     /// What to do with a remote asset that does not match the local file: true when it was deleted.
@@ -297,39 +305,47 @@ public struct ReleasePublisher: Sendable {
 
     private func ensure(
         _ asset: PublishAsset,
-        digest local: (hex: String, size: Int64),
+        digest known: (hex: String, size: Int64)?,
         existing: GitHubReleaseAsset?,
         release: GitHubRelease,
         _ publication: ReleasePublication
     ) async throws -> AssetOutcome {
         let name = asset.remoteName
+        var local = known
         var changed = false
         if let existing {
-            if existing.matches(size: local.size, sha256: local.hex) {
-                observer.log("asset '\(name)' is up to date (\(Self.formatSize(local.size)), sha256:\(local.hex.prefix(12))…)")
-                return AssetOutcome(uploaded: false, changed: false, kept: false)
+            let digest = try await Self.digest(asset.path, known: known)
+            local = digest
+            if existing.matches(size: digest.size, sha256: digest.hex) {
+                observer.log("asset '\(name)' is up to date (\(Self.formatSize(digest.size)), sha256:\(digest.hex.prefix(12))…)")
+                return AssetOutcome(uploaded: false, changed: false, kept: false, digest: digest)
             }
-            guard try await clear(existing, local: local, publication) else {
-                return AssetOutcome(uploaded: false, changed: false, kept: true)
+            guard try await clear(existing, local: digest, publication) else {
+                return AssetOutcome(uploaded: false, changed: false, kept: true, digest: digest)
             }
             changed = true
         }
+        let size = Self.fileSize(asset.path)
         var lastReason = ""
         for attempt in 1...retry.maxAttempts {
-            observer.log("uploading '\(name)' (\(Self.formatSize(local.size)), \(asset.contentType))" + (attempt > 1 ? ", attempt \(attempt) of \(retry.maxAttempts)" : ""))
+            observer.log("uploading '\(name)' (\(Self.formatSize(size)), \(asset.contentType))" + (attempt > 1 ? ", attempt \(attempt) of \(retry.maxAttempts)" : ""))
+            let streaming = local == nil ? StreamingDigest() : nil
             var response: HTTPResponse?
             do {
                 let sent = try await client.uploadAsset(
                     uploadURLTemplate: release.uploadURL, file: asset.path, name: asset.name, label: asset.label,
-                    contentType: asset.contentType
+                    contentType: asset.contentType, digest: streaming
                 ) { [observer] bytes, total in observer.progress(name, bytes, total) }
                 response = sent
                 changed = true
                 if sent.isSuccess {
                     let uploaded = try client.decode(GitHubReleaseAsset.self, sent, url: HTTPRequest.redact(release.uploadURL))
-                    if uploaded.matches(size: local.size, sha256: local.hex) {
+                    if local == nil, let streaming, streaming.count == uploaded.size, streaming.count == Self.fileSize(asset.path) {
+                        local = (streaming.hex, streaming.count)
+                    }
+                    if let digest = local, uploaded.matches(size: digest.size, sha256: digest.hex) {
                         observer.log("uploaded '\(name)'")
-                        return AssetOutcome(uploaded: true, changed: true, kept: false)
+                        return AssetOutcome(uploaded: true, changed: true, kept: false, digest: digest)
                     }
                     lastReason = "the server stored \(uploaded.size) bytes in state '\(uploaded.state)' with digest \(uploaded.digest ?? "none")"
                 } else {
@@ -348,15 +364,17 @@ public struct ReleasePublisher: Sendable {
                 try await wait(after: response, attempt: attempt, what: "upload of '\(name)'", reason: lastReason)
             }
             // The upload may have landed (a 504 after the server stored it): look before sending it again.
+            let digest = try await Self.digest(asset.path, known: local)
+            local = digest
             let current = try await client.listAssets(publication.repository, releaseID: release.id)
             if let found = current.first(where: { $0.name == name }) {
-                if found.matches(size: local.size, sha256: local.hex) {
+                if found.matches(size: digest.size, sha256: digest.hex) {
                     observer.log("the upload of '\(name)' landed despite the error (\(lastReason))")
-                    return AssetOutcome(uploaded: true, changed: true, kept: false)
+                    return AssetOutcome(uploaded: true, changed: true, kept: false, digest: digest)
                 }
                 if attempt == retry.maxAttempts { break }
-                guard try await clear(found, local: local, publication) else {
-                    return AssetOutcome(uploaded: false, changed: changed, kept: true)
+                guard try await clear(found, local: digest, publication) else {
+                    return AssetOutcome(uploaded: false, changed: changed, kept: true, digest: digest)
                 }
             }
         }
@@ -392,6 +410,17 @@ public struct ReleasePublisher: Sendable {
             thread.name = "release.digest"
             thread.start()
         }
+    }
+
+    /// `known`, or the file's digest when not known yet.
+    static func digest(_ path: String, known: (hex: String, size: Int64)?) async throws -> (hex: String, size: Int64) {
+        if let known { return known }
+        return try await digest(path)
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     static func formatSize(_ bytes: Int64) -> String {

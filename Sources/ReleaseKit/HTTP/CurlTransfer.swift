@@ -39,7 +39,7 @@ final class CurlTransfer: @unchecked Sendable {
     func perform() throws -> HTTPResponse {
         let url = request.redactedURL
         let easy = try CurlEasyHandle(method: request.method, redactedURL: url)
-        let reader = try RequestBodyReader(request.body)
+        let reader = try RequestBodyReader(request.body, digest: request.bodyDigest)
         body = reader
         let context = Unmanaged.passUnretained(self).toOpaque()
 

@@ -17,6 +17,8 @@ public struct HTTPRequest: Sendable {
     /// Overrides the client's retry policy for this request: ``RetryPolicy/once`` for an upload whose
     /// caller must look at the server's state before trying again.
     public var retryPolicy: RetryPolicy?
+    /// Sees every body byte as libcurl pulls it (each attempt from the start), to hash a file while it uploads.
+    public var bodyDigest: StreamingDigest?
 
     public init(
         method: String = "GET",
@@ -25,7 +27,8 @@ public struct HTTPRequest: Sendable {
         body: HTTPBody = .empty,
         authorization: String? = nil,
         maxResponseBytes: Int = 16 << 20,
-        retryPolicy: RetryPolicy? = nil
+        retryPolicy: RetryPolicy? = nil,
+        bodyDigest: StreamingDigest? = nil
     ) {
         self.method = method
         self.url = url
@@ -34,6 +37,7 @@ public struct HTTPRequest: Sendable {
         self.authorization = authorization
         self.maxResponseBytes = maxResponseBytes
         self.retryPolicy = retryPolicy
+        self.bodyDigest = bodyDigest
     }
 
     /// The first value of header `name`, case-insensitively.

@@ -19,7 +19,10 @@ final class RequestBodyReader {
     /// The error that aborted a read, reported instead of curl's generic "read callback aborted".
     private(set) var failure: HTTPError?
 
-    init(_ body: HTTPBody) throws {
+    private let digest: StreamingDigest?
+
+    init(_ body: HTTPBody, digest: StreamingDigest? = nil) throws {
+        self.digest = digest
         switch body {
         case .empty: segments = []
         case .data(let data): segments = [.bytes(data)]
@@ -62,6 +65,7 @@ final class RequestBodyReader {
                         guard let base = raw.baseAddress else { return }
                         buffer.copyMemory(from: base + offsetInData, byteCount: count)
                     }
+                    digest?.update(UnsafeRawBufferPointer(start: buffer, count: count))
                     offsetInData += count
                     return count
                 }
@@ -84,7 +88,10 @@ final class RequestBodyReader {
                     failure = .cannotReadBody(path: path, reason: String(cString: strerror(errno)))
                     return nil
                 }
-                if count > 0 { return count }
+                if count > 0 {
+                    digest?.update(UnsafeRawBufferPointer(start: buffer, count: count))
+                    return count
+                }
                 close(descriptor)
                 descriptor = -1
                 index += 1

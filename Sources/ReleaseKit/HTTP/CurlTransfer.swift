@@ -19,6 +19,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var overflowed = false
     private var headers: [HTTPHeader] = []
     private var lastReported: Int64 = -1
+    /// Stall detection: bytes moved (both ways) at the last change, and when that was (monotonic ns).
+    private var lastMoved: Int64 = -1
+    private var lastMovedAt: UInt64 = 0
+    private var stalled = false
+    private let stallNanoseconds: UInt64
 
     init(
         request: HTTPRequest,
@@ -28,6 +33,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.request = request
         self.configuration = configuration
         self.progress = progress
+        let (seconds, attoseconds) = configuration.stallTimeout.components
+        stallNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
     /// Asks the running transfer to stop at libcurl's next progress callback.
@@ -106,10 +113,17 @@ final class CurlTransfer: @unchecked Sendable {
         }
         try easy.setHeaders(headerLines)
 
+        lastMovedAt = DispatchTime.now().uptimeNanoseconds
         do {
             try easy.perform()
         } catch let error as HTTPError {
             if isCancelled { throw CancellationError() }
+            if stalled {
+                throw HTTPError.transport(
+                    method: request.method, url: url, code: 28,
+                    message: "no data moved for \(HTTPClient.seconds(configuration.stallTimeout)) (stall timeout)"
+                )
+            }
             if overflowed { throw HTTPError.responseTooLarge(url: url, limit: request.maxResponseBytes) }
             if let failure = reader.failure { throw failure }
             throw error
@@ -153,8 +167,20 @@ final class CurlTransfer: @unchecked Sendable {
         return count
     }
 
-    fileprivate func progress(total: Int64, sent: Int64) -> Int32 {
+    /// libcurl's own low-speed check averages over a 5-second window, so a burst into the socket buffers
+    /// hides a stall for seconds; this one watches for bytes moving at all. libcurl calls the progress
+    /// callback about once a second even when nothing moves.
+    fileprivate func progress(total: Int64, sent: Int64, received: Int64) -> Int32 {
         if isCancelled { return 1 }
+        let moved = sent + received
+        let now = DispatchTime.now().uptimeNanoseconds
+        if moved != lastMoved {
+            lastMoved = moved
+            lastMovedAt = now
+        } else if now - lastMovedAt >= stallNanoseconds {
+            stalled = true
+            return 1
+        }
         if sent != lastReported, let progress, total > 0 || sent > 0 {
             lastReported = sent
             progress(sent, total)
@@ -190,5 +216,5 @@ private func curlProgressCallback(
 ) -> Int32 {
     guard let context else { return 0 }
     return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        .progress(total: Int64(uploadTotal), sent: Int64(uploadedNow))
+        .progress(total: Int64(uploadTotal), sent: Int64(uploadedNow), received: Int64(downloaded))
 }

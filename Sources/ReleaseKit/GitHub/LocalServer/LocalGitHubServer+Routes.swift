@@ -54,6 +54,11 @@ extension LocalGitHubServer {
             route: route, token: Self.token(from: head.header("Authorization")), fault: fault
         )
 
+        if case .stall = fault {
+            // Recorded now: the stalled handler finishes long after the client gave up.
+            state.withLock { $0.requests.append(record) }
+            recorded = true
+        }
         var reply: Reply
         var bodyBytes: Int64 = 0
         if let early = earlyFault(incoming, connection: connection, bodyBytes: &bodyBytes) {

@@ -158,8 +158,9 @@ public final class LocalGitHubServer: Sendable {
         state.withLock { state in
             guard state.running else { return }
             state.running = false
+            // Only shut down: the accept thread closes the descriptor when accept fails, so the number
+            // cannot be reused (by another server's socket) while that thread may still call accept on it.
             shutdown(state.listener, Int32(SHUT_RDWR))
-            Foundation.close(state.listener)
             state.listener = -1
             for descriptor in state.connections { shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
@@ -183,6 +184,7 @@ public final class LocalGitHubServer: Sendable {
             let descriptor = accept(listener, nil, nil)
             if descriptor < 0 {
                 if errno == EINTR { continue }
+                Foundation.close(listener)
                 return
             }
             let accepted = state.withLock { state -> Bool in
@@ -192,6 +194,7 @@ public final class LocalGitHubServer: Sendable {
             }
             guard accepted else {
                 Foundation.close(descriptor)
+                Foundation.close(listener)
                 return
             }
             let thread = Thread { [self] in serve(descriptor) }

@@ -9,7 +9,7 @@ public struct LocalServerRequest: Sendable, Equatable {
     public var route: LocalServerRoute
     /// The status answered (0 when the connection was dropped on purpose).
     public var status: Int
-    /// Request body bytes the server read.
+    /// Request body bytes the server read (0 for a stalled request, recorded before it stalls).
     public var bodyBytes: Int64
 
     /// The first value of header `name`, case-insensitively.

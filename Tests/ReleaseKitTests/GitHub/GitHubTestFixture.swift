@@ -15,11 +15,15 @@ final class GitHubTestFixture: Sendable {
     let logs = Recorder<String>()
     let delays = Recorder<Duration>()
 
-    init(immutable: Bool = false) throws {
+    /// The token with push access this server accepts.
+    let token: String
+
+    init(immutable: Bool = false, token: String = GitHubTestFixture.token) throws {
+        self.token = token
         directory = NSTemporaryDirectory() + "release-github-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/files", withIntermediateDirectories: true)
         server = try LocalGitHubServer(configuration: .init(
-            storageDirectory: directory + "/server", token: Self.token, readOnlyTokens: [Self.readOnlyToken],
+            storageDirectory: directory + "/server", token: token, readOnlyTokens: [Self.readOnlyToken],
             immutableReleases: immutable
         ))
         url = try server.start()
@@ -50,11 +54,11 @@ final class GitHubTestFixture: Sendable {
         )
     }
 
-    func client(token: String = GitHubTestFixture.token, attempts: Int = 4) throws -> GitHubClient {
-        try GitHubClient(apiURL: url, token: token, configuration: configuration(attempts: attempts))
+    func client(token: String? = nil, attempts: Int = 4) throws -> GitHubClient {
+        try GitHubClient(apiURL: url, token: token ?? self.token, configuration: configuration(attempts: attempts))
     }
 
-    func publisher(token: String = GitHubTestFixture.token, attempts: Int = 4) throws -> ReleasePublisher {
+    func publisher(token: String? = nil, attempts: Int = 4) throws -> ReleasePublisher {
         let logs = self.logs
         return ReleasePublisher(
             client: try client(token: token, attempts: attempts),

@@ -3,7 +3,7 @@ import Testing
 @testable import ReleaseKit
 
 @Suite("ReleasePublisher against the local GitHub server")
-struct ReleasePublisherTests {
+struct GitHubReleasePublisherTests {
     /// Exactly one `uploaded` asset per name with the right digest, and the release published.
     func expectConverged(_ fixture: GitHubTestFixture, _ paths: [String], tag: String = "v3.0.0-4321_2014-10-22T06-01-18Z") throws {
         let releases = fixture.server.releases(repository: GitHubTestFixture.repo).filter { $0.tagName == tag }

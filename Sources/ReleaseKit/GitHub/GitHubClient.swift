@@ -113,7 +113,7 @@ public struct GitHubClient: Sendable {
     }
 
     /// GitHub's `message`, with the codes of `errors[]` (`already_exists`), from an error body.
-    static func message(of response: HTTPResponse) -> String {
+    public static func message(of response: HTTPResponse) -> String {
         struct Body: Decodable {
             struct Item: Decodable {
                 var code: String?

@@ -32,6 +32,9 @@ struct UploadAssetCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON on stdout.")
     var json = false
 
+    @Flag(name: .customLong("transfer-only"), help: "Benchmark the transfer alone: upload each file once into a new draft, without preflight, hashing or verification.")
+    var transferOnly = false
+
     @Argument(help: "Files to upload.")
     var files: [String]
 
@@ -57,6 +60,10 @@ struct UploadAssetCommand: AsyncParsableCommand {
             assets: files.map { PublishAsset(path: $0.hasPrefix("/") ? $0 : cwd + "/" + $0) }, replace: policy
         )
         let started = Date()
+        if transferOnly {
+            try await transfer(publication, client: client, masker: masker, started: started)
+            return
+        }
         do {
             _ = try await publisher.preflight(publication)
             let result = try await publisher.publish(publication)
@@ -72,6 +79,28 @@ struct UploadAssetCommand: AsyncParsableCommand {
             } else {
                 print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(result.bytesUploaded) bytes, \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
             }
+        } catch {
+            FileHandle.standardError.write(Data(("error: " + masker.mask("\(error)") + "\n").utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// Only the streaming upload through libcurl, for comparing the transfer itself with `curl -T`.
+    private func transfer(_ publication: ReleasePublication, client: GitHubClient, masker: SecretMasker, started: Date) async throws {
+        do {
+            let release = try await client.createRelease(publication.repository, GitHubReleaseFields(tagName: publication.tag, draft: true))
+            var bytes: Int64 = 0
+            for asset in publication.assets {
+                let response = try await client.uploadAsset(
+                    uploadURLTemplate: release.uploadURL, file: asset.path, name: asset.name, contentType: asset.contentType
+                )
+                guard response.status == 201 else {
+                    throw GitHubError.api(method: "POST", url: release.uploadURL, status: response.status, message: GitHubClient.message(of: response))
+                }
+                bytes += response.bytesSent
+            }
+            let seconds = Date().timeIntervalSince(started)
+            print(json ? "{\"bytes_uploaded\":\(bytes),\"seconds\":\(seconds)}" : "\(bytes) bytes in \(String(format: "%.2f", seconds)) s")
         } catch {
             FileHandle.standardError.write(Data(("error: " + masker.mask("\(error)") + "\n").utf8))
             throw ExitCode(1)

@@ -94,7 +94,7 @@ o = row("release upload-asset", ours_t, ours_r)
 r = row("  --transfer-only", raw_t, raw_r)
 print(f"ratio ours / curl -T: {o / c:.2f}x publish, {r / c:.2f}x transfer only (target >= 0.95x); "
       f"peak RSS {statistics.median(ours_r) / 1024:.1f} MB (target <= 32 MB)")
-print("publish = preflight, draft, upload hashing the file as it streams (SHA-256, ~0.5 s CPU/GB), verify, publish;")
+print("publish = preflight, draft, upload while a second thread hashes the file (SHA-256, ~0.5 s CPU/GB), verify, publish;")
 print("transfer only = the same libcurl streaming upload without the digest, apples to apples with curl -T")
 calls = rerun["api_calls"]; assets = len(rerun["assets"])
 print(f"re-run of the published release: {rerun['bytes_uploaded']} bytes uploaded, {calls} API calls for {assets} asset(s) "

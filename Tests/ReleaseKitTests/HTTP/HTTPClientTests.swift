@@ -154,3 +154,25 @@ struct HTTPClientTests {
         }
     }
 }
+
+@Suite("HTTPClient TLS")
+struct HTTPClientTLSTests {
+    /// TLS is always verified and its failures are not retried: https to a plain-HTTP port fails the
+    /// handshake at once.
+    @Test func tlsFailuresAreNotRetried() async throws {
+        let fixture = try GitHubTestFixture()
+        let port = fixture.url.split(separator: ":").last.map(String.init) ?? ""
+        let attempts = Recorder<Duration>()
+        let client = HTTPClient(configuration: .init(
+            connectTimeout: .seconds(3), caCertificateFile: "/nonexistent/ca.pem",
+            retryPolicy: RetryPolicy(maxAttempts: 3, sleep: { attempts.append($0) })
+        ))
+        await #expect {
+            _ = try await client.send(HTTPRequest(url: "https://127.0.0.1:\(port)/user"))
+        } throws: { error in
+            guard let error = error as? HTTPError, case .transport = error else { return false }
+            return !error.isRetriable
+        }
+        #expect(attempts.all.isEmpty)
+    }
+}

@@ -134,13 +134,11 @@ public struct ReleasePublisher: Sendable {
 
         var release = try await findOrCreate(publication)
         let remote = try await remoteAssets(of: release, publication)
-        // Hash up front only what must be compared with a remote asset; new files are hashed as they upload.
-        var known: [(hex: String, size: Int64)?] = []
-        for asset in publication.assets {
-            let needed = release.isImmutable || remote.contains { $0.name == asset.remoteName }
-            known.append(needed ? try await Self.digest(asset.path) : nil)
-        }
+        // Files are hashed inside `ensure`, concurrently: before comparing with a remote asset of the same
+        // name, or while uploading a new one. An immutable release must already hold every file: check first.
+        var known = [(hex: String, size: Int64)?](repeating: nil, count: publication.assets.count)
         if release.isImmutable {
+            for (index, asset) in publication.assets.enumerated() { known[index] = try await Self.digest(asset.path) }
             for (index, asset) in publication.assets.enumerated() {
                 guard let local = known[index],
                       remote.first(where: { $0.name == asset.remoteName })?.matches(size: local.size, sha256: local.hex) == true else {

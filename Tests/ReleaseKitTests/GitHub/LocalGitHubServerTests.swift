@@ -113,4 +113,14 @@ struct LocalGitHubServerTests {
         #expect(remaining.count == 2 && remaining[1] == remaining[0] - 1)
         #expect(first.header("X-RateLimit-Reset").flatMap(Int.init).map { $0 > Int(Date().timeIntervalSince1970) } == true)
     }
+
+    @Test func summaryListsWhatWasPublished() async throws {
+        let fixture = try GitHubTestFixture()
+        let path = try fixture.file("Demo.zip", size: 1234)
+        _ = try await fixture.publisher().publish(fixture.publication([path], tag: "v1"))
+        #expect(fixture.server.summary() == [
+            "octo/app v1 (published) \(fixture.url)/octo/app/releases/tag/v1",
+            "  Demo.zip  1234 bytes  application/zip  uploaded  \(try fixture.sha256(path))",
+        ])
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ReleaseKit
+import Synchronization
 
 /// `release github-server`: runs the local GitHub Releases server until SIGINT/SIGTERM (hidden; for
 /// rehearsals and the upload benchmark).
@@ -44,38 +45,35 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Suspends until SIGINT or SIGTERM arrives; returns the signal number.
     static func waitForTermination() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let queue = DispatchQueue(label: "release.github-server.signals")
-            let fired = ManagedFlag()
-            var sources: [DispatchSourceSignal] = []
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    guard fired.set() else { return }
-                    continuation.resume(returning: number)
-                }
-                source.resume()
-                sources.append(source)
-            }
-            SignalSources.keep(sources)
+        let waiter = SignalWaiter()
+        let number = await withCheckedContinuation { continuation in
+            waiter.start([SIGINT, SIGTERM]) { continuation.resume(returning: $0) }
         }
+        withExtendedLifetime(waiter) {}
+        return number
     }
 }
 
-/// Keeps the signal sources alive for the process's lifetime.
-private enum SignalSources {
-    nonisolated(unsafe) static var retained: [DispatchSourceSignal] = []
-    static func keep(_ sources: [DispatchSourceSignal]) { retained = sources }
-}
+/// Turns the first of some signals into one callback; keeps its dispatch sources alive until then.
+private final class SignalWaiter: Sendable {
+    private let state = Mutex<(fired: Bool, sources: [any DispatchSourceSignal])>((false, []))
+    private let queue = DispatchQueue(label: "release.github-server.signals")
 
-/// A flag that can be set once, from any thread.
-private final class ManagedFlag: @unchecked Sendable {
-    // Only touched on the serial signal queue.
-    private var value = false
-    func set() -> Bool {
-        if value { return false }
-        value = true
-        return true
+    func start(_ numbers: [Int32], _ handler: @escaping @Sendable (Int32) -> Void) {
+        var sources: [any DispatchSourceSignal] = []
+        for number in numbers {
+            signal(number, SIG_IGN)  // delivered to the dispatch source instead of killing the process
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in
+                let first = state.withLock { state -> Bool in
+                    defer { state.fired = true }
+                    return !state.fired
+                }
+                if first { handler(number) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        state.withLock { $0.sources = sources }
     }
 }

@@ -18,7 +18,7 @@ import Synchronization
 /// ```
 ///
 /// One thread accepts connections and one thread serves each connection; shared state sits behind one
-/// `Mutex`, so the type is `Sendable`.
+/// `Mutex`, so the type is `Sendable`. Call ``stop()`` when done: the serving threads keep the server alive.
 public final class LocalGitHubServer: Sendable {
     /// How the server authenticates and behaves.
     public struct Configuration: Sendable {

@@ -18,6 +18,8 @@ struct Release: AsyncParsableCommand {
             BumpCommand.self,
             DsymCommand.self,
             ZipCommand.self,
+            ServeCommand.self,
+            UploadAssetCommand.self,
         ]
     )
 }

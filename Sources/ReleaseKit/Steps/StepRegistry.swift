@@ -38,6 +38,12 @@ public struct StepRegistry: Sendable {
             GitCommitStep.self,
             GitTagStep.self,
             GitPushStep.self,
+            ArchiveZipStep.self,
+            DsymPackageStep.self,
+            DsymGateStep.self,
+            ArchiveGateStep.self,
+            GitHubReleaseStep.self,
+            HTTPUploadStep.self,
         ]
     }
 }

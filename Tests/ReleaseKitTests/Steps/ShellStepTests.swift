@@ -79,7 +79,7 @@ import Testing
         forEachString(in: node, path: .root) { text, _, _ in
             for case .success(.variable(let name)) in Template.scan(text) { variables.insert(name) }
         }
-        let text = #"{"version": 1, "steps": [\#(steps.joined(separator: ","))]}"#
+        let text = #"{"version": 1, "profiles": {"release": {}, "adhoc": {"default": true}}, "steps": [\#(steps.joined(separator: ","))]}"#
         _ = try PipelineLoader().load(text: text, file: "\(kind)-example.json", extraVariables: variables)
     }
 

@@ -1,0 +1,34 @@
+/// The writable fields of a release, for create and update. Nil fields are left out of the request.
+public struct GitHubReleaseFields: Sendable, Encodable, Equatable {
+    public var tagName: String?
+    public var targetCommitish: String?
+    public var name: String?
+    public var body: String?
+    public var draft: Bool?
+    public var prerelease: Bool?
+    public var generateReleaseNotes: Bool?
+    /// `true`, `false` or `legacy`.
+    public var makeLatest: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, body, draft, prerelease
+        case tagName = "tag_name"
+        case targetCommitish = "target_commitish"
+        case generateReleaseNotes = "generate_release_notes"
+        case makeLatest = "make_latest"
+    }
+
+    public init(
+        tagName: String? = nil, targetCommitish: String? = nil, name: String? = nil, body: String? = nil,
+        draft: Bool? = nil, prerelease: Bool? = nil, generateReleaseNotes: Bool? = nil, makeLatest: String? = nil
+    ) {
+        self.tagName = tagName
+        self.targetCommitish = targetCommitish
+        self.name = name
+        self.body = body
+        self.draft = draft
+        self.prerelease = prerelease
+        self.generateReleaseNotes = generateReleaseNotes
+        self.makeLatest = makeLatest
+    }
+}

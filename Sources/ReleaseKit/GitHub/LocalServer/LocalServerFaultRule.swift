@@ -1,0 +1,40 @@
+/// When to inject a ``LocalServerFault``: on the `occurrence`-th request matching the route (and method and
+/// path fragment, when given), for `times` requests in a row.
+public struct LocalServerFaultRule: Sendable, Equatable {
+    public var route: LocalServerRoute?
+    public var method: String?
+    public var pathContains: String?
+    /// 1 = the first matching request.
+    public var occurrence: Int
+    /// How many matching requests (from `occurrence` on) get the fault.
+    public var times: Int
+    public var fault: LocalServerFault
+
+    public init(
+        route: LocalServerRoute? = nil,
+        method: String? = nil,
+        pathContains: String? = nil,
+        occurrence: Int = 1,
+        times: Int = 1,
+        fault: LocalServerFault
+    ) {
+        self.route = route
+        self.method = method
+        self.pathContains = pathContains
+        self.occurrence = max(1, occurrence)
+        self.times = max(1, times)
+        self.fault = fault
+    }
+
+    /// The fault on the `occurrence`-th asset upload.
+    public static func upload(_ fault: LocalServerFault, occurrence: Int = 1, times: Int = 1) -> Self {
+        Self(route: .uploadAsset, occurrence: occurrence, times: times, fault: fault)
+    }
+
+    func matches(method requestMethod: String, path: String, route requestRoute: LocalServerRoute) -> Bool {
+        if let route, route != requestRoute { return false }
+        if let method, method.uppercased() != requestMethod.uppercased() { return false }
+        if let pathContains, !path.contains(pathContains) { return false }
+        return true
+    }
+}

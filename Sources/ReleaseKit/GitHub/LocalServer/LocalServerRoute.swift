@@ -1,0 +1,18 @@
+/// The Releases API endpoints the local GitHub server speaks.
+public enum LocalServerRoute: String, Sendable, Equatable, CaseIterable {
+    case user
+    case repository
+    case listReleases
+    case createRelease
+    case releaseByTag
+    case getRelease
+    case updateRelease
+    case deleteRelease
+    case listAssets
+    case uploadAsset
+    case getAsset
+    case updateAsset
+    case deleteAsset
+    case download
+    case unknown
+}

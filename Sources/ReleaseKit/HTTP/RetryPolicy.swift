@@ -1,0 +1,106 @@
+import Foundation
+
+/// When and how long to wait before sending a request again.
+///
+/// Retries connection errors, 5xx, 429 and GitHub's secondary-rate-limit 403s with exponential back-off and
+/// full jitter; a `Retry-After` or exhausted `X-RateLimit-Reset` from the server wins over the back-off.
+/// Every wait is capped by `maxDelay`. Other 4xx are never retried: they will not change.
+/// The clock and the sleep are injectable so tests run in milliseconds.
+public struct RetryPolicy: Sendable {
+    /// Attempts in total, including the first (1 = no retries).
+    public var maxAttempts: Int
+    /// The first back-off; doubles with each retry.
+    public var baseDelay: Duration
+    /// The longest wait, whatever the server asks for.
+    public var maxDelay: Duration
+    /// Whether to randomise each back-off between half and all of it.
+    public var jitter: Bool
+    /// The current time (for `X-RateLimit-Reset` and HTTP-date `Retry-After`).
+    public var now: @Sendable () -> Date
+    /// Waits; throws when the task is cancelled.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    public init(
+        maxAttempts: Int = 5,
+        baseDelay: Duration = .seconds(1),
+        maxDelay: Duration = .seconds(60),
+        jitter: Bool = true,
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.jitter = jitter
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// One attempt, no retries.
+    public static let once = RetryPolicy(maxAttempts: 1)
+
+    /// Whether a response with this status may succeed if sent again.
+    public static func isRetriable(_ response: HTTPResponse) -> Bool {
+        switch response.status {
+        case 429, 500...599: return true
+        case 403: return isSecondaryRateLimit(response)
+        default: return false
+        }
+    }
+
+    /// GitHub's secondary rate limit (and an exhausted primary one) answer 403 with `Retry-After`,
+    /// `X-RateLimit-Remaining: 0`, or a message saying so.
+    /// See https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api.
+    public static func isSecondaryRateLimit(_ response: HTTPResponse) -> Bool {
+        guard response.status == 403 else { return false }
+        if response.header("Retry-After") != nil { return true }
+        if response.header("X-RateLimit-Remaining") == "0" { return true }
+        return response.text.lowercased().contains("rate limit")
+    }
+
+    /// The back-off before attempt `attempt + 1` when the server said nothing: `base · 2^(attempt-1)`, jittered.
+    public func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 20)
+        var delay = baseDelay * (1 << exponent)
+        if delay > maxDelay { delay = maxDelay }
+        if jitter {
+            let fraction = Double.random(in: 0.5...1.0)
+            delay = delay * fraction
+        }
+        return delay
+    }
+
+    /// How long to wait before retrying after `response` to attempt `attempt`: the server's `Retry-After`
+    /// or rate-limit reset when it gave one, else the back-off; always capped by `maxDelay`.
+    public func delay(after response: HTTPResponse?, attempt: Int) -> Duration {
+        if let response, let asked = serverDelay(response) {
+            return min(asked, maxDelay)
+        }
+        return backoff(afterAttempt: attempt)
+    }
+
+    /// The wait the server asked for, if any.
+    func serverDelay(_ response: HTTPResponse) -> Duration? {
+        if let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) {
+            if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+            if let date = Self.httpDate(value) {
+                return .milliseconds(max(0, Int(date.timeIntervalSince(now()) * 1000)))
+            }
+        }
+        if response.header("X-RateLimit-Remaining") == "0",
+           let reset = response.header("X-RateLimit-Reset").flatMap({ TimeInterval($0) }) {
+            let wait = reset - now().timeIntervalSince1970
+            return .milliseconds(max(0, Int(wait * 1000)))
+        }
+        return nil
+    }
+
+    /// Parses an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

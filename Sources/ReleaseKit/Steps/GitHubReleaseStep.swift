@@ -1,0 +1,403 @@
+import Foundation
+import Synchronization
+
+/// `github.release`: publishes a GitHub Release with its assets so that re-running it converges.
+///
+/// `verify` runs the publisher's preflight (token, repository access, tag state, files, sizes, names, body
+/// length); in a dry run a read-only token is enough. `run` finds or creates the release as a draft,
+/// uploads what is missing or broken (streamed from disk, with retries that re-check the release), verifies
+/// sizes and digests, and publishes. See ``ReleasePublisher``.
+public struct GitHubReleaseStep: Step {
+    public struct Options: Decodable, Sendable {
+        public var repo: String
+        public var token: String
+        public var api: String?
+        public var tag: String
+        public var name: String?
+        public var body: String?
+        public var bodyFile: String?
+        public var generateNotes: Bool?
+        public var targetCommitish: String?
+        public var draft: Bool?
+        public var prerelease: Bool?
+        public var makeLatest: MakeLatest?
+        public var assets: [AssetOption]?
+        public var replace: String?
+        public var concurrency: Int?
+        public var stallTimeout: Int?
+        public var cacert: String?
+
+        enum CodingKeys: String, CodingKey {
+            case repo, token, api, tag, name, body, draft, prerelease, assets, replace, concurrency, cacert
+            case bodyFile = "body_file"
+            case generateNotes = "generate_notes"
+            case targetCommitish = "target_commitish"
+            case makeLatest = "make_latest"
+            case stallTimeout = "stall_timeout"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            repo = try container.decode(String.self, forKey: .repo)
+            token = try container.decode(String.self, forKey: .token)
+            api = try container.decodeIfPresent(String.self, forKey: .api)
+            tag = try container.decode(String.self, forKey: .tag)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            body = try container.decodeIfPresent(String.self, forKey: .body)
+            bodyFile = try container.decodeIfPresent(String.self, forKey: .bodyFile)
+            generateNotes = try container.decodeIfPresent(Bool.self, forKey: .generateNotes)
+            targetCommitish = try container.decodeIfPresent(String.self, forKey: .targetCommitish)
+            draft = try container.decodeIfPresent(Bool.self, forKey: .draft)
+            prerelease = try container.decodeIfPresent(Bool.self, forKey: .prerelease)
+            makeLatest = try container.decodeIfPresent(MakeLatest.self, forKey: .makeLatest)
+            assets = try container.decodeIfPresent([AssetOption].self, forKey: .assets)
+            replace = try container.decodeIfPresent(String.self, forKey: .replace)
+            concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
+            stallTimeout = try container.decodeIfPresent(Int.self, forKey: .stallTimeout)
+            cacert = try container.decodeIfPresent(String.self, forKey: .cacert)
+        }
+    }
+
+    /// `make_latest`: a bool, or `"true"`, `"false"`, `"legacy"` as GitHub takes it.
+    public enum MakeLatest: Decodable, Sendable, Equatable {
+        case value(String)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let flag = try? container.decode(Bool.self) {
+                self = .value(flag ? "true" : "false")
+            } else {
+                self = .value(try container.decode(String.self))
+            }
+        }
+
+        var text: String { if case .value(let text) = self { return text } else { return "" } }
+    }
+
+    /// One entry of `assets`: a path or glob, or an object with `path`, `name`, `label`, `content_type`.
+    public struct AssetOption: Decodable, Sendable, Equatable {
+        public var path: String
+        public var name: String?
+        public var label: String?
+        public var contentType: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path, name, label
+            case contentType = "content_type"
+        }
+
+        public init(path: String, name: String? = nil, label: String? = nil, contentType: String? = nil) {
+            self.path = path
+            self.name = name
+            self.label = label
+            self.contentType = contentType
+        }
+
+        public init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer(), let path = try? single.decode(String.self) {
+                self.init(path: path)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                path: try container.decode(String.self, forKey: .path),
+                name: try container.decodeIfPresent(String.self, forKey: .name),
+                label: try container.decodeIfPresent(String.self, forKey: .label),
+                contentType: try container.decodeIfPresent(String.self, forKey: .contentType)
+            )
+        }
+
+        /// Whether `path` is a glob pattern.
+        var isPattern: Bool { path.contains { "*?[".contains($0) } }
+    }
+
+    public static let kind = "github.release"
+    public static let summary = "Publish a GitHub Release with assets; re-running converges on the same release"
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("repo", "string", required: true, "the repository, 'owner/name'"),
+            .init("token", "string", required: true, "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts"),
+            .init("api", "string", "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)"),
+            .init("tag", "string", required: true, "the release's tag, for example v${steps.bump.outputs.version}"),
+            .init("name", "string", "the release title (default: GitHub shows the tag)"),
+            .init("body", "string", "the release notes (at most 125,000 characters)"),
+            .init("body_file", "path", "read the release notes from this file instead of 'body'"),
+            .init("generate_notes", "bool", "let GitHub generate the notes when creating the release (default false)"),
+            .init("target_commitish", "string", "branch or commit the tag is created from when it does not exist"),
+            .init("draft", "bool", "leave the release a draft (default false: publish after the assets are verified)"),
+            .init("prerelease", "bool", "mark the release as a pre-release (default false)"),
+            .init("make_latest", "bool | string", "true, false or \"legacy\" (GitHub's default when absent)"),
+            .init("assets", "[path | glob | {path, name, label, content_type}]", "files to attach; globs must match at least one file; content type by extension unless given"),
+            .init("replace", "string", "a remote asset with the same name and different content: \"fail\" (default), \"replace\" or \"skip\""),
+            .init("concurrency", "number", "uploads at once, 1–8 (default 2)"),
+            .init("stall_timeout", "number", "seconds without progress before an upload is abandoned and retried (default 60)"),
+            .init("cacert", "path", "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)"),
+        ],
+        outputs: [
+            .init("id", "number", "the release's id (0 in a dry run)"),
+            .init("url", "string", "the release's web page (html_url)"),
+            .init("upload_url", "string", "the release's upload_url template"),
+            .init("assets", "list", "browser_download_url of every asset, in the order of 'assets'"),
+            .init("asset_url_NAME", "string", "browser_download_url of asset NAME, with characters other than letters and digits replaced by '_' (Demo.app.dSYM.zip → asset_url_Demo_app_dSYM_zip)"),
+            .init("bytes_uploaded", "number", "asset bytes sent by this run (0 when everything was already published)"),
+        ],
+        dynamicOutputs: true,
+        example: """
+        {"id": "publish", "uses": "github.release", "needs": ["zip", "dsyms"], "when": {"profile": "release"},
+         "with": {"repo": "owner/client-releases", "token": "${secrets.GITHUB_TOKEN}",
+                  "tag": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}_${now:yyyy-MM-dd'T'HH-mm-ss'Z'}",
+                  "name": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}_${now:yyyy-MM-dd'T'HH-mm-ss'Z'}",
+                  "body": "Build: ${steps.bump.outputs.version} (${steps.bump.outputs.build})\\nUploaded: ${now:yyyy/MM/dd HH:mm:ss}\\n",
+                  "target_commitish": "master",
+                  "assets": ["${steps.zip.outputs.path}",
+                             {"path": "${steps.dsyms.outputs.path}", "label": "dSYMs"}],
+                  "replace": "fail"}}
+        """
+    )
+
+    public let options: Options
+    let replace: AssetReplacePolicy
+
+    public init(options: Options) throws {
+        let parts = options.repo.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw StepError.invalidOption("repo", "'\(options.repo)' is not of the form 'owner/name'")
+        }
+        guard !options.token.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw StepError.invalidOption("token", "the token is empty; pass ${secrets.GITHUB_TOKEN}")
+        }
+        guard !options.tag.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw StepError.invalidOption("tag", "the tag is empty")
+        }
+        if options.body != nil && options.bodyFile != nil {
+            throw StepError.invalidOption("body_file", "give either 'body' or 'body_file', not both")
+        }
+        if let body = options.body, body.count > ReleasePublication.maximumBodyLength {
+            throw StepError.invalidOption("body", "\(body.count) characters; GitHub accepts at most \(ReleasePublication.maximumBodyLength)")
+        }
+        if let latest = options.makeLatest?.text, !["true", "false", "legacy"].contains(latest) {
+            throw StepError.invalidOption("make_latest", "'\(latest)' is not true, false or \"legacy\"")
+        }
+        guard let replace = AssetReplacePolicy(rawValue: options.replace ?? "fail") else {
+            throw StepError.invalidOption("replace", "'\(options.replace ?? "")' is not \"fail\", \"replace\" or \"skip\"")
+        }
+        if let concurrency = options.concurrency, !(1...8).contains(concurrency) {
+            throw StepError.invalidOption("concurrency", "\(concurrency) is not between 1 and 8")
+        }
+        if let stall = options.stallTimeout, stall < 1 {
+            throw StepError.invalidOption("stall_timeout", "\(stall) is not a positive number of seconds")
+        }
+        for asset in options.assets ?? [] where asset.path.isEmpty {
+            throw StepError.invalidOption("assets", "an asset path is empty")
+        }
+        if let api = options.api {
+            guard let components = URLComponents(string: api), ["http", "https"].contains(components.scheme ?? ""),
+                  components.host?.isEmpty == false else {
+                throw StepError.invalidOption("api", "'\(HTTPRequest.redact(api))' is not an http(s) URL")
+            }
+            guard components.user == nil && components.password == nil else {
+                throw StepError.invalidOption("api", "the URL must not contain credentials; pass the token as 'token'")
+            }
+        }
+        self.options = options
+        self.replace = replace
+    }
+
+    // MARK: Step
+
+    public func verify(in context: StepContext) async throws {
+        context.masker.add(options.token)
+        let (publication, promised) = try publication(in: context, requireBody: false)
+        do {
+            let report = try await publisher(in: context).preflight(
+                publication, requirePush: !context.isDryRun, promisedPaths: promised
+            )
+            for note in report.notes { context.log(note) }
+        } catch {
+            throw Self.stepError(error, context)
+        }
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        context.masker.add(options.token)
+        let (publication, _) = try publication(in: context, requireBody: false)
+        let api = apiURL(in: context)
+        let repoPath = api + GitHubClient.repoPath(options.repo)
+        var effects: [PlannedEffect] = [
+            .request(method: "GET", url: repoPath + "/releases?per_page=100", detail: "find the release for tag '\(options.tag)' (drafts included)"),
+            .request(method: "POST", url: repoPath + "/releases", detail: "create draft release '\(options.tag)' unless it exists"),
+        ]
+        for asset in publication.assets {
+            var size = ""
+            var info = stat()
+            if stat(asset.path, &info) == 0 { size = "\(info.st_size) bytes, " }
+            effects.append(.request(
+                method: "POST",
+                url: Self.uploadsBase(api: api) + GitHubClient.repoPath(options.repo) + "/releases/{id}/assets?name=" + URITemplate.encode(asset.name),
+                detail: "upload '\(asset.path)' as '\(asset.remoteName)' (\(size)\(asset.contentType)) unless the same file is there"
+            ))
+        }
+        if !(options.draft ?? false) {
+            effects.append(.request(method: "PATCH", url: repoPath + "/releases/{id}", detail: "publish the release after verifying every asset's size and digest"))
+        }
+        var outputs = StepOutputs()
+        let web = Self.webBase(api: api) + "/" + options.repo
+        let tagPath = options.tag.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? options.tag
+        outputs["id"] = .number(0)
+        outputs["url"] = .string("\(web)/releases/tag/\(tagPath)")
+        outputs["upload_url"] = .string(Self.uploadsBase(api: api) + GitHubClient.repoPath(options.repo) + "/releases/{id}/assets{?name,label}")
+        var urls: [OutputValue] = []
+        for asset in publication.assets {
+            let url = "\(web)/releases/download/\(tagPath)/\(asset.remoteName)"
+            urls.append(.string(url))
+            outputs[Self.outputKey(asset.remoteName)] = .string(url)
+        }
+        outputs["assets"] = .list(urls)
+        outputs["bytes_uploaded"] = .number(0)
+        return StepPlan(effects: effects, outputs: outputs)
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        context.masker.add(options.token)
+        let (publication, _) = try publication(in: context, requireBody: true)
+        let result: PublishResult
+        do {
+            result = try await publisher(in: context).publish(publication)
+        } catch {
+            throw Self.stepError(error, context)
+        }
+        var outputs = StepOutputs()
+        outputs["id"] = .number(Double(result.release.id))
+        outputs["url"] = .string(result.release.htmlURL)
+        outputs["upload_url"] = .string(result.release.uploadURL)
+        outputs["assets"] = .list(result.assets.map { .string($0.browserDownloadURL) })
+        for asset in result.assets { outputs[Self.outputKey(asset.name)] = .string(asset.browserDownloadURL) }
+        outputs["bytes_uploaded"] = .number(Double(result.bytesUploaded))
+        context.log("\(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(result.apiCalls) API calls: \(result.release.htmlURL)")
+        return outputs
+    }
+
+    // MARK: Helpers
+
+    /// `api` as the step uses it: `--rehearse`'s server, the option, `$GITHUB_API_URL`, or github.com.
+    func apiURL(in context: StepContext) -> String {
+        var api = context.githubAPIOverride ?? options.api ?? context.environment["GITHUB_API_URL"] ?? "https://api.github.com"
+        while api.hasSuffix("/") { api.removeLast() }
+        return api
+    }
+
+    /// The web host for an API URL: github.com for api.github.com, the host for Enterprise's `/api/v3`.
+    static func webBase(api: String) -> String {
+        guard var components = URLComponents(string: api) else { return api }
+        if components.host?.lowercased() == "api.github.com" { return "https://github.com" }
+        if components.path.hasSuffix("/api/v3") { components.path = String(components.path.dropLast("/api/v3".count)) }
+        return components.string ?? api
+    }
+
+    /// Where uploads go for an API URL (what `upload_url` will say).
+    static func uploadsBase(api: String) -> String {
+        guard var components = URLComponents(string: api) else { return api }
+        if components.host?.lowercased() == "api.github.com" { return "https://uploads.github.com" }
+        if components.path.hasSuffix("/api/v3") {
+            components.path = String(components.path.dropLast("/api/v3".count)) + "/api/uploads"
+        }
+        return components.string ?? api
+    }
+
+    /// `asset_url_` + the name with every character other than ASCII letters and digits replaced by `_`.
+    static func outputKey(_ name: String) -> String {
+        "asset_url_" + String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }
+
+    func publisher(in context: StepContext) throws -> ReleasePublisher {
+        var configuration = HTTPClient.Configuration(environment: context.environment) { line in context.log(line) }
+        configuration.caCertificateFile = options.cacert.map(context.resolvePath)
+        if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
+        let client: GitHubClient
+        do {
+            client = try GitHubClient(apiURL: apiURL(in: context), token: options.token, configuration: configuration)
+        } catch {
+            throw Self.stepError(error, context)
+        }
+        let sent = Mutex<[String: (Int64, Int64)]>([:])
+        return ReleasePublisher(client: client, observer: PublishObserver(
+            log: { line in context.log(line) },
+            progress: { name, bytes, total in
+                let (done, all) = sent.withLock { current -> (Int64, Int64) in
+                    current[name] = (bytes, total)
+                    return current.values.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+                }
+                context.progress(done: done, total: all)
+            }
+        ))
+    }
+
+    /// The publication from the options: globs expanded, paths absolute, body read. Returns the promised paths.
+    func publication(in context: StepContext, requireBody: Bool) throws -> (ReleasePublication, Set<String>) {
+        var assets: [PublishAsset] = []
+        var promised: Set<String> = []
+        for option in options.assets ?? [] {
+            if option.isPattern {
+                let matches = Self.glob(context.resolvePath(option.path))
+                if matches.isEmpty {
+                    if context.isDryRun, case .promised = context.fileState((option.path as NSString).deletingLastPathComponent) { continue }
+                    throw StepError.invalidOption("assets", "'\(option.path)' matches no file")
+                }
+                if option.name != nil && matches.count > 1 {
+                    throw StepError.invalidOption("assets", "'\(option.path)' matches \(matches.count) files but gives one 'name'")
+                }
+                for path in matches {
+                    assets.append(PublishAsset(path: path, name: option.name, label: option.label, contentType: option.contentType))
+                }
+            } else {
+                let path = context.resolvePath(option.path)
+                switch context.fileState(option.path) {
+                case .exists: break
+                case .promised: promised.insert(path)
+                case .missing: throw StepError.missingFile(path: path, option: "assets")
+                }
+                assets.append(PublishAsset(path: path, name: option.name, label: option.label, contentType: option.contentType))
+            }
+        }
+        var body = options.body
+        if let bodyFile = options.bodyFile {
+            let path = context.resolvePath(bodyFile)
+            switch context.fileState(bodyFile) {
+            case .exists:
+                do {
+                    body = try String(contentsOfFile: path, encoding: .utf8)
+                } catch {
+                    throw StepError.invalidOption("body_file", "cannot read '\(path)': \(error.localizedDescription)")
+                }
+            case .promised where !requireBody: break
+            case .promised, .missing: throw StepError.missingFile(path: path, option: "body_file")
+            }
+        }
+        let publication = ReleasePublication(
+            repository: options.repo, tag: options.tag, name: options.name, body: body,
+            generateNotes: options.generateNotes ?? false, targetCommitish: options.targetCommitish,
+            draft: options.draft ?? false, prerelease: options.prerelease ?? false, makeLatest: options.makeLatest?.text,
+            assets: assets, replace: replace, concurrency: options.concurrency ?? 2
+        )
+        return (publication, promised)
+    }
+
+    /// Paths matching a glob pattern, sorted (glob(3) sorts them).
+    static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Foundation.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { index in
+            result.gl_pathv[index].map { String(cString: $0) }
+        }.filter { path in
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+    }
+
+    /// A ``StepError`` with the error's message, masked.
+    static func stepError(_ error: any Error, _ context: StepContext) -> any Error {
+        if error is CancellationError || error is StepError { return error }
+        return StepError.failed(context.masker.mask("\(error)"))
+    }
+}

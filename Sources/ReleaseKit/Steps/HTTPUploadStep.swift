@@ -1,0 +1,218 @@
+import Foundation
+
+/// `http.upload`: uploads a file to any HTTP endpoint, raw or as `multipart/form-data`.
+///
+/// For crash reporters' dSYM endpoints and tester distribution services. The file is streamed from disk
+/// with an explicit Content-Length (the multipart envelope is built around it), with a stall timeout,
+/// progress, and retries on connection errors, 5xx, 429 and rate-limit 403s. Header values that look like
+/// credentials (names containing auth, token, key, secret, password, cookie) are registered as secrets,
+/// so they are masked wherever the step's output goes; redirects are not followed, so headers reach only
+/// the host named in `url`.
+public struct HTTPUploadStep: Step {
+    public struct Options: Decodable, Sendable {
+        public var url: String
+        public var file: String
+        public var method: String?
+        public var headers: [String: String]?
+        public var contentType: String?
+        public var multipart: Multipart?
+        public var expectStatus: [Int]?
+        public var attempts: Int?
+        public var stallTimeout: Int?
+        public var cacert: String?
+
+        enum CodingKeys: String, CodingKey {
+            case url, file, method, headers, multipart, attempts, cacert
+            case contentType = "content_type"
+            case expectStatus = "expect_status"
+            case stallTimeout = "stall_timeout"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decode(String.self, forKey: .url)
+            file = try container.decode(String.self, forKey: .file)
+            method = try container.decodeIfPresent(String.self, forKey: .method)
+            headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
+            contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
+            multipart = try container.decodeIfPresent(Multipart.self, forKey: .multipart)
+            expectStatus = try container.decodeIfPresent([Int].self, forKey: .expectStatus)
+            attempts = try container.decodeIfPresent(Int.self, forKey: .attempts)
+            stallTimeout = try container.decodeIfPresent(Int.self, forKey: .stallTimeout)
+            cacert = try container.decodeIfPresent(String.self, forKey: .cacert)
+        }
+    }
+
+    /// `multipart`: send the file as one part of a form.
+    public struct Multipart: Decodable, Sendable, Equatable {
+        /// The form field of the file (default `file`).
+        public var field: String?
+        /// The file name announced (default the file's name).
+        public var filename: String?
+        /// The file part's type (default by extension).
+        public var contentType: String?
+        /// Text fields sent before the file.
+        public var fields: [String: String]?
+
+        enum CodingKeys: String, CodingKey {
+            case field, filename, fields
+            case contentType = "content_type"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            field = try container.decodeIfPresent(String.self, forKey: .field)
+            filename = try container.decodeIfPresent(String.self, forKey: .filename)
+            contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
+            fields = try container.decodeIfPresent([String: String].self, forKey: .fields)
+        }
+    }
+
+    public static let kind = "http.upload"
+    public static let summary = "Upload a file to any HTTP endpoint, raw or multipart, streamed with retries"
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("url", "string", required: true, "where to send the file (http or https; no credentials in the URL)"),
+            .init("file", "path", required: true, "the file to upload, streamed from disk"),
+            .init("method", "string", "POST (default) or PUT"),
+            .init("headers", "{string: string}", "extra header fields; values of auth/token/key/secret/password/cookie headers are masked"),
+            .init("content_type", "string", "Content-Type of a raw upload (default by extension)"),
+            .init("multipart", "{field, filename, content_type, fields}", "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")"),
+            .init("expect_status", "[number]", "statuses that count as success (default any 2xx)"),
+            .init("attempts", "number", "attempts in total on connection errors, 5xx, 429 and rate limits, 1–10 (default 5)"),
+            .init("stall_timeout", "number", "seconds without progress before the attempt is abandoned (default 60)"),
+            .init("cacert", "path", "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)"),
+        ],
+        outputs: [
+            .init("status", "number", "the HTTP status of the final response"),
+            .init("body", "string", "the response body as text (first 64 KiB)"),
+            .init("bytes", "number", "bytes of request body sent by the final attempt"),
+        ],
+        example: """
+        {"id": "upload-dsyms", "uses": "http.upload", "needs": ["dsyms"],
+         "with": {"url": "https://upload.crash-reporter.example/dsym",
+                  "file": "${steps.dsyms.outputs.path}",
+                  "headers": {"X-API-Key": "${secrets.CRASH_REPORTER_KEY}"},
+                  "multipart": {"field": "dsym", "fields": {"appVersion": "${steps.bump.outputs.version}"}}}}
+        """
+    )
+
+    public let options: Options
+    let method: String
+
+    public init(options: Options) throws {
+        guard let components = URLComponents(string: options.url), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+              components.host?.isEmpty == false else {
+            throw StepError.invalidOption("url", "'\(HTTPRequest.redact(options.url))' is not an http(s) URL")
+        }
+        guard components.user == nil && components.password == nil else {
+            throw StepError.invalidOption("url", "the URL must not contain credentials; send them in 'headers'")
+        }
+        let method = (options.method ?? "POST").uppercased()
+        guard ["POST", "PUT"].contains(method) else {
+            throw StepError.invalidOption("method", "'\(options.method ?? "")' is not POST or PUT")
+        }
+        if let attempts = options.attempts, !(1...10).contains(attempts) {
+            throw StepError.invalidOption("attempts", "\(attempts) is not between 1 and 10")
+        }
+        if let stall = options.stallTimeout, stall < 1 {
+            throw StepError.invalidOption("stall_timeout", "\(stall) is not a positive number of seconds")
+        }
+        for status in options.expectStatus ?? [] where !(100...599).contains(status) {
+            throw StepError.invalidOption("expect_status", "\(status) is not an HTTP status")
+        }
+        for name in (options.headers ?? [:]).keys {
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
+                throw StepError.invalidOption("headers", "'\(name)' is not a valid header name")
+            }
+        }
+        for value in (options.headers ?? [:]).values where value.contains("\r") || value.contains("\n") {
+            throw StepError.invalidOption("headers", "a header value contains a line break")
+        }
+        if options.multipart != nil && options.contentType != nil {
+            throw StepError.invalidOption("content_type", "a multipart upload sets its own Content-Type; use multipart.content_type for the file part")
+        }
+        self.options = options
+        self.method = method
+    }
+
+    static let secretHeaderWords = ["auth", "token", "key", "secret", "password", "cookie"]
+
+    private func registerSecrets(_ context: StepContext) {
+        for (name, value) in options.headers ?? [:] {
+            let lower = name.lowercased()
+            guard Self.secretHeaderWords.contains(where: lower.contains) else { continue }
+            context.masker.add(value)
+            // "Bearer abc", "token abc": the credential itself, too.
+            if let credential = value.split(separator: " ").last, credential.count >= 8 { context.masker.add(String(credential)) }
+        }
+    }
+
+    public func verify(in context: StepContext) async throws {
+        registerSecrets(context)
+        try context.requireFile(options.file, option: "file")
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        registerSecrets(context)
+        let path = context.resolvePath(options.file)
+        var info = stat()
+        let size = stat(path, &info) == 0 ? "\(info.st_size) bytes" : "size known after upstream steps"
+        let form = options.multipart.map { " as multipart field '\($0.field ?? "file")'" } ?? ""
+        let headers = (options.headers ?? [:]).keys.sorted().map { "\($0): \(context.masker.mask(options.headers?[$0] ?? ""))" }
+        let detail = "'\(path)' (\(size))\(form)" + (headers.isEmpty ? "" : "; headers " + headers.joined(separator: ", "))
+        return StepPlan(
+            effects: [.request(method: method, url: context.masker.mask(HTTPRequest.redact(options.url)), detail: detail)],
+            outputs: StepOutputs(["status": .number(0), "body": .string(""), "bytes": .number(0)])
+        )
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        registerSecrets(context)
+        let path = try context.requireFile(options.file, option: "file")
+        let body: HTTPBody
+        var headers = (options.headers ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        if let multipart = options.multipart {
+            let fileName = multipart.filename ?? (path as NSString).lastPathComponent
+            body = .multipart(MultipartForm(
+                fields: (multipart.fields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+                fileField: multipart.field ?? "file", filePath: path, fileName: fileName,
+                fileContentType: multipart.contentType ?? AssetContentType.forFile(named: fileName)
+            ))
+        } else {
+            body = .file(path: path)
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.append((name: "Content-Type", value: options.contentType ?? AssetContentType.forFile(named: path)))
+            }
+        }
+        var configuration = HTTPClient.Configuration(environment: context.environment) { line in
+            context.log(line)
+        }
+        configuration.retryPolicy = RetryPolicy(maxAttempts: options.attempts ?? 5)
+        configuration.caCertificateFile = options.cacert.map(context.resolvePath)
+        if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
+        let client = HTTPClient(configuration: configuration)
+        let request = HTTPRequest(method: method, url: options.url, headers: headers, body: body, maxResponseBytes: 1 << 20)
+        context.log("\(method) \(HTTPRequest.redact(options.url)) ← '\(path)'")
+        let response: HTTPResponse
+        do {
+            response = try await client.send(request) { sent, total in context.progress(done: sent, total: total) }
+        } catch let error as HTTPError {
+            throw StepError.failed(context.masker.mask(error.description))
+        }
+        let accepted = options.expectStatus.map { $0.contains(response.status) } ?? response.isSuccess
+        let text = String(decoding: response.body.prefix(64 * 1024), as: UTF8.self)
+        guard accepted else {
+            let snippet = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(300)
+            throw StepError.failed(context.masker.mask(
+                HTTPError.unexpectedStatus(method: method, url: HTTPRequest.redact(options.url), status: response.status, message: String(snippet)).description
+            ))
+        }
+        context.log("HTTP \(response.status), \(response.bytesSent) bytes sent")
+        return StepOutputs([
+            "status": .number(Double(response.status)),
+            "body": .string(text),
+            "bytes": .number(Double(response.bytesSent)),
+        ])
+    }
+}

@@ -1,0 +1,32 @@
+import Crypto
+import Synchronization
+
+/// SHA-256 of bytes as they stream past, for hashing a file while it uploads instead of reading it twice.
+///
+/// Fed from the transfer thread, read after the transfer; the `Mutex` makes that hand-over safe.
+public final class StreamingDigest: Sendable {
+    private let state = Mutex<(hasher: SHA256, count: Int64)>((SHA256(), 0))
+
+    public init() {}
+
+    /// Adds `bytes` to the digest.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        state.withLock { state in
+            state.hasher.update(bufferPointer: bytes)
+            state.count += Int64(bytes.count)
+        }
+    }
+
+    /// Bytes hashed so far.
+    public var count: Int64 { state.withLock { $0.count } }
+
+    /// Lower-case hex SHA-256 of everything added so far.
+    public var hex: String {
+        state.withLock { state -> String in
+            state.hasher.finalize().map { byte in
+                let text = String(byte, radix: 16)
+                return byte < 16 ? "0" + text : text
+            }.joined()
+        }
+    }
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Upload benchmark: ours (`release upload-asset`, the converging publisher on libcurl) against `curl -T`,
+# uploading the same 1 GB file to the same local GitHub server in the same run, several rounds.
+# Prints throughput and peak RSS side by side, then a re-run that must upload 0 bytes.
+#
+#   scripts/bench-upload.sh                 # 1 GiB, 3 rounds, builds the release binary first
+#   SIZE_MB=256 ROUNDS=5 scripts/bench-upload.sh
+#   RELEASE_BIN=/path/to/release scripts/bench-upload.sh   # skip the build
+#
+# Needs: curl, /usr/bin/time (apt-get install time), python3.
+set -euo pipefail
+
+SIZE_MB=${SIZE_MB:-1024}
+ROUNDS=${ROUNDS:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [[ -z "${RELEASE_BIN:-}" ]]; then
+    (cd "$ROOT" && swift build -c release --product release >&2)
+    RELEASE_BIN="$ROOT/.build/release/release"
+fi
+[[ -x /usr/bin/time ]] || { echo "bench-upload: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-upload.XXXXXX")
+# The server keeps assets in memory-backed /dev/shm when it can, so the disk's write-back does not
+# decide the result: the benchmark measures the clients. STORAGE=DIR overrides.
+if [[ -z "${STORAGE:-}" ]]; then
+    if [[ -d /dev/shm && -w /dev/shm ]]; then STORAGE=$(mktemp -d /dev/shm/bench-upload.XXXXXX); else STORAGE="$WORK/server"; fi
+fi
+SERVER_PID=""
+cleanup() {
+    [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+    rm -rf "$WORK" "$STORAGE"
+}
+trap cleanup EXIT
+
+TOKEN="bench-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
+export GITHUB_TOKEN="$TOKEN"
+"$RELEASE_BIN" github-server --storage "$STORAGE" > "$WORK/url" 2> "$WORK/server.log" &
+SERVER_PID=$!
+for _ in $(seq 50); do [[ -s "$WORK/url" ]] && break; sleep 0.1; done
+API=$(head -1 "$WORK/url")
+[[ -n "$API" ]] || { echo "bench-upload: the server did not start" >&2; cat "$WORK/server.log" >&2; exit 1; }
+
+FILE="$WORK/payload.bin"
+dd if=/dev/urandom of="$FILE" bs=1M count="$SIZE_MB" status=none
+BYTES=$(stat -c %s "$FILE")
+cat "$FILE" > /dev/null  # both tools read it from the page cache
+
+# Free the stored bytes after each upload, so every run starts with the same memory (the server's
+# records, which the re-run compares against, stay).
+free_storage() { find "$STORAGE/assets" -type f -delete; }
+rss_kb() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
+seconds() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$1"; }
+
+# A release for curl to upload into, made through the API like any client would.
+CURL_UPLOAD=$(curl -sf -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
+    -d '{"tag_name":"curl-bench","draft":true}' "$API/repos/bench/app/releases" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["upload_url"].split("{")[0])')
+
+declare -a OURS_T OURS_R CURL_T CURL_R RAW_T RAW_R
+for round in $(seq "$ROUNDS"); do
+    /usr/bin/time -v -o "$WORK/curl.time" curl -sf -o /dev/null -X POST -T "$FILE" -H "Expect:" \
+        -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/octet-stream" \
+        "$CURL_UPLOAD?name=payload-$round.bin"
+    CURL_T+=("$(seconds "$WORK/curl.time")"); CURL_R+=("$(rss_kb "$WORK/curl.time")"); free_storage
+
+    /usr/bin/time -v -o "$WORK/ours.time" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
+        --tag "ours-$round" --json "$FILE" > "$WORK/ours-$round.json" 2> "$WORK/ours-$round.log"
+    OURS_T+=("$(seconds "$WORK/ours.time")"); OURS_R+=("$(rss_kb "$WORK/ours.time")"); free_storage
+
+    /usr/bin/time -v -o "$WORK/raw.time" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
+        --tag "raw-$round" --transfer-only "$FILE" > /dev/null 2> "$WORK/raw-$round.log"
+    RAW_T+=("$(seconds "$WORK/raw.time")"); RAW_R+=("$(rss_kb "$WORK/raw.time")"); free_storage
+done
+
+# Re-run of the last published release: nothing to upload.
+"$RELEASE_BIN" upload-asset --api "$API" --repo bench/app --tag "ours-$ROUNDS" --json "$FILE" > "$WORK/rerun.json" 2> "$WORK/rerun.log"
+
+python3 - "$BYTES" "$WORK/rerun.json" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
+import json, statistics, sys
+size = int(sys.argv[1]); rerun = json.load(open(sys.argv[2])); n = int(sys.argv[3])
+values = sys.argv[4:]
+ours_t = [float(v) for v in values[0:n]]; ours_r = [int(v) for v in values[n:2*n]]
+curl_t = [float(v) for v in values[2*n:3*n]]; curl_r = [int(v) for v in values[3*n:4*n]]
+raw_t = [float(v) for v in values[4*n:5*n]]; raw_r = [int(v) for v in values[5*n:6*n]]
+mb = size / 1e6
+def row(name, times, rss):
+    t = statistics.median(times)
+    print(f"{name:<28} {mb / t:>10.0f} MB/s {t:>8.2f} s {statistics.median(rss) / 1024:>9.1f} MB   runs: {', '.join(f'{x:.2f}' for x in times)}")
+    return mb / t
+print(f"upload of {mb:.0f} MB to the local GitHub server, median of {n} rounds (wall clock, peak RSS)")
+print(f"{'tool':<28} {'throughput':>15} {'time':>10} {'peak RSS':>12}")
+c = row("curl -T", curl_t, curl_r)
+o = row("release upload-asset", ours_t, ours_r)
+r = row("  --transfer-only", raw_t, raw_r)
+print(f"ratio ours / curl -T: {o / c:.2f}x publish, {r / c:.2f}x transfer only (target >= 0.95x); "
+      f"peak RSS {statistics.median(ours_r) / 1024:.1f} MB (target <= 32 MB)")
+print("publish = preflight, draft, upload while a second thread hashes the file (SHA-256, ~0.5 s CPU/GB), verify, publish;")
+print("transfer only = the same libcurl streaming upload without the digest, apples to apples with curl -T")
+calls = rerun["api_calls"]; assets = len(rerun["assets"])
+print(f"re-run of the published release: {rerun['bytes_uploaded']} bytes uploaded, {calls} API calls for {assets} asset(s) "
+      f"(target 0 bytes, <= {3 * assets} calls)")
+PY

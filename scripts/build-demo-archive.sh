@@ -10,6 +10,7 @@
 # Tools: clang, ld64.lld, llvm-lipo, dsymutil (Debian: clang-14 lld-14 llvm-14, installed with apt-get when
 # missing and running as root). Override with CLANG, LD64, LIPO, DSYMUTIL. On macOS with Xcode:
 #   CLANG=clang LD64=ld LIPO=lipo DSYMUTIL=dsymutil scripts/build-demo-archive.sh OUT
+# SOURCE_DATE_EPOCH, when set, fixes the archive's CreationDate, so two builds of the same sources are identical.
 # Exit status: 0 built, 2 usage, 3 toolchain missing.
 set -euo pipefail
 
@@ -62,8 +63,13 @@ fi
 
 mkdir -p "$output_dir"
 output_dir=$(cd "$output_dir" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/demo-archive.XXXXXX")
+# A fixed scratch folder (removed on exit) rather than a random one, and zero object timestamps in the debug
+# map: the linker records object paths and times there, and they feed the UUIDs. Same sources, same UUIDs.
+work=$output_dir/.demo-archive-build
+rm -rf "$work"
+mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
+export ZERO_AR_DATE=1
 
 # dsymutil runs `lipo` to write fat dSYMs: give it one.
 mkdir -p "$work/bin"
@@ -127,9 +133,17 @@ archive=$output_dir/Demo.xcarchive
 rm -rf "$archive"
 app=$archive/Products/Applications/Demo.app
 mkdir -p "$app/Frameworks/DemoKit.framework" "$app/PlugIns/DemoWidget.appex" "$archive/dSYMs"
-cp "$fixture/Demo/Info.plist" "$app/Info.plist"
-cp "$fixture/DemoKit/Info.plist" "$app/Frameworks/DemoKit.framework/Info.plist"
-cp "$fixture/DemoWidget/Info.plist" "$app/PlugIns/DemoWidget.appex/Info.plist"
+# Like Xcode, expand $(MARKETING_VERSION) and $(CURRENT_PROJECT_VERSION) in the Info.plists from the build
+# settings; the demo project keeps them in Config/Version.xcconfig, inherited by every target.
+setting() { sed -n "s/^[[:space:]]*$1[[:space:]]*=[[:space:]]*\([^[:space:]/]*\).*/\1/p" "$fixture/Config/Version.xcconfig" | tail -1; }
+marketing_version=$(setting MARKETING_VERSION)
+project_version=$(setting CURRENT_PROJECT_VERSION)
+process_plist() {
+    sed -e "s/\$(MARKETING_VERSION)/$marketing_version/g" -e "s/\$(CURRENT_PROJECT_VERSION)/$project_version/g" "$1" > "$2"
+}
+process_plist "$fixture/Demo/Info.plist" "$app/Info.plist"
+process_plist "$fixture/DemoKit/Info.plist" "$app/Frameworks/DemoKit.framework/Info.plist"
+process_plist "$fixture/DemoWidget/Info.plist" "$app/PlugIns/DemoWidget.appex/Info.plist"
 printf 'APPL????' > "$app/PkgInfo"
 
 "$DSYMUTIL" "$work/app/Demo" -o "$archive/dSYMs/Demo.app.dSYM"
@@ -163,14 +177,14 @@ cat > "$archive/Info.plist" <<PLIST
 		<key>CFBundleIdentifier</key>
 		<string>com.example.demo</string>
 		<key>CFBundleShortVersionString</key>
-		<string>3.0.0</string>
+		<string>$marketing_version</string>
 		<key>CFBundleVersion</key>
-		<string>4146</string>
+		<string>$project_version</string>
 	</dict>
 	<key>ArchiveVersion</key>
 	<integer>2</integer>
 	<key>CreationDate</key>
-	<date>$(date -u +%Y-%m-%dT%H:%M:%SZ)</date>
+	<date>$(if [[ -n "${SOURCE_DATE_EPOCH:-}" ]]; then date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ; else date -u +%Y-%m-%dT%H:%M:%SZ; fi)</date>
 	<key>Name</key>
 	<string>Demo</string>
 	<key>SchemeName</key>

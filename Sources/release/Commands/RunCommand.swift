@@ -33,6 +33,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the run report (steps, statuses, durations, outputs, artifacts) as JSON to this file.")
     var report: String?
 
+    @Flag(help: "Publish every github.release step to a local GitHub server on 127.0.0.1 instead, and print what was published.")
+    var rehearse = false
+
+    @Option(help: "Where --rehearse keeps its releases (default: .git/release-rehearsal, or .release/rehearsal).")
+    var rehearsalStorage: String?
+
     @Option(help: "auto, plain, json or github (auto: github on GitHub Actions, colour on a terminal, else plain).")
     var logFormat: LogFormat = .auto
 
@@ -47,6 +53,18 @@ struct RunCommand: AsyncParsableCommand {
         var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
                                  dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
         if let jobs { options.jobs = jobs }
+        var rehearsal: Rehearsal?
+        if rehearse {
+            do {
+                rehearsal = try Rehearsal(storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment)
+            } catch {
+                Terminal.writeError("error: cannot start the rehearsal server: \(error)\n")
+                throw ExitCode(ExitCodes.stepFailed)
+            }
+            options.environment = rehearsal!.environment
+            options.githubAPIOverride = rehearsal!.url
+        }
+        defer { rehearsal?.stop() }
         var plan: Plan
         do {
             plan = try await Planner().plan(validated, options: options, masker: masker)
@@ -72,6 +90,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let result = await engine.run()
         signals.cancel()
+        if let rehearsal { Terminal.writeError("\n" + masker.mask(rehearsal.summary())) }
         if let report {
             do {
                 try RunReport.write(result, to: report, masker: masker)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Lays out a scratch copy of what Pipelines/demo.json works on: the demo app project, its build script and the
+# pipelines, in a git repository on branch release/3.0.1 (so the release profile is chosen).
+#   scripts/prepare-demo.sh DIR
+set -euo pipefail
+[[ $# -eq 1 ]] || { echo "usage: $0 DIR" >&2; exit 2; }
+root="$(cd "$(dirname "$0")/.." && pwd)"
+target="$1"
+mkdir -p "$target/Fixtures" "$target/scripts"
+cp -R "$root/Pipelines" "$target/"
+cp -R "$root/Fixtures/DemoApp" "$target/Fixtures/"
+cp "$root/scripts/build-demo-archive.sh" "$target/scripts/"
+cd "$target"
+if [[ ! -d .git ]]; then
+  git init -q -b release/3.0.1
+  printf 'build/\n' > .gitignore
+  git add -A
+  git -c user.name="Release Demo" -c user.email="demo@example.com" commit -q -m "Demo app 3.0.0 (4146)"
+fi

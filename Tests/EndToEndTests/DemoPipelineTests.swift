@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// The README's main job: Pipelines/demo.json on a scratch copy, published to the local GitHub server.
+@Suite(.serialized) struct DemoPipelineTests {
+    static var toolchainAvailable: Bool {
+        ["clang-14", "ld64.lld-14", "dsymutil-14", "llvm-lipo-14"].allSatisfy { tool in
+            (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+        }
+    }
+
+    func prepare() throws -> String {
+        let directory = ReleaseBinary.temporaryDirectory()
+        let prepare = Process()
+        prepare.executableURL = ReleaseBinary.root.appendingPathComponent("scripts/prepare-demo.sh")
+        prepare.arguments = [directory]
+        try prepare.run()
+        prepare.waitUntilExit()
+        #expect(prepare.terminationStatus == 0)
+        return directory
+    }
+
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func publishesTheDemoReleaseAndARerunConverges() throws {
+        let directory = try prepare()
+        let first = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse", "--report", "first.json"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("  profile: release (when: branch matches 'release*')"))
+        #expect(first.stderr.contains("bump │ 3.0.0 (4146) -> 3.0.1 (4321)"))
+        let xcconfig = try String(contentsOfFile: directory + "/Fixtures/DemoApp/Config/Version.xcconfig", encoding: .utf8)
+        #expect(xcconfig.contains("MARKETING_VERSION = 3.0.1\nCURRENT_PROJECT_VERSION = 4321\n"))
+
+        // What the local server holds: one published release with exactly the three assets, digests matching the files.
+        let state = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/.git/release-rehearsal/state.json"))) as! [String: Any]
+        let releases = state["releases"] as! [[String: Any]]
+        #expect(releases.count == 1)
+        #expect(releases.first?["tagName"] as? String == "v3.0.1-4321")
+        let summaryLines = first.stderr.split(separator: "\n").drop { !$0.hasPrefix("rehearsal: ") }
+        #expect(summaryLines.contains { $0.contains("demo/client-releases v3.0.1-4321 (published)") })
+        for name in ["Demo-3.0.1-4321.xcarchive.zip", "Demo-3.0.1-4321.app.dSYM.zip", "Demo-3.0.1-4321.app.dSYM.uuids.json"] {
+            let line = summaryLines.first { $0.contains("  \(name)  ") }
+            #expect(line?.contains("uploaded  sha256:") == true, "\(name)")
+        }
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/first.json"))) as! [String: Any]
+        let steps = report["steps"] as! [[String: Any]]
+        let zip = steps.first { $0["id"] as? String == "zip" }!
+        let artifact = (zip["artifacts"] as! [[String: Any]]).first!
+        let sha = artifact["sha256"] as! String
+        #expect(summaryLines.contains { $0.contains("Demo-3.0.1-4321.xcarchive.zip") && $0.contains("sha256:\(sha)") })
+
+        let second = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("bump │ 3.0.1 (4321) -> 3.0.1 (4321)"))
+        #expect(second.stderr.contains("0 uploaded, 3 already there"))
+        #expect(second.stderr.contains("announce │ Uploaded 0 bytes in this run"))
+    }
+
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func dryRunOfTheDemoChangesNothing() throws {
+        let directory = try prepare()
+        let outcome = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--dry-run", "--rehearse"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("-MARKETING_VERSION = 3.0.0"))
+        #expect(outcome.stderr.contains("+MARKETING_VERSION = 3.0.1"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/build"))
+        let status = Process()
+        status.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        status.arguments = ["status", "--porcelain"]
+        status.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        status.standardOutput = pipe
+        try status.run()
+        status.waitUntilExit()
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
+    }
+}

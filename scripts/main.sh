@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds `release` and runs the main job: Pipelines/demo.json end to end, in a scratch
-# copy so the repository's own files are never changed. Extra arguments go to `release run`.
+# copy so the repository's own files are never changed, publishing to the local GitHub server (--rehearse).
+# It runs twice: the second run shows the publish converging (nothing uploaded). Extra arguments go to both runs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -11,4 +12,7 @@ scratch="${RELEASE_SCRATCH:-$(mktemp -d "${TMPDIR:-/tmp}/release-demo.XXXXXX")}"
 echo "main: working in $scratch" >&2
 "$root/scripts/prepare-demo.sh" "$scratch"
 cd "$scratch"
-"$binary" run Pipelines/demo.json "$@"
+echo "main: first run" >&2
+"$binary" run Pipelines/demo.json --rehearse "$@"
+echo "main: second run of the same release" >&2
+"$binary" run Pipelines/demo.json --rehearse "$@"

@@ -119,7 +119,7 @@ public struct ShellStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let outputFile = URL(fileURLWithPath: context.temporaryDirectory)
             .appendingPathComponent("\(context.stepID)-\(context.attempt).outputs").path
-        FileManager.default.createFile(atPath: outputFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputFile) }
         var environment = options.env ?? [:]
         environment["RELEASE_OUTPUT"] = outputFile

@@ -40,5 +40,3 @@ public struct StepKind: Sendable {
         try build(node, path, mode)
     }
 }
-
-extension StepKind.BuildResult: @unchecked Sendable {}

@@ -11,14 +11,7 @@ import Testing
     }
 
     func prepare() throws -> String {
-        let directory = ReleaseBinary.temporaryDirectory()
-        let prepare = Process()
-        prepare.executableURL = ReleaseBinary.root.appendingPathComponent("scripts/prepare-demo.sh")
-        prepare.arguments = [directory]
-        try prepare.run()
-        prepare.waitUntilExit()
-        #expect(prepare.terminationStatus == 0)
-        return directory
+        try ReleaseBinary.prepareDemo()
     }
 
     @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))

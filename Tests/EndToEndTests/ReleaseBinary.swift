@@ -73,6 +73,29 @@ enum ReleaseBinary {
         return directory
     }
 
+    /// A scratch copy of the demo (scripts/prepare-demo.sh): the demo app, its build script and Pipelines/, in a
+    /// git repository on branch release/3.0.1.
+    static func prepareDemo() throws -> String {
+        let directory = temporaryDirectory()
+        let prepare = Process()
+        prepare.executableURL = root.appendingPathComponent("scripts/prepare-demo.sh")
+        prepare.arguments = [directory]
+        try prepare.run()
+        prepare.waitUntilExit()
+        guard prepare.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return directory
+    }
+
+    /// Runs `git ARGUMENTS` in `directory`.
+    static func git(_ arguments: [String], in directory: String) throws {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git"] + arguments
+        git.currentDirectoryURL = URL(fileURLWithPath: directory)
+        try git.run()
+        git.waitUntilExit()
+    }
+
     /// Copies a file from Fixtures/ into `directory`.
     static func copyFixture(_ relative: String, to directory: String, as name: String? = nil) throws {
         let source = root.appendingPathComponent("Fixtures").appendingPathComponent(relative)

@@ -229,6 +229,34 @@ import Testing
         let outcome = try ReleaseBinary.run(["validate", "Pipelines/\(name)"], in: ReleaseBinary.root.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
+
+    @Test(arguments: names)
+    func dryRunsOnTheDemoProjectChangingNothing(name: String) throws {
+        let directory = try ReleaseBinary.prepareDemo()
+        let outcome = try ReleaseBinary.run(["run", "Pipelines/\(name)", "--dry-run", "--rehearse", "--rehearsal-storage", directory + "/../rehearsal-\(name)"],
+                                            in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("dry run finished: nothing was changed"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/build"))
+    }
+
+    @Test func distributeChoosesTheProfileByBranch() throws {
+        let directory = try ReleaseBinary.prepareDemo()
+        try ReleaseBinary.git(["checkout", "-q", "-b", "release/3.0.0"], in: directory)
+        let release = try ReleaseBinary.run(["run", "distribute", "--dry-run"], in: directory)
+        #expect(release.status == 0, "\(release.stderr)")
+        #expect(release.stderr.contains("  branch:  release/3.0.0\n"))
+        #expect(release.stderr.contains("  profile: release (when: branch matches 'release*')"))
+        #expect(release.stderr.contains("○ publish skipped: uses outputs of 'dsyms', which is skipped") || release.stderr.contains("○ publish skipped: uses outputs of"))
+        #expect(release.stderr.contains("○ archive skipped: when: os is 'macos' is false"))
+
+        try ReleaseBinary.git(["checkout", "-q", "-b", "develop"], in: directory)
+        let develop = try ReleaseBinary.run(["run", "distribute", "--dry-run"], in: directory)
+        #expect(develop.status == 0, "\(develop.stderr)")
+        #expect(develop.stderr.contains("  profile: adhoc (default)"))
+        #expect(develop.stderr.contains("○ publish skipped: when: profile is 'release' is false"))
+        #expect(develop.stderr.contains("✔ version"))
+    }
 }
 
 @Suite struct ResumeTests {

@@ -61,6 +61,9 @@ public struct ArchiveGateStep: Step {
         try context.requireFile(options.source, option: "source")
     }
 
+    /// It only reads, so dry runs really run it.
+    public var isReadOnly: Bool { true }
+
     public func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("compare '\(context.resolvePath(options.zip))' with '\(context.resolvePath(options.source))'")])
     }

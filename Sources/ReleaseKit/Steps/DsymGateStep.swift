@@ -69,6 +69,9 @@ public struct DsymGateStep: Step {
         for path in options.dsyms ?? [] { try context.requireFile(path, option: "dsyms") }
     }
 
+    /// It only reads, so dry runs really run it.
+    public var isReadOnly: Bool { true }
+
     public func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("check that every binary in '\(context.resolvePath(options.archive))' has a dSYM with its UUID")])
     }

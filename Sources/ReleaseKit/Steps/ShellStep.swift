@@ -60,6 +60,8 @@ public struct ShellStep: Step {
         outputs: [
             .init("exit_code", "number", "the command's exit status"),
             .init("stdout", "string", "standard output, trailing newlines removed (last 1 MiB)"),
+            .init("path", "path", "the first path in 'creates' (known before the command runs, so later steps can use it)"),
+            .init("paths", "list", "every path in 'creates'"),
             .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
         ],
         dynamicOutputs: true,
@@ -111,7 +113,7 @@ public struct ShellStep: Step {
     }
 
     public func plan(in context: StepContext) async throws -> StepPlan {
-        var outputs = StepOutputs()
+        var outputs = StepOutputs(createdPaths(context))
         for path in options.creates ?? [] { outputs.artifacts.append(Artifact(path: context.resolvePath(path), size: 0, sha256: "")) }
         return StepPlan(effects: [.command(argv: arguments, directory: options.cwd.map(context.resolvePath))], outputs: outputs)
     }
@@ -129,7 +131,9 @@ public struct ShellStep: Step {
         }
         var stdout = result.standardOutput
         while stdout.hasSuffix("\n") { stdout.removeLast() }
-        var outputs = StepOutputs(["exit_code": .number(Double(result.status)), "stdout": .string(stdout)])
+        var outputs = StepOutputs(createdPaths(context))
+        outputs["exit_code"] = .number(Double(result.status))
+        outputs["stdout"] = .string(stdout)
         let written = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
         for (key, value) in try Self.parseOutputFile(written) {
             outputs[key] = .string(value)
@@ -143,6 +147,12 @@ public struct ShellStep: Step {
             if !isDirectory.boolValue { outputs.artifacts.append(try context.artifact(absolute)) }
         }
         return outputs
+    }
+
+    /// The `path` and `paths` outputs of `creates`.
+    private func createdPaths(_ context: StepContext) -> [String: OutputValue] {
+        guard let creates = options.creates, let first = creates.first else { return [:] }
+        return ["path": .path(context.resolvePath(first)), "paths": .list(creates.map { .path(context.resolvePath($0)) })]
     }
 
     /// Reads `KEY=VALUE` and `KEY<<DELIM` … `DELIM` lines.

@@ -115,6 +115,9 @@ public struct VersionReadStep: Step {
         _ = try read(context)
     }
 
+    /// It only reads, so dry runs really run it.
+    public var isReadOnly: Bool { true }
+
     public func plan(in context: StepContext) async throws -> StepPlan {
         let (versions, entry) = try read(context)
         return StepPlan(outputs: outputs(versions, entry, context: context))

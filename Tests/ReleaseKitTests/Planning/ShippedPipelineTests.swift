@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+/// The seed's workflow as shipped in Pipelines/distribute.json, planned as on a macOS CI machine.
+@Suite struct DistributePipelineTests {
+    func plan(branch: String, environment: [String: String] = [:]) async throws -> Plan {
+        let path = FixturePaths.root.appendingPathComponent("Pipelines/distribute.json").path
+        let pipeline = try PipelineLoader().load(path: path, displayPath: "Pipelines/distribute.json")
+        let options = RunOptions(workingDirectory: "/tmp", environment: environment, now: Date(timeIntervalSince1970: 1_413_957_678),
+                                 os: "macos", git: GitInfo(branch: branch, sha: "abc", commitCount: 4321))
+        return try await Planner().plan(pipeline, options: options)
+    }
+
+    @Test func releaseBranchesBuildForTheAppStoreAndPublish() async throws {
+        let plan = try await plan(branch: "release/3.0.0")
+        #expect(plan.profile == "release")
+        #expect(try plan.interpolator.variable("configuration") == "Release")
+        #expect(try plan.interpolator.variable("export_method") == "app-store")
+        #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "profile-install", "certificate-add", "archive", "export",
+                                                            "check-dsyms", "dsyms", "zip", "publish", "certificate-remove"])
+        #expect(plan.steps.last?.id == "certificate-remove")
+        #expect(plan.step("certificate-remove")?.definition.always == true)
+
+        // The seed's tag, name, body and asset names.
+        var interpolator = plan.interpolator
+        interpolator.outputs = ["version": ["version": .string("3.0.0"), "build": .string("4321")]]
+        #expect(try interpolator.variable("tag") == "v3.0.0-4321_2014-10-22T06-01-18Z")
+        #expect(try interpolator.string("${build_dir}/${name}.xcarchive.zip") == "build/Demo-3.0.0-4321.xcarchive.zip")
+        let publish = try interpolator.node(plan.step("publish")!.definition.with.members!.first { $0.key == "body" }!.value)
+        #expect(publish.string == "Build: 3.0.0 (4321)\nUploaded: 2014/10/22 06:01:18\n")
+        #expect(plan.step("publish")?.definition.with["target_commitish"]?.string == "master")
+    }
+
+    @Test func otherBranchesBuildAdHocForTesters() async throws {
+        let plan = try await plan(branch: "develop", environment: ["TESTERS_UPLOAD_URL": "https://testers.example/upload"])
+        #expect(plan.profile == "adhoc")
+        #expect(plan.profileReason == "default")
+        #expect(try plan.interpolator.variable("configuration") == "AdHoc")
+        #expect(plan.step("publish")?.decision == .skip("when: profile is 'release' is false"))
+        #expect(plan.step("testers")?.decision == .run)
+        #expect(plan.step("crash-reporter")?.decision == .skip("when: env CRASH_REPORTER_URL matches '*' is false"))
+    }
+
+    @Test func onLinuxTheXcodeStepsAndWhatUsesThemAreSkippedHonestly() async throws {
+        let path = FixturePaths.root.appendingPathComponent("Pipelines/distribute.json").path
+        let pipeline = try PipelineLoader().load(path: path)
+        let plan = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: "/tmp", environment: [:], os: "linux",
+                                                                        git: GitInfo(branch: "release/3.0.0", sha: "a", commitCount: 1)))
+        #expect(plan.step("archive")?.decision == .skip("when: os is 'macos' is false"))
+        #expect(plan.step("zip")?.decision == .skip("uses outputs of 'archive', which is skipped"))
+        #expect(plan.step("version")?.decision == .run)
+    }
+}

@@ -1,29 +1,9 @@
 import Foundation
 import Testing
 
-/// The built `release` executable beside this test bundle (SwiftPM builds every product before testing).
-private let releaseBinary: String? = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var folder = bundle.deletingLastPathComponent()
-    if folder.lastPathComponent == "MacOS" { folder = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-    let candidate = folder.appendingPathComponent("release").path
-    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-}()
-
 private func release(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: releaseBinary ?? "/nonexistent")
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    let outcome = try ReleaseBinary.run(arguments, in: directory)
+    return (outcome.status, outcome.stdout, outcome.stderr)
 }
 
 /// A thin arm64 executable header with one LC_UUID: the smallest file `release dsym` reads.
@@ -34,7 +14,7 @@ private let thinArm64: [UInt8] = {
         + word(0x1B) + word(24) + uuid
 }()
 
-@Suite(.enabled(if: releaseBinary != nil, "the release executable was not built beside the tests"))
+@Suite
 struct DsymCommandTests {
     @Test func printsUUIDsAsJSON() throws {
         let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"

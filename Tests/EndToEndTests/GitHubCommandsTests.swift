@@ -4,24 +4,11 @@ import Testing
 /// Runs the real `release` binary: `github-server` in the background, `upload-asset` against it twice.
 @Suite("release github-server and upload-asset (end to end)")
 struct GitHubCommandsTests {
-    static let binary: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/release").path
-    }()
+    static let binary = ReleaseBinary.path
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let outcome = try ReleaseBinary.run(arguments, in: NSTemporaryDirectory(), environment: environment)
+        return (outcome.status, outcome.stdout, outcome.stderr)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))

@@ -62,14 +62,8 @@ enum ReleaseBinary {
     /// A new git repository on `branch` with one commit.
     static func gitRepository(branch: String) throws -> String {
         let directory = temporaryDirectory()
-        for arguments in [["init", "-q", "-b", branch], ["-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-q", "--allow-empty", "-m", "initial"]] {
-            let git = Process()
-            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            git.arguments = ["git"] + arguments
-            git.currentDirectoryURL = URL(fileURLWithPath: directory)
-            try git.run()
-            git.waitUntilExit()
-        }
+        try git(["init", "-q", "-b", branch], in: directory)
+        try git(["-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-q", "--allow-empty", "-m", "initial"], in: directory)
         return directory
     }
 

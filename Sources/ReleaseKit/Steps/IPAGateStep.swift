@@ -212,7 +212,7 @@ public struct IPAGateStep: Step {
         if let profileData = contents.profile {
             problems += checkProfile(profileData, at: "'\(path)': \(profileName)", bundleID: bundleID, now: context.now, outputs: &outputs)
         } else if options.requireProfile ?? true {
-            problems.append("'\(path)' has no \(profileName)" + (options.channel.map { ", expected a \($0) provisioning profile" } ?? ""))
+            problems.append("'\(path)' has no \(profileName)" + (options.channel.map { ", expected a provisioning profile for channel '\($0)'" } ?? ""))
         }
         guard problems.isEmpty else { throw StepError.rejected(problems) }
         context.log("\(bundleID) \(version) (\(build))" + (contents.profile == nil ? "" : ", \(outputs["profile_type"]?.text ?? "") profile '\(outputs["profile_name"]?.text ?? "")' valid until \(outputs["expires"]?.text ?? "")"))

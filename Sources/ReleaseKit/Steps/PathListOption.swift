@@ -17,16 +17,21 @@ public struct PathListOption: Decodable, Sendable, Equatable {
             items = [text]
             return
         }
-        var list = try decoder.unkeyedContainer()
-        var items: [String] = []
-        while !list.isAtEnd {
-            if let text = try? list.decode(String.self) {
-                items.append(text)
+        self.items = try single.decode([Item].self).flatMap(\.paths)
+    }
+
+    /// One array item: a path, or a list output of another step (an array of paths).
+    private struct Item: Decodable {
+        var paths: [String]
+
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            if let text = try? single.decode(String.self) {
+                paths = [text]
             } else {
-                items += try list.decode([String].self)
+                paths = try single.decode([String].self)
             }
         }
-        self.items = items
     }
 
     /// One item expanded: the files it names.
@@ -47,9 +52,9 @@ public struct PathListOption: Decodable, Sendable, Equatable {
         items.map { item in
             let absolute = context.resolvePath(item)
             if Glob.isPattern(item) {
-                let parent = (item as NSString).deletingLastPathComponent
+                let parent = item.lastIndex(of: "/").map { String(item[..<$0]) } ?? "."
                 let promised: Bool
-                if case .promised = context.fileState(parent.isEmpty ? "." : parent) { promised = true } else { promised = false }
+                if case .promised = context.fileState(parent.isEmpty ? "/" : parent) { promised = true } else { promised = false }
                 return Expansion(item: item, files: Self.glob(absolute), isPattern: true, isPromised: promised)
             }
             let promised: Bool

@@ -126,6 +126,29 @@ import Testing
         }
     }
 
+    @Test func fixtureProfilesAreDERSignedData() throws {
+        // ContentInfo SEQUENCE, then the pkcs7-signedData OID 1.2.840.113549.1.7.2, as in Apple's profiles.
+        let signedData: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        for name in ["adhoc", "appstore", "expired", "mismatched", "wildcard"] {
+            let reader = try ZipReader(path: Self.ipa(name))
+            var profile: [UInt8] = []
+            while let entry = try reader.next() {
+                if entry.path == Self.profile { profile = try reader.read(upTo: 1 << 16) }
+            }
+            #expect(profile.first == 0x30, "\(name)")
+            #expect(Array(profile[4..<15]) == signedData, "\(name)")
+            #expect(IPAGateStep.profilePlist(in: Data(profile)) != nil, "\(name)")
+        }
+    }
+
+    @Test func dryRunsReallyCheckTheIpa() async throws {
+        let path = Self.ipa("expired")
+        let text = GatePipelines.text([["id": "gate", "uses": "gate.ipa", "gate": true, "with": ["ipa": path]]])
+        let (result, _) = try await TestPipelines.run(text, configure: { $0.dryRun = true })
+        #expect(result.statuses == ["gate=rejected"])
+        #expect(result.exitCode == 2)
+    }
+
     @Test func extractsThePlistFromTheCMSEnvelope() throws {
         var data = Data([0x30, 0x82, 0x01, 0x00, 0x06, 0x09])
         data += Data("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8)

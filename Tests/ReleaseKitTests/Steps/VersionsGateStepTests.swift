@@ -17,6 +17,15 @@ import Testing
         #expect(result.step("gate")?.outputs == ["version": .string("3.0.0"), "build": .string("4146"), "latest_tag": .string("v2.10-4000")])
     }
 
+    @Test func acceptsAWatchAppInStepAndIgnoresTestBundles() async throws {
+        // ModernTests is at 1.0 (1): test bundles are not shipped, so they do not count.
+        let repository = try await Self.repository("generated-plist", tags: ["v2.3-86"])
+        defer { repository.remove() }
+        let result = try await GatePipelines.runGate("gate.versions", ["tag_pattern": "v*"], directory: repository.path)
+        #expect(result.statuses == ["gate=ok"])
+        #expect(result.step("gate")?.outputs["version"] == .string("2.4"))
+    }
+
     @Test func rejectsAnExtensionBehindItsApp() async throws {
         let repository = try await Self.repository("pbxproj-per-target")
         defer { repository.remove() }

@@ -177,10 +177,21 @@ public struct ITMSPackageStep: Step {
             let xml = Self.metadata(appleID: options.appleID, platform: options.platform ?? "ios",
                                     packageVersion: options.packageVersion ?? "software5.4", fileName: name, size: size, md5: md5)
             try AtomicFile.write(xml, to: temporary + "/metadata.xml")
-            if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
-            if rename(temporary, output) != 0 {
-                throw StepError.failed("cannot rename '\(temporary)' to '\(output)': \(String(cString: strerror(errno)))")
+            // rename(2) cannot replace a folder that has files: move the old package aside first, and back on failure.
+            var previous: String?
+            if FileManager.default.fileExists(atPath: output) {
+                let aside = AtomicFile.temporaryPath(for: output)
+                if rename(output, aside) != 0 {
+                    throw StepError.failed("cannot move '\(output)' aside: \(String(cString: strerror(errno)))")
+                }
+                previous = aside
             }
+            if rename(temporary, output) != 0 {
+                let reason = String(cString: strerror(errno))
+                if let previous { _ = rename(previous, output) }
+                throw StepError.failed("cannot rename '\(temporary)' to '\(output)': \(reason)")
+            }
+            if let previous { try? FileManager.default.removeItem(atPath: previous) }
             context.log("\(output): \(name) (\(size) bytes, MD5 \(md5)), metadata.xml for Apple ID \(options.appleID)")
             let metadata = output + "/metadata.xml"
             return StepOutputs(

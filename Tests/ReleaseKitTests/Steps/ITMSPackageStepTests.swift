@@ -55,6 +55,7 @@ import Testing
         let (result, _) = try await TestPipelines.run(GatePipelines.text([step]), configure: { $0.workingDirectory = directory })
         #expect(result.statuses == ["itmsp=ok"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/out/App.itmsp").sorted() == ["App.ipa", "metadata.xml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/out") == ["App.itmsp"])
     }
 
     @Test func rejectsBadOptions() {

@@ -13,6 +13,8 @@
 #   mismatched.ipa      profile for TEAMID.com.example.other while the app is com.example.demo
 #   wildcard.ipa        development profile for TEAMID.* (get-task-allow true)
 #   missing-keys.ipa    Info.plist without MinimumOSVersion and CFBundleVersion, no profile
+#   streamed.ipa        app-store profile signed with `openssl cms -stream`: BER, indefinite lengths, the
+#                       plist split into 4 KiB chunks (DeveloperCertificates make it that long, as in real ones)
 set -eu
 cd "$(dirname "$0")"
 work=$(mktemp -d)
@@ -50,7 +52,7 @@ standard_keys() {
     printf '\t<key>CFBundleVersion</key>\n\t<string>%s</string>\n\t<key>MinimumOSVersion</key>\n\t<string>15.0</string>\n' "$1"
 }
 
-# profile FILE NAME APP_ID EXPIRATION GET_TASK_ALLOW DEVICES_XML
+# profile FILE NAME APP_ID EXPIRATION GET_TASK_ALLOW DEVICES_XML [EXTRA_KEYS [CMS_FLAGS]]
 profile() {
     cat > "$work/profile.plist" <<PLIST
 <?xml version="1.0" encoding="UTF-8"?>
@@ -86,7 +88,7 @@ profile() {
 	<date>$4</date>
 	<key>Name</key>
 	<string>$2</string>
-$6	<key>TeamIdentifier</key>
+$6${7:-}	<key>TeamIdentifier</key>
 	<array>
 		<string>ABCDE12345</string>
 	</array>
@@ -101,7 +103,8 @@ $6	<key>TeamIdentifier</key>
 </dict>
 </plist>
 PLIST
-    openssl cms -sign -nodetach -binary -outform DER -in "$work/profile.plist" \
+    # shellcheck disable=SC2086
+    openssl cms -sign -nodetach -binary ${8:-} -outform DER -in "$work/profile.plist" \
         -signer "$work/cert.pem" -inkey "$work/key.pem" -out "$1"
 }
 devices='	<key>ProvisionedDevices</key>
@@ -158,5 +161,12 @@ ipa wildcard.ipa
 new_app
 info_plist "$work/app/Info.plist" 3.0.1 4322 ""
 ipa missing-keys.ipa
+
+new_app
+info_plist "$work/app/Info.plist" 3.0.1 4322 "$(standard_keys 4322)"
+certificate=$(openssl x509 -in "$work/cert.pem" -outform DER | base64 -w 0)
+certificates=$(printf '\t<key>DeveloperCertificates</key>\n\t<array>\n'; for _ in 1 2 3 4 5; do printf '\t\t<data>%s</data>\n' "$certificate"; done; printf '\t</array>\n')
+profile "$work/app/embedded.mobileprovision" "Demo App Store Streamed" ABCDE12345.com.example.demo 2030-01-01T00:00:00Z false "" "$certificates" -stream
+ipa streamed.ipa
 
 ls -l *.ipa

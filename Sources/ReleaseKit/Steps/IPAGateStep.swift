@@ -4,12 +4,11 @@ import Foundation
 /// `Payload/*.app/Info.plist` (XML or binary) lacks a required key or has the wrong version or build; the
 /// embedded provisioning profile is of the wrong type for the channel, has expired, or is for another app.
 ///
-/// `embedded.mobileprovision` is a CMS (PKCS #7) SignedData whose content is the profile's XML property list.
-/// The plist is taken as the bytes from the first `<?xml` to the first `</plist>` after it. That is exact for
-/// DER-encoded profiles, which store the content as one primitive OCTET STRING (Apple's profiles and those of
-/// `openssl cms -sign -outform DER`), and the signature's own fields never contain `<?xml`. A profile streamed as
-/// chunked BER would split the plist and fail to parse, which is reported. The signature is not verified: iOS
-/// does that at installation, this gate checks what the profile says.
+/// `embedded.mobileprovision` is a CMS (PKCS #7) SignedData whose content is the profile's property list: it is
+/// read with ``CMSSignedData`` (DER, or BER with the content in chunks). Should that fail on an unusual encoding,
+/// the bytes from the first `<?xml` to the first `</plist>` are tried, which is exact whenever the content is one
+/// primitive OCTET STRING. The signature is not verified: iOS does that at installation; this gate checks what
+/// the profile says.
 public struct IPAGateStep: Step {
     /// The step's `with` object.
     public struct Options: Decodable, Sendable, Equatable {
@@ -134,9 +133,11 @@ public struct IPAGateStep: Step {
         return contents
     }
 
-    /// The property list inside a CMS-signed provisioning profile: the bytes from `<?xml` to `</plist>`.
+    /// The property list inside a CMS-signed provisioning profile: its eContent, else the bytes from `<?xml` to
+    /// `</plist>`.
     static func profilePlist(in data: Data) -> Data? {
         let bytes = [UInt8](data)
+        if let content = try? CMSSignedData.content(of: bytes) { return Data(content) }
         guard let start = find(Array("<?xml".utf8), in: bytes, from: 0) else { return nil }
         let close = Array("</plist>".utf8)
         guard let end = find(close, in: bytes, from: start) else { return nil }
@@ -222,7 +223,9 @@ public struct IPAGateStep: Step {
     /// The profile's problems; fills the profile outputs.
     func checkProfile(_ data: Data, at place: String, bundleID: String, now: Date, outputs: inout StepOutputs) -> [String] {
         guard let plist = Self.profilePlist(in: data) else {
-            return ["\(place) holds no property list (no '<?xml' … '</plist>' in its CMS content)"]
+            var reason = "it holds no property list"
+            do { _ = try CMSSignedData.content(of: [UInt8](data)) } catch { reason = error.description }
+            return ["\(place) is not a signed provisioning profile: \(reason)"]
         }
         guard let profile = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any] else {
             return ["\(place): its property list does not parse as a dictionary"]

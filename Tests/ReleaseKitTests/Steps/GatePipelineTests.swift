@@ -42,7 +42,7 @@ import Testing
         let expected = oracle.split(separator: "\n").map { line in
             let hex = line.prefix(64)
             return "\(hex)  \(((String(line.dropFirst(66))) as NSString).lastPathComponent)\n"
-        }.sorted().joined()
+        }.sorted { $0.dropFirst(66) < $1.dropFirst(66) }.joined()
         #expect(try String(contentsOfFile: directory + "/upload/SHA256SUMS", encoding: .utf8) == expected)
     }
 }

@@ -141,6 +141,16 @@ import Testing
         }
     }
 
+    @Test func readsAProfileSignedAsStreamedBER() async throws {
+        // openssl cms -stream: indefinite lengths, the plist split into 4 KiB OCTET STRING chunks.
+        let path = Self.ipa("streamed")
+        let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "app-store", "version": "3.0.1"])
+        #expect(result.statuses == ["gate=ok"])
+        #expect(result.step("gate")?.outputs["profile_name"] == .string("Demo App Store Streamed"))
+        let adhoc = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "ad-hoc"])
+        #expect(adhoc.step("gate")?.message == "'\(path)': \(Self.profile) (profile 'Demo App Store Streamed') has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'")
+    }
+
     @Test func dryRunsReallyCheckTheIpa() async throws {
         let path = Self.ipa("expired")
         let text = GatePipelines.text([["id": "gate", "uses": "gate.ipa", "gate": true, "with": ["ipa": path]]])
@@ -155,5 +165,68 @@ import Testing
         data += Data([0xA0, 0x82, 0x3C, 0x00])
         #expect(IPAGateStep.profilePlist(in: data) == Data("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8))
         #expect(IPAGateStep.profilePlist(in: Data([0x30, 0x00])) == nil)
+    }
+}
+
+@Suite struct CMSSignedDataTests {
+    static let plist = Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8)
+
+    /// A DER length.
+    static func length(_ count: Int) -> [UInt8] {
+        if count < 0x80 { return [UInt8(count)] }
+        if count < 0x100 { return [0x81, UInt8(count)] }
+        return [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
+    }
+
+    static func der(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
+    static func ber(_ tag: UInt8, _ children: [[UInt8]]) -> [UInt8] { [tag, 0x80] + children.flatMap { $0 } + [0, 0] }
+
+    static let oid: [UInt8] = der(0x06, CMSSignedData.signedDataOID)
+    static let dataOID: [UInt8] = der(0x06, [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01])
+    static let version: [UInt8] = der(0x02, [1])
+    static let digests: [UInt8] = der(0x31, der(0x30, der(0x06, [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01])))
+    static let signerInfos: [UInt8] = der(0x31, [])
+
+    @Test func readsDERContent() throws {
+        let encapsulated = Self.der(0x30, Self.dataOID + Self.der(0xA0, Self.der(0x04, Self.plist)))
+        let message = Self.der(0x30, Self.oid + Self.der(0xA0, Self.der(0x30, Self.version + Self.digests + encapsulated + Self.signerInfos)))
+        #expect(try CMSSignedData.content(of: message) == Self.plist)
+    }
+
+    @Test func readsStreamedBERContentInChunks() throws {
+        let chunks = [Self.der(0x04, Array(Self.plist[0..<10])), Self.der(0x04, Array(Self.plist[10...]))]
+        let encapsulated = Self.ber(0x30, [Self.dataOID, Self.ber(0xA0, [Self.ber(0x24, chunks)])])
+        let message = Self.ber(0x30, [Self.oid, Self.ber(0xA0, [Self.ber(0x30, [Self.version, Self.digests, encapsulated, Self.signerInfos])])])
+        #expect(try CMSSignedData.content(of: message) == Self.plist)
+        // The byte search alone would find the plist split by a chunk header; the gate reads it whole.
+        #expect(IPAGateStep.profilePlist(in: Data(message)) == Data(Self.plist))
+    }
+
+    @Test func rejectsOtherMessages() {
+        #expect(throws: CMSSignedData.Failure.unexpected("not a CMS SignedData message")) {
+            try CMSSignedData.content(of: Self.der(0x30, Self.dataOID + Self.der(0xA0, [])))
+        }
+        #expect(throws: CMSSignedData.Failure.malformed(offset: 0, reason: "length 200 runs past the end")) {
+            try CMSSignedData.content(of: [0x30, 0x81, 200, 0x06])
+        }
+        let detached = Self.der(0x30, Self.oid + Self.der(0xA0, Self.der(0x30, Self.version + Self.digests + Self.der(0x30, Self.dataOID) + Self.signerInfos)))
+        #expect(throws: CMSSignedData.Failure.unexpected("the signature is detached: the message carries no content")) {
+            try CMSSignedData.content(of: detached)
+        }
+    }
+
+    @Test func rejectsAProfileThatIsNotSigned() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        try GatePipelines.write("<plist>", "Payload/Demo.app/Info.plist", in: directory)
+        try FileManager.default.copyItem(atPath: FixturePaths.fixture("IPA/missing-keys.ipa").path, toPath: directory + "/Demo.ipa")
+        try FileManager.default.removeItem(atPath: directory + "/Payload/Demo.app/Info.plist")
+        try GatePipelines.write("garbage", "Payload/Demo.app/embedded.mobileprovision", in: directory)
+        _ = try await GatePipelines.output(["zip", "-q", "Demo.ipa", "Payload/Demo.app/embedded.mobileprovision"], in: directory)
+        let result = try await GatePipelines.runGate("gate.ipa", ["ipa": directory + "/Demo.ipa", "require_profile": true])
+        #expect(result.step("gate")?.message == """
+            - '\(directory)/Demo.ipa': Payload/Demo.app/Info.plist has no 'CFBundleVersion'
+            - '\(directory)/Demo.ipa': Payload/Demo.app/Info.plist has no 'MinimumOSVersion'
+            - '\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision is not a signed provisioning profile: not a CMS message: it does not start with a SEQUENCE
+            """)
     }
 }

@@ -13,6 +13,7 @@ public enum CMSSignedData {
         /// The message is not a SignedData, or it carries no content (a detached signature).
         case unexpected(String)
 
+        /// The message, lower-case, naming the offending value.
         public var description: String {
             switch self {
             case .malformed(let offset, let reason): return "malformed CMS at byte \(offset): \(reason)"

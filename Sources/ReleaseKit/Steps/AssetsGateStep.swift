@@ -19,12 +19,14 @@ public struct AssetsGateStep: Step {
             case maxCount = "max_count"
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(files: [String], maxSize: Int64? = nil, maxCount: Int? = nil) {
             self.files = PathListOption(files)
             self.maxSize = maxSize
             self.maxCount = maxCount
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             files = try container.decode(PathListOption.self, forKey: .files)
@@ -36,8 +38,11 @@ public struct AssetsGateStep: Step {
     /// GitHub's limit for one release asset: 2 GiB.
     public static let defaultMaxSize: Int64 = 2 << 30
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.assets"
+    /// One line for `release steps`.
     public static let summary = "Reject the release when an asset is missing, too big, shares its name with another, or there are too many"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("files", "[path | glob] | path", required: true, "the files to publish; items may be list outputs of other steps; a glob must match a file"),
@@ -55,6 +60,7 @@ public struct AssetsGateStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list or item, or a limit below 1.
@@ -68,20 +74,24 @@ public struct AssetsGateStep: Step {
         self.options = options
     }
 
+    /// See ``documentation``.
     public var isReadOnly: Bool { true }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         for item in options.files.items where !Glob.isPattern(item) {
             try context.requireFile(item, option: "files")
         }
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(limit) bytes each and have unique names")])
     }
 
     private var limit: Int64 { options.maxSize ?? Self.defaultMaxSize }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         var problems: [String] = []
         var files: [String] = []

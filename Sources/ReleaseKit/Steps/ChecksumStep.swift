@@ -15,11 +15,13 @@ public struct ChecksumStep: Step {
             case files, output
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(files: [String], output: String? = nil) {
             self.files = PathListOption(files)
             self.output = output
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             files = try container.decode(PathListOption.self, forKey: .files)
@@ -27,8 +29,11 @@ public struct ChecksumStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "checksum"
+    /// One line for `release steps`.
     public static let summary = "Write SHA256SUMS (sha256sum format, sorted by name) for the release's files"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("files", "[path | glob] | path", required: true, "files to list; items may be list outputs of other steps; a glob must match a file"),
@@ -44,6 +49,7 @@ public struct ChecksumStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list, path or output.
@@ -88,10 +94,12 @@ public struct ChecksumStep: Step {
         return files
     }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         _ = try files(in: context)
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         let files = try files(in: context)
         let output = outputPath(context)
@@ -102,6 +110,7 @@ public struct ChecksumStep: Step {
         )
     }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let files = try files(in: context)
         let output = outputPath(context)

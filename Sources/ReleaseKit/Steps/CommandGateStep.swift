@@ -24,6 +24,7 @@ public struct CommandGateStep: Step {
             case failOn = "fail_on"
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(run: [String], env: [String: String]? = nil, cwd: String? = nil, failOn: [String]? = nil, require: [String]? = nil) {
             self.run = run
             self.env = env
@@ -32,6 +33,7 @@ public struct CommandGateStep: Step {
             self.require = require
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             run = try container.decode([String].self, forKey: .run)
@@ -42,8 +44,11 @@ public struct CommandGateStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.command"
+    /// One line for `release steps`.
     public static let summary = "Run a validation command; reject on a non-zero exit, a fail_on line or a missing require line"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("run", "[string]", required: true, "the command as argv; its output is shown with secrets masked"),
@@ -64,6 +69,7 @@ public struct CommandGateStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty command or a pattern that is not a regular expression.
@@ -87,8 +93,10 @@ public struct CommandGateStep: Step {
         }
     }
 
+    /// See ``documentation``.
     public var isReadOnly: Bool { true }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         if let cwd = options.cwd { try context.requireFile(cwd, option: "cwd") }
         let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
@@ -98,10 +106,12 @@ public struct CommandGateStep: Step {
         }
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.command(argv: options.run, directory: options.cwd.map(context.resolvePath))])
     }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let failOn = try Self.compile(options.failOn, "fail_on")
         let require = try Self.compile(options.require, "require")

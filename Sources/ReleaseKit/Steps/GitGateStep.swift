@@ -22,6 +22,7 @@ public struct GitGateStep: Step {
             case clean, ignore, branch, tag, remote, directory
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(clean: Bool? = nil, ignore: [String]? = nil, branch: String? = nil, tag: String? = nil, remote: String? = nil, directory: String? = nil) {
             self.clean = clean
             self.ignore = ignore
@@ -31,6 +32,7 @@ public struct GitGateStep: Step {
             self.directory = directory
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             clean = try container.decodeIfPresent(Bool.self, forKey: .clean)
@@ -42,8 +44,11 @@ public struct GitGateStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.git"
+    /// One line for `release steps`.
     public static let summary = "Reject the release on a dirty working tree, a branch not matching a pattern, or a tag already taken"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("clean", "bool", "require a clean working tree: no modified, staged or untracked files (default true)"),
@@ -63,6 +68,7 @@ public struct GitGateStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an invalid tag name, an empty pattern, or `remote` without `tag`.
@@ -81,8 +87,10 @@ public struct GitGateStep: Step {
         self.options = options
     }
 
+    /// See ``documentation``.
     public var isReadOnly: Bool { true }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
         if let remote = options.remote, !remote.contains(":"), !remote.contains("/") {
@@ -90,6 +98,7 @@ public struct GitGateStep: Step {
         }
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         var checks: [String] = []
         if options.clean ?? true { checks.append("the working tree is clean") }
@@ -98,6 +107,7 @@ public struct GitGateStep: Step {
         return StepPlan(effects: [.note("check that " + checks.joined(separator: ", "))])
     }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let directory = options.directory
         let root = try await context.capture(["git", "rev-parse", "--show-toplevel"], directory: directory)

@@ -12,11 +12,17 @@ import Foundation
 public struct IPAGateStep: Step {
     /// The step's `with` object.
     public struct Options: Decodable, Sendable, Equatable {
+        /// See ``documentation``.
         public var ipa: String
+        /// See ``documentation``.
         public var channel: String?
+        /// See ``documentation``.
         public var version: String?
+        /// See ``documentation``.
         public var build: String?
+        /// See ``documentation``.
         public var bundleID: String?
+        /// See ``documentation``.
         public var requireProfile: Bool?
 
         enum CodingKeys: String, CodingKey {
@@ -25,6 +31,7 @@ public struct IPAGateStep: Step {
             case requireProfile = "require_profile"
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(ipa: String, channel: String? = nil, version: String? = nil, build: String? = nil, bundleID: String? = nil, requireProfile: Bool? = nil) {
             self.ipa = ipa
             self.channel = channel
@@ -34,6 +41,7 @@ public struct IPAGateStep: Step {
             self.requireProfile = requireProfile
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             ipa = try container.decode(String.self, forKey: .ipa)
@@ -50,8 +58,11 @@ public struct IPAGateStep: Step {
     /// Keys every app's Info.plist must have.
     public static let requiredKeys = ["CFBundleIdentifier", "CFBundleShortVersionString", "CFBundleVersion", "MinimumOSVersion"]
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.ipa"
+    /// One line for `release steps`.
     public static let summary = "Reject an .ipa whose Info.plist or provisioning profile (type, expiry, app identifier) is wrong"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("ipa", "path", required: true, "the .ipa to check"),
@@ -78,6 +89,7 @@ public struct IPAGateStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or an unknown channel.
@@ -92,12 +104,15 @@ public struct IPAGateStep: Step {
         self.options = options
     }
 
+    /// See ``documentation``.
     public var isReadOnly: Bool { true }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         try context.requireFile(options.ipa, option: "ipa")
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("check Info.plist and the provisioning profile in '\(context.resolvePath(options.ipa))'")])
     }
@@ -164,6 +179,7 @@ public struct IPAGateStep: Step {
         return "app-store"
     }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let path = try context.requireFile(options.ipa, option: "ipa")
         let contents: Contents

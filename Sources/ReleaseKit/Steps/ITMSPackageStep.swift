@@ -9,10 +9,15 @@ import Foundation
 public struct ITMSPackageStep: Step {
     /// The step's `with` object.
     public struct Options: Decodable, Sendable, Equatable {
+        /// See ``documentation``.
         public var ipa: String
+        /// See ``documentation``.
         public var appleID: String
+        /// See ``documentation``.
         public var output: String?
+        /// See ``documentation``.
         public var platform: String?
+        /// See ``documentation``.
         public var packageVersion: String?
 
         enum CodingKeys: String, CodingKey {
@@ -21,6 +26,7 @@ public struct ITMSPackageStep: Step {
             case packageVersion = "package_version"
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(ipa: String, appleID: String, output: String? = nil, platform: String? = nil, packageVersion: String? = nil) {
             self.ipa = ipa
             self.appleID = appleID
@@ -29,6 +35,7 @@ public struct ITMSPackageStep: Step {
             self.packageVersion = packageVersion
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             ipa = try container.decode(String.self, forKey: .ipa)
@@ -42,8 +49,11 @@ public struct ITMSPackageStep: Step {
     /// `app_platform` values App Store Connect knows.
     public static let platforms = ["ios", "osx", "appletvos", "xros"]
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "itmsp.package"
+    /// One line for `release steps`.
     public static let summary = "Build an iTMSTransporter package (NAME.itmsp/ with the ipa and metadata.xml)"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("ipa", "path", required: true, "the .ipa to package"),
@@ -64,6 +74,7 @@ public struct ITMSPackageStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an Apple ID that is not digits, an output not ending in
@@ -92,11 +103,13 @@ public struct ITMSPackageStep: Step {
         return base + ".itmsp"
     }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         let ipa = try context.requireFile(options.ipa, option: "ipa")
         if FileSystemSupport.isDirectory(ipa) { throw StepError.invalidOption("ipa", "'\(ipa)' is a folder, not an .ipa") }
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         let output = outputPath(context)
         let name = (context.resolvePath(options.ipa) as NSString).lastPathComponent
@@ -161,6 +174,7 @@ public struct ITMSPackageStep: Step {
         return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
     }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let ipa = try context.requireFile(options.ipa, option: "ipa")
         let output = outputPath(context)

@@ -7,10 +7,12 @@ public struct PathListOption: Decodable, Sendable, Equatable {
     /// The paths and globs, flattened, as written.
     public var items: [String]
 
+    /// A list of the given paths and globs.
     public init(_ items: [String]) {
         self.items = items
     }
 
+    /// Decodes one string, or an array of strings and arrays of strings.
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if let text = try? single.decode(String.self) {

@@ -19,13 +19,21 @@ import Foundation
 public struct VersionsGateStep: Step {
     /// The step's `with` object.
     public struct Options: Decodable, Sendable, Equatable {
+        /// See ``documentation``.
         public var project: String?
+        /// See ``documentation``.
         public var file: String?
+        /// See ``documentation``.
         public var configuration: String?
+        /// See ``documentation``.
         public var tagPattern: String?
+        /// See ``documentation``.
         public var buildPattern: String?
+        /// See ``documentation``.
         public var expectedVersion: String?
+        /// See ``documentation``.
         public var expectedBuild: String?
+        /// See ``documentation``.
         public var directory: String?
 
         enum CodingKeys: String, CodingKey {
@@ -36,6 +44,7 @@ public struct VersionsGateStep: Step {
             case expectedBuild = "expected_build"
         }
 
+        /// Creates the options; defaults match the documented ones.
         public init(project: String? = nil, file: String? = nil, configuration: String? = nil, tagPattern: String? = nil,
                     buildPattern: String? = nil, expectedVersion: String? = nil, expectedBuild: String? = nil, directory: String? = nil) {
             self.project = project
@@ -48,6 +57,7 @@ public struct VersionsGateStep: Step {
             self.directory = directory
         }
 
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             project = try container.decodeIfPresent(String.self, forKey: .project)
@@ -61,8 +71,11 @@ public struct VersionsGateStep: Step {
         }
     }
 
+    /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.versions"
+    /// One line for `release steps`.
     public static let summary = "Reject the release when app targets disagree on versions, or the version is malformed or not above the last release tag"
+    /// Options, outputs and an example for `release steps`.
     public static let documentation = StepDocumentation(
         options: [
             .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
@@ -86,6 +99,7 @@ public struct VersionsGateStep: Step {
             """
     )
 
+    /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for conflicting sources, an empty pattern, or a bad regex.
@@ -107,6 +121,7 @@ public struct VersionsGateStep: Step {
         self.options = options
     }
 
+    /// See ``documentation``.
     public var isReadOnly: Bool { true }
 
     private var configuration: String { options.configuration ?? "Release" }
@@ -119,18 +134,21 @@ public struct VersionsGateStep: Step {
         }
     }
 
+    /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         if let project = options.project { try context.requireFile(project, option: "project") }
         if let file = options.file { try context.requireFile(file, option: "file") }
         if options.tagPattern != nil { try await context.requireGitRepository(options.directory) }
     }
 
+    /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         var checks = ["app targets agree on version and build in \(options.file == nil ? configuration : "the version file")", "the version is well formed"]
         if let pattern = options.tagPattern { checks.append("the version and build are greater than those of tags '\(pattern)'") }
         return StepPlan(effects: [.note("check that " + checks.joined(separator: ", "))])
     }
 
+    /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let report = try read(context)
         let entries: [VersionEntry]

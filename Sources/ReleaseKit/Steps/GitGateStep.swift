@@ -52,7 +52,7 @@ public struct GitGateStep: Step {
     public static let documentation = StepDocumentation(
         options: [
             .init("clean", "bool", "require a clean working tree: no modified, staged or untracked files (default true)"),
-            .init("ignore", "[glob]", "paths whose changes do not count, matched against the path from the repository root (* matches /)"),
+            .init("ignore", "[glob]", "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)"),
             .init("branch", "glob", "the current branch must match it, for example release/*"),
             .init("tag", "string", "a tag that must not exist yet, locally nor on 'remote'"),
             .init("remote", "string", "a remote to check 'tag' on too (git ls-remote --tags)"),
@@ -115,7 +115,7 @@ public struct GitGateStep: Step {
         if options.clean ?? true {
             let status = try await context.capture(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], directory: directory)
             let changes = Self.changes(fromPorcelain: status).filter { change in
-                !(options.ignore ?? []).contains { Glob.matches($0, change.path) }
+                !(options.ignore ?? []).contains { Self.ignores($0, change.path) }
             }
             if !changes.isEmpty {
                 let shown = changes.prefix(10).map { "'\($0.status) \($0.path)'" }.joined(separator: ", ")
@@ -144,6 +144,13 @@ public struct GitGateStep: Step {
         guard problems.isEmpty else { throw StepError.rejected(problems) }
         let sha = try await context.capture(GitCommand.head, directory: directory)
         return StepOutputs(["branch": .string(branch), "sha": .string(sha)])
+    }
+
+    /// Whether an `ignore` pattern covers `path`: a glob (`*` matches `/` too), or a folder written with a
+    /// trailing `/` (`build/`), which covers everything under it.
+    static func ignores(_ pattern: String, _ path: String) -> Bool {
+        if pattern.hasSuffix("/") { return path.hasPrefix(pattern) || Glob.matches(pattern + "*", path) }
+        return Glob.matches(pattern, path)
     }
 
     /// One path `git status` reports.

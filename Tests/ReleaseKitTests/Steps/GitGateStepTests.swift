@@ -76,6 +76,14 @@ import Testing
         #expect(throws: StepError.invalidOption("remote", "'remote' checks 'tag', which is not set")) { try GitGateStep(options: .init(remote: "origin")) }
     }
 
+    @Test func ignorePatternsCoverGlobsAndFolders() {
+        #expect(GitGateStep.ignores("build/*", "build/a/b.o"))
+        #expect(GitGateStep.ignores("build/", "build/a/b.o"))
+        #expect(GitGateStep.ignores("*.xcresult", "out/Test.xcresult"))
+        #expect(!GitGateStep.ignores("build/", "Sources/build.swift"))
+        #expect(!GitGateStep.ignores("build", "build/a.o"))
+    }
+
     @Test func parsesPorcelainWithRenames() {
         let text = "R  new name.txt\0old name.txt\0 M a\0?? b c\0"
         #expect(GitGateStep.changes(fromPorcelain: text) == [

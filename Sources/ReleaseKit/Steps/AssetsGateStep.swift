@@ -113,7 +113,9 @@ public struct AssetsGateStep: Step {
         }
         var total: Int64 = 0
         for path in files {
-            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            // stat(2) follows symbolic links: the size is what an upload would send.
+            var info = stat()
+            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
             total += size
             if size > limit {
                 problems.append("'\(path)' is \(size) bytes (\(ByteFormat.size(size))), more than the limit of \(limit) bytes (\(ByteFormat.size(limit)))")

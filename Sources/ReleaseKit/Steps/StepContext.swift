@@ -116,12 +116,15 @@ public final class StepContext: Sendable {
 
     /// Runs a command in the working directory (or `directory`), streaming its output lines into the
     /// step's log, and returns how it ended. The command line is logged first with secrets masked.
-    /// Task cancellation (timeout, Ctrl-C) stops the command's whole process group.
+    /// Task cancellation (timeout, Ctrl-C) stops the command's whole process group. `onLine` also receives
+    /// every output line, masked (standard error included, which the result does not keep), for steps that
+    /// judge a command by its output (`gate.command`).
     public func run(
         _ arguments: [String],
         directory: String? = nil,
         environment extra: [String: String] = [:],
-        echo: Bool = true
+        echo: Bool = true,
+        onLine: (@Sendable (String, OutputStreamKind) -> Void)? = nil
     ) async throws -> ProcessResult {
         let request = ProcessRequest(
             arguments: arguments,
@@ -132,7 +135,9 @@ public final class StepContext: Sendable {
         let masker = self.masker
         let sink = self.sink
         return try await ProcessRunner.run(request) { line, stream in
-            if echo { sink(.log(masker.mask(line), stream)) }
+            let masked = masker.mask(line)
+            if echo { sink(.log(masked, stream)) }
+            onLine?(masked, stream)
         }
     }
 

@@ -44,6 +44,13 @@ public struct StepRegistry: Sendable {
             ArchiveGateStep.self,
             GitHubReleaseStep.self,
             HTTPUploadStep.self,
+            VersionsGateStep.self,
+            GitGateStep.self,
+            AssetsGateStep.self,
+            CommandGateStep.self,
+            IPAGateStep.self,
+            ITMSPackageStep.self,
+            ChecksumStep.self,
         ]
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+
+/// `gate.assets`: rejects the release when the files to publish are not all there, one is too big for the
+/// release host (GitHub refuses assets over 2 GiB), two share a name (they would overwrite each other as assets),
+/// or there are more than allowed.
+public struct AssetsGateStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// Paths or globs; list outputs of other steps may stand as items.
+        public var files: PathListOption
+        /// The largest size a file may have, in bytes.
+        public var maxSize: Int64?
+        /// The most files there may be.
+        public var maxCount: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case files
+            case maxSize = "max_size"
+            case maxCount = "max_count"
+        }
+
+        /// Creates the options; defaults match the documented ones.
+        public init(files: [String], maxSize: Int64? = nil, maxCount: Int? = nil) {
+            self.files = PathListOption(files)
+            self.maxSize = maxSize
+            self.maxCount = maxCount
+        }
+
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            files = try container.decode(PathListOption.self, forKey: .files)
+            maxSize = try container.decodeIfPresent(Int64.self, forKey: .maxSize)
+            maxCount = try container.decodeIfPresent(Int.self, forKey: .maxCount)
+        }
+    }
+
+    /// GitHub's limit for one release asset: 2 GiB.
+    public static let defaultMaxSize: Int64 = 2 << 30
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "gate.assets"
+    /// One line for `release steps`.
+    public static let summary = "Reject the release when an asset is missing, too big, shares its name with another, or there are too many"
+    /// Options, outputs and an example for `release steps`.
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("files", "[path | glob] | path", required: true, "the files to publish; items may be list outputs of other steps; a glob must match a file"),
+            .init("max_size", "number", "largest size of one file in bytes (default 2147483648, GitHub's 2 GiB)"),
+            .init("max_count", "number", "most files allowed (default: no limit)"),
+        ],
+        outputs: [
+            .init("count", "number", "files checked"),
+            .init("files", "list", "their absolute paths"),
+            .init("total_size", "number", "their total size in bytes"),
+        ],
+        example: """
+            { "id": "check-assets", "uses": "gate.assets", "gate": true, "needs": ["zip", "dsyms"],
+              "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "max_size": 2147483648, "max_count": 10 } }
+            """
+    )
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list or item, or a limit below 1.
+    public init(options: Options) throws {
+        guard !options.files.items.isEmpty else { throw StepError.invalidOption("files", "must list at least one file") }
+        if let index = options.files.items.firstIndex(where: \.isEmpty) {
+            throw StepError.invalidOption("files", "item \(index + 1) is empty")
+        }
+        if let size = options.maxSize, size < 1 { throw StepError.invalidOption("max_size", "'\(size)' is not a positive number of bytes") }
+        if let count = options.maxCount, count < 1 { throw StepError.invalidOption("max_count", "'\(count)' is not a positive number") }
+        self.options = options
+    }
+
+    /// See ``documentation``.
+    public var isReadOnly: Bool { true }
+
+    /// Read-only checks: inputs exist or are promised.
+    public func verify(in context: StepContext) async throws {
+        for item in options.files.items where !Glob.isPattern(item) {
+            try context.requireFile(item, option: "files")
+        }
+    }
+
+    /// What `run` would do, and the outputs it promises.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(limit) bytes each and have unique names")])
+    }
+
+    private var limit: Int64 { options.maxSize ?? Self.defaultMaxSize }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        var problems: [String] = []
+        var files: [String] = []
+        for expansion in options.files.expand(in: context) {
+            if expansion.isPattern {
+                if expansion.files.isEmpty { problems.append("'\(expansion.item)' matches no file") }
+                files += expansion.files.filter { !files.contains($0) }
+                continue
+            }
+            let path = expansion.files[0]
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                problems.append("'\(path)' does not exist")
+            } else if isDirectory.boolValue {
+                problems.append("'\(path)' is a folder, not a file (zip it first)")
+            } else if !files.contains(path) {
+                files.append(path)
+            }
+        }
+        var total: Int64 = 0
+        for path in files {
+            // stat(2) follows symbolic links: the size is what an upload would send.
+            var info = stat()
+            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+            total += size
+            if size > limit {
+                problems.append("'\(path)' is \(size) bytes (\(ByteFormat.size(size))), more than the limit of \(limit) bytes (\(ByteFormat.size(limit)))")
+            }
+        }
+        var byName: [String: [String]] = [:]
+        for path in files { byName[(path as NSString).lastPathComponent, default: []].append(path) }
+        for (name, paths) in byName.sorted(by: { $0.key < $1.key }) where paths.count > 1 {
+            problems.append("\(paths.count) files have the name '\(name)': \(paths.map { "'\($0)'" }.joined(separator: ", ")); asset names must be unique")
+        }
+        if let maxCount = options.maxCount, files.count > maxCount {
+            problems.append("\(files.count) files, more than max_count \(maxCount)")
+        }
+        guard problems.isEmpty else { throw StepError.rejected(problems) }
+        context.log("\(files.count) files, \(ByteFormat.size(total)) in total: present, within \(ByteFormat.size(limit)) each, names unique")
+        return StepOutputs([
+            "count": .number(Double(files.count)),
+            "files": .list(files.map(OutputValue.path)),
+            "total_size": .number(Double(total)),
+        ])
+    }
+}

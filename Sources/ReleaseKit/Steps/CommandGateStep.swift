@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+
+/// `gate.command`: runs a validation command (`xcrun altool --validate-app …`, `xcrun notarytool …`) with its
+/// output shown (secrets masked) and rejects the release when it exits with a non-zero status, when a line of
+/// its output (standard output or error) matches a `fail_on` pattern (some altool versions print errors and exit
+/// 0), or when a `require` pattern matches no line.
+public struct CommandGateStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// argv.
+        public var run: [String]
+        /// Extra environment variables.
+        public var env: [String: String]?
+        /// The folder to run in.
+        public var cwd: String?
+        /// Regular expressions: a matching output line rejects the release.
+        public var failOn: [String]?
+        /// Regular expressions that must each match some output line.
+        public var require: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case run, env, cwd, require
+            case failOn = "fail_on"
+        }
+
+        /// Creates the options; defaults match the documented ones.
+        public init(run: [String], env: [String: String]? = nil, cwd: String? = nil, failOn: [String]? = nil, require: [String]? = nil) {
+            self.run = run
+            self.env = env
+            self.cwd = cwd
+            self.failOn = failOn
+            self.require = require
+        }
+
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            run = try container.decode([String].self, forKey: .run)
+            env = try container.decodeIfPresent([String: String].self, forKey: .env)
+            cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
+            failOn = try container.decodeIfPresent([String].self, forKey: .failOn)
+            require = try container.decodeIfPresent([String].self, forKey: .require)
+        }
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "gate.command"
+    /// One line for `release steps`.
+    public static let summary = "Run a validation command; reject on a non-zero exit, a fail_on line or a missing require line"
+    /// Options, outputs and an example for `release steps`.
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("run", "[string]", required: true, "the command as argv; its output is shown with secrets masked"),
+            .init("env", "{string: string}", "extra environment variables for the command"),
+            .init("cwd", "path", "directory to run in (default: the pipeline's working directory)"),
+            .init("fail_on", "[regex]", "a line of output (stdout or stderr) matching one of these rejects the release, whatever the exit status"),
+            .init("require", "[regex]", "each must match some line of output, or the release is rejected"),
+        ],
+        outputs: [
+            .init("exit_code", "number", "the command's exit status"),
+            .init("stdout", "string", "standard output, trailing newlines removed"),
+        ],
+        example: """
+            { "id": "validate", "uses": "gate.command", "gate": true, "needs": ["export"], "when": {"os": "macos"},
+              "with": { "run": ["xcrun", "altool", "--validate-app", "-f", "build/Demo.ipa", "-t", "ios",
+                                "-u", "${env.APPLE_ID}", "-p", "${secrets.APP_SPECIFIC_PASSWORD}"],
+                        "fail_on": ["ERROR ITMS-[0-9]+", "(?i)^\\\\*\\\\*\\\\* error"], "require": ["No errors validating"] } }
+            """
+    )
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty command or a pattern that is not a regular expression.
+    public init(options: Options) throws {
+        guard let first = options.run.first, !first.isEmpty else { throw StepError.invalidOption("run", "the command is empty") }
+        _ = try Self.compile(options.failOn, "fail_on")
+        _ = try Self.compile(options.require, "require")
+        self.options = options
+    }
+
+    /// The patterns compiled (Swift `Regex` syntax, which accepts the usual PCRE forms such as `(?i)`).
+    /// `Regex` values are not `Sendable`, so the step keeps the text and compiles it where it is used.
+    static func compile(_ patterns: [String]?, _ option: String) throws -> [(String, Regex<AnyRegexOutput>)] {
+        try (patterns ?? []).map { pattern in
+            guard !pattern.isEmpty else { throw StepError.invalidOption(option, "a pattern is empty") }
+            do {
+                return (pattern, try Regex(pattern))
+            } catch {
+                throw StepError.invalidOption(option, "'\(pattern)' is not a regular expression: \(error)")
+            }
+        }
+    }
+
+    /// See ``documentation``.
+    public var isReadOnly: Bool { true }
+
+    /// Read-only checks: inputs exist or are promised.
+    public func verify(in context: StepContext) async throws {
+        if let cwd = options.cwd { try context.requireFile(cwd, option: "cwd") }
+        let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
+        let environment = context.environment.merging(options.env ?? [:]) { _, new in new }
+        if ProcessRunner.resolveExecutable(options.run[0], directory: directory, environment: environment) == nil {
+            throw StepError.failed("command not found: '\(options.run[0])'")
+        }
+    }
+
+    /// What `run` would do, and the outputs it promises.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.command(argv: options.run, directory: options.cwd.map(context.resolvePath))])
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let failOn = try Self.compile(options.failOn, "fail_on")
+        let require = try Self.compile(options.require, "require")
+        let lines = Mutex<[String]>([])
+        let result = try await context.run(options.run, directory: options.cwd, environment: options.env ?? [:]) { line, _ in
+            lines.withLock { $0.append(line) }
+        }
+        let output = lines.withLock { $0 }
+        let command = context.masker.mask(ShellQuoting.commandLine(options.run))
+        var problems: [String] = []
+        if !result.succeeded {
+            problems.append(result.signal.map { "'\(command)' was killed by signal \($0)" } ?? "'\(command)' exited with status \(result.status)")
+        }
+        for (number, line) in output.enumerated() {
+            for (pattern, regex) in failOn where line.contains(regex) {
+                problems.append("'\(command)' output line \(number + 1) matches fail_on '\(pattern)': '\(line)'")
+            }
+        }
+        for (pattern, regex) in require where !output.contains(where: { $0.contains(regex) }) {
+            problems.append("'\(command)' printed no line matching require '\(pattern)'")
+        }
+        guard problems.isEmpty else { throw StepError.rejected(problems) }
+        var stdout = result.standardOutput
+        while stdout.hasSuffix("\n") { stdout.removeLast() }
+        return StepOutputs(["exit_code": .number(Double(result.status)), "stdout": .string(context.masker.mask(stdout))])
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+
+/// `gate.ipa`: opens an `.ipa` and rejects the release when what App Review and installation check is wrong:
+/// `Payload/*.app/Info.plist` (XML or binary) lacks a required key or has the wrong version or build; the
+/// embedded provisioning profile is of the wrong type for the channel, has expired, or is for another app.
+///
+/// `embedded.mobileprovision` is a CMS (PKCS #7) SignedData whose content is the profile's property list: it is
+/// read with ``CMSSignedData`` (DER, or BER with the content in chunks). Should that fail on an unusual encoding,
+/// the bytes from the first `<?xml` to the first `</plist>` are tried, which is exact whenever the content is one
+/// primitive OCTET STRING. The signature is not verified: iOS does that at installation; this gate checks what
+/// the profile says.
+public struct IPAGateStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// See ``documentation``.
+        public var ipa: String
+        /// See ``documentation``.
+        public var channel: String?
+        /// See ``documentation``.
+        public var version: String?
+        /// See ``documentation``.
+        public var build: String?
+        /// See ``documentation``.
+        public var bundleID: String?
+        /// See ``documentation``.
+        public var requireProfile: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case ipa, channel, version, build
+            case bundleID = "bundle_id"
+            case requireProfile = "require_profile"
+        }
+
+        /// Creates the options; defaults match the documented ones.
+        public init(ipa: String, channel: String? = nil, version: String? = nil, build: String? = nil, bundleID: String? = nil, requireProfile: Bool? = nil) {
+            self.ipa = ipa
+            self.channel = channel
+            self.version = version
+            self.build = build
+            self.bundleID = bundleID
+            self.requireProfile = requireProfile
+        }
+
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            ipa = try container.decode(String.self, forKey: .ipa)
+            channel = try container.decodeIfPresent(String.self, forKey: .channel)
+            version = try container.decodeIfPresent(String.self, forKey: .version)
+            build = try container.decodeIfPresent(String.self, forKey: .build)
+            bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+            requireProfile = try container.decodeIfPresent(Bool.self, forKey: .requireProfile)
+        }
+    }
+
+    /// Distribution channels and the profile each needs.
+    public static let channels = ["app-store", "ad-hoc", "development", "enterprise"]
+    /// Keys every app's Info.plist must have.
+    public static let requiredKeys = ["CFBundleIdentifier", "CFBundleShortVersionString", "CFBundleVersion", "MinimumOSVersion"]
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "gate.ipa"
+    /// One line for `release steps`.
+    public static let summary = "Reject an .ipa whose Info.plist or provisioning profile (type, expiry, app identifier) is wrong"
+    /// Options, outputs and an example for `release steps`.
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("ipa", "path", required: true, "the .ipa to check"),
+            .init("channel", "string", "app-store | ad-hoc | development | enterprise: the profile type the build needs"),
+            .init("version", "string", "CFBundleShortVersionString must equal it, e.g. ${steps.bump.outputs.version}"),
+            .init("build", "string", "CFBundleVersion must equal it"),
+            .init("bundle_id", "string", "CFBundleIdentifier must equal it"),
+            .init("require_profile", "bool", "reject an ipa without embedded.mobileprovision (default true)"),
+        ],
+        outputs: [
+            .init("bundle_id", "string", "CFBundleIdentifier"),
+            .init("version", "string", "CFBundleShortVersionString"),
+            .init("build", "string", "CFBundleVersion"),
+            .init("minimum_os", "string", "MinimumOSVersion"),
+            .init("profile_name", "string", "the profile's Name (empty without a profile)"),
+            .init("profile_type", "string", "app-store, ad-hoc, development or enterprise, from the profile's contents"),
+            .init("team_id", "string", "the profile's team identifier"),
+            .init("expires", "string", "the profile's ExpirationDate, ISO 8601 UTC"),
+        ],
+        example: """
+            { "id": "check-ipa", "uses": "gate.ipa", "gate": true, "needs": ["export"],
+              "with": { "ipa": "build/Demo.ipa", "channel": "app-store",
+                        "version": "${steps.bump.outputs.version}", "build": "${steps.bump.outputs.build}" } }
+            """
+    )
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or an unknown channel.
+    public init(options: Options) throws {
+        guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
+        if let channel = options.channel, !Self.channels.contains(channel) {
+            throw StepError.invalidOption("channel", "'\(channel)' is not one of \(Self.channels.joined(separator: ", "))")
+        }
+        if options.channel != nil, options.requireProfile == false {
+            throw StepError.invalidOption("require_profile", "'channel' is checked on the profile, so the profile is required")
+        }
+        self.options = options
+    }
+
+    /// See ``documentation``.
+    public var isReadOnly: Bool { true }
+
+    /// Read-only checks: inputs exist or are promised.
+    public func verify(in context: StepContext) async throws {
+        try context.requireFile(options.ipa, option: "ipa")
+    }
+
+    /// What `run` would do, and the outputs it promises.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.note("check Info.plist and the provisioning profile in '\(context.resolvePath(options.ipa))'")])
+    }
+
+    /// What the ipa holds that the gate reads.
+    struct Contents {
+        var app: String?
+        var apps: [String] = []
+        var infoPlist: Data?
+        var profile: Data?
+    }
+
+    /// Reads the app's Info.plist and profile from the zip.
+    static func contents(of path: String) throws -> Contents {
+        var contents = Contents()
+        let reader = try ZipReader(path: path)
+        while let entry = try reader.next() {
+            let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), entry.kind == .file else { continue }
+            let app = "Payload/\(parts[1])"
+            if parts[2] == "Info.plist" || parts[2] == "embedded.mobileprovision" {
+                if !contents.apps.contains(app) { contents.apps.append(app) }
+                var data = Data()
+                try reader.readData { data.append(contentsOf: $0) }
+                if parts[2] == "Info.plist" {
+                    contents.app = app
+                    contents.infoPlist = data
+                } else if contents.app == nil || contents.app == app {
+                    contents.profile = data
+                }
+            }
+        }
+        return contents
+    }
+
+    /// The property list inside a CMS-signed provisioning profile: its eContent, else the bytes from `<?xml` to
+    /// `</plist>`.
+    static func profilePlist(in data: Data) -> Data? {
+        let bytes = [UInt8](data)
+        if let content = try? CMSSignedData.content(of: bytes) { return Data(content) }
+        guard let start = find(Array("<?xml".utf8), in: bytes, from: 0) else { return nil }
+        let close = Array("</plist>".utf8)
+        guard let end = find(close, in: bytes, from: start) else { return nil }
+        return Data(bytes[start..<(end + close.count)])
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The profile type its contents make it: enterprise (ProvisionsAllDevices), development (get-task-allow),
+    /// ad-hoc (ProvisionedDevices) or app-store (none of those).
+    static func profileType(_ profile: [String: Any]) -> String {
+        let entitlements = profile["Entitlements"] as? [String: Any] ?? [:]
+        if profile["ProvisionsAllDevices"] as? Bool == true { return "enterprise" }
+        if entitlements["get-task-allow"] as? Bool == true { return "development" }
+        if !((profile["ProvisionedDevices"] as? [Any]) ?? []).isEmpty { return "ad-hoc" }
+        return "app-store"
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let path = try context.requireFile(options.ipa, option: "ipa")
+        let contents: Contents
+        do {
+            contents = try await BlockingWork.run { _ in try Self.contents(of: path) }
+        } catch {
+            throw StepError.rejected(["'\(path)' is not a readable ipa: \(error)"])
+        }
+        guard let app = contents.app, let plistData = contents.infoPlist else {
+            throw StepError.rejected(["'\(path)' has no Payload/*.app/Info.plist"])
+        }
+        var problems: [String] = []
+        if contents.apps.count > 1 {
+            problems.append("'\(path)' holds \(contents.apps.count) apps (\(contents.apps.joined(separator: ", "))), expected one")
+        }
+        let infoName = "\(app)/Info.plist"
+        guard let info = (try? PropertyListSerialization.propertyList(from: plistData, format: nil)) as? [String: Any] else {
+            throw StepError.rejected(problems + ["'\(path)': \(infoName) is not a property list dictionary"])
+        }
+        func string(_ key: String) -> String? {
+            (info[key] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        for key in Self.requiredKeys where string(key) == nil {
+            problems.append(info[key] == nil
+                ? "'\(path)': \(infoName) has no '\(key)'"
+                : "'\(path)': \(infoName) has '\(key)' but it is not a non-empty string")
+        }
+        let bundleID = string("CFBundleIdentifier") ?? ""
+        let version = string("CFBundleShortVersionString") ?? ""
+        let build = string("CFBundleVersion") ?? ""
+        if let expected = options.version, !version.isEmpty, version != expected {
+            problems.append("'\(path)': \(infoName) has CFBundleShortVersionString '\(version)', expected '\(expected)'")
+        }
+        if let expected = options.build, !build.isEmpty, build != expected {
+            problems.append("'\(path)': \(infoName) has CFBundleVersion '\(build)', expected '\(expected)'")
+        }
+        if let expected = options.bundleID, !bundleID.isEmpty, bundleID != expected {
+            problems.append("'\(path)': \(infoName) has CFBundleIdentifier '\(bundleID)', expected '\(expected)'")
+        }
+
+        var outputs = StepOutputs([
+            "bundle_id": .string(bundleID), "version": .string(version), "build": .string(build),
+            "minimum_os": .string(string("MinimumOSVersion") ?? ""),
+            "profile_name": .string(""), "profile_type": .string(""), "team_id": .string(""), "expires": .string(""),
+        ])
+        let profileName = "\(app)/embedded.mobileprovision"
+        if let profileData = contents.profile {
+            problems += checkProfile(profileData, at: "'\(path)': \(profileName)", bundleID: bundleID, now: context.now, outputs: &outputs)
+        } else if options.requireProfile ?? true {
+            problems.append("'\(path)' has no \(profileName)" + (options.channel.map { ", expected a provisioning profile for channel '\($0)'" } ?? ""))
+        }
+        guard problems.isEmpty else { throw StepError.rejected(problems) }
+        context.log("\(bundleID) \(version) (\(build))" + (contents.profile == nil ? "" : ", \(outputs["profile_type"]?.text ?? "") profile '\(outputs["profile_name"]?.text ?? "")' valid until \(outputs["expires"]?.text ?? "")"))
+        return outputs
+    }
+
+    /// The profile's problems; fills the profile outputs.
+    func checkProfile(_ data: Data, at place: String, bundleID: String, now: Date, outputs: inout StepOutputs) -> [String] {
+        guard let plist = Self.profilePlist(in: data) else {
+            var reason = "it holds no property list"
+            do { _ = try CMSSignedData.content(of: [UInt8](data)) } catch { reason = error.description }
+            return ["\(place) is not a signed provisioning profile: \(reason)"]
+        }
+        guard let profile = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any] else {
+            return ["\(place): its property list does not parse as a dictionary"]
+        }
+        var problems: [String] = []
+        let name = profile["Name"] as? String ?? ""
+        let label = "\(place) (profile '\(name)')"
+        let entitlements = profile["Entitlements"] as? [String: Any] ?? [:]
+        let type = Self.profileType(profile)
+        let team = (profile["TeamIdentifier"] as? [String])?.first ?? (profile["ApplicationIdentifierPrefix"] as? [String])?.first ?? ""
+        outputs["profile_name"] = .string(name)
+        outputs["profile_type"] = .string(type)
+        outputs["team_id"] = .string(team)
+
+        if let channel = options.channel {
+            let devices = (profile["ProvisionedDevices"] as? [Any])?.count ?? 0
+            let allDevices = profile["ProvisionsAllDevices"] as? Bool == true
+            let getTaskAllow = entitlements["get-task-allow"] as? Bool == true
+            switch channel {
+            case "app-store":
+                if devices > 0 { problems.append("\(label) has ProvisionedDevices (\(devices)), expected none for channel 'app-store' (it is an ad-hoc or development profile)") }
+                if allDevices { problems.append("\(label) has ProvisionsAllDevices true, expected none for channel 'app-store' (it is an enterprise profile)") }
+                if getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'app-store'") }
+            case "ad-hoc":
+                if devices == 0 { problems.append("\(label) has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'") }
+                if getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'ad-hoc'") }
+            case "development":
+                if !getTaskAllow { problems.append("\(label) has get-task-allow false, expected true for channel 'development'") }
+            default:
+                if !allDevices { problems.append("\(label) has no ProvisionsAllDevices true, expected it for channel 'enterprise'") }
+            }
+        }
+
+        if let expiration = profile["ExpirationDate"] as? Date {
+            let text = Interpolator.format(expiration, nil)
+            outputs["expires"] = .string(text)
+            if expiration <= now {
+                problems.append("\(label) expired on \(text) (now \(Interpolator.format(now, nil)))")
+            }
+        } else {
+            problems.append("\(label) has no ExpirationDate")
+        }
+
+        if let identifier = entitlements["application-identifier"] as? String, !identifier.isEmpty {
+            let appPart = identifier.firstIndex(of: ".").map { String(identifier[identifier.index(after: $0)...]) } ?? ""
+            let matches = appPart == "*" || appPart == bundleID
+                || (appPart.hasSuffix(".*") && bundleID.hasPrefix(String(appPart.dropLast())))
+            if !bundleID.isEmpty && !matches {
+                problems.append("\(label) has application-identifier '\(identifier)', which does not match bundle identifier '\(bundleID)' (expected '\(team.isEmpty ? "TEAMID" : team).\(bundleID)' or a wildcard)")
+            }
+        } else {
+            problems.append("\(label) has no Entitlements.application-identifier")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,221 @@
+import Crypto
+import Foundation
+
+/// `itmsp.package`: builds the package iTMSTransporter uploads to App Store Connect: a folder `NAME.itmsp/` holding
+/// the `.ipa` and a `metadata.xml` that names the app (its Apple ID) and the ipa's file name, size and MD5.
+///
+/// The package is assembled in a temporary folder beside the output and renamed into place, so a failed run
+/// never leaves half a package (an existing package at the output is replaced).
+public struct ITMSPackageStep: Step {
+    /// The step's `with` object.
+    public struct Options: Decodable, Sendable, Equatable {
+        /// See ``documentation``.
+        public var ipa: String
+        /// See ``documentation``.
+        public var appleID: String
+        /// See ``documentation``.
+        public var output: String?
+        /// See ``documentation``.
+        public var platform: String?
+        /// See ``documentation``.
+        public var packageVersion: String?
+
+        enum CodingKeys: String, CodingKey {
+            case ipa, output, platform
+            case appleID = "apple_id"
+            case packageVersion = "package_version"
+        }
+
+        /// Creates the options; defaults match the documented ones.
+        public init(ipa: String, appleID: String, output: String? = nil, platform: String? = nil, packageVersion: String? = nil) {
+            self.ipa = ipa
+            self.appleID = appleID
+            self.output = output
+            self.platform = platform
+            self.packageVersion = packageVersion
+        }
+
+        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            ipa = try container.decode(String.self, forKey: .ipa)
+            appleID = try container.decode(String.self, forKey: .appleID)
+            output = try container.decodeIfPresent(String.self, forKey: .output)
+            platform = try container.decodeIfPresent(String.self, forKey: .platform)
+            packageVersion = try container.decodeIfPresent(String.self, forKey: .packageVersion)
+        }
+    }
+
+    /// `app_platform` values App Store Connect knows.
+    public static let platforms = ["ios", "osx", "appletvos", "xros"]
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "itmsp.package"
+    /// One line for `release steps`.
+    public static let summary = "Build an iTMSTransporter package (NAME.itmsp/ with the ipa and metadata.xml)"
+    /// Options, outputs and an example for `release steps`.
+    public static let documentation = StepDocumentation(
+        options: [
+            .init("ipa", "path", required: true, "the .ipa to package"),
+            .init("apple_id", "string", required: true, "the app's Apple ID in App Store Connect (digits)"),
+            .init("output", "path", "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)"),
+            .init("platform", "string", "app_platform: ios (default), osx, appletvos or xros"),
+            .init("package_version", "string", "the package format version (default software5.4)"),
+        ],
+        outputs: [
+            .init("path", "path", "the .itmsp folder"),
+            .init("metadata", "path", "its metadata.xml (also an artifact, as is the copied ipa)"),
+            .init("md5", "string", "the ipa's MD5, as written in metadata.xml"),
+            .init("size", "number", "the ipa's size in bytes"),
+        ],
+        example: """
+            { "id": "itmsp", "uses": "itmsp.package", "needs": ["export"],
+              "with": { "ipa": "build/Demo.ipa", "apple_id": "1234567890", "output": "build/Demo.itmsp" } }
+            """
+    )
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an Apple ID that is not digits, an output not ending in
+    ///   `.itmsp`, or an unknown platform or package version.
+    public init(options: Options) throws {
+        guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
+        guard !options.appleID.isEmpty, options.appleID.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw StepError.invalidOption("apple_id", "'\(options.appleID)' is not an Apple ID (the app's numeric id in App Store Connect)")
+        }
+        if let output = options.output, !output.hasSuffix(".itmsp") || (output as NSString).lastPathComponent == ".itmsp" {
+            throw StepError.invalidOption("output", "'\(output)' must name a folder ending in .itmsp")
+        }
+        if let platform = options.platform, !Self.platforms.contains(platform) {
+            throw StepError.invalidOption("platform", "'\(platform)' is not one of \(Self.platforms.joined(separator: ", "))")
+        }
+        if let version = options.packageVersion, version.firstMatch(of: /^software[0-9]+(\.[0-9]+)*$/) == nil {
+            throw StepError.invalidOption("package_version", "'\(version)' is not a package version such as software5.4")
+        }
+        self.options = options
+    }
+
+    func outputPath(_ context: StepContext) -> String {
+        if let output = options.output { return context.resolvePath(output) }
+        let ipa = context.resolvePath(options.ipa)
+        let base = ipa.hasSuffix(".ipa") ? String(ipa.dropLast(4)) : ipa
+        return base + ".itmsp"
+    }
+
+    /// Read-only checks: inputs exist or are promised.
+    public func verify(in context: StepContext) async throws {
+        let ipa = try context.requireFile(options.ipa, option: "ipa")
+        if FileSystemSupport.isDirectory(ipa) { throw StepError.invalidOption("ipa", "'\(ipa)' is a folder, not an .ipa") }
+    }
+
+    /// What `run` would do, and the outputs it promises.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let output = outputPath(context)
+        let name = (context.resolvePath(options.ipa) as NSString).lastPathComponent
+        let ipa = output + "/" + name
+        let metadata = output + "/metadata.xml"
+        var effects: [PlannedEffect] = []
+        if FileManager.default.fileExists(atPath: output) { effects.append(.delete(path: output)) }
+        effects.append(.writeFile(path: ipa, diff: nil, detail: "copy of '\(context.resolvePath(options.ipa))'"))
+        effects.append(.writeFile(path: metadata, diff: nil, detail: "apple_id \(options.appleID), file_name \(name), size and MD5 of the ipa"))
+        return StepPlan(
+            effects: effects,
+            outputs: StepOutputs(["path": .path(output), "metadata": .path(metadata)],
+                                 artifacts: [Artifact(path: ipa, size: 0, sha256: ""), Artifact(path: metadata, size: 0, sha256: "")])
+        )
+    }
+
+    /// The `metadata.xml` text for an ipa.
+    public static func metadata(appleID: String, platform: String, packageVersion: String, fileName: String, size: Int64, md5: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package version="\(escape(packageVersion))" xmlns="http://apple.com/itunes/importer">
+            <software_assets apple_id="\(escape(appleID))" app_platform="\(escape(platform))">
+                <asset type="bundle">
+                    <data_file>
+                        <size>\(size)</size>
+                        <file_name>\(escape(fileName))</file_name>
+                        <checksum type="md5">\(md5)</checksum>
+                    </data_file>
+                </asset>
+            </software_assets>
+        </package>
+
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&apos;")
+    }
+
+    /// Copies `source` to `destination` in chunks, returning its MD5 and size.
+    static func copy(_ source: String, to destination: String, flag: CancellationFlag) throws -> (md5: String, size: Int64) {
+        guard let input = FileHandle(forReadingAtPath: source) else { throw StepError.missingFile(path: source, option: "ipa") }
+        defer { try? input.close() }
+        guard FileManager.default.createFile(atPath: destination, contents: nil),
+              let output = FileHandle(forWritingAtPath: destination) else {
+            throw StepError.failed("cannot write '\(destination)'")
+        }
+        defer { try? output.close() }
+        var hasher = Insecure.MD5()
+        var size: Int64 = 0
+        while true {
+            if flag.isCancelled { throw CancellationError() }
+            let chunk = try input.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { break }
+            hasher.update(data: chunk)
+            try output.write(contentsOf: chunk)
+            size += Int64(chunk.count)
+        }
+        try output.synchronize()
+        return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let ipa = try context.requireFile(options.ipa, option: "ipa")
+        let output = outputPath(context)
+        let name = (ipa as NSString).lastPathComponent
+        try FileSystemSupport.createParent(of: output)
+        let temporary = AtomicFile.temporaryPath(for: output)
+        do {
+            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        } catch {
+            throw StepError.failed("cannot create folder '\(temporary)': \(error.localizedDescription)")
+        }
+        do {
+            let (md5, size) = try await BlockingWork.run { flag in try Self.copy(ipa, to: temporary + "/" + name, flag: flag) }
+            let xml = Self.metadata(appleID: options.appleID, platform: options.platform ?? "ios",
+                                    packageVersion: options.packageVersion ?? "software5.4", fileName: name, size: size, md5: md5)
+            try AtomicFile.write(xml, to: temporary + "/metadata.xml")
+            // rename(2) cannot replace a folder that has files: move the old package aside first, and back on failure.
+            var previous: String?
+            if FileManager.default.fileExists(atPath: output) {
+                let aside = AtomicFile.temporaryPath(for: output)
+                if rename(output, aside) != 0 {
+                    throw StepError.failed("cannot move '\(output)' aside: \(String(cString: strerror(errno)))")
+                }
+                previous = aside
+            }
+            if rename(temporary, output) != 0 {
+                let reason = String(cString: strerror(errno))
+                if let previous { _ = rename(previous, output) }
+                throw StepError.failed("cannot rename '\(temporary)' to '\(output)': \(reason)")
+            }
+            if let previous { try? FileManager.default.removeItem(atPath: previous) }
+            context.log("\(output): \(name) (\(size) bytes, MD5 \(md5)), metadata.xml for Apple ID \(options.appleID)")
+            let metadata = output + "/metadata.xml"
+            return StepOutputs(
+                ["path": .path(output), "metadata": .path(metadata), "md5": .string(md5), "size": .number(Double(size))],
+                artifacts: [try context.artifact(output + "/" + name), try context.artifact(metadata)]
+            )
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            if error is StepError || error is CancellationError { throw error }
+            throw StepError.failed("cannot build '\(output)': \(error)")
+        }
+    }
+}

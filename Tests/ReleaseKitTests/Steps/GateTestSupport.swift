@@ -1,0 +1,40 @@
+import Foundation
+@testable import ReleaseKit
+
+/// Builds pipeline text for the gate tests from step objects, so paths with any characters are quoted right.
+enum GatePipelines {
+    /// `{"version": 1, "steps": [...]}` with the given step objects.
+    static func text(_ steps: [[String: Any]]) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: ["version": 1, "steps": steps], options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One gate step `id` of `kind` with `with`, run through the real engine in `directory` (a fresh folder when nil).
+    static func runGate(_ kind: String, _ with: [String: Any], id: String = "gate", directory: String? = nil,
+                        now: Date? = nil, environment: [String: String] = [:]) async throws -> RunResult {
+        let text = text([["id": id, "uses": kind, "gate": true, "with": with]])
+        let (result, _) = try await TestPipelines.run(text, configure: { options in
+            if let directory { options.workingDirectory = directory }
+            if let now { options.now = now }
+        }, environment: environment)
+        return result
+    }
+
+    /// Runs a command and returns its standard output (an independent oracle such as `sha256sum`).
+    static func output(_ arguments: [String], in directory: String) async throws -> String {
+        let result = try await ProcessRunner.run(
+            ProcessRequest(arguments: arguments, directory: directory, environment: ProcessInfo.processInfo.environment)
+        ) { _, _ in }
+        guard result.succeeded else { throw StepError.failed("\(arguments) exited with \(result.status)") }
+        return result.standardOutput
+    }
+
+    /// Writes `text` to `directory/name`, creating folders; returns the path.
+    @discardableResult
+    static func write(_ text: String, _ name: String, in directory: String) throws -> String {
+        let path = directory + "/" + name
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

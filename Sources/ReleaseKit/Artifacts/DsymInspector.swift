@@ -20,7 +20,7 @@ public enum DsymInspector {
         guard stat(absolute, &info) == 0 else {
             throw MachOError.unreadable(path: absolute, reason: String(cString: strerror(errno)).lowercased())
         }
-        let parent = (absolute as NSString).deletingLastPathComponent
+        let parent = FilePath.parent(of: absolute)
         let name = (absolute as NSString).lastPathComponent
         let pathExtension = (name as NSString).pathExtension
 

@@ -81,7 +81,7 @@ public final class RunJournal: Sendable {
     }
 
     private func save(_ snapshot: Contents) {
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
         if let data = try? JSONEncoder.journal.encode(snapshot) { try? AtomicFile.write(data, to: path) }
     }
 

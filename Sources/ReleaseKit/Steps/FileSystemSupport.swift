@@ -5,7 +5,7 @@ enum FileSystemSupport {
     /// Creates the folder `path` will be written in, with its parents.
     /// - Throws: ``StepError/failed(_:)`` naming the folder.
     static func createParent(of path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FilePath.parent(of: path)
         guard !parent.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)

@@ -340,7 +340,10 @@ public struct GitHubReleaseStep: Step {
             if option.isPattern {
                 let matches = Self.glob(context.resolvePath(option.path))
                 if matches.isEmpty {
-                    if context.isDryRun, case .promised = context.fileState((option.path as NSString).deletingLastPathComponent) { continue }
+                    // The folder the pattern searches (absolute, so never a one-character string: Foundation's
+                    // deletingLastPathComponent crashes on those on Linux).
+                    let folder = URL(fileURLWithPath: context.resolvePath(option.path)).deletingLastPathComponent().path
+                    if context.isDryRun, case .promised = context.fileState(folder) { continue }
                     throw StepError.invalidOption("assets", "'\(option.path)' matches no file")
                 }
                 if option.name != nil && matches.count > 1 {

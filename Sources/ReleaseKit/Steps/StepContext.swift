@@ -92,7 +92,7 @@ public final class StepContext: Sendable {
         var candidate = absolute
         while candidate != "/" && !candidate.isEmpty {
             if let step = promisedPaths[candidate] { return .promised(by: step) }
-            candidate = (candidate as NSString).deletingLastPathComponent
+            candidate = FilePath.parent(of: candidate)
         }
         return .missing
     }

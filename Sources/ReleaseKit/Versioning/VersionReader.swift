@@ -45,7 +45,7 @@ public enum VersionReader {
     /// Reads a plain version file.
     public static func readVersionFile(_ path: String) throws -> ProjectVersions {
         let file = try VersionFile(contentsOf: path)
-        let base = (path as NSString).deletingLastPathComponent
+        let base = FilePath.parent(of: path)
         let name = (path as NSString).lastPathComponent
         let entry = VersionEntry(
             target: name, configuration: nil, productType: nil, host: nil, bundleIdentifier: nil, infoPlist: nil,
@@ -67,7 +67,7 @@ public enum VersionReader {
 
     /// Reads every target × configuration of a loaded Xcode project.
     public static func readXcode(_ project: XcodeProject) throws -> ProjectVersions {
-        let base = (project.path as NSString).deletingLastPathComponent
+        let base = FilePath.parent(of: project.path)
         var xcconfigs: [String: XCConfigFile] = [:]
         var plists: [String: InfoPlistFile] = [:]
         func xcconfig(_ path: String?) throws -> [SettingDefinition] {

@@ -26,7 +26,7 @@ public struct XCConfigFile: Sendable {
             throw VersioningError.unreadable(path: path, reason: "no such file or not readable")
         }
         let bytes = Array(data)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath.parent(of: path)
         var lineStart = 0
         var lineNumber = 0
         while lineStart <= bytes.count {

@@ -27,7 +27,7 @@ public struct XcodeProject: Sendable {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let pbxprojPath = absolute + "/project.pbxproj"
         let plist = try OpenStepPlist(contentsOf: pbxprojPath)
-        var loader = Loader(plist: plist, file: pbxprojPath, projectFolder: (absolute as NSString).deletingLastPathComponent)
+        var loader = Loader(plist: plist, file: pbxprojPath, projectFolder: FilePath.parent(of: absolute))
         let project = try loader.projectObject()
         self.path = absolute
         self.pbxproj = plist
@@ -43,7 +43,7 @@ public struct XcodeProject: Sendable {
     public static func locate(in path: String) throws -> String? {
         let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
         if standardized.hasSuffix(".xcodeproj") { return standardized }
-        if standardized.hasSuffix(".pbxproj") { return (standardized as NSString).deletingLastPathComponent }
+        if standardized.hasSuffix(".pbxproj") { return FilePath.parent(of: standardized) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: standardized)) ?? []
         let projects = entries.filter { $0.hasSuffix(".xcodeproj") }.sorted()
         if projects.count > 1 {

@@ -47,3 +47,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: marker), "the grandchild must have been killed with its group")
     }
 }
+
+@Suite struct FilePathTests {
+    @Test(arguments: [("/a/b", "/a"), ("/a", "/"), ("/", "/"), ("a/b", "a"), ("a", "."), ("/a/b/", "/a"), ("a//b", "a"), ("*", ".")])
+    func parentOfAPath(path: String, parent: String) {
+        #expect(FilePath.parent(of: path) == parent)
+    }
+
+    @Test func fileStateOfAMissingPathNearTheRootDoesNotCrash() {
+        let context = StepContext(stepID: "s", kind: "shell", workingDirectory: "/", environment: [:])
+        #expect(context.fileState("/no-such-file-at-root") == .missing)
+        #expect(context.fileState("x") == .missing)
+    }
+}

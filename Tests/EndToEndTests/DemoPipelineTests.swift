@@ -24,14 +24,14 @@ import Testing
         let xcconfig = try String(contentsOfFile: directory + "/Fixtures/DemoApp/Config/Version.xcconfig", encoding: .utf8)
         #expect(xcconfig.contains("MARKETING_VERSION = 3.0.1\nCURRENT_PROJECT_VERSION = 4321\n"))
 
-        // What the local server holds: one published release with exactly the three assets, digests matching the files.
+        // What the local server holds: one published release with exactly the four assets, digests matching the files.
         let state = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/.git/release-rehearsal/state.json"))) as! [String: Any]
         let releases = state["releases"] as! [[String: Any]]
         #expect(releases.count == 1)
         #expect(releases.first?["tagName"] as? String == "v3.0.1-4321")
         let summaryLines = first.stderr.split(separator: "\n").drop { !$0.hasPrefix("rehearsal: ") }
         #expect(summaryLines.contains { $0.contains("demo/client-releases v3.0.1-4321 (published)") })
-        for name in ["Demo-3.0.1-4321.xcarchive.zip", "Demo-3.0.1-4321.app.dSYM.zip", "Demo-3.0.1-4321.app.dSYM.uuids.json"] {
+        for name in ["Demo-3.0.1-4321.xcarchive.zip", "Demo-3.0.1-4321.app.dSYM.zip", "Demo-3.0.1-4321.app.dSYM.uuids.json", "SHA256SUMS"] {
             let line = summaryLines.first { $0.contains("  \(name)  ") }
             #expect(line?.contains("uploaded  sha256:") == true, "\(name)")
         }
@@ -45,7 +45,7 @@ import Testing
         let second = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("bump │ 3.0.1 (4321) -> 3.0.1 (4321)"))
-        #expect(second.stderr.contains("0 uploaded, 3 already there"))
+        #expect(second.stderr.contains("0 uploaded, 4 already there"))
         #expect(second.stderr.contains("announce │ Uploaded 0 bytes in this run"))
     }
 

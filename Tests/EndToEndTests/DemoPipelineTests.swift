@@ -67,4 +67,22 @@ import Testing
         status.waitUntilExit()
         #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
     }
+
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func aRejectingGateStopsThePublishExitsTwoAndCleanupStillRuns() throws {
+        let directory = try prepare()
+        try ReleaseBinary.git(["tag", "v9.0.0"], in: directory)
+        let outcome = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse", "--report", "report.json"], in: directory)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("✘ check-versions rejected the release"))
+        #expect(outcome.stderr.contains("v9.0.0"))
+        #expect(outcome.stderr.contains("⊘ publish blocked: 'check-versions' rejected the release"))
+        #expect(outcome.stderr.contains("nothing was published"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as! [String: Any]
+        let statuses = Dictionary(uniqueKeysWithValues: (report["steps"] as! [[String: Any]]).map { ($0["id"] as! String, $0["status"] as! String) })
+        #expect(statuses["check-versions"] == "rejected")
+        #expect(statuses["publish"] == "blocked")
+        #expect(statuses["cleanup"] == "ok")
+        #expect(statuses["check-dsyms"] == "ok", "the other gates still ran")
+    }
 }

@@ -18,7 +18,7 @@ import Testing
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
         #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "profile-install", "certificate-add", "archive", "export",
-                                                            "check-dsyms", "dsyms", "zip", "publish", "certificate-remove"])
+                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "itmsp", "publish", "certificate-remove"])
         #expect(plan.steps.last?.id == "certificate-remove")
         #expect(plan.step("certificate-remove")?.definition.always == true)
 

@@ -17,6 +17,14 @@ public final class ConsoleReporter: RunReporter {
     private let clock: @Sendable () -> Date
     private let state = Mutex<State>(State())
 
+    /// Holds the ticker's timer. `@unchecked Sendable`: the timer is created, resumed and cancelled only while
+    /// `ticker`'s lock is held, and DispatchSource itself is thread-safe for those calls.
+    private final class Ticker: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+        init(_ timer: any DispatchSourceTimer) { self.timer = timer }
+    }
+    private let ticker = Mutex<Ticker?>(nil)
+
     private struct State {
         var running: [String: Date] = [:]
         var progress: [String: (done: Int64, total: Int64?, unit: ProgressUnit, started: Date, lastPrinted: Int)] = [:]
@@ -31,6 +39,7 @@ public final class ConsoleReporter: RunReporter {
     }
 
     public func report(_ event: RunEvent) {
+        if style == .terminal { manageTicker(event) }
         state.withLock { state in
             var text = ""
             handle(event, &state, &text)
@@ -42,6 +51,36 @@ public final class ConsoleReporter: RunReporter {
             } else if !text.isEmpty {
                 write(text)
             }
+        }
+    }
+
+    /// On a terminal the status line's clocks tick twice a second while steps run, even when they print nothing.
+    private func manageTicker(_ event: RunEvent) {
+        switch event {
+        case .runStarted:
+            ticker.withLock { current in
+                let timer = DispatchSource.makeTimerSource(queue: .global())
+                timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+                timer.setEventHandler { [weak self] in self?.redrawStatus() }
+                timer.resume()
+                current = Ticker(timer)
+            }
+        case .runFinished:
+            ticker.withLock { current in
+                current?.timer.cancel()
+                current = nil
+            }
+        default:
+            break
+        }
+    }
+
+    private func redrawStatus() {
+        state.withLock { state in
+            guard state.statusShown || !state.running.isEmpty else { return }
+            let status = statusLine(state)
+            write((state.statusShown ? "\r\u{1B}[K" : "") + status)
+            state.statusShown = !status.isEmpty
         }
     }
 

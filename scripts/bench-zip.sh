@@ -99,31 +99,29 @@ cat $(find "$tree" -type f) > /dev/null  # warm the page cache for everyone
 
 median() { sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'; }
 
-# run NAME COMMAND...: times RUNS runs of COMMAND (which writes $work/out.zip), prints one table row.
-declare -A seconds sizes references
-run() {
-    local name=$1 reference=$2
-    shift 2
-    references[$name]=$reference
-    local times=()
-    for _ in $(seq "$runs"); do
-        rm -f "$work/out.zip"
-        local start end
-        start=$(date +%s.%N)
-        (cd "$tree" && "$@") >/dev/null
-        end=$(date +%s.%N)
-        times+=("$(awk -v start="$start" -v end="$end" 'BEGIN { print end - start }')")
-    done
-    seconds[$name]=$(printf '%s\n' "${times[@]}" | median)
-    sizes[$name]=$(stat -c %s "$work/out.zip")
-}
-
+# Rows: name, the row it is compared with, and the command (run in the tree, writing $work/out.zip). The
+# rows take turns within each round, so a slow spell on a shared machine hits them all alike.
 rows=("release zip -6" "zip -ryq -6" "bsdtar --format zip" "seed: zip dSYM + archive" "release: dSYM + archive --reuse")
-run "${rows[0]}" "${rows[1]}" "$release" zip App.xcarchive --output "$work/out.zip" --level 6
-run "${rows[1]}" "${rows[1]}" zip -ryq -6 "$work/out.zip" App.xcarchive
-run "${rows[2]}" "${rows[1]}" bsdtar --format zip --options zip:compression-level=6 -cf "$work/out.zip" App.xcarchive
-run "${rows[3]}" "${rows[3]}" bash -c "rm -f '$work/dsym.zip' && zip -ryq '$work/dsym.zip' App.app.dSYM && zip -ryq '$work/out.zip' App.xcarchive"
-run "${rows[4]}" "${rows[3]}" bash -c "'$release' zip App.app.dSYM --output '$work/dsym.zip' && '$release' zip App.xcarchive --output '$work/out.zip' --reuse '$work/dsym.zip'"
+declare -A seconds sizes references commands times
+references=([${rows[0]}]=${rows[1]} [${rows[1]}]=${rows[1]} [${rows[2]}]=${rows[1]} [${rows[3]}]=${rows[3]} [${rows[4]}]=${rows[3]})
+commands[${rows[0]}]="'$release' zip App.xcarchive --output '$work/out.zip' --level 6"
+commands[${rows[1]}]="zip -ryq -6 '$work/out.zip' App.xcarchive"
+commands[${rows[2]}]="bsdtar --format zip --options zip:compression-level=6 -cf '$work/out.zip' App.xcarchive"
+commands[${rows[3]}]="rm -f '$work/dsym.zip' && zip -ryq '$work/dsym.zip' App.app.dSYM && zip -ryq '$work/out.zip' App.xcarchive"
+commands[${rows[4]}]="'$release' zip App.app.dSYM --output '$work/dsym.zip' && '$release' zip App.xcarchive --output '$work/out.zip' --reuse '$work/dsym.zip'"
+for _ in $(seq "$runs"); do
+    for name in "${rows[@]}"; do
+        rm -f "$work/out.zip"
+        start=$(date +%s.%N)
+        (cd "$tree" && bash -c "${commands[$name]}") >/dev/null
+        end=$(date +%s.%N)
+        times[$name]+="$(awk -v start="$start" -v end="$end" 'BEGIN { print end - start }') "
+        sizes[$name]=$(stat -c %s "$work/out.zip")
+    done
+done
+for name in "${rows[@]}"; do
+    seconds[$name]=$(printf '%s\n' ${times[$name]} | median)
+done
 
 {
     for name in "${rows[@]}"; do

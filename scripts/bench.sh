@@ -4,7 +4,7 @@
 # tools users would pick instead, with the targets of the performance issue. Not part of `swift test`.
 #
 #   scripts/bench.sh                      # 300 MB zip tree, 1 GiB upload, 3 runs each
-#   ZIP_MB=200 UPLOAD_MB=512 RUNS=5 scripts/bench.sh
+#   ZIP_MB=200 UPLOAD_MB=512 RUNS=5 ENGINE_STEPS=1000 scripts/bench.sh
 #
 # Needs what the three scripts need: swift, python3, zip, bsdtar, curl, /usr/bin/time
 # (Debian: apt-get install zip libarchive-tools curl time python3). Full outputs are kept in $OUT
@@ -27,7 +27,7 @@ RELEASE_BIN="$(cd "$root" && swift build -c release --show-bin-path)/release"
 echo "zip..." >&2
 "$here/bench-zip.sh" "$zip_mb" "$runs" > "$out/zip.txt"
 echo "engine..." >&2
-"$here/bench-engine.sh" 10000 "$(( runs < 5 ? 5 : runs ))" > "$out/engine.txt"
+"$here/bench-engine.sh" "${ENGINE_STEPS:-10000}" "$(( runs < 5 ? 5 : runs ))" > "$out/engine.txt"
 echo "upload..." >&2
 SIZE_MB=$upload_mb ROUNDS=$runs "$here/bench-upload.sh" > "$out/upload.txt"
 

@@ -127,7 +127,8 @@ final class ZipContainerWriter {
                 appendLE(&extra, UInt64(zip64.count), 2)
                 extra += zip64
             }
-            extra += centralExtra(record.extra)
+            // "UT" holds only the flags and modification time in both headers, so the local extra fields serve.
+            extra += record.extra
             append32(0x0201_4B50)
             append16(3 << 8 | 20)  // made by: Unix, spec 2.0
             append16(sizesOverflow || offsetOverflows ? 45 : 20)
@@ -227,10 +228,6 @@ final class ZipContainerWriter {
         buffer += extra
         offset += Int64(record.name.count + extra.count)
     }
-
-    /// The central directory's copy of the local extra fields: "UT" holds only the flags and modification time
-    /// there too, so it is the same bytes.
-    private func centralExtra(_ local: [UInt8]) -> [UInt8] { local }
 
     /// `time` as a DOS time and date in the local time zone, clamped to 1980…2107 as `zip` does.
     static func dosTime(_ time: Int) -> (UInt16, UInt16) {

@@ -1,10 +1,11 @@
 import Foundation
 
-/// `archive.zip`: zips a file or folder like `zip -ry`, through libarchive.
+/// `archive.zip`: zips a file or folder like `zip -ry`, deflating on every core (``ZipWriter``).
 ///
 /// Symlinks are stored as links (never followed), permissions and folder entries are kept, entries are named
 /// relative to the source's parent (`Demo.xcarchive/...`). The zip is written beside `output` under a
-/// temporary name and renamed at the end, so a failed or interrupted run leaves no partial file.
+/// temporary name and renamed at the end, so a failed or interrupted run leaves no partial file. With `reuse`,
+/// files already compressed in another zip (the dSYM zip of `dsym.package`) are copied from it, not recompressed.
 public struct ArchiveZipStep: Step {
     /// The step's `with` object.
     public struct Options: Decodable, Sendable, Equatable {

@@ -140,4 +140,32 @@ private func contents(of zip: String) throws -> [String: Data] {
             #expect(test.output.contains("No errors detected"), "\(test.output) \(test.error)")
         }
     }
+
+    @Test func moreThan65535EntriesGetZip64EndRecords() throws {
+        let folder = try TemporaryFolder()
+        let root = folder("Many")
+        for group in 0..<66 {
+            mkdir(root, 0o755)
+            mkdir(root + "/g\(group)", 0o755)
+            for index in 0..<1000 { close(open(root + "/g\(group)/\(index)", O_CREAT | O_WRONLY, 0o644)) }
+        }
+        try writeFile(root + "/z.txt", "last")
+        let zip = try ZipWriter(options: ZipOptions(deterministic: true)).write(sources: [root], to: folder("many.zip"))
+        #expect(zip.entries == 1 + 66 + 66_000 + 1)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip.path)))
+        // Zip64 end of central directory record, its locator, then the classic record saying "see Zip64".
+        let end = bytes.count - 22
+        #expect(Array(bytes[end..<(end + 4)]) == [0x50, 0x4B, 0x05, 0x06])
+        #expect(Array(bytes[(end + 8)..<(end + 12)]) == [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(Array(bytes[(end - 20)..<(end - 16)]) == [0x50, 0x4B, 0x06, 0x07])
+        #expect(Array(bytes[(end - 76)..<(end - 72)]) == [0x50, 0x4B, 0x06, 0x06])
+        let entries = try ZipReader.entries(at: zip.path)
+        #expect(entries.count == zip.entries)
+        #expect(entries.last?.path == "Many/z.txt")
+        #expect(try contents(of: zip.path)["Many/z.txt"] == Data("last".utf8))
+        if commandExists("unzip") {
+            let test = try runCommand(["unzip", "-tq", zip.path])
+            #expect(test.output.contains("No errors detected"), "\(test.output) \(test.error)")
+        }
+    }
 }

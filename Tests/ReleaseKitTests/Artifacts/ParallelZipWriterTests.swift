@@ -26,28 +26,31 @@ private func contents(of zip: String) throws -> [String: Data] {
     return result
 }
 
-@Suite struct ParallelZipWriterTests {
+/// The tests are async and use the async writer (its own thread): a long synchronous write would hold one of
+/// the few cooperative threads and starve timing-sensitive tests running alongside.
+@Suite(.serialized) struct ParallelZipWriterTests {
     /// A file of several chunks (split across workers) plus a one-chunk file and an empty one.
     private func makeBigTree(in folder: TemporaryFolder) throws -> String {
         let root = folder("Big.dSYM")
         let dwarf = root + "/Contents/Resources/DWARF"
         try FileManager.default.createDirectory(atPath: dwarf, withIntermediateDirectories: true)
-        // 5.3 chunks: four full chunks, a partial one, and data that crosses every chunk boundary.
-        try compressible(ZipWriter.chunkSize * 5 + 333_333, seed: 7).write(to: URL(fileURLWithPath: dwarf + "/Big"))
+        // 2.3 chunks: two full chunks and a partial one, with data that crosses every chunk boundary. Kept small:
+        // the suite runs beside timing-sensitive tests on few cores.
+        try compressible(ZipWriter.chunkSize * 2 + 333_333, seed: 7).write(to: URL(fileURLWithPath: dwarf + "/Big"))
         try compressible(1000, seed: 8).write(to: URL(fileURLWithPath: root + "/Contents/Info.plist"))
         try writeFile(root + "/Contents/empty", "")
         return root
     }
 
-    @Test func aFileBiggerThanAChunkIsSplitAcrossWorkersAndReadsBackWhole() throws {
+    @Test func aFileBiggerThanAChunkIsSplitAcrossWorkersAndReadsBackWhole() async throws {
         let folder = try TemporaryFolder()
         let root = try makeBigTree(in: folder)
-        let zip = try ZipWriter(options: ZipOptions(workers: 3)).write(sources: [root], to: folder("Big.zip"))
+        let zip = try await ZipWriter(options: ZipOptions(workers: 3)).write(sources: [root], to: folder("Big.zip"))
         let data = try contents(of: zip.path)
         #expect(data["Big.dSYM/Contents/Resources/DWARF/Big"] == (try Data(contentsOf: URL(fileURLWithPath: root + "/Contents/Resources/DWARF/Big"))))
         #expect(data["Big.dSYM/Contents/Info.plist"]?.count == 1000)
         #expect(data["Big.dSYM/Contents/empty"] == Data())
-        #expect(zip.size < Int64(ZipWriter.chunkSize * 5 + 333_333) / 2, "chunks are deflated, not stored")
+        #expect(zip.size < Int64(ZipWriter.chunkSize * 2 + 333_333) / 2, "chunks are deflated, not stored")
         if commandExists("unzip") {
             let test = try runCommand(["unzip", "-tq", zip.path])
             #expect(test.output.contains("No errors detected"), "\(test.output) \(test.error)")
@@ -55,24 +58,24 @@ private func contents(of zip: String) throws -> [String: Data] {
     }
 
     @Test(arguments: [0, 6, 9])
-    func deterministicBytesDoNotDependOnTheNumberOfWorkers(level: Int) throws {
+    func deterministicBytesDoNotDependOnTheNumberOfWorkers(level: Int) async throws {
         let folder = try TemporaryFolder()
         let root = try makeBigTree(in: folder)
         for index in 0..<40 { try writeFile(root + "/Contents/Resources/small\(index).txt", String(repeating: "line \(index)\n", count: index * 50)) }
         var digests: Set<String> = []
-        for (run, workers) in [1, 2, 3, 8, 2].enumerated() {
-            let zip = try ZipWriter(options: ZipOptions(level: level, deterministic: true, workers: workers)).write(sources: [root], to: folder("out\(run).zip"))
+        for (run, workers) in [1, 2, 3].enumerated() {
+            let zip = try await ZipWriter(options: ZipOptions(level: level, deterministic: true, workers: workers)).write(sources: [root], to: folder("out\(run).zip"))
             digests.insert(zip.sha256)
             #expect(zip.sha256 == FileDigest.sha256(of: try Data(contentsOf: URL(fileURLWithPath: zip.path))))
         }
         #expect(digests.count == 1)
     }
 
-    @Test func chunkedDeflateIsWithinAFractionOfAPercentOfOneStream() throws {
+    @Test func chunkedDeflateIsWithinAFractionOfAPercentOfOneStream() async throws {
         // The pigz-style chunks (primed with the previous 32 KiB, sync-flushed) cost a few bytes per chunk.
         let folder = try TemporaryFolder()
         let root = try makeBigTree(in: folder)
-        let chunked = try ZipWriter(options: ZipOptions(level: 6, deterministic: true)).write(sources: [root], to: folder("chunked.zip"))
+        let chunked = try await ZipWriter(options: ZipOptions(level: 6, deterministic: true)).write(sources: [root], to: folder("chunked.zip"))
         let original = try Data(contentsOf: URL(fileURLWithPath: root + "/Contents/Resources/DWARF/Big"))
         var single: [UInt8] = []
         try original.withUnsafeBytes { try RawDeflater(level: 6).compress($0, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), final: true, into: &single) }
@@ -81,53 +84,53 @@ private func contents(of zip: String) throws -> [String: Data] {
         #expect(Double(big.compressedSize) <= Double(single.count) * 1.001, "\(big.compressedSize) vs \(single.count)")
     }
 
-    @Test func manySmallFilesKeepTheirOrderAndBytes() throws {
+    @Test func manySmallFilesKeepTheirOrderAndBytes() async throws {
         let folder = try TemporaryFolder()
         let root = folder("Many")
-        for index in 0..<1500 { try writeFile(root + "/g\(index / 100)/f\(index).strings", "\"key\(index)\" = \"value \(index)\";\n") }
-        let zip = try ZipWriter(options: ZipOptions(workers: 2)).write(sources: [root], to: folder("many.zip"))
-        #expect(zip.entries == 1 + 15 + 1500)
+        for index in 0..<600 { try writeFile(root + "/g\(index / 100)/f\(index).strings", "\"key\(index)\" = \"value \(index)\";\n") }
+        let zip = try await ZipWriter(options: ZipOptions(workers: 2)).write(sources: [root], to: folder("many.zip"))
+        #expect(zip.entries == 1 + 6 + 600)
         let entries = try ZipReader.entries(at: zip.path)
         #expect(entries.map(\.path) == entries.map(\.path).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         let data = try contents(of: zip.path)
-        #expect(data.count == 1500)
-        #expect(data["Many/g7/f777.strings"] == Data("\"key777\" = \"value 777\";\n".utf8))
+        #expect(data.count == 600)
+        #expect(data["Many/g4/f477.strings"] == Data("\"key477\" = \"value 477\";\n".utf8))
     }
 
-    @Test func anIncompressibleOneChunkFileIsStored() throws {
+    @Test func anIncompressibleOneChunkFileIsStored() async throws {
         let folder = try TemporaryFolder()
         var noise = [UInt8](repeating: 0, count: 50_000)
         var state: UInt64 = 99
         for index in noise.indices { state = state &* 6_364_136_223_846_793_005 &+ 1; noise[index] = UInt8(truncatingIfNeeded: state >> 33) }
         try FileManager.default.createDirectory(atPath: folder("tree"), withIntermediateDirectories: true)
         try Data(noise).write(to: URL(fileURLWithPath: folder("tree/noise.bin")))
-        let zip = try ZipWriter(options: ZipOptions()).write(sources: [folder("tree")], to: folder("tree.zip"))
+        let zip = try await ZipWriter(options: ZipOptions()).write(sources: [folder("tree")], to: folder("tree.zip"))
         let entry = try #require(try ZipReuseIndex.centralDirectory(of: zip.path).first { $0.0 == "tree/noise.bin" }?.1)
         #expect(entry.method == 0)
         #expect(entry.compressedSize == 50_000)
         #expect(try contents(of: zip.path)["tree/noise.bin"] == Data(noise))
     }
 
-    @Test func reuseCopiesTheDsymZipsEntriesIntoTheArchiveZip() throws {
+    @Test func reuseCopiesTheDsymZipsEntriesIntoTheArchiveZip() async throws {
         let folder = try TemporaryFolder()
         let dsym = try makeBigTree(in: folder)
         // The dSYM zip at level 9; the archive (holding a copy of the same dSYM, and one changed file of the
         // same size and name) at level 1: reused entries keep their level-9 bytes, others are compressed anew.
-        let dsymZip = try ZipWriter(options: ZipOptions(level: 9)).write(sources: [dsym], to: folder("Big.dSYM.zip"))
+        let dsymZip = try await ZipWriter(options: ZipOptions(level: 9)).write(sources: [dsym], to: folder("Big.dSYM.zip"))
         let archive = folder("App.xcarchive")
         try FileManager.default.createDirectory(atPath: archive + "/dSYMs", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: dsym, toPath: archive + "/dSYMs/Big.dSYM")
         try FileManager.default.createDirectory(atPath: archive + "/Other/Contents", withIntermediateDirectories: true)
         try compressible(1000, seed: 9).write(to: URL(fileURLWithPath: archive + "/Other/Contents/Info.plist"))
         let options = try ZipOptions(level: 1, reuse: [dsymZip.path, folder("missing.zip")])
-        let archiveZip = try ZipWriter(options: options).write(sources: [archive], to: folder("App.xcarchive.zip"))
+        let archiveZip = try await ZipWriter(options: options).write(sources: [archive], to: folder("App.xcarchive.zip"))
 
         let before = Dictionary(uniqueKeysWithValues: try ZipReuseIndex.centralDirectory(of: dsymZip.path).map { ($0.0, $0.1) })
         let after = Dictionary(uniqueKeysWithValues: try ZipReuseIndex.centralDirectory(of: archiveZip.path).map { ($0.0, $0.1) })
         let reused = try #require(after["App.xcarchive/dSYMs/Big.dSYM/Contents/Resources/DWARF/Big"])
         #expect(reused.compressedSize == before["Big.dSYM/Contents/Resources/DWARF/Big"]?.compressedSize)
         #expect(reused.crc == before["Big.dSYM/Contents/Resources/DWARF/Big"]?.crc)
-        let level1 = try ZipWriter(options: ZipOptions(level: 1)).write(sources: [archive], to: folder("plain.zip"))
+        let level1 = try await ZipWriter(options: ZipOptions(level: 1)).write(sources: [archive], to: folder("plain.zip"))
         let plain = Dictionary(uniqueKeysWithValues: try ZipReuseIndex.centralDirectory(of: level1.path).map { ($0.0, $0.1) })
         #expect(plain["App.xcarchive/dSYMs/Big.dSYM/Contents/Resources/DWARF/Big"]?.compressedSize != reused.compressedSize)
         // Same name and size, other bytes: compressed anew, and reads back as the new bytes.
@@ -142,7 +145,7 @@ private func contents(of zip: String) throws -> [String: Data] {
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["RELEASE_SLOW_TESTS"] == "1", "66,000 files take ~45 s in a debug build; set RELEASE_SLOW_TESTS=1"))
-    func moreThan65535EntriesGetZip64EndRecords() throws {
+    func moreThan65535EntriesGetZip64EndRecords() async throws {
         let folder = try TemporaryFolder()
         let root = folder("Many")
         for group in 0..<66 {
@@ -151,7 +154,7 @@ private func contents(of zip: String) throws -> [String: Data] {
             for index in 0..<1000 { close(open(root + "/g\(group)/\(index)", O_CREAT | O_WRONLY, 0o644)) }
         }
         try writeFile(root + "/z.txt", "last")
-        let zip = try ZipWriter(options: ZipOptions(deterministic: true)).write(sources: [root], to: folder("many.zip"))
+        let zip = try await ZipWriter(options: ZipOptions(deterministic: true)).write(sources: [root], to: folder("many.zip"))
         #expect(zip.entries == 1 + 66 + 66_000 + 1)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip.path)))
         // Zip64 end of central directory record, its locator, then the classic record saying "see Zip64".

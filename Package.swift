@@ -23,11 +23,19 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
+        // zlib's raw deflate, for the parallel zip writer: libarchive compresses one entry at a time on one
+        // thread, so the writer deflates chunks on every core itself and writes the zip container around them.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "ReleaseKit",
             dependencies: [
                 "CCurl",
                 "CArchive",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

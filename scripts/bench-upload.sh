@@ -72,13 +72,17 @@ for round in $(seq "$ROUNDS"); do
     RAW_T+=("$(seconds "$WORK/raw.time")"); RAW_R+=("$(rss_kb "$WORK/raw.time")"); free_storage
 done
 
+# What peak RSS costs before any work: the runtime and shared libraries (Foundation, ICU, libcurl, libarchive).
+/usr/bin/time -v -o "$WORK/idle.time" "$RELEASE_BIN" --version > /dev/null
+IDLE_R=$(rss_kb "$WORK/idle.time")
+
 # Re-run of the last published release: nothing to upload.
 "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app --tag "ours-$ROUNDS" --json "$FILE" > "$WORK/rerun.json" 2> "$WORK/rerun.log"
 
-python3 - "$BYTES" "$WORK/rerun.json" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
+python3 - "$BYTES" "$WORK/rerun.json" "$IDLE_R" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
 import json, statistics, sys
-size = int(sys.argv[1]); rerun = json.load(open(sys.argv[2])); n = int(sys.argv[3])
-values = sys.argv[4:]
+size = int(sys.argv[1]); rerun = json.load(open(sys.argv[2])); idle = int(sys.argv[3]); n = int(sys.argv[4])
+values = sys.argv[5:]
 ours_t = [float(v) for v in values[0:n]]; ours_r = [int(v) for v in values[n:2*n]]
 curl_t = [float(v) for v in values[2*n:3*n]]; curl_r = [int(v) for v in values[3*n:4*n]]
 raw_t = [float(v) for v in values[4*n:5*n]]; raw_r = [int(v) for v in values[5*n:6*n]]
@@ -94,7 +98,8 @@ o = row("release upload-asset", ours_t, ours_r)
 r = row("  --transfer-only", raw_t, raw_r)
 print(f"ratio ours / curl -T: {o / c:.2f}x publish, {r / c:.2f}x transfer only (target >= 0.95x); "
       f"peak RSS {statistics.median(ours_r) / 1024:.1f} MB (target <= 32 MB)")
-print("publish = preflight, draft, upload while a second thread hashes the file (SHA-256, ~0.5 s CPU/GB), verify, publish;")
+print(f"baseline: 'release --version' alone peaks at {idle / 1024:.1f} MB (Swift runtime, Foundation + ICU, libcurl, libarchive mapped)")
+print("publish = preflight, draft, upload hashing the bytes in libcurl's read callback (SHA-256, ~0.5 s CPU/GB), verify, publish;")
 print("transfer only = the same libcurl streaming upload without the digest, apples to apples with curl -T")
 calls = rerun["api_calls"]; assets = len(rerun["assets"])
 print(f"re-run of the published release: {rerun['bytes_uploaded']} bytes uploaded, {calls} API calls for {assets} asset(s) "

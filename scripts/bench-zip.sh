@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Zip throughput: `release zip` (libarchive, the archive.zip step's writer) beside `zip -ryq -6` and
-# `bsdtar --format zip` on the same generated tree, in the same run. Not part of `swift test`.
+# Zip throughput: `release zip` (the archive.zip step's parallel writer) beside `zip -ryq -6` and
+# `bsdtar --format zip` on the same generated tree, in the same run; then the seed's packaging (zip the
+# dSYM, then zip the archive that contains the same dSYM) with `zip` and with `release zip --reuse`.
+# Not part of `swift test`.
 #
 #   scripts/bench-zip.sh [SIZE_MB] [RUNS]      (defaults: 300 MB, 3 runs; prints medians)
 #
@@ -90,43 +92,47 @@ for index in range(50):
 print(f"{count} big files, {files} small files, 150 links", file=sys.stderr)
 PY
 
-input_bytes=$(find "$tree" -type f -printf '%s\n' | awk '{ total += $1 } END { print total }')
+# The seed's layout: the dSYMs beside the archive and inside it.
+cp -a "$tree/App.xcarchive/dSYMs" "$tree/App.app.dSYM"
+input_bytes=$(find "$tree/App.xcarchive" -type f -printf '%s\n' | awk '{ total += $1 } END { print total }')
 cat $(find "$tree" -type f) > /dev/null  # warm the page cache for everyone
 
 median() { sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'; }
 
-# run NAME COMMAND...: times RUNS runs of COMMAND (which writes $work/out.zip), prints one table row.
-declare -A seconds sizes
-run() {
-    local name=$1
-    shift
-    local times=()
-    for _ in $(seq "$runs"); do
+# Rows: name, the row it is compared with, and the command (run in the tree, writing $work/out.zip). The
+# rows take turns within each round, so a slow spell on a shared machine hits them all alike.
+rows=("release zip -6" "zip -ryq -6" "bsdtar --format zip" "seed: zip dSYM + archive" "release: dSYM + archive --reuse")
+declare -A seconds sizes references commands times
+references=([${rows[0]}]=${rows[1]} [${rows[1]}]=${rows[1]} [${rows[2]}]=${rows[1]} [${rows[3]}]=${rows[3]} [${rows[4]}]=${rows[3]})
+commands[${rows[0]}]="'$release' zip App.xcarchive --output '$work/out.zip' --level 6"
+commands[${rows[1]}]="zip -ryq -6 '$work/out.zip' App.xcarchive"
+commands[${rows[2]}]="bsdtar --format zip --options zip:compression-level=6 -cf '$work/out.zip' App.xcarchive"
+commands[${rows[3]}]="rm -f '$work/dsym.zip' && zip -ryq '$work/dsym.zip' App.app.dSYM && zip -ryq '$work/out.zip' App.xcarchive"
+commands[${rows[4]}]="'$release' zip App.app.dSYM --output '$work/dsym.zip' && '$release' zip App.xcarchive --output '$work/out.zip' --reuse '$work/dsym.zip'"
+for _ in $(seq "$runs"); do
+    for name in "${rows[@]}"; do
         rm -f "$work/out.zip"
-        local start end
         start=$(date +%s.%N)
-        (cd "$tree" && "$@") >/dev/null
+        (cd "$tree" && bash -c "${commands[$name]}") >/dev/null
         end=$(date +%s.%N)
-        times+=("$(awk -v start="$start" -v end="$end" 'BEGIN { print end - start }')")
+        times[$name]+="$(awk -v start="$start" -v end="$end" 'BEGIN { print end - start }') "
+        sizes[$name]=$(stat -c %s "$work/out.zip")
     done
-    seconds[$name]=$(printf '%s\n' "${times[@]}" | median)
-    sizes[$name]=$(stat -c %s "$work/out.zip")
-}
-
-run "release zip -6" "$release" zip App.xcarchive --output "$work/out.zip" --level 6
-run "zip -ryq -6" zip -ryq -6 "$work/out.zip" App.xcarchive
-run "bsdtar --format zip" bsdtar --format zip --options zip:compression-level=6 -cf "$work/out.zip" App.xcarchive
+done
+for name in "${rows[@]}"; do
+    seconds[$name]=$(printf '%s\n' ${times[$name]} | median)
+done
 
 {
-    for name in "release zip -6" "zip -ryq -6" "bsdtar --format zip"; do
-        printf '%s\t%s\t%s\n' "$name" "${seconds[$name]}" "${sizes[$name]}"
+    for name in "${rows[@]}"; do
+        printf '%s\t%s\t%s\t%s\n' "$name" "${seconds[$name]}" "${sizes[$name]}" "${references[$name]}"
     done
 } | awk -F '\t' -v input="$input_bytes" -v runs="$runs" '
-    { name[NR] = $1; time[NR] = $2; size[NR] = $3; if ($1 == "zip -ryq -6") reference = $2 }
+    { name[NR] = $1; time[NR] = $2; size[NR] = $3; reference[NR] = $4; byName[$1] = $2 }
     END {
         mb = input / 1048576
-        printf "\ninput: %.1f MB, %d runs each, medians\n", mb, runs
-        printf "%-22s %9s %9s %11s %8s %10s\n", "tool", "seconds", "MB/s", "output MB", "ratio", "vs zip -6"
+        printf "\ninput: %.1f MB (the archive; the dSYM zip adds its dSYMs again for the packaging rows), %d runs each, medians\n", mb, runs
+        printf "%-32s %9s %9s %11s %8s %10s  %s\n", "tool", "seconds", "MB/s", "output MB", "ratio", "speed-up", "vs"
         for (i = 1; i <= NR; i++)
-            printf "%-22s %9.2f %9.1f %11.1f %7.1f%% %9.2fx\n", name[i], time[i], mb / time[i], size[i] / 1048576, 100 * size[i] / input, reference / time[i]
+            printf "%-32s %9.2f %9.1f %11.1f %7.1f%% %9.2fx  %s\n", name[i], time[i], mb / time[i], size[i] / 1048576, 100 * size[i] / input, byName[reference[i]] / time[i], reference[i]
     }'

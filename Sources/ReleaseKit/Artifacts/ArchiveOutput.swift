@@ -4,7 +4,8 @@ import Foundation
 /// Where a zip writer's bytes go: a file descriptor, hashed with SHA-256 on the way, so the artifact's digest
 /// costs no second read of the output.
 ///
-/// libarchive calls ``write(_:count:)`` from `archive_write_open2`'s write callback on the writing thread only.
+/// ``ZipContainerWriter`` calls ``write(_:count:)`` on the writing thread only, in file order, so the digest is
+/// that of the final file.
 final class ArchiveOutput {
     let path: String
     private let descriptor: Int32

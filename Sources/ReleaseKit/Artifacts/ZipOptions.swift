@@ -7,11 +7,19 @@ public struct ZipOptions: Sendable, Equatable {
     /// `fnmatch(3)` patterns matched against each entry name and its last component (`*.DS_Store`).
     public var exclude: [String]
 
+    /// Threads that compress; 0 means one per core. The zip's bytes do not depend on it.
+    public var workers: Int
+    /// Existing zips whose compressed entries are copied for files with the same name, size and CRC-32
+    /// (the dSYM zip, when zipping the archive that contains the same dSYM), instead of compressing them again.
+    public var reuse: [String]
+
     /// - Throws: ``ArchiveError/invalidLevel(_:)`` when `level` is outside 0...9.
-    public init(level: Int = 6, deterministic: Bool = false, exclude: [String] = []) throws(ArchiveError) {
+    public init(level: Int = 6, deterministic: Bool = false, exclude: [String] = [], workers: Int = 0, reuse: [String] = []) throws(ArchiveError) {
         guard (0...9).contains(level) else { throw ArchiveError.invalidLevel(level) }
         self.level = level
         self.deterministic = deterministic
         self.exclude = exclude
+        self.workers = max(0, workers)
+        self.reuse = reuse
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
-/// `archive.zip`: zips a file or folder like `zip -ry`, through libarchive.
+/// `archive.zip`: zips a file or folder like `zip -ry`, deflating on every core (``ZipWriter``).
 ///
 /// Symlinks are stored as links (never followed), permissions and folder entries are kept, entries are named
 /// relative to the source's parent (`Demo.xcarchive/...`). The zip is written beside `output` under a
-/// temporary name and renamed at the end, so a failed or interrupted run leaves no partial file.
+/// temporary name and renamed at the end, so a failed or interrupted run leaves no partial file. With `reuse`,
+/// files already compressed in another zip (the dSYM zip of `dsym.package`) are copied from it, not recompressed.
 public struct ArchiveZipStep: Step {
     /// The step's `with` object.
     public struct Options: Decodable, Sendable, Equatable {
@@ -18,17 +19,20 @@ public struct ArchiveZipStep: Step {
         public var deterministic: Bool?
         /// `fnmatch` patterns of entries to leave out.
         public var exclude: [String]?
+        /// Existing zips (typically the dSYM zip) whose compressed entries are copied for identical files.
+        public var reuse: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case source, output, level, deterministic, exclude
+            case source, output, level, deterministic, exclude, reuse
         }
 
-        public init(source: String, output: String, level: Int? = nil, deterministic: Bool? = nil, exclude: [String]? = nil) {
+        public init(source: String, output: String, level: Int? = nil, deterministic: Bool? = nil, exclude: [String]? = nil, reuse: [String]? = nil) {
             self.source = source
             self.output = output
             self.level = level
             self.deterministic = deterministic
             self.exclude = exclude
+            self.reuse = reuse
         }
 
         public init(from decoder: any Decoder) throws {
@@ -38,6 +42,7 @@ public struct ArchiveZipStep: Step {
             level = try container.decodeIfPresent(Int.self, forKey: .level)
             deterministic = try container.decodeIfPresent(Bool.self, forKey: .deterministic)
             exclude = try container.decodeIfPresent([String].self, forKey: .exclude)
+            reuse = try container.decodeIfPresent([String].self, forKey: .reuse)
         }
     }
 
@@ -50,6 +55,7 @@ public struct ArchiveZipStep: Step {
             .init("level", "number", "deflate level 0-9, 0 stores without compression (default 6)"),
             .init("deterministic", "bool", "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes (default false)"),
             .init("exclude", "list", "fnmatch patterns matched against entry names and their last component, e.g. '*.DS_Store'"),
+            .init("reuse", "list", "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again"),
         ],
         outputs: [
             .init("path", "path", "the zip"),
@@ -59,7 +65,8 @@ public struct ArchiveZipStep: Step {
         ],
         example: """
             { "id": "zip", "uses": "archive.zip", "needs": ["dsyms"],
-              "with": { "source": "build/Demo.xcarchive", "output": "build/Demo.xcarchive.zip", "level": 6, "deterministic": true, "exclude": ["*.DS_Store"] } }
+              "with": { "source": "build/Demo.xcarchive", "output": "build/Demo.xcarchive.zip", "level": 6, "deterministic": true, "exclude": ["*.DS_Store"],
+                        "reuse": ["build/Demo.app.dSYM.zip"] } }
             """
     )
 
@@ -97,6 +104,7 @@ public struct ArchiveZipStep: Step {
         var detail = "zip of '\(source)' (level \(zipOptions.level)"
         if zipOptions.deterministic { detail += ", deterministic" }
         if !zipOptions.exclude.isEmpty { detail += ", excluding \(zipOptions.exclude.joined(separator: " "))" }
+        if let reuse = options.reuse, !reuse.isEmpty { detail += ", reusing entries of \(reuse.map { "'\(context.resolvePath($0))'" }.joined(separator: " "))" }
         detail += ")"
         return StepPlan(effects: [.writeFile(path: output, diff: nil, detail: detail)], outputs: StepOutputs(["path": .path(output)]))
     }
@@ -106,7 +114,10 @@ public struct ArchiveZipStep: Step {
         let output = context.resolvePath(options.output)
         try FileSystemSupport.createParent(of: output)
         let throttle = ProgressThrottle(context: context)
-        let result = try await ZipWriter(options: zipOptions).write(sources: [source], to: output) { progress in
+        var options = zipOptions
+        // Missing zips are skipped by the writer: reuse only ever saves work.
+        options.reuse = (self.options.reuse ?? []).map { context.resolvePath($0) }
+        let result = try await ZipWriter(options: options).write(sources: [source], to: output) { progress in
             throttle.report(done: progress.bytesDone, total: progress.bytesTotal)
         }
         context.log("zipped \(result.entries) entries (\(result.uncompressedBytes) bytes) into '\(result.path)' (\(result.size) bytes)")

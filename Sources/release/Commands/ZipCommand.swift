@@ -23,13 +23,16 @@ struct ZipCommand: AsyncParsableCommand {
     @Flag(help: "Sorted entries, no timestamps, owner 0: the same tree gives the same bytes.")
     var deterministic = false
 
+    @Option(help: "An existing zip whose entries are copied for files with the same name, size and CRC-32 (repeatable).")
+    var reuse: [String] = []
+
     @Flag(help: "Print the result as JSON.")
     var json = false
 
     func run() async throws {
         let options: ZipOptions
         do {
-            options = try ZipOptions(level: level, deterministic: deterministic)
+            options = try ZipOptions(level: level, deterministic: deterministic, reuse: reuse)
         } catch {
             throw ValidationError("\(error)")
         }

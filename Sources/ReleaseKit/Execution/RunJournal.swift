@@ -4,8 +4,8 @@ import Synchronization
 /// What `--resume` reads: the steps that succeeded in the last real run, with a fingerprint of their resolved
 /// options, their outputs and artifacts, and the run's clock (so `${now:…}` tags stay the same on resume).
 ///
-/// Kept in `.git/release-journal/` (or `.release/journal/`) under the working directory, written atomically after each
-/// step, and removed when a run succeeds (then there is nothing to resume). Steps whose outputs hold a secret are
+/// Kept in `.git/release-journal/` (or `.release/journal/`) under the working directory as JSON lines (a header,
+/// then one line appended per succeeded step), and removed when a run succeeds (then there is nothing to resume). Steps whose outputs hold a secret are
 /// not recorded: the journal never stores one.
 public final class RunJournal: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
@@ -35,12 +35,31 @@ public final class RunJournal: Sendable {
         return (base as NSString).appendingPathComponent(name)
     }
 
+    /// The first line of the journal file.
+    struct Header: Codable {
+        var pipeline: String
+        var profile: String?
+        var now: Date
+    }
+
+    /// One line per succeeded step after the header.
+    struct Line: Codable {
+        var step: String
+        var entry: Entry
+    }
+
     /// The journal left by the last run, if it was of the same pipeline and profile.
     public static func load(path: String, pipeline: String, profile: String?) -> RunJournal? {
-        guard let data = FileManager.default.contents(atPath: path),
-              let contents = try? JSONDecoder.journal.decode(Contents.self, from: data),
-              contents.pipeline == pipeline, contents.profile == profile else { return nil }
-        return RunJournal(path: path, contents: contents)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let lines = data.split(separator: UInt8(ascii: "\n"))
+        guard let first = lines.first, let header = try? JSONDecoder.journal.decode(Header.self, from: Data(first)),
+              header.pipeline == pipeline, header.profile == profile else { return nil }
+        var steps: [String: Entry] = [:]
+        // A line cut short by a crash is ignored: that step simply runs again.
+        for line in lines.dropFirst() {
+            if let record = try? JSONDecoder.journal.decode(Line.self, from: Data(line)) { steps[record.step] = record.entry }
+        }
+        return RunJournal(path: path, contents: Contents(pipeline: header.pipeline, profile: header.profile, now: header.now, steps: steps))
     }
 
     /// A fresh journal for a new run.
@@ -61,28 +80,33 @@ public final class RunJournal: Sendable {
         contents.withLock { $0.steps[step] }
     }
 
-    /// Records a succeeded step and saves the journal.
+    /// Records a succeeded step: one appended line, so a run of many steps writes each once.
     func record(_ step: String, _ entry: Entry) {
-        let snapshot = contents.withLock { state -> Contents in
+        guard let data = try? JSONEncoder.journalLine.encode(Line(step: step, entry: entry)) else { return }
+        contents.withLock { state in
             state.steps[step] = entry
-            return state
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            defer { try? handle.close() }
+            _ = try? handle.seekToEnd()
+            try? handle.write(contentsOf: data + Data([UInt8(ascii: "\n")]))
         }
-        save(snapshot)
     }
 
-    /// Saves the journal as it is (at the start of a run).
+    /// Writes the journal as it is (at the start of a run): the header and the steps already recorded.
     func save() {
-        save(contents.withLock { $0 })
+        let snapshot = contents.withLock { $0 }
+        try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
+        guard var data = try? JSONEncoder.journalLine.encode(Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now)) else { return }
+        data.append(UInt8(ascii: "\n"))
+        for (step, entry) in snapshot.steps.sorted(by: { $0.key < $1.key }) {
+            if let line = try? JSONEncoder.journalLine.encode(Line(step: step, entry: entry)) { data.append(line + Data([UInt8(ascii: "\n")])) }
+        }
+        try? AtomicFile.write(data, to: path)
     }
 
     /// Removes the journal: the run finished and nothing is left to resume.
     func remove() {
         try? FileManager.default.removeItem(atPath: path)
-    }
-
-    private func save(_ snapshot: Contents) {
-        try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
-        if let data = try? JSONEncoder.journal.encode(snapshot) { try? AtomicFile.write(data, to: path) }
     }
 
     /// The fingerprint of a step: its kind and its options exactly as resolved for this run.
@@ -92,9 +116,10 @@ public final class RunJournal: Sendable {
 }
 
 extension JSONEncoder {
-    static var journal: JSONEncoder {
+    /// One journal line: compact, so it holds no newline.
+    static var journalLine: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
     }

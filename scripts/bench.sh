@@ -48,7 +48,9 @@ def zip_row(name):
 def engine_ms(label):
     for line in engine.splitlines():
         if line.startswith(label):
-            return float(line[48:].split()[0])
+            # The value is the first "N ms" after the label (labels may be longer than their column).
+            match = re.search(r"(\d+(?:\.\d+)?) ms", line[len(label):])
+            return float(match.group(1)) if match else None
     return None
 
 rows = []

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   libcurl4-openssl-dev   # CCurl: the HTTP client
-  libarchive-dev         # CArchive: zip writing and reading
+  libarchive-dev         # CArchive: reading and verifying zips
+  zlib1g-dev             # CZlib: parallel deflate for the zip writer
   llvm-14 lld-14 clang-14  # real Mach-O apps and dSYMs for the demo archive (dsymutil, ld64.lld, llvm-lipo)
   zip unzip libarchive-tools  # peers for round-trip tests and benchmarks
   openssl git ca-certificates python3 time

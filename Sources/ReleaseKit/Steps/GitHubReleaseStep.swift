@@ -108,7 +108,7 @@ public struct GitHubReleaseStep: Step {
         }
 
         /// Whether `path` is a glob pattern.
-        var isPattern: Bool { path.contains { "*?[".contains($0) } }
+        var isPattern: Bool { Glob.isPattern(path) }
     }
 
     public static let kind = "github.release"
@@ -338,7 +338,7 @@ public struct GitHubReleaseStep: Step {
         var promised: Set<String> = []
         for option in options.assets ?? [] {
             if option.isPattern {
-                let matches = Self.glob(context.resolvePath(option.path))
+                let matches = Glob.files(matching: context.resolvePath(option.path))
                 if matches.isEmpty {
                     // The folder the pattern searches (absolute, so never a one-character string: Foundation's
                     // deletingLastPathComponent crashes on those on Linux).
@@ -385,18 +385,6 @@ public struct GitHubReleaseStep: Step {
         return (publication, promised)
     }
 
-    /// Paths matching a glob pattern, sorted (glob(3) sorts them).
-    static func glob(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        guard Foundation.glob(pattern, 0, nil, &result) == 0 else { return [] }
-        return (0..<Int(result.gl_pathc)).compactMap { index in
-            result.gl_pathv[index].map { String(cString: $0) }
-        }.filter { path in
-            var info = stat()
-            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        }
-    }
 
     /// A ``StepError`` with the error's message, masked.
     static func stepError(_ error: any Error, _ context: StepContext) -> any Error {

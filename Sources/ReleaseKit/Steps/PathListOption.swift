@@ -57,7 +57,7 @@ public struct PathListOption: Decodable, Sendable, Equatable {
                 let parent = item.lastIndex(of: "/").map { String(item[..<$0]) } ?? "."
                 let promised: Bool
                 if case .promised = context.fileState(parent.isEmpty ? "/" : parent) { promised = true } else { promised = false }
-                return Expansion(item: item, files: Self.glob(absolute), isPattern: true, isPromised: promised)
+                return Expansion(item: item, files: Glob.files(matching: absolute), isPattern: true, isPromised: promised)
             }
             let promised: Bool
             if case .promised = context.fileState(item) { promised = true } else { promised = false }
@@ -65,16 +65,4 @@ public struct PathListOption: Decodable, Sendable, Equatable {
         }
     }
 
-    /// Regular files matching a glob pattern, sorted (glob(3) sorts them).
-    static func glob(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        guard Foundation.glob(pattern, 0, nil, &result) == 0 else { return [] }
-        return (0..<Int(result.gl_pathc)).compactMap { index in
-            result.gl_pathv[index].map { String(cString: $0) }
-        }.filter { path in
-            var info = stat()
-            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        }
-    }
 }

@@ -11,6 +11,19 @@ public enum Glob {
         fnmatch(pattern, text, 0) == 0
     }
 
+    /// Regular files matching a glob pattern, sorted (glob(3) sorts them); folders and missing paths are left out.
+    public static func files(matching pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { index in
+            result.gl_pathv[index].map { String(cString: $0) }
+        }.filter { path in
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+    }
+
     /// Whether `text` has glob characters.
     public static func isPattern(_ text: String) -> Bool {
         text.contains { "*?[".contains($0) }

@@ -118,39 +118,34 @@ public final class Engine: Sendable {
                     interpolator.promisedSteps.insert(producer)
                 }
             }
-            let resolved: JSONNode
             do {
-                resolved = try interpolator.node(planned.definition.with)
-            } catch .pendingOutput {
-                preflight.deferred.insert(id)
-                continue
-            } catch {
-                fail(&preflight, id, error.description)
-                continue
-            }
-            let step: any Step
-            do {
-                step = try build(planned, resolved)
-            } catch {
-                fail(&preflight, id, message(for: error))
-                continue
-            }
-            preflight.steps[id] = step
-            let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths)
-            do {
-                try await step.verify(in: context)
-                let stepPlan = try await step.plan(in: context)
-                preflight.effects[id] = stepPlan.effects
-                preflight.promised[id] = stepPlan.outputs
-                for artifact in stepPlan.outputs.artifacts { promisedPaths[artifact.path] = id }
-                for value in stepPlan.outputs.values.values {
-                    for path in Self.paths(in: value) { promisedPaths[context.resolvePath(path)] = id }
+                let prepared = try await prepare(planned, interpolator: interpolator, scratch: scratch, promisedPaths: promisedPaths)
+                preflight.steps[id] = prepared.step
+                preflight.effects[id] = prepared.plan.effects
+                preflight.promised[id] = prepared.plan.outputs
+                for artifact in prepared.plan.outputs.artifacts { promisedPaths[artifact.path] = id }
+                for value in prepared.plan.outputs.values.values {
+                    for path in Self.paths(in: value) { promisedPaths[prepared.context.resolvePath(path)] = id }
                 }
+            } catch ResolutionError.pendingOutput {
+                preflight.deferred.insert(id)
             } catch {
                 fail(&preflight, id, message(for: error))
             }
         }
         return preflight
+    }
+
+    /// Resolves a step's options, builds the step, runs its `verify` and asks for its `plan`: what preflight does
+    /// for every step, and a dry run again for a step whose options preflight could not resolve yet.
+    /// - Throws: ``ResolutionError/pendingOutput(step:key:)`` when the options use an output not known yet; any
+    ///   other error is the step's own failure.
+    private func prepare(_ planned: PlannedStep, interpolator: Interpolator, scratch: String,
+                         promisedPaths: [String: String]) async throws -> (step: any Step, plan: StepPlan, context: StepContext) {
+        let step = try build(planned, try interpolator.node(planned.definition.with))
+        let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths)
+        try await step.verify(in: context)
+        return (step, try await step.plan(in: context), context)
     }
 
     private func fail(_ preflight: inout Preflight, _ id: String, _ message: String) {
@@ -297,13 +292,10 @@ public final class Engine: Sendable {
             if preflight.deferred.contains(id) {
                 // Preflight could not resolve the options; read-only steps upstream may have run since.
                 do {
-                    let step = try build(planned, try interpolator.node(definition.with))
-                    let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: [:])
-                    try await step.verify(in: context)
-                    let stepPlan = try await step.plan(in: context)
-                    result.effects = stepPlan.effects
-                    result.outputs = stepPlan.outputs.values
-                    result.artifacts = stepPlan.outputs.artifacts
+                    let prepared = try await prepare(planned, interpolator: interpolator, scratch: scratch, promisedPaths: [:])
+                    result.effects = prepared.plan.effects
+                    result.outputs = prepared.plan.outputs.values
+                    result.artifacts = prepared.plan.outputs.artifacts
                 } catch ResolutionError.pendingOutput(let producer, let key) {
                     result.message = "not checked: it uses output '\(key)' of '\(producer)', known only when '\(producer)' really runs"
                 } catch {

@@ -21,13 +21,6 @@ public struct ArchiveGateStep: Step {
             self.source = source
             self.exclude = exclude
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            zip = try container.decode(String.self, forKey: .zip)
-            source = try container.decode(String.self, forKey: .source)
-            exclude = try container.decodeIfPresent([String].self, forKey: .exclude)
-        }
     }
 
     public static let kind = "gate.archive"

@@ -34,16 +34,6 @@ public struct ArchiveZipStep: Step {
             self.exclude = exclude
             self.reuse = reuse
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            source = try container.decode(String.self, forKey: .source)
-            output = try container.decode(String.self, forKey: .output)
-            level = try container.decodeIfPresent(Int.self, forKey: .level)
-            deterministic = try container.decodeIfPresent(Bool.self, forKey: .deterministic)
-            exclude = try container.decodeIfPresent([String].self, forKey: .exclude)
-            reuse = try container.decodeIfPresent([String].self, forKey: .reuse)
-        }
     }
 
     public static let kind = "archive.zip"

@@ -22,13 +22,6 @@ public struct DsymGateStep: Step {
             self.dsyms = dsyms
             self.ignore = ignore
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            archive = try container.decode(String.self, forKey: .archive)
-            dsyms = try container.decodeIfPresent([String].self, forKey: .dsyms)
-            ignore = try container.decodeIfPresent([String].self, forKey: .ignore)
-        }
     }
 
     public static let kind = "gate.dsym"

@@ -54,19 +54,6 @@ public struct DsymPackageStep: Step {
             self.level = level
             self.deterministic = deterministic
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            archive = try container.decodeIfPresent(String.self, forKey: .archive)
-            search = try container.decodeIfPresent([String].self, forKey: .search)
-            paths = try container.decodeIfPresent([String].self, forKey: .paths)
-            output = try container.decode(String.self, forKey: .output)
-            mode = try container.decodeIfPresent(String.self, forKey: .mode)
-            manifest = try container.decodeIfPresent(String.self, forKey: .manifest)
-            moveIntoArchive = try container.decodeIfPresent(Bool.self, forKey: .moveIntoArchive)
-            level = try container.decodeIfPresent(Int.self, forKey: .level)
-            deterministic = try container.decodeIfPresent(Bool.self, forKey: .deterministic)
-        }
     }
 
     public static let kind = "dsym.package"

@@ -35,27 +35,6 @@ public struct GitHubReleaseStep: Step {
             case makeLatest = "make_latest"
             case stallTimeout = "stall_timeout"
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            repo = try container.decode(String.self, forKey: .repo)
-            token = try container.decode(String.self, forKey: .token)
-            api = try container.decodeIfPresent(String.self, forKey: .api)
-            tag = try container.decode(String.self, forKey: .tag)
-            name = try container.decodeIfPresent(String.self, forKey: .name)
-            body = try container.decodeIfPresent(String.self, forKey: .body)
-            bodyFile = try container.decodeIfPresent(String.self, forKey: .bodyFile)
-            generateNotes = try container.decodeIfPresent(Bool.self, forKey: .generateNotes)
-            targetCommitish = try container.decodeIfPresent(String.self, forKey: .targetCommitish)
-            draft = try container.decodeIfPresent(Bool.self, forKey: .draft)
-            prerelease = try container.decodeIfPresent(Bool.self, forKey: .prerelease)
-            makeLatest = try container.decodeIfPresent(MakeLatest.self, forKey: .makeLatest)
-            assets = try container.decodeIfPresent([AssetOption].self, forKey: .assets)
-            replace = try container.decodeIfPresent(String.self, forKey: .replace)
-            concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
-            stallTimeout = try container.decodeIfPresent(Int.self, forKey: .stallTimeout)
-            cacert = try container.decodeIfPresent(String.self, forKey: .cacert)
-        }
     }
 
     /// `make_latest`: a bool, or `"true"`, `"false"`, `"legacy"` as GitHub takes it.

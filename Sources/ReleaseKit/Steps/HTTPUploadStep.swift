@@ -27,20 +27,6 @@ public struct HTTPUploadStep: Step {
             case expectStatus = "expect_status"
             case stallTimeout = "stall_timeout"
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            url = try container.decode(String.self, forKey: .url)
-            file = try container.decode(String.self, forKey: .file)
-            method = try container.decodeIfPresent(String.self, forKey: .method)
-            headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
-            contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
-            multipart = try container.decodeIfPresent(Multipart.self, forKey: .multipart)
-            expectStatus = try container.decodeIfPresent([Int].self, forKey: .expectStatus)
-            attempts = try container.decodeIfPresent(Int.self, forKey: .attempts)
-            stallTimeout = try container.decodeIfPresent(Int.self, forKey: .stallTimeout)
-            cacert = try container.decodeIfPresent(String.self, forKey: .cacert)
-        }
     }
 
     /// `multipart`: send the file as one part of a form.
@@ -57,14 +43,6 @@ public struct HTTPUploadStep: Step {
         enum CodingKeys: String, CodingKey {
             case field, filename, fields
             case contentType = "content_type"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            field = try container.decodeIfPresent(String.self, forKey: .field)
-            filename = try container.decodeIfPresent(String.self, forKey: .filename)
-            contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
-            fields = try container.decodeIfPresent([String: String].self, forKey: .fields)
         }
     }
 

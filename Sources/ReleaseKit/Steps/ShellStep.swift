@@ -19,16 +19,6 @@ public struct ShellStep: Step {
             case run, shell, env, cwd, creates
             case readOnly = "read_only"
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            run = try container.decode(Command.self, forKey: .run)
-            shell = try container.decodeIfPresent(Bool.self, forKey: .shell)
-            env = try container.decodeIfPresent([String: String].self, forKey: .env)
-            cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
-            readOnly = try container.decodeIfPresent(Bool.self, forKey: .readOnly)
-            creates = try container.decodeIfPresent([String].self, forKey: .creates)
-        }
     }
 
     /// `run` as written: an argv array or a shell string.

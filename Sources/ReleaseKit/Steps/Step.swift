@@ -6,7 +6,8 @@ import Foundation
 /// - `kind` is a stable dotted string, independent of the Swift type name; `summary` is one line.
 /// - `Options` is decoded from the step's `with` object at plan time by a decoder that records every key
 ///   the type asks for: keys the type never asks for are reported as unknown, with a did-you-mean.
-///   Use `decodeIfPresent` for optional keys so the decoder learns every key you accept.
+///   Synthesized `Decodable` does this (it asks for optional keys with `decodeIfPresent`); a hand-written
+///   `init(from:)` must do the same, so the decoder learns every key you accept.
 /// - `init(options:)` rejects bad option *values* (throw ``StepError/invalidOption(_:_:)``): it runs
 ///   before anything runs, for every step.
 /// - `verify` is read-only: it checks that `run` can succeed (files present, token accepted, tag free). It runs

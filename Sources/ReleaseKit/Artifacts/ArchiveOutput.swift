@@ -45,6 +45,6 @@ final class ArchiveOutput {
 
     /// Returns the lower-case hex SHA-256 of everything written.
     func finish() -> String {
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        Hex.string(hasher.finalize())
     }
 }

@@ -95,7 +95,7 @@ public enum ArchiveVerifier {
             switch crc(of: source.path) {
             case .success(let expected):
                 if expected != zipped.value {
-                    problems.append("entry '\(name)' has crc32 '\(hex(zipped.value))', the source '\(hex(expected))'")
+                    problems.append("entry '\(name)' has crc32 '\(Hex.digits(zipped.value))', the source '\(Hex.digits(expected))'")
                 }
             case .failure(let error):
                 problems.append("cannot read the source of '\(name)': \(error)")
@@ -130,8 +130,4 @@ public enum ArchiveVerifier {
 
     private static func octal(_ value: UInt32) -> String { "0" + String(value, radix: 8) }
 
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
-    }
 }

@@ -95,7 +95,7 @@ public enum CMSSignedData {
 
         func children(of element: Element, expecting tag: UInt8, name: String) throws(Failure) -> [Element] {
             guard element.tag == tag else {
-                throw .malformed(offset: element.offset, reason: "\(name): expected tag \(hex(tag)), found \(hex(element.tag))")
+                throw .malformed(offset: element.offset, reason: "\(name): expected tag \(Hex.byte(tag)), found \(Hex.byte(element.tag))")
             }
             var children: [Element] = []
             var position = element.contentStart
@@ -123,12 +123,9 @@ public enum CMSSignedData {
                 }
                 return result
             default:
-                throw .malformed(offset: element.offset, reason: "eContent: expected an OCTET STRING, found tag \(hex(element.tag))")
+                throw .malformed(offset: element.offset, reason: "eContent: expected an OCTET STRING, found tag \(Hex.byte(element.tag))")
             }
         }
 
-        private func hex(_ byte: UInt8) -> String {
-            "0x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }
     }
 }

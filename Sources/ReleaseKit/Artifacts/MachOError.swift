@@ -14,7 +14,7 @@ public enum MachOError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             return "cannot read '\(path)': \(reason)"
         case .notMachO(let path, let magic):
-            return "'\(path)' is not a mach-o file (magic '0x\(String(magic, radix: 16, uppercase: false))')"
+            return "'\(path)' is not a mach-o file (magic '0x\(Hex.digits(magic))')"
         case .truncated(let path, let what, let offset, let needed):
             return "'\(path)' is truncated: \(what) needs \(needed) bytes at offset \(offset)"
         case .malformed(let path, let detail):

@@ -198,10 +198,7 @@ public enum MachOReader {
 
     /// `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`, upper-case, as `llvm-dwarfdump --uuid` prints it.
     static func formatUUID(_ bytes: ArraySlice<UInt8>) -> String {
-        let hex = bytes.map { byte -> String in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return byte < 16 ? "0" + digits : digits
-        }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        let hex = Array(Hex.string(bytes, uppercase: true))
+        return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(separator: "-")
     }
 }

@@ -50,7 +50,7 @@ enum ZipSourceTree {
         let name = kind == .directory ? entryName + "/" : entryName
         entries.append(ZipSourceEntry(
             path: path, entryName: name, kind: kind, mode: UInt32(info.st_mode), size: size,
-            modificationTime: Int(info.st_mtim.tv_sec), uid: UInt32(info.st_uid), gid: UInt32(info.st_gid)))
+            modificationTime: Platform.modificationTime(info), uid: UInt32(info.st_uid), gid: UInt32(info.st_gid)))
         guard kind == .directory else { return }
 
         let children: [String]

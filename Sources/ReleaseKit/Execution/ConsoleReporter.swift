@@ -119,7 +119,7 @@ public final class ConsoleReporter: RunReporter {
                 }
             }
         case .stepRetrying(let step, let attempt, let delay, let message):
-            line(&out, yellow("↻") + " \(step): attempt \(attempt) failed: \(message); retrying in \(Engine.seconds(delay))")
+            line(&out, yellow("↻") + " \(step): attempt \(attempt) failed: \(message); retrying in \(DurationFormat.string(seconds: delay))")
         case .stepFinished(let result):
             state.running[result.id] = nil
             state.progress[result.id] = nil
@@ -131,7 +131,7 @@ public final class ConsoleReporter: RunReporter {
 
     private func finishedLines(_ result: StepResult) -> String {
         var out = ""
-        let duration = ByteFormat.duration(result.duration)
+        let duration = DurationFormat.string(seconds: result.duration)
         switch result.status {
         case .succeeded:
             line(&out, green("✔") + " \(result.id) " + dim(duration))
@@ -166,7 +166,7 @@ public final class ConsoleReporter: RunReporter {
         line(&out, bold("STEP".padding(toLength: width, withPad: " ", startingAt: 0) + "  STATUS            DURATION"))
         for step in result.steps {
             let status = step.status.label.padding(toLength: 16, withPad: " ", startingAt: 0)
-            let duration = [.succeeded, .failed, .rejected, .ignoredFailure].contains(step.status) ? ByteFormat.duration(step.duration) : "-"
+            let duration = [.succeeded, .failed, .rejected, .ignoredFailure].contains(step.status) ? DurationFormat.string(seconds: step.duration) : "-"
             line(&out, step.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + colour(step.status, status) + "  " + duration)
         }
         let verdict: String
@@ -177,7 +177,7 @@ public final class ConsoleReporter: RunReporter {
         default: verdict = red(result.preflightFailed ? "preflight found problems; nothing was run" : "a step failed")
         }
         line(&out, "")
-        line(&out, "\(verdict) in \(ByteFormat.duration(result.duration)) (exit \(result.exitCode))")
+        line(&out, "\(verdict) in \(DurationFormat.string(seconds: result.duration)) (exit \(result.exitCode))")
         return out
     }
 
@@ -206,7 +206,7 @@ public final class ConsoleReporter: RunReporter {
             if let progress = state.progress[id], let total = progress.total, total > 0 {
                 return "\(id) \(bar(Double(progress.done) / Double(total))) \(progressText(done: progress.done, total: total, unit: progress.unit, started: progress.started))"
             }
-            return "\(id) \(ByteFormat.duration(now.timeIntervalSince(started)))"
+            return "\(id) \(DurationFormat.string(seconds: now.timeIntervalSince(started)))"
         }
         let text = "… " + parts.joined(separator: " · ")
         let width = Terminal.width - 1
@@ -224,7 +224,7 @@ public final class ConsoleReporter: RunReporter {
         guard unit == .bytes else { return "\(percent)% (\(done) of \(total))" }
         let elapsed = max(clock().timeIntervalSince(started), 0.001)
         let rate = Double(done) / elapsed
-        return "\(percent)% (\(ByteFormat.size(done)) of \(ByteFormat.size(total)), \(ByteFormat.size(Int64(rate)))/s)"
+        return "\(percent)% (\(ByteFormat.size(done)) of \(ByteFormat.size(total)), \(ByteFormat.rate(rate)))"
     }
 
     // MARK: Text

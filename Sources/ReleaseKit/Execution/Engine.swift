@@ -312,7 +312,7 @@ public final class Engine: Sendable {
             let resolved = try interpolator.node(definition.with)
             fingerprint = RunJournal.fingerprint(kind: kind, resolved: resolved)
             if plan.options.resume, let entry = journal?.entry(id), entry.fingerprint == fingerprint,
-               entry.artifacts.allSatisfy({ (try? FileDigest.sha256(ofFile: $0.path))?.hex == $0.sha256 }) {
+               await Self.unchanged(entry.artifacts) {
                 result.status = .resumed
                 result.outputs = entry.outputs
                 result.artifacts = entry.artifacts
@@ -378,6 +378,14 @@ public final class Engine: Sendable {
         return result
     }
 
+    /// Whether every artifact a journal entry lists is still there with the same SHA-256 (hashed off the pool).
+    private static func unchanged(_ artifacts: [Artifact]) async -> Bool {
+        for artifact in artifacts {
+            guard let digest = try? await FileDigest.sha256(ofFile: artifact.path), digest.hex == artifact.sha256 else { return false }
+        }
+        return true
+    }
+
     private func runWithTimeout(_ step: any Step, context: StepContext, timeout: Double?) async throws -> StepOutputs {
         guard let timeout else { return try await step.run(in: context) }
         return try await withThrowingTaskGroup(of: StepOutputs?.self) { group in
@@ -388,15 +396,12 @@ public final class Engine: Sendable {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let outputs = first else {
-                throw StepError.failed("timed out after \(Self.seconds(timeout)); the step's processes were stopped")
+                throw StepError.failed("timed out after \(DurationFormat.string(seconds: timeout)); the step's processes were stopped")
             }
             return outputs
         }
     }
 
-    static func seconds(_ value: Double) -> String {
-        value.rounded() == value ? "\(Int(value))s" : String(format: "%.1fs", value)
-    }
 
     // MARK: Contexts
 

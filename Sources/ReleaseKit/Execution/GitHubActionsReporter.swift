@@ -14,36 +14,28 @@ public final class GitHubActionsReporter: RunReporter {
     }
 
     /// `::error` escapes: `%`, CR and LF in messages; also `:` and `,` in properties.
-    public static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    public static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
-    }
-
     public func report(_ event: RunEvent) {
         switch event {
         case .runStarted, .runFinished:
             plain.report(event)
         case .preflightFailed(let step, let message):
-            write("::error title=\(Self.escapeProperty("preflight: step \(step)"))::\(Self.escapeData(message))\n")
+            write("::error title=\(WorkflowCommand.escapeProperty("preflight: step \(step)"))::\(WorkflowCommand.escapeData(message))\n")
         case .stepStarted(let step, let kind, let attempt):
             append(step, "▶ \(step) (\(kind))" + (attempt > 1 ? " — attempt \(attempt)" : ""))
         case .step(let step, let stepEvent):
             switch stepEvent {
             case .command(let line): append(step, "$ \(line)")
             case .log(let line, _): append(step, line)
-            case .warning(let line): append(step, "::warning title=\(Self.escapeProperty("step \(step)"))::\(Self.escapeData(line))")
+            case .warning(let line): append(step, "::warning title=\(WorkflowCommand.escapeProperty("step \(step)"))::\(WorkflowCommand.escapeData(line))")
             case .progress: break
             }
         case .stepRetrying(let step, let attempt, let delay, let message):
-            append(step, "attempt \(attempt) failed: \(message); retrying in \(Engine.seconds(delay))")
+            append(step, "attempt \(attempt) failed: \(message); retrying in \(DurationFormat.string(seconds: delay))")
         case .stepFinished(let result):
             let lines = buffers.withLock { $0.removeValue(forKey: result.id) } ?? []
             var out = ""
             if !lines.isEmpty || result.status == .planned {
-                out += "::group::\(result.id) (\(result.kind)): \(result.status.label) \(ByteFormat.duration(result.duration))\n"
+                out += "::group::\(result.id) (\(result.kind)): \(result.status.label) \(DurationFormat.string(seconds: result.duration))\n"
                 out += lines.map { $0 + "\n" }.joined()
                 for effect in result.effects { out += ConsoleReporter.describe(effect).map { "  \($0)\n" }.joined() }
                 out += "::endgroup::\n"
@@ -52,7 +44,7 @@ public final class GitHubActionsReporter: RunReporter {
             }
             if [.failed, .rejected].contains(result.status) {
                 let what = result.status == .rejected ? "gate \(result.id) rejected the release" : "step \(result.id) failed"
-                out += "::error title=\(Self.escapeProperty(what))::\(Self.escapeData(result.message ?? what))\n"
+                out += "::error title=\(WorkflowCommand.escapeProperty(what))::\(WorkflowCommand.escapeData(result.message ?? what))\n"
             }
             write(out)
         }

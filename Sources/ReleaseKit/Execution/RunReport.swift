@@ -11,7 +11,7 @@ public enum RunReport {
             "interrupted": result.interrupted,
             "preflight_failed": result.preflightFailed,
             "exit_code": Int(result.exitCode),
-            "started_at": Interpolator.format(result.startedAt, nil),
+            "started_at": Timestamp.iso8601(result.startedAt),
             "duration": rounded(result.duration),
             "steps": result.steps.map(step),
         ]

@@ -94,7 +94,7 @@ public struct ReleasePublisher: Sendable {
                 continue
             }
             if Int64(info.st_size) >= ReleasePublication.maximumAssetSize {
-                problems.append("asset '\(asset.path)' is \(Self.formatSize(Int64(info.st_size))); GitHub accepts files under 2 GiB")
+                problems.append("asset '\(asset.path)' is \(ByteFormat.size(Int64(info.st_size))); GitHub accepts files under 2 GiB")
             }
         }
         for (remote, names) in byRemoteName.sorted(by: { $0.key < $1.key }) where names.count > 1 {
@@ -262,7 +262,7 @@ public struct ReleasePublisher: Sendable {
 
     private func wait(after response: HTTPResponse?, attempt: Int, what: String, reason: String) async throws {
         let delay = retry.delay(after: response, attempt: attempt)
-        observer.log("\(what) failed (\(reason)); checking the release and retrying in \(HTTPClient.seconds(delay)) (attempt \(attempt + 1) of \(retry.maxAttempts))")
+        observer.log("\(what) failed (\(reason)); checking the release and retrying in \(DurationFormat.string(delay)) (attempt \(attempt + 1) of \(retry.maxAttempts))")
         try await retry.sleep(delay)
     }
 
@@ -315,7 +315,7 @@ public struct ReleasePublisher: Sendable {
             let digest = try await Self.digest(asset.path, known: known)
             local = digest
             if existing.matches(size: digest.size, sha256: digest.hex) {
-                observer.log("asset '\(name)' is up to date (\(Self.formatSize(digest.size)), sha256:\(digest.hex.prefix(12))…)")
+                observer.log("asset '\(name)' is up to date (\(ByteFormat.size(digest.size)), sha256:\(digest.hex.prefix(12))…)")
                 return AssetOutcome(uploaded: false, changed: false, kept: false, digest: digest)
             }
             guard try await clear(existing, local: digest, publication) else {
@@ -330,7 +330,7 @@ public struct ReleasePublisher: Sendable {
         // was sent.
         var lastReason = ""
         for attempt in 1...retry.maxAttempts {
-            observer.log("uploading '\(name)' (\(Self.formatSize(size)), \(asset.contentType))" + (attempt > 1 ? ", attempt \(attempt) of \(retry.maxAttempts)" : ""))
+            observer.log("uploading '\(name)' (\(ByteFormat.size(size)), \(asset.contentType))" + (attempt > 1 ? ", attempt \(attempt) of \(retry.maxAttempts)" : ""))
             var response: HTTPResponse?
             do {
                 let streamed = local == nil ? StreamingDigest() : nil
@@ -406,13 +406,7 @@ public struct ReleasePublisher: Sendable {
 
     /// SHA-256 and size of a file, computed on a thread of its own (hashing 1 GB must not block the pool).
     static func digest(_ path: String) async throws -> (hex: String, size: Int64) {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(hex: String, size: Int64), any Error>) in
-            let thread = Thread {
-                continuation.resume(with: Result { try FileDigest.sha256(ofFile: path) })
-            }
-            thread.name = "release.digest"
-            thread.start()
-        }
+        try await FileDigest.sha256(ofFile: path)
     }
 
     /// `known`, or the file's digest when not known yet.
@@ -426,11 +420,4 @@ public struct ReleasePublisher: Sendable {
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
-    static func formatSize(_ bytes: Int64) -> String {
-        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
-        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
-    }
 }

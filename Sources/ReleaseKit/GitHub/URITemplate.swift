@@ -45,8 +45,7 @@ public enum URITemplate {
                  UInt8(ascii: "~"):
                 encoded.append(Character(UnicodeScalar(byte)))
             default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (byte < 16 ? "0" + hex : hex)
+                encoded += "%" + Hex.string([byte], uppercase: true)
             }
         }
         return encoded

@@ -121,7 +121,7 @@ final class CurlTransfer: @unchecked Sendable {
             if stalled {
                 throw HTTPError.transport(
                     method: request.method, url: url, code: 28,
-                    message: "no data moved for \(HTTPClient.seconds(configuration.stallTimeout)) (stall timeout)"
+                    message: "no data moved for \(DurationFormat.string(configuration.stallTimeout)) (stall timeout)"
                 )
             }
             if overflowed { throw HTTPError.responseTooLarge(url: url, limit: request.maxResponseBytes) }

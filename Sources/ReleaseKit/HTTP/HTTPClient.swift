@@ -87,7 +87,7 @@ public struct HTTPClient: Sendable {
                 reason = "failed (\(error.description))"
             }
             configuration.onRetry?(
-                "\(request.method) \(request.redactedURL) \(reason); retrying in \(Self.seconds(delay)) (attempt \(attempt + 1) of \(policy.maxAttempts))"
+                "\(request.method) \(request.redactedURL) \(reason); retrying in \(DurationFormat.string(delay)) (attempt \(attempt + 1) of \(policy.maxAttempts))"
             )
             try await policy.sleep(delay)
             attempt += 1
@@ -119,10 +119,4 @@ public struct HTTPClient: Sendable {
         }
     }
 
-    /// `1.5 s`, for log lines.
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return String(format: "%.1f s", value)
-    }
 }

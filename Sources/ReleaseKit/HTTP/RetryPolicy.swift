@@ -83,7 +83,7 @@ public struct RetryPolicy: Sendable {
     func serverDelay(_ response: HTTPResponse) -> Duration? {
         if let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) {
             if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-            if let date = Self.httpDate(value) {
+            if let date = Timestamp.parseHTTPDate(value) {
                 return .milliseconds(max(0, Int(date.timeIntervalSince(now()) * 1000)))
             }
         }
@@ -93,14 +93,5 @@ public struct RetryPolicy: Sendable {
             return .milliseconds(max(0, Int(wait * 1000)))
         }
         return nil
-    }
-
-    /// Parses an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }

@@ -26,12 +26,12 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable 
 extension Diagnostic {
     /// The diagnostic as a GitHub Actions annotation: `::error file=…,line=…,col=…::message`.
     public var githubAnnotation: String {
-        var properties = ["file=\(GitHubActionsReporter.escapeProperty(file))"]
+        var properties = [(key: "file", value: file)]
         if let location {
-            properties.append("line=\(location.line)")
-            properties.append("col=\(location.column)")
+            properties.append((key: "line", value: "\(location.line)"))
+            properties.append((key: "col", value: "\(location.column)"))
         }
         let text = (path.map { $0 == "$" ? "" : "\($0): " } ?? "") + message
-        return "::error \(properties.joined(separator: ","))::\(GitHubActionsReporter.escapeData(text))"
+        return WorkflowCommand("error", properties, message: text).line
     }
 }

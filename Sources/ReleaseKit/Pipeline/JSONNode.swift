@@ -103,8 +103,7 @@ public struct JSONNode: Sendable, Equatable {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                result += "\\u00" + Hex.string([UInt8(control.value)])
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -45,7 +45,7 @@ public struct JSONParser {
         guard index < bytes.count else { return "end of file" }
         let byte = bytes[index]
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
-        return "byte 0x\(String(byte, radix: 16))"
+        return "byte \(Hex.byte(byte))"
     }
 
     private mutating func skipWhitespace() {

@@ -135,7 +135,7 @@ public struct Interpolator: Sendable {
             guard let profile else { throw .noProfile }
             return profile
         case .now(let format):
-            return Self.format(now, format)
+            return Timestamp.format(now, pattern: format)
         }
     }
 
@@ -160,13 +160,4 @@ public struct Interpolator: Sendable {
         }
     }
 
-    /// Formats `date` in UTC with a Unicode date pattern (`yyyy-MM-dd'T'HH-mm-ss'Z'`); ISO 8601 when nil.
-    public static func format(_ date: Date, _ pattern: String?) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.calendar = Calendar(identifier: .gregorian)
-        formatter.dateFormat = pattern ?? "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        return formatter.string(from: date)
-    }
 }

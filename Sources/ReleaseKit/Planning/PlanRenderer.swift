@@ -16,7 +16,7 @@ public enum PlanRenderer {
             if step.definition.always { flags.append("always") }
             if step.definition.continueOnError { flags.append("continue_on_error") }
             if step.definition.retries > 0 { flags.append("retries \(step.definition.retries)") }
-            if let timeout = step.definition.timeout { flags.append("timeout \(Engine.seconds(timeout))") }
+            if let timeout = step.definition.timeout { flags.append("timeout \(DurationFormat.string(seconds: timeout))") }
             let number = String(index + 1).leftPadded(to: String(plan.steps.count).count)
             var line = "\(number). \(step.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(step.kind.kind)"
             if !flags.isEmpty { line += "  [\(flags.joined(separator: ", "))]" }

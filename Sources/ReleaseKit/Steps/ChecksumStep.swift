@@ -117,7 +117,7 @@ public struct ChecksumStep: Step {
         var lines: [String] = []
         for path in files {
             try Task.checkCancellation()
-            let digest = try await BlockingWork.run { _ in try FileDigest.sha256(ofFile: path) }
+            let digest = try await FileDigest.sha256(ofFile: path)
             lines.append("\(digest.hex)  \((path as NSString).lastPathComponent)")
         }
         // Sorted by name, byte order (as `LC_ALL=C sort -k2` would), so the file is the same whatever the order of `files`.
@@ -131,7 +131,7 @@ public struct ChecksumStep: Step {
         for line in lines { context.log(line) }
         return StepOutputs(
             ["path": .path(output), "sums": .list(lines.map(OutputValue.string))],
-            artifacts: [try context.artifact(output)]
+            artifacts: [try await context.artifact(output)]
         )
     }
 }

@@ -209,7 +209,7 @@ public struct DsymPackageStep: Step {
                 "uuids": .list(uuids),
                 "manifest": .path(manifestPath),
             ],
-            artifacts: zips.map(\.artifact) + [try FileDigest.artifact(at: manifestPath)])
+            artifacts: zips.map(\.artifact) + [try await FileDigest.artifact(at: manifestPath)])
     }
 
     /// The manifest's path: the option, else `NAME.uuids.json` beside the zip (mode `all`) or in the folder.

@@ -276,10 +276,10 @@ public struct IPAGateStep: Step {
         }
 
         if let expiration = profile["ExpirationDate"] as? Date {
-            let text = Interpolator.format(expiration, nil)
+            let text = Timestamp.iso8601(expiration)
             outputs["expires"] = .string(text)
             if expiration <= now {
-                problems.append("\(label) expired on \(text) (now \(Interpolator.format(now, nil)))")
+                problems.append("\(label) expired on \(text) (now \(Timestamp.iso8601(now)))")
             }
         } else {
             problems.append("\(label) has no ExpirationDate")

@@ -171,7 +171,7 @@ public struct ITMSPackageStep: Step {
             size += Int64(chunk.count)
         }
         try output.synchronize()
-        return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
+        return (Hex.string(hasher.finalize()), size)
     }
 
     /// Does the work; see the type's documentation.
@@ -210,7 +210,7 @@ public struct ITMSPackageStep: Step {
             let metadata = output + "/metadata.xml"
             return StepOutputs(
                 ["path": .path(output), "metadata": .path(metadata), "md5": .string(md5), "size": .number(Double(size))],
-                artifacts: [try context.artifact(output + "/" + name), try context.artifact(metadata)]
+                artifacts: [try await context.artifact(output + "/" + name), try await context.artifact(metadata)]
             )
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)

@@ -134,7 +134,7 @@ public struct ShellStep: Step {
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
                 throw StepError.failed("the command succeeded but did not create '\(path)' (listed in 'creates')")
             }
-            if !isDirectory.boolValue { outputs.artifacts.append(try context.artifact(absolute)) }
+            if !isDirectory.boolValue { outputs.artifacts.append(try await context.artifact(absolute)) }
         }
         return outputs
     }

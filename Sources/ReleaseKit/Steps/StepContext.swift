@@ -107,9 +107,17 @@ public final class StepContext: Sendable {
         return resolvePath(path)
     }
 
-    /// An ``Artifact`` (size and SHA-256) for a file the step produced.
-    public func artifact(_ path: String) throws -> Artifact {
-        try FileDigest.artifact(at: resolvePath(path))
+    /// An ``Artifact`` (size and SHA-256) for a file the step produced, hashed off the cooperative pool.
+    /// - Throws: ``StepError/missingFile(path:option:)`` when the file is not there.
+    public func artifact(_ path: String) async throws -> Artifact {
+        let absolute = resolvePath(path)
+        do {
+            return try await FileDigest.artifact(at: absolute)
+        } catch FileDigest.Failure.missing {
+            throw StepError.missingFile(path: absolute, option: nil)
+        } catch let failure as FileDigest.Failure {
+            throw StepError.failed(failure.description)
+        }
     }
 
     // MARK: Processes

@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// The work runs on a plain thread, where `Task.isCancelled` is always false, so it receives a
 /// ``CancellationFlag`` to poll between units of work instead.
-enum BlockingWork {
+public enum BlockingWork {
     /// Runs `work` on a new thread and returns its result. Cancelling the calling task sets the flag; the work
     /// decides where it can stop (typically throwing `CancellationError`).
-    static func run<T: Sendable>(_ work: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+    public static func run<T: Sendable>(_ work: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -26,14 +26,14 @@ enum BlockingWork {
 }
 
 /// A thread-safe "stop now" flag for work that runs outside a task.
-final class CancellationFlag: Sendable {
+public final class CancellationFlag: Sendable {
     private let state = Atomic<Bool>(false)
 
-    init() {}
+    public init() {}
 
     /// Asks the work to stop.
-    func cancel() { state.store(true, ordering: .relaxed) }
+    public func cancel() { state.store(true, ordering: .relaxed) }
 
     /// Whether the work should stop.
-    var isCancelled: Bool { state.load(ordering: .relaxed) }
+    public var isCancelled: Bool { state.load(ordering: .relaxed) }
 }

@@ -1,21 +1,23 @@
 import Foundation
 
-/// Human sizes and durations for progress and summaries.
+/// Human sizes, in one unit system everywhere: binary units (KiB, MiB, GiB), the ones GitHub's 2 GiB asset limit
+/// and App Store Connect's file sizes are stated in, so a limit and a size never disagree by 7 %.
 public enum ByteFormat {
-    /// `512 B`, `1.5 KB`, `12.3 MB`, `1.02 GB` (decimal units, as `ls -h --si` and most tools' progress).
+    /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.0 GiB`.
     public static func size(_ bytes: Int64) -> String {
-        let value = Double(bytes)
-        if value < 1000 { return "\(bytes) B" }
-        if value < 1_000_000 { return String(format: "%.1f KB", value / 1000) }
-        if value < 1_000_000_000 { return String(format: "%.1f MB", value / 1_000_000) }
-        return String(format: "%.2f GB", value / 1_000_000_000)
+        let units = ["KiB", "MiB", "GiB", "TiB", "PiB"]
+        if bytes < 1024 { return "\(bytes) B" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f ", value) + units[unit]
     }
 
-    /// `0.4s`, `12s`, `3m05s`.
-    public static func duration(_ seconds: TimeInterval) -> String {
-        if seconds < 10 { return String(format: "%.1fs", seconds) }
-        if seconds < 60 { return "\(Int(seconds.rounded()))s" }
-        let total = Int(seconds.rounded())
-        return String(format: "%dm%02ds", total / 60, total % 60)
+    /// A transfer rate: `ByteFormat.size` per second.
+    public static func rate(_ bytesPerSecond: Double) -> String {
+        size(Int64(bytesPerSecond.isFinite ? max(0, bytesPerSecond) : 0)) + "/s"
     }
 }

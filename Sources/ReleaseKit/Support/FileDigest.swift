@@ -3,38 +3,61 @@ import Foundation
 
 /// SHA-256 of files, read in chunks so a multi-gigabyte file never sits in memory.
 public enum FileDigest {
-    /// Lower-case hex SHA-256 and size of the file at `path`.
-    public static func sha256(ofFile path: String) throws -> (hex: String, size: Int64) {
+    /// Why a file could not be hashed.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Nothing is at `path`.
+        case missing(path: String)
+        /// It is there but could not be read.
+        case cannotRead(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .missing(let path): return "no such file '\(path)'"
+            case .cannotRead(let path, let reason): return "cannot read '\(path)': \(reason)"
+            }
+        }
+    }
+
+    /// Lower-case hex SHA-256 and size of the file at `path`. Blocking: from async code use
+    /// ``sha256(ofFile:)-async``, which runs off the cooperative pool.
+    /// - Parameter cancellation: polled between 1 MiB chunks; the read stops with `CancellationError` when set.
+    public static func sha256(ofFile path: String, cancellation: CancellationFlag? = nil) throws -> (hex: String, size: Int64) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StepError.missingFile(path: path, option: nil)
+            guard FileManager.default.fileExists(atPath: path) else { throw Failure.missing(path: path) }
+            throw Failure.cannotRead(path: path, reason: "permission denied")
         }
         defer { try? handle.close() }
         var hasher = SHA256()
         var size: Int64 = 0
         while true {
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw Failure.cannotRead(path: path, reason: "\(error.localizedDescription)")
+            }
             if chunk.isEmpty { break }
             hasher.update(data: chunk)
             size += Int64(chunk.count)
         }
-        return (hex(hasher.finalize()), size)
+        return (Hex.string(hasher.finalize()), size)
+    }
+
+    /// The same, on a thread of its own: hashing a 1 GB file must not hold a cooperative-pool thread, and
+    /// cancelling the calling task stops the read.
+    public static func sha256(ofFile path: String) async throws -> (hex: String, size: Int64) {
+        try await BlockingWork.run { flag in try sha256(ofFile: path, cancellation: flag) }
     }
 
     /// Lower-case hex SHA-256 of `data`.
     public static func sha256(of data: Data) -> String {
-        hex(SHA256.hash(data: data))
+        Hex.string(SHA256.hash(data: data))
     }
 
-    /// An ``Artifact`` for the file at `path`.
-    public static func artifact(at path: String) throws -> Artifact {
-        let (digest, size) = try sha256(ofFile: path)
+    /// An ``Artifact`` for the file at `path`, hashed off the cooperative pool.
+    public static func artifact(at path: String) async throws -> Artifact {
+        let (digest, size) = try await sha256(ofFile: path)
         return Artifact(path: path, size: size, sha256: digest)
-    }
-
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
     }
 }

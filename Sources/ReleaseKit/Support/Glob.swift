@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Shell-style glob matching (`release*`, `v[0-9]*`), as `fnmatch(3)` does it.
 public enum Glob {

@@ -23,10 +23,7 @@ public final class StreamingDigest: Sendable {
     /// Lower-case hex SHA-256 of everything added so far.
     public var hex: String {
         state.withLock { state -> String in
-            state.hasher.finalize().map { byte in
-                let text = String(byte, radix: 16)
-                return byte < 16 ? "0" + text : text
-            }.joined()
+            Hex.string(state.hasher.finalize())
         }
     }
 }

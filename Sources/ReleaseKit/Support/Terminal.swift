@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Facts about the terminal, and writing to the standard streams without buffering surprises.
 public enum Terminal {
@@ -33,13 +28,7 @@ public enum Terminal {
     public static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, buffer.baseAddress, buffer.count)
-                #else
-                Darwin.write(descriptor, buffer.baseAddress, buffer.count)
-                #endif
-            }
+            let written = bytes.withUnsafeBytes { Platform.write(descriptor, $0) }
             if written < 0 {
                 if errno == EINTR { continue }
                 return

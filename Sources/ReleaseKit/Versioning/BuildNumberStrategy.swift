@@ -81,11 +81,7 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
         case .gitCount(nil):
             return String(try await commitCount())
         case .timestamp:
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyyMMddHHmm"
-            return formatter.string(from: now)
+            return Timestamp.format(now, pattern: "yyyyMMddHHmm")
         case .keep:
             return nil
         case .exact(let value):

@@ -201,7 +201,7 @@ struct DemoArchiveTests {
         guard case .list(let uuids)? = outputs["uuids"] else { Issue.record("no uuids output"); return }
         #expect(uuids.count == 5)
         #expect(outputs.artifacts.map(\.path) == [folder("build/Demo.app.dSYM.zip"), folder("build/Demo.app.dSYM.uuids.json")])
-        #expect(outputs.artifacts[0].sha256 == (try FileDigest.sha256(ofFile: folder("build/Demo.app.dSYM.zip")).hex))
+        #expect(outputs.artifacts[0].sha256 == (try await FileDigest.sha256(ofFile: folder("build/Demo.app.dSYM.zip")).hex))
         // After the move, the archive passes the gate.
         _ = try await DsymGateStep(options: .init(archive: archive)).run(in: context)
     }
@@ -215,7 +215,7 @@ struct DemoArchiveTests {
         let step = try ArchiveZipStep(options: .init(source: "Demo.xcarchive", output: "out/Demo.xcarchive.zip", level: 0))
         let outputs = try await step.run(in: context)
         let zip = folder("out/Demo.xcarchive.zip")
-        let digest = try FileDigest.sha256(ofFile: zip)
+        let digest = try await FileDigest.sha256(ofFile: zip)
         #expect(outputs["path"] == .path(zip))
         #expect(outputs["sha256"] == .string(digest.hex))
         #expect(outputs["size"] == .number(Double(digest.size)))

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Human durations, one spelling everywhere: step times, timeouts, retry delays, stall limits.
+public enum DurationFormat {
+    /// `0.4s`, `2s` (a whole number of seconds stays whole), `12s`, `3m05s`, `1h02m`.
+    public static func string(seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "0s" }
+        if seconds < 60 && seconds.rounded() == seconds { return "\(Int(seconds))s" }
+        if seconds < 10 { return String(format: "%.1fs", seconds) }
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return String(format: "%dm%02ds", total / 60, total % 60) }
+        return String(format: "%dh%02dm", total / 3600, (total % 3600) / 60)
+    }
+
+    /// The same for a `Duration`.
+    public static func string(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return string(seconds: Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}

@@ -1,0 +1,46 @@
+// The one place where Darwin and Glibc differ for ReleaseKit. Everything above this file calls `Platform` and
+// never asks which system it is on; `scripts/check-portability.sh` fails the build when a Linux-only (or
+// Darwin-only) spelling appears anywhere else. Modelled on swift-nio's `Sources/NIOPosix/BSDSocketAPICommon.swift`.
+//
+// Differences handled here, from the two systems' headers:
+// - `struct stat` names its modification time `st_mtim` on Glibc and `st_mtimespec` on Darwin (sys/stat.h).
+// - `write(2)` must be spelled with its module (`Glibc.write` / `Darwin.write`) inside types that have a
+//   `write` of their own.
+// - Child processes (swift-subprocess) and sockets (SwiftNIO) are left to those libraries, which carry their
+//   own seams; nothing of ours spawns or opens a socket by hand.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#else
+#error("unsupported platform")
+#endif
+
+/// System calls whose spelling differs between Darwin and Glibc.
+public enum Platform {
+    /// The modification time of a `stat` result, in whole seconds since 1970.
+    public static func modificationTime(_ info: stat) -> Int {
+        #if canImport(Darwin)
+        return Int(info.st_mtimespec.tv_sec)
+        #else
+        return Int(info.st_mtim.tv_sec)
+        #endif
+    }
+
+    /// `write(2)`: bytes written, or -1 with `errno` set.
+    public static func write(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+        #if canImport(Darwin)
+        return Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+        #else
+        return Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+        #endif
+    }
+
+    /// The current `errno`.
+    public static var errorNumber: Int32 { errno }
+
+    /// The text `strerror(3)` gives for `code`.
+    public static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -61,17 +61,3 @@ final class RawDeflater {
         .library(operation: "deflate data for", path: "zip", message: "zlib error \(status)")
     }
 }
-
-/// zlib's CRC-32 (the zip checksum); it uses the CPU's carry-less multiply where there is one.
-enum ZlibCRC {
-    /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
-    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
-        return UInt32(truncatingIfNeeded: crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
-    }
-
-    /// The CRC-32 of two pieces of data from the CRC of each and the length of the second.
-    static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int64) -> UInt32 {
-        UInt32(truncatingIfNeeded: crc32_combine(uLong(first), uLong(second), Int(secondLength)))
-    }
-}

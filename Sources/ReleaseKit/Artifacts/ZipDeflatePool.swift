@@ -147,7 +147,7 @@ final class ZipDeflatePool: @unchecked Sendable {
             done += count
         }
         let data = UnsafeRawBufferPointer(rebasing: buffer[primed..<wanted])
-        let crc = ZlibCRC.update(0, data)
+        let crc = CRC32.update(0, data)
         guard let deflater else {
             return Chunk(data: Array(data), crc: crc, length: job.length, isStored: true)
         }

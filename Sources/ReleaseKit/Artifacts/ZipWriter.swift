@@ -76,7 +76,7 @@ public struct ZipWriter: Sendable {
                 try container.writeEntry(header, method: 0, crc: 0, compressedSize: 0, size: 0) {}
             case .symlink(let target):
                 var bytes = Array(target.utf8)
-                let crc = bytes.withUnsafeBytes { ZlibCRC.update(0, $0) }
+                let crc = bytes.withUnsafeBytes { CRC32.update(0, $0) }
                 try container.writeEntry(header, method: 0, crc: crc, compressedSize: Int64(bytes.count), size: Int64(bytes.count)) { () throws in
                     try bytes.withUnsafeMutableBytes { (raw) throws in try container.writeData(UnsafeRawBufferPointer(raw)) }
                 }
@@ -105,7 +105,7 @@ public struct ZipWriter: Sendable {
                         let chunk = try pool.take(nextJob)
                         nextJob += 1
                         try chunk.data.withUnsafeBytes { (bytes) throws in try container.writeData(bytes) }
-                        crc = read == 0 ? chunk.crc : ZlibCRC.combine(crc, chunk.crc, secondLength: Int64(chunk.length))
+                        crc = read == 0 ? chunk.crc : CRC32.combine(crc, chunk.crc, secondLength: Int64(chunk.length))
                         compressed += Int64(chunk.data.count)
                         read += Int64(chunk.length)
                         done += Int64(chunk.length)
@@ -181,7 +181,7 @@ public struct ZipWriter: Sendable {
             let count = Int(min(Int64(buffer.count), file.size - offset))
             let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
             try source.read(into: piece, at: offset)
-            crc = ZlibCRC.update(crc, UnsafeRawBufferPointer(piece))
+            crc = CRC32.update(crc, UnsafeRawBufferPointer(piece))
             offset += Int64(count)
         }
         return crc

@@ -402,7 +402,6 @@ public final class Engine: Sendable {
         }
     }
 
-
     // MARK: Contexts
 
     private func makeContext(_ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String]) -> StepContext {
@@ -440,11 +439,4 @@ public final class Engine: Sendable {
             return "\(error)"
         }
     }
-}
-
-/// A bug in `release` itself, reported as one rather than crashing.
-public struct InternalError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { "internal error: \(message) (please report this)" }
 }

@@ -27,13 +27,3 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The body as UTF-8 text (lossy).
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
-
-/// One response header field.
-public struct HTTPHeader: Sendable, Equatable, Hashable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-}

@@ -171,27 +171,6 @@ public final class StepContext: Sendable {
     }
 }
 
-/// Whether a path a step needs is there.
-public enum FileState: Sendable, Equatable {
-    case exists
-    case missing
-    /// An upstream step will create it.
-    case promised(by: String)
-}
-
-/// The unit of a progress report.
-public enum ProgressUnit: String, Sendable, Codable {
-    case bytes, items
-}
-
-/// What a step tells the engine while it works.
-public enum StepEvent: Sendable, Equatable {
-    case command(String)
-    case log(String, OutputStreamKind)
-    case warning(String)
-    case progress(done: Int64, total: Int64?, unit: ProgressUnit)
-}
-
 /// Collects the last few standard-error lines of a quiet command, for its error message.
 private final class ErrorLines: Sendable {
     private let lines = Mutex<[String]>([])

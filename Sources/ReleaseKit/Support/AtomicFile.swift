@@ -45,14 +45,3 @@ public enum AtomicFile {
         return Int(info.st_mode & 0o7777)
     }
 }
-
-/// Why an atomic write failed.
-public enum AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    case cannotWrite(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
-        }
-    }
-}

@@ -7,7 +7,7 @@ import Testing
         let text = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["sh", "-c", "echo 'a b'; exit 42"]}}]}"#
         let (result, reporter) = try await TestPipelines.run(text)
         #expect(result.step("s")?.exitStatus == 42)
-        #expect(result.step("s")?.message == "'sh -c '\\''echo '\\''\\'\\'''\\''a b'\\''\\'\\'''\\''; exit 42'\\''' exited with status 42" || result.step("s")?.message?.hasSuffix("exited with status 42") == true)
+        #expect(result.step("s")?.message == #"'sh -c 'echo '\''a b'\''; exit 42'' exited with status 42"#)
         #expect(reporter.logLines.first == "s: $ sh -c 'echo '\\''a b'\\''; exit 42'")
         #expect(reporter.logLines.contains("s: a b"))
     }

@@ -1,0 +1,22 @@
+/// A `steps` entry.
+public struct StepDefinition: Sendable {
+    public var index: Int
+    public var id: String
+    public var uses: String
+    public var needs: [String]
+    /// The `with` object; `{}` when absent.
+    public var with: JSONNode
+    public var when: Condition?
+    public var gate: Bool
+    public var always: Bool
+    public var retries: Int
+    /// Seconds before the first retry; doubled for each further one.
+    public var retryDelay: Double
+    /// Seconds, or nil for no limit.
+    public var timeout: Double?
+    public var continueOnError: Bool
+    public var location: SourceLocation
+    public var path: JSONPath
+    /// Where each `needs` entry was written.
+    public var needsLocations: [SourceLocation]
+}

@@ -11,28 +11,38 @@ public struct StepGraph: Sendable {
     }
 
     /// A cycle as a path that returns to its start (`a -> b -> a`), or nil. The first cycle found when
-    /// walking steps in declaration order.
+    /// walking steps in declaration order. Iterative (an explicit stack), so a 50,000-step chain cannot
+    /// overflow the call stack.
     public func findCycle() -> [String]? {
         enum Mark { case visiting, done }
         var marks: [String: Mark] = [:]
-        var stack: [String] = []
-        func visit(_ id: String) -> [String]? {
-            if marks[id] == .done { return nil }
-            if marks[id] == .visiting {
-                let start = stack.firstIndex(of: id) ?? 0
-                return Array(stack[start...]) + [id]
+        for root in ids where marks[root] == nil {
+            // Each frame: a step on the current path and the index of its next dependency to visit.
+            var frames: [(id: String, next: Int)] = [(root, 0)]
+            var onPath: [String: Int] = [root: 0]
+            marks[root] = .visiting
+            while let top = frames.last {
+                let needs = dependencies[top.id] ?? []
+                if top.next == needs.count {
+                    marks[top.id] = .done
+                    onPath[top.id] = nil
+                    frames.removeLast()
+                    continue
+                }
+                frames[frames.count - 1].next += 1
+                let dependency = needs[top.next]
+                switch marks[dependency] {
+                case .done?:
+                    continue
+                case .visiting?:
+                    let start = onPath[dependency] ?? 0
+                    return (frames[start...].map(\.id) + [dependency]).reversed()
+                case nil:
+                    marks[dependency] = .visiting
+                    onPath[dependency] = frames.count
+                    frames.append((dependency, 0))
+                }
             }
-            marks[id] = .visiting
-            stack.append(id)
-            for dependency in dependencies[id] ?? [] {
-                if let cycle = visit(dependency) { return cycle }
-            }
-            stack.removeLast()
-            marks[id] = .done
-            return nil
-        }
-        for id in ids {
-            if let cycle = visit(id) { return cycle.reversed() }
         }
         return nil
     }
@@ -40,24 +50,12 @@ public struct StepGraph: Sendable {
     /// Steps in an order where every step comes after what it needs; among steps that are ready at the same
     /// time, declaration order wins, so plans and logs are stable. Assumes no cycle.
     public func topologicalOrder() -> [String] {
-        let position = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
-        var remaining = dependencies.mapValues { Set($0).count }
-        for id in ids where remaining[id] == nil { remaining[id] = 0 }
-        var dependents: [String: [String]] = [:]
-        for id in ids {
-            for dependency in Set(dependencies[id] ?? []) { dependents[dependency, default: []].append(id) }
-        }
-        var ready = MinHeap<Int>()
-        for id in ids where remaining[id] == 0 { ready.insert(position[id]!) }
+        var queue = ReadyQueue(self)
         var order: [String] = []
         order.reserveCapacity(ids.count)
-        while let next = ready.popMin() {
-            let id = ids[next]
-            order.append(id)
-            for dependent in dependents[id] ?? [] {
-                remaining[dependent]! -= 1
-                if remaining[dependent] == 0 { ready.insert(position[dependent]!) }
-            }
+        while let next = queue.popReady() {
+            order.append(ids[next])
+            queue.finish(next)
         }
         return order
     }
@@ -90,42 +88,5 @@ public struct StepGraph: Sendable {
             }
         }
         return nil
-    }
-}
-
-/// A binary min-heap of comparable values.
-struct MinHeap<Element: Comparable> {
-    private var items: [Element] = []
-
-    var isEmpty: Bool { items.isEmpty }
-    var count: Int { items.count }
-    var min: Element? { items.first }
-
-    mutating func insert(_ element: Element) {
-        items.append(element)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            if items[child] >= items[parent] { break }
-            items.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func popMin() -> Element? {
-        guard !items.isEmpty else { return nil }
-        items.swapAt(0, items.count - 1)
-        let minimum = items.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < items.count, items[left] < items[smallest] { smallest = left }
-            if right < items.count, items[right] < items[smallest] { smallest = right }
-            if smallest == parent { break }
-            items.swapAt(parent, smallest)
-            parent = smallest
-        }
-        return minimum
     }
 }

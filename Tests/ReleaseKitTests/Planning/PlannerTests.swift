@@ -119,4 +119,22 @@ import Testing
             for need in needs { #expect(position[need]! < position[id]!) }
         }
     }
+
+    /// A 50,000-step `needs` chain, and the same chain closed into a cycle: the recursive search overflowed the
+    /// stack (exit 139) on both.
+    @Test func deepChainsAndCyclesDoNotOverflowTheStack() {
+        let count = 50_000
+        let ids = (0..<count).map { "s\($0)" }
+        var chain: [String: [String]] = [:]
+        for index in 0..<count { chain[ids[index]] = index == 0 ? [] : [ids[index - 1]] }
+        let graph = StepGraph(ids: ids, dependencies: chain)
+        #expect(graph.findCycle() == nil)
+        #expect(graph.topologicalOrder() == ids)
+
+        var cycle = chain
+        cycle[ids[0]] = [ids[count - 1]]
+        let found = StepGraph(ids: ids, dependencies: cycle).findCycle()
+        #expect(found?.count == count + 1)
+        #expect(found?.first == found?.last)
+    }
 }

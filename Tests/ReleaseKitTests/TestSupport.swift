@@ -123,8 +123,47 @@ struct VerifyFailsStep: Step {
     }
 }
 
+/// `test.setup`: "changes the machine" (a line in a log) and registers the undo, like `signing.keychain`; can
+/// fail after registering, wait to be interrupted, or have an undo that fails.
+struct SetupStep: Step {
+    struct Options: Decodable, Sendable {
+        var log: String
+        var fail: Bool?
+        var milliseconds: Int?
+        var failTeardown: Bool?
+        enum CodingKeys: String, CodingKey {
+            case log, fail, milliseconds
+            case failTeardown = "fail_teardown"
+        }
+    }
+    static let kind = "test.setup"
+    static let summary = "test step"
+    static let documentation = StepDocumentation(
+        options: [.init("log", "path", required: true, ""), .init("fail", "bool", ""), .init("milliseconds", "number", ""),
+                  .init("fail_teardown", "bool", "")],
+        outputs: [], example: #"{"id": "s", "uses": "test.setup", "with": {"log": "l"}}"#)
+    let options: Options
+    init(options: Options) throws { self.options = options }
+    func plan(in context: StepContext) async throws -> StepPlan { StepPlan() }
+    func run(in context: StepContext) async throws -> StepOutputs {
+        let log = options.log, id = context.stepID, failing = options.failTeardown == true
+        Self.append("set up \(id)", to: log)
+        context.addTeardown("undo \(id)") {
+            Self.append("undo \(id)", to: log)
+            if failing { throw StepError.failed("cannot undo \(id)") }
+        }
+        if let milliseconds = options.milliseconds { try await Task.sleep(for: .milliseconds(milliseconds)) }
+        if options.fail == true { throw StepError.failed("\(id) failed after setting up") }
+        return StepOutputs()
+    }
+    static func append(_ line: String, to path: String) {
+        let old = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        try? (old + line + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
+
 enum TestPipelines {
-    static let registry = StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self])
+    static let registry = StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self, SetupStep.self])
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "release-tests-\(UUID().uuidString)"

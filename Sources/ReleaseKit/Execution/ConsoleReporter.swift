@@ -124,6 +124,12 @@ public final class ConsoleReporter: RunReporter {
             state.running[result.id] = nil
             state.progress[result.id] = nil
             out += finishedLines(result)
+        case .teardownFinished(let step, let description, let error):
+            if let error {
+                line(&out, red("✘") + " teardown \(step): \(description): " + indentContinuation(error))
+            } else {
+                line(&out, green("↺") + " teardown \(step): \(description)")
+            }
         case .runFinished(let result):
             out += summary(result)
         }

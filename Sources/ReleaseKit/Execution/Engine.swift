@@ -14,6 +14,8 @@ public final class Engine: Sendable {
     private let control = Mutex<Control>(Control())
     /// Succeeded steps of this run (real runs only); with `--resume`, also those of the previous one.
     private let journal: RunJournal?
+    /// What steps changed on the machine, undone at the end of the run.
+    private let teardowns = Teardowns()
 
     private struct Control {
         var interrupted = false
@@ -67,7 +69,9 @@ public final class Engine: Sendable {
             // Nothing has run yet: report every problem and start nothing.
             for planned in plan.steps {
                 let result: StepResult
-                if let message = preflight.failures[planned.id] {
+                if let reason = preflight.unavailable[planned.id] {
+                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .skipped, message: reason)
+                } else if let message = preflight.failures[planned.id] {
                     result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .failed, message: message)
                 } else if case .skip(let reason) = planned.decision {
                     result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .skipped, message: reason)
@@ -82,10 +86,11 @@ public final class Engine: Sendable {
             journal?.save()
             results = await schedule(preflight: preflight, scratch: scratch)
         }
+        let teardownFailures = await runTeardowns()
         let result = RunResult(pipeline: definition.name, file: definition.file, profile: plan.profile, branch: plan.git.branch,
                                dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
                                startedAt: started, duration: Date().timeIntervalSince(started),
-                               steps: plan.steps.compactMap { results[$0.id] })
+                               steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures)
         if result.exitCode == ExitCodes.success && !result.dryRun { journal?.remove() }
         bus.emit(.runFinished(result))
         return result
@@ -103,6 +108,8 @@ public final class Engine: Sendable {
         /// Steps whose options use outputs not known before they run: verified just before running.
         var deferred: Set<String> = []
         var failures: [String: String] = [:]
+        /// Steps that cannot run here (a rehearsal without a stand-in for their service), with why: skipped.
+        var unavailable: [String: String] = [:]
     }
 
     private func runPreflight(scratch: String) async -> Preflight {
@@ -111,6 +118,10 @@ public final class Engine: Sendable {
         for planned in plan.steps where planned.willRun {
             if isInterrupted { break }
             let id = planned.id
+            if let producer = (plan.pipeline.outputUses[id] ?? []).first(where: { preflight.unavailable[$0] != nil }) {
+                preflight.unavailable[id] = "uses outputs of '\(producer)', which is skipped"
+                continue
+            }
             var interpolator = plan.interpolator
             for producer in plan.pipeline.outputUses[id] ?? [] {
                 if let promised = preflight.promised[producer] {
@@ -129,6 +140,8 @@ public final class Engine: Sendable {
                 }
             } catch ResolutionError.pendingOutput {
                 preflight.deferred.insert(id)
+            } catch StepError.unavailable(let reason) {
+                preflight.unavailable[id] = masker.mask(reason)
             } catch {
                 fail(&preflight, id, message(for: error))
             }
@@ -201,6 +214,11 @@ public final class Engine: Sendable {
                     finish(StepResult(id: id, kind: kind, gate: definition.gate, status: status, message: message))
                 }
                 if case .skip(let reason) = planned.decision { conclude(.skipped, reason); continue }
+                if let reason = preflight.unavailable[id] { conclude(.skipped, reason); continue }
+                if let producer = (plan.pipeline.outputUses[id] ?? []).first(where: { results[$0]?.status == .skipped }) {
+                    conclude(.skipped, "uses outputs of '\(producer)', which is skipped")
+                    continue
+                }
                 if let failure = preflight.failures[id] { conclude(.failed, failure); continue }
                 if !definition.always {
                     if isInterrupted { conclude(.cancelled, "not started: interrupted"); continue }
@@ -343,6 +361,11 @@ public final class Engine: Sendable {
                     result.message = "interrupted"
                     break
                 }
+                if case StepError.unavailable(let reason) = error {
+                    result.status = .skipped
+                    result.message = masker.mask(reason)
+                    break
+                }
                 result.message = masker.mask(message(for: error))
                 if case StepError.exitStatus(let status, _) = error { result.exitStatus = status }
                 let rejected: Bool
@@ -366,6 +389,23 @@ public final class Engine: Sendable {
         }
         result.duration = Date().timeIntervalSince(started)
         return result
+    }
+
+    /// Runs every registered teardown, newest first, each reported as it ends; returns the failures' messages.
+    /// They run whatever happened before (failure, Ctrl-C): what a step set up on the machine is taken down.
+    private func runTeardowns() async -> [String] {
+        var failures: [String] = []
+        for entry in teardowns.takeAll() {
+            do {
+                try await entry.action()
+                bus.emit(.teardownFinished(step: entry.step, description: entry.description, error: nil))
+            } catch {
+                let text = masker.mask(message(for: error))
+                failures.append("\(entry.step): \(entry.description): \(text)")
+                bus.emit(.teardownFinished(step: entry.step, description: entry.description, error: text))
+            }
+        }
+        return failures
     }
 
     /// Whether every artifact a journal entry lists is still there with the same SHA-256 (hashed off the pool).
@@ -407,7 +447,8 @@ public final class Engine: Sendable {
             masker: masker,
             attempt: attempt,
             temporaryDirectory: scratch,
-            githubAPIOverride: plan.options.githubAPIOverride,
+            endpoints: plan.options.endpoints,
+            teardowns: teardowns,
             promisedPaths: promisedPaths,
             sink: { event in bus.emit(.step(id, event)) }
         )

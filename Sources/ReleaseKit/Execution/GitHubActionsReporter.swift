@@ -47,6 +47,12 @@ public final class GitHubActionsReporter: RunReporter {
                 out += "::error title=\(WorkflowCommand.escapeProperty(what))::\(WorkflowCommand.escapeData(result.message ?? what))\n"
             }
             write(out)
+        case .teardownFinished(let step, let description, let error):
+            if let error {
+                write("::error title=\(WorkflowCommand.escapeProperty("teardown of step \(step) failed"))::\(WorkflowCommand.escapeData("\(description): \(error)"))\n")
+            } else {
+                write("teardown \(step): \(description)\n")
+            }
         }
     }
 

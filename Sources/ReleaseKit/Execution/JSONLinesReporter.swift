@@ -36,6 +36,8 @@ public final class JSONLinesReporter: RunReporter {
         case .stepFinished(let result):
             object = RunReport.step(result)
             object["event"] = "step_finished"
+        case .teardownFinished(let step, let description, let error):
+            object = ["event": "teardown_finished", "step": step, "description": description, "error": error ?? NSNull()]
         case .runFinished(let result):
             object = RunReport.object(result)
             object["event"] = "run_finished"

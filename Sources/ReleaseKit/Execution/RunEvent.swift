@@ -9,5 +9,7 @@ public enum RunEvent: Sendable {
     case step(String, StepEvent)
     case stepRetrying(step: String, attempt: Int, delay: TimeInterval, message: String)
     case stepFinished(StepResult)
+    /// A step's teardown ran at the end of the run (`error` nil when it succeeded).
+    case teardownFinished(step: String, description: String, error: String?)
     case runFinished(RunResult)
 }

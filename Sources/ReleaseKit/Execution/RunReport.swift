@@ -15,6 +15,7 @@ public enum RunReport {
             "duration": rounded(result.duration),
             "steps": result.steps.map(step),
         ]
+        if !result.teardownFailures.isEmpty { object["teardown_failures"] = result.teardownFailures }
         object["profile"] = result.profile ?? NSNull()
         object["branch"] = result.branch ?? NSNull()
         return object

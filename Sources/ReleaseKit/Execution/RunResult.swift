@@ -14,11 +14,13 @@ public struct RunResult: Sendable, Equatable {
     public var duration: TimeInterval
     /// In plan order.
     public var steps: [StepResult]
+    /// Teardowns that failed (`step: what: why`): the machine was not left as the run found it.
+    public var teardownFailures: [String] = []
 
     /// The process exit code, as DESIGN §3 fixes it: 130 interrupted, 1 a step failed, 2 a gate rejected, 0.
     public var exitCode: Int32 {
         if interrupted { return ExitCodes.interrupted }
-        if steps.contains(where: { $0.status == .failed }) { return ExitCodes.stepFailed }
+        if steps.contains(where: { $0.status == .failed }) || !teardownFailures.isEmpty { return ExitCodes.stepFailed }
         if steps.contains(where: { $0.status == .rejected }) { return ExitCodes.gateRejected }
         return ExitCodes.success
     }

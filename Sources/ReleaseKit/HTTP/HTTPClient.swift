@@ -21,6 +21,8 @@ public struct HTTPClient: Sendable {
         public var caCertificateFile: String?
         /// Lower-cased host names allowed to receive a request's `authorization`.
         public var credentialHosts: Set<String>
+        /// When set, the only hosts requests may go to (a rehearsal: the loopback); others fail before connecting.
+        public var allowedHosts: Set<String>?
         /// Retries for requests that do not bring their own policy.
         public var retryPolicy: RetryPolicy
         public var userAgent: String
@@ -50,6 +52,7 @@ public struct HTTPClient: Sendable {
             self.totalTimeout = totalTimeout
             self.caCertificateFile = caCertificateFile
             self.credentialHosts = Set(credentialHosts.map { $0.lowercased() })
+            self.allowedHosts = nil
             self.retryPolicy = retryPolicy
             self.userAgent = userAgent
             self.uploadBufferSize = uploadBufferSize
@@ -103,6 +106,9 @@ public struct HTTPClient: Sendable {
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               components.host?.isEmpty == false else {
             throw HTTPError.invalidURL(request.redactedURL)
+        }
+        if let allowed = configuration.allowedHosts, let host = components.host?.lowercased(), !allowed.contains(host) {
+            throw HTTPError.hostNotAllowed(host: host, url: request.redactedURL)
         }
         try Task.checkCancellation()
         let transfer = CurlTransfer(request: request, configuration: configuration, progress: progress)

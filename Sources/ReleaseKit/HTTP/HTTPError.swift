@@ -8,6 +8,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(method: String, url: String, code: Int, message: String)
     /// A credential was about to be sent to a host that is not allowed to receive it.
     case credentialNotAllowed(host: String)
+    /// The request would leave the hosts this client may reach (a rehearsal keeps everything on the loopback).
+    case hostNotAllowed(host: String, url: String)
     /// The response body was larger than the client keeps in memory.
     case responseTooLarge(url: String, limit: Int)
     /// The request body file cannot be read.
@@ -52,6 +54,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(method) \(url) failed: \(message) (curl error \(code))"
         case .credentialNotAllowed(let host):
             return "refusing to send credentials to host '\(host)': only the API and uploads hosts may receive them"
+        case .hostNotAllowed(let host, let url):
+            return "refusing to connect to '\(host)' for \(url): this run may only reach the local stand-ins on 127.0.0.1"
         case .responseTooLarge(let url, let limit):
             return "response from \(url) is larger than \(limit) bytes"
         case .cannotReadBody(let path, let reason):

@@ -19,8 +19,8 @@ public struct RunOptions: Sendable {
     /// The run's instant; `${now:…}` uses it.
     public var now: Date
     public var os: String
-    /// `--rehearse`: where `github.release` steps publish instead.
-    public var githubAPIOverride: String?
+    /// Where remote services are reached: the real ones, or `--rehearse`'s local stand-ins.
+    public var endpoints: ServiceEndpoints
     /// Facts about the repository; read from git when nil.
     public var git: GitInfo?
     /// Where the resume journal lives; `.release/` under the working directory by default.
@@ -38,7 +38,7 @@ public struct RunOptions: Sendable {
         keepGoing: Bool = false,
         now: Date = Date(),
         os: String = Condition.currentSystem,
-        githubAPIOverride: String? = nil,
+        endpoints: ServiceEndpoints = .live,
         git: GitInfo? = nil,
         journalDirectory: String? = nil
     ) {
@@ -53,7 +53,7 @@ public struct RunOptions: Sendable {
         self.keepGoing = keepGoing
         self.now = now
         self.os = os
-        self.githubAPIOverride = githubAPIOverride
+        self.endpoints = endpoints
         self.git = git
         self.journalDirectory = journalDirectory
     }

@@ -200,7 +200,7 @@ public struct GitHubReleaseStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         context.masker.add(options.token)
         let (publication, _) = try publication(in: context, requireBody: false)
-        let api = apiURL(in: context)
+        let api = try apiURL(in: context)
         let repoPath = api + GitHubClient.repoPath(options.repo)
         var effects: [PlannedEffect] = [
             .request(method: "GET", url: repoPath + "/releases?per_page=100", detail: "find the release for tag '\(options.tag)' (drafts included)"),
@@ -259,10 +259,8 @@ public struct GitHubReleaseStep: Step {
     // MARK: Helpers
 
     /// `api` as the step uses it: `--rehearse`'s server, the option, `$GITHUB_API_URL`, or github.com.
-    func apiURL(in context: StepContext) -> String {
-        var api = context.githubAPIOverride ?? options.api ?? context.environment["GITHUB_API_URL"] ?? "https://api.github.com"
-        while api.hasSuffix("/") { api.removeLast() }
-        return api
+    func apiURL(in context: StepContext) throws -> String {
+        try context.baseURL(.github, configured: options.api ?? context.environment["GITHUB_API_URL"] ?? "https://api.github.com")
     }
 
     /// The web host for an API URL: github.com for api.github.com, the host for Enterprise's `/api/v3`.
@@ -289,12 +287,14 @@ public struct GitHubReleaseStep: Step {
     }
 
     func publisher(in context: StepContext) throws -> ReleasePublisher {
-        var configuration = HTTPClient.Configuration(environment: context.environment) { line in context.log(line) }
-        configuration.caCertificateFile = options.cacert.map(context.resolvePath)
-        if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
+        let http = context.httpClient(for: .github) { configuration in
+            configuration.caCertificateFile = options.cacert.map(context.resolvePath)
+            if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
+        }
+        let api = try apiURL(in: context)
         let client: GitHubClient
         do {
-            client = try GitHubClient(apiURL: apiURL(in: context), token: options.token, configuration: configuration)
+            client = try GitHubClient(apiURL: api, token: options.token, configuration: http.configuration)
         } catch {
             throw Self.stepError(error, context)
         }

@@ -139,8 +139,9 @@ public struct HTTPUploadStep: Step {
         let form = options.multipart.map { " as multipart field '\($0.field ?? "file")'" } ?? ""
         let headers = (options.headers ?? [:]).keys.sorted().map { "\($0): \(context.masker.mask(options.headers?[$0] ?? ""))" }
         let detail = "'\(path)' (\(size))\(form)" + (headers.isEmpty ? "" : "; headers " + headers.joined(separator: ", "))
+        let url = try context.url(.http, for: options.url)
         return StepPlan(
-            effects: [.request(method: method, url: context.masker.mask(HTTPRequest.redact(options.url)), detail: detail)],
+            effects: [.request(method: method, url: context.masker.mask(HTTPRequest.redact(url)), detail: detail)],
             outputs: StepOutputs(["status": .number(0), "body": .string(""), "bytes": .number(0)])
         )
     }
@@ -163,15 +164,14 @@ public struct HTTPUploadStep: Step {
                 headers.append((name: "Content-Type", value: options.contentType ?? AssetContentType.forFile(named: path)))
             }
         }
-        var configuration = HTTPClient.Configuration(environment: context.environment) { line in
-            context.log(line)
+        let client = context.httpClient(for: .http) { configuration in
+            configuration.retryPolicy = RetryPolicy(maxAttempts: options.attempts ?? 5)
+            configuration.caCertificateFile = options.cacert.map(context.resolvePath)
+            if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
         }
-        configuration.retryPolicy = RetryPolicy(maxAttempts: options.attempts ?? 5)
-        configuration.caCertificateFile = options.cacert.map(context.resolvePath)
-        if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
-        let client = HTTPClient(configuration: configuration)
-        let request = HTTPRequest(method: method, url: options.url, headers: headers, body: body, maxResponseBytes: 1 << 20)
-        context.log("\(method) \(HTTPRequest.redact(options.url)) ← '\(path)'")
+        let url = try context.url(.http, for: options.url)
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, maxResponseBytes: 1 << 20)
+        context.log("\(method) \(HTTPRequest.redact(url)) ← '\(path)'")
         let response: HTTPResponse
         do {
             response = try await client.send(request) { sent, total in context.progress(done: sent, total: total) }

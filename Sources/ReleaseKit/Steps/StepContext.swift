@@ -25,8 +25,10 @@ public final class StepContext: Sendable {
     public let attempt: Int
     /// A scratch folder that lives as long as the run.
     public let temporaryDirectory: String
-    /// Where `github.release` steps publish instead of their `api` during `release run --rehearse`.
-    public let githubAPIOverride: String?
+    /// Where each remote service is reached: the real endpoints, or local stand-ins (`--rehearse`).
+    public let endpoints: ServiceEndpoints
+    /// Undo actions for what steps change on the machine; the engine runs them at the end of the run.
+    public let teardowns: Teardowns
     /// Absolute paths upstream steps promise to create, with the promising step's id.
     public let promisedPaths: [String: String]
     private let sink: @Sendable (StepEvent) -> Void
@@ -41,7 +43,8 @@ public final class StepContext: Sendable {
         masker: SecretMasker = SecretMasker(),
         attempt: Int = 1,
         temporaryDirectory: String = NSTemporaryDirectory(),
-        githubAPIOverride: String? = nil,
+        endpoints: ServiceEndpoints = .live,
+        teardowns: Teardowns = Teardowns(),
         promisedPaths: [String: String] = [:],
         sink: @escaping @Sendable (StepEvent) -> Void = { _ in }
     ) {
@@ -54,7 +57,8 @@ public final class StepContext: Sendable {
         self.masker = masker
         self.attempt = attempt
         self.temporaryDirectory = temporaryDirectory
-        self.githubAPIOverride = githubAPIOverride
+        self.endpoints = endpoints
+        self.teardowns = teardowns
         self.promisedPaths = promisedPaths
         self.sink = sink
     }
@@ -118,6 +122,39 @@ public final class StepContext: Sendable {
         } catch let failure as FileDigest.Failure {
             throw StepError.failed(failure.description)
         }
+    }
+
+    // MARK: Remote services
+
+    /// The base URL of an API service (`github`, `appstore`): a rehearsal's stand-in, else `configured`.
+    /// - Throws: ``StepError/unavailable(_:)`` in a rehearsal without a stand-in for `service` (the step is skipped).
+    public func baseURL(_ service: Service, configured: String) throws -> String {
+        try endpoints.baseURL(service, configured: configured)
+    }
+
+    /// The URL to call for a generic service (`http`, `slack`): `url`, or a rehearsal's stand-in for it.
+    /// - Throws: ``StepError/unavailable(_:)`` in a rehearsal without a stand-in for `service` (the step is skipped).
+    public func url(_ service: Service, for url: String) throws -> String {
+        try endpoints.url(service, for: url)
+    }
+
+    /// An HTTP client for talking to `service`: the run's environment (CA bundle, proxies), retries logged in
+    /// the step's output, and in a rehearsal, no host but the loopback. Steps never build their own, so a
+    /// rehearsal reaches every request.
+    public func httpClient(for service: Service, _ configure: (inout HTTPClient.Configuration) -> Void = { _ in }) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(environment: environment) { [self] line in log(line) }
+        configure(&configuration)
+        if endpoints.isolated { configuration.allowedHosts = ServiceEndpoints.loopbackHosts }
+        return HTTPClient(configuration: configuration)
+    }
+
+    // MARK: Machine changes
+
+    /// Registers an undo for something this step changed on the machine. It runs at the end of the run,
+    /// whatever its outcome (also after a failure or Ctrl-C), newest first, and is reported as it runs.
+    /// - Parameter description: what it undoes, for the log: `delete keychain '/…/release-1234.keychain-db'`.
+    public func addTeardown(_ description: String, _ action: @escaping @Sendable () async throws -> Void) {
+        teardowns.add(step: stepID, masker.mask(description), action)
     }
 
     // MARK: Processes

@@ -10,6 +10,8 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     case exitStatus(Int32, command: String)
     /// A file the step needs is missing.
     case missingFile(path: String, option: String?)
+    /// The step cannot run here and is skipped, not failed (a rehearsal without a stand-in for its service).
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingFile(let path, let option):
             if let option { return "option '\(option)': no such file or directory '\(path)'" }
             return "no such file or directory '\(path)'"
+        case .unavailable(let reason): return reason
         }
     }
 }

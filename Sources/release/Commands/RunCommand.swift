@@ -62,7 +62,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(ExitCodes.stepFailed)
             }
             options.environment = rehearsal!.environment
-            options.githubAPIOverride = rehearsal!.url
+            options.endpoints = ServiceEndpoints(overrides: [.github: rehearsal!.url], isolated: true)
         }
         defer { rehearsal?.stop() }
         var plan: Plan

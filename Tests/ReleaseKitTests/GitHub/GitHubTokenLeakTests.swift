@@ -51,7 +51,7 @@ struct GitHubTokenLeakTests {
         let events = Recorder<StepEvent>()
         let context = StepContext(
             stepID: "publish", kind: GitHubReleaseStep.kind, workingDirectory: fixture.directory + "/files",
-            environment: [:], githubAPIOverride: fixture.url, sink: { events.append($0) }
+            environment: [:], endpoints: ServiceEndpoints(overrides: [.github: fixture.url]), sink: { events.append($0) }
         )
         let tokenJSON = Self.token.replacingOccurrences(of: "/", with: "\\/")
         let step = try GitHubReleaseStep(options: try JSONDecoder().decode(GitHubReleaseStep.Options.self, from: Data("""

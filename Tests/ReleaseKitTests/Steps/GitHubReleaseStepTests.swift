@@ -11,7 +11,7 @@ struct GitHubReleaseStepTests {
     static func context(_ fixture: GitHubTestFixture, dryRun: Bool = false, events: Recorder<StepEvent>) -> StepContext {
         StepContext(
             stepID: "publish", kind: GitHubReleaseStep.kind, workingDirectory: fixture.directory + "/files",
-            environment: [:], isDryRun: dryRun, githubAPIOverride: fixture.url, sink: { events.append($0) }
+            environment: [:], isDryRun: dryRun, endpoints: ServiceEndpoints(overrides: [.github: fixture.url]), sink: { events.append($0) }
         )
     }
 
@@ -83,14 +83,14 @@ struct GitHubReleaseStepTests {
         let events = Recorder<StepEvent>()
         let promised = StepContext(
             stepID: "publish", kind: GitHubReleaseStep.kind, workingDirectory: fixture.directory, environment: [:],
-            isDryRun: true, githubAPIOverride: fixture.url, promisedPaths: [fixture.directory + "/build/Demo.zip": "zip"],
+            isDryRun: true, endpoints: ServiceEndpoints(overrides: [.github: fixture.url]), promisedPaths: [fixture.directory + "/build/Demo.zip": "zip"],
             sink: { events.append($0) }
         )
         try await step.verify(in: promised)
         #expect(events.all.contains { if case .log(let line, _) = $0 { return line.contains("cannot push") } else { return false } })
         let real = StepContext(
             stepID: "publish", kind: GitHubReleaseStep.kind, workingDirectory: fixture.directory, environment: [:],
-            githubAPIOverride: fixture.url, promisedPaths: [fixture.directory + "/build/Demo.zip": "zip"]
+            endpoints: ServiceEndpoints(overrides: [.github: fixture.url]), promisedPaths: [fixture.directory + "/build/Demo.zip": "zip"]
         )
         await #expect {
             try await step.verify(in: real)

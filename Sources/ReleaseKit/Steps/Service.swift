@@ -1,0 +1,11 @@
+/// A remote service steps talk to. `release run --rehearse` replaces each with a local stand-in on 127.0.0.1.
+public enum Service: String, Sendable, CaseIterable, Codable {
+    /// GitHub's REST API (releases, notes).
+    case github
+    /// App Store Connect's API.
+    case appstore
+    /// Any other HTTP endpoint a step uploads to (crash reporters, tester distribution).
+    case http
+    /// Slack incoming webhooks.
+    case slack
+}

@@ -9,8 +9,8 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable 
     public init(file: String, location: SourceLocation?, path: JSONPath?, message: String) {
         self.file = file
         self.location = location
-        self.path = path?.description
-        self.message = message
+        self.path = path.map { Echo.text($0.description, limit: 200) }
+        self.message = Echo.message(message)
     }
 
     /// `Pipelines/release.json:14:9: error: $.steps[3].with.ouput: unknown option 'ouput' (did you mean 'output'?)`

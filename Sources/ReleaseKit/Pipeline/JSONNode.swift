@@ -50,8 +50,7 @@ public struct JSONNode: Sendable, Equatable {
         case .bool(let flag): return flag ? "true" : "false"
         case .number(_, let text): return text
         case .string(let text):
-            let short = text.count > 60 ? String(text.prefix(57)) + "..." : text
-            return "'\(short)'"
+            return "'\(Echo.text(text, limit: 60))'"
         case .array(let items): return "an array of \(items.count)"
         case .object: return "an object"
         }

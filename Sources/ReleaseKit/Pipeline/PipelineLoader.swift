@@ -29,7 +29,9 @@ public struct PipelineLoader: Sendable {
             throw .unreadable(path: shown, reason: reason)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .invalid([Diagnostic(file: shown, location: nil, path: nil, message: "the file is not UTF-8 text")])
+            let invalid = Self.firstInvalidUTF8(data)
+            throw .invalid([Diagnostic(file: shown, location: invalid.location, path: nil,
+                                       message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) is not valid UTF-8")])
         }
         return try load(text: text, file: shown, extraVariables: extraVariables)
     }
@@ -65,12 +67,13 @@ public struct PipelineLoader: Sendable {
 
         var version = 1
         if let node = root["version"] {
+            // `Int(exactly:)`: a version such as 1e19 is outside Int's range, and `Int(_:)` would trap.
             if case .number(let value, let text) = node.value, value.rounded() == value {
-                if !Self.supportedVersions.contains(Int(value)) {
+                guard let whole = Int(exactly: value), Self.supportedVersions.contains(whole) else {
                     diagnostics.add("unsupported format version \(text); this release of release reads version \(Self.supportedVersions.map(String.init).joined(separator: ", "))", at: node, .root.appending("version"))
                     return nil
                 }
-                version = Int(value)
+                version = whole
             } else {
                 diagnostics.add("'version' must be a whole number, found \(node.found)", at: node, .root.appending("version"))
                 return nil
@@ -208,7 +211,7 @@ public struct PipelineLoader: Sendable {
             if let text = usesNode.string, !text.isEmpty {
                 uses = text
                 if registry[text] == nil {
-                    diagnostics.add("step '\(id)': unknown step kind '\(text)'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list", at: usesNode, path.appending("uses"))
+                    diagnostics.add("step '\(Echo.text(id))': unknown step kind '\(Echo.text(text))'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list", at: usesNode, path.appending("uses"))
                 }
             } else {
                 diagnostics.add("step '\(id)': 'uses' must name a step kind, found \(usesNode.found)", at: usesNode, path.appending("uses"))
@@ -263,16 +266,41 @@ public struct PipelineLoader: Sendable {
 
     // MARK: Helpers
 
+    /// Where the first byte that is not valid UTF-8 is: its offset, value, line and column (characters).
+    static func firstInvalidUTF8(_ data: Data) -> (offset: Int, byte: UInt8, location: SourceLocation) {
+        let bytes = [UInt8](data)
+        var line = 1, column = 1, index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : (0xC2..<0xE0).contains(lead) ? 2 : (0xE0..<0xF0).contains(lead) ? 3 : (0xF0..<0xF5).contains(lead) ? 4 : 0
+            // A lead byte that starts nothing, a continuation byte missing, or a sequence that decodes to no
+            // scalar (overlong, surrogate, past U+10FFFF): report the first byte that cannot be where it is.
+            var bad: Int?
+            if length == 0 {
+                bad = index
+            } else if let missing = (index + 1..<index + length).first(where: { $0 >= bytes.count || bytes[$0] & 0xC0 != 0x80 }) {
+                bad = min(missing, bytes.count - 1)
+            } else if length > 1, String(decoding: bytes[index..<index + length], as: UTF8.self).unicodeScalars.count != 1
+                        || String(decoding: bytes[index..<index + length], as: UTF8.self) == "\u{FFFD}" {
+                bad = index
+            }
+            if let bad { return (bad, bytes[bad], SourceLocation(line: line, column: column)) }
+            if lead == 0x0A { line += 1; column = 1 } else { column += 1 }
+            index += length
+        }
+        return (bytes.count, 0, SourceLocation(line: line, column: column))
+    }
+
     private func checkKeys(_ members: [JSONNode.Member], allowed: [String], what: String, path: JSONPath, into diagnostics: inout DiagnosticList) {
         for member in members where !allowed.contains(member.key) {
-            diagnostics.add("unknown \(what) '\(member.key)'" + Suggestion.hint(for: member.key, in: allowed), at: member.keyLocation, path.appending(member.key))
+            diagnostics.add("unknown \(what) '\(Echo.text(member.key))'" + Suggestion.hint(for: member.key, in: allowed), at: member.keyLocation, path.appending(member.key))
         }
     }
 
     private func checkDuplicateKeys(_ members: [JSONNode.Member], path: JSONPath, into diagnostics: inout DiagnosticList) {
         var seen: Set<String> = []
         for member in members where !seen.insert(member.key).inserted {
-            diagnostics.add("duplicate key '\(member.key)'", at: member.keyLocation, path.appending(member.key))
+            diagnostics.add("duplicate key '\(Echo.text(member.key))'", at: member.keyLocation, path.appending(member.key))
         }
     }
 

@@ -156,7 +156,7 @@ struct ReferenceChecker {
             case .variable(let name):
                 if !knownVariables.contains(name) {
                     let hint = Suggestion.hint(for: name, in: knownVariables)
-                    diagnostics.add("unknown variable '${\(name)}'\(hint); define it in 'variables' or pass --var \(name)=VALUE", at: location, path)
+                    diagnostics.add("unknown variable '${\(Echo.text(name))}'\(hint); define it in 'variables' or pass --var \(Echo.text(name))=VALUE", at: location, path)
                 }
             case .stepOutput(let producer, let key):
                 guard let producerStep = ids[producer] else {

@@ -2,15 +2,25 @@
 public enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
-        let lowered = word.lowercased()
+        // The distance is at least the difference in length: a name much longer than every candidate (a
+        // 60,000-character variable) is never compared, so a suggestion costs at most candidate-sized work.
+        let length = word.count
+        guard length <= maximumLength else { return nil }
+        var lowered: String?
         var best: (String, Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
             let limit = max(1, min(3, candidate.count / 3))
+            guard abs(length - candidate.count) <= limit, candidate.count <= maximumLength else { continue }
+            if lowered == nil { lowered = word.lowercased() }
+            let distance = editDistance(lowered!, candidate.lowercased())
             if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
         }
         return best?.0
     }
+
+    /// Names longer than this get no suggestion: nobody mistypes a 100-character name, and comparing two long
+    /// names costs the product of their lengths.
+    static let maximumLength = 100
 
     /// ` (did you mean 'x'?)` or the empty string.
     public static func hint(for word: String, in candidates: some Sequence<String>) -> String {

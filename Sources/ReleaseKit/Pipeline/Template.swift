@@ -33,7 +33,7 @@ public struct Template: Sendable, Equatable {
             }
             if rest.hasPrefix("${") {
                 guard let close = rest.firstIndex(of: "}") else {
-                    throw ParseError(message: "unterminated '${' in '\(text)'")
+                    throw ParseError(message: "unterminated '${' in '\(Echo.text(text))'")
                 }
                 let body = String(text[text.index(index, offsetBy: 2)..<close])
                 let source = "${\(body)}"
@@ -59,7 +59,7 @@ public struct Template: Sendable, Equatable {
                 continue
             }
             guard let close = rest[start.upperBound...].firstIndex(of: "}") else {
-                results.append(.failure(ParseError(message: "unterminated '${' in '\(text)'")))
+                results.append(.failure(ParseError(message: "unterminated '${' in '\(Echo.text(text))'")))
                 break
             }
             let body = String(rest[start.upperBound..<close])
@@ -151,6 +151,6 @@ public struct Template: Sendable, Equatable {
         let valid = !name.isEmpty && name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
         }
-        if !valid { throw ParseError(message: "invalid \(what) name '\(name)' in '\(source)'") }
+        if !valid { throw ParseError(message: "invalid \(what) name '\(Echo.text(name))' in '\(Echo.text(source))'") }
     }
 }

@@ -113,7 +113,10 @@ struct VerifyFailsStep: Step {
 }
 
 enum TestPipelines {
-    static let registry = StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self])
+    /// The built-in kinds and the test steps; a duplicate kind fails every test that loads a pipeline.
+    static var registry: StepRegistry {
+        get throws { try StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self]) }
+    }
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "release-tests-\(UUID().uuidString)"

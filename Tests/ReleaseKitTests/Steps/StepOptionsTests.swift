@@ -102,7 +102,7 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
     }
 
     @Test func releaseStepsShowsDefaultsAndAllowedValues() throws {
-        let registry = StepRegistry.builtIn
+        let registry = try StepRegistry.builtIn
         let text = StepCatalog.text(registry)
         #expect(text.contains("\n    level              number (default 6): deflate level 0-9\n"))
         #expect(text.contains("\n    mode               all | each (default \"all\"): 'all': one zip with every dSYM; 'each': one zip per dSYM\n"))

@@ -54,30 +54,19 @@ final class Blackboard: Sendable {
 
 /// `test.work`: sleeps, records concurrency on a blackboard, can fail the first N attempts, produces outputs.
 struct WorkStep: Step {
-    struct Options: Decodable, Sendable {
-        var board: String
-        var milliseconds: Int?
-        var failTimes: Int?
-        var reject: Bool?
-        var value: String?
-        var readOnly: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case board, milliseconds, value
-            case failTimes = "fail_times"
-            case reject
-            case readOnly = "read_only"
-        }
+    struct Options: StepOptions {
+        @Option(help: "") var board: String
+        @Option(help: "") var milliseconds: Int?
+        @Option(help: "") var failTimes: Int?
+        @Option(help: "") var reject: Bool?
+        @Option(help: "") var value: String?
+        @Option(help: "") var readOnly: Bool?
     }
 
     static let kind = "test.work"
     static let summary = "test step"
-    static let documentation = StepDocumentation(
-        options: [.init("board", "string", required: true, ""), .init("milliseconds", "number", ""), .init("fail_times", "number", ""),
-                  .init("reject", "bool", ""), .init("value", "string", ""), .init("read_only", "bool", "")],
-        outputs: [.init("value", "string", ""), .init("attempt", "number", "")],
-        example: #"{"id": "w", "uses": "test.work", "with": {"board": "b"}}"#
-    )
+    static let outputs: [StepDocumentation.Output] = [.init("value", "string", ""), .init("attempt", "number", "")]
+    static let example = #"{"id": "w", "uses": "test.work", "with": {"board": "b"}}"#
 
     let options: Options
     init(options: Options) throws { self.options = options }
@@ -108,11 +97,11 @@ struct WorkStep: Step {
 
 /// `test.verify-fails`: its verify always fails (preflight).
 struct VerifyFailsStep: Step {
-    struct Options: Decodable, Sendable { var board: String }
+    struct Options: StepOptions { @Option(help: "") var board: String }
     static let kind = "test.verify-fails"
     static let summary = "test step"
-    static let documentation = StepDocumentation(options: [.init("board", "string", required: true, "")], outputs: [],
-                                                 example: #"{"id": "v", "uses": "test.verify-fails", "with": {"board": "b"}}"#)
+    static let outputs: [StepDocumentation.Output] = []
+    static let example = #"{"id": "v", "uses": "test.verify-fails", "with": {"board": "b"}}"#
     let options: Options
     init(options: Options) throws { self.options = options }
     func verify(in context: StepContext) async throws { throw StepError.failed("the token is not accepted") }
@@ -126,22 +115,16 @@ struct VerifyFailsStep: Step {
 /// `test.setup`: "changes the machine" (a line in a log) and registers the undo, like `signing.keychain`; can
 /// fail after registering, wait to be interrupted, or have an undo that fails.
 struct SetupStep: Step {
-    struct Options: Decodable, Sendable {
-        var log: String
-        var fail: Bool?
-        var milliseconds: Int?
-        var failTeardown: Bool?
-        enum CodingKeys: String, CodingKey {
-            case log, fail, milliseconds
-            case failTeardown = "fail_teardown"
-        }
+    struct Options: StepOptions {
+        @Option(.path, help: "") var log: String
+        @Option(help: "") var fail: Bool?
+        @Option(help: "") var milliseconds: Int?
+        @Option(help: "") var failTeardown: Bool?
     }
     static let kind = "test.setup"
     static let summary = "test step"
-    static let documentation = StepDocumentation(
-        options: [.init("log", "path", required: true, ""), .init("fail", "bool", ""), .init("milliseconds", "number", ""),
-                  .init("fail_teardown", "bool", "")],
-        outputs: [], example: #"{"id": "s", "uses": "test.setup", "with": {"log": "l"}}"#)
+    static let outputs: [StepDocumentation.Output] = []
+    static let example = #"{"id": "s", "uses": "test.setup", "with": {"log": "l"}}"#
     let options: Options
     init(options: Options) throws { self.options = options }
     func plan(in context: StepContext) async throws -> StepPlan { StepPlan() }
@@ -163,7 +146,10 @@ struct SetupStep: Step {
 }
 
 enum TestPipelines {
-    static let registry = StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self, SetupStep.self])
+    /// The built-in kinds and the test steps; a duplicate kind fails every test that loads a pipeline.
+    static var registry: StepRegistry {
+        get throws { try StepRegistry(StepRegistry.builtInTypes + [WorkStep.self, VerifyFailsStep.self, SetupStep.self]) }
+    }
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "release-tests-\(UUID().uuidString)"
@@ -209,4 +195,16 @@ enum TestPipelines {
 extension RunResult {
     /// "id=status" for every step, in plan order.
     var statuses: [String] { steps.map { "\($0.id)=\($0.status.label)" } }
+}
+
+/// Decodes a step's `with` object written as JSON text the way a run does: keys, defaults and choices from the
+/// options' declarations. Throws ``OptionsDecoder/Failure`` (or the parser's error) for bad options.
+func decodeOptions<Options: StepOptions>(_ type: Options.Type, _ json: String) throws -> Options {
+    try OptionsDecoder(mode: .resolved).decode(type, from: JSONParser.parse(json), at: .root).value
+}
+
+/// The `with` object of a step kind's documented example, decoded as a run decodes it.
+func exampleOptions<S: Step>(_ type: S.Type) throws -> S.Options {
+    let example = try JSONParser.parse(S.documentation.example)
+    return try OptionsDecoder(mode: .resolved).decode(S.Options.self, from: example["with"] ?? JSONNode(.object([])), at: .root).value
 }

@@ -6,6 +6,10 @@ import Foundation
 ///
 /// Numbers and booleans may also be written as strings (`"level": "${level}"`), since interpolation produces
 /// text. In ``Mode/validation`` a string that still holds `${...}` stands for any value of the requested type.
+///
+/// A ``StepOptions`` type is decoded from its declarations (read from `T()`, as swift-argument-parser does): each
+/// `@Option` property is looked up under its key (`archivePath` under `archive_path`), and an absent one takes its
+/// declared default, or fails as a missing required option. An ``OptionChoice`` accepts only its words.
 public struct OptionsDecoder {
     /// Whether `${...}` references are still in the values.
     public enum Mode: Sendable {
@@ -29,6 +33,8 @@ public struct OptionsDecoder {
         public var value: Value
         /// Keys present in the document that the type never asked for, with where they are.
         public var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
+        /// Every key the type asked for in the top-level object, present or not.
+        public var requestedKeys: Set<String>
     }
 
     public var mode: Mode
@@ -43,7 +49,7 @@ public struct OptionsDecoder {
         let decoder = NodeDecoder(node: node, path: path, codingPath: [], mode: mode, recorder: recorder)
         let value: T
         do {
-            value = try T(from: decoder)
+            value = try decoder.decodeValue(T.self)
         } catch let failure as Failure {
             throw failure
         } catch is PendingTemplate {
@@ -62,7 +68,8 @@ public struct OptionsDecoder {
             }
         }
         unknown.sort { ($0.1.line, $0.1.column) < ($1.1.line, $1.1.column) }
-        return Outcome(value: value, unknownKeys: unknown.map { (path: $0.0, location: $0.1, key: $0.2, known: $0.3) })
+        return Outcome(value: value, unknownKeys: unknown.map { (path: $0.0, location: $0.1, key: $0.2, known: $0.3) },
+                       requestedKeys: recorder.requestedKeys(at: path))
     }
 
     /// Maps a `DecodingError` thrown by an Options type's own `init(from:)` to a located failure.
@@ -108,6 +115,10 @@ final class KeyRecorder {
         table[path]?.1.insert(key)
     }
 
+    func requestedKeys(at path: JSONPath) -> Set<String> {
+        table[path]?.1 ?? []
+    }
+
     var objects: [(JSONPath, [JSONNode.Member], Set<String>)] {
         order.compactMap { path in table[path].map { (path, $0.0, $0.1) } }
     }
@@ -130,6 +141,8 @@ struct NodeDecoder: Decoder {
     let codingPath: [any CodingKey]
     let mode: OptionsDecoder.Mode
     let recorder: KeyRecorder
+    /// The declared options by Swift property name, when this node is a ``StepOptions`` value.
+    var declared: [String: DeclaredOption] = [:]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func fail(_ message: String) -> OptionsDecoder.Failure {
@@ -144,13 +157,13 @@ struct NodeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if isPendingTemplate {
-            return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: [], pending: true))
+            return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: [], pending: true, declared: declared))
         }
         guard case .object(let members) = node.value else {
             throw fail("expected an object, found \(node.found)")
         }
         recorder.register(path, members: members)
-        return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: members, pending: false))
+        return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: members, pending: false, declared: declared))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -226,24 +239,34 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [JSONNode.Member]
     /// A `${...}` string standing in for the whole object during validation: every key is absent.
     let pending: Bool
+    /// The declared options by Swift property name (a ``StepOptions`` object), else empty.
+    let declared: [String: DeclaredOption]
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] {
-        members.compactMap { Key(stringValue: $0.key) }
+        let properties = Dictionary(declared.values.map { ($0.key, $0.property) }, uniquingKeysWith: { first, _ in first })
+        return members.compactMap { Key(stringValue: properties[$0.key] ?? $0.key) }
+    }
+
+    /// The key in the document: a declared option's key, else the coding key as it is.
+    private func name(_ key: Key) -> String {
+        declared[key.stringValue]?.key ?? key.stringValue
     }
 
     func contains(_ key: Key) -> Bool {
-        decoder.recorder.requested(key.stringValue, at: decoder.path)
-        return members.contains { $0.key == key.stringValue }
+        let name = name(key)
+        decoder.recorder.requested(name, at: decoder.path)
+        return members.contains { $0.key == name }
     }
 
     private func member(_ key: Key) throws -> NodeDecoder {
-        decoder.recorder.requested(key.stringValue, at: decoder.path)
-        guard let member = members.first(where: { $0.key == key.stringValue }) else {
+        let name = name(key)
+        decoder.recorder.requested(name, at: decoder.path)
+        guard let member = members.first(where: { $0.key == name }) else {
             if pending { throw PendingTemplate() }
-            throw decoder.fail("missing required option '\(key.stringValue)'")
+            throw decoder.fail("missing required option '\(name)'")
         }
-        return decoder.child(member.value, key: key)
+        return decoder.child(member.value, key: NodeKey(stringValue: name))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -252,12 +275,15 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try member(key).decodeValue(type)
+        // An absent declared option that is not required is its declaration: the default, or nil.
+        if let option = declared[key.stringValue]?.declaration, !option.isRequired, !contains(key), let declaration = option as? T {
+            return declaration
+        }
+        return try member(key).decodeValue(type)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        decoder.recorder.requested(key.stringValue, at: decoder.path)
-        guard members.contains(where: { $0.key == key.stringValue }) else { return nil }
+        guard contains(key) else { return nil }
         let child = try member(key)
         if child.decodeNil() { return nil }
         return try child.decodeValue(type)
@@ -356,8 +382,23 @@ extension NodeDecoder {
         case is Int64.Type: return try decodeInteger(Int64.self) as! T
         case is UInt64.Type: return try decodeInteger(UInt64.self) as! T
         case is JSONNode.Type: return node as! T
+        case let choice as any OptionChoice.Type: return try decodeChoice(choice) as! T
+        case let options as any StepOptions.Type:
+            var decoder = self
+            decoder.declared = Dictionary(options.declaredOptions.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
+            // Opening the object records it, so its keys are checked even when the type asks for none (`noop`).
+            _ = try decoder.container(keyedBy: NodeKey.self)
+            return try T(from: decoder)
         default:
             return try T(from: self)
         }
+    }
+
+    /// One of the choice's words; during validation a `${...}` stands for any of them.
+    func decodeChoice<Choice: OptionChoice>(_ type: Choice.Type) throws -> Choice {
+        if isPendingTemplate, let any = Choice.allCases.first { return any }
+        let text = try decodeString()
+        guard let value = Choice(rawValue: text) else { throw fail(Choice.invalidValueMessage(text)) }
+        return value
     }
 }

@@ -10,9 +10,10 @@ public struct PipelineLoader: Sendable {
     static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
                            "timeout", "continue_on_error", "description"]
 
-    public let registry: StepRegistry
+    /// The step kinds pipelines may use; nil for the built-in ones.
+    public let registry: StepRegistry?
 
-    public init(registry: StepRegistry = .builtIn) {
+    public init(registry: StepRegistry? = nil) {
         self.registry = registry
     }
 
@@ -44,8 +45,14 @@ public struct PipelineLoader: Sendable {
         } catch {
             throw .invalid([Diagnostic(file: file, location: error.location, path: nil, message: "invalid JSON: \(error.message)")])
         }
+        let registry: StepRegistry
+        do {
+            registry = try self.registry ?? StepRegistry.builtIn
+        } catch {
+            throw .invalid([Diagnostic(file: file, location: nil, path: nil, message: "internal error: \(error) (please report this)")])
+        }
         var diagnostics = DiagnosticList(file: file)
-        let definition = readDefinition(root, file: file, into: &diagnostics)
+        let definition = readDefinition(root, file: file, registry: registry, into: &diagnostics)
         var pipeline: ValidatedPipeline?
         if let definition {
             pipeline = ReferenceChecker(definition: definition, registry: registry, extraVariables: extraVariables)
@@ -57,7 +64,7 @@ public struct PipelineLoader: Sendable {
 
     // MARK: Structure
 
-    private func readDefinition(_ root: JSONNode, file: String, into diagnostics: inout DiagnosticList) -> PipelineDefinition? {
+    private func readDefinition(_ root: JSONNode, file: String, registry: StepRegistry, into diagnostics: inout DiagnosticList) -> PipelineDefinition? {
         guard let members = root.members else {
             diagnostics.add("a pipeline file must hold a JSON object, found \(root.typeName)", at: root, .root)
             return nil
@@ -97,7 +104,7 @@ public struct PipelineLoader: Sendable {
             if case .array(let items) = node.value {
                 if items.isEmpty { diagnostics.add("'steps' is empty; a pipeline needs at least one step", at: node, .root.appending("steps")) }
                 for (index, item) in items.enumerated() {
-                    if let step = readStep(item, index: index, into: &diagnostics) { steps.append(step) }
+                    if let step = readStep(item, index: index, registry: registry, into: &diagnostics) { steps.append(step) }
                 }
             } else {
                 diagnostics.add("'steps' must be an array of step objects, found \(node.found)", at: node, .root.appending("steps"))
@@ -184,7 +191,7 @@ public struct PipelineLoader: Sendable {
         return id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
     }
 
-    private func readStep(_ node: JSONNode, index: Int, into diagnostics: inout DiagnosticList) -> StepDefinition? {
+    private func readStep(_ node: JSONNode, index: Int, registry: StepRegistry, into diagnostics: inout DiagnosticList) -> StepDefinition? {
         let path = JSONPath.root.appending("steps").appending(index)
         guard let members = node.members else {
             diagnostics.add("a step must be an object, found \(node.found)", at: node, path)

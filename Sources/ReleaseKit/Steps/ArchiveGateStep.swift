@@ -4,19 +4,18 @@ import Foundation
 /// source tree (entry count, kinds, sizes, permissions, link targets, CRC-32s).
 public struct ArchiveGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// The zip to check.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "the zip to check")
         public var zip: String
-        /// The file or folder it was made from.
+        @Option(.path, help: "the file or folder it was made from")
         public var source: String
-        /// The `exclude` patterns the zip was made with.
-        public var exclude: [String]?
+        @Option(.glob, help: "the exclude patterns the zip was made with")
+        public var exclude: [String] = []
 
-        enum CodingKeys: String, CodingKey {
-            case zip, source, exclude
-        }
+        public init() {}
 
-        public init(zip: String, source: String, exclude: [String]? = nil) {
+        public init(zip: String, source: String, exclude: [String] = []) {
+            self.init()
             self.zip = zip
             self.source = source
             self.exclude = exclude
@@ -25,20 +24,13 @@ public struct ArchiveGateStep: Step {
 
     public static let kind = "gate.archive"
     public static let summary = "Re-read a zip and reject it unless it holds exactly its source tree (count, sizes, links, CRCs)"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("zip", "path", required: true, "the zip to check"),
-            .init("source", "path", required: true, "the file or folder it was made from"),
-            .init("exclude", "list", "the exclude patterns the zip was made with"),
-        ],
-        outputs: [
-            .init("entries", "number", "entries in the zip"),
-        ],
-        example: """
-            { "id": "check-zip", "uses": "gate.archive", "gate": true,
-              "with": { "zip": "${steps.zip.outputs.path}", "source": "build/Demo.xcarchive" } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("entries", "number", "entries in the zip"),
+    ]
+    public static let example = """
+        { "id": "check-zip", "uses": "gate.archive", "gate": true,
+          "with": { "zip": "${steps.zip.outputs.path}", "source": "build/Demo.xcarchive" } }
+        """
 
     public let options: Options
 
@@ -64,7 +56,7 @@ public struct ArchiveGateStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let zip = try context.requireFile(options.zip, option: "zip")
         let source = try context.requireFile(options.source, option: "source")
-        let result = try await ArchiveVerifier.verify(zip: zip, sources: [source], exclude: options.exclude ?? [])
+        let result = try await ArchiveVerifier.verify(zip: zip, sources: [source], exclude: options.exclude)
         guard result.isFaithful else { throw StepError.rejected(result.problems) }
         context.log("'\(zip)' holds the \(result.entries) entries of '\(source)'")
         return StepOutputs(["entries": .number(Double(result.entries))])

@@ -8,25 +8,24 @@ import Foundation
 /// files already compressed in another zip (the dSYM zip of `dsym.package`) are copied from it, not recompressed.
 public struct ArchiveZipStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// File or folder to zip.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
         public var source: String
-        /// The zip to write.
+        @Option(.path, help: "the zip to write; replaced atomically, its folder is created if missing")
         public var output: String
-        /// Deflate level 0...9 (0 stores); default 6.
-        public var level: Int?
-        /// Same tree, same bytes; default false.
-        public var deterministic: Bool?
-        /// `fnmatch` patterns of entries to leave out.
-        public var exclude: [String]?
-        /// Existing zips (typically the dSYM zip) whose compressed entries are copied for identical files.
-        public var reuse: [String]?
+        @Option(help: "deflate level 0-9, 0 stores without compression")
+        public var level: Int = 6
+        @Option(help: "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes")
+        public var deterministic: Bool = false
+        @Option(.glob, help: "patterns matched against entry names and their last component, e.g. '*.DS_Store'")
+        public var exclude: [String] = []
+        @Option(.path, help: "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again")
+        public var reuse: [String] = []
 
-        enum CodingKeys: String, CodingKey {
-            case source, output, level, deterministic, exclude, reuse
-        }
+        public init() {}
 
-        public init(source: String, output: String, level: Int? = nil, deterministic: Bool? = nil, exclude: [String]? = nil, reuse: [String]? = nil) {
+        public init(source: String, output: String, level: Int = 6, deterministic: Bool = false, exclude: [String] = [], reuse: [String] = []) {
+            self.init()
             self.source = source
             self.output = output
             self.level = level
@@ -38,27 +37,17 @@ public struct ArchiveZipStep: Step {
 
     public static let kind = "archive.zip"
     public static let summary = "Zip a file or folder like 'zip -ry': symlinks kept as links, permissions kept, optional deterministic bytes"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("source", "path", required: true, "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')"),
-            .init("output", "path", required: true, "the zip to write; replaced atomically, its folder is created if missing"),
-            .init("level", "number", "deflate level 0-9, 0 stores without compression (default 6)"),
-            .init("deterministic", "bool", "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes (default false)"),
-            .init("exclude", "list", "fnmatch patterns matched against entry names and their last component, e.g. '*.DS_Store'"),
-            .init("reuse", "list", "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again"),
-        ],
-        outputs: [
-            .init("path", "path", "the zip"),
-            .init("size", "number", "its size in bytes"),
-            .init("sha256", "string", "its SHA-256, lower-case hex"),
-            .init("entries", "number", "files, folders and links stored"),
-        ],
-        example: """
-            { "id": "zip", "uses": "archive.zip", "needs": ["dsyms"],
-              "with": { "source": "build/Demo.xcarchive", "output": "build/Demo.xcarchive.zip", "level": 6, "deterministic": true, "exclude": ["*.DS_Store"],
-                        "reuse": ["build/Demo.app.dSYM.zip"] } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the zip"),
+        .init("size", "number", "its size in bytes"),
+        .init("sha256", "string", "its SHA-256, lower-case hex"),
+        .init("entries", "number", "files, folders and links stored"),
+    ]
+    public static let example = """
+        { "id": "zip", "uses": "archive.zip", "needs": ["dsyms"],
+          "with": { "source": "build/Demo.xcarchive", "output": "build/Demo.xcarchive.zip", "level": 6, "deterministic": true, "exclude": ["*.DS_Store"],
+                    "reuse": ["build/Demo.app.dSYM.zip"] } }
+        """
 
     public let options: Options
     let zipOptions: ZipOptions
@@ -67,13 +56,13 @@ public struct ArchiveZipStep: Step {
     public init(options: Options) throws {
         guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
         guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
-        let level = options.level ?? 6
+        let level = options.level
         guard (0...9).contains(level) else { throw StepError.invalidOption("level", "'\(level)' is not between 0 and 9") }
-        if let empty = options.exclude?.firstIndex(where: \.isEmpty) {
+        if let empty = options.exclude.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("exclude", "pattern \(empty + 1) is empty")
         }
         self.options = options
-        zipOptions = try ZipOptions(level: level, deterministic: options.deterministic ?? false, exclude: options.exclude ?? [])
+        zipOptions = try ZipOptions(level: level, deterministic: options.deterministic, exclude: options.exclude)
     }
 
     public func verify(in context: StepContext) async throws {
@@ -94,7 +83,7 @@ public struct ArchiveZipStep: Step {
         var detail = "zip of '\(source)' (level \(zipOptions.level)"
         if zipOptions.deterministic { detail += ", deterministic" }
         if !zipOptions.exclude.isEmpty { detail += ", excluding \(zipOptions.exclude.joined(separator: " "))" }
-        if let reuse = options.reuse, !reuse.isEmpty { detail += ", reusing entries of \(reuse.map { "'\(context.resolvePath($0))'" }.joined(separator: " "))" }
+        if !options.reuse.isEmpty { detail += ", reusing entries of \(options.reuse.map { "'\(context.resolvePath($0))'" }.joined(separator: " "))" }
         detail += ")"
         return StepPlan(effects: [.writeFile(path: output, diff: nil, detail: detail)], outputs: StepOutputs(["path": .path(output)]))
     }
@@ -106,7 +95,7 @@ public struct ArchiveZipStep: Step {
         let throttle = ProgressThrottle(context: context)
         var options = zipOptions
         // Missing zips are skipped by the writer: reuse only ever saves work.
-        options.reuse = (self.options.reuse ?? []).map { context.resolvePath($0) }
+        options.reuse = self.options.reuse.map { context.resolvePath($0) }
         let result = try await ZipWriter(options: options).write(sources: [source], to: output) { progress in
             throttle.report(done: progress.bytesDone, total: progress.bytesTotal)
         }

@@ -5,33 +5,22 @@ import Foundation
 /// or there are more than allowed.
 public struct AssetsGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// Paths or globs; list outputs of other steps may stand as items.
+    public struct Options: StepOptions, Equatable {
+        @Option(help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
         public var files: PathListOption
-        /// The largest size a file may have, in bytes.
-        public var maxSize: Int64?
-        /// The most files there may be.
+        @Option(help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
+        public var maxSize: Int64 = AssetsGateStep.defaultMaxSize
+        @Option(help: "most files allowed (default: no limit)")
         public var maxCount: Int?
 
-        enum CodingKeys: String, CodingKey {
-            case files
-            case maxSize = "max_size"
-            case maxCount = "max_count"
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(files: [String], maxSize: Int64? = nil, maxCount: Int? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(files: [String], maxSize: Int64 = AssetsGateStep.defaultMaxSize, maxCount: Int? = nil) {
+            self.init()
             self.files = PathListOption(files)
             self.maxSize = maxSize
             self.maxCount = maxCount
-        }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            files = try container.decode(PathListOption.self, forKey: .files)
-            maxSize = try container.decodeIfPresent(Int64.self, forKey: .maxSize)
-            maxCount = try container.decodeIfPresent(Int.self, forKey: .maxCount)
         }
     }
 
@@ -42,23 +31,15 @@ public struct AssetsGateStep: Step {
     public static let kind = "gate.assets"
     /// One line for `release steps`.
     public static let summary = "Reject the release when an asset is missing, too big, shares its name with another, or there are too many"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("files", "[path | glob] | path", required: true, "the files to publish; items may be list outputs of other steps; a glob must match a file"),
-            .init("max_size", "number", "largest size of one file in bytes (default 2147483648, GitHub's 2 GiB)"),
-            .init("max_count", "number", "most files allowed (default: no limit)"),
-        ],
-        outputs: [
-            .init("count", "number", "files checked"),
-            .init("files", "list", "their absolute paths"),
-            .init("total_size", "number", "their total size in bytes"),
-        ],
-        example: """
-            { "id": "check-assets", "uses": "gate.assets", "gate": true, "needs": ["zip", "dsyms"],
-              "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "max_size": 2147483648, "max_count": 10 } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("count", "number", "files checked"),
+        .init("files", "list", "their absolute paths"),
+        .init("total_size", "number", "their total size in bytes"),
+    ]
+    public static let example = """
+        { "id": "check-assets", "uses": "gate.assets", "gate": true, "needs": ["zip", "dsyms"],
+          "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "max_size": 2147483648, "max_count": 10 } }
+        """
 
     /// The decoded options.
     public let options: Options
@@ -69,7 +50,7 @@ public struct AssetsGateStep: Step {
         if let index = options.files.items.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("files", "item \(index + 1) is empty")
         }
-        if let size = options.maxSize, size < 1 { throw StepError.invalidOption("max_size", "'\(size)' is not a positive number of bytes") }
+        if options.maxSize < 1 { throw StepError.invalidOption("max_size", "'\(options.maxSize)' is not a positive number of bytes") }
         if let count = options.maxCount, count < 1 { throw StepError.invalidOption("max_count", "'\(count)' is not a positive number") }
         self.options = options
     }
@@ -89,7 +70,7 @@ public struct AssetsGateStep: Step {
         StepPlan(effects: [.note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(limit) bytes each and have unique names")])
     }
 
-    private var limit: Int64 { options.maxSize ?? Self.defaultMaxSize }
+    private var limit: Int64 { options.maxSize }
 
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -5,27 +5,19 @@ import Foundation
 /// files are published side by side).
 public struct ChecksumStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// Paths or globs; list outputs of other steps may stand as items.
+    public struct Options: StepOptions, Equatable {
+        @Option(help: "files to list; items may be list outputs of other steps; a glob must match a file")
         public var files: PathListOption
-        /// The file to write (default `SHA256SUMS` in the working directory).
-        public var output: String?
+        @Option(.path, help: "the file to write, relative to the working directory; it is never listed in itself")
+        public var output: String = "SHA256SUMS"
 
-        enum CodingKeys: String, CodingKey {
-            case files, output
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(files: [String], output: String? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(files: [String], output: String = "SHA256SUMS") {
+            self.init()
             self.files = PathListOption(files)
             self.output = output
-        }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            files = try container.decode(PathListOption.self, forKey: .files)
-            output = try container.decodeIfPresent(String.self, forKey: .output)
         }
     }
 
@@ -33,21 +25,14 @@ public struct ChecksumStep: Step {
     public static let kind = "checksum"
     /// One line for `release steps`.
     public static let summary = "Write SHA256SUMS (sha256sum format, sorted by name) for the release's files"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("files", "[path | glob] | path", required: true, "files to list; items may be list outputs of other steps; a glob must match a file"),
-            .init("output", "path", "the file to write (default SHA256SUMS in the working directory); it is never listed in itself"),
-        ],
-        outputs: [
-            .init("path", "path", "the SHA256SUMS file (also an artifact)"),
-            .init("sums", "list", "its lines, '<sha256>  <name>'"),
-        ],
-        example: """
-            { "id": "sums", "uses": "checksum", "needs": ["zip", "dsyms"],
-              "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "output": "build/SHA256SUMS" } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the SHA256SUMS file (also an artifact)"),
+        .init("sums", "list", "its lines, '<sha256>  <name>'"),
+    ]
+    public static let example = """
+        { "id": "sums", "uses": "checksum", "needs": ["zip", "dsyms"],
+          "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "output": "build/SHA256SUMS" } }
+        """
 
     /// The decoded options.
     public let options: Options
@@ -58,12 +43,12 @@ public struct ChecksumStep: Step {
         if let index = options.files.items.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("files", "item \(index + 1) is empty")
         }
-        if options.output?.isEmpty == true { throw StepError.invalidOption("output", "must not be empty") }
+        if options.output.isEmpty { throw StepError.invalidOption("output", "must not be empty") }
         self.options = options
     }
 
     private func outputPath(_ context: StepContext) -> String {
-        context.resolvePath(options.output ?? "SHA256SUMS")
+        context.resolvePath(options.output)
     }
 
     /// The files to list, absolute, or the problem. In dry runs, items an upstream step promises are kept.

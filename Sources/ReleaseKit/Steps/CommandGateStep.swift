@@ -7,40 +7,28 @@ import Synchronization
 /// 0), or when a `require` pattern matches no line.
 public struct CommandGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// argv.
+    public struct Options: StepOptions, Equatable {
+        @Option(help: "the command as argv; its output is shown with secrets masked")
         public var run: [String]
-        /// Extra environment variables.
-        public var env: [String: String]?
-        /// The folder to run in.
+        @Option(help: "extra environment variables for the command")
+        public var env: [String: String] = [:]
+        @Option(.path, help: "directory to run in (default: the pipeline's working directory)")
         public var cwd: String?
-        /// Regular expressions: a matching output line rejects the release.
-        public var failOn: [String]?
-        /// Regular expressions that must each match some output line.
-        public var require: [String]?
+        @Option(.regex, help: "a line of output (stdout or stderr) matching one of these rejects the release, whatever the exit status")
+        public var failOn: [String] = []
+        @Option(.regex, help: "each must match some line of output, or the release is rejected")
+        public var require: [String] = []
 
-        enum CodingKeys: String, CodingKey {
-            case run, env, cwd, require
-            case failOn = "fail_on"
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(run: [String], env: [String: String]? = nil, cwd: String? = nil, failOn: [String]? = nil, require: [String]? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(run: [String], env: [String: String] = [:], cwd: String? = nil, failOn: [String] = [], require: [String] = []) {
+            self.init()
             self.run = run
             self.env = env
             self.cwd = cwd
             self.failOn = failOn
             self.require = require
-        }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            run = try container.decode([String].self, forKey: .run)
-            env = try container.decodeIfPresent([String: String].self, forKey: .env)
-            cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
-            failOn = try container.decodeIfPresent([String].self, forKey: .failOn)
-            require = try container.decodeIfPresent([String].self, forKey: .require)
         }
     }
 
@@ -48,26 +36,16 @@ public struct CommandGateStep: Step {
     public static let kind = "gate.command"
     /// One line for `release steps`.
     public static let summary = "Run a validation command; reject on a non-zero exit, a fail_on line or a missing require line"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("run", "[string]", required: true, "the command as argv; its output is shown with secrets masked"),
-            .init("env", "{string: string}", "extra environment variables for the command"),
-            .init("cwd", "path", "directory to run in (default: the pipeline's working directory)"),
-            .init("fail_on", "[regex]", "a line of output (stdout or stderr) matching one of these rejects the release, whatever the exit status"),
-            .init("require", "[regex]", "each must match some line of output, or the release is rejected"),
-        ],
-        outputs: [
-            .init("exit_code", "number", "the command's exit status"),
-            .init("stdout", "string", "standard output, trailing newlines removed"),
-        ],
-        example: """
-            { "id": "validate", "uses": "gate.command", "gate": true, "needs": ["export"], "when": {"os": "macos"},
-              "with": { "run": ["xcrun", "altool", "--validate-app", "-f", "build/Demo.ipa", "-t", "ios",
-                                "-u", "${env.APPLE_ID}", "-p", "${secrets.APP_SPECIFIC_PASSWORD}"],
-                        "fail_on": ["ERROR ITMS-[0-9]+", "(?i)^\\\\*\\\\*\\\\* error"], "require": ["No errors validating"] } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("exit_code", "number", "the command's exit status"),
+        .init("stdout", "string", "standard output, trailing newlines removed"),
+    ]
+    public static let example = """
+        { "id": "validate", "uses": "gate.command", "gate": true, "needs": ["export"], "when": {"os": "macos"},
+          "with": { "run": ["xcrun", "altool", "--validate-app", "-f", "build/Demo.ipa", "-t", "ios",
+                            "-u", "${env.APPLE_ID}", "-p", "${secrets.APP_SPECIFIC_PASSWORD}"],
+                    "fail_on": ["ERROR ITMS-[0-9]+", "(?i)^\\\\*\\\\*\\\\* error"], "require": ["No errors validating"] } }
+        """
 
     /// The decoded options.
     public let options: Options
@@ -82,8 +60,8 @@ public struct CommandGateStep: Step {
 
     /// The patterns compiled (Swift `Regex` syntax, which accepts the usual PCRE forms such as `(?i)`).
     /// `Regex` values are not `Sendable`, so the step keeps the text and compiles it where it is used.
-    static func compile(_ patterns: [String]?, _ option: String) throws -> [(String, Regex<AnyRegexOutput>)] {
-        try (patterns ?? []).map { pattern in
+    static func compile(_ patterns: [String], _ option: String) throws -> [(String, Regex<AnyRegexOutput>)] {
+        try patterns.map { pattern in
             guard !pattern.isEmpty else { throw StepError.invalidOption(option, "a pattern is empty") }
             do {
                 return (pattern, try Regex(pattern))
@@ -100,7 +78,7 @@ public struct CommandGateStep: Step {
     public func verify(in context: StepContext) async throws {
         if let cwd = options.cwd { try context.requireFile(cwd, option: "cwd") }
         let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
-        let environment = context.environment.merging(options.env ?? [:]) { _, new in new }
+        let environment = context.environment.merging(options.env) { _, new in new }
         if ProcessRunner.resolveExecutable(options.run[0], directory: directory, environment: environment) == nil {
             throw StepError.failed("command not found: '\(options.run[0])'")
         }
@@ -116,7 +94,7 @@ public struct CommandGateStep: Step {
         let failOn = try Self.compile(options.failOn, "fail_on")
         let require = try Self.compile(options.require, "require")
         let lines = Mutex<[String]>([])
-        let result = try await context.run(options.run, directory: options.cwd, environment: options.env ?? [:]) { line, _ in
+        let result = try await context.run(options.run, directory: options.cwd, environment: options.env) { line, _ in
             lines.withLock { $0.append(line) }
         }
         let output = lines.withLock { $0 }

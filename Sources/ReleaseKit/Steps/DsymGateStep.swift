@@ -5,19 +5,18 @@ import Foundation
 /// could not be symbolicated.
 public struct DsymGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// An `.xcarchive`, `.app`, `.ipa` or build folder: where the binaries (and usually the dSYMs) are.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "an .xcarchive, .app, .ipa or build folder holding the app's binaries")
         public var archive: String
-        /// More places with dSYMs: `.dSYM` bundles or folders holding them.
-        public var dsyms: [String]?
-        /// `fnmatch` patterns of binary names allowed to have no dSYM (a vendor's binary-only framework).
-        public var ignore: [String]?
+        @Option(.path, help: "more .dSYM bundles, or folders holding them, besides those found with the binaries")
+        public var dsyms: [String] = []
+        @Option(.glob, help: "binary names allowed to have no dSYM (a vendor's binary-only framework)")
+        public var ignore: [String] = []
 
-        enum CodingKeys: String, CodingKey {
-            case archive, dsyms, ignore
-        }
+        public init() {}
 
-        public init(archive: String, dsyms: [String]? = nil, ignore: [String]? = nil) {
+        public init(archive: String, dsyms: [String] = [], ignore: [String] = []) {
+            self.init()
             self.archive = archive
             self.dsyms = dsyms
             self.ignore = ignore
@@ -26,32 +25,25 @@ public struct DsymGateStep: Step {
 
     public static let kind = "gate.dsym"
     public static let summary = "Reject the release when a binary of the app has no dSYM with its UUID, architecture by architecture"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("archive", "path", required: true, "an .xcarchive, .app, .ipa or build folder holding the app's binaries"),
-            .init("dsyms", "list", "more .dSYM bundles, or folders holding them, besides those found with the binaries"),
-            .init("ignore", "list", "fnmatch patterns of binary names allowed to have no dSYM"),
-        ],
-        outputs: [
-            .init("binaries", "number", "binaries checked"),
-            .init("slices", "number", "architectures checked, all matched"),
-            .init("uuids", "list", "UUIDs of the binaries' slices"),
-        ],
-        example: """
-            { "id": "check-dsyms", "uses": "gate.dsym", "gate": true, "needs": ["archive"],
-              "with": { "archive": "build/Demo.xcarchive", "dsyms": ["build/Release-iphoneos"], "ignore": ["VendorSDK"] } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("binaries", "number", "binaries checked"),
+        .init("slices", "number", "architectures checked, all matched"),
+        .init("uuids", "list", "UUIDs of the binaries' slices"),
+    ]
+    public static let example = """
+        { "id": "check-dsyms", "uses": "gate.dsym", "gate": true, "needs": ["archive"],
+          "with": { "archive": "build/Demo.xcarchive", "dsyms": ["build/Release-iphoneos"], "ignore": ["VendorSDK"] } }
+        """
 
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or pattern.
     public init(options: Options) throws {
         guard !options.archive.isEmpty else { throw StepError.invalidOption("archive", "must not be empty") }
-        if let index = options.dsyms?.firstIndex(where: \.isEmpty) {
+        if let index = options.dsyms.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("dsyms", "path \(index + 1) is empty")
         }
-        if let index = options.ignore?.firstIndex(where: \.isEmpty) {
+        if let index = options.ignore.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("ignore", "pattern \(index + 1) is empty")
         }
         self.options = options
@@ -59,7 +51,7 @@ public struct DsymGateStep: Step {
 
     public func verify(in context: StepContext) async throws {
         try context.requireFile(options.archive, option: "archive")
-        for path in options.dsyms ?? [] { try context.requireFile(path, option: "dsyms") }
+        for path in options.dsyms { try context.requireFile(path, option: "dsyms") }
     }
 
     /// It only reads, so dry runs really run it.
@@ -73,10 +65,10 @@ public struct DsymGateStep: Step {
         let archive = try context.requireFile(options.archive, option: "archive")
         let inspection = try await DsymInspector.inspect(archive)
         var dsyms = inspection.dsyms
-        for path in options.dsyms ?? [] {
+        for path in options.dsyms {
             dsyms += try await DsymInspector.inspect(context.resolvePath(path)).dsyms
         }
-        let patterns = options.ignore ?? []
+        let patterns = options.ignore
         let binaries = inspection.binaries.filter { binary in
             !patterns.contains { fnmatch($0, binary.name, 0) == 0 }
         }

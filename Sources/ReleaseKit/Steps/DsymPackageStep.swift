@@ -7,43 +7,43 @@ import Foundation
 /// this does the same through libarchive and records which UUIDs it packaged.
 public struct DsymPackageStep: Step {
     /// How dSYMs are zipped.
-    public enum Mode: String, Sendable, Equatable {
+    public enum Mode: String, OptionChoice, Equatable {
         /// One zip at `output` holding every dSYM bundle at its top level.
         case all
         /// `output` is a folder; each dSYM becomes `NAME.dSYM.zip` in it.
         case each
+
+        public static func invalidValueMessage(_ text: String) -> String { "'\(text)' is not 'all' or 'each'" }
     }
 
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// An `.xcarchive` whose `dSYMs/` folder holds dSYMs (and receives them with `move_into_archive`).
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "an .xcarchive: its dSYMs/ folder is searched, and receives the dSYMs with move_into_archive")
         public var archive: String?
-        /// Folders searched for `.dSYM` bundles (a build folder).
-        public var search: [String]?
-        /// `.dSYM` bundles given directly.
-        public var paths: [String]?
-        /// The zip (mode `all`) or folder of zips (mode `each`).
+        @Option(.path, help: "folders searched for .dSYM bundles (a build folder)")
+        public var search: [String] = []
+        @Option(.path, help: ".dSYM bundles given directly")
+        public var paths: [String] = []
+        @Option(.path, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
         public var output: String
-        /// `all` (default) or `each`.
-        public var mode: String?
-        /// Where the UUID manifest goes (default: beside the zip, `NAME.uuids.json`).
+        @Option(help: "'all': one zip with every dSYM; 'each': one zip per dSYM")
+        public var mode: Mode = .all
+        @Option(.path, help: "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json")
         public var manifest: String?
-        /// Move dSYMs found through `search`/`paths` into `archive/dSYMs/` after zipping them.
-        public var moveIntoArchive: Bool?
-        /// Deflate level 0...9 (default 6).
-        public var level: Int?
-        /// Same dSYMs, same zip bytes (default false).
-        public var deterministic: Bool?
+        @Option(help: "after zipping, move dSYMs found through search/paths into archive/dSYMs/")
+        public var moveIntoArchive: Bool = false
+        @Option(help: "deflate level 0-9")
+        public var level: Int = 6
+        @Option(help: "same dSYMs, same zip bytes")
+        public var deterministic: Bool = false
 
-        enum CodingKeys: String, CodingKey {
-            case archive, search, paths, output, mode, manifest, level, deterministic
-            case moveIntoArchive = "move_into_archive"
-        }
+        public init() {}
 
         public init(
-            archive: String? = nil, search: [String]? = nil, paths: [String]? = nil, output: String, mode: String? = nil,
-            manifest: String? = nil, moveIntoArchive: Bool? = nil, level: Int? = nil, deterministic: Bool? = nil
+            archive: String? = nil, search: [String] = [], paths: [String] = [], output: String, mode: Mode = .all,
+            manifest: String? = nil, moveIntoArchive: Bool = false, level: Int = 6, deterministic: Bool = false
         ) {
+            self.init()
             self.archive = archive
             self.search = search
             self.paths = paths
@@ -58,62 +58,46 @@ public struct DsymPackageStep: Step {
 
     public static let kind = "dsym.package"
     public static let summary = "Find dSYMs, zip them, optionally move them into the archive, and write a UUID manifest"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("archive", "path", "an .xcarchive: its dSYMs/ folder is searched, and receives the dSYMs with move_into_archive"),
-            .init("search", "list", "folders searched for .dSYM bundles (a build folder)"),
-            .init("paths", "list", ".dSYM bundles given directly"),
-            .init("output", "path", required: true, "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files"),
-            .init("mode", "string", "'all' (default): one zip with every dSYM; 'each': one zip per dSYM"),
-            .init("manifest", "path", "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json"),
-            .init("move_into_archive", "bool", "after zipping, move dSYMs found through search/paths into archive/dSYMs/ (default false)"),
-            .init("level", "number", "deflate level 0-9 (default 6)"),
-            .init("deterministic", "bool", "same dSYMs, same zip bytes (default false)"),
-        ],
-        outputs: [
-            .init("path", "path", "the zip (mode 'all') or the folder of zips (mode 'each')"),
-            .init("paths", "list", "every zip written"),
-            .init("uuids", "list", "UUIDs of every packaged slice"),
-            .init("manifest", "path", "the UUID manifest"),
-        ],
-        example: """
-            { "id": "dsyms", "uses": "dsym.package", "needs": ["archive"],
-              "with": { "archive": "build/Demo.xcarchive", "search": ["build/Release-iphoneos"], "output": "build/Demo.app.dSYM.zip",
-                        "move_into_archive": true, "deterministic": true } }
-            """
-    )
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the zip (mode 'all') or the folder of zips (mode 'each')"),
+        .init("paths", "list", "every zip written"),
+        .init("uuids", "list", "UUIDs of every packaged slice"),
+        .init("manifest", "path", "the UUID manifest"),
+    ]
+    public static let example = """
+        { "id": "dsyms", "uses": "dsym.package", "needs": ["archive"],
+          "with": { "archive": "build/Demo.xcarchive", "search": ["build/Release-iphoneos"], "output": "build/Demo.app.dSYM.zip",
+                    "move_into_archive": true, "deterministic": true } }
+        """
 
     public let options: Options
     let mode: Mode
     let zipOptions: ZipOptions
 
-    /// - Throws: ``StepError/invalidOption(_:_:)`` when nothing says where the dSYMs are, for an unknown mode, a level
-    ///   outside 0...9, or `move_into_archive` without `archive`.
+    /// - Throws: ``StepError/invalidOption(_:_:)`` when nothing says where the dSYMs are, for a level outside 0...9,
+    ///   or `move_into_archive` without `archive`.
     public init(options: Options) throws {
-        guard options.archive != nil || !(options.search ?? []).isEmpty || !(options.paths ?? []).isEmpty else {
+        guard options.archive != nil || !options.search.isEmpty || !options.paths.isEmpty else {
             throw StepError.invalidOption("archive", "one of 'archive', 'search' or 'paths' is required")
         }
         guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
-        guard let mode = Mode(rawValue: options.mode ?? "all") else {
-            throw StepError.invalidOption("mode", "'\(options.mode ?? "")' is not 'all' or 'each'")
-        }
-        let level = options.level ?? 6
+        let level = options.level
         guard (0...9).contains(level) else { throw StepError.invalidOption("level", "'\(level)' is not between 0 and 9") }
-        if options.moveIntoArchive == true && options.archive == nil {
+        if options.moveIntoArchive && options.archive == nil {
             throw StepError.invalidOption("move_into_archive", "needs 'archive' to move the dSYMs into")
         }
-        if let path = options.paths?.first(where: { !$0.hasSuffix(".dSYM") && !$0.hasSuffix(".dSYM/") }) {
+        if let path = options.paths.first(where: { !$0.hasSuffix(".dSYM") && !$0.hasSuffix(".dSYM/") }) {
             throw StepError.invalidOption("paths", "'\(path)' is not a .dSYM bundle")
         }
         self.options = options
-        self.mode = mode
-        zipOptions = try ZipOptions(level: level, deterministic: options.deterministic ?? false)
+        mode = options.mode
+        zipOptions = try ZipOptions(level: level, deterministic: options.deterministic)
     }
 
     public func verify(in context: StepContext) async throws {
         if let archive = options.archive { try context.requireFile(archive, option: "archive") }
-        for folder in options.search ?? [] { try context.requireFile(folder, option: "search") }
-        for path in options.paths ?? [] { try context.requireFile(path, option: "paths") }
+        for folder in options.search { try context.requireFile(folder, option: "search") }
+        for path in options.paths { try context.requireFile(path, option: "paths") }
     }
 
     public func plan(in context: StepContext) async throws -> StepPlan {
@@ -134,7 +118,7 @@ public struct DsymPackageStep: Step {
             }
         }
         effects.append(.writeFile(path: manifest, diff: nil, detail: "UUID manifest of \(names)"))
-        if options.moveIntoArchive == true, let archive = options.archive {
+        if options.moveIntoArchive, let archive = options.archive {
             let destination = context.resolvePath(archive) + "/dSYMs"
             let outside = found.filter { !$0.hasPrefix(destination + "/") }
             if found.isEmpty {
@@ -151,7 +135,7 @@ public struct DsymPackageStep: Step {
         try await verify(in: context)
         var bundles = dsymBundles(in: context)
         guard !bundles.isEmpty else {
-            let places = ([options.archive.map { $0 + "/dSYMs" }].compactMap { $0 } + (options.search ?? []) + (options.paths ?? []))
+            let places = ([options.archive.map { $0 + "/dSYMs" }].compactMap { $0 } + options.search + options.paths)
             throw StepError.failed("no .dSYM bundles found in \(places.map { "'\($0)'" }.joined(separator: ", "))")
         }
 
@@ -182,7 +166,7 @@ public struct DsymPackageStep: Step {
         try FileSystemSupport.createParent(of: manifestPath)
         try AtomicFile.write(try manifest.json(), to: manifestPath)
 
-        if options.moveIntoArchive == true, let archive = options.archive {
+        if options.moveIntoArchive, let archive = options.archive {
             let destination = context.resolvePath(archive) + "/dSYMs"
             try FileSystemSupport.createParent(of: destination + "/x")
             for (index, bundle) in bundles.enumerated() where !bundle.hasPrefix(destination + "/") {
@@ -231,10 +215,10 @@ public struct DsymPackageStep: Step {
         if let archive = options.archive {
             found += FileSystemSupport.findDsyms(in: context.resolvePath(archive) + "/dSYMs", depth: 0)
         }
-        for folder in options.search ?? [] {
+        for folder in options.search {
             found += FileSystemSupport.findDsyms(in: context.resolvePath(folder))
         }
-        for path in options.paths ?? [] where FileSystemSupport.isDirectory(context.resolvePath(path)) {
+        for path in options.paths where FileSystemSupport.isDirectory(context.resolvePath(path)) {
             found.append(context.resolvePath(path))
         }
         // One bundle per name (a zip cannot hold two): a dSYM from `search` or `paths` replaces the archive's

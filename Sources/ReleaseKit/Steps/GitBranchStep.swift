@@ -1,37 +1,25 @@
 /// `git.branch`: create a branch (and switch to it), for example `release/3.0.1`.
 public struct GitBranchStep: Step {
-    /// The step's `with` object (snake_case keys).
-    public struct Options: Decodable, Sendable {
-        /// See ``documentation``.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the branch to create, for example release/${steps.bump.outputs.version}")
         public var name: String
-        /// See ``documentation``.
+        @Option(help: "the commit or branch to start from (default: HEAD)")
         public var startPoint: String?
-        /// See ``documentation``.
-        public var checkout: Bool
-        /// See ``documentation``.
+        @Option(help: "switch to the new branch (false only creates it)")
+        public var checkout: Bool = true
+        @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
-        enum CodingKeys: String, CodingKey {
-            case name
-            case startPoint = "start_point"
-            case checkout
-            case directory
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
+        /// Creates the options; defaults match the declared ones.
         public init(name: String, startPoint: String? = nil, checkout: Bool = true, directory: String? = nil) {
+            self.init()
             self.name = name
             self.startPoint = startPoint
             self.checkout = checkout
             self.directory = directory
-        }
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            name = try container.decode(String.self, forKey: .name)
-            startPoint = try container.decodeIfPresent(String.self, forKey: .startPoint)
-            checkout = try container.decodeIfPresent(Bool.self, forKey: .checkout) ?? true
-            directory = try container.decodeIfPresent(String.self, forKey: .directory)
         }
     }
 
@@ -39,19 +27,12 @@ public struct GitBranchStep: Step {
     public static let kind = "git.branch"
     /// One line for `release steps`.
     public static let summary = "Create a git branch and switch to it"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("name", "string", required: true, "the branch to create, for example release/${steps.bump.outputs.version}"),
-            .init("start_point", "string", "the commit or branch to start from (default: HEAD)"),
-            .init("checkout", "bool", "switch to the new branch (default true; false only creates it)"),
-            .init("directory", "path", "the repository folder (default: the working directory)"),
-        ],
-        outputs: [.init("branch", "string", "the branch name")],
-        example: """
-            {"id": "branch", "uses": "git.branch", "needs": ["bump"], "with": {"name": "release/${steps.bump.outputs.version}"}}
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [.init("branch", "string", "the branch name")]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        {"id": "branch", "uses": "git.branch", "needs": ["bump"], "with": {"name": "release/${steps.bump.outputs.version}"}}
+        """
 
     /// The decoded options.
     public let options: Options

@@ -2,38 +2,26 @@ import Foundation
 
 /// `git.commit`: stage files and commit them.
 public struct GitCommitStep: Step {
-    /// The step's `with` object (snake_case keys).
-    public struct Options: Decodable, Sendable {
-        /// See ``documentation``.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the commit message")
         public var message: String
-        /// See ``documentation``.
-        public var paths: [String]
-        /// See ``documentation``.
-        public var allowEmpty: Bool
-        /// See ``documentation``.
+        @Option(.path, help: "the files to stage and commit, and only those (default: every change, git add -A)")
+        public var paths: [String] = []
+        @Option(help: "commit even when nothing changed")
+        public var allowEmpty: Bool = false
+        @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
-        enum CodingKeys: String, CodingKey {
-            case message
-            case paths
-            case allowEmpty = "allow_empty"
-            case directory
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
+        /// Creates the options; defaults match the declared ones.
         public init(message: String, paths: [String] = [], allowEmpty: Bool = false, directory: String? = nil) {
+            self.init()
             self.message = message
             self.paths = paths
             self.allowEmpty = allowEmpty
             self.directory = directory
-        }
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            message = try container.decode(String.self, forKey: .message)
-            paths = try container.decodeIfPresent([String].self, forKey: .paths) ?? []
-            allowEmpty = try container.decodeIfPresent(Bool.self, forKey: .allowEmpty) ?? false
-            directory = try container.decodeIfPresent(String.self, forKey: .directory)
         }
     }
 
@@ -41,22 +29,15 @@ public struct GitCommitStep: Step {
     public static let kind = "git.commit"
     /// One line for `release steps`.
     public static let summary = "Stage files and create a git commit"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("message", "string", required: true, "the commit message"),
-            .init("paths", "list", "the files to stage and commit, and only those (default: every change, git add -A)"),
-            .init("allow_empty", "bool", "commit even when nothing changed (default false)"),
-            .init("directory", "path", "the repository folder (default: the working directory)"),
-        ],
-        outputs: [
-            .init("sha", "string", "the new commit"),
-            .init("message", "string", "the commit message"),
-        ],
-        example: """
-            {"id": "commit", "uses": "git.commit", "needs": ["bump"], "with": {"message": "Bump version to ${steps.bump.outputs.version} (${steps.bump.outputs.build})", "paths": ["Demo.xcodeproj/project.pbxproj"]}}
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("sha", "string", "the new commit"),
+        .init("message", "string", "the commit message"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        {"id": "commit", "uses": "git.commit", "needs": ["bump"], "with": {"message": "Bump version to ${steps.bump.outputs.version} (${steps.bump.outputs.build})", "paths": ["Demo.xcodeproj/project.pbxproj"]}}
+        """
 
     /// The decoded options.
     public let options: Options

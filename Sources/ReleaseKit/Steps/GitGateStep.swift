@@ -4,26 +4,25 @@ import Foundation
 /// match `branch`, or the tag about to be created already exists, locally or on `remote`.
 public struct GitGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// Require a clean working tree (default true).
-        public var clean: Bool?
-        /// Globs of paths whose changes do not count (`build/*`, `*.xcresult`).
-        public var ignore: [String]?
-        /// A glob the current branch must match (`release/*`).
+    public struct Options: StepOptions, Equatable {
+        @Option(help: "require a clean working tree: no modified, staged or untracked files")
+        public var clean: Bool = true
+        @Option(.glob, help: "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)")
+        public var ignore: [String] = []
+        @Option(.glob, help: "the current branch must match it, for example release/*")
         public var branch: String?
-        /// A tag that must not exist yet.
+        @Option(help: "a tag that must not exist yet, locally nor on 'remote'")
         public var tag: String?
-        /// A remote where `tag` must not exist either.
+        @Option(help: "a remote to check 'tag' on too (git ls-remote --tags)")
         public var remote: String?
-        /// The repository folder.
+        @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
-        enum CodingKeys: String, CodingKey {
-            case clean, ignore, branch, tag, remote, directory
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(clean: Bool? = nil, ignore: [String]? = nil, branch: String? = nil, tag: String? = nil, remote: String? = nil, directory: String? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(clean: Bool = true, ignore: [String] = [], branch: String? = nil, tag: String? = nil, remote: String? = nil, directory: String? = nil) {
+            self.init()
             self.clean = clean
             self.ignore = ignore
             self.branch = branch
@@ -31,42 +30,22 @@ public struct GitGateStep: Step {
             self.remote = remote
             self.directory = directory
         }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            clean = try container.decodeIfPresent(Bool.self, forKey: .clean)
-            ignore = try container.decodeIfPresent([String].self, forKey: .ignore)
-            branch = try container.decodeIfPresent(String.self, forKey: .branch)
-            tag = try container.decodeIfPresent(String.self, forKey: .tag)
-            remote = try container.decodeIfPresent(String.self, forKey: .remote)
-            directory = try container.decodeIfPresent(String.self, forKey: .directory)
-        }
     }
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.git"
     /// One line for `release steps`.
     public static let summary = "Reject the release on a dirty working tree, a branch not matching a pattern, or a tag already taken"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("clean", "bool", "require a clean working tree: no modified, staged or untracked files (default true)"),
-            .init("ignore", "[glob]", "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)"),
-            .init("branch", "glob", "the current branch must match it, for example release/*"),
-            .init("tag", "string", "a tag that must not exist yet, locally nor on 'remote'"),
-            .init("remote", "string", "a remote to check 'tag' on too (git ls-remote --tags)"),
-            .init("directory", "path", "the repository folder (default: the working directory)"),
-        ],
-        outputs: [
-            .init("branch", "string", "the current branch"),
-            .init("sha", "string", "the commit HEAD points at"),
-        ],
-        example: """
-            { "id": "check-git", "uses": "gate.git", "gate": true,
-              "with": { "branch": "release/*", "ignore": ["build/*"], "tag": "v${steps.bump.outputs.version}", "remote": "origin" } }
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("branch", "string", "the current branch"),
+        .init("sha", "string", "the commit HEAD points at"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        { "id": "check-git", "uses": "gate.git", "gate": true,
+          "with": { "branch": "release/*", "ignore": ["build/*"], "tag": "v${steps.bump.outputs.version}", "remote": "origin" } }
+        """
 
     /// The decoded options.
     public let options: Options
@@ -77,7 +56,7 @@ public struct GitGateStep: Step {
             throw StepError.invalidOption("tag", "'\(tag)' is not a valid tag name")
         }
         if options.branch?.isEmpty == true { throw StepError.invalidOption("branch", "the pattern is empty") }
-        if let index = options.ignore?.firstIndex(where: \.isEmpty) {
+        if let index = options.ignore.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("ignore", "pattern \(index + 1) is empty")
         }
         if let remote = options.remote {
@@ -101,7 +80,7 @@ public struct GitGateStep: Step {
     /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
         var checks: [String] = []
-        if options.clean ?? true { checks.append("the working tree is clean") }
+        if options.clean { checks.append("the working tree is clean") }
         if let branch = options.branch { checks.append("the branch matches '\(branch)'") }
         if let tag = options.tag { checks.append("tag '\(tag)' is free locally" + (options.remote.map { " and on '\($0)'" } ?? "")) }
         return StepPlan(effects: [.note("check that " + checks.joined(separator: ", "))])
@@ -112,10 +91,10 @@ public struct GitGateStep: Step {
         let directory = options.directory
         let root = try await context.capture(["git", "rev-parse", "--show-toplevel"], directory: directory)
         var problems: [String] = []
-        if options.clean ?? true {
+        if options.clean {
             let status = try await context.capture(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], directory: directory)
             let changes = Self.changes(fromPorcelain: status).filter { change in
-                !(options.ignore ?? []).contains { Self.ignores($0, change.path) }
+                !options.ignore.contains { Self.ignores($0, change.path) }
             }
             if !changes.isEmpty {
                 let shown = changes.prefix(10).map { "'\($0.status) \($0.path)'" }.joined(separator: ", ")

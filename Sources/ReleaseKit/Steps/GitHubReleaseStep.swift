@@ -8,37 +8,48 @@ import Synchronization
 /// uploads what is missing or broken (streamed from disk, with retries that re-check the release), verifies
 /// sizes and digests, and publishes. See ``ReleasePublisher``.
 public struct GitHubReleaseStep: Step {
-    public struct Options: Decodable, Sendable {
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the repository, 'owner/name'")
         public var repo: String
+        @Option(help: "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts")
         public var token: String
+        @Option(help: "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)")
         public var api: String?
+        @Option(help: "the release's tag, for example v${steps.bump.outputs.version}")
         public var tag: String
+        @Option(help: "the release title (default: GitHub shows the tag)")
         public var name: String?
+        @Option(help: "the release notes (at most 125,000 characters)")
         public var body: String?
+        @Option(.path, help: "read the release notes from this file instead of 'body'")
         public var bodyFile: String?
-        public var generateNotes: Bool?
+        @Option(help: "let GitHub generate the notes when creating the release")
+        public var generateNotes: Bool = false
+        @Option(help: "branch or commit the tag is created from when it does not exist")
         public var targetCommitish: String?
-        public var draft: Bool?
-        public var prerelease: Bool?
+        @Option(help: "leave the release a draft (false: publish after the assets are verified)")
+        public var draft: Bool = false
+        @Option(help: "mark the release as a pre-release")
+        public var prerelease: Bool = false
+        @Option(help: "true, false or \"legacy\" (GitHub's default when absent)")
         public var makeLatest: MakeLatest?
-        public var assets: [AssetOption]?
-        public var replace: String?
-        public var concurrency: Int?
-        public var stallTimeout: Int?
+        @Option(help: "files to attach; globs must match at least one file; content type by extension unless given")
+        public var assets: [AssetOption] = []
+        @Option(help: "what to do about a remote asset with the same name and different content")
+        public var replace: AssetReplacePolicy = .fail
+        @Option(help: "uploads at once, 1–8")
+        public var concurrency: Int = 2
+        @Option(help: "seconds without progress before an upload is abandoned and retried")
+        public var stallTimeout: Int = 60
+        @Option(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
         public var cacert: String?
 
-        enum CodingKeys: String, CodingKey {
-            case repo, token, api, tag, name, body, draft, prerelease, assets, replace, concurrency, cacert
-            case bodyFile = "body_file"
-            case generateNotes = "generate_notes"
-            case targetCommitish = "target_commitish"
-            case makeLatest = "make_latest"
-            case stallTimeout = "stall_timeout"
-        }
+        public init() {}
     }
 
     /// `make_latest`: a bool, or `"true"`, `"false"`, `"legacy"` as GitHub takes it.
-    public enum MakeLatest: Decodable, Sendable, Equatable {
+    public enum MakeLatest: OptionValue, Equatable {
         case value(String)
 
         public init(from decoder: any Decoder) throws {
@@ -51,10 +62,12 @@ public struct GitHubReleaseStep: Step {
         }
 
         var text: String { if case .value(let text) = self { return text } else { return "" } }
+
+        public static func optionTypeName(_ format: OptionFormat) -> String { "bool | string" }
     }
 
     /// One entry of `assets`: a path or glob, or an object with `path`, `name`, `label`, `content_type`.
-    public struct AssetOption: Decodable, Sendable, Equatable {
+    public struct AssetOption: OptionValue, Equatable {
         public var path: String
         public var name: String?
         public var label: String?
@@ -88,40 +101,22 @@ public struct GitHubReleaseStep: Step {
 
         /// Whether `path` is a glob pattern.
         var isPattern: Bool { Glob.isPattern(path) }
+
+        public static func optionTypeName(_ format: OptionFormat) -> String { "path | glob | {path, name, label, content_type}" }
     }
 
     public static let kind = "github.release"
     public static let summary = "Publish a GitHub Release with assets; re-running converges on the same release"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("repo", "string", required: true, "the repository, 'owner/name'"),
-            .init("token", "string", required: true, "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts"),
-            .init("api", "string", "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)"),
-            .init("tag", "string", required: true, "the release's tag, for example v${steps.bump.outputs.version}"),
-            .init("name", "string", "the release title (default: GitHub shows the tag)"),
-            .init("body", "string", "the release notes (at most 125,000 characters)"),
-            .init("body_file", "path", "read the release notes from this file instead of 'body'"),
-            .init("generate_notes", "bool", "let GitHub generate the notes when creating the release (default false)"),
-            .init("target_commitish", "string", "branch or commit the tag is created from when it does not exist"),
-            .init("draft", "bool", "leave the release a draft (default false: publish after the assets are verified)"),
-            .init("prerelease", "bool", "mark the release as a pre-release (default false)"),
-            .init("make_latest", "bool | string", "true, false or \"legacy\" (GitHub's default when absent)"),
-            .init("assets", "[path | glob | {path, name, label, content_type}]", "files to attach; globs must match at least one file; content type by extension unless given"),
-            .init("replace", "string", "a remote asset with the same name and different content: \"fail\" (default), \"replace\" or \"skip\""),
-            .init("concurrency", "number", "uploads at once, 1–8 (default 2)"),
-            .init("stall_timeout", "number", "seconds without progress before an upload is abandoned and retried (default 60)"),
-            .init("cacert", "path", "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)"),
-        ],
-        outputs: [
-            .init("id", "number", "the release's id (0 in a dry run)"),
-            .init("url", "string", "the release's web page (html_url)"),
-            .init("upload_url", "string", "the release's upload_url template"),
-            .init("assets", "list", "browser_download_url of every asset, in the order of 'assets'"),
-            .init("asset_url_NAME", "string", "browser_download_url of asset NAME, with characters other than letters and digits replaced by '_' (Demo.app.dSYM.zip → asset_url_Demo_app_dSYM_zip)"),
-            .init("bytes_uploaded", "number", "asset bytes sent by this run (0 when everything was already published)"),
-        ],
-        dynamicOutputs: true,
-        example: """
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("id", "number", "the release's id (0 in a dry run)"),
+        .init("url", "string", "the release's web page (html_url)"),
+        .init("upload_url", "string", "the release's upload_url template"),
+        .init("assets", "list", "browser_download_url of every asset, in the order of 'assets'"),
+        .init("asset_url_NAME", "string", "browser_download_url of asset NAME, with characters other than letters and digits replaced by '_' (Demo.app.dSYM.zip → asset_url_Demo_app_dSYM_zip)"),
+        .init("bytes_uploaded", "number", "asset bytes sent by this run (0 when everything was already published)"),
+    ]
+    public static let dynamicOutputs = true
+    public static let example = """
         {"id": "publish", "uses": "github.release", "needs": ["zip", "dsyms"], "when": {"profile": "release"},
          "with": {"repo": "owner/client-releases", "token": "${secrets.GITHUB_TOKEN}",
                   "tag": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}_${now:yyyy-MM-dd'T'HH-mm-ss'Z'}",
@@ -132,7 +127,6 @@ public struct GitHubReleaseStep: Step {
                              {"path": "${steps.dsyms.outputs.path}", "label": "dSYMs"}],
                   "replace": "fail"}}
         """
-    )
 
     public let options: Options
     let replace: AssetReplacePolicy
@@ -157,16 +151,13 @@ public struct GitHubReleaseStep: Step {
         if let latest = options.makeLatest?.text, !["true", "false", "legacy"].contains(latest) {
             throw StepError.invalidOption("make_latest", "'\(latest)' is not true, false or \"legacy\"")
         }
-        guard let replace = AssetReplacePolicy(rawValue: options.replace ?? "fail") else {
-            throw StepError.invalidOption("replace", "'\(options.replace ?? "")' is not \"fail\", \"replace\" or \"skip\"")
+        guard (1...8).contains(options.concurrency) else {
+            throw StepError.invalidOption("concurrency", "\(options.concurrency) is not between 1 and 8")
         }
-        if let concurrency = options.concurrency, !(1...8).contains(concurrency) {
-            throw StepError.invalidOption("concurrency", "\(concurrency) is not between 1 and 8")
+        guard options.stallTimeout >= 1 else {
+            throw StepError.invalidOption("stall_timeout", "\(options.stallTimeout) is not a positive number of seconds")
         }
-        if let stall = options.stallTimeout, stall < 1 {
-            throw StepError.invalidOption("stall_timeout", "\(stall) is not a positive number of seconds")
-        }
-        for asset in options.assets ?? [] where asset.path.isEmpty {
+        for asset in options.assets where asset.path.isEmpty {
             throw StepError.invalidOption("assets", "an asset path is empty")
         }
         if let api = options.api {
@@ -179,7 +170,7 @@ public struct GitHubReleaseStep: Step {
             }
         }
         self.options = options
-        self.replace = replace
+        replace = options.replace
     }
 
     // MARK: Step
@@ -216,7 +207,7 @@ public struct GitHubReleaseStep: Step {
                 detail: "upload '\(asset.path)' as '\(asset.remoteName)' (\(size)\(asset.contentType)) unless the same file is there"
             ))
         }
-        if !(options.draft ?? false) {
+        if !options.draft {
             effects.append(.request(method: "PATCH", url: repoPath + "/releases/{id}", detail: "publish the release after verifying every asset's size and digest"))
         }
         var outputs = StepOutputs()
@@ -289,7 +280,7 @@ public struct GitHubReleaseStep: Step {
     func publisher(in context: StepContext) throws -> ReleasePublisher {
         let http = context.httpClient(for: .github) { configuration in
             configuration.caCertificateFile = options.cacert.map(context.resolvePath)
-            if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
+            configuration.stallTimeout = .seconds(options.stallTimeout)
         }
         let api = try apiURL(in: context)
         let client: GitHubClient
@@ -315,7 +306,7 @@ public struct GitHubReleaseStep: Step {
     func publication(in context: StepContext, requireBody: Bool) throws -> (ReleasePublication, Set<String>) {
         var assets: [PublishAsset] = []
         var promised: Set<String> = []
-        for option in options.assets ?? [] {
+        for option in options.assets {
             if option.isPattern {
                 let matches = Glob.files(matching: context.resolvePath(option.path))
                 if matches.isEmpty {
@@ -357,9 +348,9 @@ public struct GitHubReleaseStep: Step {
         }
         let publication = ReleasePublication(
             repository: options.repo, tag: options.tag, name: options.name, body: body,
-            generateNotes: options.generateNotes ?? false, targetCommitish: options.targetCommitish,
-            draft: options.draft ?? false, prerelease: options.prerelease ?? false, makeLatest: options.makeLatest?.text,
-            assets: assets, replace: replace, concurrency: options.concurrency ?? 2
+            generateNotes: options.generateNotes, targetCommitish: options.targetCommitish,
+            draft: options.draft, prerelease: options.prerelease, makeLatest: options.makeLatest?.text,
+            assets: assets, replace: replace, concurrency: options.concurrency
         )
         return (publication, promised)
     }

@@ -1,28 +1,25 @@
 /// `git.push`: push branches and tags to a remote.
 public struct GitPushStep: Step {
-    /// The step's `with` object (snake_case keys).
-    public struct Options: Decodable, Sendable {
-        /// See ``documentation``.
-        public var remote: String
-        /// See ``documentation``.
-        public var refs: [String]
-        /// See ``documentation``.
-        public var tags: Bool
-        /// See ``documentation``.
-        public var setUpstream: Bool
-        /// See ``documentation``.
-        public var force: Bool
-        /// See ``documentation``.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the remote")
+        public var remote: String = "origin"
+        @Option(help: "branches or tags to push (default: the current branch)")
+        public var refs: [String] = []
+        @Option(help: "also push every tag")
+        public var tags: Bool = false
+        @Option(help: "make the remote branch the upstream, git push -u")
+        public var setUpstream: Bool = false
+        @Option(help: "push with --force-with-lease")
+        public var force: Bool = false
+        @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
-        enum CodingKeys: String, CodingKey {
-            case remote, refs, tags
-            case setUpstream = "set_upstream"
-            case force, directory
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
+        /// Creates the options; defaults match the declared ones.
         public init(remote: String = "origin", refs: [String] = [], tags: Bool = false, setUpstream: Bool = false, force: Bool = false, directory: String? = nil) {
+            self.init()
             self.remote = remote
             self.refs = refs
             self.tags = tags
@@ -30,40 +27,21 @@ public struct GitPushStep: Step {
             self.force = force
             self.directory = directory
         }
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            remote = try container.decodeIfPresent(String.self, forKey: .remote) ?? "origin"
-            refs = try container.decodeIfPresent([String].self, forKey: .refs) ?? []
-            tags = try container.decodeIfPresent(Bool.self, forKey: .tags) ?? false
-            setUpstream = try container.decodeIfPresent(Bool.self, forKey: .setUpstream) ?? false
-            force = try container.decodeIfPresent(Bool.self, forKey: .force) ?? false
-            directory = try container.decodeIfPresent(String.self, forKey: .directory)
-        }
     }
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "git.push"
     /// One line for `release steps`.
     public static let summary = "Push branches and tags to a git remote"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("remote", "string", "the remote (default origin)"),
-            .init("refs", "list", "branches or tags to push (default: the current branch)"),
-            .init("tags", "bool", "also push every tag (default false)"),
-            .init("set_upstream", "bool", "make the remote branch the upstream, git push -u (default false)"),
-            .init("force", "bool", "push with --force-with-lease (default false)"),
-            .init("directory", "path", "the repository folder (default: the working directory)"),
-        ],
-        outputs: [
-            .init("remote", "string", "the remote pushed to"),
-            .init("refs", "list", "what was pushed"),
-        ],
-        example: """
-            {"id": "push", "uses": "git.push", "needs": ["branch", "commit"], "with": {"refs": ["${steps.branch.outputs.branch}"], "set_upstream": true}}
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("remote", "string", "the remote pushed to"),
+        .init("refs", "list", "what was pushed"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        {"id": "push", "uses": "git.push", "needs": ["branch", "commit"], "with": {"refs": ["${steps.branch.outputs.branch}"], "set_upstream": true}}
+        """
 
     /// The decoded options.
     public let options: Options

@@ -1,38 +1,28 @@
 /// `git.tag`: create a tag, annotated when it has a message.
 public struct GitTagStep: Step {
-    /// The step's `with` object (snake_case keys).
-    public struct Options: Decodable, Sendable {
-        /// See ``documentation``.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the tag, for example v${steps.bump.outputs.version}")
         public var name: String
-        /// See ``documentation``.
+        @Option(help: "make an annotated tag with this message")
         public var message: String?
-        /// See ``documentation``.
+        @Option(help: "the commit to tag (default: HEAD)")
         public var ref: String?
-        /// See ``documentation``.
-        public var force: Bool
-        /// See ``documentation``.
+        @Option(help: "replace an existing tag (false: an existing tag fails verification)")
+        public var force: Bool = false
+        @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
-        enum CodingKeys: String, CodingKey {
-            case name, message, ref, force, directory
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
+        /// Creates the options; defaults match the declared ones.
         public init(name: String, message: String? = nil, ref: String? = nil, force: Bool = false, directory: String? = nil) {
+            self.init()
             self.name = name
             self.message = message
             self.ref = ref
             self.force = force
             self.directory = directory
-        }
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            name = try container.decode(String.self, forKey: .name)
-            message = try container.decodeIfPresent(String.self, forKey: .message)
-            ref = try container.decodeIfPresent(String.self, forKey: .ref)
-            force = try container.decodeIfPresent(Bool.self, forKey: .force) ?? false
-            directory = try container.decodeIfPresent(String.self, forKey: .directory)
         }
     }
 
@@ -40,20 +30,12 @@ public struct GitTagStep: Step {
     public static let kind = "git.tag"
     /// One line for `release steps`.
     public static let summary = "Create a git tag (annotated when it has a message)"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("name", "string", required: true, "the tag, for example v${steps.bump.outputs.version}"),
-            .init("message", "string", "make an annotated tag with this message"),
-            .init("ref", "string", "the commit to tag (default: HEAD)"),
-            .init("force", "bool", "replace an existing tag (default false: an existing tag fails verification)"),
-            .init("directory", "path", "the repository folder (default: the working directory)"),
-        ],
-        outputs: [.init("tag", "string", "the tag name")],
-        example: """
-            {"id": "tag", "uses": "git.tag", "needs": ["commit"], "with": {"name": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}", "message": "Release ${steps.bump.outputs.version}"}}
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [.init("tag", "string", "the tag name")]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        {"id": "tag", "uses": "git.tag", "needs": ["commit"], "with": {"name": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}", "message": "Release ${steps.bump.outputs.version}"}}
+        """
 
     /// The decoded options.
     public let options: Options

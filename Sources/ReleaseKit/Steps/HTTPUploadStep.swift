@@ -9,28 +9,34 @@ import Foundation
 /// so they are masked wherever the step's output goes; redirects are not followed, so headers reach only
 /// the host named in `url`.
 public struct HTTPUploadStep: Step {
-    public struct Options: Decodable, Sendable {
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "where to send the file (http or https; no credentials in the URL)")
         public var url: String
+        @Option(.path, help: "the file to upload, streamed from disk")
         public var file: String
-        public var method: String?
-        public var headers: [String: String]?
+        @Option(help: "POST or PUT")
+        public var method: String = "POST"
+        @Option(help: "extra header fields; values of auth/token/key/secret/password/cookie headers are masked")
+        public var headers: [String: String] = [:]
+        @Option(help: "Content-Type of a raw upload (default by extension)")
         public var contentType: String?
+        @Option(help: "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")")
         public var multipart: Multipart?
+        @Option(help: "statuses that count as success (default any 2xx)")
         public var expectStatus: [Int]?
-        public var attempts: Int?
-        public var stallTimeout: Int?
+        @Option(help: "attempts in total on connection errors, 5xx, 429 and rate limits, 1–10")
+        public var attempts: Int = 5
+        @Option(help: "seconds without progress before the attempt is abandoned")
+        public var stallTimeout: Int = 60
+        @Option(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
         public var cacert: String?
 
-        enum CodingKeys: String, CodingKey {
-            case url, file, method, headers, multipart, attempts, cacert
-            case contentType = "content_type"
-            case expectStatus = "expect_status"
-            case stallTimeout = "stall_timeout"
-        }
+        public init() {}
     }
 
     /// `multipart`: send the file as one part of a form.
-    public struct Multipart: Decodable, Sendable, Equatable {
+    public struct Multipart: OptionValue, Equatable {
         /// The form field of the file (default `file`).
         public var field: String?
         /// The file name announced (default the file's name).
@@ -44,36 +50,24 @@ public struct HTTPUploadStep: Step {
             case field, filename, fields
             case contentType = "content_type"
         }
+
+        public static func optionTypeName(_ format: OptionFormat) -> String { "{field, filename, content_type, fields}" }
     }
 
     public static let kind = "http.upload"
     public static let summary = "Upload a file to any HTTP endpoint, raw or multipart, streamed with retries"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("url", "string", required: true, "where to send the file (http or https; no credentials in the URL)"),
-            .init("file", "path", required: true, "the file to upload, streamed from disk"),
-            .init("method", "string", "POST (default) or PUT"),
-            .init("headers", "{string: string}", "extra header fields; values of auth/token/key/secret/password/cookie headers are masked"),
-            .init("content_type", "string", "Content-Type of a raw upload (default by extension)"),
-            .init("multipart", "{field, filename, content_type, fields}", "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")"),
-            .init("expect_status", "[number]", "statuses that count as success (default any 2xx)"),
-            .init("attempts", "number", "attempts in total on connection errors, 5xx, 429 and rate limits, 1–10 (default 5)"),
-            .init("stall_timeout", "number", "seconds without progress before the attempt is abandoned (default 60)"),
-            .init("cacert", "path", "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)"),
-        ],
-        outputs: [
-            .init("status", "number", "the HTTP status of the final response"),
-            .init("body", "string", "the response body as text (first 64 KiB)"),
-            .init("bytes", "number", "bytes of request body sent by the final attempt"),
-        ],
-        example: """
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("status", "number", "the HTTP status of the final response"),
+        .init("body", "string", "the response body as text (first 64 KiB)"),
+        .init("bytes", "number", "bytes of request body sent by the final attempt"),
+    ]
+    public static let example = """
         {"id": "upload-dsyms", "uses": "http.upload", "needs": ["dsyms"],
          "with": {"url": "https://upload.crash-reporter.example/dsym",
                   "file": "${steps.dsyms.outputs.path}",
                   "headers": {"X-API-Key": "${secrets.CRASH_REPORTER_KEY}"},
                   "multipart": {"field": "dsym", "fields": {"appVersion": "${steps.bump.outputs.version}"}}}}
         """
-    )
 
     public let options: Options
     let method: String
@@ -86,25 +80,25 @@ public struct HTTPUploadStep: Step {
         guard components.user == nil && components.password == nil else {
             throw StepError.invalidOption("url", "the URL must not contain credentials; send them in 'headers'")
         }
-        let method = (options.method ?? "POST").uppercased()
+        let method = options.method.uppercased()
         guard ["POST", "PUT"].contains(method) else {
-            throw StepError.invalidOption("method", "'\(options.method ?? "")' is not POST or PUT")
+            throw StepError.invalidOption("method", "'\(options.method)' is not POST or PUT")
         }
-        if let attempts = options.attempts, !(1...10).contains(attempts) {
-            throw StepError.invalidOption("attempts", "\(attempts) is not between 1 and 10")
+        guard (1...10).contains(options.attempts) else {
+            throw StepError.invalidOption("attempts", "\(options.attempts) is not between 1 and 10")
         }
-        if let stall = options.stallTimeout, stall < 1 {
-            throw StepError.invalidOption("stall_timeout", "\(stall) is not a positive number of seconds")
+        guard options.stallTimeout >= 1 else {
+            throw StepError.invalidOption("stall_timeout", "\(options.stallTimeout) is not a positive number of seconds")
         }
         for status in options.expectStatus ?? [] where !(100...599).contains(status) {
             throw StepError.invalidOption("expect_status", "\(status) is not an HTTP status")
         }
-        for name in (options.headers ?? [:]).keys {
+        for name in options.headers.keys {
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
                 throw StepError.invalidOption("headers", "'\(name)' is not a valid header name")
             }
         }
-        for value in (options.headers ?? [:]).values where value.contains("\r") || value.contains("\n") {
+        for value in options.headers.values where value.contains("\r") || value.contains("\n") {
             throw StepError.invalidOption("headers", "a header value contains a line break")
         }
         if options.multipart != nil && options.contentType != nil {
@@ -117,7 +111,7 @@ public struct HTTPUploadStep: Step {
     static let secretHeaderWords = ["auth", "token", "key", "secret", "password", "cookie"]
 
     private func registerSecrets(_ context: StepContext) {
-        for (name, value) in options.headers ?? [:] {
+        for (name, value) in options.headers {
             let lower = name.lowercased()
             guard Self.secretHeaderWords.contains(where: lower.contains) else { continue }
             context.masker.add(value)
@@ -137,7 +131,7 @@ public struct HTTPUploadStep: Step {
         var info = stat()
         let size = stat(path, &info) == 0 ? "\(info.st_size) bytes" : "size known after upstream steps"
         let form = options.multipart.map { " as multipart field '\($0.field ?? "file")'" } ?? ""
-        let headers = (options.headers ?? [:]).keys.sorted().map { "\($0): \(context.masker.mask(options.headers?[$0] ?? ""))" }
+        let headers = options.headers.keys.sorted().map { "\($0): \(context.masker.mask(options.headers[$0] ?? ""))" }
         let detail = "'\(path)' (\(size))\(form)" + (headers.isEmpty ? "" : "; headers " + headers.joined(separator: ", "))
         let url = try context.url(.http, for: options.url)
         return StepPlan(
@@ -150,7 +144,7 @@ public struct HTTPUploadStep: Step {
         registerSecrets(context)
         let path = try context.requireFile(options.file, option: "file")
         let body: HTTPBody
-        var headers = (options.headers ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        var headers = options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         if let multipart = options.multipart {
             let fileName = multipart.filename ?? (path as NSString).lastPathComponent
             body = .multipart(MultipartForm(
@@ -165,9 +159,9 @@ public struct HTTPUploadStep: Step {
             }
         }
         let client = context.httpClient(for: .http) { configuration in
-            configuration.retryPolicy = RetryPolicy(maxAttempts: options.attempts ?? 5)
+            configuration.retryPolicy = RetryPolicy(maxAttempts: options.attempts)
             configuration.caCertificateFile = options.cacert.map(context.resolvePath)
-            if let stall = options.stallTimeout { configuration.stallTimeout = .seconds(stall) }
+            configuration.stallTimeout = .seconds(options.stallTimeout)
         }
         let url = try context.url(.http, for: options.url)
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body, maxResponseBytes: 1 << 20)

@@ -11,28 +11,25 @@ import Foundation
 /// the profile says.
 public struct IPAGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// See ``documentation``.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "the .ipa to check")
         public var ipa: String
-        /// See ``documentation``.
-        public var channel: String?
-        /// See ``documentation``.
+        @Option(help: "the profile type the build needs")
+        public var channel: Channel?
+        @Option(help: "CFBundleShortVersionString must equal it, e.g. ${steps.bump.outputs.version}")
         public var version: String?
-        /// See ``documentation``.
+        @Option(help: "CFBundleVersion must equal it")
         public var build: String?
-        /// See ``documentation``.
+        @Option(help: "CFBundleIdentifier must equal it")
         public var bundleID: String?
-        /// See ``documentation``.
-        public var requireProfile: Bool?
+        @Option(help: "reject an ipa without embedded.mobileprovision")
+        public var requireProfile: Bool = true
 
-        enum CodingKeys: String, CodingKey {
-            case ipa, channel, version, build
-            case bundleID = "bundle_id"
-            case requireProfile = "require_profile"
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(ipa: String, channel: String? = nil, version: String? = nil, build: String? = nil, bundleID: String? = nil, requireProfile: Bool? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(ipa: String, channel: Channel? = nil, version: String? = nil, build: String? = nil, bundleID: String? = nil, requireProfile: Bool = true) {
+            self.init()
             self.ipa = ipa
             self.channel = channel
             self.version = version
@@ -40,21 +37,20 @@ public struct IPAGateStep: Step {
             self.bundleID = bundleID
             self.requireProfile = requireProfile
         }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            ipa = try container.decode(String.self, forKey: .ipa)
-            channel = try container.decodeIfPresent(String.self, forKey: .channel)
-            version = try container.decodeIfPresent(String.self, forKey: .version)
-            build = try container.decodeIfPresent(String.self, forKey: .build)
-            bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
-            requireProfile = try container.decodeIfPresent(Bool.self, forKey: .requireProfile)
-        }
     }
 
-    /// Distribution channels and the profile each needs.
-    public static let channels = ["app-store", "ad-hoc", "development", "enterprise"]
+    /// A distribution channel: each needs its own kind of provisioning profile.
+    public enum Channel: String, OptionChoice, Equatable {
+        /// App Store and TestFlight: a distribution profile without devices.
+        case appStore = "app-store"
+        /// Registered testers' devices: a distribution profile listing them.
+        case adHoc = "ad-hoc"
+        /// Debuggable builds: `get-task-allow` true.
+        case development
+        /// In-house distribution: `ProvisionsAllDevices` true.
+        case enterprise
+    }
+
     /// Keys every app's Info.plist must have.
     public static let requiredKeys = ["CFBundleIdentifier", "CFBundleShortVersionString", "CFBundleVersion", "MinimumOSVersion"]
 
@@ -62,43 +58,31 @@ public struct IPAGateStep: Step {
     public static let kind = "gate.ipa"
     /// One line for `release steps`.
     public static let summary = "Reject an .ipa whose Info.plist or provisioning profile (type, expiry, app identifier) is wrong"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("ipa", "path", required: true, "the .ipa to check"),
-            .init("channel", "string", "app-store | ad-hoc | development | enterprise: the profile type the build needs"),
-            .init("version", "string", "CFBundleShortVersionString must equal it, e.g. ${steps.bump.outputs.version}"),
-            .init("build", "string", "CFBundleVersion must equal it"),
-            .init("bundle_id", "string", "CFBundleIdentifier must equal it"),
-            .init("require_profile", "bool", "reject an ipa without embedded.mobileprovision (default true)"),
-        ],
-        outputs: [
-            .init("bundle_id", "string", "CFBundleIdentifier"),
-            .init("version", "string", "CFBundleShortVersionString"),
-            .init("build", "string", "CFBundleVersion"),
-            .init("minimum_os", "string", "MinimumOSVersion"),
-            .init("profile_name", "string", "the profile's Name (empty without a profile)"),
-            .init("profile_type", "string", "app-store, ad-hoc, development or enterprise, from the profile's contents"),
-            .init("team_id", "string", "the profile's team identifier"),
-            .init("expires", "string", "the profile's ExpirationDate, ISO 8601 UTC"),
-        ],
-        example: """
-            { "id": "check-ipa", "uses": "gate.ipa", "gate": true, "needs": ["export"],
-              "with": { "ipa": "build/Demo.ipa", "channel": "app-store",
-                        "version": "${steps.bump.outputs.version}", "build": "${steps.bump.outputs.build}" } }
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("bundle_id", "string", "CFBundleIdentifier"),
+        .init("version", "string", "CFBundleShortVersionString"),
+        .init("build", "string", "CFBundleVersion"),
+        .init("minimum_os", "string", "MinimumOSVersion"),
+        .init("profile_name", "string", "the profile's Name (empty without a profile)"),
+        .init("profile_type", "string", "app-store, ad-hoc, development or enterprise, from the profile's contents"),
+        .init("team_id", "string", "the profile's team identifier"),
+        .init("expires", "string", "the profile's ExpirationDate, ISO 8601 UTC"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        { "id": "check-ipa", "uses": "gate.ipa", "gate": true, "needs": ["export"],
+          "with": { "ipa": "build/Demo.ipa", "channel": "app-store",
+                    "version": "${steps.bump.outputs.version}", "build": "${steps.bump.outputs.build}" } }
+        """
 
     /// The decoded options.
     public let options: Options
 
-    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or an unknown channel.
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path, or a channel without a required profile.
     public init(options: Options) throws {
         guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
-        if let channel = options.channel, !Self.channels.contains(channel) {
-            throw StepError.invalidOption("channel", "'\(channel)' is not one of \(Self.channels.joined(separator: ", "))")
-        }
-        if options.channel != nil, options.requireProfile == false {
+        if options.channel != nil, !options.requireProfile {
             throw StepError.invalidOption("require_profile", "'channel' is checked on the profile, so the profile is required")
         }
         self.options = options
@@ -228,8 +212,8 @@ public struct IPAGateStep: Step {
         let profileName = "\(app)/embedded.mobileprovision"
         if let profileData = contents.profile {
             problems += checkProfile(profileData, at: "'\(path)': \(profileName)", bundleID: bundleID, now: context.now, outputs: &outputs)
-        } else if options.requireProfile ?? true {
-            problems.append("'\(path)' has no \(profileName)" + (options.channel.map { ", expected a provisioning profile for channel '\($0)'" } ?? ""))
+        } else if options.requireProfile {
+            problems.append("'\(path)' has no \(profileName)" + (options.channel.map { ", expected a provisioning profile for channel '\($0.rawValue)'" } ?? ""))
         }
         guard problems.isEmpty else { throw StepError.rejected(problems) }
         context.log("\(bundleID) \(version) (\(build))" + (contents.profile == nil ? "" : ", \(outputs["profile_type"]?.text ?? "") profile '\(outputs["profile_name"]?.text ?? "")' valid until \(outputs["expires"]?.text ?? "")"))
@@ -261,16 +245,16 @@ public struct IPAGateStep: Step {
             let allDevices = profile["ProvisionsAllDevices"] as? Bool == true
             let getTaskAllow = entitlements["get-task-allow"] as? Bool == true
             switch channel {
-            case "app-store":
+            case .appStore:
                 if devices > 0 { problems.append("\(label) has ProvisionedDevices (\(devices)), expected none for channel 'app-store' (it is an ad-hoc or development profile)") }
                 if allDevices { problems.append("\(label) has ProvisionsAllDevices true, expected none for channel 'app-store' (it is an enterprise profile)") }
                 if getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'app-store'") }
-            case "ad-hoc":
+            case .adHoc:
                 if devices == 0 { problems.append("\(label) has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'") }
                 if getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'ad-hoc'") }
-            case "development":
+            case .development:
                 if !getTaskAllow { problems.append("\(label) has get-task-allow false, expected true for channel 'development'") }
-            default:
+            case .enterprise:
                 if !allDevices { problems.append("\(label) has no ProvisionsAllDevices true, expected it for channel 'enterprise'") }
             }
         }

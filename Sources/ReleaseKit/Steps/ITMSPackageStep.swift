@@ -8,77 +8,65 @@ import Foundation
 /// never leaves half a package (an existing package at the output is replaced).
 public struct ITMSPackageStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// See ``documentation``.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "the .ipa to package")
         public var ipa: String
-        /// See ``documentation``.
+        @Option(help: "the app's Apple ID in App Store Connect (digits)")
         public var appleID: String
-        /// See ``documentation``.
+        @Option(.path, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
         public var output: String?
-        /// See ``documentation``.
-        public var platform: String?
-        /// See ``documentation``.
-        public var packageVersion: String?
+        @Option(help: "app_platform in metadata.xml")
+        public var platform: Platform = .ios
+        @Option(help: "the package format version")
+        public var packageVersion: String = "software5.4"
 
-        enum CodingKeys: String, CodingKey {
-            case ipa, output, platform
-            case appleID = "apple_id"
-            case packageVersion = "package_version"
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(ipa: String, appleID: String, output: String? = nil, platform: String? = nil, packageVersion: String? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(ipa: String, appleID: String, output: String? = nil, platform: Platform = .ios, packageVersion: String = "software5.4") {
+            self.init()
             self.ipa = ipa
             self.appleID = appleID
             self.output = output
             self.platform = platform
             self.packageVersion = packageVersion
         }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            ipa = try container.decode(String.self, forKey: .ipa)
-            appleID = try container.decode(String.self, forKey: .appleID)
-            output = try container.decodeIfPresent(String.self, forKey: .output)
-            platform = try container.decodeIfPresent(String.self, forKey: .platform)
-            packageVersion = try container.decodeIfPresent(String.self, forKey: .packageVersion)
-        }
     }
 
     /// `app_platform` values App Store Connect knows.
-    public static let platforms = ["ios", "osx", "appletvos", "xros"]
+    public enum Platform: String, OptionChoice, Equatable {
+        /// iOS and iPadOS.
+        case ios
+        /// macOS.
+        case osx
+        /// tvOS.
+        case appletvos
+        /// visionOS.
+        case xros
+    }
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "itmsp.package"
     /// One line for `release steps`.
     public static let summary = "Build an iTMSTransporter package (NAME.itmsp/ with the ipa and metadata.xml)"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("ipa", "path", required: true, "the .ipa to package"),
-            .init("apple_id", "string", required: true, "the app's Apple ID in App Store Connect (digits)"),
-            .init("output", "path", "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)"),
-            .init("platform", "string", "app_platform: ios (default), osx, appletvos or xros"),
-            .init("package_version", "string", "the package format version (default software5.4)"),
-        ],
-        outputs: [
-            .init("path", "path", "the .itmsp folder"),
-            .init("metadata", "path", "its metadata.xml (also an artifact, as is the copied ipa)"),
-            .init("md5", "string", "the ipa's MD5, as written in metadata.xml"),
-            .init("size", "number", "the ipa's size in bytes"),
-        ],
-        example: """
-            { "id": "itmsp", "uses": "itmsp.package", "needs": ["export"],
-              "with": { "ipa": "build/Demo.ipa", "apple_id": "1234567890", "output": "build/Demo.itmsp" } }
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the .itmsp folder"),
+        .init("metadata", "path", "its metadata.xml (also an artifact, as is the copied ipa)"),
+        .init("md5", "string", "the ipa's MD5, as written in metadata.xml"),
+        .init("size", "number", "the ipa's size in bytes"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        { "id": "itmsp", "uses": "itmsp.package", "needs": ["export"],
+          "with": { "ipa": "build/Demo.ipa", "apple_id": "1234567890", "output": "build/Demo.itmsp" } }
+        """
 
     /// The decoded options.
     public let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an Apple ID that is not digits, an output not ending in
-    ///   `.itmsp`, or an unknown platform or package version.
+    ///   `.itmsp`, or a malformed package version.
     public init(options: Options) throws {
         guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
         guard !options.appleID.isEmpty, options.appleID.allSatisfy({ $0.isASCII && $0.isNumber }) else {
@@ -87,11 +75,8 @@ public struct ITMSPackageStep: Step {
         if let output = options.output, !output.hasSuffix(".itmsp") || (output as NSString).lastPathComponent == ".itmsp" {
             throw StepError.invalidOption("output", "'\(output)' must name a folder ending in .itmsp")
         }
-        if let platform = options.platform, !Self.platforms.contains(platform) {
-            throw StepError.invalidOption("platform", "'\(platform)' is not one of \(Self.platforms.joined(separator: ", "))")
-        }
-        if let version = options.packageVersion, version.firstMatch(of: /^software[0-9]+(\.[0-9]+)*$/) == nil {
-            throw StepError.invalidOption("package_version", "'\(version)' is not a package version such as software5.4")
+        if options.packageVersion.firstMatch(of: /^software[0-9]+(\.[0-9]+)*$/) == nil {
+            throw StepError.invalidOption("package_version", "'\(options.packageVersion)' is not a package version such as software5.4")
         }
         self.options = options
     }
@@ -188,8 +173,8 @@ public struct ITMSPackageStep: Step {
         }
         do {
             let (md5, size) = try await BlockingWork.run { flag in try Self.copy(ipa, to: temporary + "/" + name, flag: flag) }
-            let xml = Self.metadata(appleID: options.appleID, platform: options.platform ?? "ios",
-                                    packageVersion: options.packageVersion ?? "software5.4", fileName: name, size: size, md5: md5)
+            let xml = Self.metadata(appleID: options.appleID, platform: options.platform.rawValue,
+                                    packageVersion: options.packageVersion, fileName: name, size: size, md5: md5)
             try AtomicFile.write(xml, to: temporary + "/metadata.xml")
             // rename(2) cannot replace a folder that has files: move the old package aside first, and back on failure.
             var previous: String?

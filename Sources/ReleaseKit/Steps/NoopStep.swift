@@ -1,16 +1,16 @@
 /// `noop`: does nothing. A join point that other steps can need, or a placeholder while writing a pipeline.
 public struct NoopStep: Step {
-    public struct Options: Decodable, Sendable {}
+    /// No options: any key in `with` is unknown.
+    public struct Options: StepOptions {
+        public init() {}
+    }
 
     public static let kind = "noop"
     public static let summary = "Do nothing: a join point for 'needs'"
-    public static let documentation = StepDocumentation(
-        options: [],
-        outputs: [],
-        example: """
+    public static let outputs: [StepDocumentation.Output] = []
+    public static let example = """
         {"id": "packaged", "uses": "noop", "needs": ["zip", "dsyms"]}
         """
-    )
 
     public init(options: Options) throws {}
 

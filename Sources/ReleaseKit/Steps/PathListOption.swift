@@ -3,9 +3,11 @@ import Foundation
 /// A list of paths or globs as an option: one string, or an array whose items are strings or arrays of strings
 /// (a list output of another step, `"${steps.dsyms.outputs.paths}"`, interpolates into a nested array), flattened
 /// in order.
-public struct PathListOption: Decodable, Sendable, Equatable {
+public struct PathListOption: OptionValue, Equatable {
     /// The paths and globs, flattened, as written.
     public var items: [String]
+
+    public static func optionTypeName(_ format: OptionFormat) -> String { "[path | glob] | path" }
 
     /// A list of the given paths and globs.
     public init(_ items: [String]) {

@@ -1,18 +1,19 @@
 /// `print`: prints a message, typically built from other steps' outputs.
 public struct PrintStep: Step {
-    public struct Options: Decodable, Sendable {
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the text to print; may span lines")
         public var message: String
+
+        public init() {}
     }
 
     public static let kind = "print"
     public static let summary = "Print a message (for example a release's URL and assets)"
-    public static let documentation = StepDocumentation(
-        options: [.init("message", "string", required: true, "the text to print; may span lines")],
-        outputs: [.init("message", "string", "the printed text")],
-        example: """
+    public static let outputs: [StepDocumentation.Output] = [.init("message", "string", "the printed text")]
+    public static let example = """
         {"id": "announce", "uses": "print", "needs": ["publish"], "with": {"message": "Published ${steps.publish.outputs.url}"}}
         """
-    )
 
     public let options: Options
 

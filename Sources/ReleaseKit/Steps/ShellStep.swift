@@ -6,23 +6,26 @@ import Foundation
 /// exit status is kept. Lines `KEY=VALUE` written to the file named by `$RELEASE_OUTPUT` become outputs
 /// (`KEY<<DELIM` … `DELIM` for multi-line values), as GitHub Actions does with `$GITHUB_OUTPUT`.
 public struct ShellStep: Step {
-    public struct Options: Decodable, Sendable {
-        /// argv, or one string with `shell: true`.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the command as argv, or a shell string with shell: true")
         public var run: Command
-        public var shell: Bool?
-        public var env: [String: String]?
+        @Option(help: "run `run` through /bin/sh -c")
+        public var shell: Bool = false
+        @Option(help: "extra environment variables for the command")
+        public var env: [String: String] = [:]
+        @Option(.path, help: "directory to run in (default: the pipeline's working directory)")
         public var cwd: String?
-        public var readOnly: Bool?
-        public var creates: [String]?
+        @Option(help: "the command changes nothing, so --dry-run really runs it")
+        public var readOnly: Bool = false
+        @Option(.path, help: "paths the command creates, so steps after it can be checked before it runs")
+        public var creates: [String] = []
 
-        enum CodingKeys: String, CodingKey {
-            case run, shell, env, cwd, creates
-            case readOnly = "read_only"
-        }
+        public init() {}
     }
 
     /// `run` as written: an argv array or a shell string.
-    public enum Command: Decodable, Sendable, Equatable {
+    public enum Command: OptionValue, Equatable {
         case argv([String])
         case script(String)
 
@@ -34,33 +37,25 @@ public struct ShellStep: Step {
                 self = .argv(try container.decode([String].self))
             }
         }
+
+        public static func optionTypeName(_ format: OptionFormat) -> String { "[string] | string" }
     }
 
     public static let kind = "shell"
     public static let summary = "Run a command (argv array, or a string with shell: true), streaming its output"
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("run", "[string] | string", required: true, "the command as argv, or a shell string with shell: true"),
-            .init("shell", "bool", "run `run` through /bin/sh -c (default false)"),
-            .init("env", "{string: string}", "extra environment variables for the command"),
-            .init("cwd", "path", "directory to run in (default: the pipeline's working directory)"),
-            .init("read_only", "bool", "the command changes nothing, so --dry-run really runs it (default false)"),
-            .init("creates", "[path]", "paths the command creates, so steps after it can be checked before it runs"),
-        ],
-        outputs: [
-            .init("exit_code", "number", "the command's exit status"),
-            .init("stdout", "string", "standard output, trailing newlines removed (last 1 MiB)"),
-            .init("path", "path", "the first path in 'creates' (known before the command runs, so later steps can use it)"),
-            .init("paths", "list", "every path in 'creates'"),
-            .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
-        ],
-        dynamicOutputs: true,
-        example: """
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("exit_code", "number", "the command's exit status"),
+        .init("stdout", "string", "standard output, trailing newlines removed (last 1 MiB)"),
+        .init("path", "path", "the first path in 'creates' (known before the command runs, so later steps can use it)"),
+        .init("paths", "list", "every path in 'creates'"),
+        .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
+    ]
+    public static let dynamicOutputs = true
+    public static let example = """
         {"id": "archive", "uses": "shell", "when": {"os": "macos"},
          "with": {"run": ["xcodebuild", "-scheme", "Demo", "archive", "-archivePath", "build/Demo.xcarchive"],
                   "creates": ["build/Demo.xcarchive"]}}
         """
-    )
 
     public let arguments: [String]
     public let options: Options
@@ -71,12 +66,12 @@ public struct ShellStep: Step {
             guard let first = argv.first, !first.isEmpty else {
                 throw StepError.invalidOption("run", "the command is empty")
             }
-            if options.shell == true {
+            if options.shell {
                 throw StepError.invalidOption("shell", "shell: true takes 'run' as one string, found an argv array")
             }
             arguments = argv
         case .script(let script):
-            guard options.shell == true else {
+            guard options.shell else {
                 throw StepError.invalidOption("run", "'run' is a string; give an argv array such as [\"make\", \"test\"], or set \"shell\": true to run it through /bin/sh")
             }
             guard !script.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -87,14 +82,14 @@ public struct ShellStep: Step {
         self.options = options
     }
 
-    public var isReadOnly: Bool { options.readOnly ?? false }
+    public var isReadOnly: Bool { options.readOnly }
 
     public func verify(in context: StepContext) async throws {
         if let cwd = options.cwd {
             try context.requireFile(cwd, option: "cwd")
         }
         let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
-        let environment = context.environment.merging(options.env ?? [:]) { _, new in new }
+        let environment = context.environment.merging(options.env) { _, new in new }
         if ProcessRunner.resolveExecutable(arguments[0], directory: directory, environment: environment) == nil {
             // A script the pipeline creates in an earlier step is fine.
             if arguments[0].contains("/"), case .promised = context.fileState(arguments[0]) { return }
@@ -104,7 +99,7 @@ public struct ShellStep: Step {
 
     public func plan(in context: StepContext) async throws -> StepPlan {
         var outputs = StepOutputs(createdPaths(context))
-        for path in options.creates ?? [] { outputs.artifacts.append(Artifact(path: context.resolvePath(path), size: 0, sha256: "")) }
+        for path in options.creates { outputs.artifacts.append(Artifact(path: context.resolvePath(path), size: 0, sha256: "")) }
         return StepPlan(effects: [.command(argv: arguments, directory: options.cwd.map(context.resolvePath))], outputs: outputs)
     }
 
@@ -113,7 +108,7 @@ public struct ShellStep: Step {
             .appendingPathComponent("\(context.stepID)-\(context.attempt).outputs").path
         _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputFile) }
-        var environment = options.env ?? [:]
+        var environment = options.env
         environment["RELEASE_OUTPUT"] = outputFile
         let result = try await context.run(arguments, directory: options.cwd, environment: environment)
         guard result.succeeded else {
@@ -128,7 +123,7 @@ public struct ShellStep: Step {
         for (key, value) in try Self.parseOutputFile(written) {
             outputs[key] = .string(value)
         }
-        for path in options.creates ?? [] {
+        for path in options.creates {
             let absolute = context.resolvePath(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
@@ -141,8 +136,8 @@ public struct ShellStep: Step {
 
     /// The `path` and `paths` outputs of `creates`.
     private func createdPaths(_ context: StepContext) -> [String: OutputValue] {
-        guard let creates = options.creates, let first = creates.first else { return [:] }
-        return ["path": .path(context.resolvePath(first)), "paths": .list(creates.map { .path(context.resolvePath($0)) })]
+        guard let first = options.creates.first else { return [:] }
+        return ["path": .path(context.resolvePath(first)), "paths": .list(options.creates.map { .path(context.resolvePath($0)) })]
     }
 
     /// Reads `KEY=VALUE` and `KEY<<DELIM` … `DELIM` lines.

@@ -4,10 +4,10 @@ import Foundation
 ///
 /// ## Implementation requirements
 /// - `kind` is a stable dotted string, independent of the Swift type name; `summary` is one line.
-/// - `Options` is decoded from the step's `with` object at plan time by a decoder that records every key
-///   the type asks for: keys the type never asks for are reported as unknown, with a did-you-mean.
-///   Synthesized `Decodable` does this (it asks for optional keys with `decodeIfPresent`); a hand-written
-///   `init(from:)` must do the same, so the decoder learns every key you accept.
+/// - `Options` is a ``StepOptions`` struct of `@Option` properties, each declaring its key, type, default and help
+///   once (see `Option.swift`). It is decoded from the step's `with` object at plan time by a decoder that
+///   records every key the type asks for: keys it never asks for are reported as unknown, with a did-you-mean.
+///   `release steps` documents the options from the same declarations; the step adds `outputs` and `example`.
 /// - `init(options:)` rejects bad option *values* (throw ``StepError/invalidOption(_:_:)``): it runs
 ///   before anything runs, for every step.
 /// - `verify` is read-only: it checks that `run` can succeed (files present, token accepted, tag free). It runs
@@ -19,14 +19,18 @@ import Foundation
 ///   It must honour task cancellation (processes started through the context are killed on cancellation).
 public protocol Step: Sendable {
     /// Typed options decoded from `with`.
-    associatedtype Options: Decodable & Sendable
+    associatedtype Options: StepOptions
 
     /// The stable name used in pipelines, for example `archive.zip`.
     static var kind: String { get }
     /// One line for `release steps`.
     static var summary: String { get }
-    /// Options, outputs and an example, for `release steps` and the documentation tests.
-    static var documentation: StepDocumentation { get }
+    /// The outputs `run` produces, for `release steps` and reference checking.
+    static var outputs: [StepDocumentation.Output] { get }
+    /// Whether outputs beyond `outputs` may appear (the `shell` step's `$RELEASE_OUTPUT` file). Default: false.
+    static var dynamicOutputs: Bool { get }
+    /// A complete step object as it would appear in `steps`, as JSON text; a test decodes it.
+    static var example: String { get }
 
     /// Creates the step, rejecting bad option values before anything runs.
     init(options: Options) throws
@@ -46,4 +50,11 @@ public protocol Step: Sendable {
 extension Step {
     public func verify(in context: StepContext) async throws {}
     public var isReadOnly: Bool { false }
+    public static var dynamicOutputs: Bool { false }
+
+    /// Options (from the `Options` declarations), outputs and example, for `release steps`. Not a requirement, so
+    /// a step cannot document options other than those it decodes.
+    public static var documentation: StepDocumentation {
+        StepDocumentation(options: Options.optionDocumentation, outputs: outputs, dynamicOutputs: dynamicOutputs, example: example)
+    }
 }

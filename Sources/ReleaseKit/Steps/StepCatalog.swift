@@ -1,3 +1,5 @@
+import Foundation
+
 /// `release steps`: every step kind with its options, outputs and example.
 public enum StepCatalog {
     /// Readable text for all kinds in `registry`.
@@ -12,8 +14,8 @@ public enum StepCatalog {
                 out += "  options:\n"
                 let width = documentation.options.map(\.name.count).max() ?? 0
                 for option in documentation.options {
-                    let required = option.required ? " (required)" : ""
-                    out += "    \(option.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.type)\(required): \(option.description)\n"
+                    let note = option.required ? " (required)" : option.defaultValue.map { " (default \($0))" } ?? ""
+                    out += "    \(option.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.type)\(note): \(option.description)\n"
                 }
             }
             if !documentation.outputs.isEmpty {
@@ -34,11 +36,22 @@ public enum StepCatalog {
             [
                 "kind": kind.kind,
                 "summary": kind.summary,
-                "options": kind.documentation.options.map { ["name": $0.name, "type": $0.type, "required": $0.required, "description": $0.description] },
+                "options": kind.documentation.options.map(json),
                 "outputs": kind.documentation.outputs.map { ["name": $0.name, "type": $0.type, "description": $0.description] },
                 "dynamic_outputs": kind.documentation.dynamicOutputs,
                 "example": kind.documentation.example,
             ]
         }
+    }
+
+    /// One option for programs: `default` is the JSON value itself, `values` the words of a choice.
+    static func json(_ option: StepDocumentation.Option) -> [String: Any] {
+        var object: [String: Any] = ["name": option.name, "type": option.type, "required": option.required, "description": option.description]
+        if let text = option.defaultValue,
+           let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) {
+            object["default"] = value
+        }
+        if let values = option.values { object["values"] = values }
+        return object
     }
 }

@@ -1,15 +1,23 @@
-/// What `release steps` prints for a step kind: its options, outputs and an example.
+/// What `release steps` prints for a step kind: its options (generated from its ``StepOptions`` declaration),
+/// outputs and an example.
 public struct StepDocumentation: Sendable, Codable, Equatable {
-    /// One documented option of a step's `with` object.
+    /// One documented option of a step's `with` object, generated from its ``Option`` declaration.
     public struct Option: Sendable, Codable, Equatable {
         public var name: String
         public var type: String
         public var required: Bool
+        /// The default as written in a pipeline file (`6`, `"origin"`); nil when there is none to show.
+        public var defaultValue: String?
+        /// The only words accepted, for an ``OptionChoice``.
+        public var values: [String]?
         public var description: String
-        public init(_ name: String, _ type: String, required: Bool = false, _ description: String) {
+        public init(_ name: String, _ type: String, required: Bool = false, defaultValue: String? = nil, values: [String]? = nil,
+                    _ description: String) {
             self.name = name
             self.type = type
             self.required = required
+            self.defaultValue = defaultValue
+            self.values = values
             self.description = description
         }
     }

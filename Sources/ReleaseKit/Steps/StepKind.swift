@@ -9,6 +9,9 @@ public struct StepKind: Sendable {
     public struct BuildResult: Sendable {
         public var step: (any Step)?
         public var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
+        /// Every key of `with` the options asked for, present or not: the documentation test compares them with the
+        /// documented options.
+        public var requestedKeys: Set<String>
     }
 
     public init<S: Step>(_ type: S.Type) {
@@ -20,9 +23,9 @@ public struct StepKind: Sendable {
             // During validation, options holding `${...}` stand-ins are checked by `init` at run time, when the
             // values are known; options without any are checked now.
             if mode == .validation && StepKind.containsReferences(node) {
-                return BuildResult(step: try? S(options: outcome.value), unknownKeys: outcome.unknownKeys)
+                return BuildResult(step: try? S(options: outcome.value), unknownKeys: outcome.unknownKeys, requestedKeys: outcome.requestedKeys)
             }
-            return BuildResult(step: try S(options: outcome.value), unknownKeys: outcome.unknownKeys)
+            return BuildResult(step: try S(options: outcome.value), unknownKeys: outcome.unknownKeys, requestedKeys: outcome.requestedKeys)
         }
     }
 

@@ -2,71 +2,60 @@ import Foundation
 
 /// `version.bump`: write the next version and build number where the project defines them.
 public struct VersionBumpStep: Step {
-    /// The step's `with` object (snake_case keys).
-    public struct Options: Decodable, Sendable {
-        /// See ``documentation``.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
         public var project: String?
-        /// See ``documentation``.
+        @Option(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
         public var file: String?
-        /// See ``documentation``.
-        public var part: String?
-        /// See ``documentation``.
+        @Option(help: "the part to increment, 'build' for only the build number; this or 'version' is required")
+        public var part: Part?
+        @Option(help: "an explicit version such as 3.1.0, 3.1 or 7.1.3b5")
         public var version: String?
-        /// See ``documentation``.
-        public var build: String?
+        @Option(help: "increment, git-count, timestamp, keep, env:NAME or a number such as 4321")
+        public var build: String = "increment"
 
-        enum CodingKeys: String, CodingKey {
-            case project, file, part, version, build
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
-        public init(project: String? = nil, file: String? = nil, part: String? = nil, version: String? = nil, build: String? = nil) {
+        /// Creates the options; defaults match the declared ones.
+        public init(project: String? = nil, file: String? = nil, part: Part? = nil, version: String? = nil, build: String = "increment") {
+            self.init()
             self.project = project
             self.file = file
             self.part = part
             self.version = version
             self.build = build
         }
+    }
 
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            project = try container.decodeIfPresent(String.self, forKey: .project)
-            file = try container.decodeIfPresent(String.self, forKey: .file)
-            part = try container.decodeIfPresent(String.self, forKey: .part)
-            version = try container.decodeIfPresent(String.self, forKey: .version)
-            // A number is accepted as well as a string: "build": 4321.
-            if let number = try? container.decodeIfPresent(Int.self, forKey: .build) {
-                build = String(number)
-            } else {
-                build = try container.decodeIfPresent(String.self, forKey: .build)
-            }
-        }
+    /// The part of the version to increment.
+    public enum Part: String, OptionChoice {
+        /// X in X.Y.Z; Y and Z restart at 0.
+        case major
+        /// Y in X.Y.Z; Z restarts at 0.
+        case minor
+        /// Z in X.Y.Z.
+        case patch
+        /// Only the build number.
+        case build
     }
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "version.bump"
     /// One line for `release steps`.
     public static let summary = "Write the next version and build number where the Xcode project (or VERSION file) defines them"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
-            .init("file", "path", "a file holding a single version (a VERSION file) instead of an Xcode project"),
-            .init("part", "string", "major, minor, patch or build (only the build number); this or 'version' is required"),
-            .init("version", "string", "an explicit version such as 3.1.0, 3.1 or 7.1.3b5"),
-            .init("build", "string", "increment (default), git-count, timestamp, keep, env:NAME or a number"),
-        ],
-        outputs: [
-            .init("version", "string", "the version after the bump"),
-            .init("build", "string", "the build number after the bump"),
-            .init("previous_version", "string", "the version before"),
-            .init("previous_build", "string", "the build number before"),
-            .init("files", "list", "the files written (paths)"),
-        ],
-        example: """
-            {"id": "bump", "uses": "version.bump", "with": {"project": ".", "part": "patch", "build": "increment"}}
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("version", "string", "the version after the bump"),
+        .init("build", "string", "the build number after the bump"),
+        .init("previous_version", "string", "the version before"),
+        .init("previous_build", "string", "the build number before"),
+        .init("files", "list", "the files written (paths)"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        {"id": "bump", "uses": "version.bump", "with": {"project": ".", "part": "patch", "build": "increment"}}
+        """
 
     /// The decoded options.
     public let options: Options
@@ -80,10 +69,7 @@ public struct VersionBumpStep: Step {
         }
         switch (options.part, options.version) {
         case (let part?, nil):
-            guard ["major", "minor", "patch", "build"].contains(part) else {
-                throw StepError.invalidOption("part", "'\(part)' is not one of major, minor, patch, build")
-            }
-            choice = try VersionChoice(parsing: part)
+            choice = try VersionChoice(parsing: part.rawValue)
         case (nil, let version?):
             guard let parsed = SemanticVersion(version) else {
                 throw StepError.invalidOption("version", "invalid version '\(version)' (expected X, X.Y or X.Y.Z with an optional suffix such as 'b5')")
@@ -95,7 +81,7 @@ public struct VersionBumpStep: Step {
             throw StepError.invalidOption("part", "set 'part' (major, minor, patch, build) or 'version'")
         }
         do {
-            strategy = try BuildNumberStrategy(parsing: options.build ?? "increment")
+            strategy = try BuildNumberStrategy(parsing: options.build)
         } catch {
             throw StepError.invalidOption("build", "\(error)")
         }

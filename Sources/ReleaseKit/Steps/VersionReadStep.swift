@@ -2,35 +2,26 @@ import Foundation
 
 /// `version.read`: what version the project is at (Xcode project or version file).
 public struct VersionReadStep: Step {
-    /// The step's `with` object (snake_case keys).
-    public struct Options: Decodable, Sendable {
-        /// See ``documentation``.
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
         public var project: String?
-        /// See ``documentation``.
+        @Option(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
         public var file: String?
-        /// See ``documentation``.
+        @Option(help: "the target whose version is output (default: the app nothing embeds)")
         public var target: String?
-        /// See ``documentation``.
+        @Option(help: "the configuration whose version is output (default: the target's default, usually Release)")
         public var configuration: String?
 
-        enum CodingKeys: String, CodingKey {
-            case project, file, target, configuration
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
+        /// Creates the options; defaults match the declared ones.
         public init(project: String? = nil, file: String? = nil, target: String? = nil, configuration: String? = nil) {
+            self.init()
             self.project = project
             self.file = file
             self.target = target
             self.configuration = configuration
-        }
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            project = try container.decodeIfPresent(String.self, forKey: .project)
-            file = try container.decodeIfPresent(String.self, forKey: .file)
-            target = try container.decodeIfPresent(String.self, forKey: .target)
-            configuration = try container.decodeIfPresent(String.self, forKey: .configuration)
         }
     }
 
@@ -38,24 +29,17 @@ public struct VersionReadStep: Step {
     public static let kind = "version.read"
     /// One line for `release steps`.
     public static let summary = "Read the project's version and build number per target and configuration"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
-            .init("file", "path", "a file holding a single version (a VERSION file) instead of an Xcode project"),
-            .init("target", "string", "the target whose version is output (default: the app nothing embeds)"),
-            .init("configuration", "string", "the configuration whose version is output (default: the target's default, usually Release)"),
-        ],
-        outputs: [
-            .init("version", "string", "the marketing version (CFBundleShortVersionString)"),
-            .init("build", "string", "the build number (CFBundleVersion)"),
-            .init("targets", "list", "every target and configuration as 'Target (Configuration): version (build)'"),
-            .init("project", "path", "the project or version file that was read"),
-        ],
-        example: """
-            {"id": "current", "uses": "version.read", "with": {"project": "Demo.xcodeproj", "configuration": "Release"}}
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("version", "string", "the marketing version (CFBundleShortVersionString)"),
+        .init("build", "string", "the build number (CFBundleVersion)"),
+        .init("targets", "list", "every target and configuration as 'Target (Configuration): version (build)'"),
+        .init("project", "path", "the project or version file that was read"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        {"id": "current", "uses": "version.read", "with": {"project": "Demo.xcodeproj", "configuration": "Release"}}
+        """
 
     /// The decoded options.
     public let options: Options

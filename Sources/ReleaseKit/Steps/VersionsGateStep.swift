@@ -18,35 +18,30 @@ import Foundation
 /// numerically, component by component.
 public struct VersionsGateStep: Step {
     /// The step's `with` object.
-    public struct Options: Decodable, Sendable, Equatable {
-        /// See ``documentation``.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
         public var project: String?
-        /// See ``documentation``.
+        @Option(.path, help: "a VERSION file instead of an Xcode project")
         public var file: String?
-        /// See ``documentation``.
+        @Option(help: "the build configuration to check (default Release)")
         public var configuration: String?
-        /// See ``documentation``.
+        @Option(.glob, help: "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each")
         public var tagPattern: String?
-        /// See ``documentation``.
+        @Option(.regex, help: "where a tag carries its build number (first capture group); default: digits right after the version and '-', '+' or '_'")
         public var buildPattern: String?
-        /// See ``documentation``.
+        @Option(help: "the version the project must be at, e.g. ${steps.bump.outputs.version}")
         public var expectedVersion: String?
-        /// See ``documentation``.
+        @Option(help: "the build number the project must be at, e.g. ${steps.bump.outputs.build}")
         public var expectedBuild: String?
-        /// See ``documentation``.
+        @Option(.path, help: "the git repository holding the tags (default: the working directory)")
         public var directory: String?
 
-        enum CodingKeys: String, CodingKey {
-            case project, file, configuration, directory
-            case tagPattern = "tag_pattern"
-            case buildPattern = "build_pattern"
-            case expectedVersion = "expected_version"
-            case expectedBuild = "expected_build"
-        }
+        public init() {}
 
-        /// Creates the options; defaults match the documented ones.
+        /// Creates the options; defaults match the declared ones.
         public init(project: String? = nil, file: String? = nil, configuration: String? = nil, tagPattern: String? = nil,
                     buildPattern: String? = nil, expectedVersion: String? = nil, expectedBuild: String? = nil, directory: String? = nil) {
+            self.init()
             self.project = project
             self.file = file
             self.configuration = configuration
@@ -56,48 +51,24 @@ public struct VersionsGateStep: Step {
             self.expectedBuild = expectedBuild
             self.directory = directory
         }
-
-        /// Decodes the `with` object; optional keys with `decodeIfPresent`.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            project = try container.decodeIfPresent(String.self, forKey: .project)
-            file = try container.decodeIfPresent(String.self, forKey: .file)
-            configuration = try container.decodeIfPresent(String.self, forKey: .configuration)
-            tagPattern = try container.decodeIfPresent(String.self, forKey: .tagPattern)
-            buildPattern = try container.decodeIfPresent(String.self, forKey: .buildPattern)
-            expectedVersion = try container.decodeIfPresent(String.self, forKey: .expectedVersion)
-            expectedBuild = try container.decodeIfPresent(String.self, forKey: .expectedBuild)
-            directory = try container.decodeIfPresent(String.self, forKey: .directory)
-        }
     }
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.versions"
     /// One line for `release steps`.
     public static let summary = "Reject the release when app targets disagree on versions, or the version is malformed or not above the last release tag"
-    /// Options, outputs and an example for `release steps`.
-    public static let documentation = StepDocumentation(
-        options: [
-            .init("project", "path", "the .xcodeproj or a folder holding one (default: the working directory)"),
-            .init("file", "path", "a VERSION file instead of an Xcode project"),
-            .init("configuration", "string", "the build configuration to check (default Release)"),
-            .init("tag_pattern", "glob", "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each"),
-            .init("build_pattern", "regex", "where a tag carries its build number (first capture group); default: digits right after the version and '-', '+' or '_'"),
-            .init("expected_version", "string", "the version the project must be at, e.g. ${steps.bump.outputs.version}"),
-            .init("expected_build", "string", "the build number the project must be at, e.g. ${steps.bump.outputs.build}"),
-            .init("directory", "path", "the git repository holding the tags (default: the working directory)"),
-        ],
-        outputs: [
-            .init("version", "string", "the app's marketing version"),
-            .init("build", "string", "the app's build number"),
-            .init("latest_tag", "string", "the greatest release tag found (empty when none)"),
-        ],
-        example: """
-            { "id": "check-versions", "uses": "gate.versions", "gate": true, "needs": ["bump"],
-              "with": { "project": "Demo.xcodeproj", "configuration": "Release", "tag_pattern": "v*",
-                        "expected_version": "${steps.bump.outputs.version}" } }
-            """
-    )
+    /// The outputs, for `release steps`.
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("version", "string", "the app's marketing version"),
+        .init("build", "string", "the app's build number"),
+        .init("latest_tag", "string", "the greatest release tag found (empty when none)"),
+    ]
+    /// A complete step object, for `release steps`.
+    public static let example = """
+        { "id": "check-versions", "uses": "gate.versions", "gate": true, "needs": ["bump"],
+          "with": { "project": "Demo.xcodeproj", "configuration": "Release", "tag_pattern": "v*",
+                    "expected_version": "${steps.bump.outputs.version}" } }
+        """
 
     /// The decoded options.
     public let options: Options

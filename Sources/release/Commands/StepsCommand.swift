@@ -12,10 +12,11 @@ struct StepsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        let registry = try StepRegistry.builtIn
         if json {
-            Terminal.writeOutput(RunReport.encode(StepCatalog.json(.builtIn), pretty: true, masker: SecretMasker()) + "\n")
+            Terminal.writeOutput(RunReport.encode(StepCatalog.json(registry), pretty: true, masker: SecretMasker()) + "\n")
         } else {
-            Terminal.writeOutput(StepCatalog.text(.builtIn))
+            Terminal.writeOutput(StepCatalog.text(registry))
         }
     }
 }

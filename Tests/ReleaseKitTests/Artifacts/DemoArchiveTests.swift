@@ -275,7 +275,7 @@ struct DemoArchiveTests {
         let folder = try TemporaryFolder()
         let archive = try DemoArchive.good()
         let step = try DsymPackageStep(options: .init(
-            paths: [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"], output: "zips", mode: "each", level: 0))
+            paths: [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"], output: "zips", mode: .each, level: 0))
         let outputs = try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
         #expect(outputs["paths"] == .list([.path(folder("zips/Demo.app.dSYM.zip")), .path(folder("zips/DemoKit.framework.dSYM.zip"))]))
         #expect(outputs["manifest"] == .path(folder("zips/dsym-uuids.json")))

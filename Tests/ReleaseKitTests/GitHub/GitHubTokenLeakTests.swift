@@ -54,16 +54,16 @@ struct GitHubTokenLeakTests {
             environment: [:], endpoints: ServiceEndpoints(overrides: [.github: fixture.url]), sink: { events.append($0) }
         )
         let tokenJSON = Self.token.replacingOccurrences(of: "/", with: "\\/")
-        let step = try GitHubReleaseStep(options: try JSONDecoder().decode(GitHubReleaseStep.Options.self, from: Data("""
+        let step = try GitHubReleaseStep(options: try decodeOptions(GitHubReleaseStep.Options.self, """
         {"repo": "octo/app", "token": "\(tokenJSON)", "tag": "v3", "assets": ["*.zip"]}
-        """.utf8)))
+        """))
         try await step.verify(in: context)
         let plan = try await step.plan(in: context)
         texts.append("\(plan)")
         texts.append("\(try await step.run(in: context))")
-        let upload = try HTTPUploadStep(options: try JSONDecoder().decode(HTTPUploadStep.Options.self, from: Data("""
+        let upload = try HTTPUploadStep(options: try decodeOptions(HTTPUploadStep.Options.self, """
         {"url": "\(fixture.url)/nowhere", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "token \(tokenJSON)"}}
-        """.utf8)))
+        """))
         texts.append("\(try await upload.plan(in: context))")
         do {
             _ = try await upload.run(in: context)

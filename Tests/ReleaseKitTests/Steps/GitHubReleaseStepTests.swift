@@ -4,8 +4,8 @@ import Testing
 
 @Suite("github.release and http.upload steps")
 struct GitHubReleaseStepTests {
-    static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(json.utf8))
+    static func decode<T: StepOptions>(_ type: T.Type, _ json: String) throws -> T {
+        try decodeOptions(type, json)
     }
 
     static func context(_ fixture: GitHubTestFixture, dryRun: Bool = false, events: Recorder<StepEvent>) -> StepContext {
@@ -16,14 +16,8 @@ struct GitHubReleaseStepTests {
     }
 
     @Test func documentationExamplesDecode() throws {
-        for (example, decode) in [
-            (GitHubReleaseStep.documentation.example, { (data: Data) throws in _ = try JSONDecoder().decode(GitHubReleaseStep.Options.self, from: data) }),
-            (HTTPUploadStep.documentation.example, { (data: Data) throws in _ = try JSONDecoder().decode(HTTPUploadStep.Options.self, from: data) }),
-        ] {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(example.utf8)) as? [String: Any])
-            let with = try #require(object["with"])
-            try decode(try JSONSerialization.data(withJSONObject: with))
-        }
+        _ = try exampleOptions(GitHubReleaseStep.self)
+        _ = try exampleOptions(HTTPUploadStep.self)
         let names = GitHubReleaseStep.documentation.options.map(\.name)
         #expect(names.contains("target_commitish") && names.contains("body_file") && names.contains("make_latest"))
     }
@@ -100,7 +94,6 @@ struct GitHubReleaseStepTests {
     @Test(arguments: [
         (#"{"repo": "octo", "token": "t", "tag": "v1"}"#, "option 'repo': 'octo' is not of the form 'owner/name'"),
         (#"{"repo": "o/r", "token": " ", "tag": "v1"}"#, "option 'token': the token is empty; pass ${secrets.GITHUB_TOKEN}"),
-        (#"{"repo": "o/r", "token": "t", "tag": "v1", "replace": "overwrite"}"#, "option 'replace': 'overwrite' is not \"fail\", \"replace\" or \"skip\""),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "concurrency": 0}"#, "option 'concurrency': 0 is not between 1 and 8"),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "body": "a", "body_file": "b"}"#, "option 'body_file': give either 'body' or 'body_file', not both"),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "api": "https://user:pw@ghe.example/api/v3"}"#, "option 'api': the URL must not contain credentials; pass the token as 'token'"),
@@ -110,6 +103,15 @@ struct GitHubReleaseStepTests {
         let options = try Self.decode(GitHubReleaseStep.Options.self, json)
         #expect(throws: StepError.invalidOption(String(message.dropFirst("option '".count).prefix { $0 != "'" }), String(message.split(separator: ": ", maxSplits: 1)[1]))) {
             _ = try GitHubReleaseStep(options: options)
+        }
+    }
+
+    @Test func anUnknownReplacePolicyIsRejectedWhereItIsWritten() {
+        #expect {
+            try Self.decode(GitHubReleaseStep.Options.self, #"{"repo": "o/r", "token": "t", "tag": "v1", "replace": "overwrite"}"#)
+        } throws: { error in
+            let failure = error as? OptionsDecoder.Failure
+            return failure?.message == "'overwrite' is not \"fail\", \"replace\" or \"skip\"" && failure?.path == JSONPath.root.appending("replace")
         }
     }
 

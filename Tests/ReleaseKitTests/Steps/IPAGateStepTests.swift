@@ -121,9 +121,9 @@ import Testing
     @Test func missingIpaFailsPreflightAndBadOptionsAreRejected() async throws {
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": "/nonexistent/Demo.ipa"])
         #expect(result.step("gate")?.message == "option 'ipa': no such file or directory '/nonexistent/Demo.ipa'")
-        #expect(throws: StepError.invalidOption("channel", "'appstore' is not one of app-store, ad-hoc, development, enterprise")) {
-            try IPAGateStep(options: .init(ipa: "a.ipa", channel: "appstore"))
-        }
+        #expect {
+            try decodeOptions(IPAGateStep.Options.self, #"{"ipa": "a.ipa", "channel": "appstore"}"#)
+        } throws: { ($0 as? OptionsDecoder.Failure)?.message == "'appstore' is not one of app-store, ad-hoc, development, enterprise" }
     }
 
     @Test func fixtureProfilesAreDERSignedData() throws {

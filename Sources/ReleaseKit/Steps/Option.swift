@@ -1,0 +1,124 @@
+/// One option of a step's `with` object, declared once (key, type, default, help) the way swift-argument-parser's
+/// `@Option(help:)` declares a command-line option, so decoding and `release steps` read the same declaration.
+///
+/// ```swift
+/// public struct Options: StepOptions {
+///     @Option(help: "files to list") public var files: PathListOption                  // required
+///     @Option(.path, help: "the file to write") public var output: String = "SHA256SUMS" // default
+///     @Option(.path, help: "where the manifest goes") public var manifest: String?       // optional
+///     public init() {}
+/// }
+/// ```
+///
+/// ## Implementation requirements
+/// - The options type conforms to ``StepOptions`` and keeps synthesized `Decodable`: no `CodingKeys`, no
+///   `init(from:)`, and every stored property is an `@Option`. A test decodes every step kind and fails for a key
+///   that is decoded but not declared, or declared but never decoded.
+/// - The key is the property's name in snake_case (`archivePath` → `archive_path`, `bundleID` → `bundle_id`);
+///   `name:` gives an irregular key.
+/// - Without an initial value the option is required: a `with` object lacking it fails with "missing required
+///   option". An initial value is the default, shown by `release steps`. An optional type (`String?`) may be left
+///   out and is then `nil`; say what its absence means in `help`.
+/// - The type `release steps` shows comes from the Swift type (``OptionValue``); for text, the first argument says
+///   what the text is (``OptionFormat/path``, ``OptionFormat/glob``, ``OptionFormat/regex``). A fixed set of words
+///   is an ``OptionChoice`` enum: `release steps` lists them and decoding rejects any other.
+/// - ``OptionsDecoder`` reads the declarations from `Options()` with `Mirror` (as swift-argument-parser reads
+///   `Self()`): it maps property names to keys, records the keys asked for (any other key is unknown) and gives an
+///   absent option its declared default. Other decoders see the Swift names and know no defaults.
+/// - A public options type spells out `public init() {}`, since a requirement of a public protocol needs a public
+///   witness; initialisers for code call `self.init()` and assign the properties.
+/// - Nested objects (an asset entry, a multipart form) are plain `Decodable` types conforming to ``OptionValue``,
+///   which names their keys for `release steps`.
+@propertyWrapper
+public struct Option<Value: Decodable & Sendable>: Sendable {
+    /// In a declaration the default (nil for a required option); after decoding or assignment, the value.
+    private var value: Value?
+    /// The key given with `name:`; nil derives it from the property's name.
+    let name: String?
+    /// The type as `release steps` shows it.
+    let type: String
+    /// The words an ``OptionChoice`` accepts.
+    let allowedValues: [String]?
+    /// The default as it would be written in a pipeline; nil when there is none worth showing.
+    let defaultText: String?
+    /// One line for `release steps`.
+    let help: String
+
+    /// The value. Reading a required option of a declaration (`Options()`) is a programming error: declarations
+    /// are read for what they declare, values come from decoding.
+    public var wrappedValue: Value {
+        get {
+            guard let value else { preconditionFailure("required option read from a declaration rather than decoded options") }
+            return value
+        }
+        set { value = newValue }
+    }
+
+    private init(value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String) {
+        self.value = value
+        self.name = name
+        self.type = type
+        self.allowedValues = allowedValues
+        self.defaultText = defaultText
+        self.help = help
+    }
+}
+
+extension Option where Value: OptionValue {
+    /// A required option.
+    /// - Parameters:
+    ///   - format: what the text is, when the value is text: a path, a glob, a regex.
+    ///   - name: the key, when it is not the property's name in snake_case.
+    ///   - help: one line for `release steps`.
+    public init(_ format: OptionFormat = .string, name: String? = nil, help: String) {
+        self.init(value: nil, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
+                  defaultText: nil, help: help)
+    }
+
+    /// An option with a default, the property's initial value.
+    public init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, help: String) {
+        self.init(value: wrappedValue, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
+                  defaultText: wrappedValue.pipelineText, help: help)
+    }
+}
+
+extension Option {
+    /// An option that may be left out: `nil` then.
+    public init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
+        self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
+                  defaultText: nil, help: help)
+    }
+}
+
+extension Option: Decodable {
+    /// Decodes the value; ``OptionsDecoder`` has already found its key and handles its absence.
+    public init(from decoder: any Decoder) throws {
+        self.init(value: try decoder.singleValueContainer().decode(Value.self), name: nil, type: "", allowedValues: nil,
+                  defaultText: nil, help: "")
+    }
+}
+
+extension Option: Equatable where Value: Equatable {
+    /// Options are equal when their values are; declarations are not compared.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.value == rhs.value
+    }
+}
+
+/// What ``OptionsDecoder`` and `release steps` read from a declared ``Option``, whatever its value type.
+protocol OptionDeclaration: Sendable {
+    /// The key given with `name:`, if any.
+    var name: String? { get }
+    /// Whether a `with` object must have the option (the declaration has no value).
+    var isRequired: Bool { get }
+    /// How `release steps` shows the option under `key`.
+    func documentation(key: String) -> StepDocumentation.Option
+}
+
+extension Option: OptionDeclaration {
+    var isRequired: Bool { value == nil }
+
+    func documentation(key: String) -> StepDocumentation.Option {
+        StepDocumentation.Option(key, type, required: isRequired, defaultValue: defaultText, values: allowedValues, help)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// A type an ``Option`` can hold: it says how `release steps` names it and shows a default.
+public protocol OptionValue: Decodable, Sendable {
+    /// The type as `release steps` shows it (`number`, `[path]`, `{string: string}`); `format` says what text is.
+    static func optionTypeName(_ format: OptionFormat) -> String
+    /// The words the option accepts, when there is a fixed set (``OptionChoice``). Default: nil.
+    static var allowedValues: [String]? { get }
+    /// The value as written in a pipeline file (`6`, `"origin"`), for a default in `release steps`; nil when
+    /// there is nothing worth showing (an empty list). Default: nil.
+    var pipelineText: String? { get }
+}
+
+extension OptionValue {
+    public static var allowedValues: [String]? { nil }
+    public var pipelineText: String? { nil }
+}
+
+extension String: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { format.name }
+    public var pipelineText: String? {
+        "\"" + replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+extension Bool: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { "bool" }
+    public var pipelineText: String? { description }
+}
+
+extension Int: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
+    public var pipelineText: String? { description }
+}
+
+extension Int64: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
+    public var pipelineText: String? { description }
+}
+
+extension Array: OptionValue where Element: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { "[\(Element.optionTypeName(format))]" }
+    public var pipelineText: String? {
+        let items = compactMap(\.pipelineText)
+        return items.isEmpty || items.count != count ? nil : "[" + items.joined(separator: ", ") + "]"
+    }
+}
+
+extension Dictionary: OptionValue where Key == String, Value: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { "{string: \(Value.optionTypeName(format))}" }
+}

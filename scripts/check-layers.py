@@ -19,6 +19,8 @@ LAYERS = [["Execution"], ["Planning"], ["Pipeline"], ["Steps"], ["Apple", "AppSt
 RANK = {folder: index for index, group in enumerate(LAYERS) for folder in group}
 DECLARATION = re.compile(r"^(?:public |internal |package |fileprivate |private |final |indirect |@\w+ )*"
                          r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)
+NESTED = re.compile(r"^\s*(?:public |internal |package |fileprivate |private |final |indirect |@\w+ )*"
+                    r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)
 WORD = re.compile(r"\b[A-Z]\w*\b")
 
 
@@ -86,15 +88,17 @@ def main():
         print(f"check-layers: folders not in the layer list: {', '.join(unknown)}", file=sys.stderr)
         return 1
     owner = {}
+    local = {}  # every name a folder declares at any depth: its own nested `Option` is not Steps' `Option`
     for path, (folder, code) in sources.items():
         for name in DECLARATION.findall(code):
             owner.setdefault(name, folder)
+        local.setdefault(folder, set()).update(NESTED.findall(code))
     problems = []
     for path, (folder, code) in sorted(sources.items()):
         for number, line in enumerate(code.split("\n"), start=1):
             for name in set(WORD.findall(line)):
                 other = owner.get(name)
-                if other is None or other == folder or RANK[other] > RANK[folder]:
+                if other is None or other == folder or RANK[other] > RANK[folder] or name in local[folder]:
                     continue
                 relative = os.path.relpath(path, os.path.join(ROOT, "..", ".."))
                 problems.append(f"{relative}:{number}: {folder} uses {name} ({other})")

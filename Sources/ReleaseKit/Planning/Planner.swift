@@ -8,6 +8,11 @@ public struct Planner: Sendable {
     /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step.
     public func plan(_ pipeline: ValidatedPipeline, options: RunOptions, masker: SecretMasker = SecretMasker()) async throws -> Plan {
         let definition = pipeline.definition
+        // Every secret the pipeline refers to is masked before the first byte of output, not when the string using
+        // it is interpolated: a step's output may carry a secret before any step's options resolve it.
+        for case .secret(let name) in Self.allReferences(in: definition) {
+            if let value = options.environment[name] { masker.add(value) }
+        }
         let git: GitInfo
         if let known = options.git {
             git = known
@@ -93,13 +98,19 @@ public struct Planner: Sendable {
 
     /// Whether any string in the pipeline uses `reference`.
     static func references(_ reference: TemplateReference, in definition: PipelineDefinition) -> Bool {
-        var found = false
-        let texts = definition.variables.map(\.value) + definition.profiles.flatMap { $0.variables.map(\.value) }
-        for text in texts where (try? Template(parsing: text))?.references.contains(reference) == true { found = true }
-        for step in definition.steps where !found {
-            forEachString(in: step.with, path: .root) { text, _, _ in
-                if Template.mayContainReferences(text), (try? Template(parsing: text))?.references.contains(reference) == true { found = true }
-            }
+        allReferences(in: definition).contains(reference)
+    }
+
+    /// Every reference any string of the pipeline makes: variables, profile variables, and every step's `with`.
+    static func allReferences(in definition: PipelineDefinition) -> Set<TemplateReference> {
+        var found: Set<TemplateReference> = []
+        func scan(_ text: String) {
+            guard Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return }
+            found.formUnion(template.references)
+        }
+        for text in definition.variables.map(\.value) + definition.profiles.flatMap({ $0.variables.map(\.value) }) { scan(text) }
+        for step in definition.steps {
+            forEachString(in: step.with, path: .root) { text, _, _ in scan(text) }
         }
         return found
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ReleaseKit
 
@@ -206,5 +207,29 @@ import Testing
         let (result, _) = try await TestPipelines.run(text)
         #expect(result.step("publish")?.message == "secret 'RELEASE_TEST_NOT_SET' is not set: export RELEASE_TEST_NOT_SET in the environment")
         #expect(result.exitCode == 1)
+    }
+}
+
+/// Every secret a pipeline refers to is masked from the first byte of output, not from when it is interpolated.
+@Suite struct EarlySecretTests {
+    @Test func aSecretPrintedBeforeAnyStepResolvesItIsMasked() async throws {
+        let secret = "ghp_early1234567890token"
+        let text = #"""
+        {"version": 1, "steps": [
+          {"id": "a", "uses": "shell", "with": {"run": ["sh", "-c", "echo early=$REL_TOKEN"]}},
+          {"id": "b", "uses": "print", "with": {"message": "${steps.a.outputs.stdout} then ${secrets.REL_TOKEN}"}}
+        ]}
+        """#
+        let (result, reporter) = try await TestPipelines.run(text, environment: ["REL_TOKEN": secret])
+        #expect(result.exitCode == 0)
+        #expect(reporter.logLines.contains("a: early=***"), "\(reporter.logLines)")
+        #expect(!reporter.logLines.joined().contains(secret))
+        // Outputs keep the real value (later steps need it); everything rendered from them is masked.
+        let masker = SecretMasker(secrets: [secret])
+        let lines = Mutex<[String]>([])
+        let json = JSONLinesReporter(masker: masker, write: { line in lines.withLock { $0.append(line) } })
+        reporter.events.forEach(json.report)
+        #expect(!lines.withLock { $0.joined() }.contains(secret))
+        #expect(!RunReport.encode(RunReport.object(result), pretty: true, masker: masker).contains(secret))
     }
 }

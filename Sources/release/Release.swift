@@ -22,4 +22,20 @@ struct Release: AsyncParsableCommand {
             UploadAssetCommand.self,
         ]
     )
+
+    /// Installs interrupt handling before anything else runs, then parses and runs the command as
+    /// ArgumentParser's own `main` would.
+    static func main() async {
+        Interrupts.shared.install()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -19,6 +19,8 @@ public final class Engine: Sendable {
 
     private struct Control {
         var interrupted = false
+        /// A second interrupt: stop everything now, `always` steps and teardowns included.
+        var aborted = false
         /// Running steps' tasks, so an interrupt can cancel them (not `always` steps).
         var running: [String: (task: Task<StepResult, Never>, always: Bool)] = [:]
     }
@@ -50,7 +52,20 @@ public final class Engine: Sendable {
         tasks.forEach { $0.cancel() }
     }
 
+    /// A second interrupt (Ctrl-C during cleanup): cancels every running step, `always` steps included, so their
+    /// process groups are stopped before `release` exits, and skips the teardowns not yet run (each is reported
+    /// as not undone). The run still ends normally, so its summary and report are written.
+    public func abort() {
+        let tasks = control.withLock { state -> [Task<StepResult, Never>] in
+            state.interrupted = true
+            state.aborted = true
+            return state.running.values.map(\.task)
+        }
+        tasks.forEach { $0.cancel() }
+    }
+
     private var isInterrupted: Bool { control.withLock { $0.interrupted } }
+    private var isAborted: Bool { control.withLock { $0.aborted } }
 
     /// Runs the plan to the end and returns what happened. Never throws: every failure is a step result.
     public func run() async -> RunResult {
@@ -220,6 +235,7 @@ public final class Engine: Sendable {
                     continue
                 }
                 if let failure = preflight.failures[id] { conclude(.failed, failure); continue }
+                if isAborted { conclude(.cancelled, "not started: interrupted twice"); continue }
                 if !definition.always {
                     if isInterrupted { conclude(.cancelled, "not started: interrupted"); continue }
                     if let blocker = planned.needs.lazy.compactMap({ results[$0] }).first(where: { !$0.status.letsDependentsRun }) {
@@ -252,7 +268,7 @@ public final class Engine: Sendable {
                     state.running[planned.id] = (task, planned.definition.always)
                     return state.interrupted
                 }
-                if interruptedAlready && !planned.definition.always { task.cancel() }
+                if interruptedAlready && (!planned.definition.always || isAborted) { task.cancel() }
                 group.addTask { await task.value }
             }
             for planned in decide() { start(planned) }
@@ -396,6 +412,12 @@ public final class Engine: Sendable {
     private func runTeardowns() async -> [String] {
         var failures: [String] = []
         for entry in teardowns.takeAll() {
+            if isAborted {
+                let text = "not undone: interrupted twice"
+                failures.append("\(entry.step): \(entry.description): \(text)")
+                bus.emit(.teardownFinished(step: entry.step, description: entry.description, error: text))
+                continue
+            }
             do {
                 try await entry.action()
                 bus.emit(.teardownFinished(step: entry.step, description: entry.description, error: nil))

@@ -84,20 +84,30 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let engine = Engine(plan: plan, reporter: logFormat.reporter(masker: masker), masker: masker, journal: journal)
-        let signals = SignalHandler {
-            Terminal.writeError("\ninterrupted: stopping running steps, then running always-steps (interrupt again to quit at once)\n")
-            engine.interrupt()
+        Interrupts.shared.handle { count in
+            switch count {
+            case 1:
+                Terminal.writeError("\ninterrupted: stopping running steps, then running always-steps and teardowns (interrupt again to stop those too)\n")
+                engine.interrupt()
+            case 2:
+                Terminal.writeError("\ninterrupted again: stopping always-steps and their processes; the summary and report follow (interrupt again to quit at once)\n")
+                engine.abort()
+            default:
+                Foundation.exit(ExitCodes.interrupted)
+            }
         }
         let result = await engine.run()
-        signals.cancel()
         if let rehearsal { Terminal.writeError("\n" + masker.mask(rehearsal.summary())) }
+        var exitCode = result.exitCode
         if let report {
             do {
                 try RunReport.write(result, to: report, masker: masker)
             } catch {
-                Terminal.writeError("error: cannot write the report: \(error)\n")
+                Terminal.writeError("error: cannot write the report '\(report)': \(error)\n")
+                // The run did its work but what was asked for is missing: not a success.
+                if exitCode == ExitCodes.success { exitCode = ExitCodes.stepFailed }
             }
         }
-        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        if exitCode != 0 { throw ExitCode(exitCode) }
     }
 }

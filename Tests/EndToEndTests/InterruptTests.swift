@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Ctrl-C and SIGTERM as a user or CI sends them to the real binary.
+@Suite struct InterruptTests {
+    /// Starts `release ARGUMENTS` in `directory` with its output going to files (so nothing can stall on a pipe).
+    private func start(_ arguments: [String], in directory: String, path: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ReleaseBinary.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { environment[name] = nil }
+        if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
+        process.environment = environment
+        FileManager.default.createFile(atPath: directory + "/stderr.txt", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.txt")
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func waitFor(_ path: String, seconds: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: path) {
+            guard Date() < deadline else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    private func isAlive(_ pidFile: String) -> Bool {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return false
+        }
+        // A zombie is dead too: it only waits to be reaped.
+        if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), status.contains(") Z ") { return false }
+        return kill(pid, 0) == 0
+    }
+
+    /// The interrupt arrives while the run is still being planned (reading git, here a `git` that hangs): before
+    /// this change it killed the process by signal, as the handler was installed only once the run started, and
+    /// the hanging child was left behind.
+    @Test func anInterruptBeforeTheRunStartsExits130AndLeavesNoChild() throws {
+        let directory = ReleaseBinary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
+        try "#!/bin/sh\necho $$ > \"\(directory)/git.pid\"\nexec sleep 30\n".write(toFile: directory + "/bin/git", atomically: true, encoding: .utf8)
+        chmod(directory + "/bin/git", 0o755)
+        try #"{"version": 1, "steps": [{"id": "a", "uses": "print", "with": {"message": "${git.branch}"}}]}"#
+            .write(toFile: directory + "/p.json", atomically: true, encoding: .utf8)
+        let process = try start(["run", "p.json"], in: directory, path: directory + "/bin")
+        try waitFor(directory + "/git.pid")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        let deadline = Date().addingTimeInterval(5)
+        while isAlive(directory + "/git.pid") && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!isAlive(directory + "/git.pid"), "the hanging git was left running")
+    }
+
+    /// A second Ctrl-C during cleanup stops the cleanup's whole process group (here a shell and a child that
+    /// ignore SIGTERM), and the run still prints its summary and writes its report before exiting 130.
+    @Test func aSecondInterruptStopsTheCleanupAndStillReports() throws {
+        let directory = ReleaseBinary.temporaryDirectory()
+        try ReleaseBinary.copyFixture("Pipelines/valid/interrupt-cleanup.json", to: directory, as: "pipeline.json")
+        let process = try start(["run", "pipeline.json", "--report", "report.json"], in: directory)
+        try waitFor(directory + "/archive.started")
+        process.interrupt()
+        try waitFor(directory + "/sleeper.pid")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+
+        // Nothing of the cleanup survives the run.
+        let deadline = Date().addingTimeInterval(5)
+        while (isAlive(directory + "/cleanup.pid") || isAlive(directory + "/sleeper.pid")) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(!isAlive(directory + "/cleanup.pid"))
+        #expect(!isAlive(directory + "/sleeper.pid"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/cleanup.done"))
+
+        let stderr = try String(contentsOfFile: directory + "/stderr.txt", encoding: .utf8)
+        #expect(stderr.contains("interrupted again: stopping always-steps"))
+        #expect(stderr.contains("interrupted in ") && stderr.contains("(exit 130)"), "\(stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any]
+        #expect(report?["interrupted"] as? Bool == true)
+        #expect(report?["exit_code"] as? Int == 130)
+        let steps = report?["steps"] as? [[String: Any]] ?? []
+        #expect(steps.map { "\($0["id"] ?? "")=\($0["status"] ?? "")" } == ["archive=cancelled", "cleanup=cancelled"])
+    }
+
+    /// A report that cannot be written is a failure, not a success with a message.
+    @Test func aReportThatCannotBeWrittenFailsTheRun() throws {
+        let directory = ReleaseBinary.temporaryDirectory()
+        try #"{"version": 1, "steps": [{"id": "a", "uses": "print", "with": {"message": "hi"}}]}"#
+            .write(toFile: directory + "/p.json", atomically: true, encoding: .utf8)
+        let outcome = try ReleaseBinary.run(["run", "p.json", "--report", directory + "/missing-folder/report.json"], in: directory)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("error: cannot write the report '\(directory)/missing-folder/report.json'"))
+    }
+}

@@ -83,7 +83,8 @@ struct ReferenceChecker {
         // The graph: explicit needs first, so a plain cycle is reported as one.
         var explicit: [String: [String]] = [:]
         for step in steps { explicit[step.id] = step.needs.filter { ids[$0] != nil && $0 != step.id } }
-        let explicitGraph = StepGraph(ids: Array(ids.keys).sorted { ids[$0]!.index < ids[$1]!.index }, dependencies: explicit)
+        var seenIDs: Set<String> = []
+        let explicitGraph = StepGraph(ids: steps.map(\.id).filter { seenIDs.insert($0).inserted }, dependencies: explicit)
         if let cycle = explicitGraph.findCycle() {
             let step = ids[cycle[0]]!
             diagnostics.add("steps wait for each other in a cycle: \(cycle.joined(separator: " -> ")) (each must finish before the next starts)", at: step.location, step.path.appending("needs"))
@@ -91,7 +92,21 @@ struct ReferenceChecker {
         }
         var combined = explicit
         var implied: [String: [String]] = [:]
+        // Output uses add edges too. Usually they make no cycle: add them all and check once (linear). Only when
+        // they do, add them one at a time to name the use that closes the cycle.
+        var all = explicit
         for step in steps {
+            for producer in outputUses[step.id] ?? [] where !(all[step.id] ?? []).contains(producer) { all[step.id, default: []].append(producer) }
+        }
+        let needsOneByOne = StepGraph(ids: explicitGraph.ids, dependencies: all).findCycle() != nil
+        for step in steps where !needsOneByOne {
+            let position = { (id: String) in ids[id]?.index ?? 0 }
+            for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(combined[step.id] ?? []).contains(producer) {
+                combined[step.id, default: []].append(producer)
+                implied[step.id, default: []].append(producer)
+            }
+        }
+        for step in steps where needsOneByOne {
             let position = { (id: String) in ids[id]?.index ?? 0 }
             for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(combined[step.id] ?? []).contains(producer) {
                 let graph = StepGraph(ids: explicitGraph.ids, dependencies: combined)

@@ -1,10 +1,6 @@
 import Foundation
+import Subprocess
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A command to run: argv exactly as executed, with its directory and complete environment.
 public struct ProcessRequest: Sendable, Equatable {
@@ -38,13 +34,23 @@ public enum OutputStreamKind: String, Sendable, Codable {
 
 /// Runs child processes in their own process group, streaming their output line by line.
 ///
-/// Foundation's `Process` cannot put the child in a process group of its own, and a timeout or Ctrl-C must
-/// stop the whole tree a command starts (`xcodebuild` and its compilers, a script's children), so this uses
-/// `posix_spawn` with `POSIX_SPAWN_SETPGROUP` and signals the group. Blocking reads run on a thread of their
-/// own, off the cooperative pool.
+/// Built on swift-subprocess, which spawns the child in a process group of its own (so a timeout or Ctrl-C can
+/// stop the whole tree a command starts: `xcodebuild` and its compilers, a script's children), resets the
+/// signal dispositions and mask the parent changed, reads the pipes without blocking a thread and reaps the
+/// child. Stopping the group on cancellation is ``ProcessGroupStopper``'s job.
 public enum ProcessRunner {
+    /// Standard output kept in ``ProcessResult/standardOutput``.
+    static let captureLimit = 1 << 20
+
+    /// Why an executable that was found could not be run, as far as swift-subprocess tells.
+    static let refusedReason = "the system cannot execute it (is it a directory, or is its #! interpreter missing?)"
+
     /// Runs `request` to completion. On task cancellation the process group gets SIGTERM, then SIGKILL after
-    /// `killGrace` seconds, and the call throws `CancellationError` once the process is gone.
+    /// `killGrace` seconds if any of it is left (even when the command itself has already exited), and the
+    /// call throws `CancellationError` once the group is gone or has been sent SIGKILL.
+    ///
+    /// `onLine` gets each line of standard output and standard error as it arrives, without its line break
+    /// (and without a `\r` before it), one call at a time.
     public static func run(
         _ request: ProcessRequest,
         killGrace: Double = 3,
@@ -56,20 +62,34 @@ public enum ProcessRunner {
         guard let executable = resolveExecutable(first, directory: request.directory, environment: request.environment) else {
             throw ProcessError.commandNotFound(first)
         }
-        let child = try ChildProcess.spawn(executable: executable, request: request)
-        let result: ProcessResult = try await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(returning: child.drainAndWait(onLine: onLine))
-                }
-                thread.stackSize = 1 << 20
-                thread.start()
-            }
-        } onCancel: {
-            child.terminate(grace: killGrace)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: request.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ProcessError.noSuchDirectory(request.directory)
         }
-        if Task.isCancelled { throw CancellationError() }
-        return result
+        try Task.checkCancellation()
+
+        let stopper = ProcessGroupStopper(grace: killGrace)
+        return try await withTaskCancellationHandler {
+            // A task of its own, for two reasons. The caller's cancellation must not reach swift-subprocess,
+            // whose teardown gives up once the leader has exited and which would stop reading the output; the
+            // stopper signals the whole group instead, and the lines the command prints while it shuts down
+            // are still delivered. And it runs on ProcessExecutor's threads, so a busy cooperative pool cannot
+            // delay the output or the stop.
+            try await Task(executorPreference: ProcessExecutor.shared) {
+                let outcome: Result<ProcessResult, any Error>
+                do {
+                    outcome = .success(try await spawn(
+                        executable: executable, request: request, stopper: stopper, killGrace: killGrace, onLine: onLine
+                    ))
+                } catch {
+                    outcome = .failure(error)
+                }
+                if await stopper.finish() { throw CancellationError() }
+                return try outcome.get()
+            }.value
+        } onCancel: {
+            stopper.stop()
+        }
     }
 
     /// The file `name` would execute: a path as is (relative to `directory`), else the first match on PATH.
@@ -88,14 +108,121 @@ public enum ProcessRunner {
         }
         return nil
     }
+
+    /// Spawns the child, delivers its lines and returns once it has exited and been reaped.
+    private static func spawn(
+        executable: String,
+        request: ProcessRequest,
+        stopper: ProcessGroupStopper,
+        killGrace: Double,
+        onLine: @escaping @Sendable (String, OutputStreamKind) -> Void
+    ) async throws -> ProcessResult {
+        var options = PlatformOptions()
+        options.processGroupID = 0  // a group of its own, led by the child
+        // Used only if reading the output fails, when swift-subprocess stops the child itself.
+        options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(max(0, killGrace)))]
+        var environment: [Environment.Key: String] = [:]
+        for (key, value) in request.environment {
+            if let key = Environment.Key(rawValue: key) { environment[key] = value }
+        }
+        let configuration = Configuration(
+            executable: .path(PlatformProcesses.filePath(executable)),
+            // argv[0] stays the name as given, as a shell would pass it.
+            arguments: Arguments(executablePathOverride: request.arguments[0], remainingValues: Array(request.arguments.dropFirst())),
+            environment: .custom(environment),
+            workingDirectory: PlatformProcesses.filePath(request.directory),
+            platformOptions: options
+        )
+        let delivery = LineDelivery(onLine)
+        let command = request.arguments[0]
+        do {
+            // Standard input is /dev/null (`input: .none`).
+            let result = try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
+                stopper.started(group: execution.processIdentifier.value)
+                async let errors = readLines(execution.standardError, as: .stderr, keeping: 0, to: delivery)
+                let output = try await readLines(execution.standardOutput, as: .stdout, keeping: captureLimit, to: delivery)
+                _ = try await errors
+                return output
+            }
+            let output = String(decoding: result.closureResult, as: UTF8.self)
+            switch result.terminationStatus {
+            case .exited(let code):
+                return ProcessResult(status: code, signal: nil, standardOutput: output)
+            case .signaled(let signal):
+                return ProcessResult(status: 128 + signal, signal: signal, standardOutput: output)
+            }
+        } catch let error as SubprocessError {
+            switch error.code {
+            case .executableNotFound:
+                // The search above found it, so execve(2) refused it: ENOENT, EACCES or ENOTDIR, which
+                // swift-subprocess reports alike.
+                throw ProcessError.spawnFailed(command: command, reason: Self.refusedReason)
+            case .failedToChangeWorkingDirectory:
+                throw ProcessError.noSuchDirectory(request.directory)
+            case .spawnFailed:
+                throw ProcessError.spawnFailed(command: command, reason: error.underlyingError.map { "\($0)" } ?? "\(error)")
+            default:
+                throw ProcessError.outputFailed(command: command, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Reads one of the child's output streams to its end, delivering whole lines as they arrive.
+    ///
+    /// - Returns: the last `limit` bytes read.
+    private static func readLines(
+        _ stream: SubprocessOutputSequence,
+        as kind: OutputStreamKind,
+        keeping limit: Int,
+        to delivery: LineDelivery
+    ) async throws -> [UInt8] {
+        var captured: [UInt8] = []
+        var pending: [UInt8] = []
+        for try await buffer in stream {
+            buffer.withUnsafeBytes { bytes in
+                if limit > 0 {
+                    captured.append(contentsOf: bytes)
+                    if captured.count > limit * 2 { captured.removeFirst(captured.count - limit) }
+                }
+                pending.append(contentsOf: bytes)
+            }
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: 0x0A) {
+                delivery.deliver(pending[start..<newline], kind)
+                start = newline + 1
+            }
+            pending.removeFirst(start)
+        }
+        if !pending.isEmpty { delivery.deliver(pending[...], kind) }
+        if captured.count > limit { captured.removeFirst(captured.count - limit) }
+        return captured
+    }
 }
 
-/// Why a command could not be started.
+/// Hands lines to the caller's callback one at a time, though standard output and standard error are read
+/// concurrently.
+private final class LineDelivery: Sendable {
+    private let onLine: @Sendable (String, OutputStreamKind) -> Void
+    private let lock = Mutex(())
+
+    init(_ onLine: @escaping @Sendable (String, OutputStreamKind) -> Void) {
+        self.onLine = onLine
+    }
+
+    func deliver(_ bytes: ArraySlice<UInt8>, _ kind: OutputStreamKind) {
+        var line = String(decoding: bytes, as: UTF8.self)
+        if line.hasSuffix("\r") { line.removeLast() }
+        lock.withLock { _ in onLine(line, kind) }
+    }
+}
+
+/// Why a command could not be run.
 public enum ProcessError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyCommand
     case commandNotFound(String)
     case spawnFailed(command: String, reason: String)
     case noSuchDirectory(String)
+    case outputFailed(command: String, reason: String)
 
     public var description: String {
         switch self {
@@ -103,198 +230,7 @@ public enum ProcessError: Error, Sendable, Equatable, CustomStringConvertible {
         case .commandNotFound(let name): return "command not found: '\(name)'"
         case .spawnFailed(let command, let reason): return "cannot start '\(command)': \(reason)"
         case .noSuchDirectory(let path): return "no such directory '\(path)'"
-        }
-    }
-}
-
-/// A spawned child and the read ends of its output pipes.
-///
-/// `@unchecked Sendable`: `pid` and the descriptors are immutable after `spawn`; the only shared mutable
-/// state, whether the child has been reaped, is behind `state`'s lock so `terminate` never signals a
-/// recycled process id.
-final class ChildProcess: @unchecked Sendable {
-    let pid: pid_t
-    private let stdoutFD: Int32
-    private let stderrFD: Int32
-    private let state = Mutex<(reaped: Bool, terminating: Bool)>((false, false))
-
-    private init(pid: pid_t, stdoutFD: Int32, stderrFD: Int32) {
-        self.pid = pid
-        self.stdoutFD = stdoutFD
-        self.stderrFD = stderrFD
-    }
-
-    static func spawn(executable: String, request: ProcessRequest) throws -> ChildProcess {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: request.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ProcessError.noSuchDirectory(request.directory)
-        }
-        var outPipe: [Int32] = [0, 0]
-        var errPipe: [Int32] = [0, 0]
-        guard makePipe(&outPipe), makePipe(&errPipe) else {
-            throw ProcessError.spawnFailed(command: request.arguments[0], reason: String(cString: strerror(errno)))
-        }
-
-        #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #else
-        var actions: posix_spawn_file_actions_t? = nil
-        var attributes: posix_spawnattr_t? = nil
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        guard addChdir(&actions, request.directory) == 0 else {
-            close(outPipe[0]); close(outPipe[1]); close(errPipe[0]); close(errPipe[1])
-            throw ProcessError.spawnFailed(command: request.arguments[0], reason: "posix_spawn cannot change directory here")
-        }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        // Reset the signals the parent handles, so the child gets the default SIGINT/SIGTERM behaviour.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = request.arguments.map { strdup($0) } + [nil]
-        let envp = request.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        close(outPipe[1])
-        close(errPipe[1])
-        guard status == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
-            throw ProcessError.spawnFailed(command: request.arguments[0], reason: String(cString: strerror(status)))
-        }
-        return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
-    }
-
-    #if canImport(Glibc)
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    #else
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t?>, UnsafePointer<CChar>) -> Int32
-    #endif
-
-    /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+, macOS 10.15+). Glibc's Swift module hides it behind
-    /// `_GNU_SOURCE`, so it is looked up by name once; its C calling convention is kept by the function type.
-    private static let addChdirFunction: AddChdir? = {
-        #if os(Linux)
-        let defaultHandle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-        #else
-        let defaultHandle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #endif
-        guard let symbol = dlsym(defaultHandle, "posix_spawn_file_actions_addchdir_np") else { return nil }
-        return unsafeBitCast(symbol, to: AddChdir.self)
-    }()
-
-    #if canImport(Glibc)
-    private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ path: String) -> Int32 {
-        guard let function = addChdirFunction else { return ENOSYS }
-        return function(&actions, path)
-    }
-    #else
-    private static func addChdir(_ actions: inout posix_spawn_file_actions_t?, _ path: String) -> Int32 {
-        guard let function = addChdirFunction else { return ENOSYS }
-        return function(&actions, path)
-    }
-    #endif
-
-    private static func makePipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return true
-    }
-
-    /// Reads both pipes until EOF, delivering whole lines, then reaps the child. Blocking: call on a thread.
-    func drainAndWait(onLine: @Sendable (String, OutputStreamKind) -> Void) -> ProcessResult {
-        var buffers: [Int32: [UInt8]] = [stdoutFD: [], stderrFD: []]
-        var open: Set<Int32> = [stdoutFD, stderrFD]
-        var captured: [UInt8] = []
-        let captureLimit = 1 << 20
-        var chunk = [UInt8](repeating: 0, count: 65536)
-
-        func emit(_ bytes: ArraySlice<UInt8>, _ fd: Int32) {
-            var line = String(decoding: bytes, as: UTF8.self)
-            if line.hasSuffix("\r") { line.removeLast() }
-            onLine(line, fd == stdoutFD ? .stdout : .stderr)
-        }
-
-        while !open.isEmpty {
-            var pollfds = open.sorted().map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&pollfds, nfds_t(pollfds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for entry in pollfds where entry.revents != 0 {
-                let count = read(entry.fd, &chunk, chunk.count)
-                if count <= 0 {
-                    if count < 0 && errno == EINTR { continue }
-                    open.remove(entry.fd)
-                    if let rest = buffers[entry.fd], !rest.isEmpty { emit(rest[...], entry.fd) }
-                    buffers[entry.fd] = []
-                    continue
-                }
-                let bytes = chunk[0..<count]
-                if entry.fd == stdoutFD {
-                    captured.append(contentsOf: bytes)
-                    if captured.count > captureLimit * 2 { captured.removeFirst(captured.count - captureLimit) }
-                }
-                var buffer = buffers[entry.fd] ?? []
-                buffer.append(contentsOf: bytes)
-                var start = 0
-                while let newline = buffer[start...].firstIndex(of: 0x0A) {
-                    emit(buffer[start..<newline], entry.fd)
-                    start = newline + 1
-                }
-                buffers[entry.fd] = Array(buffer[start...])
-            }
-        }
-        close(stdoutFD)
-        close(stderrFD)
-
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        state.withLock { $0.reaped = true }
-        if captured.count > captureLimit { captured.removeFirst(captured.count - captureLimit) }
-        let output = String(decoding: captured, as: UTF8.self)
-        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
-        let signal = status & 0x7f
-        if signal == 0 {
-            return ProcessResult(status: (status >> 8) & 0xff, signal: nil, standardOutput: output)
-        }
-        return ProcessResult(status: 128 + signal, signal: signal, standardOutput: output)
-    }
-
-    /// Sends SIGTERM to the child's process group, then SIGKILL after `grace` seconds if it is still there.
-    func terminate(grace: Double) {
-        let proceed = state.withLock { current -> Bool in
-            if current.reaped || current.terminating { return false }
-            current.terminating = true
-            return true
-        }
-        guard proceed else { return }
-        kill(-pid, SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
-            let alive = state.withLock { !$0.reaped }
-            if alive { kill(-pid, SIGKILL) }
+        case .outputFailed(let command, let reason): return "cannot read the output of '\(command)': \(reason)"
         }
     }
 }

@@ -46,6 +46,168 @@ import Testing
         try await Task.sleep(for: .seconds(5.5))
         #expect(!FileManager.default.fileExists(atPath: marker), "the grandchild must have been killed with its group")
     }
+
+    @Test func aGrandchildThatIgnoresSIGTERMIsKilledWithItsGroupAfterTheLeaderHasGone() async throws {
+        // Issue 13: the leader dies on SIGTERM at once; the grandchild ignores SIGTERM and, with its output
+        // sent elsewhere, does not keep the pipes open. Only a SIGKILL to the group after the grace stops it.
+        let directory = NSTemporaryDirectory() + "ignores-term-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The grandchild's 2 s count starts from `go`, which the test creates as it cancels.
+        let script = "(trap '' TERM; touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 2; touch survived) >/dev/null 2>&1 & sleep 60"
+        let request = ProcessRequest(arguments: ["sh", "-c", script], directory: directory, environment: ProcessInfo.processInfo.environment)
+        let task = Task { try await ProcessRunner.run(request, killGrace: 0.5) { _, _ in } }
+        try await waitUntil { FileManager.default.fileExists(atPath: directory + "/ready") }
+        let started = Date()
+        FileManager.default.createFile(atPath: directory + "/go", contents: nil)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= 0.4, "the grandchild outlived SIGTERM, so the runner waits out the grace period")
+        try await Task.sleep(for: .seconds(2.5))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/survived"), "the grandchild must get SIGKILL")
+    }
+
+    @Test func cancellationReturnsAsSoonAsTheWholeGroupHasExited() async throws {
+        let lines = Lines()
+        let request = ProcessRequest(arguments: ["sh", "-c", "trap 'echo stopping; exit 5' TERM; sleep 60 & echo ready; wait"],
+                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let task = Task { try await ProcessRunner.run(request, killGrace: 120, onLine: lines.add) }
+        try await waitUntil { lines.all.contains("stdout: ready") }
+        let started = Date()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(Date().timeIntervalSince(started) < 60, "nothing is left in the group, so the 120 s grace is not waited out")
+        #expect(lines.all.contains("stdout: stopping"), "lines printed while the command shuts down are still delivered")
+    }
+
+    @Test func linesArriveWhileTheCommandIsStillRunning() async throws {
+        let lines = Lines()
+        let finished = Lines()
+        let request = ProcessRequest(arguments: ["sh", "-c", "echo first; echo second >&2; sleep 120; echo last"],
+                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let task = Task {
+            defer { finished.add("finished", .stdout) }
+            return try await ProcessRunner.run(request, killGrace: 1, onLine: lines.add)
+        }
+        try await waitUntil { lines.all.count == 2 }
+        #expect(finished.all.isEmpty)
+        #expect(Set(lines.all) == ["stdout: first", "stderr: second"])
+        task.cancel()
+        _ = try? await task.value
+        #expect(!lines.all.contains("stdout: last"))
+    }
+
+    @Test func theChildIsReapedWhetherItExitsOrIsCancelled() async throws {
+        // waitpid: a child still running answers 0, a zombie answers its pid, a reaped one fails with ECHILD.
+        func isReaped(_ pid: Int32) -> Bool {
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == -1 && errno == ECHILD
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let exited = try await ProcessRunner.run(ProcessRequest(arguments: ["sh", "-c", "echo $$"], directory: "/tmp", environment: environment)) { _, _ in }
+        let exitedPID = try #require(Int32(exited.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(isReaped(exitedPID))
+
+        let lines = Lines()
+        let request = ProcessRequest(arguments: ["sh", "-c", "echo $$; exec sleep 60"], directory: "/tmp", environment: environment)
+        let task = Task { try await ProcessRunner.run(request, killGrace: 1, onLine: lines.add) }
+        try await waitUntil { !lines.all.isEmpty }
+        let cancelledPID = try #require(Int32(lines.all[0].dropFirst("stdout: ".count)))
+        task.cancel()
+        _ = try? await task.value
+        #expect(isReaped(cancelledPID))
+        #expect(!ProcessGroups.current.contains(cancelledPID))
+    }
+
+    @Test func theChildGetsDefaultSignalHandlingEvenWhenTheParentIgnoresSignals() async throws {
+        // `release` ignores SIGINT and SIGTERM to handle them itself, and SIGPIPE to see EPIPE; ignored signals
+        // would otherwise stay ignored across exec.
+        let previousPipe = signal(SIGPIPE, SIG_IGN)
+        let previousTerm = signal(SIGTERM, SIG_IGN)
+        defer {
+            signal(SIGPIPE, previousPipe)
+            signal(SIGTERM, previousTerm)
+        }
+        for (name, number) in [("PIPE", SIGPIPE), ("TERM", SIGTERM)] {
+            let request = ProcessRequest(arguments: ["sh", "-c", "kill -\(name) $$; echo survived"],
+                                         directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+            let result = try await ProcessRunner.run(request) { _, _ in }
+            #expect(result.signal == number)
+            #expect(result.status == 128 + number)
+            #expect(result.standardOutput == "")
+        }
+    }
+
+    @Test func theEnvironmentIsExactlyTheOneGivenAndStandardInputIsEmpty() async throws {
+        let env = try await ProcessRunner.run(ProcessRequest(arguments: ["env"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin", "ONLY": "this"])) { _, _ in }
+        #expect(Set(env.standardOutput.split(separator: "\n")) == ["PATH=/usr/bin:/bin", "ONLY=this"])
+        let cat = try await ProcessRunner.run(ProcessRequest(arguments: ["cat"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])) { _, _ in }
+        #expect(cat.status == 0)
+        #expect(cat.standardOutput == "")
+    }
+
+    @Test func carriageReturnsBeforeLineBreaksAreDroppedAndOthersKept() async throws {
+        let lines = Lines()
+        let request = ProcessRequest(arguments: ["printf", "a\\r\\nb\\rc\\n"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])
+        let result = try await ProcessRunner.run(request, onLine: lines.add)
+        #expect(lines.all == ["stdout: a", "stdout: b\rc"])
+        #expect(result.standardOutput == "a\r\nb\rc\n")
+    }
+
+    @Test func keepsOnlyTheLastMebibyteOfStandardOutput() async throws {
+        let request = ProcessRequest(arguments: ["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo END"],
+                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let lines = Lines()
+        let result = try await ProcessRunner.run(request, onLine: lines.add)
+        #expect(result.standardOutput.utf8.count == 1 << 20)
+        #expect(result.standardOutput.hasSuffix("aaa\nEND\n"))
+        #expect(lines.all.count == 2)
+        #expect(lines.all.last == "stdout: END")
+    }
+
+    @Test func aMissingDirectoryIsAClearError() async throws {
+        let request = ProcessRequest(arguments: ["pwd"], directory: "/no/such/dir", environment: ["PATH": "/usr/bin:/bin"])
+        await #expect(throws: ProcessError.noSuchDirectory("/no/such/dir")) {
+            try await ProcessRunner.run(request) { _, _ in }
+        }
+        #expect(ProcessError.noSuchDirectory("/no/such/dir").description == "no such directory '/no/such/dir'")
+        #expect(ProcessError.commandNotFound("x").description == "command not found: 'x'")
+    }
+
+    @Test func aPathThatCannotBeExecutedIsAClearError() async throws {
+        // A directory passes the search (it is "executable"), and the kernel refuses to run it.
+        let request = ProcessRequest(arguments: ["/tmp"], directory: "/tmp", environment: [:])
+        let expected = ProcessError.spawnFailed(command: "/tmp", reason: "the system cannot execute it (is it a directory, or is its #! interpreter missing?)")
+        await #expect(throws: expected) {
+            try await ProcessRunner.run(request) { _, _ in }
+        }
+    }
+
+    @Test func aBackgroundProcessHoldingTheOutputOpenDoesNotHoldUpTheRunner() async throws {
+        // The command is done when its own process exits; a daemon it started may keep the pipes open for
+        // much longer (it stays in the group, and is stopped with it only on cancellation).
+        let marker = NSTemporaryDirectory() + "daemon-\(UUID().uuidString)"
+        let lines = Lines()
+        let request = ProcessRequest(arguments: ["sh", "-c", "echo $$; (sleep 30; touch \(marker)) & echo done"],
+                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let result = try await ProcessRunner.run(request, onLine: lines.add)
+        #expect(!FileManager.default.fileExists(atPath: marker), "the runner returned before the daemon finished")
+        #expect(result.status == 0)
+        #expect(lines.all.last == "stdout: done")
+        let group = try #require(Int32(lines.all[0].dropFirst("stdout: ".count)))
+        kill(-group, SIGKILL)
+    }
+
+    /// Polls `condition` every 20 ms for up to a minute: generous, because tests that block the cooperative
+    /// pool (the end-to-end ones wait for the `release` binary) can hold up this test's own tasks for seconds.
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition() {
+            try #require(Date() < deadline, "timed out waiting")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
 
 @Suite struct FilePathTests {

@@ -7,10 +7,12 @@ let package = Package(
     products: [
         .executable(name: "release", targets: ["release"]),
         .library(name: "ReleaseKit", targets: ["ReleaseKit"]),
+        .library(name: "Rehearsal", targets: ["Rehearsal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         .systemLibrary(
@@ -39,21 +41,34 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):
+        // HTTP/1.1 servers on SwiftNIO, which owns the sockets and their Darwin/Glibc differences.
+        .target(
+            name: "Rehearsal",
+            dependencies: [
+                "ReleaseKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "release",
             dependencies: [
                 "ReleaseKit",
+                "Rehearsal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ReleaseKitTests",
-            dependencies: ["ReleaseKit"],
+            dependencies: ["ReleaseKit", "Rehearsal"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ReleaseKit"]
+            dependencies: ["ReleaseKit", "Rehearsal"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Rehearsal
 import ReleaseKit
 
 /// `release run`: runs a pipeline.
@@ -62,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(ExitCodes.stepFailed)
             }
             options.environment = rehearsal!.environment
-            options.githubAPIOverride = rehearsal!.url
+            options.githubAPIOverride = rehearsal!.endpoints["github"]
         }
         defer { rehearsal?.stop() }
         var plan: Plan

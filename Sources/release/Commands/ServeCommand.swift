@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import ReleaseKit
+import Rehearsal
 import Synchronization
 
 /// `release github-server`: runs the local GitHub Releases server until SIGINT/SIGTERM (hidden; for

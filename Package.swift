@@ -47,7 +47,6 @@ let package = Package(
             name: "Rehearsal",
             dependencies: [
                 "ReleaseKit",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,4 @@
 import Foundation
-import ReleaseKit
 import Synchronization
 
 /// A GitHub-Releases-compatible HTTP/1.1 server on 127.0.0.1, for tests and for rehearsing a release.

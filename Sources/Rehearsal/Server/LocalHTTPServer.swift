@@ -11,8 +11,9 @@ import Synchronization
 /// wait unread, so bodies stream with TCP back-pressure and are never buffered whole. Faults act on the
 /// connection itself (RST, stalled reads), which is why this is plain NIO rather than a framework on top.
 ///
-/// The event loops and the blocking pool are NIO's process-wide singletons: tests start hundreds of servers
-/// and none of them owns threads to shut down.
+/// Each connection's task runs on its channel's event loop (``EventLoopTaskExecutor``), not on Swift's
+/// cooperative pool. The event loops and the blocking pool are NIO's process-wide singletons: tests start
+/// hundreds of servers and none of them owns threads to shut down.
 final class LocalHTTPServer: Sendable {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
@@ -79,10 +80,10 @@ final class LocalHTTPServer: Sendable {
             return (state.listener, Array(state.connections.values))
         }
         guard let listener else { return }
-        if listener.eventLoop.inEventLoop {
-            listener.close(promise: nil)
-        } else {
+        if MultiThreadedEventLoopGroup.currentEventLoop == nil {
             try? listener.close().wait()
+        } else {
+            listener.close(promise: nil)  // waiting on an event loop thread would deadlock NIO
         }
         for connection in connections {
             connection.task.cancel()
@@ -118,7 +119,7 @@ final class LocalHTTPServer: Sendable {
                 channel.close(promise: nil)
                 return
             }
-            let task = Task { [self] in
+            let task = Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) { [self] in
                 await serve(connection, responder)
                 _ = state.withLock { $0.connections.removeValue(forKey: id) }
             }

@@ -68,6 +68,9 @@ extension LocalGitHubServer: LocalHTTPResponder {
             await exchange.drain()
             await download(incoming)
             return nil
+        case .unknown:
+            await exchange.drain()
+            return Self.notFound()
         default:
             guard exchange.contentLength ?? 0 <= Self.maxJSONBody else {
                 await exchange.drain()

@@ -3,16 +3,18 @@ import PackageDescription
 
 let package = Package(
     name: "release",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)]  // Mutex, Atomic and task executors (Synchronization, Swift 6) need macOS 15,
     products: [
         .executable(name: "release", targets: ["release"]),
         .library(name: "ReleaseKit", targets: ["ReleaseKit"]),
+        .library(name: "Rehearsal", targets: ["Rehearsal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         .systemLibrary(
@@ -44,21 +46,33 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):
+        // HTTP/1.1 servers on SwiftNIO, which owns the sockets and their Darwin/Glibc differences.
+        .target(
+            name: "Rehearsal",
+            dependencies: [
+                "ReleaseKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "release",
             dependencies: [
                 "ReleaseKit",
+                "Rehearsal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ReleaseKitTests",
-            dependencies: ["ReleaseKit"],
+            dependencies: ["ReleaseKit", "Rehearsal"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ReleaseKit"]
+            dependencies: ["ReleaseKit", "Rehearsal"]
         ),
     ],
     swiftLanguageModes: [.v6]

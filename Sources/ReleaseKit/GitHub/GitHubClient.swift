@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A client for GitHub's Releases API (github.com, GitHub Enterprise, or ``LocalGitHubServer``).
+/// A client for GitHub's Releases API (github.com, GitHub Enterprise, or the local GitHub server of `Rehearsal`).
 ///
 /// The token goes only into the `Authorization` header and only to the API host and its uploads host
 /// (`uploads.github.com` for `api.github.com`, the same host for Enterprise and the local server): the

@@ -6,7 +6,8 @@ import Synchronization
 /// SIGINT and SIGTERM for the whole process, installed first thing in `main` so that a Ctrl-C in the first
 /// milliseconds is handled like any other rather than killing the process by signal.
 ///
-/// Until a command takes over, an interrupt exits with 130 (nothing has started, so nothing needs stopping).
+/// Until a command takes over, an interrupt kills the process groups started so far (a `git` reading the
+/// branch) and exits with 130.
 /// `release run` takes over: the first interrupt stops running steps and runs always-steps, the second stops
 /// those too (their process groups included), and the run still writes its summary and report; a third exits
 /// at once.
@@ -53,7 +54,13 @@ final class Interrupts: Sendable {
             state.count += 1
             return (state.count, state.handler)
         }
-        guard let handler else { exit(ExitCodes.interrupted) }
+        guard let handler else { Self.exitNow() }
         handler(count)
+    }
+
+    /// Kills every process group `release` started (none is left running detached), then exits with 130.
+    static func exitNow() -> Never {
+        _ = ProcessGroups.killAll(SIGKILL)
+        exit(ExitCodes.interrupted)
     }
 }

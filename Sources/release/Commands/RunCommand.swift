@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Rehearsal
 import ReleaseKit
 
 /// `release run`: runs a pipeline.
@@ -62,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(ExitCodes.stepFailed)
             }
             options.environment = rehearsal!.environment
-            options.endpoints = ServiceEndpoints(overrides: [.github: rehearsal!.url], isolated: true)
+            options.endpoints = ServiceEndpoints(overrides: rehearsal!.endpoints, isolated: true)
         }
         defer { rehearsal?.stop() }
         var plan: Plan
@@ -92,8 +93,10 @@ struct RunCommand: AsyncParsableCommand {
             case 2:
                 Terminal.writeError("\ninterrupted again: stopping always-steps and their processes; the summary and report follow (interrupt again to quit at once)\n")
                 engine.abort()
+                // Do not wait out the grace period: the user asked twice.
+                _ = ProcessGroups.killAll(SIGKILL)
             default:
-                Foundation.exit(ExitCodes.interrupted)
+                Interrupts.exitNow()
             }
         }
         let result = await engine.run()

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import ReleaseKit
+import Rehearsal
 import Synchronization
 
 /// `release github-server`: runs the local GitHub Releases server until SIGINT/SIGTERM (hidden; for
@@ -38,42 +38,22 @@ struct ServeCommand: AsyncParsableCommand {
         ))
         let url = try server.start()
         FileHandle.standardOutput.write(Data((url + "\n").utf8))  // unbuffered: scripts read it at once
-        let signal = await Self.waitForTermination()
+        await Self.waitForTermination()
         server.stop()
-        FileHandle.standardError.write(Data("github-server: stopped (signal \(signal))\n".utf8))
+        FileHandle.standardError.write(Data("github-server: stopped\n".utf8))
     }
 
-    /// Suspends until SIGINT or SIGTERM arrives; returns the signal number.
-    static func waitForTermination() async -> Int32 {
-        let waiter = SignalWaiter()
-        let number = await withCheckedContinuation { continuation in
-            waiter.start([SIGINT, SIGTERM]) { continuation.resume(returning: $0) }
-        }
-        withExtendedLifetime(waiter) {}
-        return number
-    }
-}
-
-/// Turns the first of some signals into one callback; keeps its dispatch sources alive until then.
-private final class SignalWaiter: Sendable {
-    private let state = Mutex<(fired: Bool, sources: [any DispatchSourceSignal])>((false, []))
-    private let queue = DispatchQueue(label: "release.github-server.signals")
-
-    func start(_ numbers: [Int32], _ handler: @escaping @Sendable (Int32) -> Void) {
-        var sources: [any DispatchSourceSignal] = []
-        for number in numbers {
-            signal(number, SIG_IGN)  // delivered to the dispatch source instead of killing the process
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [self] in
-                let first = state.withLock { state -> Bool in
-                    defer { state.fired = true }
-                    return !state.fired
+    /// Suspends until the first interrupt (SIGINT or SIGTERM) reaches ``Interrupts``.
+    static func waitForTermination() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = Mutex(false)
+            Interrupts.shared.handle { _ in
+                let first = resumed.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
                 }
-                if first { handler(number) }
+                if first { continuation.resume() }
             }
-            source.resume()
-            sources.append(source)
         }
-        state.withLock { $0.sources = sources }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import ReleaseKit
+import Rehearsal
 
 /// A local GitHub server in a temporary folder, a client pointed at it with fast retries, and helpers to
 /// make asset files. Records every log line and every requested back-off.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReleaseKit
+import Rehearsal
 
 /// Runs publishes with faults, failures and both steps, collects every message they produce and every
 /// request the server saw, and checks the token appears only in `Authorization` headers: never as is,

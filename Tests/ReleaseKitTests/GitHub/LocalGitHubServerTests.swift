@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReleaseKit
+import Rehearsal
 
 @Suite("LocalGitHubServer")
 struct LocalGitHubServerTests {

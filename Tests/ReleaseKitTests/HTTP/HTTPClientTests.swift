@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReleaseKit
+import Rehearsal
 
 /// The libcurl client against the local GitHub server on 127.0.0.1 (real sockets, real HTTP).
 @Suite("HTTPClient")

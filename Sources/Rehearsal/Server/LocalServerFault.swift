@@ -1,4 +1,7 @@
-/// A failure the local GitHub server injects into one matching request, to prove clients survive it.
+/// A failure a local server injects into one matching request, to prove clients survive it.
+///
+/// The connection-level faults (reset, stall) are the same for every server; the status faults are answered in
+/// each service's own error shape.
 public enum LocalServerFault: Sendable, Equatable {
     /// Reads the whole upload, leaves the asset `starter`, answers 502.
     case badGatewayAfterBody

@@ -1,8 +1,8 @@
-import Crypto
 import Foundation
+import ReleaseKit
 
 /// Request handling: authentication, faults, and the Releases API endpoints.
-extension LocalGitHubServer {
+extension LocalGitHubServer: LocalHTTPResponder {
     /// A response about to be written.
     struct Reply {
         var status: Int
@@ -15,141 +15,108 @@ extension LocalGitHubServer {
 
     /// Parsed request facts every handler needs.
     struct Incoming {
-        var head: LocalServerConnection.Head
-        var path: String
+        var exchange: ServerExchange
         var components: [String]
-        var query: [String: String]
-        var contentLength: Int64
         var route: LocalServerRoute
         var token: String?
         var fault: LocalServerFault?
+
+        var path: String { exchange.path }
+        var query: [String: String] { exchange.query }
     }
 
-    /// Serves one request; returns whether the connection may carry another.
-    func handle(_ head: LocalServerConnection.Head, on connection: LocalServerConnection) -> Bool {
-        let parsed = URLComponents(string: "http://127.0.0.1" + head.target)
-        let path = parsed?.percentEncodedPath ?? head.target
-        var query: [String: String] = [:]
-        for item in parsed?.queryItems ?? [] { query[item.name] = item.value ?? "" }
-        let components = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
-        let route = Self.route(method: head.method.uppercased(), components: components)
-        let contentLength = head.header("Content-Length").flatMap { Int64($0) } ?? 0
-        var record = LocalServerRequest(
-            method: head.method, target: head.target, headers: head.headers, route: route, status: 0, bodyBytes: 0
-        )
-        var recorded = false
-        defer { if !recorded { state.withLock { $0.requests.append(record) } } }
+    /// The largest JSON body read into memory; larger ones are refused without being kept.
+    static let maxJSONBody = 4 << 20
 
-        if head.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
-            write(Reply(status: 411, json: Self.message("Length Required"), close: true), to: connection)
-            record.status = 411
-            return false
+    func respond(to exchange: ServerExchange) async {
+        let components = Self.components(exchange.path)
+        let route = Self.route(method: exchange.method, components: components)
+        if exchange.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+            await write(Reply(status: 411, json: Self.message("Length Required"), close: true), to: exchange)
+            return
         }
-        if head.header("Expect")?.lowercased() == "100-continue" {
-            connection.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        if exchange.header("Expect")?.lowercased() == "100-continue" {
+            await exchange.sendContinue()
         }
-        let fault = takeFault(method: head.method.uppercased(), path: path, route: route)
         let incoming = Incoming(
-            head: head, path: path, components: components, query: query, contentLength: contentLength,
-            route: route, token: Self.token(from: head.header("Authorization")), fault: fault
+            exchange: exchange, components: components, route: route,
+            token: Self.token(from: exchange.header("Authorization")),
+            fault: takeFault(method: exchange.method, path: exchange.path, route: route)
         )
-
-        if case .stall = fault {
-            // Recorded now: the stalled handler finishes long after the client gave up.
-            state.withLock { $0.requests.append(record) }
-            recorded = true
-        }
-        var reply: Reply
-        var bodyBytes: Int64 = 0
-        if let early = earlyFault(incoming, connection: connection, bodyBytes: &bodyBytes) {
-            guard let early else {
-                record.bodyBytes = bodyBytes
-                return false  // connection dropped on purpose
-            }
-            reply = early
-        } else if route != .download, let denied = authenticate(incoming) {
-            bodyBytes = drain(incoming, connection)
-            reply = denied
-        } else if route == .uploadAsset {
-            guard let uploaded = upload(incoming, connection: connection, bodyBytes: &bodyBytes) else {
-                record.bodyBytes = bodyBytes
-                return false
-            }
-            reply = uploaded
-        } else if route == .download {
-            bodyBytes = drain(incoming, connection)
-            record.bodyBytes = bodyBytes
-            record.status = download(incoming, connection: connection)
-            return record.status == 200
-        } else {
-            let body: Data
-            do {
-                body = try connection.readBody(length: incoming.contentLength)
-            } catch {
-                return false
-            }
-            bodyBytes = Int64(body.count)
-            guard bodyBytes == incoming.contentLength else { return false }
-            reply = respond(incoming, body: body)
-        }
-        if case .gatewayTimeoutAfterUpload = fault {
+        guard var reply = await answer(incoming) else { return }  // answered or dropped already
+        if case .gatewayTimeoutAfterUpload = incoming.fault {
             reply = Reply(status: 504, json: Self.message("Gateway Timeout"), close: true)
         }
-        record.status = reply.status
-        record.bodyBytes = bodyBytes
-        // Recorded before answering, so a client that got its answer finds its request in the log.
-        state.withLock { $0.requests.append(record) }
-        recorded = true
-        write(reply, to: connection)
-        return !reply.close && head.header("Connection")?.lowercased() != "close"
+        await write(reply, to: exchange)
     }
 
-    /// Faults that act before the endpoint: statuses (`.some(reply)`), or a dropped connection (`.some(nil)`).
-    /// Upload faults are left to ``upload(_:connection:bodyBytes:)``.
-    private func earlyFault(
-        _ incoming: Incoming, connection: LocalServerConnection, bodyBytes: inout Int64
-    ) -> Reply?? {
-        guard let fault = incoming.fault else { return .none }
+    /// The reply to `incoming`, or nil when the connection was answered or dropped already.
+    private func answer(_ incoming: Incoming) async -> Reply? {
+        let exchange = incoming.exchange
+        if let early = await earlyFault(incoming) {
+            return early
+        }
+        if exchange.isAnswered { return nil }
+        if incoming.route != .download, let denied = authenticate(incoming) {
+            await exchange.drain()
+            return denied
+        }
+        switch incoming.route {
+        case .uploadAsset:
+            return await upload(incoming)
+        case .download:
+            await exchange.drain()
+            await download(incoming)
+            return nil
+        case .unknown:
+            await exchange.drain()
+            return Self.notFound()
+        default:
+            guard exchange.contentLength ?? 0 <= Self.maxJSONBody else {
+                await exchange.drain()
+                return Reply(status: 413, json: Self.message("Request body too large"), close: true)
+            }
+            guard let body = await exchange.collect(maxBytes: Self.maxJSONBody) else {
+                await exchange.drop()  // the client went away mid-body
+                return nil
+            }
+            return respond(incoming, body: Data(body))
+        }
+    }
+
+    /// Faults that act before the endpoint: a status reply, or a dropped connection (then nil, with
+    /// `exchange.isAnswered`). Upload faults are left to ``upload(_:)``.
+    private func earlyFault(_ incoming: Incoming) async -> Reply? {
+        guard let fault = incoming.fault else { return nil }
+        let exchange = incoming.exchange
         switch fault {
         case .secondaryRateLimit(let seconds):
-            bodyBytes = drain(incoming, connection)
-            return .some(Reply(
+            await exchange.drain()
+            return Reply(
                 status: 403,
                 json: Self.message("You have exceeded a secondary rate limit. Please wait a few minutes before you try again."),
                 headers: [("Retry-After", "\(seconds)")], close: true
-            ))
+            )
         case .tooManyRequests(let seconds):
-            bodyBytes = drain(incoming, connection)
-            return .some(Reply(status: 429, json: Self.message("Too Many Requests"), headers: [("Retry-After", "\(seconds)")], close: true))
+            await exchange.drain()
+            return Reply(status: 429, json: Self.message("Too Many Requests"), headers: [("Retry-After", "\(seconds)")], close: true)
         case .status(let status, let message):
-            bodyBytes = drain(incoming, connection)
-            return .some(Reply(status: status, json: Self.message(message), close: true))
+            await exchange.drain()
+            return Reply(status: status, json: Self.message(message), close: true)
         case .badGatewayAfterBody where incoming.route != .uploadAsset:
-            bodyBytes = drain(incoming, connection)
-            return .some(Reply(status: 502, json: Self.message("Bad Gateway"), close: true))
+            await exchange.drain()
+            return Reply(status: 502, json: Self.message("Bad Gateway"), close: true)
         case .resetMidBody(let after) where incoming.route != .uploadAsset:
-            bodyBytes = drain(incoming, connection, limit: after)
-            connection.reset()
-            return .some(nil)
+            await exchange.drain(limit: after)
+            await exchange.reset()
+            return nil
         case .stall(let after, let seconds) where incoming.route != .uploadAsset:
-            bodyBytes = drain(incoming, connection, limit: after)
-            stall(seconds)
-            connection.close()
-            return .some(nil)
+            await exchange.drain(limit: after)
+            await exchange.stall(for: seconds)
+            return nil
         default:
-            return .none
+            return nil
         }
-    }
-
-    private func stall(_ seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && isRunning { usleep(20_000) }
-    }
-
-    /// Reads and discards the request body (so the client can read the answer); returns the bytes read.
-    private func drain(_ incoming: Incoming, _ connection: LocalServerConnection, limit: Int64? = nil) -> Int64 {
-        let length = min(incoming.contentLength, limit ?? incoming.contentLength)
-        return (try? connection.readBody(length: length) { _ in }) ?? 0
     }
 
     private static func token(from authorization: String?) -> String? {
@@ -177,6 +144,16 @@ extension LocalGitHubServer {
     private func canPush(_ incoming: Incoming) -> Bool { incoming.token == configuration.token }
 
     // MARK: Routing
+
+    /// The percent-decoded segments of a request path.
+    static func components(_ path: String) -> [String] {
+        path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+    }
+
+    /// The endpoint a request (upper-case method, percent-encoded path) is for.
+    static func route(method: String, path: String) -> LocalServerRoute {
+        route(method: method, components: components(path))
+    }
 
     static func route(method: String, components: [String]) -> LocalServerRoute {
         switch (method, components.count) {
@@ -360,7 +337,7 @@ extension LocalGitHubServer {
             persist(state.snapshot)
             return ids
         }
-        for id in removed { unlink(assetPath(id)) }
+        for id in removed { try? FileManager.default.removeItem(atPath: assetPath(id)) }
         return Reply(status: 204, json: nil)
     }
 
@@ -384,32 +361,34 @@ extension LocalGitHubServer {
             state.snapshot.assets.removeAll { $0.id == asset.id }
             persist(state.snapshot)
         }
-        unlink(assetPath(asset.id))
-        unlink(assetPath(asset.id) + ".part")
+        try? FileManager.default.removeItem(atPath: assetPath(asset.id))
+        try? FileManager.default.removeItem(atPath: assetPath(asset.id) + ".part")
         return Reply(status: 204, json: nil)
     }
 
     /// Streams the body to disk while hashing it. nil when the connection was dropped (by a fault or the
     /// client), leaving the asset `starter` like GitHub does.
-    private func upload(_ incoming: Incoming, connection: LocalServerConnection, bodyBytes: inout Int64) -> Reply? {
+    private func upload(_ incoming: Incoming) async -> Reply? {
+        let exchange = incoming.exchange
         let repo = repository(incoming)
-        let fail = { (reply: Reply, bytes: inout Int64) -> Reply in
-            bytes = self.drain(incoming, connection)
-            return reply
-        }
         guard let releaseID = Int(incoming.components[4]),
               let release = releases(repository: repo).first(where: { $0.id == releaseID }) else {
-            return fail(Self.notFound(), &bodyBytes)
+            await exchange.drain()
+            return Self.notFound()
         }
-        if release.immutable { return fail(Self.immutable(), &bodyBytes) }
+        if release.immutable {
+            await exchange.drain()
+            return Self.immutable()
+        }
         guard let rawName = incoming.query["name"], !rawName.isEmpty else {
-            return fail(Self.validationFailed(resource: "ReleaseAsset", code: "missing_field", field: "name"), &bodyBytes)
+            await exchange.drain()
+            return Self.validationFailed(resource: "ReleaseAsset", code: "missing_field", field: "name")
         }
-        guard incoming.head.header("Content-Length") != nil else {
-            return fail(Reply(status: 411, json: Self.message("Length Required"), close: true), &bodyBytes)
+        guard let length = exchange.contentLength else {
+            return Reply(status: 411, json: Self.message("Length Required"), close: true)
         }
         let name = GitHubAssetName.normalized(rawName)
-        let contentType = incoming.head.header("Content-Type") ?? "application/octet-stream"
+        let contentType = exchange.header("Content-Type") ?? "application/octet-stream"
         let created: LocalReleaseAsset? = state.withLock { state in
             if state.snapshot.assets.contains(where: { $0.releaseID == releaseID && $0.name == name }) { return nil }
             let asset = LocalReleaseAsset(
@@ -422,57 +401,54 @@ extension LocalGitHubServer {
             return asset
         }
         guard var asset = created else {
-            return fail(Self.validationFailed(resource: "ReleaseAsset", code: "already_exists", field: "name"), &bodyBytes)
+            await exchange.drain()
+            return Self.validationFailed(resource: "ReleaseAsset", code: "already_exists", field: "name")
         }
 
         let partial = assetPath(asset.id) + ".part"
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            return fail(Reply(status: 500, json: Self.message("cannot store asset"), close: true), &bodyBytes)
+        guard let file = try? await PooledFile.create(partial) else {
+            await exchange.drain()
+            return Reply(status: 500, json: Self.message("cannot store asset"), close: true)
         }
-        var hasher = SHA256()
-        var writeFailed = false
-        var limit = incoming.contentLength
+        var limit = length
         switch incoming.fault {
-        case .resetMidBody(let after), .stall(let after, _): limit = min(after, incoming.contentLength)
+        case .resetMidBody(let after), .stall(let after, _): limit = min(after, length)
         default: break
         }
-        let received = (try? connection.readBody(length: limit) { chunk in
-            hasher.update(bufferPointer: chunk)
-            if !writeFailed, let base = chunk.baseAddress, Foundation.write(descriptor, base, chunk.count) != chunk.count {
-                writeFailed = true
-            }
-        }) ?? 0
-        close(descriptor)
-        bodyBytes = received
+        let (received, writeError) = await exchange.stream(into: file, limit: limit)
+        let (_, digest) = await file.close()
 
         switch incoming.fault {
         case .resetMidBody:
-            connection.reset()
+            await exchange.reset()
             return nil
         case .stall(_, let seconds):
-            stall(seconds)
-            connection.close()
+            await exchange.stall(for: seconds)
             return nil
         default:
             break
         }
-        guard received == incoming.contentLength else { return nil }  // the client went away: stays `starter`
-        if writeFailed {
+        guard received == length else {
+            await exchange.drop()  // the client went away: the asset stays `starter`
+            return nil
+        }
+        if writeError != nil {
             return Reply(status: 500, json: Self.message("cannot store asset"), close: true)
         }
         if case .badGatewayAfterBody = incoming.fault {
-            unlink(partial)
+            try? FileManager.default.removeItem(atPath: partial)
             return Reply(status: 502, json: nil, close: true, rawBody: Data("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8), contentType: "text/html")
         }
-        guard rename(partial, assetPath(asset.id)) == 0 else {
+        do {
+            try? FileManager.default.removeItem(atPath: assetPath(asset.id))
+            try FileManager.default.moveItem(atPath: partial, toPath: assetPath(asset.id))
+        } catch {
             return Reply(status: 500, json: Self.message("cannot store asset"), close: true)
         }
-        let digest = "sha256:" + hasher.finalize().map { String(format: "%02x", $0) }.joined()
         asset.size = received
         asset.state = "uploaded"
-        asset.digest = digest
-        let stored = state.withLock { state -> Bool in
+        asset.digest = "sha256:" + digest
+        let stored = state.withLock { [asset] state -> Bool in
             guard let index = state.snapshot.assets.firstIndex(where: { $0.id == asset.id }) else { return false }
             state.snapshot.assets[index] = asset
             persist(state.snapshot)
@@ -482,8 +458,9 @@ extension LocalGitHubServer {
         return Reply(status: 201, json: assetJSON(asset, release: release))
     }
 
-    /// Streams an uploaded asset; returns the status written.
-    private func download(_ incoming: Incoming, connection: LocalServerConnection) -> Int {
+    /// Streams an uploaded asset from disk.
+    private func download(_ incoming: Incoming) async {
+        let exchange = incoming.exchange
         let repo = "\(incoming.components[0])/\(incoming.components[1])"
         let tag = incoming.components[4]
         let name = incoming.components[5]
@@ -493,25 +470,12 @@ extension LocalGitHubServer {
             }
             return state.snapshot.assets.first { $0.releaseID == release.id && $0.name == name && $0.state == "uploaded" }
         }
-        guard let asset = found else {
-            write(Self.notFound(), to: connection)
-            return 404
+        guard let asset = found, let file = await PooledFile.open(assetPath(asset.id)) else {
+            await write(Self.notFound(), to: exchange)
+            return
         }
-        let descriptor = open(assetPath(asset.id), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            write(Self.notFound(), to: connection)
-            return 404
-        }
-        defer { close(descriptor) }
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: \(asset.contentType)\r\nContent-Length: \(asset.size)\r\n\r\n"
-        guard connection.write(Data(head.utf8)) else { return 200 }
-        var buffer = Data(count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
-            if count <= 0 { break }
-            guard connection.write(buffer.prefix(count)) else { break }
-        }
-        return 200
+        await exchange.respond(status: 200, headers: [("Content-Type", asset.contentType)], file: file, length: asset.size)
+        await file.close()
     }
 
     // MARK: Bodies
@@ -591,13 +555,8 @@ extension LocalGitHubServer {
         ])
     }
 
-    private static let reasons: [Int: String] = [
-        200: "OK", 201: "Created", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
-        404: "Not Found", 411: "Length Required", 422: "Unprocessable Entity", 429: "Too Many Requests",
-        500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-    ]
-
-    func write(_ reply: Reply, to connection: LocalServerConnection) {
+    /// Answers with GitHub's rate-limit headers, counting the request against the limit.
+    func write(_ reply: Reply, to exchange: ServerExchange) async {
         var body = reply.rawBody ?? Data()
         if reply.rawBody == nil, let json = reply.json {
             body = (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
@@ -606,22 +565,15 @@ extension LocalGitHubServer {
             state.rateRemaining = max(0, state.rateRemaining - 1)
             return (state.rateRemaining, state.rateReset)
         }
-        var head = "HTTP/1.1 \(reply.status) \(Self.reasons[reply.status] ?? "Status")\r\n"
         var headers: [(String, String)] = [
-            ("Content-Length", "\(body.count)"),
             ("X-RateLimit-Limit", "\(configuration.rateLimit)"),
             ("X-RateLimit-Remaining", "\(remaining)"),
             ("X-RateLimit-Reset", "\(reset)"),
             ("X-RateLimit-Resource", "core"),
             ("X-GitHub-Api-Version", "2022-11-28"),
-            ("Connection", reply.close ? "close" : "keep-alive"),
         ]
         if !body.isEmpty { headers.append(("Content-Type", reply.contentType)) }
         headers.append(contentsOf: reply.headers)
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "\r\n"
-        var bytes = Data(head.utf8)
-        bytes.append(body)
-        connection.write(bytes)
+        await exchange.respond(status: reply.status, headers: headers, body: Array(body), close: reply.close)
     }
 }

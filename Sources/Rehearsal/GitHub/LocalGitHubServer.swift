@@ -3,10 +3,10 @@ import Synchronization
 
 /// A GitHub-Releases-compatible HTTP/1.1 server on 127.0.0.1, for tests and for rehearsing a release.
 ///
-/// Releases and assets are kept in `storageDirectory` (`state.json` and `assets/<id>`), so a 1 GB upload is
-/// streamed to disk, never held in memory, and a restarted server keeps what was published. It speaks the
-/// endpoints a publisher needs (see ``LocalServerRoute``) with GitHub's shapes: drafts not found by tag,
-/// `upload_url` templates pointing back at this server, `starter` assets, `sha256:` digests, 422
+/// Releases and assets are kept in `storageDirectory` (`state.json` and `assets/<id>`), so an upload of
+/// gigabytes is streamed to disk, never held in memory, and a restarted server keeps what was published. It
+/// speaks the endpoints a publisher needs (see ``LocalServerRoute``) with GitHub's shapes: drafts not found by
+/// tag, `upload_url` templates pointing back at this server, `starter` assets, `sha256:` digests, 422
 /// `already_exists`, immutable releases, pagination with `Link`, authentication and rate-limit headers.
 /// Faults are injected per test with ``addFault(_:)``; every request is recorded (``requests``).
 ///
@@ -17,8 +17,8 @@ import Synchronization
 /// defer { server.stop() }
 /// ```
 ///
-/// One thread accepts connections and one thread serves each connection; shared state sits behind one
-/// `Mutex`, so the type is `Sendable`. Call ``stop()`` when done: the serving threads keep the server alive.
+/// HTTP is ``LocalHTTPServer``'s (SwiftNIO); this type is the Releases API on top. Shared state sits behind one
+/// `Mutex`, so the type is `Sendable`. Call ``stop()`` when done: a running server keeps itself alive.
 public final class LocalGitHubServer: Sendable {
     /// How the server authenticates and behaves.
     public struct Configuration: Sendable {
@@ -63,28 +63,16 @@ public final class LocalGitHubServer: Sendable {
         var assets: [LocalReleaseAsset] = []
     }
 
-    struct ArmedFault {
-        var rule: LocalServerFaultRule
-        var seen = 0
-        var fired = 0
-    }
-
     struct State {
         var snapshot: Snapshot
-        var faults: [ArmedFault] = []
-        var requests: [LocalServerRequest] = []
-        var listener: Int32 = -1
-        var port: UInt16 = 0
-        var running = false
-        var connections: Set<Int32> = []
+        var faults = FaultSchedule<LocalServerFaultRule>()
         var rateRemaining: Int
         var rateReset: Int
     }
 
     public let configuration: Configuration
     let state: Mutex<State>
-    /// The bound port, readable without the lock (response bodies embed URLs while the lock is held).
-    private let boundPort = Atomic<Int>(0)
+    let http = LocalHTTPServer(name: "local GitHub server")
 
     /// Creates the server and loads what an earlier run stored in `storageDirectory`.
     /// - Throws: ``LocalServerError`` when the folder cannot be created or its state cannot be read.
@@ -94,7 +82,7 @@ public final class LocalGitHubServer: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: assets, withIntermediateDirectories: true)
         } catch {
-            throw LocalServerError.storage(configuration.storageDirectory, "\(error.localizedDescription)")
+            throw LocalServerError.storage(http.name, configuration.storageDirectory, "\(error.localizedDescription)")
         }
         var snapshot = Snapshot()
         let statePath = (configuration.storageDirectory as NSString).appendingPathComponent("state.json")
@@ -102,7 +90,7 @@ public final class LocalGitHubServer: Sendable {
             do {
                 snapshot = try Self.decoder.decode(Snapshot.self, from: data)
             } catch {
-                throw LocalServerError.storage(statePath, "cannot read state: \(error)")
+                throw LocalServerError.storage(http.name, statePath, "cannot read state: \(error)")
             }
         }
         state = Mutex(State(
@@ -116,112 +104,29 @@ public final class LocalGitHubServer: Sendable {
 
     // MARK: Lifecycle
 
-    /// Binds 127.0.0.1 (port 0 picks a free one), starts serving, and returns the base URL.
+    /// Binds 127.0.0.1 (``Configuration/port`` 0 picks a free one), starts serving, and returns the base URL.
+    /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
     @discardableResult
     public func start() throws -> String {
-        if let url = currentURL { return url }
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw LocalServerError.socket("socket", errno) }
-        var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = configuration.port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 64) == 0 else {
-            let code = errno
-            Foundation.close(listener)
-            throw LocalServerError.socket("bind 127.0.0.1:\(configuration.port)", code)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        let port = UInt16(bigEndian: address.sin_port)
-        state.withLock {
-            $0.listener = listener
-            $0.port = port
-            $0.running = true
-        }
-        boundPort.store(Int(port), ordering: .releasing)
-        let thread = Thread { [self] in acceptLoop(listener) }
-        thread.name = "local-github.accept"
-        thread.start()
-        return "http://127.0.0.1:\(port)"
+        try http.start(self, port: configuration.port)
     }
 
-    /// Stops accepting, drops open connections. Stored releases stay in the storage folder.
+    /// Stops listening and drops open connections. Stored releases stay in the storage folder.
     public func stop() {
-        state.withLock { state in
-            guard state.running else { return }
-            state.running = false
-            // Only shut down: the accept thread closes the descriptor when accept fails, so the number
-            // cannot be reused (by another server's socket) while that thread may still call accept on it.
-            shutdown(state.listener, Int32(SHUT_RDWR))
-            state.listener = -1
-            for descriptor in state.connections { shutdown(descriptor, Int32(SHUT_RDWR)) }
-        }
+        http.stop()
     }
 
     /// `http://127.0.0.1:PORT` while running, else nil.
-    public var currentURL: String? {
-        state.withLock { $0.running ? "http://127.0.0.1:\($0.port)" : nil }
-    }
+    public var currentURL: String? { http.currentURL }
 
     /// The base URL (`http://127.0.0.1:PORT`), as for `api` / `GITHUB_API_URL`; empty before ``start()``.
-    public var url: String {
-        let port = boundPort.load(ordering: .acquiring)
-        return port == 0 ? "" : "http://127.0.0.1:\(port)"
-    }
-
-    var isRunning: Bool { state.withLock { $0.running } }
-
-    private func acceptLoop(_ listener: Int32) {
-        while true {
-            let descriptor = accept(listener, nil, nil)
-            if descriptor < 0 {
-                if errno == EINTR { continue }
-                Foundation.close(listener)
-                return
-            }
-            let accepted = state.withLock { state -> Bool in
-                guard state.running else { return false }
-                state.connections.insert(descriptor)
-                return true
-            }
-            guard accepted else {
-                Foundation.close(descriptor)
-                Foundation.close(listener)
-                return
-            }
-            let thread = Thread { [self] in serve(descriptor) }
-            thread.name = "local-github.connection"
-            thread.start()
-        }
-    }
-
-    private func serve(_ descriptor: Int32) {
-        let connection = LocalServerConnection(descriptor: descriptor)
-        defer {
-            state.withLock { state in
-                state.connections.remove(descriptor)
-                connection.close()
-            }
-        }
-        while isRunning {
-            guard let head = try? connection.readHead() else { return }
-            guard handle(head, on: connection) else { return }
-        }
-    }
+    public var url: String { http.url }
 
     // MARK: Faults and inspection
 
     /// Arms a fault for the requests `rule` matches. Rules are checked in the order added.
     public func addFault(_ rule: LocalServerFaultRule) {
-        state.withLock { $0.faults.append(ArmedFault(rule: rule)) }
+        state.withLock { $0.faults.add(rule, occurrence: rule.occurrence, times: rule.times) }
     }
 
     /// Disarms every fault.
@@ -231,31 +136,23 @@ public final class LocalGitHubServer: Sendable {
 
     /// Faults armed but not yet injected as often as asked.
     public var pendingFaults: [LocalServerFaultRule] {
-        state.withLock { $0.faults.filter { $0.fired < $0.rule.times }.map(\.rule) }
+        state.withLock { $0.faults.pending }
     }
 
     /// The fault for this request, if an armed rule matches it now.
     func takeFault(method: String, path: String, route: LocalServerRoute) -> LocalServerFault? {
         state.withLock { state in
-            var chosen: LocalServerFault?
-            for index in state.faults.indices {
-                guard state.faults[index].rule.matches(method: method, path: path, route: route) else { continue }
-                state.faults[index].seen += 1
-                let armed = state.faults[index]
-                if chosen == nil, armed.seen >= armed.rule.occurrence, armed.fired < armed.rule.times {
-                    state.faults[index].fired += 1
-                    chosen = armed.rule.fault
-                }
-            }
-            return chosen
+            state.faults.take { $0.matches(method: method, path: path, route: route) }?.fault
         }
     }
 
     /// Every request received so far, oldest first.
-    public var requests: [LocalServerRequest] { state.withLock { $0.requests } }
+    public var requests: [LocalServerRequest] {
+        http.requests.map { LocalServerRequest($0, route: Self.route(method: $0.method, path: $0.path)) }
+    }
 
     /// Forgets the recorded requests.
-    public func clearRequests() { state.withLock { $0.requests.removeAll() } }
+    public func clearRequests() { http.clearRequests() }
 
     /// Every release of `repository` (`owner/name`), newest first, or of all repositories.
     public func releases(repository: String? = nil) -> [LocalRelease] {

@@ -1,0 +1,30 @@
+import ReleaseKit
+
+/// One request the local GitHub server received, as recorded for tests.
+public struct LocalServerRequest: Sendable, Equatable {
+    public var method: String
+    /// Path and query as sent.
+    public var target: String
+    /// Header fields as sent.
+    public var headers: [HTTPHeader]
+    /// What the server made of the request.
+    public var route: LocalServerRoute
+    /// The status answered (0 when the connection was dropped, on purpose or by the client).
+    public var status: Int
+    /// Request body bytes the server read (for a reset or stalled request, those read before the fault).
+    public var bodyBytes: Int64
+
+    init(_ request: RecordedRequest, route: LocalServerRoute) {
+        method = request.method
+        target = request.target
+        headers = request.headers
+        self.route = route
+        status = request.status
+        bodyBytes = request.bodyBytes
+    }
+
+    /// The first value of header `name`, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

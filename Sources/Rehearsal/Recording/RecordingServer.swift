@@ -1,0 +1,94 @@
+import Foundation
+import ReleaseKit
+
+/// A local HTTP endpoint that accepts any method on any path, records what it received, and answers with a
+/// fixed status: the stand-in for plain HTTP endpoints (`http.upload`) and webhooks during a rehearsal.
+///
+/// Each request's body is read as it arrives and only counted and hashed (SHA-256), never kept, so an upload
+/// of any size costs no memory. ``requests`` lists method, path, query, headers, body size and digest.
+///
+/// ```swift
+/// let server = RecordingServer()
+/// let url = try server.start()          // "http://127.0.0.1:54321"
+/// defer { server.stop() }
+/// // … POST url + "/hooks/x" …
+/// server.requests.first?.bodySHA256
+/// ```
+public final class RecordingServer: Sendable {
+    /// How the server answers.
+    public struct Configuration: Sendable {
+        /// The status every request gets.
+        public var status: Int
+        /// The body every answer carries.
+        public var body: String
+        /// The answer's `Content-Type`.
+        public var contentType: String
+        /// The port to listen on; 0 picks a free one.
+        public var port: UInt16
+
+        public init(status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0) {
+            self.status = status
+            self.body = body
+            self.contentType = contentType
+            self.port = port
+        }
+    }
+
+    public let configuration: Configuration
+    private let http = LocalHTTPServer(name: "local HTTP endpoint")
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    deinit { stop() }
+
+    /// Binds 127.0.0.1, starts serving, and returns the base URL (`http://127.0.0.1:PORT`).
+    /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
+    @discardableResult
+    public func start() throws -> String {
+        try http.start(self, port: configuration.port)
+    }
+
+    /// Stops listening and drops open connections.
+    public func stop() {
+        http.stop()
+    }
+
+    /// The base URL of the last start; empty before ``start()``.
+    public var url: String { http.url }
+
+    /// Every request received so far, oldest first.
+    public var requests: [RecordedRequest] { http.requests }
+
+    /// Forgets the recorded requests.
+    public func clearRequests() { http.clearRequests() }
+
+    /// One line per request, oldest first: `POST /hooks/x?y=1  1234 bytes  200  sha256:…`.
+    public func summary() -> [String] {
+        requests.map { request in
+            let answer = request.status == 0 ? "no answer" : "\(request.status)"
+            let digest = request.bodySHA256.map { "  sha256:\($0)" } ?? ""
+            return "\(request.method) \(request.target)  \(request.bodyBytes) bytes  \(answer)\(digest)"
+        }
+    }
+}
+
+extension RecordingServer: LocalHTTPResponder {
+    func respond(to exchange: ServerExchange) async {
+        // Hashed here, chunk by chunk, as the body arrives; nothing touches the disk.
+        let digest = StreamingDigest()
+        await exchange.drain { chunk in
+            chunk.withUnsafeReadableBytes { digest.update($0) }
+        }
+        exchange.bodySHA256 = digest.hex
+        if let length = exchange.contentLength, exchange.bodyBytes != length {
+            await exchange.drop()  // the client went away mid-body
+            return
+        }
+        await exchange.respond(
+            status: configuration.status, headers: [("Content-Type", configuration.contentType)],
+            body: Array(configuration.body.utf8)
+        )
+    }
+}

@@ -1,0 +1,14 @@
+/// Why a local server cannot start.
+public enum LocalServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Listening failed: `(server, address, reason)`.
+    case listen(String, String, String)
+    /// The storage folder or its state file is unusable: `(server, path, reason)`.
+    case storage(String, String, String)
+
+    public var description: String {
+        switch self {
+        case .listen(let server, let address, let reason): return "\(server): cannot listen on \(address): \(reason)"
+        case .storage(let server, let path, let reason): return "\(server): storage '\(path)': \(reason)"
+        }
+    }
+}

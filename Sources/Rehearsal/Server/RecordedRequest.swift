@@ -1,0 +1,35 @@
+import ReleaseKit
+
+/// One request a local server received, as recorded for tests and rehearsal summaries.
+///
+/// Recorded before the answer is written, so a client that got its answer finds its request in the log, and
+/// before a connection is dropped on purpose (reset, stall).
+public struct RecordedRequest: Sendable, Equatable {
+    /// The method as sent (`POST`).
+    public var method: String
+    /// Path and query as sent (`/hooks/T000/B000?x=1`).
+    public var target: String
+    /// Header fields as sent.
+    public var headers: [HTTPHeader]
+    /// Request body bytes the server read.
+    public var bodyBytes: Int64
+    /// Lower-case hex SHA-256 of the body, when the server hashed it (the recording server always does).
+    public var bodySHA256: String?
+    /// The status answered (0 when the connection was dropped, on purpose or by the client).
+    public var status: Int
+
+    /// The path without the query, percent-encoded as sent.
+    public var path: String {
+        target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
+    }
+
+    /// The query without the `?`, nil when there is none.
+    public var query: String? {
+        target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
+    }
+
+    /// The first value of header `name`, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

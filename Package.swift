@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "release",
-    platforms: [.macOS(.v15)]  // Mutex, Atomic and task executors (Synchronization, Swift 6) need macOS 15,
+    // Mutex, Atomic and task executors (Synchronization, Swift 6) need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "release", targets: ["release"]),
         .library(name: "ReleaseKit", targets: ["ReleaseKit"]),

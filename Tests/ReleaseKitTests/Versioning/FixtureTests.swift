@@ -35,9 +35,10 @@ extension VersioningTests {
             let before = XcodeFixture.files(in: folder)
 
             let versions = try VersionReader.read(in: folder)
+            let scope = try BumpScope(versions)
             let strategy = try BuildNumberStrategy(parsing: bump.build)
             let build = try await strategy.resolve(
-                currentBuilds: versions.tracked.filter(\.bumps).compactMap(\.entry.build), environment: [:], now: Date(),
+                currentBuilds: scope.buildEntries.compactMap { versions.tracked[$0].entry.build }, environment: [:], now: Date(),
                 commitCount: { throw VersioningError.git("no git in this test") }
             )
             let plan = try BumpPlanner.plan(versions, choice: try VersionChoice(parsing: bump.choice), build: build)
@@ -66,9 +67,12 @@ extension VersioningTests {
             // The bumped project reads back at the new version everywhere the bump covers.
             let reread = try VersionReader.read(in: folder)
             #expect(reread.report.version == bump.version)
-            for tracked in reread.tracked where tracked.bumps {
+            for index in scope.versionEntries {
+                let tracked = reread.tracked[index]
                 #expect(tracked.entry.version == bump.version, "\(tracked.entry.target) \(tracked.entry.configuration ?? "")")
-                #expect(tracked.entry.build == build)
+            }
+            for index in scope.buildEntries {
+                #expect(reread.tracked[index].entry.build == build, "\(reread.tracked[index].entry.target)")
             }
         }
 
@@ -106,9 +110,9 @@ extension VersioningTests {
             #expect(watch.infoPlist == "generated")
             #expect(watch.version == "2.4")
             // The test bundle keeps its own version and is not bumped.
-            let tests = try #require(generated.tracked.first { $0.entry.target == "ModernTests" })
-            #expect(tests.entry.version == "1.0")
-            #expect(!tests.bumps)
+            let tests = try #require(generated.tracked.firstIndex { $0.entry.target == "ModernTests" })
+            #expect(generated.tracked[tests].entry.version == "1.0")
+            #expect(try !BumpScope(generated).versionEntries.contains(tests))
         }
 
         @Test func disagreeingConfigurationsAreReported() throws {

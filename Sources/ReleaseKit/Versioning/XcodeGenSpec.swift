@@ -157,10 +157,13 @@ public struct XcodeGenSpec: Sendable {
                 targets[index].hostID = host.id
             }
         }
+        // The same scalar is read once per configuration: say each thing once.
+        var unique: [String] = []
+        for note in notes where !unique.contains(note) { unique.append(note) }
         return XcodeProject(
             path: path, projectFile: path, sourceRoot: folder, configurations: configurations,
             defaultConfigurationName: root["options"]?["defaultConfig"]?.string, targets: targets, name: name,
-            generatedInfoPlists: generated, missingFiles: missing, notes: notes
+            generatedInfoPlists: generated, missingFiles: missing, notes: unique
         )
     }
 

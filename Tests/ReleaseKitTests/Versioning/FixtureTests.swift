@@ -152,3 +152,47 @@ extension VersioningTests {
         }
     }
 }
+
+extension VersioningTests {
+    /// Which targets a bump moves in the fixture built from real projects' traps.
+    @Suite struct BumpScopeTests {
+        @Test func inStepTargetsMoveAndTheOthersStayWithANote() throws {
+            let versions = try VersionReader.read(in: XcodeFixture(name: "real-world-traps").source)
+            let scope = try BumpScope(versions)
+            let moving = Set(scope.versionEntries.map { versions.tracked[$0].entry.target })
+            #expect(moving == ["Traps", "TrapsWidget", "TrapsKit"])
+            #expect(scope.notes == [
+                "'TrapsHelper' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+                "'TrapsTests' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+                "'TrapsUITests' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+            ])
+            // The helper app is embedded (Contents/Library/LoginItems) but does not ship "in" the app.
+            #expect(versions.report.entries.first { $0.target == "TrapsHelper" }?.host == nil)
+            #expect(versions.report.entries.first { $0.target == "TrapsWidget" }?.host == "Traps")
+        }
+
+        /// `--target`: only that target (and what shares its definitions) moves; the rest gets a note.
+        @Test func chosenTargetsOnly() throws {
+            let folder = try XcodeFixture(name: "real-world-traps").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let versions = try VersionReader.read(in: folder)
+            let plan = try BumpPlanner.plan(versions, choice: .exact(#require(SemanticVersion("1.1"))), build: "2", targets: ["TrapsHelper"])
+            #expect(plan.previousVersion == "1.0")
+            #expect(plan.files.map(\.displayPath) == ["Traps.xcodeproj/project.pbxproj"])
+            #expect(plan.changes.count == 6)
+            #expect(plan.changes.allSatisfy { ($0.key == "MARKETING_VERSION" && $0.new == "1.1") || ($0.key == "CURRENT_PROJECT_VERSION" && $0.new == "2") })
+            #expect(plan.notes.contains("'Traps' keeps version 26.07.4 and build 7.75.0.3: not a chosen target and shares no definition with one"))
+            #expect(throws: VersioningError.unknownTarget("Nope", available: ["Traps", "TrapsWidget", "TrapsKit", "TrapsHelper", "TrapsTests", "TrapsUITests"])) {
+                try BumpPlanner.plan(versions, choice: .keep, build: "2", targets: ["Nope"])
+            }
+        }
+
+        /// An extension that drifted from its app moves with it, and the note says it was out of step.
+        @Test func driftedExtensionsFollowTheirApp() throws {
+            let folder = try XcodeFixture(name: "pbxproj-per-target").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.minor), build: "4321")
+            #expect(plan.notes == ["'ShareExtension' moves with its app 'Demo' although its version 2.9 was not in step: an extension carries its app's version"])
+        }
+    }
+}

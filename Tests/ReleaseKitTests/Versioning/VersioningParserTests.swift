@@ -188,6 +188,41 @@ extension VersioningTests {
             #expect(plist.strings["CFBundleShortVersionString"] == "$(MARKETING_VERSION)")
         }
 
+        /// INFOPLIST_PREPROCESS: directives and branches not taken become blanks of the same length, so offsets
+        /// and lines stay those of the file on disk.
+        @Test func plistPreprocessorKeepsOffsets() throws {
+            let text = """
+                <dict>
+                #if defined(INTUNE) && !defined(LITE)
+                	<key>A</key><string>intune</string>
+                #elif LEVEL > 1
+                	<key>A</key><string>level</string>
+                #else
+                	<key>A</key><string>plain</string>
+                #endif
+                #ifndef INTUNE
+                	<key>B</key><string>no-intune</string>
+                #endif
+                </dict>
+
+                """
+            func run(_ definitions: [String]) throws -> String {
+                let output = try PlistPreprocessor.process(Array(text.utf8), definitions: definitions, path: "Info.plist")
+                #expect(output.count == text.utf8.count)
+                return String(decoding: output, as: UTF8.self)
+            }
+            func kept(_ output: String) -> [String] {
+                output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            #expect(kept(try run(["INTUNE"])) == ["<dict>", "<key>A</key><string>intune</string>", "</dict>"])
+            #expect(kept(try run(["INTUNE", "LITE", "LEVEL=2"])) == ["<dict>", "<key>A</key><string>level</string>", "</dict>"])
+            #expect(kept(try run([])) == ["<dict>", "<key>A</key><string>plain</string>", "<key>B</key><string>no-intune</string>", "</dict>"])
+            #expect(try run([]).components(separatedBy: "\n").count == text.components(separatedBy: "\n").count)
+            #expect(throws: VersioningError.syntax(file: "Info.plist", line: 1, message: "'#endif' without '#if'")) {
+                try PlistPreprocessor.process(Array("#endif\n".utf8), definitions: [], path: "Info.plist")
+            }
+        }
+
         @Test func versionFiles() throws {
             let folder = try write(["VERSION": "3.0\n", "version.rb": "module Demo\n  VERSION = \"7.1.3b5\".freeze # since 2014\nend\n", "two.txt": "1.0 and 2.0\n", "none.txt": "no version here\n"])
             let plain = try VersionFile(contentsOf: folder + "/VERSION")

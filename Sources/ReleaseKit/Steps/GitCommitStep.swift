@@ -6,8 +6,8 @@ public struct GitCommitStep: Step {
     public struct Options: Decodable, Sendable {
         /// See ``documentation``.
         public var message: String
-        /// See ``documentation``.
-        public var paths: [String]
+        /// See ``documentation``; `nil` commits every change.
+        public var paths: [String]?
         /// See ``documentation``.
         public var allowEmpty: Bool
         /// See ``documentation``.
@@ -21,7 +21,7 @@ public struct GitCommitStep: Step {
         }
 
         /// Creates the options; defaults match the documented ones.
-        public init(message: String, paths: [String] = [], allowEmpty: Bool = false, directory: String? = nil) {
+        public init(message: String, paths: [String]? = nil, allowEmpty: Bool = false, directory: String? = nil) {
             self.message = message
             self.paths = paths
             self.allowEmpty = allowEmpty
@@ -31,7 +31,7 @@ public struct GitCommitStep: Step {
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             message = try container.decode(String.self, forKey: .message)
-            paths = try container.decodeIfPresent([String].self, forKey: .paths) ?? []
+            paths = try container.decodeIfPresent([String].self, forKey: .paths)
             allowEmpty = try container.decodeIfPresent(Bool.self, forKey: .allowEmpty) ?? false
             directory = try container.decodeIfPresent(String.self, forKey: .directory)
         }
@@ -45,7 +45,7 @@ public struct GitCommitStep: Step {
     public static let documentation = StepDocumentation(
         options: [
             .init("message", "string", required: true, "the commit message"),
-            .init("paths", "list", "the files to stage and commit, and only those (default: every change, git add -A)"),
+            .init("paths", "list", "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)"),
             .init("allow_empty", "bool", "commit even when nothing changed (default false)"),
             .init("directory", "path", "the repository folder (default: the working directory)"),
         ],
@@ -70,8 +70,16 @@ public struct GitCommitStep: Step {
     }
 
     private func commands(_ context: StepContext) -> [[String]] {
-        let paths = options.paths.map(context.resolvePath)
+        let paths = (options.paths ?? []).map(context.resolvePath)
         return [GitCommand.add(paths), GitCommand.commit(message: options.message, allowEmpty: options.allowEmpty, paths: paths)]
+    }
+
+    /// Whether the named paths hold any change to commit (always true without `paths` or with `allow_empty`).
+    private func hasChanges(_ context: StepContext) async throws -> Bool {
+        guard let paths = options.paths, !options.allowEmpty else { return true }
+        guard !paths.isEmpty else { return false }
+        let status = try await context.capture(["git", "status", "--porcelain", "--"] + paths.map(context.resolvePath), directory: options.directory)
+        return !status.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     public func verify(in context: StepContext) async throws {
@@ -87,6 +95,12 @@ public struct GitCommitStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        // A re-run whose bump changed nothing has nothing to commit: the commit it made last time stands.
+        guard try await hasChanges(context) else {
+            context.log("nothing to commit in \((options.paths ?? []).count) path(s); HEAD stays")
+            let sha = try await context.capture(GitCommand.head, directory: options.directory)
+            return StepOutputs(["sha": .string(sha), "message": .string(options.message)])
+        }
         for command in commands(context) {
             try await context.git(command, directory: options.directory)
         }

@@ -14,18 +14,24 @@ public struct VersionBumpStep: Step {
         public var version: String?
         /// See ``documentation``.
         public var build: String?
+        /// See ``documentation``.
+        public var targets: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case project, file, part, version, build
+            case project, file, part, version, build, targets
         }
 
         /// Creates the options; defaults match the documented ones.
-        public init(project: String? = nil, file: String? = nil, part: String? = nil, version: String? = nil, build: String? = nil) {
+        public init(
+            project: String? = nil, file: String? = nil, part: String? = nil, version: String? = nil, build: String? = nil,
+            targets: [String]? = nil
+        ) {
             self.project = project
             self.file = file
             self.part = part
             self.version = version
             self.build = build
+            self.targets = targets
         }
 
         public init(from decoder: Decoder) throws {
@@ -40,6 +46,7 @@ public struct VersionBumpStep: Step {
             } else {
                 build = try container.decodeIfPresent(String.self, forKey: .build)
             }
+            targets = try container.decodeIfPresent([String].self, forKey: .targets)
         }
     }
 
@@ -55,6 +62,7 @@ public struct VersionBumpStep: Step {
             .init("part", "string", "major, minor, patch or build (only the build number); this or 'version' is required"),
             .init("version", "string", "an explicit version such as 3.1.0, 3.1 or 7.1.3b5"),
             .init("build", "string", "increment (default), git-count, timestamp, keep, env:NAME or a number"),
+            .init("targets", "list", "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)"),
         ],
         outputs: [
             .init("version", "string", "the version after the bump"),
@@ -77,6 +85,9 @@ public struct VersionBumpStep: Step {
     public init(options: Options) throws {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")
+        }
+        if options.file != nil, !(options.targets ?? []).isEmpty {
+            throw StepError.invalidOption("targets", "a version file has no targets")
         }
         switch (options.part, options.version) {
         case (let part?, nil):
@@ -104,6 +115,11 @@ public struct VersionBumpStep: Step {
 
     /// Reads the project and plans the bump (read-only; `git-count` runs `git rev-list`).
     func makePlan(_ context: StepContext) async throws -> BumpPlan {
+        try await prepare(context).plan
+    }
+
+    /// Reads the project and plans the bump; also what the read warned about (files the repository lacks).
+    func prepare(_ context: StepContext) async throws -> (plan: BumpPlan, warnings: [String]) {
         do {
             let session = try await BumpSession.prepare(
                 project: options.project, file: options.file, in: context.workingDirectory, strategy: strategy,
@@ -114,9 +130,10 @@ public struct VersionBumpStep: Step {
                         throw StepError.failed("'git rev-list --count HEAD' printed '\(output)', not a number")
                     }
                     return count
-                }
+                },
+                targets: options.targets ?? []
             )
-            return try session.plan(choice)
+            return (try session.plan(choice), session.versions.report.warnings ?? [])
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }
@@ -145,13 +162,15 @@ public struct VersionBumpStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let plan = try await makePlan(context)
+        let (plan, warnings) = try await prepare(context)
+        for warning in warnings { context.warn(warning) }
         do {
             try FileTransaction.apply(plan.files)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }
         context.log("\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))")
+        for note in plan.notes { context.log("note: \(note)") }
         for change in plan.changes {
             context.log("\(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
         }

@@ -81,6 +81,11 @@ struct BumpCommand: AsyncParsableCommand {
             try await bump(interactive: interactive)
         } catch let exit as ExitCode {
             throw exit
+        } catch let error as VersioningError {
+            VersioningConsole.line("error: \(error)")
+            // A --target the project does not have is a bad command line.
+            if case .unknownTarget = error { throw ExitCode(64) }
+            throw ExitCode(1)
         } catch {
             VersioningConsole.line("error: \(error)")
             throw ExitCode(1)

@@ -4,8 +4,11 @@ import Yams
 /// A value of an XcodeGen spec, with the file and byte range of every scalar so a bump can rewrite one value
 /// and nothing else. Built from Yams' node tree, which keeps each scalar's line, column and quoting style.
 public indirect enum XcodeGenNode: Sendable {
+    /// A string, number or boolean.
     case scalar(Scalar)
+    /// `key: value` entries in file order.
     case mapping([Pair])
+    /// A list.
     case sequence([XcodeGenNode])
 
     /// A scalar and where it is written.

@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // XcodeGen specs (project.yml) for the version engine.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +47,7 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 // Subprocess spells paths with `FilePath`: the SDK's System module on Apple platforms, this package elsewhere.
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):

@@ -13,7 +13,10 @@ cp "$root/scripts/build-demo-archive.sh" "$target/scripts/"
 cd "$target"
 if [[ ! -d .git ]]; then
   git init -q -b release/3.0.1
+  # The pipeline commits its bump and tags the release, as a clone with the user's identity would.
+  git config user.name "Release Demo"
+  git config user.email "demo@example.com"
   printf 'build/\n' > .gitignore
   git add -A
-  git -c user.name="Release Demo" -c user.email="demo@example.com" commit -q -m "Demo app 3.0.0 (4146)"
+  git commit -q -m "Demo app 3.0.0 (4146)"
 fi

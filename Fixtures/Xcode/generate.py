@@ -51,19 +51,24 @@ PRODUCT = {
     "com.apple.product-type.application.watchapp2-container": ("app", "wrapper.application"),
     "com.apple.product-type.bundle.unit-test": ("xctest", "wrapper.cfbundle"),
     "com.apple.product-type.framework": ("framework", "wrapper.framework"),
+    "com.apple.product-type.bundle.ui-testing": ("xctest", "wrapper.cfbundle"),
 }
 
 EMBED = {
     "extensions": ("Embed Foundation Extensions", "13", '""'),
     "watch": ("Embed Watch Content", "16", '"$(CONTENTS_FOLDER_PATH)/Watch"'),
+    "frameworks": ("Embed Frameworks", "10", '""'),
+    "loginitems": ("Copy Login Items", "1", "Contents/Library/LoginItems"),
 }
 
 
 def project(name, files, targets, project_settings, project_xcconfig=None, configs=("Debug", "Release"),
-            default_config="Release", line_ending="\n"):
+            default_config="Release", line_ending="\n", missing=()):
     """files: relative paths referenced by the project. targets: list of dicts with keys
     name, type, settings {config: {...}}, xcconfig {config: path}, embeds [(kind, [target names])],
     depends [names]."""
+    # Referenced but not in the repository (git-ignored secrets and CocoaPods files): only the reference exists.
+    files = list(files) + [path for path in missing if path not in files]
     P = lambda *p: oid(name, *p)
     root_id = P("project")
     main_group = P("group", "")
@@ -144,7 +149,7 @@ def project(name, files, targets, project_settings, project_xcconfig=None, confi
             lines.append(f"\t\t\tbaseConfigurationReference = {file_ids[xcconfig]} /* {os.path.basename(xcconfig)} */;")
         lines.append("\t\t\tbuildSettings = {")
         lines += settings_block(settings, "\t\t\t\t")
-        lines += ["\t\t\t};", f"\t\t\tname = {cname};", "\t\t};"]
+        lines += ["\t\t\t};", f"\t\t\tname = {fmt(cname)};", "\t\t};"]
         add("XCBuildConfiguration", lines)
         return cid
 
@@ -253,13 +258,16 @@ def extension_plist(values, point):
 
 
 def write(folder, files):
-    # expected/report.json is a snapshot the Swift tests record (RECORD_SNAPSHOTS=1); keep it.
-    report_path = os.path.join(folder, "expected", "report.json")
-    report = open(report_path, "rb").read() if os.path.exists(report_path) else None
+    # expected/report.json and report.txt are snapshots the Swift tests record (RECORD_SNAPSHOTS=1); keep them.
+    snapshots = {}
+    for name in ("report.json", "report.txt"):
+        path = os.path.join(folder, "expected", name)
+        if os.path.exists(path):
+            snapshots[path] = open(path, "rb").read()
     shutil.rmtree(folder, ignore_errors=True)
-    if report is not None:
-        os.makedirs(os.path.dirname(report_path), exist_ok=True)
-        with open(report_path, "wb") as f:
+    for path, report in snapshots.items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
             f.write(report)
     for rel, content in files.items():
         path = os.path.join(folder, rel)
@@ -485,6 +493,131 @@ def many_places():
         {"choice": "patch", "build": "900", "version": "7.1.3"})
 
 
+def real_world_traps():
+    """What real projects do that the other fixtures do not: a git-ignored CocoaPods base configuration and a
+    required #include that the repository does not hold (warnings, not errors); MARKETING_VERSION =
+    "$(MARKETING_VERSION)" at target level (XcodeGen's way of saying inherited); ${VAR} through custom
+    variables; a configuration name with a space; an Info.plist run through the C preprocessor (#ifdef); two
+    test bundles sharing one plist at Xcode's template 1.0 (1); a framework with INFOPLIST_FILE = ""; a
+    login-item helper app at 1.0 that the app embeds but that keeps its own numbering; a calendar version with a
+    zero-padded month and a four-group build."""
+    folder = os.path.join(ROOT, "real-world-traps")
+    configs = ("Debug", "Alpha Debug", "Release")
+    app_plist = info_plist({"CFBundleShortVersionString": "$(MARKETING_VERSION)", "CFBundleVersion": "$(CURRENT_PROJECT_VERSION)"}).decode()
+    # The preprocessor directives Xcode runs over the plist (INFOPLIST_PREPROCESS = YES).
+    app_plist = app_plist.replace("\t<key>CFBundleName</key>", "#ifdef ALPHA\n\t<key>CFBundleDisplayName</key>\n\t<string>Traps α</string>\n#endif\n\t<key>CFBundleName</key>")
+    files = {
+        "Config/Base.xcconfig": "// Secrets.xcconfig is git-ignored; every developer makes their own.\n#include \"Secrets.xcconfig\"\n#include \"Version.xcconfig\"\n\nSWIFT_VERSION = 5.0\n",
+        "Config/Version.xcconfig": "APP_SHORT_VERSION = 26.07.4\nAPP_BUILD = 7.75.0.3\n",
+        "Traps/Info.plist": app_plist,
+        "Traps/AppDelegate.swift": "import UIKit\n",
+        "TrapsWidget/Info.plist": extension_plist({"CFBundleShortVersionString": "$(MARKETING_VERSION)", "CFBundleVersion": "$(CURRENT_PROJECT_VERSION)"},
+                                                  "com.apple.widgetkit-extension").decode(),
+        "Tests/Info.plist": info_plist({"CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"}).decode(),
+        "TrapsKit/TrapsKit.swift": "public enum TrapsKit {}\n",
+        "TrapsHelper/main.swift": "import AppKit\n",
+    }
+    pods = {c: f"Pods/Target Support Files/Pods-Traps/Pods-Traps.{c.lower().replace(' ', '')}.xcconfig" for c in configs}
+    app = {c: app_settings({"MARKETING_VERSION": Q("$(MARKETING_VERSION)"), "INFOPLIST_PREPROCESS": "YES"}, "com.example.traps", "Traps/Info.plist")
+           for c in configs}
+    app["Alpha Debug"]["INFOPLIST_PREPROCESSOR_DEFINITIONS"] = "ALPHA"
+    targets = [
+        {"name": "Traps", "type": APP, "xcconfig": pods, "depends": ["TrapsWidget"],
+         "embeds": [("extensions", ["TrapsWidget"]), ("frameworks", ["TrapsKit"]), ("loginitems", ["TrapsHelper"])], "settings": app},
+        {"name": "TrapsWidget", "type": APPEX,
+         "settings": {c: {"INFOPLIST_FILE": "TrapsWidget/Info.plist", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.traps.widget",
+                          "PRODUCT_NAME": "$(TARGET_NAME)", "SKIP_INSTALL": "YES"} for c in configs}},
+        {"name": "TrapsKit", "type": "com.apple.product-type.framework",
+         "settings": {c: {"GENERATE_INFOPLIST_FILE": "YES", "INFOPLIST_FILE": Q(""), "PRODUCT_BUNDLE_IDENTIFIER": "com.example.traps.kit",
+                          "PRODUCT_NAME": "$(TARGET_NAME)"} for c in configs}},
+        {"name": "TrapsHelper", "type": APP,
+         "settings": {c: {"CURRENT_PROJECT_VERSION": "1", "GENERATE_INFOPLIST_FILE": "YES", "MARKETING_VERSION": "1.0",
+                          "PRODUCT_BUNDLE_IDENTIFIER": "com.example.traps.helper", "PRODUCT_NAME": "$(TARGET_NAME)", "SDKROOT": "macosx"} for c in configs}},
+        {"name": "TrapsTests", "type": TEST,
+         "settings": {c: {"INFOPLIST_FILE": "Tests/Info.plist", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.traps.tests", "PRODUCT_NAME": "$(TARGET_NAME)"}
+                      for c in configs}},
+        {"name": "TrapsUITests", "type": "com.apple.product-type.bundle.ui-testing",
+         "settings": {c: {"INFOPLIST_FILE": "Tests/Info.plist", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.traps.uitests", "PRODUCT_NAME": "$(TARGET_NAME)"}
+                      for c in configs}},
+    ]
+    settings = {c: dict(COMMON_PROJECT["Release" if c == "Release" else "Debug"], MARKETING_VERSION=Q("${APP_SHORT_VERSION}"),
+                        CURRENT_PROJECT_VERSION=Q("$(APP_BUILD)")) for c in configs}
+    sources = sorted(f for f in files if not f.endswith(".pbxproj"))
+    files["Traps.xcodeproj/project.pbxproj"] = project("Traps", sources, targets, settings, configs=configs,
+                                                      project_xcconfig={c: "Config/Base.xcconfig" for c in configs}, missing=sorted(pods.values()))
+    write(folder, files)
+    expect(folder, files, {"Config/Version.xcconfig": [("APP_SHORT_VERSION = 26.07.4\n", "APP_SHORT_VERSION = 26.07.5\n", 1),
+                                                       ("APP_BUILD = 7.75.0.3\n", "APP_BUILD = 7.75.0.4\n", 1)]},
+           {"choice": "patch", "build": "increment", "version": "26.07.5"})
+
+
+def xcodegen():
+    """An XcodeGen spec without a generated project: targets in an included file, settings at project level,
+    configs matched by part of the configuration name, a target template, configFiles, info.properties with a
+    literal single-quoted version for the widget; a bump edits the YAML in place."""
+    folder = os.path.join(ROOT, "xcodegen")
+    files = {
+        "project.yml": (
+            "name: Gen\n"
+            "include:\n"
+            "  - targets.yml\n"
+            "configs:\n"
+            "  Debug: debug\n"
+            "  Beta Release: release\n"
+            "  Release: release\n"
+            "settings:\n"
+            "  base:\n"
+            "    MARKETING_VERSION: 26.07.4   # the release manager's line\n"
+            "    CURRENT_PROJECT_VERSION: 41\n"
+            "  configs:\n"
+            "    release:\n"
+            "      SWIFT_OPTIMIZATION_LEVEL: -O\n"
+        ),
+        "targets.yml": (
+            "targetTemplates:\n"
+            "  Extension:\n"
+            "    type: app-extension\n"
+            "    platform: iOS\n"
+            "    settings:\n"
+            "      SKIP_INSTALL: YES\n"
+            "targets:\n"
+            "  Gen:\n"
+            "    type: application\n"
+            "    platform: iOS\n"
+            "    configFiles:\n"
+            "      Debug: Config/App.xcconfig\n"
+            "      Beta Release: Config/App.xcconfig\n"
+            "      Release: Config/App.xcconfig\n"
+            "    info:\n"
+            "      path: App/Info.plist\n"
+            "      properties:\n"
+            "        CFBundleShortVersionString: $(MARKETING_VERSION)\n"
+            "        CFBundleVersion: \"$(CURRENT_PROJECT_VERSION)\"\n"
+            "    dependencies:\n"
+            "      - target: GenWidget\n"
+            "  GenWidget:\n"
+            "    templates: [Extension]\n"
+            "    info:\n"
+            "      path: Widget/Info.plist\n"
+            "      properties:\n"
+            "        CFBundleShortVersionString: '26.07.4'\n"
+            "        CFBundleVersion: $(CURRENT_PROJECT_VERSION)\n"
+            "  GenTests:\n"
+            "    type: bundle.unit-test\n"
+            "    platform: iOS\n"
+            "    settings:\n"
+            "      MARKETING_VERSION: \"1.0\"\n"
+            "      CURRENT_PROJECT_VERSION: 1\n"
+        ),
+        "Config/App.xcconfig": "PRODUCT_BUNDLE_IDENTIFIER = com.example.gen\n",
+    }
+    write(folder, files)
+    expect(folder, files, {"project.yml": [("MARKETING_VERSION: 26.07.4   #", "MARKETING_VERSION: 26.08.0   #", 1),
+                                           ("CURRENT_PROJECT_VERSION: 41\n", "CURRENT_PROJECT_VERSION: 42\n", 1)],
+                           "targets.yml": [("CFBundleShortVersionString: '26.07.4'\n", "CFBundleShortVersionString: '26.08.0'\n", 1)]},
+           {"choice": "minor", "build": "increment", "version": "26.08.0"})
+
+
 def version_file():
     """A plain VERSION file with a build number after '+'."""
     folder = os.path.join(ROOT, "version-file")
@@ -495,6 +628,6 @@ def version_file():
 
 if __name__ == "__main__":
     for make in (literal_plist, pbxproj_per_target, xcconfig_chain, generated_plist, binary_plist, configurations_disagree,
-                 many_places, version_file):
+                 many_places, version_file, real_world_traps, xcodegen):
         make()
     print("fixtures written to", ROOT)

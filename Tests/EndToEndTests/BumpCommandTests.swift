@@ -304,6 +304,9 @@ import Testing
         let build = try Self.execute([Self.binary, "bump", "patch", "--build", "soon"], in: repository.path)
         #expect(build.status == 64)
         #expect(build.stderr.contains("invalid build number 'soon'"), "stderr: \(build.stderr)")
+        let target = try Self.execute([Self.binary, "bump", "patch", "--target", "Nope", "--yes", "--no-branch"], in: repository.path)
+        #expect(target.status == 64)
+        #expect(target.stderr == "error: no target 'Nope' in the project (targets: 'Classic')\n", "stderr: \(target.stderr)")
     }
 
     @Test func versionCommandPrintsTheReport() throws {
@@ -321,5 +324,19 @@ import Testing
         let missing = try Self.execute([Self.binary, "version", "--project", "Nope.xcodeproj"], in: repository.path)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("Nope.xcodeproj/project.pbxproj"), "stderr: \(missing.stderr)")
+    }
+
+    /// A project nested 50,000 levels deep used to overflow the stack (exit 139); now it is an error with a line.
+    @Test func aDeeplyNestedProjectIsAnErrorNotACrash() throws {
+        try requireBinary()
+        let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/Deep.xcodeproj", withIntermediateDirectories: true)
+        let depth = 50_000
+        try ("// !$*UTF8*$!\n" + String(repeating: "{a=", count: depth) + "b" + String(repeating: ";}", count: depth) + "\n")
+            .write(toFile: folder + "/Deep.xcodeproj/project.pbxproj", atomically: true, encoding: .utf8)
+        let result = try Self.execute([Self.binary, "version"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(folder)/Deep.xcodeproj/project.pbxproj:2: dictionaries and arrays nested deeper than 512 levels\n")
     }
 }

@@ -49,6 +49,38 @@ import Testing
         #expect(second.stderr.contains("announce │ Uploaded 0 bytes in this run"))
     }
 
+    /// As a real release pipeline: the bump is committed and the release tagged, the clone is clean afterwards, and
+    /// a second run changes nothing and still succeeds.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func theDemoCommitsItsBumpTagsTheReleaseAndLeavesTheCloneClean() throws {
+        let directory = try prepare()
+        func git(_ arguments: String...) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            process.waitUntilExit()
+            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let first = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try git("status", "--porcelain") == "")
+        #expect(try git("log", "-1", "--format=%s") == "Bump version to 3.0.1 (4321)")
+        #expect(try git("show", "--name-only", "--format=", "HEAD") == "Fixtures/DemoApp/Config/Version.xcconfig")
+        #expect(try git("tag", "--points-at", "HEAD") == "v3.0.1-4321")
+        let head = try git("rev-parse", "HEAD")
+
+        let second = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("commit │ nothing to commit"))
+        #expect(second.stderr.contains("tag │ tag 'v3.0.1-4321' already names this commit"))
+        #expect(try git("rev-parse", "HEAD") == head)
+        #expect(try git("status", "--porcelain") == "")
+    }
+
     @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
     func dryRunOfTheDemoChangesNothing() throws {
         let directory = try prepare()

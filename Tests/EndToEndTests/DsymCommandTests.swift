@@ -34,6 +34,34 @@ struct DsymCommandTests {
         #expect(human.stdout.contains("arm64    DEADBEEF-0001-2002-8003-000000000042"))
     }
 
+    /// A dSYM holding a file that is not Mach-O and an empty one: warnings name them, the rest is matched, and the
+    /// exit status is that of what could be checked.
+    @Test func junkInsideADsymIsAWarning() throws {
+        let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let dwarf = folder + "/App.dSYM/Contents/Resources/DWARF"
+        try FileManager.default.createDirectory(atPath: dwarf, withIntermediateDirectories: true)
+        try Data(thinArm64).write(to: URL(fileURLWithPath: folder + "/App"))
+        try Data(thinArm64).write(to: URL(fileURLWithPath: dwarf + "/App"))
+        try Data("not a binary\n".utf8).write(to: URL(fileURLWithPath: dwarf + "/README"))
+        try Data().write(to: URL(fileURLWithPath: dwarf + "/empty"))
+
+        let result = try release(["dsym", "App.dSYM"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == """
+            warning: 'App.dSYM/Contents/Resources/DWARF/README' is not a mach-o file (magic '0x6e6f7420'); skipped, the rest of 'App.dSYM' is still checked
+            warning: 'App.dSYM/Contents/Resources/DWARF/empty' is empty or too short to be a mach-o file; skipped, the rest of 'App.dSYM' is still checked
+
+            """)
+        #expect(result.stdout.contains("App.dSYM/Contents/Resources/DWARF/App\n      arm64    DEADBEEF-0001-2002-8003-000000000042"))
+
+        let json = try release(["dsym", ".", "--json"], in: folder)
+        #expect(json.status == 0)
+        let inspections = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect((inspections.first?["warnings"] as? [String])?.count == 2)
+        #expect((inspections.first?["report"] as? [String: Any])?["complete"] as? Bool == true)
+    }
+
     @Test func anUnreadablePathExitsOne() throws {
         let result = try release(["dsym", "/no/such/App.xcarchive"], in: "/")
         #expect(result.status == 1)

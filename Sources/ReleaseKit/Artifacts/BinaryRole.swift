@@ -10,6 +10,8 @@ public enum BinaryRole: String, Sendable, Codable, Equatable {
     case watchApp = "watch-app"
     /// The executable of an App Clip (`AppClips/*.app`).
     case appClip = "app-clip"
+    /// `<executable>.debug.dylib`: the code of an Xcode 16 debug build, beside its stub executable.
+    case debugDylib = "debug-dylib"
     /// A Mach-O file given directly.
     case file
 }

@@ -91,26 +91,63 @@ struct BundleScanner {
     }
 
     /// Reads every binary's and DWARF file's slices.
-    /// - Throws: ``MachOError`` or ``ArchiveError`` when one cannot be read.
-    func read() throws -> (binaries: [BundleBinary], dsyms: [DsymBinary]) {
+    ///
+    /// A dSYM's `DWARF/` folder as it comes from a build or a download may hold a file that is not Mach-O, an
+    /// empty one or a damaged one: that file is skipped with a warning naming it, and the rest are still read
+    /// and matched. An executable that cannot be read is an error: it is what the dSYMs are checked against.
+    /// - Throws: ``MachOError`` for an unreadable executable, ``ArchiveError`` for a broken zip.
+    func read() throws -> (binaries: [BundleBinary], dsyms: [DsymBinary], warnings: [String]) {
         let files = try tree.machOFiles(binaries.map(\.resolved) + dsyms.map(\.resolved))
-        let foundBinaries = binaries.compactMap { reference -> BundleBinary? in
-            guard let file = files[reference.resolved] else { return nil }
-            return BundleBinary(path: reference.path, bundle: reference.bundle,
-                                name: (reference.path as NSString).lastPathComponent, role: reference.role, slices: file.slices)
+        var foundBinaries: [BundleBinary] = []
+        for reference in binaries {
+            guard let result = files[reference.resolved] else { continue }
+            let file = try result.get()
+            foundBinaries.append(BundleBinary(path: reference.path, bundle: reference.bundle,
+                                              name: (reference.path as NSString).lastPathComponent, role: reference.role, slices: file.slices))
         }
-        let foundDsyms = dsyms.compactMap { reference -> DsymBinary? in
-            guard let file = files[reference.resolved] else { return nil }
-            return DsymBinary(path: reference.path, bundle: reference.bundle,
-                              name: (reference.path as NSString).lastPathComponent, slices: file.slices)
+        var foundDsyms: [DsymBinary] = []
+        var warnings: [String] = []
+        for reference in dsyms {
+            switch files[reference.resolved] {
+            case .success(let file):
+                foundDsyms.append(DsymBinary(path: reference.path, bundle: reference.bundle,
+                                             name: (reference.path as NSString).lastPathComponent, slices: file.slices))
+            case .failure(let error):
+                warnings.append("\(Self.describe(error, path: reference.path)); skipped, the rest of '\(reference.bundle)' is still checked")
+            case nil:
+                continue
+            }
         }
-        return (foundBinaries, foundDsyms.sorted { $0.path < $1.path })
+        return (foundBinaries, foundDsyms.sorted { $0.path < $1.path }, warnings.sorted())
+    }
+
+    /// The error, naming the file by its path in the tree (an empty file is said to be empty).
+    private static func describe(_ error: MachOError, path: String) -> String {
+        switch error {
+        case .truncated(_, _, let offset, _) where offset == 0:
+            return "'\(path)' is empty or too short to be a mach-o file"
+        case .unreadable(_, let reason):
+            return "cannot read '\(path)': \(reason)"
+        case .notMachO(_, let magic):
+            return "'\(path)' is not a mach-o file (magic '0x\(Hex.digits(magic))')"
+        case .truncated(_, let what, let offset, let needed):
+            return "'\(path)' is truncated: \(what) needs \(needed) bytes at offset \(offset)"
+        case .malformed(_, let detail):
+            return "'\(path)' is malformed: \(detail)"
+        }
     }
 
     private mutating func addExecutable(of bundle: String, role: BinaryRole) {
         guard let (path, resolved) = executable(of: bundle) else { return }
         if binaries.contains(where: { $0.resolved == resolved }) { return }
         binaries.append(BinaryReference(path: path, resolved: resolved, bundle: bundle, role: role))
+        // Xcode 16 debug builds move the code into `<executable>.debug.dylib` beside a small stub; its dSYM
+        // holds a DWARF file for each.
+        let debugDylib = path + ".debug.dylib"
+        if let resolvedDylib = tree.resolve(debugDylib), tree.kind(of: resolvedDylib) == .file,
+           !binaries.contains(where: { $0.resolved == resolvedDylib }) {
+            binaries.append(BinaryReference(path: debugDylib, resolved: resolvedDylib, bundle: bundle, role: .debugDylib))
+        }
     }
 
     /// The bundle's executable from its Info.plist's `CFBundleExecutable` (else the bundle's name), in the

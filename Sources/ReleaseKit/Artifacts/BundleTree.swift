@@ -12,8 +12,9 @@ protocol BundleTree {
     func linkTarget(of path: String) -> String?
     /// The contents of a small file (an `Info.plist`), or nil.
     func contents(of path: String) -> Data?
-    /// Reads the Mach-O files at `paths` (resolved, regular files).
-    func machOFiles(_ paths: [String]) throws -> [String: MachOFile]
+    /// Reads the Mach-O files at `paths` (resolved, regular files): each one's file, or why it could not be read.
+    /// - Throws: only when the tree itself cannot be read (a broken zip).
+    func machOFiles(_ paths: [String]) throws -> [String: Result<MachOFile, MachOError>]
 }
 
 extension BundleTree {

@@ -34,12 +34,16 @@ struct DiskBundleTree: BundleTree {
         return try? handle.read(upToCount: 4 << 20)
     }
 
-    func machOFiles(_ paths: [String]) throws -> [String: MachOFile] {
-        var files: [String: MachOFile] = [:]
+    func machOFiles(_ paths: [String]) throws -> [String: Result<MachOFile, MachOError>] {
+        var files: [String: Result<MachOFile, MachOError>] = [:]
         for path in paths {
-            var file = try MachOReader.read(path: absolute(path))
-            file.path = path
-            files[path] = file
+            do {
+                var file = try MachOReader.read(path: absolute(path))
+                file.path = path
+                files[path] = .success(file)
+            } catch {
+                files[path] = .failure(error)
+            }
         }
         return files
     }

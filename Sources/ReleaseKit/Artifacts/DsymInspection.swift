@@ -13,13 +13,20 @@ public struct DsymInspection: Sendable, Equatable, Codable {
     public var root: String
     /// Verdicts, for apps, frameworks, archives, ipas, zips and folders; nil for a lone binary or dSYM.
     public var report: DsymMatchReport?
+    /// Files inside dSYMs that could not be read (not Mach-O, empty, damaged) and were skipped, one sentence
+    /// each; nil when there are none.
+    public var warnings: [String]?
 
-    public init(path: String, kind: InspectedKind, root: String, binaries: [BundleBinary], dsyms: [DsymBinary], report: DsymMatchReport?) {
+    public init(
+        path: String, kind: InspectedKind, root: String, binaries: [BundleBinary], dsyms: [DsymBinary], report: DsymMatchReport?,
+        warnings: [String] = []
+    ) {
         self.path = path
         self.kind = kind
         self.root = root
         self.binaries = binaries
         self.dsyms = dsyms
         self.report = report
+        self.warnings = warnings.isEmpty ? nil : warnings
     }
 }

@@ -6,7 +6,10 @@ import Foundation
 /// - A Mach-O file: its slices.
 /// - An `.app`, `.appex` or `.framework`: its executables (main, `Frameworks/*.framework`, `PlugIns/*.appex`,
 ///   `Watch/*.app`, …) and the `.dSYM` bundles beside it (Xcode's build-folder layout), with verdicts.
-/// - A `.dSYM`: every file in `Contents/Resources/DWARF/`.
+/// - A `.dSYM`: every file in `Contents/Resources/DWARF/` (Xcode 16 debug builds have two: the executable's
+///   and its `.debug.dylib`'s). Bundles may be named after the binary or, as downloaded symbol bundles are, by
+///   UUID with a `Contents/Resources/<UUID>.plist`; matching goes by the UUIDs inside either way. A file there
+///   that is not Mach-O, empty or damaged is skipped with a warning (``DsymInspection/warnings``).
 /// - An `.xcarchive` or any folder: the bundles inside (`Products/Applications/*.app`, `dSYMs/*.dSYM`), with
 ///   verdicts.
 /// - An `.ipa` or other zip: the same, read from the zip without extracting it.
@@ -60,9 +63,9 @@ public enum DsymInspector {
             scanner = BundleScanner(tree: DiskBundleTree(root: parent))
             scanner.addFile(name)
         }
-        let (binaries, dsyms) = try scanner.read()
+        let (binaries, dsyms, warnings) = try scanner.read()
         let report = (kind == .binary || kind == .dsym) ? nil : DsymMatcher.match(binaries: binaries, dsyms: dsyms)
-        return DsymInspection(path: absolute, kind: kind, root: root, binaries: binaries, dsyms: dsyms, report: report)
+        return DsymInspection(path: absolute, kind: kind, root: root, binaries: binaries, dsyms: dsyms, report: report, warnings: warnings)
     }
 
     /// Inspects `path` on a thread of its own, off the cooperative pool.

@@ -45,14 +45,18 @@ struct ZipBundleTree: BundleTree {
 
     func contents(of path: String) -> Data? { plists[path] }
 
-    func machOFiles(_ paths: [String]) throws -> [String: MachOFile] {
+    func machOFiles(_ paths: [String]) throws -> [String: Result<MachOFile, MachOError>] {
         let wanted = Set(paths)
-        var files: [String: MachOFile] = [:]
+        var files: [String: Result<MachOFile, MachOError>] = [:]
         let reader = try ZipReader(path: archivePath)
         while let entry = try reader.next() {
             let path = entry.path.split(separator: "/").joined(separator: "/")
             guard wanted.contains(path), entry.kind == .file else { continue }
-            files[path] = try MachOReader.read(ZipEntryStreamSource(reader: reader, entry: entry), path: path)
+            do {
+                files[path] = .success(try MachOReader.read(ZipEntryStreamSource(reader: reader, entry: entry), path: path))
+            } catch {
+                files[path] = .failure(error)
+            }
         }
         return files
     }

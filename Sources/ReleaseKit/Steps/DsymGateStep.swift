@@ -65,8 +65,11 @@ public struct DsymGateStep: Step {
         let archive = try context.requireFile(options.archive, option: "archive")
         let inspection = try await DsymInspector.inspect(archive)
         var dsyms = inspection.dsyms
+        for warning in inspection.warnings ?? [] { context.warn(warning) }
         for path in options.dsyms {
-            dsyms += try await DsymInspector.inspect(context.resolvePath(path)).dsyms
+            let extra = try await DsymInspector.inspect(context.resolvePath(path))
+            for warning in extra.warnings ?? [] { context.warn(warning) }
+            dsyms += extra.dsyms
         }
         let patterns = options.ignore
         let binaries = inspection.binaries.filter { binary in

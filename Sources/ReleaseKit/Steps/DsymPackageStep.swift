@@ -141,7 +141,9 @@ public struct DsymPackageStep: Step {
 
         var dsyms: [DsymBinary] = []
         for bundle in bundles {
-            dsyms += try await DsymInspector.inspect(bundle).dsyms
+            let inspection = try await DsymInspector.inspect(bundle)
+            for warning in inspection.warnings ?? [] { context.warn(warning) }
+            dsyms += inspection.dsyms
         }
 
         let output = context.resolvePath(options.output)

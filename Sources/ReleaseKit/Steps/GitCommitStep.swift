@@ -6,8 +6,8 @@ public struct GitCommitStep: Step {
     public struct Options: StepOptions {
         @Option(help: "the commit message")
         public var message: String
-        @Option(.path, help: "the files to stage and commit, and only those (default: every change, git add -A)")
-        public var paths: [String] = []
+        @Option(.path, help: "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)")
+        public var paths: [String]?
         @Option(help: "commit even when nothing changed")
         public var allowEmpty: Bool = false
         @Option(.path, help: "the repository folder (default: the working directory)")
@@ -16,7 +16,7 @@ public struct GitCommitStep: Step {
         public init() {}
 
         /// Creates the options; defaults match the declared ones.
-        public init(message: String, paths: [String] = [], allowEmpty: Bool = false, directory: String? = nil) {
+        public init(message: String, paths: [String]? = nil, allowEmpty: Bool = false, directory: String? = nil) {
             self.init()
             self.message = message
             self.paths = paths
@@ -51,8 +51,16 @@ public struct GitCommitStep: Step {
     }
 
     private func commands(_ context: StepContext) -> [[String]] {
-        let paths = options.paths.map(context.resolvePath)
+        let paths = (options.paths ?? []).map(context.resolvePath)
         return [GitCommand.add(paths), GitCommand.commit(message: options.message, allowEmpty: options.allowEmpty, paths: paths)]
+    }
+
+    /// Whether the named paths hold any change to commit (always true without `paths` or with `allow_empty`).
+    private func hasChanges(_ context: StepContext) async throws -> Bool {
+        guard let paths = options.paths, !options.allowEmpty else { return true }
+        guard !paths.isEmpty else { return false }
+        let status = try await context.capture(["git", "status", "--porcelain", "--"] + paths.map(context.resolvePath), directory: options.directory)
+        return !status.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     public func verify(in context: StepContext) async throws {
@@ -68,6 +76,12 @@ public struct GitCommitStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        // A re-run whose bump changed nothing has nothing to commit: the commit it made last time stands.
+        guard try await hasChanges(context) else {
+            context.log("nothing to commit in \((options.paths ?? []).count) path(s); HEAD stays")
+            let sha = try await context.capture(GitCommand.head, directory: options.directory)
+            return StepOutputs(["sha": .string(sha), "message": .string(options.message)])
+        }
         for command in commands(context) {
             try await context.git(command, directory: options.directory)
         }

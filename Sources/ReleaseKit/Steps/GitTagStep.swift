@@ -8,7 +8,7 @@ public struct GitTagStep: Step {
         public var message: String?
         @Option(help: "the commit to tag (default: HEAD)")
         public var ref: String?
-        @Option(help: "replace an existing tag (false: an existing tag fails verification)")
+        @Option(help: "replace an existing tag (false: an existing tag fails verification, unless it already names the commit to tag, which a re-run leaves as it is)")
         public var force: Bool = false
         @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
@@ -54,9 +54,18 @@ public struct GitTagStep: Step {
 
     public func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
-        if !options.force, try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory) {
-            throw StepError.failed("tag '\(options.name)' already exists (set \"force\": true to move it)")
+        if !options.force, try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory),
+           try await !alreadyInPlace(context) {
+            throw StepError.failed("tag '\(options.name)' already exists on another commit (set \"force\": true to move it)")
         }
+    }
+
+    /// Whether the tag exists and names the commit it would be created on: a re-run of the same release.
+    private func alreadyInPlace(_ context: StepContext) async throws -> Bool {
+        guard try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory) else { return false }
+        let tagged = try await context.capture(["git", "rev-parse", "refs/tags/\(options.name)^{commit}"], directory: options.directory)
+        let wanted = try await context.capture(["git", "rev-parse", (options.ref ?? "HEAD") + "^{commit}"], directory: options.directory)
+        return tagged == wanted
     }
 
     public func plan(in context: StepContext) async throws -> StepPlan {
@@ -67,6 +76,10 @@ public struct GitTagStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        if !options.force, try await alreadyInPlace(context) {
+            context.log("tag '\(options.name)' already names this commit")
+            return StepOutputs(["tag": .string(options.name)])
+        }
         try await context.git(command, directory: options.directory)
         return StepOutputs(["tag": .string(options.name)])
     }

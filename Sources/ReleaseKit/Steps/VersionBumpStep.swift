@@ -14,17 +14,21 @@ public struct VersionBumpStep: Step {
         public var version: String?
         @Option(help: "increment, git-count, timestamp, keep, env:NAME or a number such as 4321")
         public var build: String = "increment"
+        @Option(help: "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)")
+        public var targets: [String] = []
 
         public init() {}
 
         /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, part: Part? = nil, version: String? = nil, build: String = "increment") {
+        public init(project: String? = nil, file: String? = nil, part: Part? = nil, version: String? = nil, build: String = "increment",
+                    targets: [String] = []) {
             self.init()
             self.project = project
             self.file = file
             self.part = part
             self.version = version
             self.build = build
+            self.targets = targets
         }
     }
 
@@ -67,6 +71,9 @@ public struct VersionBumpStep: Step {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")
         }
+        if options.file != nil, !options.targets.isEmpty {
+            throw StepError.invalidOption("targets", "a version file has no targets")
+        }
         switch (options.part, options.version) {
         case (let part?, nil):
             choice = try VersionChoice(parsing: part.rawValue)
@@ -90,6 +97,11 @@ public struct VersionBumpStep: Step {
 
     /// Reads the project and plans the bump (read-only; `git-count` runs `git rev-list`).
     func makePlan(_ context: StepContext) async throws -> BumpPlan {
+        try await prepare(context).plan
+    }
+
+    /// Reads the project and plans the bump; also what the read warned about (files the repository lacks).
+    func prepare(_ context: StepContext) async throws -> (plan: BumpPlan, warnings: [String]) {
         do {
             let session = try await BumpSession.prepare(
                 project: options.project, file: options.file, in: context.workingDirectory, strategy: strategy,
@@ -100,9 +112,10 @@ public struct VersionBumpStep: Step {
                         throw StepError.failed("'git rev-list --count HEAD' printed '\(output)', not a number")
                     }
                     return count
-                }
+                },
+                targets: options.targets
             )
-            return try session.plan(choice)
+            return (try session.plan(choice), session.versions.report.warnings ?? [])
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }
@@ -131,13 +144,15 @@ public struct VersionBumpStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let plan = try await makePlan(context)
+        let (plan, warnings) = try await prepare(context)
+        for warning in warnings { context.warn(warning) }
         do {
             try FileTransaction.apply(plan.files)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }
         context.log("\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))")
+        for note in plan.notes { context.log("note: \(note)") }
         for change in plan.changes {
             context.log("\(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
         }

@@ -9,7 +9,8 @@ import Foundation
 /// - the version and build number are one to three dot-separated integers (`3.0.0`, `4321`);
 /// - the version equals `expected_version` and the build `expected_build`, when given;
 /// - with `tag_pattern`, the version is greater than the greatest version among the tags matching it, and the
-///   build number greater than the greatest build number those tags carry.
+///   build number greater than the greatest build number those tags carry; a tag on `HEAD` that carries this
+///   very version and build is this release's own (a re-run after the release was tagged) and does not count.
 ///
 /// Reading a tag: its version is the first `X.Y` or `X.Y.Z` in it (`v3.0.0-4321_2014-10-22T06-01-18Z` → `3.0.0`;
 /// tags without one are ignored); its build number is, with `build_pattern`, the first capture group of that
@@ -184,14 +185,21 @@ public struct VersionsGateStep: Step {
         var latestTag = ""
         if let pattern = options.tagPattern {
             let listed = try await context.capture(["git", "tag", "--list", pattern], directory: options.directory)
+            let onHead = try await context.capture(["git", "tag", "--list", pattern, "--points-at", "HEAD"], directory: options.directory)
+            let headTags = Set(onHead.split(separator: "\n").map(String.init))
             let tags = listed.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
             let buildRegex = try options.buildPattern.map { try Regex($0) }
             var latestVersion: (tag: String, value: [Int])?
             var latestBuild: (tag: String, text: String, value: [Int])?
             for tag in tags {
                 guard let (tagVersion, end) = Self.version(inTag: tag) else { continue }
-                if latestVersion.map({ Self.compare(tagVersion, $0.value) > 0 }) ?? true { latestVersion = (tag, tagVersion) }
                 let buildText = buildRegex.map { Self.build(inTag: tag, regex: $0) } ?? Self.build(inTag: tag, after: end)
+                // This release's own tag, from an earlier run of the same pipeline: nothing to be above.
+                if headTags.contains(tag), let current = Self.integers(version), Self.compare(tagVersion, current) == 0,
+                   buildText.map({ $0 == build }) ?? true {
+                    continue
+                }
+                if latestVersion.map({ Self.compare(tagVersion, $0.value) > 0 }) ?? true { latestVersion = (tag, tagVersion) }
                 if let buildText, let value = Self.integers(buildText),
                    latestBuild.map({ Self.compare(value, $0.value) > 0 }) ?? true {
                     latestBuild = (tag, buildText, value)

@@ -18,6 +18,41 @@ public enum AtomicFile {
         try write(Data(text.utf8), to: path)
     }
 
+    /// Writes `data` to `temporary` (a ``temporaryPath(for:)`` of `path`), created with `mode` and never over an
+    /// existing file; ``commit(_:to:)`` then renames it over `path`.
+    /// - Throws: ``AtomicFileError/cannotWrite(path:reason:)`` for `path`, whose reason says which step failed
+    ///   (creating, writing, flushing or closing the temporary file) and the system's reason; nothing is left
+    ///   behind.
+    public static func writeTemporary(_ data: Data, at temporary: String, for path: String, mode: Int) throws {
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode_t(mode))
+        guard descriptor >= 0 else {
+            throw AtomicFileError.cannotWrite(path: path, reason: "cannot create temporary file '\(temporary)': \(Platform.errorText(Platform.errorNumber))")
+        }
+        var failure: String?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Platform.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                if written < 0 {
+                    if Platform.errorNumber == EINTR { continue }
+                    failure = "cannot write temporary file '\(temporary)': \(Platform.errorText(Platform.errorNumber))"
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 {
+            failure = "cannot flush temporary file '\(temporary)': \(Platform.errorText(Platform.errorNumber))"
+        }
+        if close(descriptor) != 0, failure == nil {
+            failure = "cannot close temporary file '\(temporary)': \(Platform.errorText(Platform.errorNumber))"
+        }
+        if let failure {
+            unlink(temporary)
+            throw AtomicFileError.cannotWrite(path: path, reason: failure)
+        }
+    }
+
     /// A temporary path in the same directory as `path` (same file system, so `rename` is atomic).
     public static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
@@ -33,7 +68,7 @@ public enum AtomicFile {
             close(descriptor)
         }
         if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = "cannot rename '\(temporary)' over it: \(String(cString: strerror(errno)))"
             unlink(temporary)
             throw AtomicFileError.cannotWrite(path: path, reason: reason)
         }

@@ -37,10 +37,11 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether `text` is digits, optionally in up to three dot-separated groups (what App Store Connect takes).
+    /// Whether `text` is digits, optionally in dot-separated groups: `4321`, `1.2.9`, and the four groups some
+    /// teams ship (`7.75.0.3`, the version with a build counter).
     public static func isBuildNumber(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...3).contains(parts.count)
+        return (1...4).contains(parts.count)
             && parts.allSatisfy { !$0.isEmpty && $0.count <= 18 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 

@@ -4,25 +4,100 @@ import Foundation
 /// target build settings, then the target's `.xcconfig`, then project build settings, then the project's
 /// `.xcconfig`, then defaults. Within an `.xcconfig` a later assignment overrides an earlier one.
 ///
-/// Values expand `$(VAR)`, `${VAR}`, `$(inherited)` (the next layer down), nested references
+/// Values expand `$(VAR)`, `${VAR}`, `$VAR`, `$(inherited)` (the next layer down), self-references
+/// (`MARKETING_VERSION = $(MARKETING_VERSION)` means the same as `$(inherited)`), nested references
 /// (`$(FOO_$(BAR))`) and the modifiers `:default=`, `:lower`, `:upper`, `:identifier`; other modifiers leave
-/// the value as it is. Cycles expand to the empty string instead of looping.
+/// the value as it is. Cycles expand to the empty string instead of looping, and so do chains of references
+/// deeper than ``maximumDepth``.
+///
+/// A layer may have holes: files that should have been read at that point but are missing (a git-ignored
+/// base configuration, an `#include` of one). A resolution records every hole it passed before finding its
+/// definition, because the missing file could have defined the value there.
 public struct BuildSettings: Sendable {
+    /// One layer: definitions in file order, and where missing files would have been read.
+    public struct Layer: Sendable {
+        /// A missing file and how many of the layer's definitions precede it (0 for a missing base
+        /// configuration: the whole layer is unknown).
+        public struct Hole: Sendable, Hashable {
+            /// The missing file.
+            public var file: MissingFile
+            /// The number of definitions read before it.
+            public var after: Int
+
+            /// Creates a value from its parts.
+            public init(file: MissingFile, after: Int) {
+                self.file = file
+                self.after = after
+            }
+        }
+
+        /// The definitions in file order.
+        public var definitions: [SettingDefinition]
+        /// The missing files, in file order.
+        public var holes: [Hole]
+
+        /// Creates a value from its parts.
+        public init(definitions: [SettingDefinition], holes: [Hole] = []) {
+            self.definitions = definitions
+            self.holes = holes
+        }
+    }
+
+    /// A value and how sure it is.
+    public struct Resolution: Sendable, Equatable {
+        /// The expanded value; `nil` when nothing defines the setting.
+        public var value: String?
+        /// Missing files that could have defined (part of) the value, in precedence order.
+        public var uncertainBecause: [MissingFile]
+        /// Settings the value refers to that nothing defines (they expand to the empty string).
+        public var undefinedReferences: [String]
+    }
+
+    /// How deep references may chain (`A = $(B)`, `B = $(C)`, …) before the value counts as unresolvable.
+    public static let maximumDepth = 128
+
     /// Every unconditional and conditional definition, highest precedence first.
     public let definitions: [SettingDefinition]
     /// Values Xcode provides when nothing defines them (`SRCROOT`, `TARGET_NAME`, …).
     public let defaults: [String: String]
+    /// Missing files: each sits just before `definitions[position]` in precedence order.
+    private let holes: [(position: Int, file: MissingFile)]
 
     /// Creates settings from layers given highest precedence first; each layer's definitions in file order.
     public init(layers: [[SettingDefinition]], defaults: [String: String]) {
-        self.definitions = layers.flatMap { $0.reversed() }
+        self.init(layers: layers.map { Layer(definitions: $0) }, defaults: defaults)
+    }
+
+    /// Creates settings from layers (with their missing files) given highest precedence first.
+    public init(layers: [Layer], defaults: [String: String]) {
+        var definitions: [SettingDefinition] = []
+        var holes: [(position: Int, file: MissingFile)] = []
+        for layer in layers {
+            let offset = definitions.count
+            let count = layer.definitions.count
+            // Reversed, a file's later assignments come first; a hole after `k` definitions overrides those
+            // `k` and is overridden by the `count - k` after it.
+            for hole in layer.holes.reversed() {
+                holes.append((offset + count - min(hole.after, count), hole.file))
+            }
+            definitions += layer.definitions.reversed()
+        }
+        self.definitions = definitions
+        self.holes = holes.sorted { $0.position < $1.position }
         self.defaults = defaults
     }
 
     /// The expanded value of `key`, or `nil` when nothing defines it.
     public func value(of key: String) -> String? {
+        resolve(key).value
+    }
+
+    /// The expanded value of `key` with the missing files and undefined references it depends on.
+    public func resolve(_ key: String) -> Resolution {
+        var trace = Trace()
         var visiting: Set<String> = []
-        return lookup(key, from: 0, visiting: &visiting)
+        let value = lookup(key, from: 0, visiting: &visiting, trace: &trace, depth: 0)
+        return resolution(value, trace)
     }
 
     /// Whether a definition or default exists for `key`.
@@ -32,8 +107,15 @@ public struct BuildSettings: Sendable {
 
     /// Expands every reference in `text` against these settings.
     public func expand(_ text: String) -> String {
+        resolveText(text).value ?? text
+    }
+
+    /// Expands `text` (an Info.plist value) with the missing files and undefined references it depends on.
+    public func resolveText(_ text: String) -> Resolution {
+        var trace = Trace()
         var visiting: Set<String> = []
-        return expand(text, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting)
+        let value = expand(text, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting, trace: &trace, depth: 0)
+        return resolution(value, trace)
     }
 
     /// The unconditional definition of `key` that wins, if any.
@@ -41,11 +123,11 @@ public struct BuildSettings: Sendable {
         index(of: key, from: 0).map { definitions[$0] }
     }
 
-    /// Where the value of `key` is written as a literal, following `$(inherited)` and whole-value references
-    /// such as `MARKETING_VERSION = $(APP_VERSION)`.
+    /// Where the value of `key` is written as a literal, following `$(inherited)`, self-references and
+    /// whole-value references such as `MARKETING_VERSION = $(APP_VERSION)`.
     public func origin(of key: String) -> ValueOrigin? {
         var visited: Set<String> = []
-        return origin(of: key, from: 0, visited: &visited)
+        return origin(of: key, from: 0, visited: &visited, depth: 0)
     }
 
     /// The origin of a value that is the whole of `text` (an Info.plist string): a single reference is
@@ -59,6 +141,26 @@ public struct BuildSettings: Sendable {
 
     // MARK: Lookup
 
+    /// What one resolution met on its way.
+    private struct Trace {
+        var holes: Set<Int> = []
+        var undefined: [String] = []
+
+        mutating func pass(_ holes: [(position: Int, file: MissingFile)], from start: Int, through end: Int?) {
+            for (offset, hole) in holes.enumerated() where hole.position >= start && hole.position <= (end ?? Int.max) {
+                self.holes.insert(offset)
+            }
+        }
+    }
+
+    private func resolution(_ value: String?, _ trace: Trace) -> Resolution {
+        var files: [MissingFile] = []
+        for offset in trace.holes.sorted() where !files.contains(holes[offset].file) {
+            files.append(holes[offset].file)
+        }
+        return Resolution(value: value, uncertainBecause: files, undefinedReferences: trace.undefined)
+    }
+
     private func index(of key: String, from start: Int) -> Int? {
         guard start < definitions.count else { return nil }
         for position in start..<definitions.count
@@ -68,71 +170,101 @@ public struct BuildSettings: Sendable {
         return nil
     }
 
-    private func origin(of key: String, from start: Int, visited: inout Set<String>) -> ValueOrigin? {
+    private func origin(of key: String, from start: Int, visited: inout Set<String>, depth: Int) -> ValueOrigin? {
         let marker = "\(key)@\(start)"
-        guard !visited.contains(marker), let position = index(of: key, from: start) else { return nil }
+        guard depth < Self.maximumDepth, !visited.contains(marker), let position = index(of: key, from: start) else { return nil }
         visited.insert(marker)
         let definition = definitions[position]
         let text = definition.value.trimmingCharacters(in: .whitespaces)
         if let name = Self.singleReference(text) {
-            let followed = name == "inherited"
-                ? origin(of: key, from: position + 1, visited: &visited)
-                : origin(of: name, from: 0, visited: &visited)
+            let followed = name == "inherited" || name == key
+                ? origin(of: key, from: position + 1, visited: &visited, depth: depth + 1)
+                : origin(of: name, from: 0, visited: &visited, depth: depth + 1)
             if let followed { return followed }
         }
         return ValueOrigin(site: definition.site, editable: !text.contains("$"))
     }
 
-    /// `NAME` when `text` is exactly `$(NAME)` or `${NAME}` with no modifiers.
+    /// `NAME` when `text` is exactly `$(NAME)`, `${NAME}` or `$NAME` with no modifiers.
     static func singleReference(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func isName<S: StringProtocol>(_ name: S) -> Bool {
+            !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                && !(name.first?.isNumber ?? true)
+        }
+        if trimmed.hasPrefix("$"), isName(trimmed.dropFirst()) { return String(trimmed.dropFirst()) }
         guard trimmed.count >= 4 else { return nil }
         let open: String
         let close: Character
         if trimmed.hasPrefix("$(") { open = "$("; close = ")" } else if trimmed.hasPrefix("${") { open = "${"; close = "}" } else { return nil }
         guard trimmed.last == close else { return nil }
         let name = trimmed.dropFirst(open.count).dropLast()
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return nil }
+        guard isName(name) else { return nil }
         return String(name)
     }
 
-    private func lookup(_ key: String, from start: Int, visiting: inout Set<String>) -> String? {
+    private func lookup(_ key: String, from start: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int) -> String? {
         let marker = "\(key)@\(start)"
-        if visiting.contains(marker) { return "" }
+        if visiting.contains(marker) || depth >= Self.maximumDepth { return "" }
         visiting.insert(marker)
         defer { visiting.remove(marker) }
         if let position = index(of: key, from: start) {
-            return expand(definitions[position].value, inheritedKey: key, inheritedFrom: position + 1, visiting: &visiting)
+            trace.pass(holes, from: start, through: position)
+            return expand(
+                definitions[position].value, inheritedKey: key, inheritedFrom: position + 1, visiting: &visiting, trace: &trace,
+                depth: depth + 1
+            )
         }
+        trace.pass(holes, from: start, through: nil)
         if let fallback = defaults[key] {
-            return expand(fallback, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting)
+            return expand(fallback, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting, trace: &trace, depth: depth + 1)
         }
         return nil
     }
 
-    private func expand(_ text: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>) -> String {
+    // swiftlint:disable:next function_parameter_count
+    private func expand(
+        _ text: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int
+    ) -> String {
         guard text.contains("$") else { return text }
+        guard depth < Self.maximumDepth else { return "" }
         let characters = Array(text)
         var result = ""
         var index = 0
+        func isNameCharacter(_ character: Character) -> Bool {
+            character.isASCII && (character.isLetter || character.isNumber || character == "_")
+        }
         while index < characters.count {
             let character = characters[index]
-            guard character == "$", index + 1 < characters.count,
-                  characters[index + 1] == "(" || characters[index + 1] == "{"
-            else {
+            guard character == "$", index + 1 < characters.count else {
                 result.append(character)
                 index += 1
                 continue
             }
-            let open = characters[index + 1]
+            let next = characters[index + 1]
+            if next != "(" && next != "{" {
+                // `$NAME`: the name runs to the first character that cannot be in one.
+                guard isNameCharacter(next), !next.isNumber else {
+                    result.append(character)
+                    index += 1
+                    continue
+                }
+                var end = index + 1
+                while end < characters.count, isNameCharacter(characters[end]) { end += 1 }
+                let name = String(characters[(index + 1)..<end])
+                result += reference(name, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth)
+                index = end
+                continue
+            }
+            let open = next
             let close: Character = open == "(" ? ")" : "}"
-            var depth = 1
+            var nesting = 1
             var end = index + 2
             while end < characters.count {
-                if characters[end] == open { depth += 1 }
+                if characters[end] == open { nesting += 1 }
                 if characters[end] == close {
-                    depth -= 1
-                    if depth == 0 { break }
+                    nesting -= 1
+                    if nesting == 0 { break }
                 }
                 end += 1
             }
@@ -143,24 +275,31 @@ public struct BuildSettings: Sendable {
             }
             let inner = expand(
                 String(characters[(index + 2)..<end]), inheritedKey: inheritedKey, inheritedFrom: inheritedFrom,
-                visiting: &visiting
+                visiting: &visiting, trace: &trace, depth: depth + 1
             )
-            result += reference(inner, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting)
+            result += reference(inner, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth)
             index = end + 1
         }
         return result
     }
 
-    private func reference(_ inner: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>) -> String {
+    // swiftlint:disable:next function_parameter_count
+    private func reference(
+        _ inner: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int
+    ) -> String {
         var parts = inner.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let name = parts.removeFirst()
         var value: String?
-        if name == "inherited" {
-            value = inheritedKey.flatMap { lookup($0, from: inheritedFrom, visiting: &visiting) }
+        // A setting that names itself means what it inherits: `MARKETING_VERSION = "$(MARKETING_VERSION)"`.
+        if name == "inherited" || (name == inheritedKey && inheritedKey != nil) {
+            value = inheritedKey.flatMap { lookup($0, from: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth + 1) }
         } else {
-            value = lookup(name, from: 0, visiting: &visiting)
+            value = lookup(name, from: 0, visiting: &visiting, trace: &trace, depth: depth + 1)
         }
         var result = value ?? ""
+        defer {
+            if value == nil, result.isEmpty, name != "inherited", !trace.undefined.contains(name) { trace.undefined.append(name) }
+        }
         guard let modifiers = parts.first else { return result }
         for modifier in modifiers.split(separator: ",", omittingEmptySubsequences: true).flatMap({ $0.split(separator: ":") }) {
             if modifier.hasPrefix("default=") {

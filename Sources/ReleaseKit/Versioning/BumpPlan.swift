@@ -12,14 +12,19 @@ public struct BumpPlan: Sendable, Equatable {
     public var build: String?
     /// Files to rewrite, in the order they are first met (project file, then xcconfigs and plists).
     public var files: [FileEdit]
+    /// Targets left alone or moved although out of step, and XcodeGen specs that could not follow, one line each.
+    public var notes: [String]
 
     /// Creates a value from its parts.
-    public init(previousVersion: String?, previousBuild: String?, version: String?, build: String?, files: [FileEdit]) {
+    public init(
+        previousVersion: String?, previousBuild: String?, version: String?, build: String?, files: [FileEdit], notes: [String] = []
+    ) {
         self.previousVersion = previousVersion
         self.previousBuild = previousBuild
         self.version = version
         self.build = build
         self.files = files
+        self.notes = notes
     }
 
     /// A warning when the new version sorts before the previous one (`3.0.0` → `2.0`), which App Store Connect
@@ -68,6 +73,8 @@ public struct BumpPlan: Sendable, Equatable {
         public var commit: String?
         /// Whether nothing was written.
         public var dryRun: Bool
+        /// Targets left alone and other notes; absent when there are none.
+        public var notes: [String]?
     }
 
     /// The JSON summary (snake_case keys, sorted, pretty-printed, trailing newline).
@@ -75,7 +82,7 @@ public struct BumpPlan: Sendable, Equatable {
         let summary = Summary(
             previousVersion: previousVersion, previousBuild: previousBuild, version: version, build: build,
             files: files.map { Summary.File(path: $0.displayPath, changes: $0.changes, diff: dryRun ? $0.diff : nil) }, branch: branch, commit: commit,
-            dryRun: dryRun
+            dryRun: dryRun, notes: notes.isEmpty ? nil : notes
         )
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase

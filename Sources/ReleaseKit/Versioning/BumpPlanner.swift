@@ -2,23 +2,27 @@ import Foundation
 
 /// Turns a version choice and a build number into file edits that change only the lines defining them.
 ///
-/// Every entry the bump covers (apps and what they embed, see ``VersionReader``) gets the new version and
-/// build written at its value's origin: the pbxproj setting, the `.xcconfig` assignment, the Info.plist string
-/// or the version file token. Each origin is edited once however many targets share it; references such as
-/// `$(MARKETING_VERSION)` are never touched because their origin is the definition they point to. Text files
-/// keep every other byte (indentation, quoting, order, CRLF line endings); binary property lists are rewritten
-/// as binary with only the changed keys different.
+/// The entries a ``BumpScope`` moves get the new version and build written at their value's origin: the
+/// pbxproj setting, the `.xcconfig` assignment, the Info.plist string, the XcodeGen scalar or the version file
+/// token. Each origin is edited once however many targets share it; references such as `$(MARKETING_VERSION)`
+/// are never touched because their origin is the definition they point to. A build setting that mirrors a
+/// literal Info.plist value (agvtool's `CURRENT_PROJECT_VERSION`) is kept equal to it. When an XcodeGen spec
+/// generates the project, the spec is edited too, at the same level, so the next `xcodegen` run keeps the bump.
+/// Text files keep every other byte (indentation, quoting, order, CRLF line endings); binary property lists are
+/// rewritten as binary with only the changed keys different.
 public enum BumpPlanner {
-    /// Plans a bump of `versions` to `choice` (applied to the current version) and `build` (`nil`: keep).
+    /// Plans a bump of `versions` to `choice` (applied to the current version) and `build` (`nil`: keep), for
+    /// `targets` (empty: decided by ``BumpScope``).
     /// - Throws: ``VersioningError`` when there is no current version, or a value that must change is not a
     ///   literal.
-    public static func plan(_ versions: ProjectVersions, choice: VersionChoice, build: String?) throws -> BumpPlan {
+    public static func plan(_ versions: ProjectVersions, choice: VersionChoice, build: String?, targets: [String] = []) throws -> BumpPlan {
+        let scope = try BumpScope(versions, targets: targets)
         var newVersion: String?
         if choice != .keep {
             if case .exact(let exact) = choice {
                 newVersion = exact.description
             } else {
-                guard let currentText = versions.currentVersion else {
+                guard let currentText = versions.current(.version, of: scope.primaryTarget) else {
                     throw VersioningError.nothingToBump(project: versions.report.project)
                 }
                 let current = try SemanticVersion.parse(currentText, context: versions.primaryVersionLocation)
@@ -28,32 +32,65 @@ public enum BumpPlanner {
         if let build, !BuildNumberStrategy.isBuildNumber(build) {
             throw VersioningError.invalidBuildNumber(build, context: nil)
         }
-        return try plan(versions, version: newVersion, build: build)
+        return try plan(versions, scope: scope, version: newVersion, build: build)
     }
 
-    /// Plans writing `version` and `build` (each `nil` to leave it) wherever the bumped entries define them.
-    public static func plan(_ versions: ProjectVersions, version: String?, build: String?) throws -> BumpPlan {
+    /// Plans writing `version` and `build` (each `nil` to leave it) wherever the moving entries define them.
+    public static func plan(_ versions: ProjectVersions, version: String?, build: String?, targets: [String] = []) throws -> BumpPlan {
+        try plan(versions, scope: try BumpScope(versions, targets: targets), version: version, build: build)
+    }
+
+    /// Plans writing `version` and `build` (each `nil` to leave it) for the entries `scope` moves.
+    public static func plan(_ versions: ProjectVersions, scope: BumpScope, version: String?, build: String?) throws -> BumpPlan {
         var assignments: [(site: ValueSite, value: String)] = []
         var seen: Set<ValueSite> = []
-        for tracked in versions.tracked where tracked.bumps {
-            for (origin, value, current) in [
-                (tracked.versionOrigin, version, tracked.entry.version),
-                (tracked.buildOrigin, build, tracked.entry.build),
-            ] {
-                guard let value, let origin, !seen.contains(origin.site) else { continue }
-                guard origin.editable else {
-                    if current == value { continue }
-                    throw VersioningError.notEditable(
-                        location: versions.displayPath(origin.site.path) + (origin.site.line.map { ":\($0)" } ?? ""),
-                        key: origin.site.key, value: origin.site.rawValue
-                    )
+        func assign(_ origin: ValueOrigin, _ value: String, current: String?) throws {
+            guard !seen.contains(origin.site) else { return }
+            guard origin.editable else {
+                if current == value { return }
+                throw VersioningError.notEditable(
+                    location: versions.displayPath(origin.site.path) + (origin.site.line.map { ":\($0)" } ?? ""),
+                    key: origin.site.key, value: origin.site.rawValue
+                )
+            }
+            seen.insert(origin.site)
+            if origin.site.rawValue != value { assignments.append((origin.site, value)) }
+        }
+        for kind in BumpScope.Value.allCases {
+            guard let value = kind == .version ? version : build else { continue }
+            for index in scope.entries(kind) {
+                let tracked = versions.tracked[index]
+                let current = kind == .version ? tracked.entry.version : tracked.entry.build
+                guard let origin = kind == .version ? tracked.versionOrigin : tracked.buildOrigin else { continue }
+                try assign(origin, value, current: current)
+                // agvtool keeps CURRENT_PROJECT_VERSION equal to a literal CFBundleVersion; so does the bump.
+                if let mirror = kind == .version ? tracked.versionMirror : tracked.buildMirror, mirror.value == current {
+                    try assign(mirror.origin, value, current: mirror.value)
                 }
-                seen.insert(origin.site)
-                if origin.site.rawValue != value { assignments.append((origin.site, value)) }
             }
         }
-        if version != nil, !versions.tracked.contains(where: { $0.bumps && $0.versionOrigin != nil }) {
+        if version != nil, !scope.versionEntries.contains(where: { versions.tracked[$0].versionOrigin != nil }) {
             throw VersioningError.nothingToBump(project: versions.report.project)
+        }
+
+        var notes = scope.notes
+        if let project = versions.project, let spec = versions.xcodegen {
+            for (site, value) in assignments {
+                switch XcodeGenSync.counterpart(of: site, in: project, spec: spec) {
+                case .site(let specSite):
+                    guard !seen.contains(specSite) else { continue }
+                    seen.insert(specSite)
+                    if specSite.rawValue == site.rawValue {
+                        assignments.append((specSite, value))
+                    } else if specSite.rawValue != value {
+                        notes.append("\(versions.displayPath(specSite.path)):\(specSite.line ?? 0): \(specSite.key) is '\(specSite.rawValue)', not '\(site.rawValue)' as in the project; left as it is")
+                    }
+                case .missing(let reason):
+                    notes.append("\(reason): xcodegen would undo the bump of \(versions.displayPath(site.path)):\(site.line ?? 0)")
+                case .shared:
+                    continue
+                }
+            }
         }
 
         var order: [String] = []
@@ -66,9 +103,11 @@ public enum BumpPlanner {
         for path in order {
             files.append(try edit(path: path, assignments: byFile[path] ?? [], versions: versions))
         }
+        let previousVersion = versions.current(.version, of: scope.primaryTarget)
+        let previousBuild = versions.current(.build, of: scope.primaryTarget)
         return BumpPlan(
-            previousVersion: versions.currentVersion, previousBuild: versions.currentBuild,
-            version: version ?? versions.currentVersion, build: build ?? versions.currentBuild, files: files
+            previousVersion: previousVersion, previousBuild: previousBuild,
+            version: version ?? previousVersion, build: build ?? previousBuild, files: files, notes: notes
         )
     }
 
@@ -95,9 +134,9 @@ public enum BumpPlanner {
                 throw VersioningError.staleFile(path: path, line: assignment.site.line, expected: assignment.site.rawValue)
             }
             let expected = token(assignment.site.rawValue, for: assignment.site)
-            guard Array(bytes[range]) == Array(expected.utf8) || assignment.site.format == .pbxproj
-                || assignment.site.format == .xmlPlist
-            else {
+            // Formats whose value is unescaped or normalised when read cannot be compared byte for byte.
+            let comparable = ![.pbxproj, .xmlPlist, .yaml, .yamlSingleQuoted].contains(assignment.site.format)
+            guard Array(bytes[range]) == Array(expected.utf8) || !comparable else {
                 throw VersioningError.staleFile(path: path, line: assignment.site.line, expected: assignment.site.rawValue)
             }
             bytes.replaceSubrange(range, with: Array(token(assignment.value, for: assignment.site).utf8))
@@ -124,7 +163,26 @@ public enum BumpPlanner {
             return InfoPlistFile.escape(value)
         case .text, .binaryPlist:
             return value
+        case .yaml:
+            if !site.quoted, isPlainYAML(value) { return value }
+            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .yamlSingleQuoted:
+            return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         }
+    }
+
+    /// Whether `value` written as a plain YAML scalar reads back as the same text in XcodeGen: a version such as
+    /// `26.07.5` or a build `42` does, `3.10` (the number 3.1) and `007` (the number 7) do not.
+    static func isPlainYAML(_ value: String) -> Bool {
+        guard let first = value.unicodeScalars.first, value.unicodeScalars.allSatisfy({
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-+".unicodeScalars.contains($0))
+        }), CharacterSet.alphanumerics.contains(first) else { return false }
+        if ["y", "n", "yes", "no", "on", "off", "true", "false", "null"].contains(value.lowercased()) { return false }
+        if value.allSatisfy(\.isNumber) { return Int(value).map(String.init) == value }
+        if let number = Double(value), value.allSatisfy({ $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }) {
+            return "\(number)" == value
+        }
+        return true
     }
 
     private static func rewriteBinaryPlist(_ data: Data, path: String, assignments: [(site: ValueSite, value: String)]) throws -> Data {
@@ -152,6 +210,14 @@ public enum BumpPlanner {
 }
 
 extension ProjectVersions {
+    /// The version or build of `target` (default: the primary target) in the primary configuration.
+    func current(_ value: BumpScope.Value, of target: String?) -> String? {
+        guard let target, target != report.primaryTarget else { return value == .version ? currentVersion : currentBuild }
+        let rows = report.entries.filter { $0.target == target }
+        let row = rows.first { $0.configuration == report.primaryConfiguration } ?? rows.last
+        return value == .version ? row?.version : row?.build
+    }
+
     /// `file:line` of the primary version, for messages.
     var primaryVersionLocation: String? {
         guard let entry = report.entries.first(where: {

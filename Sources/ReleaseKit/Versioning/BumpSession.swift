@@ -8,6 +8,8 @@ public struct BumpSession: Sendable {
     public let versions: ProjectVersions
     /// The build number the bump writes; `nil` when it keeps build numbers or the project has none.
     public let newBuild: String?
+    /// The targets to move (`--target`); empty: decided by ``BumpScope``.
+    public let targets: [String]
 
     /// Reads the project and computes the new build number.
     /// - Parameters:
@@ -18,13 +20,16 @@ public struct BumpSession: Sendable {
     ///   - environment: for `env:NAME`.
     ///   - now: for `timestamp`.
     ///   - commitCount: counts commits in a folder, for `git-count`.
+    ///   - targets: `--target`: the targets to move; empty for the automatic choice.
     /// - Throws: ``VersioningError``.
     public static func prepare(
         project: String?, file: String?, in directory: String, strategy: BuildNumberStrategy,
-        environment: [String: String], now: Date, commitCount: @Sendable (String) async throws -> Int
+        environment: [String: String], now: Date, commitCount: @Sendable (String) async throws -> Int,
+        targets: [String] = []
     ) async throws -> BumpSession {
         let versions = try VersionReader.read(project: project, file: file, in: directory)
-        let bumped = versions.tracked.filter(\.bumps)
+        let scope = try BumpScope(versions, targets: targets)
+        let bumped = scope.buildEntries.map { versions.tracked[$0] }
         var newBuild: String?
         // A project without build numbers (a VERSION file with no "+build") gets none.
         if bumped.contains(where: { $0.buildOrigin != nil }) {
@@ -34,28 +39,30 @@ public struct BumpSession: Sendable {
                 commitCount: { try await commitCount(base) }
             )
         }
-        return BumpSession(versions: versions, newBuild: newBuild)
+        return BumpSession(versions: versions, newBuild: newBuild, targets: targets)
     }
 
     /// Creates a value from its parts.
-    public init(versions: ProjectVersions, newBuild: String?) {
+    public init(versions: ProjectVersions, newBuild: String?, targets: [String] = []) {
         self.versions = versions
         self.newBuild = newBuild
+        self.targets = targets
     }
 
     /// The interactive menu for this project.
     /// - Throws: ``VersioningError/nothingToBump(project:)`` or ``VersioningError/invalidVersion(_:context:)``
     ///   when the current version cannot be bumped.
     public func prompt() throws -> BumpPrompt {
-        guard let currentText = versions.currentVersion else {
+        guard let currentText = versions.current(.version, of: targets.first) else {
             throw VersioningError.nothingToBump(project: versions.report.project)
         }
         let current = try SemanticVersion.parse(currentText, context: versions.primaryVersionLocation)
-        return BumpPrompt(current: current, currentBuild: versions.currentBuild, newBuild: newBuild ?? versions.currentBuild)
+        let currentBuild = versions.current(.build, of: targets.first)
+        return BumpPrompt(current: current, currentBuild: currentBuild, newBuild: newBuild ?? currentBuild)
     }
 
     /// The file edits for `choice`.
     public func plan(_ choice: VersionChoice) throws -> BumpPlan {
-        try BumpPlanner.plan(versions, choice: choice, build: newBuild)
+        try BumpPlanner.plan(versions, choice: choice, build: newBuild, targets: targets)
     }
 }

@@ -13,8 +13,10 @@ public enum FileTransaction {
         case rename
     }
 
-    /// Called before each phase for each path; throwing simulates a failure there (tests inject faults with it).
-    public typealias FaultHook = @Sendable (Phase, String) throws -> Void
+    /// Called before each phase for each path, with the temporary file's path (before `writeTemporary`, the path
+    /// it will be created at); throwing simulates a failure there, and tests also use it to make the real step
+    /// fail (a directory where the temporary file goes).
+    public typealias FaultHook = @Sendable (_ phase: Phase, _ path: String, _ temporary: String) throws -> Void
 
     /// Applies `edits` all or nothing.
     /// - Throws: ``VersioningError/staleFile(path:line:expected:)`` when a file changed since it was read, or
@@ -30,24 +32,21 @@ public enum FileTransaction {
             for temporary in temporaries[index...] { unlink(temporary) }
         }
         for edit in edits {
-            let temporary = AtomicFile.temporaryPath(for: edit.path)
             do {
-                try fault?(.writeTemporary, edit.path)
                 let mode = (try? FileManager.default.attributesOfItem(atPath: edit.path)[.posixPermissions] as? Int) ?? 0o644
-                guard FileManager.default.createFile(atPath: temporary, contents: edit.updated, attributes: [.posixPermissions: mode]) else {
-                    throw AtomicFileError.cannotWrite(path: temporary, reason: String(cString: strerror(errno)))
-                }
+                let temporary = AtomicFile.temporaryPath(for: edit.path)
+                try fault?(.writeTemporary, edit.path, temporary)
+                try AtomicFile.writeTemporary(edit.updated, at: temporary, for: edit.path, mode: mode)
+                temporaries.append(temporary)
             } catch {
-                unlink(temporary)
                 removeTemporaries(from: 0)
                 throw VersioningError.writeFailed(path: edit.path, reason: reason(error), restored: [])
             }
-            temporaries.append(temporary)
         }
         var renamed: [FileEdit] = []
         for (index, edit) in edits.enumerated() {
             do {
-                try fault?(.rename, edit.path)
+                try fault?(.rename, edit.path, temporaries[index])
                 try AtomicFile.commit(temporaries[index], to: edit.path)
             } catch {
                 removeTemporaries(from: index)

@@ -30,11 +30,16 @@ public struct OpenStepPlist: Sendable {
         self.path = path
     }
 
+    /// How deep dictionaries and arrays may nest. Xcode writes 5 levels; the limit keeps a damaged or hostile
+    /// file from exhausting the stack of this recursive parser.
+    public static let maximumDepth = 512
+
     private struct Parser {
         let bytes: [UInt8]
         let path: String
         var index = 0
         var line = 1
+        var depth = 0
 
         init(bytes: [UInt8], path: String) {
             self.bytes = bytes
@@ -200,8 +205,17 @@ public struct OpenStepPlist: Sendable {
             return parseUnquoted()
         }
 
+        mutating func enter() throws {
+            depth += 1
+            if depth > OpenStepPlist.maximumDepth {
+                throw error("dictionaries and arrays nested deeper than \(OpenStepPlist.maximumDepth) levels")
+            }
+        }
+
         mutating func parseDictionary() throws -> OpenStepValue {
             let startLine = line
+            try enter()
+            defer { depth -= 1 }
             index += 1
             var entries: [OpenStepValue.Dictionary.Entry] = []
             while true {
@@ -232,6 +246,8 @@ public struct OpenStepPlist: Sendable {
 
         mutating func parseArray() throws -> OpenStepValue {
             let startLine = line
+            try enter()
+            defer { depth -= 1 }
             index += 1
             var values: [OpenStepValue] = []
             while true {

@@ -4,14 +4,47 @@ import Foundation
 public struct ProjectVersions: Sendable {
     /// One entry and the origins of its values.
     public struct Tracked: Sendable {
+        /// A build setting that mirrors a literal Info.plist value: agvtool-era projects keep
+        /// `CURRENT_PROJECT_VERSION` equal to a literal `CFBundleVersion`, and a bump keeps the two equal.
+        public struct Mirror: Sendable, Equatable {
+            /// Where the setting's literal is.
+            public var origin: ValueOrigin
+            /// The setting's value.
+            public var value: String?
+
+            /// Creates a value from its parts.
+            public init(origin: ValueOrigin, value: String?) {
+                self.origin = origin
+                self.value = value
+            }
+        }
+
         /// The report row.
         public var entry: VersionEntry
         /// Where the version's literal is, if it has one.
         public var versionOrigin: ValueOrigin?
         /// Where the build number's literal is, if it has one.
         public var buildOrigin: ValueOrigin?
-        /// Whether a bump changes this entry (apps and what they ship; see ``VersionReader``).
-        public var bumps: Bool
+        /// Whether the target ships inside its host app and must carry the app's version (an extension, a watch
+        /// app, an App Clip).
+        public var mustMatchHost: Bool
+        /// `MARKETING_VERSION` when the version is a literal in the Info.plist and the setting is a literal too.
+        public var versionMirror: Mirror?
+        /// `CURRENT_PROJECT_VERSION` when the build is a literal in the Info.plist and the setting is a literal too.
+        public var buildMirror: Mirror?
+
+        /// Creates a value from its parts.
+        public init(
+            entry: VersionEntry, versionOrigin: ValueOrigin?, buildOrigin: ValueOrigin?, mustMatchHost: Bool = false,
+            versionMirror: Mirror? = nil, buildMirror: Mirror? = nil
+        ) {
+            self.entry = entry
+            self.versionOrigin = versionOrigin
+            self.buildOrigin = buildOrigin
+            self.mustMatchHost = mustMatchHost
+            self.versionMirror = versionMirror
+            self.buildMirror = buildMirror
+        }
     }
 
     /// What `release version` prints.
@@ -20,6 +53,21 @@ public struct ProjectVersions: Sendable {
     public var tracked: [Tracked]
     /// The folder report paths are relative to.
     public var baseDirectory: String
+    /// The project as read, for Xcode projects and XcodeGen specs.
+    public var project: XcodeProject?
+    /// The XcodeGen spec beside the project, read as a project: a bump edits it too.
+    public var xcodegen: XcodeProject?
+
+    /// Creates a value from its parts.
+    public init(
+        report: VersionReport, tracked: [Tracked], baseDirectory: String, project: XcodeProject? = nil, xcodegen: XcodeProject? = nil
+    ) {
+        self.report = report
+        self.tracked = tracked
+        self.baseDirectory = baseDirectory
+        self.project = project
+        self.xcodegen = xcodegen
+    }
 
     /// The current version a bump starts from: the primary target's.
     public var currentVersion: String? { report.version }

@@ -6,12 +6,15 @@ import Foundation
 /// Components compare numerically (`3.10.0` > `3.9.0`); a missing component counts as zero (`3.0` == `3.0.0`);
 /// a version with a prerelease suffix sorts before the same version without one (`7.1.3b5` < `7.1.3`).
 /// ``description`` keeps the number of components the version was written with, so a project that says `3.0`
-/// keeps saying `X.Y` after a minor bump.
+/// keeps saying `X.Y` after a minor bump, and keeps zero-padded components padded, so a calendar version
+/// `26.07.5` stays `26.07.5` (and bumps to `26.07.6` or `26.08.0`), never `26.7.5`.
 public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The numeric components, at least one.
     public let components: [Int]
     /// The suffix after the numbers (`b5`, `-beta.1`), without changes; `nil` for a release version.
     public let prerelease: String?
+    /// For each component written with leading zeros (`07`), its width; 0 for the others.
+    let widths: [Int]
 
     /// Which part of a version a bump increments.
     public enum Part: String, Sendable, CaseIterable, Codable {
@@ -20,8 +23,13 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
 
     /// Creates a version from components (at least one) and an optional suffix.
     public init(components: [Int], prerelease: String? = nil) {
+        self.init(components: components, prerelease: prerelease, widths: [])
+    }
+
+    init(components: [Int], prerelease: String?, widths: [Int]) {
         self.components = components.isEmpty ? [0] : components
         self.prerelease = prerelease
+        self.widths = widths
     }
 
     /// Parses `X`, `X.Y`, `X.Y.Z` (up to four components) followed by an optional suffix that starts with a
@@ -30,6 +38,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         let scalars = Array(text.unicodeScalars)
         var index = 0
         var components: [Int] = []
+        var widths: [Int] = []
         while true {
             let start = index
             while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
@@ -37,6 +46,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
                   let value = Int(String(String.UnicodeScalarView(scalars[start..<index])))
             else { return nil }
             components.append(value)
+            widths.append(index - start > 1 && scalars[start] == "0" ? index - start : 0)
             if index < scalars.count, scalars[index] == ".", index + 1 < scalars.count,
                ("0"..."9").contains(scalars[index + 1]) {
                 index += 1
@@ -55,7 +65,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
             else { return nil }
             suffix = rest
         }
-        self.init(components: components, prerelease: suffix)
+        self.init(components: components, prerelease: suffix, widths: widths)
     }
 
     /// Parses `text` or throws ``VersioningError/invalidVersion(_:context:)`` naming `context` (`file:line`).
@@ -89,7 +99,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
     /// Minor and major bumps of a prerelease increment as usual (`7.1.3b5` → `7.2.0`) and drop the suffix.
     public func bumped(_ part: Part) -> SemanticVersion {
         if part == .patch, prerelease != nil {
-            return SemanticVersion(components: components)
+            return release
         }
         let position: Int
         switch part {
@@ -101,15 +111,19 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         while next.count <= position { next.append(0) }
         next[position] += 1
         for index in (position + 1)..<next.count { next[index] = 0 }
-        return SemanticVersion(components: next)
+        return SemanticVersion(components: next, prerelease: nil, widths: widths)
     }
 
     /// The version without its prerelease suffix.
-    public var release: SemanticVersion { SemanticVersion(components: components) }
+    public var release: SemanticVersion { SemanticVersion(components: components, prerelease: nil, widths: widths) }
 
-    /// The version as written: the same number of components and the suffix.
+    /// The version as written: the same number of components, zero padding and the suffix.
     public var description: String {
-        components.map(String.init).joined(separator: ".") + (prerelease ?? "")
+        components.enumerated().map { index, component in
+            let text = String(component)
+            let width = index < widths.count ? widths[index] : 0
+            return text.count < width ? String(repeating: "0", count: width - text.count) + text : text
+        }.joined(separator: ".") + (prerelease ?? "")
     }
 
     public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
@@ -129,7 +143,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
 
     /// Whether the two are written identically (`3.0` and `3.0.0` are equal but not identical).
     public func isIdentical(to other: SemanticVersion) -> Bool {
-        components == other.components && prerelease == other.prerelease
+        description == other.description
     }
 
     private static func compare(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Int {

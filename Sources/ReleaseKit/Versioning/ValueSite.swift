@@ -13,6 +13,10 @@ public struct ValueSite: Sendable, Hashable {
         case binaryPlist
         /// A version token in a plain text file (`VERSION`).
         case text
+        /// A plain or double-quoted scalar in an XcodeGen spec (YAML or JSON).
+        case yaml
+        /// A single-quoted scalar in an XcodeGen spec.
+        case yamlSingleQuoted
     }
 
     /// Absolute path of the file.

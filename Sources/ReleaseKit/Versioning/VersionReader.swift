@@ -4,17 +4,20 @@ import Foundation
 ///
 /// For every native target and build configuration: the settings are layered (target settings, target
 /// `.xcconfig`, project settings, project `.xcconfig`, defaults); the Info.plist named by `INFOPLIST_FILE` is
-/// read (XML or binary) and its `CFBundleShortVersionString`/`CFBundleVersion` expanded through the settings;
-/// with `GENERATE_INFOPLIST_FILE = YES` and no such key in a file, `INFOPLIST_KEY_CFBundleShortVersionString`
-/// or else `MARKETING_VERSION` (and `CURRENT_PROJECT_VERSION`) is used, as Xcode does. A target with neither
-/// falls back to the build settings, as `agvtool` does.
+/// read (XML or binary, preprocessed when `INFOPLIST_PREPROCESS = YES`) and its
+/// `CFBundleShortVersionString`/`CFBundleVersion` expanded through the settings; with
+/// `GENERATE_INFOPLIST_FILE = YES` and no such key in a file, `INFOPLIST_KEY_CFBundleShortVersionString` or else
+/// `MARKETING_VERSION` (and `CURRENT_PROJECT_VERSION`) is used, as Xcode does. A target with neither falls back
+/// to the build settings, as `agvtool` does.
 ///
-/// Bump scope: apps and everything an app embeds (extensions, watch apps, App Clips) are bumped together, so
-/// extensions always carry their app's version; frameworks and test bundles are left alone unless they share a
-/// definition with an app (or the project has no app at all).
+/// Files the project refers to but the repository does not hold (a git-ignored secrets or CocoaPods
+/// `.xcconfig`, an `#include` of one, an Info.plist) do not stop the read: Xcode warns and builds, and so the
+/// report carries a warning naming the file and the values it could change. Which targets a bump moves is
+/// decided later, by ``BumpScope``.
 public enum VersionReader {
-    /// Reads the project at `project`, or the version file at `file`, or whatever `directory` holds (a single
-    /// `.xcodeproj`, else a `VERSION` file).
+    /// Reads the project at `project`, or the version file at `file`, or whatever `directory` holds: a single
+    /// `.xcodeproj` (with its XcodeGen spec when one is beside it), an XcodeGen `project.yml`/`project.json`, a
+    /// `VERSION` file, or a single `.xcodeproj` in a subfolder.
     /// - Throws: ``VersioningError``.
     public static func read(project: String? = nil, file: String? = nil, in directory: String) throws -> ProjectVersions {
         func absolute(_ path: String) -> String {
@@ -30,14 +33,21 @@ public enum VersionReader {
         var isDirectory: ObjCBool = false
         if let project, FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue,
            !project.hasSuffix(".pbxproj") {
+            if XcodeGenSpec.isSpec(folder) { return try readXcodeGen(folder) }
             return try readVersionFile(folder)
         }
         if let xcodeproj = try XcodeProject.locate(in: folder) {
-            return try readXcode(try XcodeProject(contentsOf: xcodeproj))
+            return try readXcode(try XcodeProject(contentsOf: xcodeproj), xcodegenSpec: XcodeGenSpec.locate(beside: xcodeproj))
+        }
+        if let spec = XcodeGenSpec.locate(in: folder) {
+            return try readXcodeGen(spec)
         }
         let versionFile = folder + "/VERSION"
         if FileManager.default.fileExists(atPath: versionFile) {
             return try readVersionFile(versionFile)
+        }
+        if let xcodeproj = try XcodeProject.locateBelow(folder) {
+            return try readXcode(try XcodeProject(contentsOf: xcodeproj), xcodegenSpec: XcodeGenSpec.locate(beside: xcodeproj))
         }
         throw VersioningError.noProject(directory: folder)
     }
@@ -60,108 +70,273 @@ public enum VersionReader {
         )
         let tracked = ProjectVersions.Tracked(
             entry: entry, versionOrigin: ValueOrigin(site: file.versionSite, editable: true),
-            buildOrigin: file.buildSite.map { ValueOrigin(site: $0, editable: true) }, bumps: true
+            buildOrigin: file.buildSite.map { ValueOrigin(site: $0, editable: true) }
         )
         return ProjectVersions(report: report, tracked: [tracked], baseDirectory: base)
     }
 
-    /// Reads every target × configuration of a loaded Xcode project.
-    public static func readXcode(_ project: XcodeProject) throws -> ProjectVersions {
-        let base = FilePath.parent(of: project.path)
-        var xcconfigs: [String: XCConfigFile] = [:]
+    /// Reads an XcodeGen spec on its own (no generated `.xcodeproj` beside it).
+    public static func readXcodeGen(_ path: String) throws -> ProjectVersions {
+        try readXcode(try XcodeGenSpec(contentsOf: path).project(), kind: .xcodegen)
+    }
+
+    /// Reads every target × configuration of a loaded Xcode project; `xcodegenSpec` is the spec it is generated
+    /// from, whose values are compared with the project's.
+    public static func readXcode(_ project: XcodeProject, xcodegenSpec: String? = nil, kind: VersionReport.Kind = .xcode) throws -> ProjectVersions {
+        var reading = Reading(project: project)
+        return try reading.read(xcodegenSpec: xcodegenSpec, kind: kind)
+    }
+
+    /// One read of one project: the caches and what missing files affect.
+    private struct Reading {
+        /// What a missing file leaves uncertain: one value of one target in one configuration.
+        struct Effect: Equatable {
+            var target: String
+            var configuration: String
+            var value: String
+            var unknown: Bool
+        }
+
+        let project: XcodeProject
+        let base: String
+        var xcconfigs: [String: BuildSettings.Layer] = [:]
         var plists: [String: InfoPlistFile] = [:]
-        func xcconfig(_ path: String?) throws -> [SettingDefinition] {
-            guard let path else { return [] }
-            if let cached = xcconfigs[path] { return cached.assignments }
-            let file = try XCConfigFile(contentsOf: path)
-            xcconfigs[path] = file
-            return file.assignments
+        var missing: [MissingFile] = []
+        var effects: [MissingFile: [Effect]] = [:]
+
+        init(project: XcodeProject) {
+            self.project = project
+            self.base = FilePath.parent(of: project.path)
         }
+
+        func relative(_ path: String) -> String {
+            ProjectVersions.relative(path, to: base)
+        }
+
         func location(_ origin: ValueOrigin?) -> DefinitionLocation? {
-            origin.map { DefinitionLocation(file: ProjectVersions.relative($0.site.path, to: base), line: $0.site.line, key: $0.site.key) }
+            origin.map { DefinitionLocation(file: relative($0.site.path), line: $0.site.line, key: $0.site.key) }
         }
 
-        let bumpAll = !project.targets.contains { $0.isApplication || $0.isEmbeddable }
-        var tracked: [ProjectVersions.Tracked] = []
-        for target in project.targets {
-            let host = project.topHost(of: target)
-            for configuration in target.configurations {
-                let projectConfiguration = project.configurations.first { $0.name == configuration.name }
-                let settings = BuildSettings(
-                    layers: [
-                        configuration.settings,
-                        try xcconfig(configuration.baseConfigurationPath),
-                        projectConfiguration?.settings ?? [],
-                        try xcconfig(projectConfiguration?.baseConfigurationPath),
-                    ],
-                    defaults: defaults(project: project, target: target, configuration: configuration.name)
-                )
-                var infoPlist: InfoPlistFile?
-                var infoPlistName: String?
-                if let plistSetting = settings.value(of: "INFOPLIST_FILE"), !plistSetting.isEmpty {
-                    let path = plistSetting.hasPrefix("/")
-                        ? plistSetting
-                        : URL(fileURLWithPath: project.sourceRoot).appendingPathComponent(plistSetting).standardizedFileURL.path
-                    guard FileManager.default.fileExists(atPath: path) else {
-                        let definedAt = settings.definition(of: "INFOPLIST_FILE")?.site.location ?? project.pbxproj.path
-                        throw VersioningError.missingInfoPlist(path: plistSetting, definedAt: definedAt)
-                    }
-                    if plists[path] == nil { plists[path] = try InfoPlistFile(contentsOf: path) }
-                    infoPlist = plists[path]
-                    infoPlistName = ProjectVersions.relative(path, to: base)
-                }
-                let generated = settings.value(of: "GENERATE_INFOPLIST_FILE")?.uppercased() == "YES"
-                if infoPlist == nil, generated { infoPlistName = "generated" }
+        /// Records `file` and returns the first record of the same file referred to the same way, so a file named
+        /// by several configurations gets one warning.
+        @discardableResult
+        mutating func note(_ file: MissingFile) -> MissingFile {
+            if let first = missing.first(where: { $0.path == file.path && $0.reference == file.reference }) { return first }
+            missing.append(file)
+            return file
+        }
 
-                func resolve(_ plistKey: String, setting: String) -> (String?, ValueOrigin?) {
-                    if let (raw, site) = infoPlist?.entry(plistKey) {
-                        let value = settings.expand(raw)
-                        if let site { return (value, settings.origin(ofText: raw, at: site)) }
-                        if let name = BuildSettings.singleReference(raw), let origin = settings.origin(of: name) {
-                            return (value, origin)
-                        }
-                        let path = infoPlist?.path ?? ""
-                        let unlocated = ValueSite(path: path, line: nil, key: plistKey, format: .xmlPlist, range: nil, quoted: false, rawValue: raw)
-                        return (value, ValueOrigin(site: unlocated, editable: false))
-                    }
-                    let infoKey = "INFOPLIST_KEY_\(plistKey)"
-                    if generated, settings.isDefined(infoKey) {
-                        return (settings.value(of: infoKey), settings.origin(of: infoKey))
-                    }
-                    return (settings.value(of: setting), settings.origin(of: setting))
-                }
-                let (version, versionOrigin) = resolve("CFBundleShortVersionString", setting: "MARKETING_VERSION")
-                let (build, buildOrigin) = resolve("CFBundleVersion", setting: "CURRENT_PROJECT_VERSION")
-                let bundleIdentifier = infoPlist?.entry("CFBundleIdentifier").map { settings.expand($0.value) }
-                    ?? settings.value(of: "PRODUCT_BUNDLE_IDENTIFIER")
-                let entry = VersionEntry(
-                    target: target.name, configuration: configuration.name, productType: target.productType,
-                    host: host?.name, bundleIdentifier: bundleIdentifier.flatMap { $0.isEmpty ? nil : $0 },
-                    infoPlist: infoPlistName,
-                    version: version.flatMap { $0.isEmpty ? nil : $0 }, versionDefinedAt: location(versionOrigin),
-                    build: build.flatMap { $0.isEmpty ? nil : $0 }, buildDefinedAt: location(buildOrigin)
-                )
-                tracked.append(ProjectVersions.Tracked(
-                    entry: entry, versionOrigin: versionOrigin, buildOrigin: buildOrigin,
-                    bumps: bumpAll || target.isApplication || target.isEmbeddable || host != nil
-                ))
+        /// The layer of a base configuration: the file's assignments, or a hole where a missing file would be.
+        mutating func layer(_ configuration: XcodeBuildConfiguration?) throws -> BuildSettings.Layer {
+            guard let configuration, let path = configuration.baseConfigurationPath else { return BuildSettings.Layer(definitions: []) }
+            if let cached = xcconfigs[path] { return cached }
+            let layer: BuildSettings.Layer
+            if FileManager.default.fileExists(atPath: path) {
+                layer = try XCConfigFile(contentsOf: path).layer
+            } else {
+                let referencedAt = configuration.baseConfigurationReference ?? project.projectFile
+                let file = MissingFile(path: path, reference: .baseConfiguration, referencedAt: referencedAt)
+                layer = BuildSettings.Layer(definitions: [], holes: [.init(file: file, after: 0)])
             }
+            for hole in layer.holes { note(hole.file) }
+            xcconfigs[path] = layer
+            return layer
         }
 
-        let primary = project.targets.first { $0.isApplication && $0.hostID == nil } ?? project.targets.first
-        let primaryConfiguration = primary.flatMap { target -> String? in
-            let names = target.configurations.map(\.name)
-            if let name = target.defaultConfigurationName, names.contains(name) { return name }
-            if let name = project.defaultConfigurationName, names.contains(name) { return name }
-            return names.contains("Release") ? "Release" : names.last
+        mutating func infoPlist(_ path: String, definitions: [String]?) throws -> InfoPlistFile {
+            let key = path + "\u{0}" + (definitions?.joined(separator: " ") ?? "-")
+            if let cached = plists[key] { return cached }
+            let plist = try InfoPlistFile(contentsOf: path, preprocessorDefinitions: definitions)
+            plists[key] = plist
+            return plist
         }
-        let primaryEntry = tracked.first { $0.entry.target == primary?.name && $0.entry.configuration == primaryConfiguration }?.entry
-        let report = VersionReport(
-            kind: .xcode, project: ProjectVersions.relative(project.path, to: base), primaryTarget: primary?.name,
-            primaryConfiguration: primaryConfiguration, version: primaryEntry?.version, build: primaryEntry?.build,
-            entries: tracked.map(\.entry)
-        )
-        return ProjectVersions(report: report, tracked: tracked, baseDirectory: base)
+
+        // swiftlint:disable:next function_body_length
+        mutating func read(xcodegenSpec: String?, kind: VersionReport.Kind) throws -> ProjectVersions {
+            for file in project.missingFiles { note(file) }
+            var tracked: [ProjectVersions.Tracked] = []
+            for target in project.targets {
+                // Only what must carry its app's version is reported "in" the app; an embedded framework or
+                // login-item helper keeps its own numbering.
+                let host = target.mustMatchHost ? project.topHost(of: target) : nil
+                for configuration in target.configurations {
+                    let projectConfiguration = project.configurations.first { $0.name == configuration.name }
+                    let settings = BuildSettings(
+                        layers: [
+                            BuildSettings.Layer(definitions: configuration.settings),
+                            try layer(configuration),
+                            BuildSettings.Layer(definitions: projectConfiguration?.settings ?? []),
+                            try layer(projectConfiguration),
+                        ],
+                        defaults: VersionReader.defaults(project: project, target: target, configuration: configuration.name)
+                    )
+                    var infoPlist: InfoPlistFile? = project.generatedInfoPlists[target.name]
+                    var infoPlistName: String? = infoPlist.map { relative($0.path) }
+                    var missingPlist: MissingFile?
+                    if infoPlist == nil, let plistSetting = settings.value(of: "INFOPLIST_FILE"), !plistSetting.isEmpty {
+                        let path = plistSetting.hasPrefix("/")
+                            ? URL(fileURLWithPath: plistSetting).standardizedFileURL.path
+                            : URL(fileURLWithPath: project.sourceRoot).appendingPathComponent(plistSetting).standardizedFileURL.path
+                        infoPlistName = relative(path)
+                        if FileManager.default.fileExists(atPath: path) {
+                            let preprocess = settings.value(of: "INFOPLIST_PREPROCESS")?.uppercased() == "YES"
+                            let definitions = settings.value(of: "INFOPLIST_PREPROCESSOR_DEFINITIONS")?
+                                .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                            infoPlist = try self.infoPlist(path, definitions: preprocess ? (definitions ?? []) : nil)
+                        } else {
+                            let definedAt = settings.definition(of: "INFOPLIST_FILE")?.site.location ?? project.projectFile
+                            missingPlist = note(MissingFile(path: path, reference: .infoPlist, referencedAt: definedAt))
+                        }
+                    }
+                    let generated = settings.value(of: "GENERATE_INFOPLIST_FILE")?.uppercased() == "YES"
+                    if infoPlist == nil, missingPlist == nil, generated { infoPlistName = "generated" }
+
+                    func resolve(_ plistKey: String, setting: String) -> (BuildSettings.Resolution, ValueOrigin?, ProjectVersions.Tracked.Mirror?) {
+                        if let (raw, site) = infoPlist?.entry(plistKey) {
+                            let resolution = settings.resolveText(raw)
+                            var mirror: ProjectVersions.Tracked.Mirror?
+                            if site != nil, !raw.contains("$"), let origin = settings.origin(of: setting), origin.editable {
+                                mirror = .init(origin: origin, value: settings.value(of: setting))
+                            }
+                            if let site { return (resolution, settings.origin(ofText: raw, at: site), mirror) }
+                            if let name = BuildSettings.singleReference(raw), let origin = settings.origin(of: name) {
+                                return (resolution, origin, nil)
+                            }
+                            let unlocated = ValueSite(
+                                path: infoPlist?.path ?? "", line: nil, key: plistKey, format: .xmlPlist, range: nil, quoted: false, rawValue: raw
+                            )
+                            return (resolution, ValueOrigin(site: unlocated, editable: false), nil)
+                        }
+                        let infoKey = "INFOPLIST_KEY_\(plistKey)"
+                        if generated, settings.isDefined(infoKey) {
+                            return (settings.resolve(infoKey), settings.origin(of: infoKey), nil)
+                        }
+                        return (settings.resolve(setting), settings.origin(of: setting), nil)
+                    }
+                    let (version, versionOrigin, versionMirror) = resolve("CFBundleShortVersionString", setting: "MARKETING_VERSION")
+                    let (build, buildOrigin, buildMirror) = resolve("CFBundleVersion", setting: "CURRENT_PROJECT_VERSION")
+                    for (name, resolution) in [("version", version), ("build", build)] {
+                        var files = resolution.uncertainBecause
+                        if let missingPlist { files.insert(missingPlist, at: 0) }
+                        for file in files {
+                            effects[note(file), default: []].append(Effect(
+                                target: target.name, configuration: configuration.name, value: name,
+                                unknown: (resolution.value ?? "").isEmpty
+                            ))
+                        }
+                    }
+                    let bundleIdentifier = infoPlist?.entry("CFBundleIdentifier").map { settings.expand($0.value) }
+                        ?? settings.value(of: "PRODUCT_BUNDLE_IDENTIFIER")
+                    let entry = VersionEntry(
+                        target: target.name, configuration: configuration.name, productType: target.productType,
+                        host: host?.name, bundleIdentifier: bundleIdentifier.flatMap { $0.isEmpty ? nil : $0 },
+                        infoPlist: infoPlistName,
+                        version: version.value.flatMap { $0.isEmpty ? nil : $0 }, versionDefinedAt: location(versionOrigin),
+                        build: build.value.flatMap { $0.isEmpty ? nil : $0 }, buildDefinedAt: location(buildOrigin)
+                    )
+                    tracked.append(ProjectVersions.Tracked(
+                        entry: entry, versionOrigin: versionOrigin, buildOrigin: buildOrigin,
+                        mustMatchHost: host != nil,
+                        versionMirror: versionMirror, buildMirror: buildMirror
+                    ))
+                }
+            }
+
+            let primary = project.targets.first { $0.isApplication && $0.hostID == nil } ?? project.targets.first
+            let primaryConfiguration = primary.flatMap { target -> String? in
+                let names = target.configurations.map(\.name)
+                if let name = target.defaultConfigurationName, names.contains(name) { return name }
+                if let name = project.defaultConfigurationName, names.contains(name) { return name }
+                return names.contains("Release") ? "Release" : names.last
+            }
+            let primaryEntry = tracked.first { $0.entry.target == primary?.name && $0.entry.configuration == primaryConfiguration }?.entry
+            // The spec beside a generated project: a bump edits both, and they had better agree already.
+            var specWarnings: [String] = []
+            var xcodegen: XcodeProject?
+            if let xcodegenSpec {
+                let spec = try XcodeGenSpec(contentsOf: xcodegenSpec).project()
+                xcodegen = spec
+                var keys: Set<String> = ["MARKETING_VERSION", "CURRENT_PROJECT_VERSION"]
+                for item in tracked {
+                    for origin in [item.versionOrigin, item.buildOrigin].compactMap({ $0 }) where origin.site.format == .pbxproj {
+                        keys.insert(origin.site.key)
+                    }
+                }
+                for file in spec.missingFiles { note(file) }
+                specWarnings = spec.notes + XcodeGenSync.disagreements(project: project, spec: spec, keys: keys)
+            }
+            let report = VersionReport(
+                kind: kind, project: relative(project.path), primaryTarget: primary?.name,
+                primaryConfiguration: primaryConfiguration, version: primaryEntry?.version, build: primaryEntry?.build,
+                entries: tracked.map(\.entry), xcodegenSpec: xcodegenSpec.map(relative),
+                warnings: warnings() + project.notes.map(relativeLocation) + specWarnings.map(relativeLocation)
+            )
+            return ProjectVersions(report: report, tracked: tracked, baseDirectory: base, project: project, xcodegen: xcodegen)
+        }
+
+        /// `path:line` (or a sentence starting with one) with the path made relative to the project folder.
+        func relativeLocation(_ text: String) -> String {
+            guard text.hasPrefix("/") else { return text }
+            let prefix = base.hasSuffix("/") ? base : base + "/"
+            return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+        }
+
+        /// One line per missing file: where it is referred to, and which values it leaves uncertain.
+        func warnings() -> [String] {
+            var lines: [String] = []
+            for file in missing {
+                let effects = self.effects[file] ?? []
+                // Xcode says nothing about an optional include; neither do we, unless a version could depend on it.
+                if file.reference == .optionalInclude, effects.isEmpty { continue }
+                var line = "\(relativeLocation(file.referencedAt)): \(file.reference.rawValue) '\(relative(file.path))' does not exist"
+                if file.reference == .xcodegen {
+                    line += "; targets and settings it declares are not read"
+                } else if effects.isEmpty {
+                    line += "; no version or build depends on it"
+                } else {
+                    line += "; " + describe(effects)
+                }
+                lines.append(line)
+            }
+            return lines
+        }
+
+        /// `the version and build of 'podcasts' (Debug, Release) may differ; the build of 'X' (Debug) is unknown`.
+        func describe(_ effects: [Effect]) -> String {
+            // Per target and configuration: which values, and whether any is unknown.
+            var order: [String] = []
+            var byTarget: [String: [(configuration: String, values: [String], unknown: Bool)]] = [:]
+            for effect in effects {
+                if byTarget[effect.target] == nil { order.append(effect.target) }
+                var rows = byTarget[effect.target, default: []]
+                if let index = rows.firstIndex(where: { $0.configuration == effect.configuration }) {
+                    if !rows[index].values.contains(effect.value) { rows[index].values.append(effect.value) }
+                    rows[index].unknown = rows[index].unknown || effect.unknown
+                } else {
+                    rows.append((effect.configuration, [effect.value], effect.unknown))
+                }
+                byTarget[effect.target] = rows
+            }
+            var parts: [String] = []
+            for target in order {
+                var groups: [(values: [String], unknown: Bool, configurations: [String])] = []
+                for row in byTarget[target] ?? [] {
+                    if let index = groups.firstIndex(where: { $0.values == row.values && $0.unknown == row.unknown }) {
+                        groups[index].configurations.append(row.configuration)
+                    } else {
+                        groups.append((row.values, row.unknown, [row.configuration]))
+                    }
+                }
+                for group in groups {
+                    let values = group.values.joined(separator: " and ")
+                    let verb = group.unknown
+                        ? (group.values.count > 1 ? "are unknown" : "is unknown")
+                        : "may differ from what is shown"
+                    parts.append("the \(values) of '\(target)' (\(group.configurations.joined(separator: ", "))) \(verb)")
+                }
+            }
+            return parts.joined(separator: "; ")
+        }
     }
 
     /// Settings Xcode defines for every target, enough to expand the paths and identifiers projects use.

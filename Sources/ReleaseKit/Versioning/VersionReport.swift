@@ -6,6 +6,8 @@ public struct VersionReport: Sendable, Codable, Equatable {
     /// What kind of project was read.
     public enum Kind: String, Sendable, Codable {
         case xcode
+        /// An XcodeGen spec (`project.yml`) read without a generated `.xcodeproj`.
+        case xcodegen
         case file
     }
 
@@ -23,11 +25,16 @@ public struct VersionReport: Sendable, Codable, Equatable {
     public var build: String?
     /// Every target × configuration.
     public var entries: [VersionEntry]
+    /// The XcodeGen spec the project is generated from, when there is one beside it; a bump edits both.
+    public var xcodegenSpec: String?
+    /// What could not be read and which values that leaves uncertain (missing base configurations and
+    /// includes, missing Info.plists, an XcodeGen spec that disagrees with its project); `nil` when nothing.
+    public var warnings: [String]?
 
     /// Creates a value from its parts.
     public init(
         kind: Kind, project: String, primaryTarget: String?, primaryConfiguration: String?, version: String?, build: String?,
-        entries: [VersionEntry]
+        entries: [VersionEntry], xcodegenSpec: String? = nil, warnings: [String] = []
     ) {
         self.kind = kind
         self.project = project
@@ -36,6 +43,8 @@ public struct VersionReport: Sendable, Codable, Equatable {
         self.version = version
         self.build = build
         self.entries = entries
+        self.xcodegenSpec = xcodegenSpec
+        self.warnings = warnings.isEmpty ? nil : warnings
     }
 
     /// The report as pretty-printed JSON with sorted snake_case keys and a trailing newline.

@@ -7,10 +7,9 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidBuildNumber(String, context: String?)
     /// A syntax error in a file: `(file, line, message)`.
     case syntax(file: String, line: Int, message: String)
-    /// A required `#include` names a missing file.
-    case missingInclude(file: String, line: Int, path: String)
-    /// An `#include` chain includes itself.
-    case includeCycle(file: String, line: Int, path: String)
+    /// An `#include` chain comes back to a file it is reading: `(file, line)` of the `#include` that closes the
+    /// cycle and the whole cycle, first file repeated last.
+    case includeCycle(file: String, line: Int, chain: [String])
     /// A file the engine needs cannot be read.
     case unreadable(path: String, reason: String)
     /// The project file is structurally wrong (a dangling object id, a missing root object).
@@ -19,8 +18,6 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case noProject(directory: String)
     /// More than one `.xcodeproj`: the user must choose with `--project`.
     case ambiguousProject(directory: String, candidates: [String])
-    /// An Info.plist named by `INFOPLIST_FILE` does not exist: `(path, setting location)`.
-    case missingInfoPlist(path: String, definedAt: String)
     /// A version file does not contain exactly one version.
     case versionNotFound(file: String, found: Int)
     /// A value must change but is computed from other settings, so there is no literal to edit.
@@ -29,6 +26,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case staleFile(path: String, line: Int?, expected: String)
     /// The project defines no version the bump could change.
     case nothingToBump(project: String)
+    /// `--target` names a target the project does not have.
+    case unknownTarget(String, available: [String])
     /// A build-number strategy cannot produce a number.
     case buildStrategy(String)
     /// A git command the bump needs failed or would fail (a taken branch, not a repository).
@@ -44,10 +43,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
             return prefix(context) + "invalid build number '\(value)' (expected digits, optionally separated by dots)"
         case .syntax(let file, let line, let message):
             return "\(file):\(line): \(message)"
-        case .missingInclude(let file, let line, let path):
-            return "\(file):\(line): included file '\(path)' does not exist"
-        case .includeCycle(let file, let line, let path):
-            return "\(file):\(line): '\(path)' includes itself"
+        case .includeCycle(let file, let line, let chain):
+            return "\(file):\(line): include cycle: \(chain.joined(separator: " -> "))"
         case .unreadable(let path, let reason):
             return "cannot read '\(path)': \(reason)"
         case .malformedProject(let file, let line, let message):
@@ -56,8 +53,6 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
             return "no '.xcodeproj' or 'VERSION' file in '\(directory)' (pass --project PATH or --file PATH)"
         case .ambiguousProject(let directory, let candidates):
             return "several projects in '\(directory)': \(candidates.map { "'\($0)'" }.joined(separator: ", ")) (pass --project PATH)"
-        case .missingInfoPlist(let path, let definedAt):
-            return "\(definedAt): Info.plist '\(path)' does not exist"
         case .versionNotFound(let file, let found):
             return found == 0
                 ? "\(file): no version found"
@@ -69,6 +64,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(location): expected '\(expected)'; the file changed since it was read"
         case .nothingToBump(let project):
             return "'\(project)' defines no version to bump"
+        case .unknownTarget(let name, let available):
+            return "no target '\(name)' in the project (targets: \(available.map { "'\($0)'" }.joined(separator: ", ")))"
         case .buildStrategy(let message):
             return message
         case .git(let message):

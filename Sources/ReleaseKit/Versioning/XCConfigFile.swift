@@ -3,25 +3,47 @@ import Foundation
 /// An `.xcconfig` file with its `#include` chain flattened into assignments in the order Xcode reads them.
 ///
 /// Supports `KEY = value`, `KEY=value`, `KEY[sdk=iphoneos*] = value`, `//` comments, an optional trailing `;`,
-/// `#include "other.xcconfig"` (relative to the including file; a missing file is an error naming the line) and
-/// `#include? "optional.xcconfig"` (a missing file is skipped).
+/// `#include "other.xcconfig"` (relative to the including file) and `#include? "optional.xcconfig"`. A missing
+/// included file is not an error: Xcode warns and reads on, and so does this type, recording where the file
+/// would have been read (``missing``) so a value it could have defined is reported as uncertain.
 public struct XCConfigFile: Sendable {
+    /// How deep `#include` may nest: deeper chains are a syntax error rather than a stack overflow.
+    public static let maximumIncludeDepth = 64
+
     /// Absolute path of the file that was loaded.
     public let path: String
     /// Every assignment, included files inlined at their `#include`, in reading order (a later assignment
     /// overrides an earlier one).
     public let assignments: [SettingDefinition]
+    /// Included files that do not exist, each with the number of ``assignments`` read before it.
+    public let missing: [BuildSettings.Layer.Hole]
 
-    /// Loads `path` and everything it includes.
-    /// - Throws: ``VersioningError`` for unreadable files, missing required includes, cycles and syntax errors.
-    public init(contentsOf path: String) throws {
-        self.path = path
-        var assignments: [SettingDefinition] = []
-        try Self.load(path, stack: [], into: &assignments)
-        self.assignments = assignments
+    /// The file as a build-settings layer.
+    public var layer: BuildSettings.Layer {
+        BuildSettings.Layer(definitions: assignments, holes: missing)
     }
 
-    private static func load(_ path: String, stack: [String], into assignments: inout [SettingDefinition]) throws {
+    /// Loads `path` and everything it includes.
+    /// - Throws: ``VersioningError`` for unreadable files, include cycles and syntax errors.
+    public init(contentsOf path: String) throws {
+        self.path = path
+        var reader = Reader()
+        try reader.load(path, stack: [])
+        self.assignments = reader.assignments
+        self.missing = reader.missing
+    }
+
+    /// What loading collects.
+    private struct Reader {
+        var assignments: [SettingDefinition] = []
+        var missing: [BuildSettings.Layer.Hole] = []
+
+        mutating func load(_ path: String, stack: [String]) throws {
+            try XCConfigFile.load(path, stack: stack, into: &self)
+        }
+    }
+
+    private static func load(_ path: String, stack: [String], into reader: inout Reader) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VersioningError.unreadable(path: path, reason: "no such file or not readable")
         }
@@ -35,7 +57,7 @@ public struct XCConfigFile: Sendable {
             while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             try parseLine(
                 bytes: bytes, start: lineStart, end: lineEnd, number: lineNumber, path: path,
-                directory: directory, stack: stack, into: &assignments
+                directory: directory, stack: stack, into: &reader
             )
             if lineEnd >= bytes.count { break }
             lineStart = lineEnd + 1
@@ -57,7 +79,7 @@ public struct XCConfigFile: Sendable {
     // swiftlint:disable:next function_parameter_count
     private static func parseLine(
         bytes: [UInt8], start: Int, end: Int, number: Int, path: String, directory: String,
-        stack: [String], into assignments: inout [SettingDefinition]
+        stack: [String], into reader: inout Reader
     ) throws {
         var index = start
         while index < end, isSpace(bytes[index]) { index += 1 }
@@ -72,7 +94,7 @@ public struct XCConfigFile: Sendable {
         let text = String(decoding: bytes[index..<contentEnd], as: UTF8.self)
 
         if text.hasPrefix("#") {
-            try include(text, line: number, path: path, directory: directory, stack: stack, into: &assignments)
+            try include(text, line: number, path: path, directory: directory, stack: stack, into: &reader)
             return
         }
 
@@ -111,13 +133,13 @@ public struct XCConfigFile: Sendable {
         let site = ValueSite(
             path: path, line: number, key: key, format: .xcconfig, range: index..<valueEnd, quoted: quoted, rawValue: value
         )
-        assignments.append(SettingDefinition(key: key, condition: condition, value: value, site: site))
+        reader.assignments.append(SettingDefinition(key: key, condition: condition, value: value, site: site))
     }
 
     // swiftlint:disable:next function_parameter_count
     private static func include(
         _ text: String, line: Int, path: String, directory: String, stack: [String],
-        into assignments: inout [SettingDefinition]
+        into reader: inout Reader
     ) throws {
         let optional: Bool
         var rest: Substring
@@ -142,13 +164,20 @@ public struct XCConfigFile: Sendable {
         let resolved = target.hasPrefix("/")
             ? target
             : URL(fileURLWithPath: directory).appendingPathComponent(target).standardizedFileURL.path
-        if stack.contains(resolved) || resolved == path {
-            throw VersioningError.includeCycle(file: path, line: line, path: target)
+        let chain = stack + [path]
+        if let start = chain.firstIndex(of: resolved) {
+            let cycle = Array(chain[start...]) + [resolved]
+            let base = FilePath.parent(of: cycle[0])
+            throw VersioningError.includeCycle(file: path, line: line, chain: cycle.map { ProjectVersions.relative($0, to: base) })
         }
         guard FileManager.default.fileExists(atPath: resolved) else {
-            if optional { return }
-            throw VersioningError.missingInclude(file: path, line: line, path: target)
+            let missing = MissingFile(path: resolved, reference: optional ? .optionalInclude : .include, referencedAt: "\(path):\(line)")
+            reader.missing.append(BuildSettings.Layer.Hole(file: missing, after: reader.assignments.count))
+            return
         }
-        try load(resolved, stack: stack + [path], into: &assignments)
+        guard chain.count < maximumIncludeDepth else {
+            throw VersioningError.syntax(file: path, line: line, message: "'#include' nested deeper than \(maximumIncludeDepth) files")
+        }
+        try load(resolved, stack: chain, into: &reader)
     }
 }

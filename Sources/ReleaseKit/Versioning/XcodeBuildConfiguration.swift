@@ -8,6 +8,8 @@ public struct XcodeBuildConfiguration: Sendable, Equatable {
     public var settings: [SettingDefinition]
     /// Absolute path of the `baseConfigurationReference` file, resolved through the group hierarchy.
     public var baseConfigurationPath: String?
+    /// Where the base configuration is named (`file:line` of the pbxproj or spec), for messages about it.
+    public var baseConfigurationReference: String?
     /// The pbxproj line of the object, for messages.
     public var line: Int
 }

@@ -1,25 +1,31 @@
 import Foundation
 
 /// The parts of an `.xcodeproj` the version engine needs: project and target build configurations, their
-/// `.xcconfig` files, and which target embeds which.
+/// `.xcconfig` files, and which target embeds which. An XcodeGen spec is read into the same shape
+/// (``XcodeGenSpec``).
 public struct XcodeProject: Sendable {
-    /// Absolute path of the `.xcodeproj` folder.
+    /// Absolute path of the `.xcodeproj` folder (or of the XcodeGen spec).
     public let path: String
+    /// The file that declares it: `project.pbxproj`, or `project.yml` for an XcodeGen spec.
+    public let projectFile: String
     /// The folder `SRCROOT` points at: the folder containing the `.xcodeproj` (plus `projectDirPath`).
     public let sourceRoot: String
-    /// The parsed `project.pbxproj`.
-    public let pbxproj: OpenStepPlist
     /// The project-level build configurations.
     public let configurations: [XcodeBuildConfiguration]
     /// The project configuration list's `defaultConfigurationName`.
     public let defaultConfigurationName: String?
     /// Native targets in the order the project lists them.
     public let targets: [XcodeTarget]
+    /// Info.plist contents an XcodeGen spec generates (`info: properties:`), by target name; their values are
+    /// defined in the spec, not in the file on disk.
+    public let generatedInfoPlists: [String: InfoPlistFile]
+    /// Files the project declaration itself refers to that are missing (an XcodeGen `include:`).
+    public let missingFiles: [MissingFile]
+    /// Problems found while reading that do not stop it, one line each.
+    public let notes: [String]
 
-    /// The project's name (`Demo` for `Demo.xcodeproj`).
-    public var name: String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-    }
+    /// The project's name (`Demo` for `Demo.xcodeproj`, an XcodeGen spec's `name`).
+    public let name: String
 
     /// Loads the project at `path` (an `.xcodeproj` folder).
     /// - Throws: ``VersioningError`` naming the pbxproj line of anything malformed.
@@ -29,13 +35,29 @@ public struct XcodeProject: Sendable {
         let plist = try OpenStepPlist(contentsOf: pbxprojPath)
         var loader = Loader(plist: plist, file: pbxprojPath, projectFolder: FilePath.parent(of: absolute))
         let project = try loader.projectObject()
-        self.path = absolute
-        self.pbxproj = plist
-        self.sourceRoot = loader.sourceRoot
         let (configurations, defaultName) = try loader.configurationList(project, owner: "project")
+        self.init(
+            path: absolute, projectFile: pbxprojPath, sourceRoot: loader.sourceRoot, configurations: configurations,
+            defaultConfigurationName: defaultName, targets: try loader.targets(project)
+        )
+    }
+
+    /// Creates a value from its parts.
+    public init(
+        path: String, projectFile: String, sourceRoot: String, configurations: [XcodeBuildConfiguration],
+        defaultConfigurationName: String?, targets: [XcodeTarget], name: String? = nil,
+        generatedInfoPlists: [String: InfoPlistFile] = [:], missingFiles: [MissingFile] = [], notes: [String] = []
+    ) {
+        self.path = path
+        self.name = name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        self.projectFile = projectFile
+        self.sourceRoot = sourceRoot
         self.configurations = configurations
-        self.defaultConfigurationName = defaultName
-        self.targets = try loader.targets(project)
+        self.defaultConfigurationName = defaultConfigurationName
+        self.targets = targets
+        self.generatedInfoPlists = generatedInfoPlists
+        self.missingFiles = missingFiles
+        self.notes = notes
     }
 
     /// The `.xcodeproj` to use for `path`: the path itself when it is one, else the only one inside it.
@@ -50,6 +72,41 @@ public struct XcodeProject: Sendable {
             throw VersioningError.ambiguousProject(directory: standardized, candidates: projects)
         }
         return projects.first.map { standardized + "/" + $0 }
+    }
+
+    /// Folders a project search never enters: dependencies, build products, version control.
+    static let skippedFolders: Set<String> = ["Pods", "Carthage", "build", "Build", "DerivedData", "node_modules", "vendor", "fastlane"]
+
+    /// The only `.xcodeproj` in the folders below `path` (up to `depth` levels, not inside bundles, hidden
+    /// folders or dependency folders), for repositories that keep the app in a subfolder (`App/isowords.xcodeproj`).
+    /// - Throws: ``VersioningError/ambiguousProject(directory:candidates:)`` when there are several.
+    public static func locateBelow(_ path: String, depth: Int = 3) throws -> String? {
+        let root = URL(fileURLWithPath: path).standardizedFileURL.path
+        var found: [String] = []
+        var folders = [""]
+        for _ in 0..<depth {
+            var next: [String] = []
+            for folder in folders {
+                let entries = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []).sorted()
+                for name in entries where !name.hasPrefix(".") && !skippedFolders.contains(name) {
+                    let relative = folder.isEmpty ? name : folder + "/" + name
+                    var isDirectory: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+                    if name.hasSuffix(".xcodeproj") {
+                        found.append(relative)
+                    } else if !name.contains(".") {
+                        next.append(relative)
+                    }
+                }
+            }
+            // The shallowest projects win: `App/App.xcodeproj` over `App/Tools/Tool/Tool.xcodeproj`.
+            if !found.isEmpty { break }
+            folders = next
+        }
+        if found.count > 1 {
+            throw VersioningError.ambiguousProject(directory: root, candidates: found)
+        }
+        return found.first.map { root + "/" + $0 }
     }
 
     /// The target named `name`.
@@ -165,6 +222,7 @@ public struct XcodeProject: Sendable {
                 }
             }
             var basePath: String?
+            var baseReference: String?
             // Xcode 16 folders (synchronized groups) name the file relative to a group instead.
             if let anchor = object["baseConfigurationReferenceAnchor"]?.text,
                let relative = object["baseConfigurationReferenceRelativePath"]?.string {
@@ -173,6 +231,7 @@ public struct XcodeProject: Sendable {
                     throw malformed("cannot resolve the path of baseConfigurationReferenceAnchor '\(anchor.value)'", line: anchor.line)
                 }
                 basePath = URL(fileURLWithPath: groupPath).appendingPathComponent(relative).standardizedFileURL.path
+                baseReference = "\(file):\(anchor.line)"
             }
             if let reference = object["baseConfigurationReference"]?.text {
                 let fileReference = try self.object(reference.value, referencedAt: reference.line)
@@ -180,8 +239,11 @@ public struct XcodeProject: Sendable {
                 if basePath == nil {
                     throw malformed("cannot resolve the path of baseConfigurationReference '\(reference.value)'", line: reference.line)
                 }
+                baseReference = "\(file):\(reference.line)"
             }
-            return XcodeBuildConfiguration(id: id, name: name, settings: settings, baseConfigurationPath: basePath, line: object.line)
+            return XcodeBuildConfiguration(
+                id: id, name: name, settings: settings, baseConfigurationPath: basePath, baseConfigurationReference: baseReference, line: object.line
+            )
         }
 
         /// The absolute path of a file reference or group, following `sourceTree` through parent groups.
@@ -226,13 +288,14 @@ public struct XcodeProject: Sendable {
                 let (configurations, defaultName) = try configurationList(object, owner: "target '\(name)'")
                 targets.append(XcodeTarget(
                     id: id, name: name, productType: object["productType"]?.string ?? "",
-                    configurations: configurations, defaultConfigurationName: defaultName, hostID: nil, line: object.line
+                    configurations: configurations, defaultConfigurationName: defaultName, hostID: nil, embedPath: nil, line: object.line
                 ))
             }
             // A target hosts another when one of its copy-files phases embeds the other's product.
             for (hostID, object) in raw {
                 for phaseID in object["buildPhases"]?.array?.compactMap(\.string) ?? [] {
                     guard let phase = objects[phaseID]?.dictionary, phase["isa"]?.string == "PBXCopyFilesBuildPhase" else { continue }
+                    let embedPath = phase["dstPath"]?.string ?? ""
                     for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
                         guard let fileRef = objects[buildFileID]?.dictionary?["fileRef"]?.string,
                               let embeddedID = productOwners[fileRef], embeddedID != hostID,
@@ -240,6 +303,7 @@ public struct XcodeProject: Sendable {
                               targets[index].hostID == nil
                         else { continue }
                         targets[index].hostID = hostID
+                        targets[index].embedPath = embedPath
                     }
                 }
             }

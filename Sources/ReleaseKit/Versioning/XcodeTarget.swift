@@ -13,6 +13,9 @@ public struct XcodeTarget: Sendable, Equatable {
     /// The id of the target that embeds this one (an app embedding an extension, a watch app embedding its
     /// extension), if any.
     public var hostID: String?
+    /// Where the host copies this target's product (`$(CONTENTS_FOLDER_PATH)/Watch`, `Contents/Library/LoginItems`),
+    /// when a copy-files phase embeds it; empty for a plain subfolder such as PlugIns.
+    public var embedPath: String?
     /// The pbxproj line of the object.
     public var line: Int
 
@@ -24,5 +27,15 @@ public struct XcodeTarget: Sendable, Equatable {
     /// Whether this is something an app ships inside itself: an extension or a watch app.
     public var isEmbeddable: Bool {
         productType.contains("extension") || productType.contains("watchapp") || productType.hasSuffix(".on-demand-install-capable")
+    }
+
+    /// Whether the target ships inside its host and must carry the host's version: an extension, a watch app,
+    /// an App Clip (App Store Connect and Xcode both check these). A login-item helper or an XPC service an app
+    /// embeds keeps its own numbering.
+    public var mustMatchHost: Bool {
+        guard hostID != nil else { return false }
+        if isEmbeddable { return true }
+        guard isApplication, let embedPath else { return false }
+        return embedPath.hasSuffix("/Watch") || embedPath.hasSuffix("/AppClips")
     }
 }

@@ -26,6 +26,12 @@ struct BumpCommand: AsyncParsableCommand {
     @Option(help: "A file holding a single version (a VERSION file) instead of an Xcode project.")
     var file: String?
 
+    @Option(name: .customLong("target"), help: ArgumentHelp(
+        "Bump only this target and what shares its definitions (repeatable; default: the app and every target in step with it).",
+        valueName: "name"
+    ))
+    var targets: [String] = []
+
     @Flag(inversion: .prefixedNo, help: "Create the release branch and commit (--no-branch only writes the files).")
     var branch = true
 
@@ -54,6 +60,7 @@ struct BumpCommand: AsyncParsableCommand {
         if let choice { _ = try parse { try VersionChoice(parsing: choice) } }
         if let build { _ = try parse { try BuildNumberStrategy(parsing: build) } }
         if project != nil, file != nil { throw ValidationError("pass --project or --file, not both") }
+        if file != nil, !targets.isEmpty { throw ValidationError("a version file has no targets: --target needs an Xcode project") }
         if push, !branch { throw ValidationError("--push pushes the release branch: it cannot be combined with --no-branch") }
     }
 
@@ -74,6 +81,11 @@ struct BumpCommand: AsyncParsableCommand {
             try await bump(interactive: interactive)
         } catch let exit as ExitCode {
             throw exit
+        } catch let error as VersioningError {
+            VersioningConsole.line("error: \(error)")
+            // A --target the project does not have is a bad command line.
+            if case .unknownTarget = error { throw ExitCode(64) }
+            throw ExitCode(1)
         } catch {
             VersioningConsole.line("error: \(error)")
             throw ExitCode(1)
@@ -86,8 +98,9 @@ struct BumpCommand: AsyncParsableCommand {
         let session = try await BumpSession.prepare(
             project: project, file: file, in: directory, strategy: strategy,
             environment: ProcessInfo.processInfo.environment, now: Date(),
-            commitCount: { try await BumpWorkflow.commitCount(in: $0) }
+            commitCount: { try await BumpWorkflow.commitCount(in: $0) }, targets: targets
         )
+        for line in session.versions.report.warnings ?? [] { VersioningConsole.line("warning: \(line)") }
         for line in session.versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
         let workflow = BumpWorkflow(
             directory: session.versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
@@ -111,6 +124,7 @@ struct BumpCommand: AsyncParsableCommand {
 
         let plan = try session.plan(versionChoice)
         if let warning = plan.downgradeWarning { VersioningConsole.line("warning: \(warning)") }
+        for note in plan.notes { VersioningConsole.line("note: \(note)") }
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         if dryRun {
             // The same checks as a real run, so a taken branch shows up now rather than later.

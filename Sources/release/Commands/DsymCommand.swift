@@ -10,7 +10,8 @@ struct DsymCommand: AsyncParsableCommand {
         abstract: "Show UUIDs per architecture of binaries and dSYMs, and which binaries have a matching dSYM.",
         discussion: """
             PATH may be a Mach-O binary, an .app, .appex or .framework (dSYMs beside it are matched), a .dSYM, \
-            an .xcarchive, an .ipa or zip, or a build folder. Exits 1 when a path cannot be read.
+            an .xcarchive, an .ipa or zip, or a build folder. Exits 1 when a path cannot be read; a file inside a dSYM \
+            that is not Mach-O, empty or damaged is a warning, and the rest is still checked.
             """
     )
 
@@ -25,7 +26,11 @@ struct DsymCommand: AsyncParsableCommand {
         var failed = false
         for path in paths.isEmpty ? ["."] : paths {
             do {
-                inspections.append(try await DsymInspector.inspect(path))
+                let inspection = try await DsymInspector.inspect(path)
+                for warning in inspection.warnings ?? [] {
+                    FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+                }
+                inspections.append(inspection)
             } catch {
                 FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                 failed = true

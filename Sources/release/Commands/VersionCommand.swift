@@ -36,5 +36,7 @@ struct VersionCommand: AsyncParsableCommand {
             VersioningConsole.write(versions.report.table())
             for line in versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
         }
+        // Files the repository does not hold: Xcode warns and builds, and so does this report.
+        for line in versions.report.warnings ?? [] { VersioningConsole.line("warning: \(line)") }
     }
 }

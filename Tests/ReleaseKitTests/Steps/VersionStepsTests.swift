@@ -105,6 +105,28 @@ extension VersioningTests {
             #expect(events.events.contains(.log("3.0.0 (4146) -> 3.1.0 (1)", .stdout)))
         }
 
+        /// `targets`: only the login-item helper moves; the read's warnings (missing Pods files) reach the log.
+        @Test func bumpOfChosenTargets() async throws {
+            let repository = try await VersioningGitRepository(copying: XcodeFixture(name: "real-world-traps").source)
+            defer { repository.remove() }
+            let step = try decode(VersionBumpStep.self, #"{"version": "1.1", "build": "2", "targets": ["TrapsHelper"]}"#)
+            let events = VersioningEventLog()
+            let outputs = try await step.run(in: repository.context(events: events))
+            #expect(outputs["previous_version"] == .string("1.0"))
+            #expect(outputs["files"] == .list([.path(repository.path + "/Traps.xcodeproj/project.pbxproj")]))
+            let report = try VersionReader.read(in: repository.path).report
+            #expect(Set(report.entries.filter { $0.version == "1.1" }.map(\.target)) == ["TrapsHelper"])
+            #expect(report.version == "26.07.4")
+            let warnings = events.events.compactMap { event -> String? in
+                if case .warning(let message) = event { return message }
+                return nil
+            }
+            #expect(warnings.count == 4)
+            #expect(throws: StepError.invalidOption("targets", "a version file has no targets")) {
+                try decode(VersionBumpStep.self, #"{"file": "VERSION", "part": "patch", "targets": ["App"]}"#)
+            }
+        }
+
         @Test func gitStepsBranchCommitTagAndPush() async throws {
             let repository = try await VersioningGitRepository()
             defer { repository.remove() }
@@ -140,7 +162,24 @@ extension VersioningTests {
                 == [.command(argv: ["git", "tag", "-a", "-m", "Release 3.0.1", "v3.0.1-4321"], directory: nil)])
             _ = try await tag.run(in: repository.context())
             #expect(try await repository.git("cat-file", "-t", "v3.0.1-4321") == "tag")
-            await #expect(throws: StepError.self) { try await tag.verify(in: repository.context()) }
+            // A re-run finds its own tag on the commit it would tag: nothing to do, nothing to fail.
+            try await tag.verify(in: repository.context())
+            #expect(try await tag.run(in: repository.context())["tag"] == .string("v3.0.1-4321"))
+            // A commit later, the same tag name belongs to another commit.
+            try await repository.git("commit", "-q", "--allow-empty", "-m", "later")
+            await #expect(throws: StepError.failed("tag 'v3.0.1-4321' already exists on another commit (set \"force\": true to move it)")) {
+                try await tag.verify(in: repository.context())
+            }
+            try await repository.git("reset", "-q", "--hard", "HEAD~1")
+
+            // A re-run whose bump changed nothing commits nothing and reports HEAD; an empty list commits nothing.
+            let again = try await commit.run(in: repository.context())
+            #expect(again["sha"] == committed["sha"])
+            try "scratch\n".write(toFile: repository.path + "/untracked.txt", atomically: true, encoding: .utf8)
+            let none = try decode(GitCommitStep.self, #"{"message": "Nothing", "paths": []}"#)
+            #expect(try await none.run(in: repository.context())["sha"] == committed["sha"])
+            #expect(try await repository.git("status", "--porcelain") == "?? untracked.txt")
+            try FileManager.default.removeItem(atPath: repository.path + "/untracked.txt")
 
             let push = try decode(GitPushStep.self, #"{"set_upstream": true, "tags": true}"#)
             try await push.verify(in: repository.context())

@@ -54,6 +54,21 @@ import Testing
             """)
     }
 
+    /// A release pipeline that tags its release and runs again finds its own tag on HEAD: that one does not count;
+    /// the same tag on an earlier commit, or a tag on HEAD for another build, does.
+    @Test func aReRunIsNotRejectedByItsOwnTag() async throws {
+        let repository = try await Self.repository("binary-plist", tags: ["v3.0.0-4146", "v2.9.0-4100"])
+        defer { repository.remove() }
+        let rerun = try await GatePipelines.runGate("gate.versions", ["tag_pattern": "v*"], directory: repository.path)
+        #expect(rerun.statuses == ["gate=ok"])
+        #expect(rerun.step("gate")?.outputs["latest_tag"] == .string("v2.9.0-4100"))
+
+        try await repository.git("commit", "-q", "--allow-empty", "-m", "later")
+        let later = try await GatePipelines.runGate("gate.versions", ["tag_pattern": "v*"], directory: repository.path)
+        #expect(later.statuses == ["gate=rejected"])
+        #expect(later.step("gate")?.message?.contains("expected greater than '3.0.0' of release tag 'v3.0.0-4146'") == true)
+    }
+
     @Test func rejectsABuildNotAboveTheLastReleasedOneWithABuildPattern() async throws {
         let repository = try await Self.repository("binary-plist", tags: ["release-2.9.0-b5000", "release-2.8.0-b4000"])
         defer { repository.remove() }

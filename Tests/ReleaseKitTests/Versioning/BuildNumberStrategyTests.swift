@@ -22,6 +22,11 @@ extension VersioningTests {
             #expect(try await resolve("keep") == nil)
             #expect(try await resolve("4321") == "4321")
             #expect(try await resolve("env:BUILD_NUMBER", environment: ["BUILD_NUMBER": "77"]) == "77")
+            // Pocket Casts builds carry the version: four groups, taken and incremented as written.
+            #expect(try await resolve("7.75.0.3") == "7.75.0.3")
+            #expect(try await resolve("increment", builds: ["7.75.0.3"]) == "7.75.0.4")
+            #expect(BuildNumberStrategy.isBuildNumber("7.75.0.0"))
+            #expect(!BuildNumberStrategy.isBuildNumber("1.2.3.4.5"))
         }
 
         @Test func errors() async throws {

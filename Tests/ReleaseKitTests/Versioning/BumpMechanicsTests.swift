@@ -39,7 +39,7 @@ extension VersioningTests {
             #expect(plan.files.count == 2)
             let victim = try #require(plan.files.last?.path)
             do {
-                try FileTransaction.apply(plan.files) { current, path in
+                try FileTransaction.apply(plan.files) { current, path, _ in
                     if current == phase, path == victim { throw AtomicFileError.cannotWrite(path: path, reason: "injected failure") }
                 }
                 Issue.record("the injected failure must surface")
@@ -51,6 +51,51 @@ extension VersioningTests {
                 #expect(error.description.contains("nothing was changed"))
             }
             #expect(XcodeFixture.files(in: folder) == before, "no file may change and no temporary file may be left behind")
+        }
+
+        /// Real failures of each step (a directory where the temporary file goes, a directory where the file is
+        /// renamed to) say which file, which step and the system's reason, and leave the other files as they were.
+        @Test func failedWritesSayWhatFailed() throws {
+            let folder = try XcodeFixture(name: "binary-plist").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let before = XcodeFixture.files(in: folder)
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.major), build: "9999")
+            let victim = try #require(plan.files.last?.path)
+
+            let blocked = TemporaryPathLog()
+            do {
+                try FileTransaction.apply(plan.files) { phase, path, temporary in
+                    guard phase == .writeTemporary, path == victim else { return }
+                    blocked.set(temporary)
+                    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+                }
+                Issue.record("creating the temporary file must fail")
+            } catch let error as VersioningError {
+                let temporary = try #require(blocked.value)
+                #expect(error.description == "cannot write '\(victim)': cannot create temporary file '\(temporary)': File exists; nothing was changed")
+                try FileManager.default.removeItem(atPath: temporary)
+            }
+            #expect(XcodeFixture.files(in: folder) == before)
+
+            do {
+                try FileTransaction.apply(plan.files) { phase, path, _ in
+                    guard phase == .rename, path == victim else { return }
+                    // The file turns into a folder with something in it: rename(2) cannot replace it.
+                    try FileManager.default.removeItem(atPath: path)
+                    try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+                }
+                Issue.record("renaming over a folder must fail")
+            } catch let error as VersioningError {
+                guard case .writeFailed(let path, let reason, let restored) = error else { throw error }
+                #expect(path == victim)
+                #expect(reason.hasPrefix("cannot rename '\(FilePath.parent(of: victim))/.\((victim as NSString).lastPathComponent).tmp-"))
+                #expect(reason.hasSuffix("' over it: Is a directory") || reason.hasSuffix("' over it: Directory not empty"))
+                #expect(restored == [plan.files[0].path])
+            }
+            var after = XcodeFixture.files(in: folder)
+            after[ProjectVersions.relative(victim, to: folder)] = before[ProjectVersions.relative(victim, to: folder)]
+            after.removeValue(forKey: ProjectVersions.relative(victim, to: folder) + "/inside")
+            #expect(after == before, "every other file is as it was, and no temporary file is left")
         }
 
         @Test func workflowChecksGitBeforeWritingAndRunsTheCommandsItShows() async throws {
@@ -109,6 +154,25 @@ extension VersioningTests {
             let xml = ValueSite(path: "p", line: 1, key: "K", format: .xmlPlist, range: 0..<1, quoted: false, rawValue: "1")
             #expect(BumpPlanner.token("1<2", for: xml) == "1&lt;2")
         }
+    }
+}
+
+/// The temporary path a fault hook saw.
+final class TemporaryPathLog: @unchecked Sendable {
+    // Guarded by `lock`: the hook is a @Sendable closure.
+    private let lock = NSLock()
+    private var stored: String?
+
+    func set(_ path: String) {
+        lock.lock()
+        stored = path
+        lock.unlock()
+    }
+
+    var value: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 }
 

@@ -35,9 +35,10 @@ extension VersioningTests {
             let before = XcodeFixture.files(in: folder)
 
             let versions = try VersionReader.read(in: folder)
+            let scope = try BumpScope(versions)
             let strategy = try BuildNumberStrategy(parsing: bump.build)
             let build = try await strategy.resolve(
-                currentBuilds: versions.tracked.filter(\.bumps).compactMap(\.entry.build), environment: [:], now: Date(),
+                currentBuilds: scope.buildEntries.compactMap { versions.tracked[$0].entry.build }, environment: [:], now: Date(),
                 commitCount: { throw VersioningError.git("no git in this test") }
             )
             let plan = try BumpPlanner.plan(versions, choice: try VersionChoice(parsing: bump.choice), build: build)
@@ -66,9 +67,12 @@ extension VersioningTests {
             // The bumped project reads back at the new version everywhere the bump covers.
             let reread = try VersionReader.read(in: folder)
             #expect(reread.report.version == bump.version)
-            for tracked in reread.tracked where tracked.bumps {
+            for index in scope.versionEntries {
+                let tracked = reread.tracked[index]
                 #expect(tracked.entry.version == bump.version, "\(tracked.entry.target) \(tracked.entry.configuration ?? "")")
-                #expect(tracked.entry.build == build)
+            }
+            for index in scope.buildEntries {
+                #expect(reread.tracked[index].entry.build == build, "\(reread.tracked[index].entry.target)")
             }
         }
 
@@ -106,9 +110,9 @@ extension VersioningTests {
             #expect(watch.infoPlist == "generated")
             #expect(watch.version == "2.4")
             // The test bundle keeps its own version and is not bumped.
-            let tests = try #require(generated.tracked.first { $0.entry.target == "ModernTests" })
-            #expect(tests.entry.version == "1.0")
-            #expect(!tests.bumps)
+            let tests = try #require(generated.tracked.firstIndex { $0.entry.target == "ModernTests" })
+            #expect(generated.tracked[tests].entry.version == "1.0")
+            #expect(try !BumpScope(generated).versionEntries.contains(tests))
         }
 
         @Test func disagreeingConfigurationsAreReported() throws {
@@ -145,6 +149,50 @@ extension VersioningTests {
             #expect(plist.isBinary)
             #expect(plist.diff == nil)
             #expect(plan.diff.contains("Binary file Binary/Info.plist changes: CFBundleShortVersionString '3.0.0' -> '3.1.0'"))
+        }
+    }
+}
+
+extension VersioningTests {
+    /// Which targets a bump moves in the fixture built from real projects' traps.
+    @Suite struct BumpScopeTests {
+        @Test func inStepTargetsMoveAndTheOthersStayWithANote() throws {
+            let versions = try VersionReader.read(in: XcodeFixture(name: "real-world-traps").source)
+            let scope = try BumpScope(versions)
+            let moving = Set(scope.versionEntries.map { versions.tracked[$0].entry.target })
+            #expect(moving == ["Traps", "TrapsWidget", "TrapsKit"])
+            #expect(scope.notes == [
+                "'TrapsHelper' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+                "'TrapsTests' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+                "'TrapsUITests' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+            ])
+            // The helper app is embedded (Contents/Library/LoginItems) but does not ship "in" the app.
+            #expect(versions.report.entries.first { $0.target == "TrapsHelper" }?.host == nil)
+            #expect(versions.report.entries.first { $0.target == "TrapsWidget" }?.host == "Traps")
+        }
+
+        /// `--target`: only that target (and what shares its definitions) moves; the rest gets a note.
+        @Test func chosenTargetsOnly() throws {
+            let folder = try XcodeFixture(name: "real-world-traps").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let versions = try VersionReader.read(in: folder)
+            let plan = try BumpPlanner.plan(versions, choice: .exact(#require(SemanticVersion("1.1"))), build: "2", targets: ["TrapsHelper"])
+            #expect(plan.previousVersion == "1.0")
+            #expect(plan.files.map(\.displayPath) == ["Traps.xcodeproj/project.pbxproj"])
+            #expect(plan.changes.count == 6)
+            #expect(plan.changes.allSatisfy { ($0.key == "MARKETING_VERSION" && $0.new == "1.1") || ($0.key == "CURRENT_PROJECT_VERSION" && $0.new == "2") })
+            #expect(plan.notes.contains("'Traps' keeps version 26.07.4 and build 7.75.0.3: not a chosen target and shares no definition with one"))
+            #expect(throws: VersioningError.unknownTarget("Nope", available: ["Traps", "TrapsWidget", "TrapsKit", "TrapsHelper", "TrapsTests", "TrapsUITests"])) {
+                try BumpPlanner.plan(versions, choice: .keep, build: "2", targets: ["Nope"])
+            }
+        }
+
+        /// An extension that drifted from its app moves with it, and the note says it was out of step.
+        @Test func driftedExtensionsFollowTheirApp() throws {
+            let folder = try XcodeFixture(name: "pbxproj-per-target").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.minor), build: "4321")
+            #expect(plan.notes == ["'ShareExtension' moves with its app 'Demo' although its version 2.9 was not in step: an extension carries its app's version"])
         }
     }
 }

@@ -49,11 +49,23 @@ extension VersioningTests {
             ("3", "major", "4"), ("3", "minor", "3.1"), ("3", "patch", "3.0.1"),
             ("3.9.9", "minor", "3.10.0"),
             ("7.1.3b5", "patch", "7.1.3"), ("7.1.3b5", "minor", "7.2.0"), ("7.1.3b5", "major", "8.0.0"),
+            // Calendar versions keep their zero-padded month (Element X ships 26.07.5).
+            ("26.07.4", "patch", "26.07.5"), ("26.07.5", "minor", "26.08.0"), ("26.09.2", "minor", "26.10.0"),
+            ("7.75", "minor", "7.76"), ("2.6", "patch", "2.6.1"),
         ])
         func bumps(current: String, part: String, expected: String) throws {
             let version = try #require(SemanticVersion(current))
             let bumped = version.bumped(try #require(SemanticVersion.Part(rawValue: part)))
             #expect(bumped.description == expected)
+        }
+
+        /// Versions are written as the user and the project write them, never normalised.
+        @Test(arguments: ["26.07.5", "26.07.0", "7.75", "3.12", "2.6", "1", "1.0", "12.10.0"])
+        func keepsTheShapeAsWritten(text: String) throws {
+            let choice = try VersionChoice(parsing: text)
+            guard case .exact(let version) = choice else { throw VersioningError.invalidVersion(text, context: nil) }
+            #expect(version.description == text)
+            #expect(choice.description == text)
         }
 
         @Test func versionChoiceParsing() throws {

@@ -12,7 +12,7 @@ struct XcodeFixture {
 
     static let names = [
         "literal-plist", "pbxproj-per-target", "xcconfig-chain", "generated-plist", "binary-plist",
-        "configurations-disagree", "many-places", "version-file",
+        "configurations-disagree", "many-places", "version-file", "real-world-traps", "xcodegen",
     ]
 
     let name: String

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import ReleaseKit
+
+extension VersioningTests {
+    /// Inputs built to exhaust a recursive reader: each must end in a clear error (or an unresolved value), not a
+    /// stack overflow.
+    @Suite struct HostileInputTests {
+        private func write(_ files: [String: String]) throws -> String {
+            let folder = try XcodeFixture.temporaryDirectory()
+            for (name, text) in files {
+                let path = folder + "/" + name
+                try FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            return folder
+        }
+
+        @Test func pbxprojNestedFiftyThousandLevelsIsASyntaxError() {
+            let depth = 50_000
+            let text = "// !$*UTF8*$!\n" + String(repeating: "{a=", count: depth) + "b" + String(repeating: ";}", count: depth) + "\n"
+            #expect(throws: VersioningError.syntax(file: "deep.pbxproj", line: 2, message: "dictionaries and arrays nested deeper than 512 levels")) {
+                try OpenStepPlist(bytes: Array(text.utf8), path: "deep.pbxproj")
+            }
+            let arrays = "(" + String(repeating: "(", count: depth) + String(repeating: ")", count: depth) + ")"
+            #expect(throws: VersioningError.syntax(file: "deep.pbxproj", line: 1, message: "dictionaries and arrays nested deeper than 512 levels")) {
+                try OpenStepPlist(bytes: Array(arrays.utf8), path: "deep.pbxproj")
+            }
+            // Xcode's own depth is far from the limit.
+            let fine = String(repeating: "{a=", count: 100) + "b" + String(repeating: ";}", count: 100)
+            #expect((try? OpenStepPlist(bytes: Array(fine.utf8), path: "ok.pbxproj")) != nil)
+        }
+
+        @Test func xmlPlistNestedFiftyThousandLevelsIsASyntaxError() throws {
+            let depth = 50_000
+            let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
+                + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "\n</dict>\n</plist>\n"
+            let folder = try write(["Info.plist": xml])
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            #expect(throws: VersioningError.syntax(file: folder + "/Info.plist", line: 5, message: "dictionaries and arrays nested deeper than 512 levels")) {
+                try InfoPlistFile(contentsOf: folder + "/Info.plist")
+            }
+        }
+
+        @Test func xcconfigIncludeChainDeeperThanTheLimitIsASyntaxError() throws {
+            var files: [String: String] = [:]
+            for index in 0..<100 { files["C\(index).xcconfig"] = "#include \"C\(index + 1).xcconfig\"\nK\(index) = \(index)\n" }
+            files["C100.xcconfig"] = "LAST = 1\n"
+            let folder = try write(files)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            #expect(throws: VersioningError.syntax(file: folder + "/C63.xcconfig", line: 1, message: "'#include' nested deeper than 64 files")) {
+                try XCConfigFile(contentsOf: folder + "/C0.xcconfig")
+            }
+        }
+
+        @Test func includeCycleNamesTheWholeCycle() throws {
+            let folder = try write([
+                "App.xcconfig": "#include \"Version.xcconfig\"\n",
+                "Version.xcconfig": "MARKETING_VERSION = 1.0\n#include \"Shared.xcconfig\"\n",
+                "Shared.xcconfig": "// shared\n#include \"Version.xcconfig\"\n",
+            ])
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            do {
+                _ = try XCConfigFile(contentsOf: folder + "/App.xcconfig")
+                Issue.record("a cycle must be an error")
+            } catch let error as VersioningError {
+                #expect(error.description == "\(folder)/Shared.xcconfig:2: include cycle: Version.xcconfig -> Shared.xcconfig -> Version.xcconfig")
+            }
+        }
+
+        /// `A0 = $(A1)`, `A1 = $(A2)`, … 10,000 deep, and a value nesting `$(` 10,000 times: unresolved, not a crash.
+        @Test func referenceChainsDeeperThanTheLimitStayUnresolved() {
+            let depth = 10_000
+            func define(_ key: String, _ value: String) -> SettingDefinition {
+                SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
+                    path: "f", line: 1, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+            }
+            var chain = (0..<depth).map { define("A\($0)", "$(A\($0 + 1))") }
+            chain.append(define("A\(depth)", "end"))
+            chain.append(define("NESTED", String(repeating: "$(X", count: depth) + String(repeating: ")", count: depth)))
+            let settings = BuildSettings(layers: [chain], defaults: [:])
+            #expect(settings.value(of: "A0") == "")
+            #expect(settings.value(of: "A\(depth - 10)") == "end")
+            #expect(settings.value(of: "NESTED") == "")
+            #expect(settings.origin(of: "A0")?.editable == false)
+        }
+
+        /// A referenced base configuration that is missing is named with the pbxproj line that references it.
+        @Test func missingBaseConfigurationNamesThePbxprojLine() throws {
+            let folder = try XcodeFixture(name: "xcconfig-chain").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try FileManager.default.removeItem(atPath: folder + "/Config/App-Debug.xcconfig")
+            let pbxproj = try String(contentsOfFile: folder + "/Chain.xcodeproj/project.pbxproj", encoding: .utf8)
+            let lines = pbxproj.components(separatedBy: "\n")
+            let referenceID = try #require(lines.first { $0.contains("/* App-Debug.xcconfig */ = {isa = PBXFileReference") }?
+                .trimmingCharacters(in: .whitespaces).split(separator: " ").first)
+            let line = try #require(lines.firstIndex { $0.contains("baseConfigurationReference = \(referenceID)") }) + 1
+            let versions = try VersionReader.read(in: folder)
+            // Release reads App-Release.xcconfig and is unaffected; Debug's values came only from the missing file.
+            #expect(versions.report.version == "3.0.0")
+            #expect(versions.report.entries.first { $0.configuration == "Debug" }?.version == nil)
+            #expect(versions.report.warnings?.first == "Chain.xcodeproj/project.pbxproj:\(line): base configuration 'Config/App-Debug.xcconfig' does not exist; the version and build of 'Chain' (Debug) are unknown")
+        }
+    }
+}

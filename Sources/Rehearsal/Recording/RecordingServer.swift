@@ -25,12 +25,17 @@ public final class RecordingServer: Sendable {
         public var contentType: String
         /// The port to listen on; 0 picks a free one.
         public var port: UInt16
+        /// The loopback address to listen on (127.0.0.0/8): tests use another one, such as 127.0.0.2, to play a
+        /// remote service that a rehearsal must never reach.
+        public var host: String
 
-        public init(status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0) {
+        public init(status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0,
+                    host: String = "127.0.0.1") {
             self.status = status
             self.body = body
             self.contentType = contentType
             self.port = port
+            self.host = host
         }
     }
 
@@ -47,7 +52,7 @@ public final class RecordingServer: Sendable {
     /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
     @discardableResult
     public func start() throws -> String {
-        try http.start(self, port: configuration.port)
+        try http.start(self, host: configuration.host, port: configuration.port)
     }
 
     /// Stops listening and drops open connections.

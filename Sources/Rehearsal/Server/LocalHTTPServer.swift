@@ -29,16 +29,22 @@ final class LocalHTTPServer: Sendable {
     private let state = Mutex(State())
     /// The bound port, readable without the lock (handlers build URLs while holding their own locks).
     private let boundPort = Atomic<Int>(0)
+    /// The address bound by the last start.
+    private let host = Mutex("127.0.0.1")
 
     init(name: String) {
         self.name = name
     }
 
-    /// Binds 127.0.0.1:`port` (0 picks a free one), serves requests with `responder` until ``stop()``, and
-    /// returns the base URL. The server keeps `responder` (and itself) alive until then. Returns the current
-    /// URL when already running.
-    /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
-    func start(_ responder: any LocalHTTPResponder, port: UInt16 = 0) throws -> String {
+    /// Binds `host`:`port` (127.0.0.1 and a free port by default), serves requests with `responder` until
+    /// ``stop()``, and returns the base URL. The server keeps `responder` (and itself) alive until then. Returns
+    /// the current URL when already running. `host` must be a loopback address (127.0.0.0/8): a stand-in never
+    /// listens where another machine could reach it.
+    /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound or `host` is not loopback.
+    func start(_ responder: any LocalHTTPResponder, host: String = "127.0.0.1", port: UInt16 = 0) throws -> String {
+        guard host.hasPrefix("127."), host.split(separator: ".").count == 4 else {
+            throw LocalServerError.listen(name, "\(host):\(port)", "only loopback addresses (127.0.0.0/8) are served")
+        }
         if let url = currentURL { return url }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -55,9 +61,9 @@ final class LocalHTTPServer: Sendable {
         let listener: any Channel
         do {
             // Blocks on a NIO thread for the bind only; start() is synchronous so fixtures can start servers in init.
-            listener = try bootstrap.bind(host: "127.0.0.1", port: Int(port)).wait()
+            listener = try bootstrap.bind(host: host, port: Int(port)).wait()
         } catch {
-            throw LocalServerError.listen(name, "127.0.0.1:\(port)", "\(error)")
+            throw LocalServerError.listen(name, "\(host):\(port)", "\(error)")
         }
         let bound = listener.localAddress?.port ?? 0
         state.withLock {
@@ -65,7 +71,8 @@ final class LocalHTTPServer: Sendable {
             $0.listener = listener
         }
         boundPort.store(bound, ordering: .releasing)
-        return "http://127.0.0.1:\(bound)"
+        self.host.withLock { $0 = host }
+        return "http://\(host):\(bound)"
     }
 
     /// Stops listening (the port refuses connections when this returns) and drops open connections,
@@ -99,7 +106,7 @@ final class LocalHTTPServer: Sendable {
     /// The base URL (`http://127.0.0.1:PORT`) of the last start; empty before the first.
     var url: String {
         let port = boundPort.load(ordering: .acquiring)
-        return port == 0 ? "" : "http://127.0.0.1:\(port)"
+        return port == 0 ? "" : "http://\(host.withLock { $0 }):\(port)"
     }
 
     /// Every request received so far, oldest first.

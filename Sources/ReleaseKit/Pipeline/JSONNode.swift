@@ -93,19 +93,6 @@ public struct JSONNode: Sendable, Equatable {
 
     /// `text` as a JSON string literal.
     public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20:
-                result += "\\u00" + Hex.string([UInt8(control.value)])
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        "\"" + JSONEscape.string(text) + "\""
     }
 }

@@ -29,7 +29,7 @@ public final class SecretMasker: Sendable {
     /// with upper- and lower-case hex, for RFC 3986's unreserved set, for query strings and for forms (space as
     /// `+`); base64 alone and inside a longer base64 text such as `user:secret` in a Basic-auth header.
     static func forms(of secret: String) -> Set<String> {
-        var forms: Set<String> = [secret, jsonEscaped(secret)]
+        var forms: Set<String> = [secret, JSONEscape.string(secret), JSONEscape.string(secret, slash: true)]
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         for allowed in [CharacterSet.alphanumerics, unreserved, .urlQueryAllowed, .urlPathAllowed] {
             guard let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed) else { continue }
@@ -59,23 +59,6 @@ public final class SecretMasker: Sendable {
             forms.insert(String(decoding: encoded[first..<end], as: UTF8.self))
         }
         return forms
-    }
-
-    private static func jsonEscaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "/": out += "\\/"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u00" + Hex.string([UInt8(scalar.value)])
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     private static func lowercasingPercentEscapes(_ text: String) -> String {

@@ -34,7 +34,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the run report (steps, statuses, durations, outputs, artifacts) as JSON to this file.")
     var report: String?
 
-    @Flag(help: "Publish every github.release step to a local GitHub server on 127.0.0.1 instead, and print what was published.")
+    @Flag(help: "Replace every remote service (GitHub, HTTP endpoints, Slack) with local stand-ins on 127.0.0.1 and print what they received; a step with no stand-in is skipped. Nothing leaves the machine.")
     var rehearse = false
 
     @Option(help: "Where --rehearse keeps its releases (default: .git/release-rehearsal, or .release/rehearsal).")

@@ -32,7 +32,7 @@ public struct PipelineLoader: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             let invalid = Self.firstInvalidUTF8(data)
             throw .invalid([Diagnostic(file: shown, location: invalid.location, path: nil,
-                                       message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) is not valid UTF-8")])
+                                       message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) does not start a valid UTF-8 sequence")])
         }
         return try load(text: text, file: shown, extraVariables: extraVariables)
     }
@@ -276,26 +276,22 @@ public struct PipelineLoader: Sendable {
     /// Where the first byte that is not valid UTF-8 is: its offset, value, line and column (characters).
     static func firstInvalidUTF8(_ data: Data) -> (offset: Int, byte: UInt8, location: SourceLocation) {
         let bytes = [UInt8](data)
-        var line = 1, column = 1, index = 0
-        while index < bytes.count {
-            let lead = bytes[index]
-            let length = lead < 0x80 ? 1 : (0xC2..<0xE0).contains(lead) ? 2 : (0xE0..<0xF0).contains(lead) ? 3 : (0xF0..<0xF5).contains(lead) ? 4 : 0
-            // A lead byte that starts nothing, a continuation byte missing, or a sequence that decodes to no
-            // scalar (overlong, surrogate, past U+10FFFF): report the first byte that cannot be where it is.
-            var bad: Int?
-            if length == 0 {
-                bad = index
-            } else if let missing = (index + 1..<index + length).first(where: { $0 >= bytes.count || bytes[$0] & 0xC0 != 0x80 }) {
-                bad = min(missing, bytes.count - 1)
-            } else if length > 1, String(decoding: bytes[index..<index + length], as: UTF8.self).unicodeScalars.count != 1
-                        || String(decoding: bytes[index..<index + length], as: UTF8.self) == "\u{FFFD}" {
-                bad = index
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var line = 1, column = 1, offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1 && encoded.first == 0x0A { line += 1; column = 1 } else { column += 1 }
+                offset += encoded.count
+            case .error:
+                // Where the broken sequence starts (a stray continuation byte, a lead byte without its
+                // continuation, an overlong form or a surrogate).
+                return (offset, bytes[offset], SourceLocation(line: line, column: column))
+            case .emptyInput:
+                return (bytes.count, 0, SourceLocation(line: line, column: column))
             }
-            if let bad { return (bad, bytes[bad], SourceLocation(line: line, column: column)) }
-            if lead == 0x0A { line += 1; column = 1 } else { column += 1 }
-            index += length
         }
-        return (bytes.count, 0, SourceLocation(line: line, column: column))
     }
 
     private func checkKeys(_ members: [JSONNode.Member], allowed: [String], what: String, path: JSONPath, into diagnostics: inout DiagnosticList) {

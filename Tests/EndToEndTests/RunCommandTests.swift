@@ -113,6 +113,40 @@ import Testing
         }
     }
 
+    /// Ten spellings of a secret (raw, JSON-escaped twice, percent-encoded four ways, form-encoded, base64 alone and
+    /// inside Basic-auth credentials), printed by a step before any step refers to the secret, carried in an output
+    /// and a failure: none reaches the output, the report or the resume journal, in any log format.
+    @Test func noSpellingOfASecretLeavesInAnyFormat() throws {
+        let token = "ghp_A1b2~C3.d4-E5_f6:g7/h8+i9 j0&k=x"
+        let encodings: [String] = {
+            func percent(_ allowed: CharacterSet) -> String { token.addingPercentEncoding(withAllowedCharacters: allowed)! }
+            let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+            return [token, token.replacingOccurrences(of: "/", with: "\\/"), percent(.alphanumerics),
+                    percent(.alphanumerics).lowercased(), percent(unreserved), percent(unreserved).replacingOccurrences(of: "%20", with: "+"),
+                    base64(token), base64("x-access-token:" + token), base64(token + ":x-oauth-basic"), base64("user:" + token)]
+        }()
+        for format in ["plain", "json", "github"] {
+            let directory = try ReleaseBinary.gitRepository(branch: "main")
+            try ReleaseBinary.copyFixture("Pipelines/valid/secrets-everywhere.json", to: directory, as: "p.json")
+            let outcome = try ReleaseBinary.run(["run", "p.json", "--log-format", format, "--report", "r.json"], in: directory,
+                                                environment: ["RELEASE_E2E_TOKEN": token])
+            #expect(outcome.status == 1, "\(outcome.stderr)")
+            var texts = [("stdout", outcome.stdout), ("stderr", outcome.stderr),
+                         ("report", try String(contentsOfFile: directory + "/r.json", encoding: .utf8))]
+            let journalFolder = directory + "/.git/release-journal"
+            let journals = (try? FileManager.default.contentsOfDirectory(atPath: journalFolder)) ?? []
+            for name in journals { texts.append(("journal \(name)", try String(contentsOfFile: journalFolder + "/" + name, encoding: .utf8))) }
+            #expect(!journals.isEmpty, "the failed run keeps its journal for --resume")
+            for (label, text) in texts {
+                for (index, encoding) in encodings.enumerated() {
+                    #expect(!text.contains(encoding), "\(format) \(label): encoding \(index) leaked")
+                }
+            }
+            #expect(outcome.stdout.contains("form=***") || outcome.stderr.contains("form=***"))
+        }
+    }
+
     @Test func githubActionsGetsGroupsAndErrorAnnotations() throws {
         let directory = ReleaseBinary.temporaryDirectory()
         try ReleaseBinary.copyFixture("Pipelines/valid/step-fails.json", to: directory)

@@ -78,8 +78,9 @@ public struct GitCommitStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         // A re-run whose bump changed nothing has nothing to commit: the commit it made last time stands.
         guard try await hasChanges(context) else {
-            context.log("nothing to commit in \((options.paths ?? []).count) path(s); HEAD stays")
             let sha = try await context.capture(GitCommand.head, directory: options.directory)
+            let paths = options.paths ?? []
+            context.log((paths.isEmpty ? "no file to commit" : "none of the \(paths.count) files changed") + "; HEAD stays at \(sha.prefix(12))")
             return StepOutputs(["sha": .string(sha), "message": .string(options.message)])
         }
         for command in commands(context) {

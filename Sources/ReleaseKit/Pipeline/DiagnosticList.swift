@@ -15,6 +15,10 @@ struct DiagnosticList {
         items.append(Diagnostic(file: file, location: location, path: path, message: message))
     }
 
+    mutating func append(_ diagnostic: Diagnostic) {
+        items.append(diagnostic)
+    }
+
     var isEmpty: Bool { items.isEmpty }
 
     /// In file order; the sort is stable so problems at one place keep the order they were found in.

@@ -5,16 +5,43 @@ import Foundation
 public struct PipelineLoader: Sendable {
     /// The format versions this release reads.
     public static let supportedVersions = [1]
-    static let topLevelKeys = ["version", "name", "description", "variables", "profiles", "steps"]
+    static let topLevelKeys = ["version", "name", "description", "variables", "profiles", "plugins", "steps"]
     static let profileKeys = ["when", "default", "variables", "description"]
     static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
                            "timeout", "continue_on_error", "description"]
 
     /// The step kinds pipelines may use; nil for the built-in ones.
     public let registry: StepRegistry?
+    /// Plugin kinds that could not be described, with why: a step using one gets this instead of "unknown kind".
+    public let unavailablePlugins: [String: String]
 
-    public init(registry: StepRegistry? = nil) {
+    public init(registry: StepRegistry? = nil, unavailablePlugins: [String: String] = [:]) {
         self.registry = registry
+        self.unavailablePlugins = unavailablePlugins
+    }
+
+    /// Loads the file at `path` with the external step plugins it can use (its `plugins` map and
+    /// `release-step-KIND` executables on PATH), described through `plugins`; problems with plugins are reported
+    /// with the rest.
+    /// - Throws: ``PipelineError``.
+    public func load(path: String, displayPath: String? = nil, extraVariables: Set<String> = [],
+                     plugins: PluginResolver) async throws(PipelineError) -> ValidatedPipeline {
+        let shown = displayPath ?? path
+        let text = try Self.read(path: path, shown: shown)
+        let root = try? JSONParser.parse(text)
+        let resolution = await plugins.resolve(root, file: shown)
+        let loader = PipelineLoader(registry: resolution.registry ?? registry, unavailablePlugins: resolution.unavailable)
+        let pipeline: ValidatedPipeline
+        var diagnostics = resolution.diagnostics
+        do {
+            pipeline = try loader.load(text: text, file: shown, extraVariables: extraVariables)
+            if diagnostics.isEmpty { return pipeline }
+        } catch {
+            diagnostics += error.diagnostics
+        }
+        var all = DiagnosticList(file: shown)
+        for diagnostic in diagnostics { all.append(diagnostic) }
+        throw .invalid(all.sorted)
     }
 
     /// Loads the file at `path`; `displayPath` is how messages name it.
@@ -22,18 +49,7 @@ public struct PipelineLoader: Sendable {
     /// - Throws: ``PipelineError``.
     public func load(path: String, displayPath: String? = nil, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
         let shown = displayPath ?? path
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw .unreadable(path: shown, reason: reason)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            let invalid = Self.firstInvalidUTF8(data)
-            throw .invalid([Diagnostic(file: shown, location: invalid.location, path: nil,
-                                       message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) does not start a valid UTF-8 sequence")])
-        }
+        let text = try Self.read(path: path, shown: shown)
         return try load(text: text, file: shown, extraVariables: extraVariables)
     }
 
@@ -60,6 +76,31 @@ public struct PipelineLoader: Sendable {
         }
         guard diagnostics.isEmpty, let pipeline else { throw .invalid(diagnostics.sorted) }
         return pipeline
+    }
+
+    /// The parsed file at `path`, or nil when it cannot be read or parsed (`load` says why): for finding its
+    /// `plugins` without validating it.
+    public static func readRoot(path: String) -> JSONNode? {
+        guard let text = try? read(path: path, shown: path) else { return nil }
+        return try? JSONParser.parse(text)
+    }
+
+    /// The file's text.
+    /// - Throws: ``PipelineError`` when it cannot be read or is not UTF-8.
+    static func read(path: String, shown: String) throws(PipelineError) -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            throw .unreadable(path: shown, reason: reason)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            let invalid = Self.firstInvalidUTF8(data)
+            throw .invalid([Diagnostic(file: shown, location: invalid.location, path: nil,
+                                       message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) does not start a valid UTF-8 sequence")])
+        }
+        return text
     }
 
     // MARK: Structure
@@ -97,6 +138,7 @@ public struct PipelineLoader: Sendable {
         }
 
         let variables = root["variables"].map { readVariables($0, path: .root.appending("variables"), into: &diagnostics) } ?? []
+        if let node = root["plugins"] { checkPlugins(node, into: &diagnostics) }
         let profiles = root["profiles"].map { readProfiles($0, into: &diagnostics) } ?? []
 
         var steps: [StepDefinition] = []
@@ -147,6 +189,21 @@ public struct PipelineLoader: Sendable {
             variables.append(VariableDefinition(name: member.key, value: value, location: member.value.location, path: memberPath))
         }
         return variables
+    }
+
+    /// `plugins`: an object of step kinds and executables (described by ``PluginResolver`` before loading).
+    private func checkPlugins(_ node: JSONNode, into diagnostics: inout DiagnosticList) {
+        let path = JSONPath.root.appending("plugins")
+        guard let members = node.members else {
+            diagnostics.add("'plugins' must be an object of step kinds and executables, found \(node.found)", at: node, path)
+            return
+        }
+        checkDuplicateKeys(members, path: path, into: &diagnostics)
+        for member in members {
+            if member.value.string?.isEmpty != false {
+                diagnostics.add("plugin '\(Echo.text(member.key))' must name an executable, found \(member.value.found)", at: member.value, path.appending(member.key))
+            }
+        }
     }
 
     private func readProfiles(_ node: JSONNode, into diagnostics: inout DiagnosticList) -> [ProfileDefinition] {
@@ -217,7 +274,9 @@ public struct PipelineLoader: Sendable {
         if let usesNode = node["uses"] {
             if let text = usesNode.string, !text.isEmpty {
                 uses = text
-                if registry[text] == nil {
+                if registry[text] == nil, let problem = unavailablePlugins[text] {
+                    diagnostics.add("step '\(Echo.text(id))': \(problem)", at: usesNode, path.appending("uses"))
+                } else if registry[text] == nil {
                     diagnostics.add("step '\(Echo.text(id))': unknown step kind '\(Echo.text(text))'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list", at: usesNode, path.appending("uses"))
                 }
             } else {

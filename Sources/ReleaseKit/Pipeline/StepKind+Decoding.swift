@@ -14,6 +14,13 @@ extension StepKind {
     /// the values are known; options without any are checked now.
     /// - Throws: ``OptionsDecoder/Failure`` for malformed options, ``StepError`` from the step's `init`.
     public func make(with node: JSONNode, at path: JSONPath, mode: OptionsDecoder.Mode) throws -> BuildResult {
+        if let plugin {
+            var checker = PluginOptions(mode: mode)
+            let options = try checker.convert(node, schema: plugin.description.options, at: path)
+            let step = PluginStep(description: plugin.description, executable: plugin.executable, options: options)
+            return BuildResult(step: step, unknownKeys: checker.unknownKeys,
+                               requestedKeys: Set(plugin.description.options.properties.map(\.name)))
+        }
         var result = try Self.decode(optionsType, from: node, at: path, mode: mode)
         let options = result.options
         result.build.step = mode == .validation && Self.containsReferences(node) ? try? makeStep(options) : try makeStep(options)

@@ -7,6 +7,7 @@ public enum StepCatalog {
         var out = ""
         for kind in registry.kinds {
             out += "\(kind.kind)\n  \(kind.summary)\n"
+            if let plugin = kind.plugin { out += "  plugin: \(plugin.executable)\n" }
             let documentation = kind.documentation
             if documentation.options.isEmpty {
                 out += "  options: none\n"
@@ -36,6 +37,7 @@ public enum StepCatalog {
             [
                 "kind": kind.kind,
                 "summary": kind.summary,
+                "source": kind.source,
                 "options": kind.documentation.options.map(json),
                 "outputs": kind.documentation.outputs.map { ["name": $0.name, "type": $0.type, "description": $0.description] },
                 "dynamic_outputs": kind.documentation.dynamicOutputs,

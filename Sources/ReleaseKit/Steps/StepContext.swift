@@ -163,18 +163,20 @@ public final class StepContext: Sendable {
     /// step's log, and returns how it ended. The command line is logged first with secrets masked.
     /// Task cancellation (timeout, Ctrl-C) stops the command's whole process group. `onLine` also receives
     /// every output line, masked (standard error included, which the result does not keep), for steps that
-    /// judge a command by its output (`gate.command`).
+    /// judge a command by its output (`gate.command`). `input` is written to its standard input (else /dev/null).
     public func run(
         _ arguments: [String],
         directory: String? = nil,
         environment extra: [String: String] = [:],
         echo: Bool = true,
+        input: [UInt8]? = nil,
         onLine: (@Sendable (String, OutputStreamKind) -> Void)? = nil
     ) async throws -> ProcessResult {
         let request = ProcessRequest(
             arguments: arguments,
             directory: directory.map(resolvePath) ?? workingDirectory,
-            environment: environment.merging(extra) { _, new in new }
+            environment: environment.merging(extra) { _, new in new },
+            input: input
         )
         if echo { sink(.command(masker.mask(ShellQuoting.commandLine(arguments)))) }
         let masker = self.masker

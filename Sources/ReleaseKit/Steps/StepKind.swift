@@ -9,6 +9,9 @@ public struct StepKind: Sendable {
     public let documentation: StepDocumentation
     /// The step's `Options` type.
     public let optionsType: any StepOptions.Type
+    /// For an external plugin kind: its description and executable. Its `with` is checked against the
+    /// description's schema instead of being decoded into `optionsType`.
+    public let plugin: (description: PluginDescription, executable: String)?
     private let create: @Sendable (any StepOptions) throws -> any Step
 
     public init<S: Step>(_ type: S.Type) {
@@ -22,7 +25,24 @@ public struct StepKind: Sendable {
             }
             return try S(options: typed)
         }
+        plugin = nil
     }
+
+    /// A kind served by the external plugin at `executable`.
+    public init(plugin description: PluginDescription, executable: String) {
+        kind = description.kind
+        summary = description.summary
+        let required = description.options.properties.filter { description.options.required.contains($0.name) }
+        let with = required.map { "\"\($0.name)\": \($0.schema.defaultValue?.json ?? "\"...\"")" }.joined(separator: ", ")
+        documentation = StepDocumentation(options: description.options.optionDocumentation, outputs: description.outputs,
+                                          example: "{\"id\": \"\(description.kind.replacingOccurrences(of: ".", with: "-"))\", \"uses\": \"\(description.kind)\", \"with\": {\(with)}}")
+        optionsType = PluginStep.Options.self
+        plugin = (description, executable)
+        create = { _ in throw InternalError("plugin kind '\(description.kind)' is built from its JSON options") }
+    }
+
+    /// Where the kind comes from, for `release steps`: `built-in`, or the plugin's executable.
+    public var source: String { plugin?.executable ?? "built-in" }
 
     /// Creates the step from decoded options.
     /// - Throws: ``StepError`` from the step's `init(options:)` when a value is wrong.

@@ -4,10 +4,14 @@ public struct StepRegistry: Sendable {
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         /// Two step types claim the same kind; which one a pipeline means would be a guess.
         case duplicateKind(String)
+        /// An external plugin claims a kind that is already registered: `(kind, plugin executable, other source)`.
+        case pluginClash(String, String, String)
 
         public var description: String {
             switch self {
             case .duplicateKind(let kind): return "step kind '\(kind)' is registered twice"
+            case .pluginClash(let kind, let executable, let other):
+                return "plugin '\(executable)' declares step kind '\(kind)', which is already \(other == "built-in" ? "a built-in step" : "the plugin '\(other)'")"
             }
         }
     }
@@ -18,11 +22,20 @@ public struct StepRegistry: Sendable {
     /// Registers `types`, in order.
     /// - Throws: ``Error/duplicateKind(_:)`` when two types have the same kind.
     public init(_ types: [any Step.Type]) throws(Error) {
+        try self.init(kinds: types.map { StepKind($0) })
+    }
+
+    /// Registers `kinds`, in order (built-in kinds first, then plugins).
+    /// - Throws: ``Error/pluginClash(_:_:_:)`` when a plugin kind is already registered, else
+    ///   ``Error/duplicateKind(_:)``.
+    public init(kinds list: [StepKind]) throws(Error) {
         var kinds: [StepKind] = []
         var index: [String: StepKind] = [:]
-        for type in types {
-            let kind = StepKind(type)
-            guard index[kind.kind] == nil else { throw .duplicateKind(kind.kind) }
+        for kind in list {
+            if let existing = index[kind.kind] {
+                if let plugin = kind.plugin { throw .pluginClash(kind.kind, plugin.executable, existing.source) }
+                throw .duplicateKind(kind.kind)
+            }
             kinds.append(kind)
             index[kind.kind] = kind
         }

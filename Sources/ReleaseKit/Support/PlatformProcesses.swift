@@ -10,6 +10,8 @@
 //   sequence stops as soon as the leader exits. A grandchild that ignores SIGTERM would then survive its
 //   leader (issue 13), so the follow-up SIGKILL, and the registry's kill-everything, go through `kill(2)` with
 //   a negative process group id here.
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -22,9 +24,11 @@ import Glibc
 #if canImport(System)
 import System
 typealias SubprocessFilePath = System.FilePath
+typealias SubprocessFileDescriptor = System.FileDescriptor
 #else
 import SystemPackage
 typealias SubprocessFilePath = SystemPackage.FilePath
+typealias SubprocessFileDescriptor = SystemPackage.FileDescriptor
 #endif
 
 /// Process-related calls whose spelling or module differs between Darwin and Glibc.
@@ -32,6 +36,18 @@ enum PlatformProcesses {
     /// `path` as the `FilePath` swift-subprocess takes on this platform.
     static func filePath(_ path: String) -> SubprocessFilePath {
         SubprocessFilePath(path)
+    }
+
+    /// A descriptor open for reading on `bytes`, for a child's standard input. The bytes go through an unlinked
+    /// temporary file, not a pipe: a child that exits without reading them cannot raise SIGPIPE in this process,
+    /// and no writer has to keep pace with the child.
+    static func inputFile(_ bytes: [UInt8]) throws -> SubprocessFileDescriptor {
+        let path = NSTemporaryDirectory() + "release-input-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+            throw ProcessError.spawnFailed(command: "(standard input)", reason: "cannot write '\(path)'")
+        }
+        defer { unlink(path) }
+        return try SubprocessFileDescriptor.open(SubprocessFilePath(path), .readOnly)
     }
 
     /// Sends `signal` to every process in process group `group` (`kill(-group, signal)`); signal 0 only asks

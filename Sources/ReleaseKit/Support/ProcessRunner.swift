@@ -7,11 +7,14 @@ public struct ProcessRequest: Sendable, Equatable {
     public var arguments: [String]
     public var directory: String
     public var environment: [String: String]
+    /// Bytes written to the command's standard input, which is then closed; nil for /dev/null.
+    public var input: [UInt8]?
 
-    public init(arguments: [String], directory: String, environment: [String: String]) {
+    public init(arguments: [String], directory: String, environment: [String: String], input: [UInt8]? = nil) {
         self.arguments = arguments
         self.directory = directory
         self.environment = environment
+        self.input = input
     }
 }
 
@@ -136,13 +139,24 @@ public enum ProcessRunner {
         let delivery = LineDelivery(onLine)
         let command = request.arguments[0]
         do {
-            // Standard input is /dev/null (`input: .none`).
-            let result = try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
-                stopper.started(group: execution.processIdentifier.value)
-                async let errors = readLines(execution.standardError, as: .stderr, keeping: 0, to: delivery)
-                let output = try await readLines(execution.standardOutput, as: .stdout, keeping: captureLimit, to: delivery)
+            // The same reading for both kinds of standard input, which give `Execution` different types.
+            let body: @Sendable (ProcessIdentifier, SubprocessOutputSequence, SubprocessOutputSequence) async throws -> [UInt8] = { identifier, output, errorOutput in
+                stopper.started(group: identifier.value)
+                async let errors = readLines(errorOutput, as: .stderr, keeping: 0, to: delivery)
+                let captured = try await readLines(output, as: .stdout, keeping: captureLimit, to: delivery)
                 _ = try await errors
-                return output
+                return captured
+            }
+            // Standard input is the request's bytes, else /dev/null (`input: .none`).
+            let result = if let input = request.input {
+                try await Subprocess.run(configuration, input: .fileDescriptor(try PlatformProcesses.inputFile(input), closeAfterSpawningProcess: true),
+                                         output: .sequence, error: .sequence) { execution in
+                    try await body(execution.processIdentifier, execution.standardOutput, execution.standardError)
+                }
+            } else {
+                try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
+                    try await body(execution.processIdentifier, execution.standardOutput, execution.standardError)
+                }
             }
             let output = String(decoding: result.closureResult, as: UTF8.self)
             switch result.terminationStatus {

@@ -25,17 +25,24 @@ struct PipelineArguments: ParsableArguments {
     }
 
     /// Loads and validates the pipeline, printing every problem and exiting 65 when it is invalid.
-    func load(directory: String, format: LogFormat) throws -> ValidatedPipeline {
+    func load(directory: String, format: LogFormat) async throws -> ValidatedPipeline {
         let path = PipelineLocator.resolve(pipeline, in: directory)
         let absolute = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
         let extra = Set(try parsedVariables().keys)
         do {
-            return try PipelineLoader().load(path: absolute, displayPath: path, extraVariables: extra)
+            return try await PipelineLoader().load(path: absolute, displayPath: path, extraVariables: extra,
+                                                   plugins: pluginResolver(directory: directory))
         } catch {
             printDiagnostics(error.diagnostics, format: format)
             throw ExitCode(ExitCodes.invalidPipeline)
         }
     }
+}
+
+/// Describes external step plugins with answers cached in the user's cache folder.
+func pluginResolver(directory: String) -> PluginResolver {
+    PluginResolver(describer: PluginDescriber(cacheFile: PluginDescriber.userCacheFile, environment: ProcessInfo.processInfo.environment),
+                   directory: directory)
 }
 
 /// Prints pipeline problems to standard error (and as annotations on GitHub Actions).

@@ -20,7 +20,7 @@ struct PlanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = FileManager.default.currentDirectoryPath
-        let validated = try pipeline.load(directory: directory, format: .auto)
+        let validated = try await pipeline.load(directory: directory, format: .auto)
         let plan: Plan
         do {
             plan = try await Planner().plan(validated, options: RunOptions(workingDirectory: directory, profile: pipeline.profile,

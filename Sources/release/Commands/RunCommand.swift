@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = FileManager.default.currentDirectoryPath
-        let validated = try pipeline.load(directory: directory, format: logFormat)
+        let validated = try await pipeline.load(directory: directory, format: logFormat)
         let masker = SecretMasker()
         var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
                                  dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)

@@ -3,7 +3,7 @@ import Foundation
 import ReleaseKit
 
 /// `release validate`: checks pipeline files and prints every problem.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check pipeline files; print every problem, not just the first.",
@@ -16,7 +16,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .customLong("var"), help: ArgumentHelp("Names defined on the command line at run time (repeatable).", valueName: "KEY=VALUE"))
     var variables: [String] = []
 
-    func run() throws {
+    func run() async throws {
         let directory = FileManager.default.currentDirectoryPath
         var files = pipelines.map { PipelineLocator.resolve($0, in: directory) }
         if files.isEmpty { files = PipelineLocator.all(in: directory) }
@@ -26,7 +26,8 @@ struct ValidateCommand: ParsableCommand {
         for file in files {
             let absolute = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
             do {
-                let pipeline = try PipelineLoader().load(path: absolute, displayPath: file, extraVariables: extra)
+                let pipeline = try await PipelineLoader().load(path: absolute, displayPath: file, extraVariables: extra,
+                                                               plugins: pluginResolver(directory: directory))
                 Terminal.writeError("ok: \(file) (\(pipeline.definition.steps.count) steps)\n")
             } catch {
                 invalid = true

@@ -147,6 +147,15 @@ import Testing
         #expect(cat.standardOutput == "")
     }
 
+    @Test func standardInputCarriesTheRequestBytesAndIsThenClosed() async throws {
+        // 200 KiB: more than a pipe buffer holds, so the writer and the reader must overlap.
+        let input = Array(repeating: UInt8(ascii: "x"), count: 200 * 1024) + Array("\nend\n".utf8)
+        let request = ProcessRequest(arguments: ["sh", "-c", "wc -c; echo done"], directory: "/tmp",
+                                     environment: ["PATH": "/usr/bin:/bin"], input: input)
+        let result = try await ProcessRunner.run(request) { _, _ in }
+        #expect(result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == ["\(input.count)", "done"])
+    }
+
     @Test func carriageReturnsBeforeLineBreaksAreDroppedAndOthersKept() async throws {
         let lines = Lines()
         let request = ProcessRequest(arguments: ["printf", "a\\r\\nb\\rc\\n"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])

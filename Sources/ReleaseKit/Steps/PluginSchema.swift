@@ -1,0 +1,76 @@
+/// The subset of JSON Schema a plugin's `describe` may use for its `with` object: `type`, `properties`,
+/// `required`, `enum`, `items`, `additionalProperties: false`, `default` and `description`. Other keywords are
+/// ignored, so a richer schema still loads; the plugin then checks what we do not.
+public struct PluginSchema: Sendable, Equatable {
+    /// `string`, `number`, `integer`, `boolean`, `array`, `object`, `null`; empty for any.
+    public var types: [String]
+    /// Declared properties, in the order written.
+    public var properties: [(name: String, schema: PluginSchema)]
+    public var required: [String]
+    /// The only accepted values, if any.
+    public var allowed: [PluginValue]?
+    /// The schema of `items` (none or one; an array because a struct cannot hold itself directly).
+    private var items: [PluginSchema]
+    /// False for `additionalProperties: false`: an unknown key is an error.
+    public var additionalProperties: Bool
+    public var defaultValue: PluginValue?
+    public var description: String
+
+    /// A schema that accepts any value.
+    public static let any = PluginSchema()
+
+    private init() {
+        types = []
+        properties = []
+        required = []
+        allowed = nil
+        items = []
+        additionalProperties = true
+        defaultValue = nil
+        description = ""
+    }
+
+    /// Reads a schema object.
+    /// - Throws: ``PluginError/badDescription(_:_:)`` naming `plugin` when a keyword has the wrong shape.
+    public init(_ value: PluginValue, plugin: String) throws {
+        guard case .object = value else { throw PluginError.badDescription(plugin, "'options' must be a JSON Schema object, found \(value.typeName)") }
+        switch value["type"] {
+        case nil: types = []
+        case .string(let name)?: types = [name]
+        case .array(let names)?: types = names.compactMap(\.string)
+        case let other?: throw PluginError.badDescription(plugin, "a schema 'type' must be a string or array, found \(other.typeName)")
+        }
+        var properties: [(name: String, schema: PluginSchema)] = []
+        if case .object(let members)? = value["properties"] {
+            for member in members { properties.append((member.key, try PluginSchema(member.value, plugin: plugin))) }
+        }
+        self.properties = properties
+        if case .array(let names)? = value["required"] { required = names.compactMap(\.string) } else { required = [] }
+        if case .array(let values)? = value["enum"] { allowed = values } else { allowed = nil }
+        items = try value["items"].map { [try PluginSchema($0, plugin: plugin)] } ?? []
+        if case .bool(false)? = value["additionalProperties"] { additionalProperties = false } else { additionalProperties = true }
+        defaultValue = value["default"]
+        description = value["description"]?.string ?? ""
+    }
+
+    public static func == (lhs: PluginSchema, rhs: PluginSchema) -> Bool {
+        lhs.types == rhs.types && lhs.required == rhs.required && lhs.allowed == rhs.allowed && lhs.items == rhs.items
+            && lhs.additionalProperties == rhs.additionalProperties && lhs.defaultValue == rhs.defaultValue
+            && lhs.description == rhs.description && lhs.properties.map(\.name) == rhs.properties.map(\.name)
+            && zip(lhs.properties, rhs.properties).allSatisfy { $0.schema == $1.schema }
+    }
+
+    /// The schema of `items`, if any.
+    public var itemSchema: PluginSchema? { items.first }
+
+    /// The options as `release steps` documents them.
+    public var optionDocumentation: [StepDocumentation.Option] {
+        properties.map { property in
+            let schema = property.schema
+            let values = schema.allowed?.map { $0.string ?? $0.json }
+            return StepDocumentation.Option(property.name, schema.types.isEmpty ? "any" : schema.types.joined(separator: "|"),
+                                            required: required.contains(property.name), defaultValue: schema.defaultValue?.json,
+                                            values: values, schema.description)
+        }
+    }
+}

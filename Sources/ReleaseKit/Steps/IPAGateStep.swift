@@ -4,11 +4,8 @@ import Foundation
 /// `Payload/*.app/Info.plist` (XML or binary) lacks a required key or has the wrong version or build; the
 /// embedded provisioning profile is of the wrong type for the channel, has expired, or is for another app.
 ///
-/// `embedded.mobileprovision` is a CMS (PKCS #7) SignedData whose content is the profile's property list: it is
-/// read with ``CMSSignedData`` (DER, or BER with the content in chunks). Should that fail on an unusual encoding,
-/// the bytes from the first `<?xml` to the first `</plist>` are tried, which is exact whenever the content is one
-/// primitive OCTET STRING. The signature is not verified: iOS does that at installation; this gate checks what
-/// the profile says.
+/// `embedded.mobileprovision` is read as a ``ProvisioningProfile`` (the same reader `signing.profile` uses). The
+/// signature is not verified: iOS does that at installation; this gate checks what the profile says.
 public struct IPAGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
@@ -132,37 +129,6 @@ public struct IPAGateStep: Step {
         return contents
     }
 
-    /// The property list inside a CMS-signed provisioning profile: its eContent, else the bytes from `<?xml` to
-    /// `</plist>`.
-    static func profilePlist(in data: Data) -> Data? {
-        let bytes = [UInt8](data)
-        if let content = try? CMSSignedData.content(of: bytes) { return Data(content) }
-        guard let start = find(Array("<?xml".utf8), in: bytes, from: 0) else { return nil }
-        let close = Array("</plist>".utf8)
-        guard let end = find(close, in: bytes, from: start) else { return nil }
-        return Data(bytes[start..<(end + close.count)])
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        var index = start
-        while index + needle.count <= haystack.count {
-            if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The profile type its contents make it: enterprise (ProvisionsAllDevices), development (get-task-allow),
-    /// ad-hoc (ProvisionedDevices) or app-store (none of those).
-    static func profileType(_ profile: [String: Any]) -> String {
-        let entitlements = profile["Entitlements"] as? [String: Any] ?? [:]
-        if profile["ProvisionsAllDevices"] as? Bool == true { return "enterprise" }
-        if entitlements["get-task-allow"] as? Bool == true { return "development" }
-        if !((profile["ProvisionedDevices"] as? [Any]) ?? []).isEmpty { return "ad-hoc" }
-        return "app-store"
-    }
-
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let path = try context.requireFile(options.ipa, option: "ipa")
@@ -222,44 +188,39 @@ public struct IPAGateStep: Step {
 
     /// The profile's problems; fills the profile outputs.
     func checkProfile(_ data: Data, at place: String, bundleID: String, now: Date, outputs: inout StepOutputs) -> [String] {
-        guard let plist = Self.profilePlist(in: data) else {
-            var reason = "it holds no property list"
-            do { _ = try CMSSignedData.content(of: [UInt8](data)) } catch { reason = error.description }
-            return ["\(place) is not a signed provisioning profile: \(reason)"]
-        }
-        guard let profile = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any] else {
-            return ["\(place): its property list does not parse as a dictionary"]
+        let profile: ProvisioningProfile
+        do {
+            profile = try ProvisioningProfile(data: data)
+        } catch ProvisioningProfile.Failure.notADictionary {
+            return ["\(place): \(ProvisioningProfile.Failure.notADictionary)"]
+        } catch {
+            return ["\(place) is \(error)"]
         }
         var problems: [String] = []
-        let name = profile["Name"] as? String ?? ""
-        let label = "\(place) (profile '\(name)')"
-        let entitlements = profile["Entitlements"] as? [String: Any] ?? [:]
-        let type = Self.profileType(profile)
-        let team = (profile["TeamIdentifier"] as? [String])?.first ?? (profile["ApplicationIdentifierPrefix"] as? [String])?.first ?? ""
-        outputs["profile_name"] = .string(name)
-        outputs["profile_type"] = .string(type)
+        let label = "\(place) (profile '\(profile.name)')"
+        let team = profile.teamID
+        outputs["profile_name"] = .string(profile.name)
+        outputs["profile_type"] = .string(profile.type.rawValue)
         outputs["team_id"] = .string(team)
 
         if let channel = options.channel {
-            let devices = (profile["ProvisionedDevices"] as? [Any])?.count ?? 0
-            let allDevices = profile["ProvisionsAllDevices"] as? Bool == true
-            let getTaskAllow = entitlements["get-task-allow"] as? Bool == true
+            let devices = profile.devices.count
             switch channel {
             case .appStore:
                 if devices > 0 { problems.append("\(label) has ProvisionedDevices (\(devices)), expected none for channel 'app-store' (it is an ad-hoc or development profile)") }
-                if allDevices { problems.append("\(label) has ProvisionsAllDevices true, expected none for channel 'app-store' (it is an enterprise profile)") }
-                if getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'app-store'") }
+                if profile.provisionsAllDevices { problems.append("\(label) has ProvisionsAllDevices true, expected none for channel 'app-store' (it is an enterprise profile)") }
+                if profile.getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'app-store'") }
             case .adHoc:
                 if devices == 0 { problems.append("\(label) has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'") }
-                if getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'ad-hoc'") }
+                if profile.getTaskAllow { problems.append("\(label) has get-task-allow true, expected false for channel 'ad-hoc'") }
             case .development:
-                if !getTaskAllow { problems.append("\(label) has get-task-allow false, expected true for channel 'development'") }
+                if !profile.getTaskAllow { problems.append("\(label) has get-task-allow false, expected true for channel 'development'") }
             case .enterprise:
-                if !allDevices { problems.append("\(label) has no ProvisionsAllDevices true, expected it for channel 'enterprise'") }
+                if !profile.provisionsAllDevices { problems.append("\(label) has no ProvisionsAllDevices true, expected it for channel 'enterprise'") }
             }
         }
 
-        if let expiration = profile["ExpirationDate"] as? Date {
+        if let expiration = profile.expirationDate {
             let text = Timestamp.iso8601(expiration)
             outputs["expires"] = .string(text)
             if expiration <= now {
@@ -269,11 +230,8 @@ public struct IPAGateStep: Step {
             problems.append("\(label) has no ExpirationDate")
         }
 
-        if let identifier = entitlements["application-identifier"] as? String, !identifier.isEmpty {
-            let appPart = identifier.firstIndex(of: ".").map { String(identifier[identifier.index(after: $0)...]) } ?? ""
-            let matches = appPart == "*" || appPart == bundleID
-                || (appPart.hasSuffix(".*") && bundleID.hasPrefix(String(appPart.dropLast())))
-            if !bundleID.isEmpty && !matches {
+        if let identifier = profile.applicationIdentifier {
+            if !bundleID.isEmpty && !profile.matches(bundleID: bundleID) {
                 problems.append("\(label) has application-identifier '\(identifier)', which does not match bundle identifier '\(bundleID)' (expected '\(team.isEmpty ? "TEAMID" : team).\(bundleID)' or a wildcard)")
             }
         } else {

@@ -188,6 +188,12 @@ public final class StepContext: Sendable {
         }
     }
 
+    /// Logs a command line as `run` does (secrets masked), for a step that runs it with `echo: false` and shows its
+    /// output its own way (`xcode.archive` condenses xcodebuild's).
+    public func logCommand(_ arguments: [String]) {
+        sink(.command(masker.mask(ShellQuoting.commandLine(arguments))))
+    }
+
     /// Runs a read-only command quietly and returns its standard output without the trailing newline.
     /// - Throws: ``StepError/failed(_:)`` with the command and its status when it fails.
     public func capture(_ arguments: [String], directory: String? = nil) async throws -> String {

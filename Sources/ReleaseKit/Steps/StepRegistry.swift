@@ -80,6 +80,11 @@ public struct StepRegistry: Sendable {
             IPAGateStep.self,
             ITMSPackageStep.self,
             ChecksumStep.self,
+            SigningKeychainStep.self,
+            SigningProfileStep.self,
+            XcodeArchiveStep.self,
+            XcodeExportStep.self,
+            AppStoreValidateStep.self,
         ]
     }
 }

@@ -13,6 +13,9 @@ struct PipelineArguments: ParsableArguments {
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, overriding the pipeline's and the profile's (repeatable).", valueName: "KEY=VALUE"))
     var variables: [String] = []
 
+    @Option(help: ArgumentHelp("Evaluate when: {os} as on this system (default: the current one); with fake or remote tools, rehearse a macOS run elsewhere.", valueName: "NAME"))
+    var os: String?
+
     func parsedVariables() throws -> [String: String] {
         var result: [String: String] = [:]
         for entry in variables {

@@ -23,8 +23,9 @@ struct PlanCommand: AsyncParsableCommand {
         let validated = try await pipeline.load(directory: directory, format: .auto)
         let plan: Plan
         do {
-            plan = try await Planner().plan(validated, options: RunOptions(workingDirectory: directory, profile: pipeline.profile,
-                                                                           variables: try pipeline.parsedVariables()))
+            var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables())
+            if let os = pipeline.os { options.os = os }
+            plan = try await Planner().plan(validated, options: options)
         } catch let error as UsageError {
             throw usageFailure(error)
         }

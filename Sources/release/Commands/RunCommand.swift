@@ -54,6 +54,7 @@ struct RunCommand: AsyncParsableCommand {
         var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
                                  dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
         if let jobs { options.jobs = jobs }
+        if let os = pipeline.os { options.os = os }
         var rehearsal: Rehearsal?
         if rehearse {
             do {

@@ -17,10 +17,16 @@ import Testing
         #expect(plan.profile == "release")
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
-        #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "profile-install", "certificate-add", "archive", "export",
-                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "itmsp", "publish", "certificate-remove"])
-        #expect(plan.steps.last?.id == "certificate-remove")
-        #expect(plan.step("certificate-remove")?.definition.always == true)
+        #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "keychain", "profiles", "archive", "export",
+                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish"])
+        // No shell strings left for signing, building, exporting or validating; the keychain and profiles are
+        // removed by their steps' teardowns rather than an always-step.
+        #expect(plan.step("keychain")?.definition.uses == "signing.keychain")
+        #expect(plan.step("profiles")?.definition.uses == "signing.profile")
+        #expect(plan.step("archive")?.definition.uses == "xcode.archive")
+        #expect(plan.step("export")?.definition.uses == "xcode.export")
+        #expect(plan.step("validate")?.definition.uses == "appstore.validate")
+        #expect(plan.step("validate")?.definition.gate == true)
 
         // The seed's tag, name, body and asset names.
         var interpolator = plan.interpolator

@@ -137,7 +137,7 @@ import Testing
             }
             #expect(profile.first == 0x30, "\(name)")
             #expect(Array(profile[4..<15]) == signedData, "\(name)")
-            #expect(IPAGateStep.profilePlist(in: Data(profile)) != nil, "\(name)")
+            #expect(ProvisioningProfile.propertyList(in: Data(profile)) != nil, "\(name)")
         }
     }
 
@@ -163,8 +163,8 @@ import Testing
         var data = Data([0x30, 0x82, 0x01, 0x00, 0x06, 0x09])
         data += Data("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8)
         data += Data([0xA0, 0x82, 0x3C, 0x00])
-        #expect(IPAGateStep.profilePlist(in: data) == Data("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8))
-        #expect(IPAGateStep.profilePlist(in: Data([0x30, 0x00])) == nil)
+        #expect(ProvisioningProfile.propertyList(in: data) == Data("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8))
+        #expect(ProvisioningProfile.propertyList(in: Data([0x30, 0x00])) == nil)
     }
 }
 
@@ -199,7 +199,7 @@ import Testing
         let message = Self.ber(0x30, [Self.oid, Self.ber(0xA0, [Self.ber(0x30, [Self.version, Self.digests, encapsulated, Self.signerInfos])])])
         #expect(try CMSSignedData.content(of: message) == Self.plist)
         // The byte search alone would find the plist split by a chunk header; the gate reads it whole.
-        #expect(IPAGateStep.profilePlist(in: Data(message)) == Data(Self.plist))
+        #expect(ProvisioningProfile.propertyList(in: Data(message)) == Data(Self.plist))
     }
 
     @Test func rejectsOtherMessages() {

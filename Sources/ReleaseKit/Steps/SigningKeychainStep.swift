@@ -1,0 +1,154 @@
+import Foundation
+
+/// `signing.keychain`: a temporary keychain for this run holding the signing certificate, what fastlane's
+/// `setup_ci` and `import_certificate` do: created with a random password (never printed), settings without a lock
+/// timeout, unlocked, the .p12 imported for `/usr/bin/codesign`, the key partition list set so codesign never
+/// prompts, and put first in the user's search list, keeping the user's keychains after it.
+///
+/// Teardown (registered as soon as the keychain exists) deletes it and sets the search list back to exactly what
+/// it was, after success, failure or Ctrl-C.
+public struct SigningKeychainStep: Step {
+    /// The step's `with` object.
+    public struct Options: StepOptions, Equatable {
+        @Option(help: "the .p12 (certificate and private key): a path, or its contents in base64, e.g. ${secrets.CERTIFICATE_P12}")
+        public var certificate: String
+        @Option(help: "the .p12's password, e.g. ${secrets.CERTIFICATE_PASSWORD} (may be empty)")
+        public var password: String
+        @Option(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
+        public var keychain: String?
+
+        public init() {}
+
+        /// Creates the options; defaults match the declared ones.
+        public init(certificate: String, password: String, keychain: String? = nil) {
+            self.init()
+            self.certificate = certificate
+            self.password = password
+            self.keychain = keychain
+        }
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "signing.keychain"
+    /// One line for `release steps`.
+    public static let summary = "Create a temporary keychain with the signing certificate, usable by codesign without prompts; teardown deletes it and restores the search list"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the keychain file"),
+        .init("identity", "string", "the first code signing identity's name, 'Apple Distribution: Name (TEAMID)'"),
+        .init("identity_sha1", "string", "its certificate's SHA-1"),
+        .init("identities", "list", "every code signing identity found, '<SHA-1> <name>'"),
+    ]
+    public static let example = """
+        { "id": "keychain", "uses": "signing.keychain", "when": {"os": "macos"},
+          "with": { "certificate": "${secrets.CERTIFICATE_P12}", "password": "${secrets.CERTIFICATE_PASSWORD}" } }
+        """
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty certificate or keychain.
+    public init(options: Options) throws {
+        guard !options.certificate.isEmpty else { throw StepError.invalidOption("certificate", "must not be empty") }
+        if options.keychain?.isEmpty == true { throw StepError.invalidOption("keychain", "must not be empty") }
+        self.options = options
+    }
+
+    func keychainPath(_ context: StepContext) -> String {
+        options.keychain.map(context.resolvePath) ?? (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID).keychain-db")
+    }
+
+    /// The .p12 as given: a path, or nil when the option holds its contents.
+    private var certificatePath: String? {
+        InlineContents.decode(options.certificate) == nil ? options.certificate : nil
+    }
+
+    /// Read-only checks: the certificate is there and `security` can be run.
+    public func verify(in context: StepContext) async throws {
+        if let certificatePath { try context.requireFile(certificatePath, option: "certificate") }
+        if ProcessRunner.resolveExecutable("security", directory: context.workingDirectory, environment: context.environment) == nil {
+            throw StepError.failed("command not found: 'security' (signing.keychain runs on macOS)")
+        }
+    }
+
+    /// The commands `run` would run, the password shown as `<random>`.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let keychain = keychainPath(context)
+        let password = "<random>"
+        let certificate = certificatePath.map(context.resolvePath) ?? "<certificate from base64>"
+        let commands = [
+            SecurityCommand.listKeychains,
+            SecurityCommand.createKeychain(keychain, password: password),
+            SecurityCommand.setKeychainSettings(keychain),
+            SecurityCommand.unlockKeychain(keychain, password: password),
+            SecurityCommand.importCertificate(certificate, keychain: keychain, password: options.password),
+            SecurityCommand.setKeyPartitionList(keychain, password: password),
+            SecurityCommand.setSearchList([keychain, "<the user's keychains>"]),
+            SecurityCommand.findIdentities(keychain),
+        ]
+        return StepPlan(effects: commands.map { .command(argv: $0, directory: nil) }
+                            + [.note("teardown: delete '\(keychain)' and restore the user's search list")],
+                        outputs: StepOutputs(["path": .path(keychain)]))
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let keychain = keychainPath(context)
+        if !options.password.isEmpty { context.masker.add(options.password) }
+        let password = Self.randomPassword()
+        context.masker.add(password)
+
+        let previous = SecurityCommand.searchList(from: try await context.capture(SecurityCommand.listKeychains))
+        if FileManager.default.fileExists(atPath: keychain) {
+            throw StepError.failed("keychain '\(keychain)' already exists; remove it or choose another 'keychain'")
+        }
+        try await runChecked(SecurityCommand.createKeychain(keychain, password: password), context)
+        context.addTeardown("delete keychain '\(keychain)' and restore the search list (\(previous.count) keychain\(previous.count == 1 ? "" : "s"))") {
+            var problems: [String] = []
+            let deleted = try await context.run(SecurityCommand.deleteKeychain(keychain), echo: false)
+            if !deleted.succeeded { problems.append("'security delete-keychain' exited with status \(deleted.status)") }
+            let restored = try await context.run(SecurityCommand.setSearchList(previous), echo: false)
+            if !restored.succeeded { problems.append("'security list-keychains -s' exited with status \(restored.status)") }
+            if !problems.isEmpty { throw StepError.failed(problems.joined(separator: "; ")) }
+        }
+        try await runChecked(SecurityCommand.setKeychainSettings(keychain), context)
+        try await runChecked(SecurityCommand.unlockKeychain(keychain, password: password), context)
+
+        var certificate = try certificatePath.map { try context.requireFile($0, option: "certificate") }
+        var temporary: String?
+        if certificate == nil, let data = InlineContents.decode(options.certificate) {
+            let path = (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID)-\(UUID().uuidString).p12")
+            try InlineContents.writePrivate(data, to: path)
+            temporary = path
+            certificate = path
+        }
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        try await runChecked(SecurityCommand.importCertificate(certificate!, keychain: keychain, password: options.password), context)
+        try await runChecked(SecurityCommand.setKeyPartitionList(keychain, password: password), context)
+        try await runChecked(SecurityCommand.setSearchList([keychain] + previous.filter { $0 != keychain }), context)
+
+        let identities = SigningIdentity.parse(try await context.capture(SecurityCommand.findIdentities(keychain)))
+        guard let first = identities.first else {
+            throw StepError.failed("'\(keychain)' holds no valid code signing identity after importing the certificate")
+        }
+        for identity in identities { context.log("identity \(identity.sha1) \"\(identity.name)\"") }
+        return StepOutputs([
+            "path": .path(keychain),
+            "identity": .string(first.name),
+            "identity_sha1": .string(first.sha1),
+            "identities": .list(identities.map { .string("\($0.sha1) \($0.name)") }),
+        ])
+    }
+
+    private func runChecked(_ arguments: [String], _ context: StepContext) async throws {
+        let result = try await context.run(arguments)
+        guard result.succeeded else {
+            throw StepError.exitStatus(result.status, command: context.masker.mask(ShellQuoting.commandLine(arguments)))
+        }
+    }
+
+    /// 32 random bytes as hex: nobody types it, and it lives only in this process and the teardown.
+    static func randomPassword() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Hex.string((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

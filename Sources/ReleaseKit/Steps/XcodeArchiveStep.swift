@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+
+/// `xcode.archive`: `xcodebuild archive` from typed options, what fastlane's `gym` does for the build half.
+///
+/// The exact command is logged (secrets masked). xcodebuild's output is condensed as it comes (what is compiled,
+/// linked and signed, warnings, errors: ``XcodebuildLogCondenser``); on GitHub Actions each warning and error also
+/// becomes an annotation (`::error file=…,line=…`) as it is printed. The full raw output goes to a log file kept as
+/// an artifact. xcodebuild's own exit status decides: a non-zero one fails the step with that status.
+public struct XcodeArchiveStep: Step {
+    /// The step's `with` object.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "the .xcodeproj to build (or give 'workspace')")
+        public var project: String?
+        @Option(.path, help: "the .xcworkspace to build (or give 'project')")
+        public var workspace: String?
+        @Option(help: "the scheme to archive")
+        public var scheme: String
+        @Option(help: "the build configuration")
+        public var configuration: String = "Release"
+        @Option(help: "xcodebuild's -destination")
+        public var destination: String = "generic/platform=iOS"
+        @Option(.path, help: "the .xcarchive to write")
+        public var archivePath: String
+        @Option(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
+        public var derivedDataPath: String?
+        @Option(.path, help: "xcodebuild's -resultBundlePath (none when absent)")
+        public var resultBundlePath: String?
+        @Option(.path, help: "an .xcconfig whose settings override the project's (-xcconfig)")
+        public var xcconfig: String?
+        @Option(help: "build settings passed as KEY=VALUE, e.g. {\"CODE_SIGN_STYLE\": \"Manual\"}")
+        public var buildSettings: [String: String] = [:]
+        @Option(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
+        public var allowProvisioningUpdates: Bool = false
+        @Option(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
+        public var log: String?
+
+        public init() {}
+
+        /// Creates the options; defaults match the declared ones.
+        public init(project: String? = nil, workspace: String? = nil, scheme: String, configuration: String = "Release",
+                    destination: String = "generic/platform=iOS", archivePath: String, derivedDataPath: String? = nil,
+                    resultBundlePath: String? = nil, xcconfig: String? = nil, buildSettings: [String: String] = [:],
+                    allowProvisioningUpdates: Bool = false, log: String? = nil) {
+            self.init()
+            self.project = project
+            self.workspace = workspace
+            self.scheme = scheme
+            self.configuration = configuration
+            self.destination = destination
+            self.archivePath = archivePath
+            self.derivedDataPath = derivedDataPath
+            self.resultBundlePath = resultBundlePath
+            self.xcconfig = xcconfig
+            self.buildSettings = buildSettings
+            self.allowProvisioningUpdates = allowProvisioningUpdates
+            self.log = log
+        }
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "xcode.archive"
+    /// One line for `release steps`.
+    public static let summary = "xcodebuild archive from typed options: condensed live output, errors as annotations, full log kept, exit status kept"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the .xcarchive"),
+        .init("archive", "path", "the .xcarchive (same as path)"),
+        .init("app", "path", "the .app inside it (Products/Applications)"),
+        .init("dsyms", "path", "its dSYMs folder"),
+        .init("log", "path", "the full xcodebuild output (also an artifact)"),
+        .init("warnings", "number", "how many warnings xcodebuild printed"),
+    ]
+    public static let example = """
+        { "id": "archive", "uses": "xcode.archive", "needs": ["keychain", "profiles"], "when": {"os": "macos"},
+          "with": { "project": "Demo.xcodeproj", "scheme": "Demo", "configuration": "Release",
+                    "archive_path": "build/Demo.xcarchive", "build_settings": {"CODE_SIGN_STYLE": "Manual"} } }
+        """
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` unless exactly one of project and workspace is given, or for empty values.
+    public init(options: Options) throws {
+        switch (options.project, options.workspace) {
+        case (nil, nil): throw StepError.invalidOption("project", "give 'project' or 'workspace'")
+        case (.some, .some): throw StepError.invalidOption("workspace", "give 'project' or 'workspace', not both")
+        default: break
+        }
+        for (name, value) in [("scheme", options.scheme), ("configuration", options.configuration),
+                              ("destination", options.destination), ("archive_path", options.archivePath)] where value.isEmpty {
+            throw StepError.invalidOption(name, "must not be empty")
+        }
+        if let key = options.buildSettings.keys.sorted().first(where: { $0.isEmpty || $0.contains("=") || $0.contains(" ") }) {
+            throw StepError.invalidOption("build_settings", "'\(key)' is not a build setting name")
+        }
+        guard options.archivePath.hasSuffix(".xcarchive") else {
+            throw StepError.invalidOption("archive_path", "'\(options.archivePath)' must end in .xcarchive")
+        }
+        self.options = options
+    }
+
+    func command(_ context: StepContext) -> XcodebuildCommand.Archive {
+        let container: XcodebuildCommand.Archive.Container = options.workspace.map { .workspace($0) } ?? .project(options.project ?? "")
+        return XcodebuildCommand.Archive(
+            container: container, scheme: options.scheme, configuration: options.configuration, destination: options.destination,
+            archivePath: context.resolvePath(options.archivePath), derivedDataPath: options.derivedDataPath.map(context.resolvePath),
+            resultBundlePath: options.resultBundlePath.map(context.resolvePath), xcconfig: options.xcconfig,
+            allowProvisioningUpdates: options.allowProvisioningUpdates, buildSettings: options.buildSettings)
+    }
+
+    func logPath(_ context: StepContext) -> String {
+        if let log = options.log { return context.resolvePath(log) }
+        let archive = context.resolvePath(options.archivePath)
+        let name = ((archive as NSString).lastPathComponent as NSString).deletingPathExtension
+        return ((archive as NSString).deletingLastPathComponent as NSString).appendingPathComponent("\(name).xcodebuild.log")
+    }
+
+    func outputs(_ context: StepContext, app: String?, warnings: Int) -> StepOutputs {
+        let archive = context.resolvePath(options.archivePath)
+        return StepOutputs([
+            "path": .path(archive),
+            "archive": .path(archive),
+            "app": .path(app ?? archive + "/Products/Applications/\(options.scheme).app"),
+            "dsyms": .path(archive + "/dSYMs"),
+            "log": .path(logPath(context)),
+            "warnings": .number(Double(warnings)),
+        ])
+    }
+
+    /// Read-only checks: the project or workspace exists and xcodebuild can be run.
+    public func verify(in context: StepContext) async throws {
+        if let project = options.project { try context.requireFile(project, option: "project") }
+        if let workspace = options.workspace { try context.requireFile(workspace, option: "workspace") }
+        if let xcconfig = options.xcconfig { try context.requireFile(xcconfig, option: "xcconfig") }
+        if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
+            throw StepError.failed("command not found: 'xcodebuild' (xcode.archive runs on macOS with Xcode)")
+        }
+    }
+
+    /// The command `run` would run and the outputs it promises.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        StepPlan(effects: [.command(argv: command(context).arguments, directory: nil),
+                           .writeFile(path: logPath(context), diff: nil, detail: "the full xcodebuild output")],
+                 outputs: outputs(context, app: nil, warnings: 0))
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let arguments = command(context).arguments
+        let logPath = self.logPath(context)
+        try FileSystemSupport.createParent(of: logPath)
+        guard FileManager.default.createFile(atPath: logPath, contents: Data()), let log = FileHandle(forWritingAtPath: logPath) else {
+            throw StepError.failed("cannot write the xcodebuild log '\(logPath)'")
+        }
+        defer { try? log.close() }
+        let annotate = context.environment["GITHUB_ACTIONS"] == "true"
+        let state = Mutex((condenser: XcodebuildLogCondenser(), issues: [XcodebuildIssue]()))
+        context.logCommand(arguments)
+        let result = try await context.run(arguments, echo: false) { line, stream in
+            log.write(Data((line + "\n").utf8))
+            let condensed = state.withLock { state -> XcodebuildLogCondenser.Line? in
+                let condensed = state.condenser.condense(line)
+                if case .issue(let issue) = condensed { state.issues.append(issue) }
+                return condensed
+            }
+            switch condensed {
+            case .step(let text): context.log(text)
+            case .issue(let issue):
+                context.log(issue.summary, stream: .stderr)
+                if annotate { context.log(issue.annotation.line) }
+            case nil: break
+            }
+        }
+        let issues = state.withLock { $0.issues }
+        let errors = issues.filter { $0.severity == .error }
+        let warnings = issues.count - errors.count
+        context.log("full log: \(logPath)")
+        guard result.succeeded else {
+            let command = context.masker.mask(ShellQuoting.commandLine(arguments))
+            if let signal = result.signal { throw StepError.failed("'\(command)' was killed by signal \(signal)") }
+            if !errors.isEmpty {
+                context.log("\(errors.count) error\(errors.count == 1 ? "" : "s"):", stream: .stderr)
+                for error in errors { context.log("  \(error.summary)", stream: .stderr) }
+            }
+            throw StepError.exitStatus(result.status, command: command)
+        }
+        let archive = context.resolvePath(options.archivePath)
+        guard FileSystemSupport.isDirectory(archive) else {
+            throw StepError.failed("xcodebuild succeeded but wrote no archive at '\(archive)'")
+        }
+        let applications = archive + "/Products/Applications"
+        let app = (try? FileManager.default.contentsOfDirectory(atPath: applications))?.sorted().first { $0.hasSuffix(".app") }
+        var outputs = outputs(context, app: app.map { applications + "/" + $0 }, warnings: warnings)
+        outputs.artifacts = [try await context.artifact(logPath)]
+        return outputs
+    }
+}

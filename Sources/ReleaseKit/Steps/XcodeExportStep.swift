@@ -1,0 +1,210 @@
+import Foundation
+
+/// `xcode.export`: `xcodebuild -exportArchive` with an ExportOptions.plist written from typed options, what fastlane's
+/// `gym` does for the export half.
+///
+/// `method` accepts Xcode's old and new names (`app-store` and `app-store-connect`, `ad-hoc` and `release-testing`,
+/// `development` and `debugging`) and the plist gets the one the installed Xcode expects, from `xcodebuild
+/// -version` (see ``ExportMethod/newNamesSince``). `provisioningProfiles` maps each bundle identifier in the archive
+/// (the app and its extensions) to a profile: given as `provisioning_profiles`, or found among `profiles` (what
+/// `signing.profile` installed, `${steps.profiles.outputs.paths}`), an exact application identifier preferred to a
+/// wildcard. `manageAppVersionAndBuildNumber` is always false: the release decided them.
+public struct XcodeExportStep: Step {
+    /// The step's `with` object.
+    public struct Options: StepOptions, Equatable {
+        @Option(.path, help: "the .xcarchive to export")
+        public var archive: String
+        @Option(help: "how to export; old and new Xcode names are both accepted")
+        public var method: ExportMethod
+        @Option(.path, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
+        public var exportPath: String
+        @Option(help: "teamID (default: the profiles' team)")
+        public var teamID: String?
+        @Option(help: "signingStyle (default: manual when profiles are known, else automatic)")
+        public var signingStyle: SigningStyle?
+        @Option(help: "bundle identifier → profile name or UUID, written as they are")
+        public var provisioningProfiles: [String: String] = [:]
+        @Option(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths}")
+        public var profiles: PathListOption?
+        @Option(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
+        public var signingCertificate: String?
+        @Option(help: "uploadSymbols (App Store exports)")
+        public var uploadSymbols: Bool = true
+        @Option(help: "let xcodebuild update profiles (-allowProvisioningUpdates)")
+        public var allowProvisioningUpdates: Bool = false
+        @Option(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
+        public var optionsPlist: String?
+
+        public init() {}
+
+        /// Creates the options; defaults match the declared ones.
+        public init(archive: String, method: ExportMethod, exportPath: String, teamID: String? = nil, signingStyle: SigningStyle? = nil,
+                    provisioningProfiles: [String: String] = [:], profiles: [String]? = nil, signingCertificate: String? = nil,
+                    uploadSymbols: Bool = true, allowProvisioningUpdates: Bool = false, optionsPlist: String? = nil) {
+            self.init()
+            self.archive = archive
+            self.method = method
+            self.exportPath = exportPath
+            self.teamID = teamID
+            self.signingStyle = signingStyle
+            self.provisioningProfiles = provisioningProfiles
+            self.profiles = profiles.map(PathListOption.init)
+            self.signingCertificate = signingCertificate
+            self.uploadSymbols = uploadSymbols
+            self.allowProvisioningUpdates = allowProvisioningUpdates
+            self.optionsPlist = optionsPlist
+        }
+    }
+
+    /// ExportOptions' `signingStyle`.
+    public enum SigningStyle: String, OptionChoice, Equatable {
+        case manual
+        case automatic
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "xcode.export"
+    /// One line for `release steps`.
+    public static let summary = "xcodebuild -exportArchive with an ExportOptions.plist from typed options (old and new method names); outputs the .ipa"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("path", "path", "the .ipa (also an artifact)"),
+        .init("ipa", "path", "the .ipa (same as path)"),
+        .init("options_plist", "path", "the ExportOptions.plist written"),
+        .init("method", "string", "the method as written for the installed Xcode"),
+    ]
+    public static let example = """
+        { "id": "export", "uses": "xcode.export", "when": {"os": "macos"},
+          "with": { "archive": "${steps.archive.outputs.path}", "method": "app-store-connect", "export_path": "build/export",
+                    "profiles": "${steps.profiles.outputs.paths}" } }
+        """
+
+    /// The decoded options.
+    public let options: Options
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for empty paths.
+    public init(options: Options) throws {
+        if options.archive.isEmpty { throw StepError.invalidOption("archive", "must not be empty") }
+        if options.exportPath.isEmpty { throw StepError.invalidOption("export_path", "must not be empty") }
+        if options.exportPath.hasSuffix(".ipa") {
+            throw StepError.invalidOption("export_path", "'\(options.exportPath)' is a folder for xcodebuild, not the .ipa")
+        }
+        self.options = options
+    }
+
+    func plistPath(_ context: StepContext) -> String {
+        options.optionsPlist.map(context.resolvePath) ?? context.resolvePath(options.exportPath) + "/ExportOptions.plist"
+    }
+
+    /// The .ipa `run` is expected to produce: named after the archive.
+    func promisedIPA(_ context: StepContext) -> String {
+        let name = ((context.resolvePath(options.archive) as NSString).lastPathComponent as NSString).deletingPathExtension
+        return context.resolvePath(options.exportPath) + "/\(name).ipa"
+    }
+
+    /// Bundle identifiers of the archive's app and its extensions (`PlugIns/*.appex`, `Extensions/*.appex`).
+    static func bundleIdentifiers(inArchive archive: String) -> [String] {
+        let applications = archive + "/Products/Applications"
+        var bundles: [String] = []
+        for app in ((try? FileManager.default.contentsOfDirectory(atPath: applications)) ?? []).sorted() where app.hasSuffix(".app") {
+            bundles.append(applications + "/" + app)
+            for folder in ["PlugIns", "Extensions"] {
+                let path = applications + "/" + app + "/" + folder
+                for appex in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where appex.hasSuffix(".appex") {
+                    bundles.append(path + "/" + appex)
+                }
+            }
+        }
+        return bundles.compactMap { bundle in
+            guard let data = FileManager.default.contents(atPath: bundle + "/Info.plist"),
+                  let plist = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] else { return nil }
+            return plist["CFBundleIdentifier"] as? String
+        }
+    }
+
+    /// The profile for each bundle identifier among `profiles`: an exact application identifier first, else the most
+    /// specific wildcard.
+    static func mapping(bundleIDs: [String], profiles: [ProvisioningProfile]) -> [String: String] {
+        var result: [String: String] = [:]
+        for bundleID in bundleIDs {
+            let candidates = profiles.filter { $0.matches(bundleID: bundleID) }
+            let best = candidates.first { !$0.isWildcard }
+                ?? candidates.max { ($0.bundleIdentifierPattern?.count ?? 0) < ($1.bundleIdentifierPattern?.count ?? 0) }
+            if let best { result[bundleID] = best.uuid }
+        }
+        return result
+    }
+
+    /// The ExportOptions for the archive at `archive`, or what it will be when the archive and profiles are promised.
+    func exportOptions(_ context: StepContext) throws -> ExportOptions {
+        var profiles: [ProvisioningProfile] = []
+        for expansion in options.profiles?.expand(in: context) ?? [] where !expansion.isPromised {
+            for file in expansion.files {
+                do {
+                    profiles.append(try ProvisioningProfile(contentsOf: file))
+                } catch {
+                    throw StepError.invalidOption("profiles", "'\(file)': \(error)")
+                }
+            }
+        }
+        var mapping = Self.mapping(bundleIDs: Self.bundleIdentifiers(inArchive: context.resolvePath(options.archive)), profiles: profiles)
+        mapping.merge(options.provisioningProfiles) { _, given in given }
+        let style = options.signingStyle ?? (mapping.isEmpty && options.profiles == nil ? .automatic : .manual)
+        let team = options.teamID ?? profiles.first.map(\.teamID).flatMap { $0.isEmpty ? nil : $0 }
+        return ExportOptions(method: options.method, teamID: team, signingStyle: style.rawValue, provisioningProfiles: mapping,
+                             uploadSymbols: options.uploadSymbols, signingCertificate: options.signingCertificate)
+    }
+
+    func command(_ context: StepContext) -> [String] {
+        XcodebuildCommand.exportArchive(archivePath: context.resolvePath(options.archive), exportPath: context.resolvePath(options.exportPath),
+                                        optionsPlist: plistPath(context), allowProvisioningUpdates: options.allowProvisioningUpdates)
+    }
+
+    /// Read-only checks: the archive exists (or is promised) and xcodebuild can be run.
+    public func verify(in context: StepContext) async throws {
+        try context.requireFile(options.archive, option: "archive")
+        if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
+            throw StepError.failed("command not found: 'xcodebuild' (xcode.export runs on macOS with Xcode)")
+        }
+        _ = try exportOptions(context)
+    }
+
+    /// The plist and command `run` would write and run, and the outputs it promises.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let exportOptions = try exportOptions(context)
+        let profiles = exportOptions.provisioningProfiles.keys.sorted().map { "\($0) → \(exportOptions.provisioningProfiles[$0]!)" }
+        let detail = "method \(options.method.rawValue) (named for the installed Xcode), signingStyle \(exportOptions.signingStyle)"
+            + (profiles.isEmpty ? "" : ", provisioningProfiles: " + profiles.joined(separator: ", "))
+        return StepPlan(effects: [.command(argv: XcodebuildCommand.version, directory: nil),
+                                  .writeFile(path: plistPath(context), diff: nil, detail: detail),
+                                  .command(argv: command(context), directory: nil)],
+                        outputs: StepOutputs(["path": .path(promisedIPA(context)), "ipa": .path(promisedIPA(context)),
+                                              "options_plist": .path(plistPath(context)), "method": .string(options.method.rawValue)]))
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        try context.requireFile(options.archive, option: "archive")
+        let versionText = try await context.capture(XcodebuildCommand.version)
+        guard let xcode = XcodeVersion(versionOutput: versionText) else {
+            throw StepError.failed("cannot read the Xcode version from 'xcodebuild -version': '\(versionText)'")
+        }
+        let exportOptions = try exportOptions(context)
+        let method = exportOptions.method.name(for: xcode)
+        context.log("Xcode \(xcode) (\(xcode.build)): method '\(method)'" + (method == options.method.rawValue ? "" : " for '\(options.method.rawValue)'"))
+        let plist = plistPath(context)
+        try FileSystemSupport.createParent(of: plist)
+        try AtomicFile.write(try exportOptions.propertyList(for: xcode), to: plist)
+        let exportPath = context.resolvePath(options.exportPath)
+        try FileManager.default.createDirectory(atPath: exportPath, withIntermediateDirectories: true)
+        let arguments = command(context)
+        let result = try await context.run(arguments)
+        guard result.succeeded else {
+            throw StepError.exitStatus(result.status, command: context.masker.mask(ShellQuoting.commandLine(arguments)))
+        }
+        let ipas = ((try? FileManager.default.contentsOfDirectory(atPath: exportPath)) ?? []).filter { $0.hasSuffix(".ipa") }.sorted()
+        guard let name = ipas.first else { throw StepError.failed("xcodebuild -exportArchive wrote no .ipa in '\(exportPath)'") }
+        let ipa = exportPath + "/" + name
+        return StepOutputs(["path": .path(ipa), "ipa": .path(ipa), "options_plist": .path(plist), "method": .string(method)],
+                           artifacts: [try await context.artifact(ipa)])
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Rehearsal
+import Testing
+
+/// `release run Pipelines/distribute.json --os macos` on Linux with the fake `security`, `xcodebuild` and `xcrun`
+/// (Fixtures/FakeTools) first on PATH: signing, archive, export, validation and packaging end to end, and the
+/// machine left as it was (no keychain, no profile, the same search list) however the run ends.
+@Suite struct AppleDistributeTests {
+    static let fakeTools = ReleaseBinary.root.appendingPathComponent("Fixtures/FakeTools").path
+    static let signing = ReleaseBinary.root.appendingPathComponent("Fixtures/Signing").path
+    static let searchList = "[\"/Users/ci/Library/Keychains/login.keychain-db\", \"/Library/Keychains/System.keychain\"]"
+
+    /// A demo checkout with Signing/, a fake home and the fakes' state; the environment a run needs.
+    struct Machine {
+        var directory: String
+        var home: String
+        var state: String
+        var environment: [String: String]
+
+        var log: [[String: Any]] {
+            let text = (try? String(contentsOfFile: state + "/calls.jsonl", encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+
+        func calls(_ tool: String) -> [[String]] {
+            log.filter { $0["tool"] as? String == tool }.compactMap { $0["argv"] as? [String] }
+        }
+
+        var installedProfiles: [String] {
+            let enumerator = FileManager.default.enumerator(atPath: home)
+            var found: [String] = []
+            while let path = enumerator?.nextObject() as? String {
+                if path.hasSuffix(".mobileprovision") { found.append(path) }
+            }
+            return found
+        }
+
+        var keychains: String { (try? String(contentsOfFile: state + "/keychains.json", encoding: .utf8)) ?? "{}" }
+        var searchList: String { (try? String(contentsOfFile: state + "/search-list.json", encoding: .utf8)) ?? "" }
+    }
+
+    static func machine(branch: String = "release/3.0.1", extra: [String: String] = [:]) throws -> Machine {
+        let directory = try ReleaseBinary.prepareDemo()
+        try ReleaseBinary.git(["checkout", "-q", "-B", branch], in: directory)
+        try FileManager.default.createDirectory(atPath: directory + "/Signing", withIntermediateDirectories: true)
+        for file in ["Distribution.p12", "release.mobileprovision", "adhoc.mobileprovision"] {
+            try FileManager.default.copyItem(atPath: signing + "/" + file, toPath: directory + "/Signing/" + file)
+        }
+        let home = ReleaseBinary.temporaryDirectory()
+        let state = ReleaseBinary.temporaryDirectory()
+        try searchList.write(toFile: state + "/search-list.json", atomically: true, encoding: .utf8)
+        let key = try String(contentsOfFile: signing + "/AuthKey_DEMO123456.p8", encoding: .utf8)
+        var environment = [
+            "PATH": fakeTools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "HOME": home, "RELEASE_FAKE_STATE": state, "RELEASE_FAKE_LOG": state + "/calls.jsonl",
+            "RELEASE_FAKE_P12_PASSWORD": "demo-p12-password", "CERTIFICATE_PASSWORD": "demo-p12-password",
+            "APP_STORE_CONNECT_KEY_ID": "DEMO123456", "APP_STORE_CONNECT_ISSUER_ID": "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
+            "APP_STORE_CONNECT_KEY": key,
+        ]
+        environment.merge(extra) { _, new in new }
+        return Machine(directory: directory, home: home, state: state, environment: environment)
+    }
+
+    /// Nothing left behind: no keychain known to `security`, no keychain file, no profile, the search list as it began.
+    func expectClean(_ machine: Machine, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(machine.keychains.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "") == "{}", sourceLocation: sourceLocation)
+        #expect(machine.installedProfiles.isEmpty, "\(machine.installedProfiles)", sourceLocation: sourceLocation)
+        let list = try JSONSerialization.jsonObject(with: Data(machine.searchList.utf8)) as? [String]
+        #expect(list == ["/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"], sourceLocation: sourceLocation)
+        for path in machine.calls("security").filter({ $0.first == "create-keychain" }).compactMap(\.last) {
+            #expect(!FileManager.default.fileExists(atPath: path), "keychain file '\(path)' left", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A local GitHub for `publish`, and the variables that point the pipeline at it.
+    static func github() throws -> (LocalGitHubServer, [String: String]) {
+        let token = "ghp_appleEndToEnd0123456789"
+        let server = try LocalGitHubServer(configuration: .init(storageDirectory: ReleaseBinary.temporaryDirectory(), token: token))
+        return (server, ["GITHUB_API_URL": try server.start(), "GITHUB_TOKEN": token])
+    }
+
+    @Test func distributeSignsArchivesExportsValidatesAndPackagesAndLeavesNothingBehind() throws {
+        let (server, github) = try Self.github()
+        defer { server.stop() }
+        let machine = try Self.machine(extra: github)
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for step in ["keychain", "profiles", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish"] {
+            #expect(outcome.stderr.contains("✔ \(step)"), "\(step): \(outcome.stderr)")
+        }
+        // The keychain: created, unlocked, imported for codesign, partition list, first in the user's list.
+        let security = machine.calls("security")
+        let create = try #require(security.first { $0.first == "create-keychain" })
+        let keychain = try #require(create.last)
+        let password = create[2]
+        #expect(password.count == 64 && !outcome.stderr.contains(password), "the random keychain password is never printed")
+        #expect(!outcome.stderr.contains("demo-p12-password"))
+        #expect(security.contains(["set-key-partition-list", "-S", "apple-tool:,apple:,codesign:", "-s", "-k", password, keychain]))
+        #expect(security.contains(["list-keychains", "-d", "user", "-s", keychain, "/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"]))
+        #expect(security.last == ["list-keychains", "-d", "user", "-s", "/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"])
+        // xcodebuild: the archive command, the version asked, the export with the generated plist.
+        let xcodebuild = machine.calls("xcodebuild")
+        #expect(xcodebuild.first == ["-project", "Fixtures/DemoApp/Demo.xcodeproj", "-scheme", "Demo", "-configuration", "Release",
+                                     "-destination", "generic/platform=iOS", "-archivePath", machine.directory + "/build/Demo.xcarchive",
+                                     "archive", "DEVELOPMENT_TEAM=ABCDE12345", "OTHER_CODE_SIGN_FLAGS=--keychain \(keychain)"])
+        #expect(xcodebuild.contains(["-version"]))
+        let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
+        let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
+        #expect(plist["method"] as? String == "app-store-connect")
+        #expect(plist["provisioningProfiles"] as? [String: String] == ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"])
+        #expect(FileManager.default.fileExists(atPath: machine.directory + "/build/export/Demo.ipa"))
+        #expect(FileManager.default.fileExists(atPath: machine.directory + "/build/Demo.xcodebuild.log"))
+        #expect(outcome.stderr.contains("[Demo] Linking Demo"))
+        #expect(!outcome.stderr.contains("IntermediateBuildFilesPath"), "xcodebuild's output is condensed")
+        // altool found the key in the private folder, which is gone now.
+        let altool = try #require(machine.log.first { $0["tool"] as? String == "xcrun" })
+        let keys = try #require((altool["env"] as? [String: String])?["API_PRIVATE_KEYS_DIR"])
+        #expect(keys.hasSuffix("/private_keys") && !FileManager.default.fileExists(atPath: keys))
+        #expect(server.summary().joined(separator: "\n").contains("Demo-3.0.0-4146.xcarchive.zip"), "\(server.summary())")
+        try expectClean(machine)
+    }
+
+    @Test func aFailingArchiveStillRemovesKeychainAndProfiles() throws {
+        let machine = try Self.machine(branch: "develop", extra: ["RELEASE_FAKE_XCODEBUILD_FAIL": "1"])
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("main.c:12:5: error: use of undeclared identifier 'demo_version'"))
+        #expect(outcome.stderr.contains("exited with status 65"))
+        #expect(FileManager.default.fileExists(atPath: machine.directory + "/build/Demo.xcodebuild.log"))
+        try expectClean(machine)
+    }
+
+    @Test func anInterruptedArchiveStillRemovesKeychainAndProfiles() throws {
+        let machine = try Self.machine(branch: "develop", extra: ["RELEASE_FAKE_XCODEBUILD_SLEEP": "30"])
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment,
+                                            interruptAfter: 4)
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(machine.calls("security").contains { $0.first == "create-keychain" }, "the keychain existed before the interrupt")
+        #expect(!machine.calls("xcodebuild").isEmpty)
+        try expectClean(machine)
+    }
+
+    @Test func appleValidationErrorsAreShownVerbatimAndTheGateExits2() throws {
+        let (server, github) = try Self.github()
+        defer { server.stop() }
+        let machine = try Self.machine(extra: github.merging(["RELEASE_FAKE_ALTOOL": "fail"]) { _, new in new })
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("- *** Error: Error Domain=ITunesConnectionOperationErrorDomain Code=1350 \"Unable to validate your application. The App Store is unavailable.\""), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("- *** Error: Exception while launching iTunesTransporter: Transporter transfer failed. Error Domain=NSCocoaErrorDomain Code=50 \"The operation couldn't be completed.\" -[ITunesSoftwareServiceValidator _terminateWithStatus:]"))
+        #expect(!outcome.stderr.contains("✔ publish"))
+        try expectClean(machine)
+    }
+
+    @Test(arguments: [
+        ("expired.mobileprovision", "expired on 2014-01-01T00:00:00Z"),
+        ("other.mobileprovision", "has application-identifier 'ABCDE12345.com.example.other', which covers none of"),
+    ])
+    func aBadProfileFailsPreflightBeforeAnythingRuns(profile: String, message: String) throws {
+        let (server, github) = try Self.github()
+        defer { server.stop() }
+        let machine = try Self.machine(extra: github)
+        try FileManager.default.removeItem(atPath: machine.directory + "/Signing/release.mobileprovision")
+        try FileManager.default.copyItem(atPath: Self.signing + "/" + profile, toPath: machine.directory + "/Signing/release.mobileprovision")
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(machine.calls("security").isEmpty && machine.calls("xcodebuild").isEmpty, "preflight stops the run before any tool runs")
+        try expectClean(machine)
+    }
+
+    @Test func aDryRunOnLinuxShowsEveryCommandThatWouldRun() throws {
+        let (server, github) = try Self.github()
+        defer { server.stop() }
+        let machine = try Self.machine(extra: github)
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--dry-run"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for command in ["security create-keychain -p '<random>'", "security set-key-partition-list", "xcodebuild -project Fixtures/DemoApp/Demo.xcodeproj",
+                        "xcodebuild -exportArchive", "xcrun altool --validate-app"] {
+            #expect(outcome.stderr.contains(command), "\(command): \(outcome.stderr)")
+        }
+        #expect(machine.log.isEmpty, "a dry run runs none of the tools")
+    }
+}

@@ -263,11 +263,18 @@ import Testing
     }
 
     @Test func aHangingPluginIsStoppedWithItsWholeProcessGroupAtItsTimeout() async throws {
-        let directory = TestPipelines.temporaryDirectory()
-        let started = Date()
-        let outcome = try await Self.failure(#"[ "$1" = run ] || { echo '{"type": "result", "ok": true}'; exit 0; }; sleep 30 & wait"#, timeout: 1)
+        let pidFile = TestPipelines.temporaryDirectory() + "/sleeper.pid"
+        let outcome = try await Self.failure(#"[ "$1" = run ] || { echo '{"type": "result", "ok": true}'; exit 0; }; sleep 30 & echo $! > \#(pidFile); wait"#, timeout: 1)
         #expect(outcome.message?.hasPrefix("timed out after 1") == true, "\(outcome.message ?? "")")
-        #expect(Date().timeIntervalSince(started) < 15)
+        // The plugin's child went with it (its process group was stopped), rather than sleeping on for 30 s.
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var alive = true
+        for _ in 0..<200 where alive {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            alive = kill(pid, 0) == 0 && !state.contains(") Z ")
+            if alive { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(!alive, "the plugin's child outlived the timeout")
     }
 
     @Test func secretsAreMaskedInEverythingAPluginPrints() async throws {

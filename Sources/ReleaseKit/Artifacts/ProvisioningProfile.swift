@@ -116,6 +116,14 @@ public struct ProvisioningProfile: Sendable, Equatable {
         return expirationDate <= now
     }
 
+    /// Why the profile cannot be used at `now`, worded once for `gate.ipa` and `signing.profile`: expired, or no
+    /// expiry at all; nil while it is valid. `label` names the profile in the message.
+    public func expiryProblem(at now: Date, label: String) -> String? {
+        guard let expirationDate else { return "\(label) has no ExpirationDate" }
+        guard expirationDate <= now else { return nil }
+        return "\(label) expired on \(Timestamp.iso8601(expirationDate)) (now \(Timestamp.iso8601(now)))"
+    }
+
     /// The property list inside a CMS-signed provisioning profile: its eContent, else the bytes from `<?xml` to
     /// `</plist>`.
     public static func propertyList(in data: Data) -> Data? {

@@ -220,15 +220,8 @@ public struct IPAGateStep: Step {
             }
         }
 
-        if let expiration = profile.expirationDate {
-            let text = Timestamp.iso8601(expiration)
-            outputs["expires"] = .string(text)
-            if expiration <= now {
-                problems.append("\(label) expired on \(text) (now \(Timestamp.iso8601(now)))")
-            }
-        } else {
-            problems.append("\(label) has no ExpirationDate")
-        }
+        if let expiration = profile.expirationDate { outputs["expires"] = .string(Timestamp.iso8601(expiration)) }
+        if let problem = profile.expiryProblem(at: now, label: label) { problems.append(problem) }
 
         if let identifier = profile.applicationIdentifier {
             if !bundleID.isEmpty && !profile.matches(bundleID: bundleID) {

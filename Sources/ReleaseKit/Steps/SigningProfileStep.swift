@@ -120,13 +120,7 @@ public struct SigningProfileStep: Step {
             }
             let label = "\(source.label) (profile '\(profile.name)')"
             if profile.uuid.isEmpty || profile.uuid.contains("/") { problems.append("\(label) has no usable UUID") }
-            if let expiration = profile.expirationDate {
-                if expiration <= context.now {
-                    problems.append("\(label) expired on \(Timestamp.iso8601(expiration)) (now \(Timestamp.iso8601(context.now)))")
-                }
-            } else {
-                problems.append("\(label) has no ExpirationDate")
-            }
+            if let problem = profile.expiryProblem(at: context.now, label: label) { problems.append(problem) }
             if let team = options.teamID, profile.teamID != team {
                 problems.append("\(label) is for team '\(profile.teamID)', expected '\(team)'")
             }

@@ -87,19 +87,6 @@ extension ReaderFuzzTests.Reader {
     }
 }
 
-/// A small, fast, seeded generator (Steele, Lea and Flood's SplitMix64), so a run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Byte-level mutations in the style of AFL's havoc stage, plus the shapes that broke parsers here: deep
 /// nesting, huge numbers, long names, invalid UTF-8, truncation.
 enum Mutator {

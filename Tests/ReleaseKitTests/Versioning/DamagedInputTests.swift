@@ -5,7 +5,7 @@ import Testing
 extension VersioningTests {
     /// Truncated and corrupted copies of the fixtures: every reader throws or returns, none crashes.
     @Suite struct DamagedInputTests {
-        private func damaged(_ data: Data, _ generator: inout VersioningRandom) -> [UInt8] {
+        private func damaged(_ data: Data, _ generator: inout SplitMix64) -> [UInt8] {
             var bytes = Array(data)
             if bytes.isEmpty { return bytes }
             switch generator.next() % 3 {
@@ -26,7 +26,7 @@ extension VersioningTests {
         }
 
         @Test func readersNeverCrash() throws {
-            var generator = VersioningRandom(seed: 7)
+            var generator = SplitMix64(seed: 7)
             let sources = [
                 "many-places/Many.xcodeproj/project.pbxproj", "xcconfig-chain/Config/Shared.xcconfig",
                 "literal-plist/Classic/Info.plist", "version-file/VERSION", "binary-plist/Binary/Info.plist",

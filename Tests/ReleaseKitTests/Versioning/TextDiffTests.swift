@@ -34,7 +34,7 @@ extension VersioningTests {
         }
 
         @Test func randomEditsRoundTrip() throws {
-            var generator = VersioningRandom(seed: 42)
+            var generator = SplitMix64(seed: 42)
             for round in 0..<200 {
                 let alphabet = ["a", "b", "c", "{", "}", "x = 1;", ""]
                 var lines = (0..<Int(generator.next() % 60)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
@@ -68,18 +68,5 @@ extension VersioningTests {
             #expect(diff.split(separator: "\n").filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }.count == 2)
             #expect(diff.split(separator: "\n").count == 2 + 2 * 9)
         }
-    }
-}
-
-/// A small deterministic random number generator for reproducible test inputs.
-struct VersioningRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

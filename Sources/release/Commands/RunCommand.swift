@@ -84,7 +84,8 @@ struct RunCommand: AsyncParsableCommand {
                 Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running every step\n")
             }
         }
-        let engine = Engine(plan: plan, reporter: logFormat.reporter(masker: masker), masker: masker, journal: journal)
+        let reporter = logFormat.reporter(masker: masker)
+        let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
         Interrupts.shared.handle { count in
             switch count {
             case 1:
@@ -100,7 +101,14 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let result = await engine.run()
-        if let rehearsal { Terminal.writeError("\n" + masker.mask(rehearsal.summary())) }
+        if let rehearsal {
+            // With JSON events, standard output holds events alone: the summary is one more.
+            if let json = reporter as? JSONLinesReporter {
+                json.emit(rehearsal.summaryFields().merging(["event": "rehearsal_finished"]) { first, _ in first })
+            } else {
+                Terminal.writeError("\n" + masker.mask(rehearsal.summary()))
+            }
+        }
         var exitCode = result.exitCode
         if let report {
             do {

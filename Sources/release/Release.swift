@@ -20,6 +20,8 @@ struct Release: AsyncParsableCommand {
             ZipCommand.self,
             ServeCommand.self,
             UploadAssetCommand.self,
+            SchemaCommand.self,
+            CompletionCommand.self,
         ]
     )
 

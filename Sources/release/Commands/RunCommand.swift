@@ -22,7 +22,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How many steps may run at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Run only this step and the steps it needs (repeatable).")
+    @Option(help: "Run only this step and the steps it needs (repeatable).",
+            completion: .custom { words, _, prefix in PipelineCompletion.stepIDs(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix) })
     var only: [String] = []
 
     @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")

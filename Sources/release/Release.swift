@@ -20,6 +20,7 @@ struct Release: AsyncParsableCommand {
             ZipCommand.self,
             ServeCommand.self,
             UploadAssetCommand.self,
+            InitCommand.self,
             SchemaCommand.self,
             CompletionCommand.self,
         ]

@@ -35,6 +35,9 @@ struct PipelineArguments: ParsableArguments {
             return try PipelineLoader().load(path: absolute, displayPath: path, extraVariables: extra)
         } catch {
             printDiagnostics(error.diagnostics, format: format)
+            if case .unreadable(_, "no such file") = error, pipeline == nil {
+                Terminal.writeError("hint: no pipeline yet: 'release init' looks at the project and writes a starter \(PipelineLocator.defaultPath)\n")
+            }
             throw ExitCode(ExitCodes.invalidPipeline)
         }
     }

@@ -19,6 +19,9 @@ public final class GitHubActionsReporter: RunReporter {
         var running: [String] = []
         /// The step whose group is open, if any.
         var group: String?
+        /// Verdicts of steps that never ran (skipped, blocked), held while another step's group is open so they do
+        /// not land inside it; written after its `::endgroup::`.
+        var held = ""
     }
 
     public init(write: @escaping @Sendable (String) -> Void = Terminal.writeError) {
@@ -63,9 +66,15 @@ public final class GitHubActionsReporter: RunReporter {
                 var summary = "\(result.id) (\(result.kind)): \(result.status.label)"
                 if result.attempts > 0 { summary += " \(DurationFormat.string(seconds: result.duration))" }
                 if let message = result.message, ![.failed, .rejected].contains(result.status) { summary += ": \(message)" }
-                out += prefix + summary + "\n"
-                for effect in result.effects { out += ConsoleReporter.describe(effect).map { "\(prefix)  \($0)\n" }.joined() }
-                if inGroup { out += closeGroup(&state) }
+                var verdict = prefix + summary + "\n"
+                for effect in result.effects { verdict += ConsoleReporter.describe(effect).map { "\(prefix)  \($0)\n" }.joined() }
+                if inGroup {
+                    out += verdict + closeGroup(&state)
+                } else if state.group != nil {
+                    state.held += verdict
+                } else {
+                    out += verdict
+                }
                 if [.failed, .rejected].contains(result.status) {
                     let what = result.status == .rejected ? "gate \(result.id) rejected the release"
                         : result.attempts == 0 ? "step \(result.id) not started" : "step \(result.id) failed"
@@ -87,7 +96,8 @@ public final class GitHubActionsReporter: RunReporter {
     private func closeGroup(_ state: inout State) -> String {
         guard state.group != nil else { return "" }
         state.group = nil
-        return "::endgroup::\n"
+        defer { state.held = "" }
+        return "::endgroup::\n" + state.held
     }
 
     /// A step's line: as it is inside its own group, prefixed with the step outside one. A multi-line text gets

@@ -145,3 +145,22 @@ import Testing
         #expect(fitted.contains("    "), "where each value is defined is still shown")
     }
 }
+
+extension ReporterOutputTests {
+    @Test func aSkippedStepDoesNotLandInsideAnotherStepsGroup() {
+        let lines = Lines()
+        let reporter = GitHubActionsReporter(write: lines.append)
+        reporter.report(.stepStarted(step: "archive", kind: "shell", attempt: 1))
+        reporter.report(Self.finished("publish", .skipped, message: "when: profile is 'release' is false", attempts: 0))
+        reporter.report(.step("archive", .log("done", .stdout)))
+        reporter.report(Self.finished("archive", .succeeded))
+        #expect(lines.text == """
+        ::group::▶ archive (shell)
+        done
+        archive (shell): ok 2s
+        ::endgroup::
+        [publish] publish (shell): skipped: when: profile is 'release' is false
+
+        """)
+    }
+}

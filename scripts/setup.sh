@@ -37,3 +37,11 @@ if ! command -v swift >/dev/null; then
   echo "setup: Swift 6 is required (https://www.swift.org/install); 'swift' is not on PATH" >&2
   exit 1
 fi
+
+# check-jsonschema validates every shipped pipeline against `release schema` in the tests (pinned: its messages
+# and draft 2020-12 support are what the tests were written against).
+if ! command -v check-jsonschema >/dev/null || [[ "$(check-jsonschema --version 2>/dev/null)" != *"0.39.0"* ]]; then
+  echo "setup: installing check-jsonschema 0.39.0 (pip)" >&2
+  python3 -m pip install --quiet --user "check-jsonschema==0.39.0" 2>/dev/null \
+    || python3 -m pip install --quiet "check-jsonschema==0.39.0"
+fi

@@ -65,6 +65,15 @@ public final class Rehearsal: Sendable {
         return text
     }
 
+    /// The summary as JSON values for the `rehearsal_finished` event of `--log-format json`: each stand-in's URL and
+    /// the lines ``summary()`` shows for it.
+    public func summaryFields() -> [String: Any] {
+        [
+            "github": ["url": github.url, "storage": storage, "releases": github.summary()] as [String: Any],
+            "http": ["url": http.url, "requests": http.summary()] as [String: Any],
+        ]
+    }
+
     /// Stops every stand-in.
     public func stop() {
         github.stop()

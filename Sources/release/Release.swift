@@ -20,6 +20,9 @@ struct Release: AsyncParsableCommand {
             ZipCommand.self,
             ServeCommand.self,
             UploadAssetCommand.self,
+            InitCommand.self,
+            SchemaCommand.self,
+            CompletionCommand.self,
         ]
     )
 

@@ -106,7 +106,7 @@ import Testing
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path, answers: ["3\n"])
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path, answers: ["3\n", "\n"])
         #expect(status == 0, "output: \(output)")
         // The terminal turns \n into \r\n.
         #expect(output.contains("""
@@ -117,6 +117,12 @@ import Testing
             4. 3.0.0 (4321)\r
             ?3\r\n
             """), "output: \(output)")
+        // The menu answer is not enough: a preview naming the branch, the commit and its message comes first.
+        #expect(output.contains("(↑/↓ to move, Enter to choose, or type a number; Ctrl-C cancels)"), "output: \(output)")
+        #expect(output.contains("  write Classic/Info.plist:"), "output: \(output)")
+        #expect(output.contains("  create the branch 'release/3.0.1' and switch to it\r\n"), "output: \(output)")
+        #expect(output.contains("  commit 1 file(s) with the message \"Bump version to 3.0.1 (4321)\"\r\n"), "output: \(output)")
+        #expect(output.contains("Bump 3.0.0 (4146) -> 3.0.1 (4321) [Y/n]?"), "output: \(output)")
         #expect(output.contains("Created branch release/3.0.1"))
 
         let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/Classic/Info.plist"))
@@ -155,7 +161,7 @@ import Testing
 
         // Down, down, up, down: the second choice (minor).
         let (status, output) = try Self.executeInTerminal(
-            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path, answers: ["\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B\r"]
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path, answers: ["\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B\r", "y\n"]
         )
         #expect(status == 0, "output: \(output)")
         #expect(output.contains("\u{1B}[7m2. 3.1.0 (4146)\u{1B}[0m"), "output: \(output)")
@@ -163,6 +169,38 @@ import Testing
         #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
         #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+    }
+
+    @Test func ctrlCAfterAnArrowLeavesNoHighlightAndTheMenuAnswerAloneWritesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let (interrupted, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{1B}[B\u{03}"])
+        #expect(interrupted == 130, "output: \(output)")
+        let afterHighlight = try #require(output.components(separatedBy: "\u{1B}[7m").last)
+        #expect(afterHighlight.contains("\u{1B}[2K1. 4.0.0 (4147)\r\n"), "the options are drawn again without the highlight: \(output)")
+        #expect(afterHighlight.contains("\u{1B}[0m"))
+        // Answering "n" to the preview after choosing in the menu changes nothing.
+        let (declined, declinedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["3\n", "n\n"])
+        #expect(declined == 1, "output: \(declinedOutput)")
+        #expect(declinedOutput.contains("cancelled: nothing changed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    @Test func withoutATerminalNothingIsWrittenWithoutYes() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary, "bump", "patch"], in: repository.path)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("pass --yes"), "stderr: \(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+        #expect(try repository.git("rev-list", "--count", "HEAD") == "1")
     }
 
     @Test func withoutATerminalAChoiceIsRequired() throws {
@@ -207,7 +245,7 @@ import Testing
 
         // The same branch again is refused before anything is written.
         try repository.git("checkout", "-q", "main")
-        let again = try Self.execute([Self.binary, "bump", "patch", "--build", "4321"], in: repository.path)
+        let again = try Self.execute([Self.binary, "bump", "patch", "--build", "4321", "--yes"], in: repository.path)
         #expect(again.status == 1)
         #expect(again.stderr.contains("error: branch 'release/3.0.1' already exists"), "stderr: \(again.stderr)")
         #expect(try repository.git("status", "--porcelain") == "A  notes.txt")
@@ -222,7 +260,7 @@ import Testing
         #expect(try Self.execute(["/usr/bin/env", "git", "init", "-q", "--bare", remote], in: repository.path).status == 0)
         _ = try repository.git("remote", "add", "origin", remote)
         let result = try Self.execute(
-            [Self.binary, "bump", "2.0", "--build", "keep", "--push", "--branch-pattern", "rc/{version}-{build}", "--message", "Release {version} (was {previous_version})"],
+            [Self.binary, "bump", "2.0", "--build", "keep", "--yes", "--push", "--branch-pattern", "rc/{version}-{build}", "--message", "Release {version} (was {previous_version})"],
             in: repository.path
         )
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -241,7 +279,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "  VERSION = '7.1.3b5'\r\n".write(toFile: folder + "/version.rb", atomically: true, encoding: .utf8)
-        let result = try Self.execute([Self.binary, "bump", "patch", "--file", "version.rb", "--no-branch", "--json"], in: folder)
+        let result = try Self.execute([Self.binary, "bump", "patch", "--file", "version.rb", "--no-branch", "--yes", "--json"], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(try String(contentsOfFile: folder + "/version.rb", encoding: .utf8) == "  VERSION = '7.1.3'\r\n")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

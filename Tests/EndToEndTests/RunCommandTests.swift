@@ -109,7 +109,8 @@ import Testing
                 #expect(!text.contains(token))
                 #expect(!text.contains(Data(token.utf8).base64EncodedString()))
             }
-            #expect(outcome.stderr.contains("token=***"))
+            // JSON events go to standard output, the rest to standard error.
+            #expect((outcome.stdout + outcome.stderr).contains("token=***"))
         }
     }
 
@@ -152,7 +153,9 @@ import Testing
         try ReleaseBinary.copyFixture("Pipelines/valid/step-fails.json", to: directory)
         let outcome = try ReleaseBinary.run(["run", "step-fails.json"], in: directory, environment: ["GITHUB_ACTIONS": "true"])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("::group::compile (shell): failed"))
+        // The group opens when the step starts, so its lines stream live; the verdict closes it.
+        #expect(outcome.stderr.contains("::group::▶ compile (shell)\n$ sh -c"))
+        #expect(outcome.stderr.contains("compile (shell): failed"))
         #expect(outcome.stderr.contains("::endgroup::"))
         #expect(outcome.stderr.contains("::error title=step compile failed::'sh -c"))
     }
@@ -162,13 +165,13 @@ import Testing
         try ReleaseBinary.copyFixture("Pipelines/valid/gate-fails.json", to: directory)
         let outcome = try ReleaseBinary.run(["run", "gate-fails.json", "--log-format", "json"], in: directory)
         #expect(outcome.status == 2)
-        let events = try outcome.stderr.split(separator: "\n").map {
+        let events = try outcome.stdout.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
         #expect(events.first?["event"] as? String == "run_started")
         #expect(events.last?["event"] as? String == "run_finished")
         #expect(events.last?["exit_code"] as? Int == 2)
-        #expect(events.contains { $0["event"] as? String == "step_finished" && $0["id"] as? String == "publish" && $0["status"] as? String == "blocked" })
+        #expect(events.contains { $0["event"] as? String == "step_finished" && $0["step"] as? String == "publish" && $0["status"] as? String == "blocked" })
     }
 
     @Test func badCommandLinesExit64() throws {
@@ -325,5 +328,22 @@ import Testing
         let resumed = try ReleaseBinary.run(["run", "resume.json", "--resume"], in: directory)
         #expect(resumed.status == 0)
         #expect(try String(contentsOfFile: directory + "/archive.count", encoding: .utf8) == "run\nrun\n")
+    }
+}
+
+/// Issue 16: `--log-format json` puts events, and only events, on standard output, the rehearsal summary included.
+@Suite struct JSONEventsCommandTests {
+    @Test func everyStdoutLineIsAnEventAndStderrHasNone() throws {
+        let directory = try ReleaseBinary.gitRepository(branch: "main")
+        try ReleaseBinary.copyFixture("Pipelines/valid/engine.json", to: directory)
+        let outcome = try ReleaseBinary.run(["run", "engine.json", "--log-format", "json", "--rehearse"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n")
+        let events = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)") }
+        #expect(events.first?["event"] as? String == "run_started")
+        #expect(events.last?["event"] as? String == "rehearsal_finished")
+        #expect(events.filter { $0["event"] as? String == "step_finished" }.allSatisfy { $0["step"] is String && $0["id"] == nil })
+        #expect(!outcome.stderr.contains("\"event\""), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("rehearsal:"), "\(outcome.stderr)")
     }
 }

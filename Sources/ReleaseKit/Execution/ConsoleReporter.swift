@@ -13,6 +13,10 @@ public final class ConsoleReporter: RunReporter {
     }
 
     private let style: Style
+    /// Whether a terminal gets colour (`NO_COLOR` says no).
+    private let colour: Bool
+    /// Whether plain lines start with a UTC timestamp (GitHub Actions stamps every line itself).
+    private let timestamps: Bool
     private let write: @Sendable (String) -> Void
     private let clock: @Sendable () -> Date
     private let state = Mutex<State>(State())
@@ -31,9 +35,15 @@ public final class ConsoleReporter: RunReporter {
         var statusShown = false
     }
 
-    public init(style: Style, write: @escaping @Sendable (String) -> Void = Terminal.writeError,
+    /// - Parameters:
+    ///   - colour: on a terminal, whether to paint (false when `NO_COLOR` is set).
+    ///   - timestamps: in plain style, whether each line starts with its UTC time.
+    public init(style: Style, colour: Bool = true, timestamps: Bool = true,
+                write: @escaping @Sendable (String) -> Void = Terminal.writeError,
                 clock: @escaping @Sendable () -> Date = Date.init) {
         self.style = style
+        self.colour = colour
+        self.timestamps = timestamps
         self.write = write
         self.clock = clock
     }
@@ -158,6 +168,9 @@ public final class ConsoleReporter: RunReporter {
             line(&out, yellow("⊘") + " \(result.id) blocked: \(result.message ?? "")")
         case .cancelled:
             line(&out, yellow("⊘") + " \(result.id) \(result.message ?? "cancelled")")
+        case .failed where result.attempts == 0:
+            // Found by preflight (or by a dry run's checks): it never started, so no duration to report.
+            line(&out, red("✘") + " \(result.id) not started: " + indentContinuation(result.message ?? ""))
         case .failed, .ignoredFailure, .rejected:
             let what = result.status == .rejected ? "rejected the release" : result.status == .ignoredFailure ? "failed (continue_on_error)" : "failed"
             line(&out, red("✘") + " \(result.id) \(what) after \(duration): " + indentContinuation(result.message ?? ""))
@@ -172,7 +185,8 @@ public final class ConsoleReporter: RunReporter {
         line(&out, bold("STEP".padding(toLength: width, withPad: " ", startingAt: 0) + "  STATUS            DURATION"))
         for step in result.steps {
             let status = step.status.label.padding(toLength: 16, withPad: " ", startingAt: 0)
-            let duration = [.succeeded, .failed, .rejected, .ignoredFailure].contains(step.status) ? DurationFormat.string(seconds: step.duration) : "-"
+            let ran = [.succeeded, .failed, .rejected, .ignoredFailure].contains(step.status) && (step.attempts > 0 || step.status != .failed)
+            let duration = ran ? DurationFormat.string(seconds: step.duration) : "-"
             line(&out, step.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + colour(step.status, status) + "  " + duration)
         }
         let verdict: String
@@ -236,7 +250,7 @@ public final class ConsoleReporter: RunReporter {
     // MARK: Text
 
     private func line(_ out: inout String, _ text: String) {
-        if style == .plain {
+        if style == .plain && timestamps {
             out += Timestamp.iso8601(clock()) + " " + text + "\n"
         } else {
             out += text + "\n"
@@ -248,7 +262,7 @@ public final class ConsoleReporter: RunReporter {
     }
 
     private func paint(_ code: String, _ text: String) -> String {
-        style == .terminal ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        style == .terminal && colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
     private func bold(_ text: String) -> String { paint("1", text) }
     private func dim(_ text: String) -> String { paint("2", text) }

@@ -171,7 +171,7 @@ public final class Engine: Sendable {
     private func prepare(_ planned: PlannedStep, interpolator: Interpolator, scratch: String,
                          promisedPaths: [String: String]) async throws -> (step: any Step, plan: StepPlan, context: StepContext) {
         let step = try build(planned, try interpolator.node(planned.definition.with))
-        let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths)
+        let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
         try await step.verify(in: context)
         return (step, try await step.plan(in: context), context)
     }
@@ -456,7 +456,8 @@ public final class Engine: Sendable {
 
     // MARK: Contexts
 
-    private func makeContext(_ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String]) -> StepContext {
+    private func makeContext(_ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String],
+                             preflight: Bool = false) -> StepContext {
         let bus = self.bus
         let id = planned.id
         return StepContext(
@@ -465,6 +466,7 @@ public final class Engine: Sendable {
             workingDirectory: plan.options.workingDirectory,
             environment: plan.options.environment,
             isDryRun: plan.options.dryRun,
+            isPreflight: preflight,
             now: plan.options.now,
             masker: masker,
             attempt: attempt,

@@ -1,12 +1,15 @@
 import Foundation
 
-/// `--log-format json`: one JSON object per event and line, for log collectors.
+/// `--log-format json`: one JSON object per event and line on standard output, for log collectors and `jq`.
+///
+/// Every event has `event` and `time`; one key per concept: the step is always `step`, its kind `kind`, a message
+/// `message`. The events and their keys are listed in Pipelines/README.md ("JSON events").
 public final class JSONLinesReporter: RunReporter {
     private let write: @Sendable (String) -> Void
     private let masker: SecretMasker
     private let clock: @Sendable () -> Date
 
-    public init(masker: SecretMasker, write: @escaping @Sendable (String) -> Void = Terminal.writeError,
+    public init(masker: SecretMasker, write: @escaping @Sendable (String) -> Void = Terminal.writeOutput,
                 clock: @escaping @Sendable () -> Date = Date.init) {
         self.masker = masker
         self.write = write
@@ -35,6 +38,7 @@ public final class JSONLinesReporter: RunReporter {
             object = ["event": "step_retrying", "step": step, "attempt": attempt, "delay": delay, "message": message]
         case .stepFinished(let result):
             object = RunReport.step(result)
+            object["step"] = object.removeValue(forKey: "id")
             object["event"] = "step_finished"
         case .teardownFinished(let step, let description, let error):
             object = ["event": "teardown_finished", "step": step, "description": description, "error": error ?? NSNull()]
@@ -42,6 +46,13 @@ public final class JSONLinesReporter: RunReporter {
             object = RunReport.object(result)
             object["event"] = "run_finished"
         }
+        emit(object)
+    }
+
+    /// Writes one event that is not a ``RunEvent`` (the rehearsal's summary), with its time.
+    /// - Parameter object: the event's keys, `event` among them.
+    public func emit(_ object: [String: Any]) {
+        var object = object
         object["time"] = Timestamp.iso8601(clock(), milliseconds: true)
         write(RunReport.encode(object, pretty: false, masker: masker) + "\n")
     }

@@ -32,6 +32,9 @@ public struct HTTPClient: Sendable {
         public var environment: [String: String]
         /// Told about every retry, with a message fit for a log (no credentials).
         public var onRetry: (@Sendable (String) -> Void)?
+        /// Whether a host name that did not resolve is retried. Preflight and dry runs say no: they check, and an
+        /// unknown host does not become known in 12 seconds.
+        public var retriesNameResolution = true
 
         public init(
             connectTimeout: Duration = .seconds(30),
@@ -85,9 +88,10 @@ public struct HTTPClient: Sendable {
                 guard attempt < policy.maxAttempts, RetryPolicy.isRetriable(response) else { return response }
                 delay = policy.delay(after: response, attempt: attempt)
                 reason = "returned HTTP \(response.status)"
-            } catch let error as HTTPError where error.isRetriable && attempt < policy.maxAttempts {
+            } catch let error as HTTPError where error.isRetriable && attempt < policy.maxAttempts
+                        && (configuration.retriesNameResolution || !error.isNameResolutionFailure) {
                 delay = policy.delay(after: nil, attempt: attempt)
-                reason = "failed (\(error.description))"
+                reason = "failed: \(error.reason)"
             }
             configuration.onRetry?(
                 "\(request.method) \(request.redactedURL) \(reason); retrying in \(DurationFormat.string(delay)) (attempt \(attempt + 1) of \(policy.maxAttempts))"

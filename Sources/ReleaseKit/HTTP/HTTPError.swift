@@ -40,6 +40,19 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the host (or proxy) name did not resolve (`CURLE_COULDNT_RESOLVE_PROXY`/`_HOST`): on a machine
+    /// without DNS, or with a misspelt host, every retry fails the same way.
+    public var isNameResolutionFailure: Bool {
+        if case .transport(_, _, let code, _) = self { return code == 5 || code == 6 }
+        return false
+    }
+
+    /// What went wrong without the method and URL, for a line that names them already.
+    public var reason: String {
+        if case .transport(_, _, let code, let message) = self { return "\(message) (curl error \(code))" }
+        return description
+    }
+
     /// Whether the transfer stopped because nothing moved for the stall timeout or the whole timeout ran out.
     public var isTimeout: Bool {
         if case .transport(_, _, 28, _) = self { return true }

@@ -26,7 +26,28 @@ public struct OptionsDecoder {
         public var message: String
         /// The value could not be checked yet: a `${...}` stands where an object with required keys belongs.
         public var isPending = false
+        /// Further problems of the same `with` object, in declaration order: every option is decoded even after one
+        /// fails, so one `validate` shows them all.
+        public var others: [Failure] = []
+        /// Keys of the same `with` object that the type never asked for, found while collecting the problems.
+        public var unknownKeys: [UnknownKey] = []
+
+        /// This failure and the others.
+        public var all: [Failure] {
+            var first = self
+            first.others = []
+            first.unknownKeys = []
+            return [first] + others
+        }
+
+        /// Failures are equal when their problems are; the unknown keys found beside them are not compared.
+        public static func == (lhs: Failure, rhs: Failure) -> Bool {
+            (lhs.path, lhs.location, lhs.message, lhs.isPending, lhs.others) == (rhs.path, rhs.location, rhs.message, rhs.isPending, rhs.others)
+        }
     }
+
+    /// A key the options type never asked for.
+    public typealias UnknownKey = (path: JSONPath, location: SourceLocation, key: String, known: [String])
 
     /// What decoding found besides the value.
     public struct Outcome<Value> {
@@ -47,20 +68,39 @@ public struct OptionsDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, at path: JSONPath) throws(Failure) -> Outcome<T> {
         let recorder = KeyRecorder()
         let decoder = NodeDecoder(node: node, path: path, codingPath: [], mode: mode, recorder: recorder)
-        let value: T
+        var value: T?
         do {
             value = try decoder.decodeValue(T.self)
-        } catch let failure as Failure {
-            throw failure
-        } catch is PendingTemplate {
-            throw Failure(path: path, location: node.location, message: "value not known until run time", isPending: true)
-        } catch let error as DecodingError {
-            throw Self.failure(from: error, root: node, rootPath: path)
-        } catch let error as StepError {
-            throw Failure(path: path, location: node.location, message: error.description)
         } catch {
-            throw Failure(path: path, location: node.location, message: "\(error)")
+            recorder.fail(error)
         }
+        if !recorder.failures.isEmpty || recorder.hasPending {
+            // Declared options that failed were given placeholders to go on decoding: the value is not usable.
+            let failures = recorder.failures.compactMap { Self.failure(from: $0, root: node, rootPath: path) }
+            guard var first = failures.first else {
+                throw Failure(path: path, location: node.location, message: "value not known until run time", isPending: true)
+            }
+            first.others = Array(failures.dropFirst())
+            first.unknownKeys = Self.unknownKeys(recorder)
+            throw first
+        }
+        guard let value else { throw Failure(path: path, location: node.location, message: "internal error: nothing decoded") }
+        return Outcome(value: value, unknownKeys: Self.unknownKeys(recorder), requestedKeys: recorder.requestedKeys(at: path))
+    }
+
+    /// A located failure for an error thrown while decoding; nil for a `${...}` whose value is not known yet.
+    static func failure(from error: any Error, root node: JSONNode, rootPath path: JSONPath) -> Failure? {
+        switch error {
+        case let failure as Failure: return failure
+        case is PendingTemplate: return nil
+        case let error as DecodingError: return failure(from: error, root: node, rootPath: path)
+        case let error as StepError: return Failure(path: path, location: node.location, message: error.description)
+        default: return Failure(path: path, location: node.location, message: "\(error)")
+        }
+    }
+
+    /// Keys present in the document that the type never asked for, in document order.
+    private static func unknownKeys(_ recorder: KeyRecorder) -> [UnknownKey] {
         var unknown: [(JSONPath, SourceLocation, String, [String])] = []
         for (objectPath, members, requested) in recorder.objects {
             for member in members where !requested.contains(member.key) {
@@ -68,8 +108,7 @@ public struct OptionsDecoder {
             }
         }
         unknown.sort { ($0.1.line, $0.1.column) < ($1.1.line, $1.1.column) }
-        return Outcome(value: value, unknownKeys: unknown.map { (path: $0.0, location: $0.1, key: $0.2, known: $0.3) },
-                       requestedKeys: recorder.requestedKeys(at: path))
+        return unknown.map { (path: $0.0, location: $0.1, key: $0.2, known: $0.3) }
     }
 
     /// Maps a `DecodingError` thrown by an Options type's own `init(from:)` to a located failure.
@@ -103,6 +142,14 @@ public struct OptionsDecoder {
 final class KeyRecorder {
     private var order: [JSONPath] = []
     private var table: [JSONPath: ([JSONNode.Member], Set<String>)] = [:]
+    /// Errors of declared options, collected so decoding goes on to the next option.
+    private(set) var failures: [any Error] = []
+    /// Whether a `${...}` stood where a value was required (its problems show at run time).
+    private(set) var hasPending = false
+
+    func fail(_ error: any Error) {
+        if error is PendingTemplate { hasPending = true } else { failures.append(error) }
+    }
 
     func register(_ path: JSONPath, members: [JSONNode.Member]) {
         if table[path] == nil {
@@ -276,10 +323,19 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // An absent declared option that is not required is its declaration: the default, or nil.
-        if let option = declared[key.stringValue]?.declaration, !option.isRequired, !contains(key), let declaration = option as? T {
+        guard let option = declared[key.stringValue]?.declaration else { return try member(key).decodeValue(type) }
+        if !option.isRequired, !contains(key), let declaration = option as? T {
             return declaration
         }
-        return try member(key).decodeValue(type)
+        do {
+            return try member(key).decodeValue(type)
+        } catch {
+            // Go on with the next option, so every problem of the object is reported at once; the declaration stands
+            // in for the value, and the decode as a whole fails (the recorder has the error).
+            guard let placeholder = option as? T else { throw error }
+            decoder.recorder.fail(error)
+            return placeholder
+        }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

@@ -5,7 +5,8 @@ import Foundation
 public struct PipelineLoader: Sendable {
     /// The format versions this release reads.
     public static let supportedVersions = [1]
-    static let topLevelKeys = ["version", "name", "description", "variables", "profiles", "plugins", "steps"]
+    /// `$schema` is accepted and ignored, so editors can autocomplete from `release schema` (DESIGN §4).
+    static let topLevelKeys = ["$schema", "version", "name", "description", "variables", "profiles", "plugins", "steps"]
     static let profileKeys = ["when", "default", "variables", "description"]
     static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
                            "timeout", "continue_on_error", "description"]

@@ -118,30 +118,123 @@ struct ReferenceChecker {
                 implied[step.id, default: []].append(producer)
             }
         }
+        let pathNeeds = addPathEdges(steps: steps, ids: ids, graph: &combined, into: &diagnostics)
         guard diagnostics.isEmpty else { return nil }
         return ValidatedPipeline(
             definition: definition,
             graph: StepGraph(ids: explicitGraph.ids, dependencies: combined),
             outputUses: outputUses,
             impliedNeeds: implied,
+            pathNeeds: pathNeeds,
             registry: registry
         )
+    }
+
+    // MARK: Paths
+
+    /// Implicit edges (DESIGN §4): a step that reads a path another step creates (an option declared
+    /// ``OptionFormat/output``, such as `creates` or `output`) runs after that step even without `needs`, unless the
+    /// graph already orders the two (a clean-up step that deletes the path first, with the creator needing it).
+    /// Two unordered creators of one path are ambiguous: an error names both.
+    /// - Returns: for each reader, the creators it now needs and the path that made it.
+    private func addPathEdges(steps: [StepDefinition], ids: [String: StepDefinition], graph: inout [String: [String]],
+                              into diagnostics: inout DiagnosticList) -> [String: [String: String]] {
+        var creators: [String: [String]] = [:]
+        var createdBy: [String: Set<String>] = [:]
+        let variables = fixedVariables
+        for step in steps {
+            for path in createdPaths(of: step, variables: variables) where !(creators[path] ?? []).contains(step.id) {
+                creators[path, default: []].append(step.id)
+                createdBy[step.id, default: []].insert(path)
+            }
+        }
+        guard !creators.isEmpty else { return [:] }
+        var result: [String: [String: String]] = [:]
+        let order = graph.keys.sorted { (ids[$0]?.index ?? 0) < (ids[$1]?.index ?? 0) }
+        for step in steps {
+            var reported: Set<String> = []
+            forEachString(in: step.with, path: step.path.appending("with")) { text, node, _ in
+                let read = normalizedPath(text, variables: variables)
+                guard !(createdBy[step.id] ?? []).contains(read), let (path, makers) = creatorsOf(read, in: creators) else { return }
+                let current = StepGraph(ids: order, dependencies: graph)
+                // Creators the graph already runs after the reader are left alone: the order is stated.
+                let candidates = makers.filter { $0 != step.id && current.dependencyPath(from: $0, to: step.id) == nil }
+                let latest = candidates.filter { candidate in
+                    !candidates.contains { other in other != candidate && current.dependencyPath(from: other, to: candidate) != nil }
+                }
+                if latest.count > 1 {
+                    guard reported.insert(path).inserted else { return }
+                    diagnostics.add("step '\(step.id)' reads '\(Echo.text(text))', which both '\(latest[0])' and '\(latest[1])' create; add 'needs' to say which it waits for, or to order them", at: node.location, step.path.appending("needs"))
+                    return
+                }
+                guard let creator = latest.first, !(graph[step.id] ?? []).contains(creator),
+                      current.dependencyPath(from: step.id, to: creator) == nil else { return }
+                graph[step.id, default: []].append(creator)
+                result[step.id, default: [:]][creator] = path
+            }
+        }
+        return result
+    }
+
+    /// The paths `step` declares it creates, normalized.
+    private func createdPaths(of step: StepDefinition, variables: [String: String]) -> [String] {
+        guard let kind = registry[step.uses] else { return [] }
+        var paths: [String] = []
+        for option in kind.optionsType.declaredOptions where option.declaration.createsPath {
+            guard let node = step.with[option.key] else { continue }
+            forEachString(in: node, path: .root) { text, _, _ in paths.append(normalizedPath(text, variables: variables)) }
+        }
+        return paths.filter { !$0.isEmpty }
+    }
+
+    /// The created path that `read` is or lies inside, with its creators.
+    private func creatorsOf(_ read: String, in creators: [String: [String]]) -> (String, [String])? {
+        guard !read.isEmpty else { return nil }
+        if let makers = creators[read] { return (read, makers) }
+        var prefix = read
+        while let slash = prefix.lastIndex(of: "/") {
+            prefix = String(prefix[..<slash])
+            if let makers = creators[prefix] { return (prefix, makers) }
+        }
+        return nil
+    }
+
+    /// `text` with the pipeline's fixed variables substituted (those defined once, not by a profile, without
+    /// references of their own) and `./`, doubled and trailing slashes removed, so `${build_dir}/App.zip` and
+    /// `./build/App.zip` compare equal. Other references stay as written: equal templates are equal paths.
+    private func normalizedPath(_ text: String, variables: [String: String]) -> String {
+        var path = text
+        if Template.mayContainReferences(path) {
+            for _ in 0..<4 where path.contains("${") {
+                for (name, value) in variables { path = path.replacingOccurrences(of: "${\(name)}", with: value) }
+            }
+        }
+        while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path == "." ? "" : path
+    }
+
+    /// Variables with one value whatever the profile.
+    private var fixedVariables: [String: String] {
+        let overridden = Set(definition.profiles.flatMap(\.variables).map(\.name))
+        var values: [String: String] = [:]
+        for variable in definition.variables where !overridden.contains(variable.name) { values[variable.name] = variable.value }
+        return values
     }
 
     // MARK: Options
 
     private func checkOptions(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) {
         let path = step.path.appending("with")
+        var failures: [OptionsDecoder.Failure] = []
+        var unknownKeys: [OptionsDecoder.UnknownKey] = []
         do {
-            let result = try kind.make(with: step.with, at: path, mode: .validation)
-            for unknown in result.unknownKeys {
-                let known = unknown.path.components.count == path.components.count + 1
-                    ? kind.documentation.options.map(\.name) : unknown.known
-                diagnostics.add("step '\(step.id)': unknown option '\(unknown.key)' for \(step.uses)" + Suggestion.hint(for: unknown.key, in: known), at: unknown.location, unknown.path)
-            }
+            unknownKeys = try kind.make(with: step.with, at: path, mode: .validation).unknownKeys
         } catch let failure as OptionsDecoder.Failure {
             if failure.isPending { return }
-            diagnostics.add("step '\(step.id)' (\(step.uses)): \(failure.message)", at: failure.location, failure.path)
+            failures = failure.all
+            unknownKeys = failure.unknownKeys
         } catch StepError.invalidOption(let option, let message) {
             let node = step.with[option] ?? step.with
             let optionPath = step.with[option] == nil ? path : path.appending(option)
@@ -149,6 +242,27 @@ struct ReferenceChecker {
         } catch {
             diagnostics.add("step '\(step.id)' (\(step.uses)): \(error)", at: step.with, path)
         }
+        // A misspelt required option is one problem, said once: the unknown key with its did-you-mean, and the
+        // missing option pointing at it.
+        let documented = kind.documentation.options.map(\.name)
+        var misspelt: [String: String] = [:]
+        for unknown in unknownKeys {
+            let known = unknown.path.components.count == path.components.count + 1 ? documented : unknown.known
+            let suggestion = Suggestion.closest(to: unknown.key, in: known)
+            if let suggestion, unknown.path.components.count == path.components.count + 1 { misspelt[suggestion] = unknown.key }
+            diagnostics.add("step '\(step.id)': unknown option '\(unknown.key)' for \(step.uses)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), at: unknown.location, unknown.path)
+        }
+        for failure in failures {
+            if let missing = Self.missingOption(in: failure.message), failure.path == path, misspelt[missing] != nil { continue }
+            diagnostics.add("step '\(step.id)' (\(step.uses)): \(failure.message)", at: failure.location, failure.path)
+        }
+    }
+
+    /// The option a "missing required option 'x'" message names.
+    private static func missingOption(in message: String) -> String? {
+        let prefix = "missing required option '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'") else { return nil }
+        return String(message.dropFirst(prefix.count).dropLast())
     }
 
     // MARK: References

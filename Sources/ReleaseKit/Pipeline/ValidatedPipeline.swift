@@ -7,6 +7,8 @@ public struct ValidatedPipeline: Sendable {
     public var outputUses: [String: Set<String>]
     /// For each step, the steps it needs only because it uses their outputs.
     public var impliedNeeds: [String: [String]]
+    /// For each step, the steps it needs only because it reads a path they create, with that path (DESIGN §4).
+    public var pathNeeds: [String: [String: String]] = [:]
     /// The step kinds the pipeline was checked against.
     public var registry: StepRegistry
 }

@@ -24,9 +24,14 @@ public enum PlanRenderer {
             let indent = String(repeating: " ", count: number.count + 2)
             if !step.needs.isEmpty {
                 let implied = Set(plan.pipeline.impliedNeeds[step.id] ?? [])
+                let reads = plan.pipeline.pathNeeds[step.id] ?? [:]
                 let needs = step.definition.always && step.definition.needs.isEmpty
                     ? "after every other step"
-                    : step.needs.map { implied.contains($0) ? "\($0) (uses its outputs)" : $0 }.joined(separator: ", ")
+                    : step.needs.map { need in
+                        if implied.contains(need) { return "\(need) (uses its outputs)" }
+                        if let path = reads[need] { return "\(need) (reads \(path))" }
+                        return need
+                    }.joined(separator: ", ")
                 out += "\(indent)needs: \(needs)\n"
             }
             if let when = step.definition.when { out += "\(indent)when:  \(when)\n" }

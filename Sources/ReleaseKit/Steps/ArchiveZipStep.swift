@@ -11,7 +11,7 @@ public struct ArchiveZipStep: Step {
     public struct Options: StepOptions, Equatable {
         @Option(.path, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
         public var source: String
-        @Option(.path, help: "the zip to write; replaced atomically, its folder is created if missing")
+        @Option(.output, help: "the zip to write; replaced atomically, its folder is created if missing")
         public var output: String
         @Option(help: "deflate level 0-9, 0 stores without compression")
         public var level: Int = 6

@@ -8,7 +8,7 @@ public struct ChecksumStep: Step {
     public struct Options: StepOptions, Equatable {
         @Option(help: "files to list; items may be list outputs of other steps; a glob must match a file")
         public var files: PathListOption
-        @Option(.path, help: "the file to write, relative to the working directory; it is never listed in itself")
+        @Option(.output, help: "the file to write, relative to the working directory; it is never listed in itself")
         public var output: String = "SHA256SUMS"
 
         public init() {}

@@ -24,11 +24,11 @@ public struct DsymPackageStep: Step {
         public var search: [String] = []
         @Option(.path, help: ".dSYM bundles given directly")
         public var paths: [String] = []
-        @Option(.path, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
+        @Option(.output, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
         public var output: String
         @Option(help: "'all': one zip with every dSYM; 'each': one zip per dSYM")
         public var mode: Mode = .all
-        @Option(.path, help: "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json")
+        @Option(.output, help: "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json")
         public var manifest: String?
         @Option(help: "after zipping, move dSYMs found through search/paths into archive/dSYMs/")
         public var moveIntoArchive: Bool = false

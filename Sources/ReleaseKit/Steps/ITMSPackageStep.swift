@@ -13,7 +13,7 @@ public struct ITMSPackageStep: Step {
         public var ipa: String
         @Option(help: "the app's Apple ID in App Store Connect (digits)")
         public var appleID: String
-        @Option(.path, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
+        @Option(.output, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
         public var output: String?
         @Option(help: "app_platform in metadata.xml")
         public var platform: Platform = .ios

@@ -43,6 +43,8 @@ public struct Option<Value: Decodable & Sendable>: Sendable {
     let defaultText: String?
     /// One line for `release steps`.
     let help: String
+    /// Whether the value is a path the step creates (``OptionFormat/output``).
+    let createsPath: Bool
 
     /// The value. Reading a required option of a declaration (`Options()`) is a programming error: declarations
     /// are read for what they declare, values come from decoding.
@@ -54,7 +56,9 @@ public struct Option<Value: Decodable & Sendable>: Sendable {
         set { value = newValue }
     }
 
-    private init(value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String) {
+    private init(value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String,
+                 createsPath: Bool = false) {
+        self.createsPath = createsPath
         self.value = value
         self.name = name
         self.type = type
@@ -72,13 +76,13 @@ extension Option where Value: OptionValue {
     ///   - help: one line for `release steps`.
     public init(_ format: OptionFormat = .string, name: String? = nil, help: String) {
         self.init(value: nil, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
-                  defaultText: nil, help: help)
+                  defaultText: nil, help: help, createsPath: format.createsPath)
     }
 
     /// An option with a default, the property's initial value.
     public init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, help: String) {
         self.init(value: wrappedValue, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
-                  defaultText: wrappedValue.pipelineText, help: help)
+                  defaultText: wrappedValue.pipelineText, help: help, createsPath: format.createsPath)
     }
 }
 
@@ -86,7 +90,7 @@ extension Option {
     /// An option that may be left out: `nil` then.
     public init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
         self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
-                  defaultText: nil, help: help)
+                  defaultText: nil, help: help, createsPath: format.createsPath)
     }
 }
 
@@ -111,6 +115,8 @@ protocol OptionDeclaration: Sendable {
     var name: String? { get }
     /// Whether a `with` object must have the option (the declaration has no value).
     var isRequired: Bool { get }
+    /// Whether the value is a path the step creates, which orders readers of the path after the step.
+    var createsPath: Bool { get }
     /// How `release steps` shows the option under `key`.
     func documentation(key: String) -> StepDocumentation.Option
 }

@@ -18,7 +18,7 @@ public struct ShellStep: Step {
         public var cwd: String?
         @Option(help: "the command changes nothing, so --dry-run really runs it")
         public var readOnly: Bool = false
-        @Option(.path, help: "paths the command creates, so steps after it can be checked before it runs")
+        @Option(.output, help: "paths the command creates, so steps after it can be checked before it runs")
         public var creates: [String] = []
 
         public init() {}

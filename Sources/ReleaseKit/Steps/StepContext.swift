@@ -17,6 +17,8 @@ public final class StepContext: Sendable {
     public let environment: [String: String]
     /// Whether this is `--dry-run` (or `plan`): `run` will not be called.
     public let isDryRun: Bool
+    /// Whether this context serves preflight (`verify` and `plan` before anything runs).
+    public let isPreflight: Bool
     /// The run's clock, fixed once per run (`${now:…}` uses the same instant).
     public let now: Date
     /// Masks secrets in everything the step prints.
@@ -39,6 +41,7 @@ public final class StepContext: Sendable {
         workingDirectory: String,
         environment: [String: String],
         isDryRun: Bool = false,
+        isPreflight: Bool = false,
         now: Date = Date(),
         masker: SecretMasker = SecretMasker(),
         attempt: Int = 1,
@@ -53,6 +56,7 @@ public final class StepContext: Sendable {
         self.workingDirectory = workingDirectory
         self.environment = environment
         self.isDryRun = isDryRun
+        self.isPreflight = isPreflight
         self.now = now
         self.masker = masker
         self.attempt = attempt
@@ -144,6 +148,8 @@ public final class StepContext: Sendable {
     public func httpClient(for service: Service, _ configure: (inout HTTPClient.Configuration) -> Void = { _ in }) -> HTTPClient {
         var configuration = HTTPClient.Configuration(environment: environment) { [self] line in log(line) }
         configure(&configuration)
+        // Checking before anything runs: a host that does not resolve is reported at once, not after 5 tries.
+        if isDryRun || isPreflight { configuration.retriesNameResolution = false }
         if endpoints.isolated { configuration.allowedHosts = ServiceEndpoints.loopbackHosts }
         return HTTPClient(configuration: configuration)
     }

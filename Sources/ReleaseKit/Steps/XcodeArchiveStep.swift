@@ -20,7 +20,7 @@ public struct XcodeArchiveStep: Step {
         public var configuration: String = "Release"
         @Option(help: "xcodebuild's -destination")
         public var destination: String = "generic/platform=iOS"
-        @Option(.path, help: "the .xcarchive to write")
+        @Option(.output, help: "the .xcarchive to write")
         public var archivePath: String
         @Option(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
         public var derivedDataPath: String?

@@ -16,7 +16,7 @@ public struct XcodeExportStep: Step {
         public var archive: String
         @Option(help: "how to export; old and new Xcode names are both accepted")
         public var method: ExportMethod
-        @Option(.path, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
+        @Option(.output, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
         public var exportPath: String
         @Option(help: "teamID (default: the profiles' team)")
         public var teamID: String?

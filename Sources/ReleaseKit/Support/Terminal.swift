@@ -9,9 +9,21 @@ public enum Terminal {
 
     /// Columns of the terminal on standard error, or 100.
     public static var width: Int {
+        columns(of: 2) ?? 100
+    }
+
+    /// The columns output to `descriptor` should fit: `COLUMNS` when set, else the terminal's width (ioctl), else
+    /// nil (not a terminal: lines stay whole for grep and files).
+    public static func columns(of descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+        if let text = environment["COLUMNS"], let value = Int(text), value > 0 { return value }
         var size = winsize()
-        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 100
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+
+    /// Whether colour may be used: not when `NO_COLOR` is set to anything but the empty string (https://no-color.org).
+    public static func allowsColour(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Writes `text` to standard error.

@@ -40,8 +40,11 @@ public struct BumpPromptEditor: Sendable {
         self.prompt = prompt
     }
 
-    /// The text to write first.
-    public var start: String { prompt.menu }
+    /// The line that says how to answer: arrow keys work here (not in the line-based menu).
+    public static let hint = "(↑/↓ to move, Enter to choose, or type a number; Ctrl-C cancels)"
+
+    /// The text to write first: the hint, then the menu.
+    public var start: String { Self.hint + "\n" + prompt.menu }
 
     /// Handles one key: the text to write and the outcome.
     public mutating func handle(_ key: Key) -> (output: String, outcome: Outcome) {
@@ -78,10 +81,18 @@ public struct BumpPromptEditor: Sendable {
             linesBelowOptions += 2
             return ("\n'\(typed)' is not a choice: type a number from 1 to \(prompt.options.count)\n?", .pending)
         case .endOfInput:
-            return ("\n", .cancelled)
+            return (clearHighlight() + "\n", .cancelled)
         case .interrupt:
-            return ("\n", .interrupted)
+            return (clearHighlight() + "\n", .interrupted)
         }
+    }
+
+    /// Leaving without a choice: the options drawn again without the highlight, and every attribute reset, so
+    /// the screen does not show a choice that was not made.
+    private mutating func clearHighlight() -> String {
+        guard highlighted != nil else { return "" }
+        highlighted = nil
+        return redraw() + "\u{1B}[0m"
     }
 
     /// Rewrites the option lines with the highlighted one in reverse video, then a fresh `?` line.

@@ -65,6 +65,20 @@ public struct BumpWorkflow: Sendable {
         substitute(commitMessage, plan)
     }
 
+    /// What a bump will do, for the confirmation on a terminal: every value it writes, then the branch, the commit
+    /// with its message and the push, each named, so `[Y/n]` answers for all of it.
+    public func preview(for plan: BumpPlan) -> String {
+        let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
+        var text = "This will:\n"
+        for change in plan.changes {
+            text += "  write \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)\n"
+        }
+        if createBranch { text += "  create the branch '\(branchName(for: plan))' and switch to it\n" }
+        if commit { text += "  commit \(plan.files.count) file(s) with the message \"\(message(for: plan))\"\n" }
+        if push { text += "  push \(createBranch ? "'\(branchName(for: plan))'" : "the current branch") to '\(remote)'\n" }
+        return text + "Bump \(title)"
+    }
+
     /// Every git command ``perform(_:)`` would run, for dry runs.
     public func commands(for plan: BumpPlan) -> [[String]] {
         var commands: [[String]] = []

@@ -79,7 +79,9 @@ public struct VersionReport: Sendable, Codable, Equatable {
     }
 
     /// The report as an aligned text table, one row per entry, ending with a newline.
-    public func table() -> String {
+    /// - Parameter width: the columns to fit (the terminal's); when the full table is wider, the two "defined at"
+    ///   columns move to indented lines under each row, so no line wraps. Nil: one row per line, however long.
+    public func table(width: Int? = nil) -> String {
         let header = ["TARGET", "CONFIGURATION", "VERSION", "BUILD", "VERSION DEFINED AT", "BUILD DEFINED AT"]
         var rows = [header]
         for entry in entries {
@@ -102,12 +104,24 @@ public struct VersionReport: Sendable, Codable, Equatable {
             if let primaryTarget { text += " [\(primaryTarget)\(primaryConfiguration.map { ", \($0)" } ?? "")]" }
             text += "\n\n"
         }
-        for row in rows {
+        let fullWidth = widths.dropLast().reduce(0) { $0 + $1 + 2 } + (widths.last ?? 0)
+        let narrow = width.map { fullWidth > $0 } ?? false
+        let shown = narrow ? 4 : header.count
+        for (index, row) in rows.enumerated() {
             var line = ""
-            for (column, cell) in row.enumerated() {
-                line += column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            for (column, cell) in row.prefix(shown).enumerated() {
+                line += column == shown - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
             }
             text += line + "\n"
+            // Folded: where each value is defined, under its row (a path keeps its whole name: cutting it helps nobody).
+            if narrow, index > 0 {
+                let (version, build) = (row[4], row[5])
+                if version == build {
+                    text += "    defined at \(version)\n"
+                } else {
+                    text += "    version at \(version)\n    build at   \(build)\n"
+                }
+            }
         }
         return text
     }

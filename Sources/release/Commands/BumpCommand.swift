@@ -10,7 +10,9 @@ struct BumpCommand: AsyncParsableCommand {
         abstract: "Write the next version into the project, create release/<version> and commit.",
         discussion: """
             Without a choice on a terminal, a menu offers the next major, minor and patch versions and the current one, \
-            all with one new build number. Without a terminal, pass the choice: release bump patch --yes.
+            all with one new build number (arrow keys or a number). On a terminal every bump then shows what it will \
+            write, the branch, the commit message and the push, and asks [Y/n]. Without a terminal nothing is written \
+            without --yes: release bump patch --yes.
             """
     )
 
@@ -47,7 +49,7 @@ struct BumpCommand: AsyncParsableCommand {
     @Option(help: "The remote --push pushes to.")
     var remote = "origin"
 
-    @Flag(help: "Do not ask for confirmation.")
+    @Flag(help: "Write, branch, commit (and push) without asking; required without a terminal.")
     var yes = false
 
     @Flag(help: "Print the diff and the git commands; change nothing.")
@@ -145,10 +147,17 @@ struct BumpCommand: AsyncParsableCommand {
             if json { print(try plan.jsonText(), terminator: "") }
             return
         }
-        if interactive, choice != nil, !yes {
-            VersioningConsole.write("Bump \(title) in \(plan.files.count) file(s)? [y/N] ")
+        // Every write, branch, commit and push is either confirmed after its preview (on a terminal, whether the
+        // version came from the menu or the command line) or asked for with --yes. Never without a terminal.
+        if !yes {
+            guard interactive else {
+                VersioningConsole.line("error: no terminal to confirm on: pass --yes to write \(plan.files.count) file(s)\(workflow.usesGit ? ", branch and commit" : "") without asking (nothing was changed)")
+                throw ExitCode(64)
+            }
+            VersioningConsole.write(workflow.preview(for: plan) + " [Y/n]?")
             let answer = Swift.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
+            guard let answer, ["", "y", "yes"].contains(answer) else {
+                if answer == nil { VersioningConsole.line("") }
                 VersioningConsole.line("cancelled: nothing changed")
                 throw ExitCode(1)
             }

@@ -18,7 +18,7 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
         case .github: return GitHubActionsReporter()
         case .json: return JSONLinesReporter(masker: masker)
         case .plain: return ConsoleReporter(style: .plain)
-        case .auto: return ConsoleReporter(style: Terminal.isTerminal(2) ? .terminal : .plain)
+        case .auto: return ConsoleReporter(style: Terminal.isTerminal(2) ? .terminal : .plain, colour: Terminal.allowsColour())
         }
     }
 }

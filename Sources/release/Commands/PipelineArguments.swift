@@ -4,10 +4,12 @@ import ReleaseKit
 
 /// Options shared by `run` and `plan`: which pipeline, profile and variables.
 struct PipelineArguments: ParsableArguments {
-    @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).")
+    @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
+              completion: .custom { _, _, prefix in PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix) })
     var pipeline: String?
 
-    @Option(help: "Use this profile instead of choosing one by its 'when'.")
+    @Option(help: "Use this profile instead of choosing one by its 'when'.",
+            completion: .custom { words, _, prefix in PipelineCompletion.profiles(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix) })
     var profile: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, overriding the pipeline's and the profile's (repeatable).", valueName: "KEY=VALUE"))
@@ -37,6 +39,9 @@ struct PipelineArguments: ParsableArguments {
                                                    plugins: pluginResolver(directory: directory))
         } catch {
             printDiagnostics(error.diagnostics, format: format)
+            if case .unreadable(_, "no such file") = error, pipeline == nil {
+                Terminal.writeError("hint: no pipeline yet: 'release init' looks at the project and writes a starter \(PipelineLocator.defaultPath)\n")
+            }
             throw ExitCode(ExitCodes.invalidPipeline)
         }
     }

@@ -22,7 +22,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How many steps may run at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Run only this step and the steps it needs (repeatable).")
+    @Option(help: "Run only this step and the steps it needs (repeatable).",
+            completion: .custom { words, _, prefix in PipelineCompletion.stepIDs(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix) })
     var only: [String] = []
 
     @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")
@@ -85,7 +86,8 @@ struct RunCommand: AsyncParsableCommand {
                 Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running every step\n")
             }
         }
-        let engine = Engine(plan: plan, reporter: logFormat.reporter(masker: masker), masker: masker, journal: journal)
+        let reporter = logFormat.reporter(masker: masker)
+        let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
         Interrupts.shared.handle { count in
             switch count {
             case 1:
@@ -101,7 +103,14 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let result = await engine.run()
-        if let rehearsal { Terminal.writeError("\n" + masker.mask(rehearsal.summary())) }
+        if let rehearsal {
+            // With JSON events, standard output holds events alone: the summary is one more.
+            if let json = reporter as? JSONLinesReporter {
+                json.emit(rehearsal.summaryFields().merging(["event": "rehearsal_finished"]) { first, _ in first })
+            } else {
+                Terminal.writeError("\n" + masker.mask(rehearsal.summary()))
+            }
+        }
         var exitCode = result.exitCode
         if let report {
             do {

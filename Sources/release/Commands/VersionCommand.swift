@@ -33,7 +33,7 @@ struct VersionCommand: AsyncParsableCommand {
         if json {
             print(try versions.report.jsonText(), terminator: "")
         } else {
-            VersioningConsole.write(versions.report.table())
+            VersioningConsole.write(versions.report.table(width: Terminal.columns(of: 2)))
             for line in versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
         }
         // Files the repository does not hold: Xcode warns and builds, and so does this report.

@@ -27,7 +27,8 @@ extension VersioningTests {
 
         @Test func typingANumberWorksLikeALineTerminal() throws {
             var editor = try editor()
-            #expect(editor.start == BumpPrompt(current: try #require(SemanticVersion("3.0.0")), currentBuild: "4146", newBuild: "4321").menu)
+            // A hint line says the arrow keys work, then the menu as the line-based prompt shows it.
+            #expect(editor.start == BumpPromptEditor.hint + "\n" + BumpPrompt(current: try #require(SemanticVersion("3.0.0")), currentBuild: "4146", newBuild: "4321").menu)
             let (output, outcome) = feed("x\u{7F}9\n3\n", to: &editor)
             #expect(output == "x\u{8} \u{8}9\n'9' is not a choice: type a number from 1 to 4\n?3\n")
             #expect(outcome == .chosen(editor.prompt.options[2]))

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `release schema` checked by an independent validator (check-jsonschema, installed by scripts/setup.sh): every
+/// shipped pipeline passes, and pipelines the loader rejects for their shape are rejected by the schema too.
+@Suite struct SchemaCommandTests {
+    static let validator: String? = ["/usr/local/bin/check-jsonschema", "/usr/bin/check-jsonschema",
+                                     (ProcessInfo.processInfo.environment["HOME"] ?? "") + "/.local/bin/check-jsonschema"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+        ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/check-jsonschema" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Writes the schema into a new folder and returns its path.
+    static func schema() throws -> String {
+        let directory = ReleaseBinary.temporaryDirectory()
+        let outcome = try ReleaseBinary.run(["schema"], in: directory)
+        #expect(outcome.status == 0)
+        let path = directory + "/release.schema.json"
+        try outcome.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func check(_ schema: String, _ files: [String]) throws -> ReleaseBinary.Outcome {
+        let validator = try #require(validator, "check-jsonschema is not installed: run scripts/setup.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: validator)
+        process.arguments = ["--schemafile", schema] + files
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ReleaseBinary.Outcome(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+
+    static func files(_ folder: String) -> [String] {
+        let path = ReleaseBinary.root.appendingPathComponent(folder).path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+            .map { path + "/" + $0 }
+    }
+
+    @Test func isDraft2020WithEveryStepKind() throws {
+        let text = try String(contentsOfFile: try Self.schema(), encoding: .utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        let definitions = try #require(object["$defs"] as? [String: Any])
+        let zip = try #require(definitions["with:archive.zip"] as? [String: Any])
+        #expect(zip["required"] as? [String] == ["source", "output"])
+        let level = try #require((zip["properties"] as? [String: Any])?["level"] as? [String: Any])
+        #expect(level["default"] as? Int == 6)
+        #expect((level["description"] as? String)?.hasPrefix("deflate level 0-9") == true)
+    }
+
+    @Test func everyShippedPipelinePasses() throws {
+        let schema = try Self.schema()
+        let files = Self.files("Pipelines") + Self.files("Fixtures/Pipelines/valid")
+        #expect(files.count >= 10)
+        let outcome = try Self.check(schema, files)
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+    }
+
+    @Test(arguments: ["bad-conditions-profiles", "bad-options", "duplicate-id", "hostile-names", "huge-version", "malformed-json",
+                      "unknown-keys", "unknown-step-kind", "unsupported-version", "wrong-types"])
+    func anInvalidShapeIsRejected(name: String) throws {
+        let file = ReleaseBinary.root.appendingPathComponent("Fixtures/Pipelines/invalid/\(name).json").path
+        let outcome = try Self.check(try Self.schema(), [file])
+        #expect(outcome.status != 0, "\(name) passed the schema")
+    }
+
+    @Test func aMisspeltOptionIsFlagged() throws {
+        let directory = ReleaseBinary.temporaryDirectory()
+        let file = directory + "/p.json"
+        try #"{"$schema": "x", "version": 1, "steps": [{"id": "zip", "uses": "archive.zip", "with": {"sorce": "a", "output": "b.zip"}}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let outcome = try Self.check(try Self.schema(), [file])
+        #expect(outcome.status != 0)
+        #expect(outcome.stdout.contains("sorce") || outcome.stdout.contains("source"), "\(outcome.stdout)")
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsAreGenerated(shell: String) throws {
+        let outcome = try ReleaseBinary.run(["completion", shell], in: ReleaseBinary.temporaryDirectory())
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("release"))
+        #expect(outcome.stdout.contains("schema") && outcome.stdout.contains("--only"))
+        let bad = try ReleaseBinary.run(["completion", "powershell"], in: ReleaseBinary.temporaryDirectory())
+        #expect(bad.status == 64)
+    }
+}

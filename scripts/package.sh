@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds `release` as one binary that runs without Swift installed: the Swift runtime and Foundation linked
+# statically (--static-swift-stdlib); only system libraries stay shared (libc, libcurl, libarchive, zlib), which
+# every Linux CI image that can run curl has. Writes dist/release-VERSION-linux-ARCH.tar.gz with the binary,
+# README and the JSON Schema, and checks that `ldd` names no Swift library.
+#
+#   scripts/package.sh [OUTPUT_DIR]     # default: dist
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-dist}"
+version="$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
+arch="$(uname -m)"
+os="$(uname -s | tr '[:upper:]' '[:lower:]')"
+
+if [[ "$os" == "darwin" ]]; then
+  # macOS has the Swift runtime in the OS; a universal binary serves both architectures.
+  swift build -c release --product release --arch arm64 --arch x86_64
+  binary="$(swift build -c release --product release --arch arm64 --arch x86_64 --show-bin-path)/release"
+  arch=universal
+else
+  swift build -c release --product release --static-swift-stdlib
+  binary="$(swift build -c release --product release --static-swift-stdlib --show-bin-path)/release"
+  # (libicuuc may appear: the system's, through libxml2 from libarchive; Foundation's ICU is linked in.)
+  if ldd "$binary" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|lib_FoundationICU' >&2; then
+    echo "package: the binary still needs the Swift libraries above" >&2
+    exit 1
+  fi
+  # It must start with no Swift on the library path at all.
+  env -u LD_LIBRARY_PATH LD_LIBRARY_PATH= "$binary" --version >/dev/null
+fi
+
+name="release-$version-$os-$arch"
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/$name" "$out"
+cp "$binary" "$stage/$name/release"
+strip "$stage/$name/release" 2>/dev/null || true
+cp README.md "$stage/$name/"
+"$stage/$name/release" schema > "$stage/$name/release.schema.json"
+tar -C "$stage" -czf "$out/$name.tar.gz" "$name"
+echo "$out/$name.tar.gz"

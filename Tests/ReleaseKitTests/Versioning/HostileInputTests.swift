@@ -6,16 +6,6 @@ extension VersioningTests {
     /// Inputs built to exhaust a recursive reader: each must end in a clear error (or an unresolved value), not a
     /// stack overflow.
     @Suite struct HostileInputTests {
-        private func write(_ files: [String: String]) throws -> String {
-            let folder = try XcodeFixture.temporaryDirectory()
-            for (name, text) in files {
-                let path = folder + "/" + name
-                try FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
-            }
-            return folder
-        }
-
         @Test func pbxprojNestedFiftyThousandLevelsIsASyntaxError() {
             let depth = 50_000
             let text = "// !$*UTF8*$!\n" + String(repeating: "{a=", count: depth) + "b" + String(repeating: ";}", count: depth) + "\n"
@@ -35,7 +25,7 @@ extension VersioningTests {
             let depth = 50_000
             let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
                 + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "\n</dict>\n</plist>\n"
-            let folder = try write(["Info.plist": xml])
+            let folder = try XcodeFixture.folder(with: ["Info.plist": xml])
             defer { try? FileManager.default.removeItem(atPath: folder) }
             #expect(throws: VersioningError.syntax(file: folder + "/Info.plist", line: 5, message: "dictionaries and arrays nested deeper than 512 levels")) {
                 try InfoPlistFile(contentsOf: folder + "/Info.plist")
@@ -46,7 +36,7 @@ extension VersioningTests {
             var files: [String: String] = [:]
             for index in 0..<100 { files["C\(index).xcconfig"] = "#include \"C\(index + 1).xcconfig\"\nK\(index) = \(index)\n" }
             files["C100.xcconfig"] = "LAST = 1\n"
-            let folder = try write(files)
+            let folder = try XcodeFixture.folder(with: files)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             #expect(throws: VersioningError.syntax(file: folder + "/C63.xcconfig", line: 1, message: "'#include' nested deeper than 64 files")) {
                 try XCConfigFile(contentsOf: folder + "/C0.xcconfig")
@@ -54,7 +44,7 @@ extension VersioningTests {
         }
 
         @Test func includeCycleNamesTheWholeCycle() throws {
-            let folder = try write([
+            let folder = try XcodeFixture.folder(with: [
                 "App.xcconfig": "#include \"Version.xcconfig\"\n",
                 "Version.xcconfig": "MARKETING_VERSION = 1.0\n#include \"Shared.xcconfig\"\n",
                 "Shared.xcconfig": "// shared\n#include \"Version.xcconfig\"\n",

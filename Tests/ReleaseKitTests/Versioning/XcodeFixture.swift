@@ -53,6 +53,17 @@ struct XcodeFixture {
         return try JSONDecoder().decode(Bump.self, from: data)
     }
 
+    /// A new temporary folder holding `files` (relative path → text), folders created as needed.
+    static func folder(with files: [String: String]) throws -> String {
+        let folder = try temporaryDirectory()
+        for (name, text) in files {
+            let path = folder + "/" + name
+            try FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
     static func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "release-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -5,20 +5,10 @@ import Testing
 extension VersioningTests {
     /// XcodeGen specs: read alone, read beside the project they generate, bumped in both with the smallest diff.
     @Suite struct XcodeGenTests {
-        private func write(_ files: [String: String]) throws -> String {
-            let folder = try XcodeFixture.temporaryDirectory()
-            for (name, text) in files {
-                let path = folder + "/" + name
-                try FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
-            }
-            return folder
-        }
-
         /// A plain `3.10` is the YAML number 3.1 and XcodeGen writes `3.1`: the engine reads what XcodeGen writes,
         /// warns, and quotes a new value that would otherwise turn into a number.
         @Test func yamlNumbersAreReadAsXcodeGenWritesThem() throws {
-            let folder = try write(["project.yml": """
+            let folder = try XcodeFixture.folder(with: ["project.yml": """
                 name: Num
                 settings:
                   MARKETING_VERSION: 3.10
@@ -57,7 +47,7 @@ extension VersioningTests {
         }
 
         @Test func includeCyclesAndMissingIncludes() throws {
-            let folder = try write([
+            let folder = try XcodeFixture.folder(with: [
                 "project.yml": "name: Loop\ninclude:\n  - a.yml\n  - gone.yml\n",
                 "a.yml": "include: [b.yml]\n",
                 "b.yml": "include:\n  - path: a.yml\n",
@@ -72,7 +62,7 @@ extension VersioningTests {
         }
 
         @Test func yamlSyntaxErrorsNameTheLine() throws {
-            let folder = try write(["project.yml": "name: Bad\nsettings:\n  MARKETING_VERSION: [1.0\n"])
+            let folder = try XcodeFixture.folder(with: ["project.yml": "name: Bad\nsettings:\n  MARKETING_VERSION: [1.0\n"])
             defer { try? FileManager.default.removeItem(atPath: folder) }
             do {
                 _ = try VersionReader.read(in: folder)

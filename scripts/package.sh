@@ -39,3 +39,7 @@ cp README.md "$stage/$name/"
 "$stage/$name/release" schema > "$stage/$name/release.schema.json"
 tar -C "$stage" -czf "$out/$name.tar.gz" "$name"
 echo "$out/$name.tar.gz"
+# Run as a pipeline's shell step, it names what it made (Pipelines/self.json publishes it).
+if [[ -n "${RELEASE_OUTPUT:-}" ]]; then
+  printf 'version=%s\ntarball=%s\n' "$version" "$out/$name.tar.gz" >> "$RELEASE_OUTPUT"
+fi

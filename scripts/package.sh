@@ -5,21 +5,23 @@
 # README and the JSON Schema, and checks that `ldd` names no Swift library.
 #
 #   scripts/package.sh [OUTPUT_DIR]     # default: dist
+#   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
 version="$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
 arch="$(uname -m)"
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"
+scratch=(--scratch-path "${RELEASE_SCRATCH_PATH:-.build}")
 
 if [[ "$os" == "darwin" ]]; then
   # macOS has the Swift runtime in the OS; a universal binary serves both architectures.
-  swift build -c release --product release --arch arm64 --arch x86_64
-  binary="$(swift build -c release --product release --arch arm64 --arch x86_64 --show-bin-path)/release"
+  swift build "${scratch[@]}" -c release --product release --arch arm64 --arch x86_64
+  binary="$(swift build "${scratch[@]}" -c release --product release --arch arm64 --arch x86_64 --show-bin-path)/release"
   arch=universal
 else
-  swift build -c release --product release --static-swift-stdlib
-  binary="$(swift build -c release --product release --static-swift-stdlib --show-bin-path)/release"
+  swift build "${scratch[@]}" -c release --product release --static-swift-stdlib
+  binary="$(swift build "${scratch[@]}" -c release --product release --static-swift-stdlib --show-bin-path)/release"
   # (libicuuc may appear: the system's, through libxml2 from libarchive; Foundation's ICU is linked in.)
   if ldd "$binary" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|lib_FoundationICU' >&2; then
     echo "package: the binary still needs the Swift libraries above" >&2
@@ -39,3 +41,7 @@ cp README.md "$stage/$name/"
 "$stage/$name/release" schema > "$stage/$name/release.schema.json"
 tar -C "$stage" -czf "$out/$name.tar.gz" "$name"
 echo "$out/$name.tar.gz"
+# Run as a pipeline's shell step, it names what it made (Pipelines/self.json publishes it).
+if [[ -n "${RELEASE_OUTPUT:-}" ]]; then
+  printf 'version=%s\ntarball=%s\n' "$version" "$out/$name.tar.gz" >> "$RELEASE_OUTPUT"
+fi

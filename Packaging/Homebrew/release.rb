@@ -1,0 +1,34 @@
+# Homebrew formula for `release`, built from source with the Swift toolchain of Xcode 26 (Swift 6.2; the
+# package's swift-subprocess needs it). Put it in a tap (owner/homebrew-tap/Formula/release.rb), then:
+#   brew install owner/tap/release          # the tagged source below
+#   brew install --HEAD owner/tap/release   # the main branch
+# When Pipelines/self.json publishes vX.Y.Z, update `url` and `sha256` (shasum -a 256 of the tag's source tarball).
+class Release < Formula
+  desc "Run an iOS team's release as a graph of steps declared in JSON"
+  homepage "https://github.com/owner/release"
+  url "https://github.com/owner/release/archive/refs/tags/v0.1.0.tar.gz"
+  sha256 "0000000000000000000000000000000000000000000000000000000000000000"
+  head "https://github.com/owner/release.git", branch: "main"
+
+  depends_on xcode: ["26.0", :build]
+  depends_on macos: :sequoia
+  depends_on "libarchive"
+
+  uses_from_macos "curl"
+
+  def install
+    # libarchive is keg-only; SwiftPM finds it through its pkg-config file.
+    ENV.prepend_path "PKG_CONFIG_PATH", Formula["libarchive"].opt_lib/"pkgconfig"
+    system "swift", "build", "-c", "release", "--disable-sandbox", "--product", "release"
+    bin.install ".build/release/release"
+    generate_completions_from_executable(bin/"release", "completion")
+  end
+
+  test do
+    system bin/"release", "--version"
+    (testpath/"Pipelines/hello.json").write <<~JSON
+      {"version": 1, "name": "hello", "steps": [{"id": "hi", "uses": "print", "with": {"message": "hello"}}]}
+    JSON
+    system bin/"release", "validate", "Pipelines/hello.json"
+  end
+end

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// `release` ships itself: scripts/package.sh makes one binary that runs without Swift installed, and
+/// Pipelines/self.json publishes it with release's own steps.
+@Suite struct SelfReleaseTests {
+    static let environment = ProcessInfo.processInfo.environment
+    /// Building the static binary takes minutes, so only a slow run (or one handed a built binary) checks it.
+    static let slow = environment["RELEASE_SLOW_TESTS"] == "1"
+
+    /// Runs `executable ARGUMENTS` with exactly `environment`, returning its status and standard output.
+    private static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
+                            environment: [String: String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The packaged binary: `$RELEASE_STATIC_BINARY` when given, else one scripts/package.sh builds and unpacks
+    /// (its own scratch path, because `swift test` holds .build).
+    private static func packagedBinary() throws -> String {
+        if let given = environment["RELEASE_STATIC_BINARY"], !given.isEmpty { return given }
+        let dist = ReleaseBinary.temporaryDirectory()
+        var packaging = environment
+        packaging["RELEASE_SCRATCH_PATH"] = ReleaseBinary.root.appendingPathComponent(".build/static").path
+        let packaged = try run("/bin/bash", [ReleaseBinary.root.appendingPathComponent("scripts/package.sh").path, dist],
+                               environment: packaging)
+        #expect(packaged.status == 0)
+        let tarball = packaged.output.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(try run("/usr/bin/env", ["tar", "-C", dist, "-xzf", tarball], environment: environment).status == 0)
+        let folder = URL(fileURLWithPath: tarball).lastPathComponent.replacingOccurrences(of: ".tar.gz", with: "")
+        return "\(dist)/\(folder)/release"
+    }
+
+    @Test(.enabled(if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
+                   "builds the static binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
+    func thePackagedBinaryNeedsNoSwiftLibraries() throws {
+        let binary = try Self.packagedBinary()
+        let ldd = try Self.run("/usr/bin/env", ["ldd", binary], environment: Self.environment)
+        #expect(ldd.status == 0, "ldd: \(ldd.output)")
+        for library in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime"] {
+            #expect(!ldd.output.contains(library), "still linked: \(ldd.output)")
+        }
+        let version = try Self.run(binary, ["--version"], environment: ["LD_LIBRARY_PATH": "", "PATH": "/usr/bin:/bin"])
+        #expect(version.status == 0)
+        #expect(version.output.contains("."), "\(version.output)")
+    }
+
+    /// The self pipeline, rehearsed: a stand-in packager (the real one when the run is slow) and the local GitHub.
+    @Test func theSelfPipelinePublishesTheTarballAndItsChecksums() throws {
+        let directory = try ReleaseBinary.gitRepository(branch: "main")
+        try FileManager.default.copyItem(atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/self.json").path,
+                                         toPath: directory + "/self.json")
+        var variables: [String] = []
+        var expected = "release-9.9.9-linux-x86_64.tar.gz"
+        if Self.slow {
+            variables = ["--var", "package=" + ReleaseBinary.root.appendingPathComponent("scripts/package.sh").path,
+                         "--var", "dist=" + directory + "/dist"]
+            expected = "release-"
+        } else {
+            let fake = directory + "/fake-package.sh"
+            try """
+                #!/bin/sh
+                set -e
+                mkdir -p "$1"
+                printf 'binary' > "$1/release-9.9.9-linux-x86_64.tar.gz"
+                printf 'version=9.9.9\\ntarball=%s\\n' "$1/release-9.9.9-linux-x86_64.tar.gz" >> "$RELEASE_OUTPUT"
+                """.write(toFile: fake, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+            variables = ["--var", "package=" + fake]
+        }
+        let outcome = try ReleaseBinary.run(["run", "self.json", "--rehearse", "--rehearsal-storage", directory + "/../rehearsal-self"] + variables,
+                                            in: directory, environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789",
+                                                                         "RELEASE_SCRATCH_PATH": ReleaseBinary.root.appendingPathComponent(".build/static").path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("owner/release v"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("    SHA256SUMS  "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("    \(expected)"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/dist"), "cleanup removes dist")
+    }
+}

@@ -93,19 +93,26 @@ public struct CommandGateStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let failOn = try Self.compile(options.failOn, "fail_on")
         let require = try Self.compile(options.require, "require")
-        let lines = Mutex<[String]>([])
-        let result = try await context.run(options.run, directory: options.cwd, environment: options.env) { line, _ in
-            lines.withLock { $0.append(line) }
+        // Lines are numbered per stream: standard output and standard error arrive through two pipes, so their
+        // order relative to each other is not something a message can promise.
+        let lines = Mutex<(all: [(text: String, stream: OutputStreamKind, number: Int)], counts: [OutputStreamKind: Int])>(([], [:]))
+        let result = try await context.run(options.run, directory: options.cwd, environment: options.env) { line, stream in
+            lines.withLock { state in
+                state.counts[stream, default: 0] += 1
+                state.all.append((line, stream, state.counts[stream]!))
+            }
         }
-        let output = lines.withLock { $0 }
+        let numbered = lines.withLock { $0.all }
+        let output = numbered.map(\.text)
         let command = context.masker.mask(ShellQuoting.commandLine(options.run))
         var problems: [String] = []
         if !result.succeeded {
             problems.append(result.signal.map { "'\(command)' was killed by signal \($0)" } ?? "'\(command)' exited with status \(result.status)")
         }
-        for (number, line) in output.enumerated() {
-            for (pattern, regex) in failOn where line.contains(regex) {
-                problems.append("'\(command)' output line \(number + 1) matches fail_on '\(pattern)': '\(line)'")
+        for line in numbered {
+            let stream = line.stream == .stdout ? "standard output" : "standard error"
+            for (pattern, regex) in failOn where line.text.contains(regex) {
+                problems.append("'\(command)' \(stream) line \(line.number) matches fail_on '\(pattern)': '\(line.text)'")
             }
         }
         for (pattern, regex) in require where !output.contains(where: { $0.contains(regex) }) {

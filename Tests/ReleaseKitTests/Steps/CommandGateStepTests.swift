@@ -26,7 +26,7 @@ import Testing
         let command = "echo 'Validating…'; echo 'ERROR ITMS-90062: This bundle is invalid.' >&2; exit 0"
         let result = try await GatePipelines.runGate("gate.command", ["run": Self.script(command), "fail_on": ["ERROR ITMS-[0-9]+"]])
         #expect(result.statuses == ["gate=rejected"])
-        #expect(result.step("gate")?.message == "'\(ShellQuoting.commandLine(Self.script(command)))' output line 2 matches fail_on 'ERROR ITMS-[0-9]+': 'ERROR ITMS-90062: This bundle is invalid.'")
+        #expect(result.step("gate")?.message == "'\(ShellQuoting.commandLine(Self.script(command)))' standard error line 1 matches fail_on 'ERROR ITMS-[0-9]+': 'ERROR ITMS-90062: This bundle is invalid.'")
     }
 
     @Test func rejectsAMissingRequiredLine() async throws {

@@ -20,7 +20,7 @@ import Testing
         #expect(result.exitCode == 2)
         #expect(result.step("check-ipa")?.message == "'\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision (profile 'Demo App Store 2013') expired on 2014-01-01T00:00:00Z (now 2014-10-22T06:01:18Z)")
         let command = ShellQuoting.commandLine(["sh", "-c", "echo 'ERROR ITMS-90034: Missing or invalid signature'"])
-        #expect(result.step("validate")?.message == "'\(command)' output line 1 matches fail_on 'ERROR ITMS-[0-9]+': 'ERROR ITMS-90034: Missing or invalid signature'")
+        #expect(result.step("validate")?.message == "'\(command)' standard output line 1 matches fail_on 'ERROR ITMS-[0-9]+': 'ERROR ITMS-90034: Missing or invalid signature'")
         #expect(!FileManager.default.fileExists(atPath: directory + "/Demo.itmsp"))
         #expect(FileManager.default.fileExists(atPath: directory + "/cleaned"))
     }

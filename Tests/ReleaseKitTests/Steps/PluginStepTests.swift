@@ -274,7 +274,7 @@ import Testing
         // The plugin's child went with it (its process group was stopped), rather than sleeping on for 30 s.
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         var alive = true
-        for _ in 0..<200 where alive {
+        for _ in 0..<1200 where alive {  // up to a minute: a loaded runner may take seconds
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
             alive = kill(pid, 0) == 0 && !state.contains(") Z ")
             if alive { try await Task.sleep(for: .milliseconds(50)) }

@@ -85,6 +85,7 @@ public struct StepRegistry: Sendable {
             XcodeArchiveStep.self,
             XcodeExportStep.self,
             AppStoreValidateStep.self,
+            NotesStep.self,
         ]
     }
 }

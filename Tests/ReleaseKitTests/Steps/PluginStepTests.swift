@@ -277,6 +277,15 @@ import Testing
         #expect(!alive, "the plugin's child outlived the timeout")
     }
 
+    /// Preflight calls `verify` and `plan` before anything runs: a plugin hanging there must not hang the run.
+    @Test(arguments: ["verify", "plan"])
+    func aPluginHangingInPreflightIsStoppedAtItsTimeout(verb: String) async throws {
+        let started = Date()
+        let outcome = try await Self.failure(#"[ "$1" = \#(verb) ] && sleep 30; echo '{"type": "result", "ok": true}'"#, timeout: 1)
+        #expect(outcome.message == "'\(verb)' timed out after 1s; the step's processes were stopped")
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
     @Test func secretsAreMaskedInEverythingAPluginPrints() async throws {
         let body = #"""
             read request

@@ -86,6 +86,7 @@ public struct StepRegistry: Sendable {
             XcodeExportStep.self,
             AppStoreValidateStep.self,
             NotesStep.self,
+            NotifySlackStep.self,
         ]
     }
 }

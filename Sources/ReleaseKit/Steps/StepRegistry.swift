@@ -87,6 +87,7 @@ public struct StepRegistry: Sendable {
             AppStoreValidateStep.self,
             NotesStep.self,
             NotifySlackStep.self,
+            DsymUploadStep.self,
         ]
     }
 }

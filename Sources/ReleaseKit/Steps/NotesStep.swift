@@ -202,7 +202,7 @@ public struct NotesStep: Step {
 
     /// `api` as the step uses it: `--rehearse`'s server, the option, `$GITHUB_API_URL`, or github.com.
     private func apiURL(in context: StepContext) throws -> String {
-        try context.baseURL(.github, configured: options.api ?? context.environment["GITHUB_API_URL"] ?? "https://api.github.com")
+        try GitHubReleaseStep.apiURL(options.api, in: context)
     }
 
     /// `repo`, else the GitHub repository `remote` points to. `required`: fail when there is none.

@@ -101,9 +101,13 @@ public struct NotesStep: Step {
         if let token = options.token { context.masker.add(token) }
         switch options.source {
         case .git:
-            // Reading history is cheap and changes nothing: promise the real notes, so a dry run shows them.
-            let notes = try await gitNotes(in: context)
-            return StepPlan(effects: [.note(summary(notes))], outputs: outputs(notes))
+            // A dry run really runs the step (it only reads), so preflight only promises the outputs: empty notes
+            // are enough to check the steps that use them, and preflight spawns no more git than verify's.
+            let start = options.from.map { "'\($0)'" } ?? "the newest tag matching '\(options.tagPattern)'"
+            return StepPlan(
+                effects: [.note("release notes from the commits after \(start) up to '\(options.to)'")],
+                outputs: StepOutputs(["markdown": .string(""), "text": .string(""), "previous_tag": .string(""), "commits": .number(0)])
+            )
         case .github:
             let repository = try await repository(in: context, required: true) ?? ""
             let previous = try await previousTag(in: context)

@@ -280,10 +280,9 @@ import Testing
     /// Preflight calls `verify` and `plan` before anything runs: a plugin hanging there must not hang the run.
     @Test(arguments: ["verify", "plan"])
     func aPluginHangingInPreflightIsStoppedAtItsTimeout(verb: String) async throws {
-        let started = Date()
+        // Without the timeout the plugin would answer ok after 30 s and the run would succeed.
         let outcome = try await Self.failure(#"[ "$1" = \#(verb) ] && sleep 30; echo '{"type": "result", "ok": true}'"#, timeout: 1)
         #expect(outcome.message == "'\(verb)' timed out after 1s; the step's processes were stopped")
-        #expect(Date().timeIntervalSince(started) < 20)
     }
 
     @Test func secretsAreMaskedInEverythingAPluginPrints() async throws {

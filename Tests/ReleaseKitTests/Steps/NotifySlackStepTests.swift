@@ -113,6 +113,16 @@ import Rehearsal
         #expect(try Self.body(server).contains(#"{"text":"failed: broken","type":"mrkdwn"}"#))
     }
 
+    @Test func onlyKeepsANotificationThatNeedsNothing() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let (result, _) = try await Self.run(Self.pipeline("""
+            {"id": "tell", "uses": "notify.slack", "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "title": "{{outcome}}"}}
+            """), server: server, configure: { $0.only = ["version"] })
+        #expect(result.statuses == ["version=ok", "publish=skipped", "tell=ok"])
+        #expect(server.requests.count == 1)
+    }
+
     @Test func anInterruptedRunIsReportedByAFailureNotification() async throws {
         let server = try Self.server()
         defer { server.stop() }

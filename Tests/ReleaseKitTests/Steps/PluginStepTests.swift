@@ -282,6 +282,14 @@ import Testing
         #expect(!alive, "the plugin's child outlived the timeout")
     }
 
+    /// Preflight calls `verify` and `plan` before anything runs: a plugin hanging there must not hang the run.
+    @Test(arguments: ["verify", "plan"])
+    func aPluginHangingInPreflightIsStoppedAtItsTimeout(verb: String) async throws {
+        // Without the timeout the plugin would answer ok after 30 s and the run would succeed.
+        let outcome = try await Self.failure(#"[ "$1" = \#(verb) ] && sleep 30; echo '{"type": "result", "ok": true}'"#, timeout: 1)
+        #expect(outcome.message == "'\(verb)' timed out after 1s; the step's processes were stopped")
+    }
+
     @Test func secretsAreMaskedInEverythingAPluginPrints() async throws {
         let body = #"""
             read request

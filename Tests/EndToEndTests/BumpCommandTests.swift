@@ -66,7 +66,7 @@ import Testing
     /// Runs the binary in a pseudo-terminal (python3's `pty`), typing each answer when the output ends with `?`.
     static func executeInTerminal(_ arguments: [String], in directory: String, answers: [String]) throws -> (status: Int32, output: String) {
         let script = """
-            import json, os, pty, select, sys, time
+            import json, os, pty, select, signal, sys, termios, time
             answers = json.loads(sys.argv[1])
             pid, fd = pty.fork()
             if pid == 0:
@@ -84,18 +84,26 @@ import Testing
                         break
                     out += data
                     if answers and out.endswith(b"?"):
-                        os.write(fd, answers.pop(0).encode())
+                        answer = answers.pop(0)
+                        if answer == "<SIGTERM>":
+                            os.kill(pid, signal.SIGTERM)
+                        else:
+                            os.write(fd, answer.encode())
             else:
                 os.kill(pid, 9)
             _, status = os.waitpid(pid, 0)
             code = os.waitstatus_to_exitcode(status)
-            sys.stdout.write(json.dumps({"status": code, "output": out.decode("utf-8", "replace")}))
+            # The terminal as the command left it: canonical mode and echo must be back on.
+            lflag = termios.tcgetattr(fd)[3]
+            restored = bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO) and bool(lflag & termios.ISIG)
+            sys.stdout.write(json.dumps({"status": code, "output": out.decode("utf-8", "replace"), "restored": restored}))
             """
         let answersJSON = String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self)
         let result = try execute(["/usr/bin/env", "python3", "-c", script, answersJSON] + arguments, in: directory)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let status = (object?["status"] as? Int).map(Int32.init) ?? -1
-        return (status, object?["output"] as? String ?? "python: \(result.stderr)")
+        let output = object?["output"] as? String ?? "python: \(result.stderr)"
+        return (status, (object?["restored"] as? Bool) == false ? output + "\n[the terminal was left in raw mode]" : output)
     }
 
     private func requireBinary() throws {
@@ -169,6 +177,18 @@ import Testing
         #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
         #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+    }
+
+    @Test func aSIGTERMInTheMenuRestoresTheTerminalAndChangesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["<SIGTERM>"])
+        #expect(status == 130, "output: \(output)")
+        #expect(output.contains("interrupted: nothing changed"))
+        #expect(!output.contains("[the terminal was left in raw mode]"), "output: \(output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
     }
 
     @Test func ctrlCAfterAnArrowLeavesNoHighlightAndTheMenuAnswerAloneWritesNothing() throws {

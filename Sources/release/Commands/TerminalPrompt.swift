@@ -17,6 +17,16 @@ enum TerminalPrompt {
         }
         guard tcsetattr(0, TCSANOW, &raw) == 0 else { return lineBased(prompt) }
         defer { _ = tcsetattr(0, TCSANOW, &original) }
+        // With ISIG off, Ctrl-C is a key; a SIGTERM (or a SIGINT from `kill`) still arrives as a signal, and the
+        // process exits from the handler, where no `defer` runs: put the terminal back there too.
+        nonisolated(unsafe) let saved = original
+        Interrupts.shared.handle { _ in
+            var settings = saved
+            _ = tcsetattr(0, TCSANOW, &settings)
+            VersioningConsole.line("\ninterrupted: nothing changed")
+            Interrupts.exitNow()
+        }
+        defer { Interrupts.shared.reset() }
 
         var editor = BumpPromptEditor(prompt: prompt)
         VersioningConsole.write(editor.start)

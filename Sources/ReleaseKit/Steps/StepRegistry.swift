@@ -85,6 +85,9 @@ public struct StepRegistry: Sendable {
             XcodeArchiveStep.self,
             XcodeExportStep.self,
             AppStoreValidateStep.self,
+            AppStoreUploadStep.self,
+            AppStoreBuildNumberStep.self,
+            TestFlightDistributeStep.self,
         ]
     }
 }

@@ -12,7 +12,7 @@ struct RehearsalTests {
         let rehearsal = try Rehearsal(storage: storage, environment: ["HOME": "/home/x"])
         defer { rehearsal.stop() }
 
-        #expect(Set(rehearsal.endpoints.keys) == [.github, .http, .slack])
+        #expect(Set(rehearsal.endpoints.keys) == [.github, .appstore, .http, .slack])
         #expect(rehearsal.endpoints[.slack] == rehearsal.endpoints[.http])
         let github = try #require(rehearsal.endpoints[.github])
         let http = try #require(rehearsal.endpoints[.http])

@@ -222,13 +222,3 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// A value several tasks update, for closures that record what they saw.
-final class LockedValue<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-
-    init(_ value: Value) { storage = Mutex(value) }
-
-    var value: Value { storage.withLock { $0 } }
-
-    func mutate(_ change: (inout Value) -> Void) { storage.withLock { change(&$0) } }
-}

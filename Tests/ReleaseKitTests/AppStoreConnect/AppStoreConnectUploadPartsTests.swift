@@ -28,8 +28,8 @@ import Testing
         let http = HTTPClient(configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 1)))
         var operation = Self.operation(2, 100_000, 150_001, url: url + "/upload/part2")
         operation.requestHeaders = [.init(name: "Content-Type", value: "application/octet-stream"), .init(name: "x-apple-upload-token", value: "opaque")]
-        let seen = LockedValue<[Int64]>([])
-        try await AppStoreConnectUploader.sendPart(operation, index: 1, file: path, http: http) { done in seen.mutate { $0.append(done) } }
+        let seen = Recorder<Int64>()
+        try await AppStoreConnectUploader.sendPart(operation, index: 1, file: path, http: http) { done in seen.append(done) }
         let request = try #require(server.requests.first)
         #expect(request.method == "PUT")
         #expect(request.bodyBytes == 150_001)
@@ -37,7 +37,7 @@ import Testing
         #expect(request.header("x-apple-upload-token") == "opaque")
         #expect(request.header("Content-Type") == "application/octet-stream")
         #expect(request.header("Authorization") == nil)
-        #expect(seen.value.last == 150_001)
+        #expect(seen.all.last == 150_001)
     }
 
     @Test func aRangeOutsideTheFileIsAClearErrorBeforeAnythingIsSent() async throws {

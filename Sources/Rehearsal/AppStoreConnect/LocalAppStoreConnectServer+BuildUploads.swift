@@ -176,13 +176,7 @@ extension LocalAppStoreConnectServer {
     }
 
     func getUploadFile(_ request: APIRequest) throws -> Reply {
-        let file: [String: Any] = try state.withLock { state in
-            guard let file = state.snapshot.files.first(where: { $0.id == request.id }) else {
-                throw AppStoreConnectProblem.notFound("buildUploadFiles", request.id)
-            }
-            return uploadFileJSON(file)
-        }
-        return single(file, selfLink: url + request.target)
+        try instance(request, "buildUploadFiles", \.files, id: \.id, render: uploadFileJSON)
     }
 
     /// The commit: `uploaded: true` when every part arrived; the checksum, when given, is compared with the

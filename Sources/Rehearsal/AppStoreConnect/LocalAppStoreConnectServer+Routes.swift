@@ -209,6 +209,19 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         return offset
     }
 
+    /// The document of the resource of `type` whose id is the path's, or 404 NOT_FOUND: the plain reads that
+    /// change nothing.
+    func instance<Resource: Sendable>(
+        _ request: APIRequest, _ type: String, _ resources: KeyPath<AppStoreConnectSnapshot, [Resource]> & Sendable,
+        id: KeyPath<Resource, String> & Sendable, render: (Resource) -> [String: Any]
+    ) throws -> Reply {
+        let found = state.withLock { state in
+            state.snapshot[keyPath: resources].first { $0[keyPath: id] == request.id }
+        }
+        guard let found else { throw AppStoreConnectProblem.notFound(type, request.id) }
+        return single(render(found), selfLink: url + request.target)
+    }
+
     /// A single-resource document.
     func single(_ resource: [String: Any], status: Int = 200, selfLink: String) -> Reply {
         Reply(status: status, json: ["data": resource, "links": ["self": selfLink]] as [String: Any])

@@ -306,13 +306,7 @@ extension LocalAppStoreConnectServer {
     }
 
     func getBetaDetail(_ request: APIRequest) throws -> Reply {
-        let detail: [String: Any] = try state.withLock { state in
-            guard let detail = state.snapshot.betaDetails.first(where: { $0.id == request.id }) else {
-                throw AppStoreConnectProblem.notFound("buildBetaDetails", request.id)
-            }
-            return betaDetailJSON(detail)
-        }
-        return single(detail, selfLink: url + request.target)
+        try instance(request, "buildBetaDetails", \.betaDetails, id: \.id, render: betaDetailJSON)
     }
 
     func updateBetaDetail(_ request: APIRequest) throws -> Reply {
@@ -368,12 +362,6 @@ extension LocalAppStoreConnectServer {
     }
 
     func getSubmission(_ request: APIRequest) throws -> Reply {
-        let submission: [String: Any] = try state.withLock { state in
-            guard let submission = state.snapshot.submissions.first(where: { $0.id == request.id }) else {
-                throw AppStoreConnectProblem.notFound("betaAppReviewSubmissions", request.id)
-            }
-            return submissionJSON(submission)
-        }
-        return single(submission, selfLink: url + request.target)
+        try instance(request, "betaAppReviewSubmissions", \.submissions, id: \.id, render: submissionJSON)
     }
 }

@@ -68,7 +68,7 @@ extension LocalAppStoreConnectServer {
             advanceUpload(at: index, in: &state)
             return buildUploadJSON(state.snapshot.buildUploads[index], files: state.snapshot.files)
         }
-        return single(upload, selfLink: url + request.target)
+        return single(upload, reading: request)
     }
 
     func deleteBuildUpload(_ request: APIRequest) throws -> Reply {
@@ -219,7 +219,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.files[index] = file
             return uploadFileJSON(file)
         }
-        return single(document, selfLink: url + request.target)
+        return single(document, selfLink: resourceURL("buildUploadFiles", request.id))
     }
 
     private func commit(_ file: inout AppStoreConnectSnapshot.UploadFile, actualDigest: String?, in state: inout State) throws {

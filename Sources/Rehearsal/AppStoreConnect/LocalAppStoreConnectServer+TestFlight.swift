@@ -93,7 +93,7 @@ extension LocalAppStoreConnectServer {
             advanceBuild(at: index, in: &state)
             return buildJSON(state.snapshot.builds[index], submission: submissionID(ofBuild: request.id, in: state.snapshot))
         }
-        return single(build, selfLink: url + request.target)
+        return single(build, reading: request)
     }
 
     private func buildIndex(_ id: String, in snapshot: AppStoreConnectSnapshot) throws -> Int {
@@ -138,7 +138,7 @@ extension LocalAppStoreConnectServer {
             }
             return betaDetailJSON(detail)
         }
-        return single(detail, selfLink: url + request.target)
+        return single(detail, reading: request)
     }
 
     func listPreReleaseVersions(_ request: APIRequest) -> Reply {

@@ -48,6 +48,8 @@ struct LocalAppStoreConnectServerTests {
         let upload = try fixture.object(try await client.send("GET", "/v1/buildUploads/\(uploadID)"))
         let buildID = try #require(((data(upload)["relationships"] as? [String: Any])?["build"] as? [String: Any]).flatMap { ($0["data"] as? [String: Any])?["id"] as? String })
         #expect(attributes(upload)["uploadedDate"] is String)
+        let withBuild = try fixture.object(try await client.send("GET", "/v1/buildUploads/\(uploadID)?include=build"))
+        #expect((withBuild["included"] as? [[String: Any]])?.map { "\($0["type"] ?? "")/\($0["id"] ?? "")" } == ["builds/\(buildID)"])
         let build = try await fixture.poll("/v1/builds/\(buildID)") { self.attributes($0)["processingState"] as? String == "VALID" }
         #expect(attributes(build)["version"] as? String == "42")
         let fileAfter = try fixture.object(try await client.send("GET", "/v1/buildUploadFiles/\(fileID)"))
@@ -214,6 +216,9 @@ struct LocalAppStoreConnectServerTests {
         #expect(attributes(external2)["externalBuildState"] as? String == "WAITING_FOR_BETA_REVIEW")
         let versions = try await client.all(Listed.self, "/v1/preReleaseVersions?filter%5Bapp%5D=\(appID)&filter%5Bversion%5D=1.4.0&filter%5Bplatform%5D=IOS")
         #expect(versions.count == 1)
+        let expanded = try fixture.object(try await client.send("GET", "/v1/builds?filter%5Bapp%5D=\(appID)&include=preReleaseVersion,buildBetaDetail,betaGroups"))
+        #expect((expanded["included"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["preReleaseVersions", "buildBetaDetails"],
+                "to-one relationships are expanded")
         fixture.expectContract()
         #expect(fixture.server.summary() == [
             "build com.example.demo 1.4.0 (42) VALID (already there)",

@@ -46,6 +46,9 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             await uploadPart(exchange)
             return
         }
+        if exchange.header("Expect")?.lowercased() == "100-continue" {
+            await exchange.sendContinue()  // curl asks before sending a larger JSON body
+        }
         let segments = exchange.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
         let match = AppStoreConnectOperation.match(method: exchange.method, segments: segments)
         guard let body = await exchange.collect(maxBytes: Self.maxJSONBody) else {

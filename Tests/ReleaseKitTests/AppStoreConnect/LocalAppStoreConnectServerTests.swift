@@ -162,6 +162,31 @@ struct LocalAppStoreConnectServerTests {
         #expect(answers == [400, 403, 400, 404, 200, 200])
     }
 
+    /// What the benchmark compares against: `curl -T` with the operation's headers, `Expect: 100-continue` and all.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
+    func curlCanSendAPartWithExpectContinue() async throws {
+        let fixture = try Fixture(partSize: 3 << 20)
+        let appID = fixture.server.addApp(bundleID: Fixture.bundleID, name: "Demo")
+        let path = try fixture.file(size: 3 << 20)
+        let (_, file) = try await fixture.reserve(appID: appID, path: path)
+        let operation = try #require((attributes(file)["uploadOperations"] as? [[String: Any]])?.first)
+        var arguments = ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-T", path, "-H", "Expect: 100-continue"]
+        for header in operation["requestHeaders"] as? [[String: String]] ?? [] {
+            arguments += ["-H", "\(header["name"] ?? ""): \(header["value"] ?? "")"]
+        }
+        arguments.append(try #require(operation["url"] as? String))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = arguments
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        #expect(status == "200")
+        #expect(fixture.server.uploadedByteCount() == 3 << 20)
+    }
+
     @Test func distributesToGroupsWithWhatToTestAndBetaReviewConverging() async throws {
         let fixture = try Fixture()
         let buildID = fixture.server.addBuild(bundleID: Fixture.bundleID, version: "1.4.0", build: "42")

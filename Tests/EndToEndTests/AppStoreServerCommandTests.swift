@@ -18,10 +18,7 @@ struct AppStoreServerCommandTests {
         try privateKey.publicKey.pemRepresentation.write(toFile: directory + "/key.pem", atomically: true, encoding: .utf8)
         let size: Int64 = 256 << 20
         let file = directory + "/Big.ipa"
-        #expect(FileManager.default.createFile(atPath: file, contents: nil))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        try handle.truncate(atOffset: UInt64(size))  // sparse: no disk used
-        try handle.close()
+        try ReleaseBinary.sparseFile(file, size: size)
 
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Self.binary)
@@ -38,13 +35,7 @@ struct AppStoreServerCommandTests {
             if server.isRunning { server.terminate() }
             server.waitUntilExit()
         }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = ReleaseBinary.firstLine(of: out)
         #expect(url.hasPrefix("http://127.0.0.1:"))
 
         let key = try AppStoreConnectKey(id: "E2EKEY0001", issuer: Self.issuer, pem: privateKey.pemRepresentation)

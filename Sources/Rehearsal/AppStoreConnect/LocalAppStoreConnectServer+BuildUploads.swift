@@ -68,7 +68,7 @@ extension LocalAppStoreConnectServer {
             advanceUpload(at: index, in: &state)
             return buildUploadJSON(state.snapshot.buildUploads[index], files: state.snapshot.files)
         }
-        return single(upload, selfLink: url + request.target)
+        return single(upload, reading: request)
     }
 
     func deleteBuildUpload(_ request: APIRequest) throws -> Reply {
@@ -176,13 +176,7 @@ extension LocalAppStoreConnectServer {
     }
 
     func getUploadFile(_ request: APIRequest) throws -> Reply {
-        let file: [String: Any] = try state.withLock { state in
-            guard let file = state.snapshot.files.first(where: { $0.id == request.id }) else {
-                throw AppStoreConnectProblem.notFound("buildUploadFiles", request.id)
-            }
-            return uploadFileJSON(file)
-        }
-        return single(file, selfLink: url + request.target)
+        try instance(request, "buildUploadFiles", \.files, id: \.id, render: uploadFileJSON)
     }
 
     /// The commit: `uploaded: true` when every part arrived; the checksum, when given, is compared with the
@@ -225,7 +219,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.files[index] = file
             return uploadFileJSON(file)
         }
-        return single(document, selfLink: url + request.target)
+        return single(document, selfLink: resourceURL("buildUploadFiles", request.id))
     }
 
     private func commit(_ file: inout AppStoreConnectSnapshot.UploadFile, actualDigest: String?, in state: inout State) throws {

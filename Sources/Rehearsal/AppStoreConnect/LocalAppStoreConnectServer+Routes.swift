@@ -46,6 +46,9 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             await uploadPart(exchange)
             return
         }
+        if exchange.header("Expect")?.lowercased() == "100-continue" {
+            await exchange.sendContinue()  // curl asks before sending a larger JSON body
+        }
         let segments = exchange.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
         let match = AppStoreConnectOperation.match(method: exchange.method, segments: segments)
         guard let body = await exchange.collect(maxBytes: Self.maxJSONBody) else {
@@ -111,7 +114,7 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
 
     /// The filters (name → allowed values, nil = any) and sorts each operation takes; other `filter[…]` and
     /// unknown parameters are refused with 400 as Apple does. `fields[…]`, `include` and `limit[…]` are
-    /// accepted and have no effect: answers carry every field and no `included`.
+    /// accepted; answers carry every field, and `include` adds the resources of to-one relationships.
     private static func querySpec(_ operation: AppStoreConnectOperation) -> (filters: [String: [String]?], sorts: [String], paged: Bool) {
         let platforms = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
         switch operation {
@@ -189,11 +192,13 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             components?.percentEncodedQueryItems = query
             links["next"] = components?.string ?? ""
         }
-        return Reply(status: 200, json: [
+        var document: [String: Any] = [
             "data": slice,
             "links": links,
             "meta": ["paging": ["total": items.count, "limit": limit]],
-        ] as [String: Any])
+        ]
+        if let included = included(slice, request) { document["included"] = included }
+        return Reply(status: 200, json: document)
     }
 
     static func cursor(offset: Int) -> String {
@@ -209,9 +214,64 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         return offset
     }
 
+    /// The document of the resource of `type` whose id is the path's, or 404 NOT_FOUND: the plain reads that
+    /// change nothing.
+    func instance<Resource: Sendable>(
+        _ request: APIRequest, _ type: String, _ resources: KeyPath<AppStoreConnectSnapshot, [Resource]> & Sendable,
+        id: KeyPath<Resource, String> & Sendable, render: (Resource) -> [String: Any]
+    ) throws -> Reply {
+        let found = state.withLock { state in
+            state.snapshot[keyPath: resources].first { $0[keyPath: id] == request.id }
+        }
+        guard let found else { throw AppStoreConnectProblem.notFound(type, request.id) }
+        return single(render(found), reading: request)
+    }
+
     /// A single-resource document.
     func single(_ resource: [String: Any], status: Int = 200, selfLink: String) -> Reply {
         Reply(status: status, json: ["data": resource, "links": ["self": selfLink]] as [String: Any])
+    }
+
+    /// The answer to a read of one resource: its document, with `included` when the request asks for it.
+    func single(_ resource: [String: Any], reading request: APIRequest) -> Reply {
+        var document: [String: Any] = ["data": resource, "links": ["self": url + request.target]]
+        if let included = included([resource], request) { document["included"] = included }
+        return Reply(status: 200, json: document)
+    }
+
+    /// The resources `include=a,b` names through to-one relationships of `resources` (each once), or nil when
+    /// nothing is asked. To-many relationships (`betaGroups` of a build) are not expanded.
+    func included(_ resources: [[String: Any]], _ request: APIRequest) -> [[String: Any]]? {
+        guard let names = request.query["include"]?.split(separator: ",").map(String.init), !names.isEmpty else { return nil }
+        let snapshot = state.withLock { $0.snapshot }
+        var seen: Set<String> = []
+        var documents: [[String: Any]] = []
+        for resource in resources {
+            let relationships = resource["relationships"] as? [String: Any] ?? [:]
+            for name in names {
+                guard let linkage = (relationships[name] as? [String: Any])?["data"] as? [String: Any],
+                      let type = linkage["type"] as? String, let id = linkage["id"] as? String,
+                      seen.insert(type + "/" + id).inserted, let document = render(type, id, in: snapshot) else { continue }
+                documents.append(document)
+            }
+        }
+        return documents
+    }
+
+    /// The document of resource `type`/`id`, whatever its type.
+    func render(_ type: String, _ id: String, in snapshot: AppStoreConnectSnapshot) -> [String: Any]? {
+        switch type {
+        case "apps": return snapshot.apps.first { $0.id == id }.map(appJSON)
+        case "buildUploads": return snapshot.buildUploads.first { $0.id == id }.map { buildUploadJSON($0, files: snapshot.files) }
+        case "buildUploadFiles": return snapshot.files.first { $0.id == id }.map(uploadFileJSON)
+        case "builds": return snapshot.builds.first { $0.id == id }.map { buildJSON($0, submission: submissionID(ofBuild: id, in: snapshot)) }
+        case "preReleaseVersions": return snapshot.preReleaseVersions.first { $0.id == id }.map(preReleaseVersionJSON)
+        case "buildBetaDetails": return snapshot.betaDetails.first { $0.id == id }.map(betaDetailJSON)
+        case "betaGroups": return snapshot.betaGroups.first { $0.id == id }.map(betaGroupJSON)
+        case "betaBuildLocalizations": return snapshot.localizations.first { $0.id == id }.map(localizationJSON)
+        case "betaAppReviewSubmissions": return snapshot.submissions.first { $0.id == id }.map(submissionJSON)
+        default: return nil
+        }
     }
 
     /// Sorts `items` by the request's `sort` (the first key; `-` for descending) with `key` giving each item's

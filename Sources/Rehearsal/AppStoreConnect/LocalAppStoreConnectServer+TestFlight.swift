@@ -93,7 +93,7 @@ extension LocalAppStoreConnectServer {
             advanceBuild(at: index, in: &state)
             return buildJSON(state.snapshot.builds[index], submission: submissionID(ofBuild: request.id, in: state.snapshot))
         }
-        return single(build, selfLink: url + request.target)
+        return single(build, reading: request)
     }
 
     private func buildIndex(_ id: String, in snapshot: AppStoreConnectSnapshot) throws -> Int {
@@ -138,7 +138,7 @@ extension LocalAppStoreConnectServer {
             }
             return betaDetailJSON(detail)
         }
-        return single(detail, selfLink: url + request.target)
+        return single(detail, reading: request)
     }
 
     func listPreReleaseVersions(_ request: APIRequest) -> Reply {
@@ -306,13 +306,7 @@ extension LocalAppStoreConnectServer {
     }
 
     func getBetaDetail(_ request: APIRequest) throws -> Reply {
-        let detail: [String: Any] = try state.withLock { state in
-            guard let detail = state.snapshot.betaDetails.first(where: { $0.id == request.id }) else {
-                throw AppStoreConnectProblem.notFound("buildBetaDetails", request.id)
-            }
-            return betaDetailJSON(detail)
-        }
-        return single(detail, selfLink: url + request.target)
+        try instance(request, "buildBetaDetails", \.betaDetails, id: \.id, render: betaDetailJSON)
     }
 
     func updateBetaDetail(_ request: APIRequest) throws -> Reply {
@@ -368,12 +362,6 @@ extension LocalAppStoreConnectServer {
     }
 
     func getSubmission(_ request: APIRequest) throws -> Reply {
-        let submission: [String: Any] = try state.withLock { state in
-            guard let submission = state.snapshot.submissions.first(where: { $0.id == request.id }) else {
-                throw AppStoreConnectProblem.notFound("betaAppReviewSubmissions", request.id)
-            }
-            return submissionJSON(submission)
-        }
-        return single(submission, selfLink: url + request.target)
+        try instance(request, "betaAppReviewSubmissions", \.submissions, id: \.id, render: submissionJSON)
     }
 }

@@ -48,6 +48,8 @@ struct LocalAppStoreConnectServerTests {
         let upload = try fixture.object(try await client.send("GET", "/v1/buildUploads/\(uploadID)"))
         let buildID = try #require(((data(upload)["relationships"] as? [String: Any])?["build"] as? [String: Any]).flatMap { ($0["data"] as? [String: Any])?["id"] as? String })
         #expect(attributes(upload)["uploadedDate"] is String)
+        let withBuild = try fixture.object(try await client.send("GET", "/v1/buildUploads/\(uploadID)?include=build"))
+        #expect((withBuild["included"] as? [[String: Any]])?.map { "\($0["type"] ?? "")/\($0["id"] ?? "")" } == ["builds/\(buildID)"])
         let build = try await fixture.poll("/v1/builds/\(buildID)") { self.attributes($0)["processingState"] as? String == "VALID" }
         #expect(attributes(build)["version"] as? String == "42")
         let fileAfter = try fixture.object(try await client.send("GET", "/v1/buildUploadFiles/\(fileID)"))
@@ -160,6 +162,31 @@ struct LocalAppStoreConnectServerTests {
         #expect(answers == [400, 403, 400, 404, 200, 200])
     }
 
+    /// What the benchmark compares against: `curl -T` with the operation's headers, `Expect: 100-continue` and all.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
+    func curlCanSendAPartWithExpectContinue() async throws {
+        let fixture = try Fixture(partSize: 3 << 20)
+        let appID = fixture.server.addApp(bundleID: Fixture.bundleID, name: "Demo")
+        let path = try fixture.file(size: 3 << 20)
+        let (_, file) = try await fixture.reserve(appID: appID, path: path)
+        let operation = try #require((attributes(file)["uploadOperations"] as? [[String: Any]])?.first)
+        var arguments = ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-T", path, "-H", "Expect: 100-continue"]
+        for header in operation["requestHeaders"] as? [[String: String]] ?? [] {
+            arguments += ["-H", "\(header["name"] ?? ""): \(header["value"] ?? "")"]
+        }
+        arguments.append(try #require(operation["url"] as? String))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = arguments
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        #expect(status == "200")
+        #expect(fixture.server.uploadedByteCount() == 3 << 20)
+    }
+
     @Test func distributesToGroupsWithWhatToTestAndBetaReviewConverging() async throws {
         let fixture = try Fixture()
         let buildID = fixture.server.addBuild(bundleID: Fixture.bundleID, version: "1.4.0", build: "42")
@@ -214,6 +241,9 @@ struct LocalAppStoreConnectServerTests {
         #expect(attributes(external2)["externalBuildState"] as? String == "WAITING_FOR_BETA_REVIEW")
         let versions = try await client.all(Listed.self, "/v1/preReleaseVersions?filter%5Bapp%5D=\(appID)&filter%5Bversion%5D=1.4.0&filter%5Bplatform%5D=IOS")
         #expect(versions.count == 1)
+        let expanded = try fixture.object(try await client.send("GET", "/v1/builds?filter%5Bapp%5D=\(appID)&include=preReleaseVersion,buildBetaDetail,betaGroups"))
+        #expect((expanded["included"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["preReleaseVersions", "buildBetaDetails"],
+                "to-one relationships are expanded")
         fixture.expectContract()
         #expect(fixture.server.summary() == [
             "build com.example.demo 1.4.0 (42) VALID (already there)",

@@ -9,7 +9,7 @@ packages=(
   zlib1g-dev             # CZlib: parallel deflate for the zip writer
   llvm-14 lld-14 clang-14  # real Mach-O apps and dSYMs for the demo archive (dsymutil, ld64.lld, llvm-lipo)
   zip unzip libarchive-tools  # peers for round-trip tests and benchmarks
-  openssl git ca-certificates python3 time
+  openssl git ca-certificates python3 python3-venv time
 )
 
 if [[ "$(uname)" == "Darwin" ]]; then
@@ -38,10 +38,17 @@ if ! command -v swift >/dev/null; then
   exit 1
 fi
 
-# check-jsonschema validates every shipped pipeline against `release schema` in the tests (pinned: its messages
-# and draft 2020-12 support are what the tests were written against).
-if ! command -v check-jsonschema >/dev/null || [[ "$(check-jsonschema --version 2>/dev/null)" != *"0.39.0"* ]]; then
-  echo "setup: installing check-jsonschema 0.39.0 (pip)" >&2
-  python3 -m pip install --quiet --user "check-jsonschema==0.39.0" 2>/dev/null \
-    || python3 -m pip install --quiet "check-jsonschema==0.39.0"
+# Python tools the tests run live in a project-local virtual environment, `.tools/venv` (git-ignored): Debian's
+# Python is "externally managed" (PEP 668), so a system-wide or --user pip install fails on a clean machine.
+# check-jsonschema validates every shipped pipeline against `release schema` (pinned: its messages and draft
+# 2020-12 support are what the tests were written against).
+venv="$(cd "$(dirname "$0")/.." && pwd)/.tools/venv"
+if [[ ! -x "$venv/bin/pip" ]]; then
+  echo "setup: creating $venv for the test tools" >&2
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+fi
+if [[ "$("$venv/bin/check-jsonschema" --version 2>/dev/null)" != *"0.39.0"* ]]; then
+  echo "setup: installing check-jsonschema 0.39.0 into $venv" >&2
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "check-jsonschema==0.39.0"
 fi

@@ -1,10 +1,35 @@
 #!/usr/bin/env bash
 # Sets up the machine, checks the code's shape (platform seam, layer order), and runs the whole test suite
 # (unit and end-to-end), printing swift test's summary.
+#
+# Everything slow or CPU-heavy that tests need is built first, so no test blocks Swift's cooperative thread pool
+# (two threads on a two-core runner) for minutes while timing-sensitive tests wait on it:
+# - the example Swift plugin (PluginStepTests), into .build/examples;
+# - with RELEASE_SLOW_TESTS=1, the static release binary scripts/package.sh makes (SelfReleaseTests).
+# The unit tests (ReleaseKitTests) and the end-to-end tests (EndToEndTests, which wait on `release` processes
+# synchronously) then run as two `swift test` processes, one after the other, so each has the pool to itself.
+# Arguments (e.g. --filter NAME) run one `swift test` with them instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/check-portability.sh
 python3 scripts/check-layers.py
 swift build --build-tests
-swift test --skip-build "$@"
+
+export RELEASE_EXAMPLE_PLUGIN_SEMVER="$PWD/.build/examples/semver-check/debug/release-step-semver.check"
+swift build --package-path Examples/Plugins/semver-check --scratch-path .build/examples/semver-check 2>&1 | tail -1
+
+if [[ "${RELEASE_SLOW_TESTS:-}" == "1" && -z "${RELEASE_STATIC_BINARY:-}" ]]; then
+  dist="$(mktemp -d)"
+  tarball="$(RELEASE_SCRATCH_PATH=.build/static ./scripts/package.sh "$dist" | tail -1)"
+  tar -C "$dist" -xzf "$tarball"
+  export RELEASE_STATIC_BINARY="${tarball%.tar.gz}/release"
+fi
+
+if (($#)); then
+  exec swift test --skip-build "$@"
+fi
+status=0
+swift test --skip-build --filter '^ReleaseKitTests\.' || status=$?
+swift test --skip-build --filter '^EndToEndTests\.' || status=$?
+exit "$status"

@@ -79,10 +79,23 @@ import Testing
         return (server, ["GITHUB_API_URL": try server.start(), "GITHUB_TOKEN": token])
     }
 
+    /// A recording server for Slack's webhook, and the variable that points the pipeline at it.
+    static func slack() throws -> (RecordingServer, [String: String]) {
+        let server = RecordingServer(configuration: .init(body: "ok", contentType: "text/plain"))
+        return (server, ["SLACK_WEBHOOK_URL": try server.start() + "/services/T000/B000/XXXXSECRET"])
+    }
+
+    /// The messages Slack received, as text.
+    static func messages(_ server: RecordingServer) -> [String] {
+        server.requests.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
     @Test func distributeSignsArchivesExportsValidatesAndPackagesAndLeavesNothingBehind() throws {
         let (server, github) = try Self.github()
         defer { server.stop() }
-        let machine = try Self.machine(extra: github)
+        let (slack, webhook) = try Self.slack()
+        defer { slack.stop() }
+        let machine = try Self.machine(extra: github.merging(webhook) { _, new in new })
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         for step in ["keychain", "profiles", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish"] {
@@ -117,13 +130,31 @@ import Testing
         let keys = try #require((altool["env"] as? [String: String])?["API_PRIVATE_KEYS_DIR"])
         #expect(keys.hasSuffix("/private_keys") && !FileManager.default.fileExists(atPath: keys))
         #expect(server.summary().joined(separator: "\n").contains("Demo-3.0.0-4146.xcarchive.zip"), "\(server.summary())")
+        // The release notes follow the seed's body; Slack hears of the success once, with the release's page.
+        let release = try #require(server.releases().first)
+        #expect(release.body?.hasPrefix("Build: 3.0.0 (4146)\nUploaded: ") == true)
+        #expect(release.body?.contains("\n\n- ") == true, "\(release.body ?? "")")
+        let messages = Self.messages(slack)
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains(#""text":"distribute 3.0.0 (4146) is out (release)""#) == true, "\(messages)")
+        let page = "\(github["GITHUB_API_URL"] ?? "")/owner/client-releases/releases/tag/\(release.tagName)"
+        #expect(messages.first?.contains("<\(page)|GitHub Release>") == true, "\(messages)")
+        #expect(outcome.stderr.contains("○ tell-failure skipped: not sent: the outcome is success and 'on' is failure"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("XXXXSECRET"))
         try expectClean(machine)
     }
 
     @Test func aFailingArchiveStillRemovesKeychainAndProfiles() throws {
-        let machine = try Self.machine(branch: "develop", extra: ["RELEASE_FAKE_XCODEBUILD_FAIL": "1"])
+        let (slack, webhook) = try Self.slack()
+        defer { slack.stop() }
+        let machine = try Self.machine(branch: "develop", extra: webhook.merging(["RELEASE_FAKE_XCODEBUILD_FAIL": "1"]) { _, new in new })
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 1, "\(outcome.stderr)")
+        // Slack hears of the failure, naming the step, though everything after the archive was blocked.
+        let messages = Self.messages(slack)
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains(#"*Failed step:* `archive`: "#) == true, "\(messages)")
+        #expect(messages.first?.contains(#""text":"distribute 3.0.0 (4146) failed""#) == true, "\(messages)")
         #expect(outcome.stderr.contains("main.c:12:5: error: use of undeclared identifier 'demo_version'"))
         #expect(outcome.stderr.contains("exited with status 65"))
         #expect(FileManager.default.fileExists(atPath: machine.directory + "/build/Demo.xcodebuild.log"))

@@ -14,6 +14,14 @@ enum ReleaseBinary {
         return root.appendingPathComponent(".build/debug/release").path
     }()
 
+    /// A test tool `scripts/setup.sh` installs: from the project's `.tools/venv` first, else from `PATH`.
+    static func tool(_ name: String) -> String? {
+        let local = root.appendingPathComponent(".tools/venv/bin/" + name).path
+        if FileManager.default.isExecutableFile(atPath: local) { return local }
+        return ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     struct Outcome {
         var status: Int32
         var stdout: String

@@ -90,7 +90,7 @@ import Testing
         let started = Date()
         let outcome = try ReleaseBinary.run(["run", "interrupt.json"], in: directory, interruptAfter: 1.0)
         #expect(outcome.status == 130, "\(outcome.stderr)")
-        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(Date().timeIntervalSince(started) < 300, "the 10-minute step was stopped, not waited for")
         #expect(outcome.stderr.contains("interrupted: stopping running steps"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/certificate.marker"), "the always step removed the certificate")
         #expect(!FileManager.default.fileExists(atPath: directory + "/archived.marker"))

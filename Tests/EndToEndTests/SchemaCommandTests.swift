@@ -4,11 +4,7 @@ import Testing
 /// `release schema` checked by an independent validator (check-jsonschema, installed by scripts/setup.sh): every
 /// shipped pipeline passes, and pipelines the loader rejects for their shape are rejected by the schema too.
 @Suite struct SchemaCommandTests {
-    static let validator: String? = ["/usr/local/bin/check-jsonschema", "/usr/bin/check-jsonschema",
-                                     (ProcessInfo.processInfo.environment["HOME"] ?? "") + "/.local/bin/check-jsonschema"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-        ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/check-jsonschema" }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let validator: String? = ReleaseBinary.tool("check-jsonschema")
 
     /// Writes the schema into a new folder and returns its path.
     static func schema() throws -> String {

@@ -132,7 +132,7 @@ extension LocalGitHubServer: LocalHTTPResponder {
         }
         if token == configuration.token { return nil }
         if configuration.readOnlyTokens.contains(token) {
-            let writes: Set<LocalServerRoute> = [.createRelease, .updateRelease, .deleteRelease, .uploadAsset, .updateAsset, .deleteAsset]
+            let writes: Set<LocalServerRoute> = [.createRelease, .generateNotes, .updateRelease, .deleteRelease, .uploadAsset, .updateAsset, .deleteAsset]
             if writes.contains(incoming.route) {
                 return Reply(status: 403, json: Self.message("Resource not accessible by personal access token"))
             }
@@ -170,6 +170,8 @@ extension LocalGitHubServer: LocalHTTPResponder {
             case "DELETE": return .deleteAsset
             default: return .unknown
             }
+        case ("POST", 5) where components[0] == "repos" && components[3] == "releases" && components[4] == "generate-notes":
+            return .generateNotes
         case (_, 5) where components[0] == "repos" && components[3] == "releases":
             switch method {
             case "GET": return .getRelease
@@ -208,6 +210,8 @@ extension LocalGitHubServer: LocalHTTPResponder {
             return paginate(all.map { releaseJSON($0) }, incoming)
         case .createRelease:
             return createRelease(repo: repo, body: body)
+        case .generateNotes:
+            return generateNotes(repo: repo, body: body)
         case .releaseByTag:
             let tag = incoming.components[5]
             guard let release = releases(repository: repo).first(where: { $0.tagName == tag && !$0.draft }) else {
@@ -295,6 +299,19 @@ extension LocalGitHubServer: LocalHTTPResponder {
             persist(state.snapshot)
             return Reply(status: 201, json: releaseJSON(release, assets: []))
         }
+    }
+
+    /// GitHub's generated notes without the pull requests (the stand-in keeps no git history): the heading and the
+    /// "Full Changelog" link from `previous_tag_name`, else the latest published release, to `tag_name`.
+    private func generateNotes(repo: String, body: Data) -> Reply {
+        guard let fields = Self.object(body) else { return Reply(status: 400, json: Self.message("Problems parsing JSON")) }
+        guard let tag = fields["tag_name"] as? String, !tag.isEmpty else {
+            return Self.validationFailed(resource: "Release", code: "missing_field", field: "tag_name")
+        }
+        let previous = fields["previous_tag_name"] as? String
+            ?? releases(repository: repo).filter { !$0.draft && $0.tagName != tag }.max { ($0.publishedAt ?? .distantPast) < ($1.publishedAt ?? .distantPast) }?.tagName
+        let changelog = previous.map { "\(url)/\(repo)/compare/\($0)...\(tag)" } ?? "\(url)/\(repo)/commits/\(tag)"
+        return Reply(status: 200, json: ["name": tag, "body": "## What's Changed\n\n**Full Changelog**: \(changelog)"])
     }
 
     private func updateRelease(_ release: LocalRelease, body: Data) -> Reply {

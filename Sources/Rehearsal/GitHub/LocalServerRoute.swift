@@ -4,6 +4,7 @@ public enum LocalServerRoute: String, Sendable, Equatable, CaseIterable {
     case repository
     case listReleases
     case createRelease
+    case generateNotes
     case releaseByTag
     case getRelease
     case updateRelease

@@ -4,8 +4,9 @@ import ReleaseKit
 /// A local HTTP endpoint that accepts any method on any path, records what it received, and answers with a
 /// fixed status: the stand-in for plain HTTP endpoints (`http.upload`) and webhooks during a rehearsal.
 ///
-/// Each request's body is read as it arrives and only counted and hashed (SHA-256), never kept, so an upload
-/// of any size costs no memory. ``requests`` lists method, path, query, headers, body size and digest.
+/// Each request's body is read as it arrives and counted and hashed (SHA-256); only a small one (a webhook's JSON, at
+/// most ``keptBodyLimit`` bytes) is also kept, so an upload of any size costs no memory. ``requests`` lists method,
+/// path, query, headers, body size, digest and the small bodies.
 ///
 /// ```swift
 /// let server = RecordingServer()
@@ -38,6 +39,9 @@ public final class RecordingServer: Sendable {
             self.host = host
         }
     }
+
+    /// The largest body kept in ``RecordedRequest/body``.
+    public static let keptBodyLimit = 64 * 1024
 
     public let configuration: Configuration
     private let http = LocalHTTPServer(name: "local HTTP endpoint")
@@ -83,10 +87,15 @@ extension RecordingServer: LocalHTTPResponder {
     func respond(to exchange: ServerExchange) async {
         // Hashed here, chunk by chunk, as the body arrives; nothing touches the disk.
         let digest = StreamingDigest()
+        var kept: [UInt8]? = []
         await exchange.drain { chunk in
             chunk.withUnsafeReadableBytes { digest.update($0) }
+            if let bytes = kept {
+                kept = bytes.count + chunk.readableBytes <= Self.keptBodyLimit ? bytes + chunk.readableBytesView : nil
+            }
         }
         exchange.bodySHA256 = digest.hex
+        exchange.keptBody = kept
         if let length = exchange.contentLength, exchange.bodyBytes != length {
             await exchange.drop()  // the client went away mid-body
             return

@@ -17,6 +17,9 @@ public struct RecordedRequest: Sendable, Equatable {
     public var bodySHA256: String?
     /// The status answered (0 when the connection was dropped, on purpose or by the client).
     public var status: Int
+    /// The body, when the server kept it: the recording server keeps bodies of at most
+    /// ``RecordingServer/keptBodyLimit`` bytes (webhook messages), so tests can compare them byte for byte.
+    public var body: [UInt8]? = nil
 
     /// The path without the query, percent-encoded as sent.
     public var path: String {

@@ -30,6 +30,8 @@ final class ServerExchange {
     private(set) var bodyBytes: Int64 = 0
     /// Lower-case hex SHA-256 of the body, for the record, when the handler hashed it.
     var bodySHA256: String?
+    /// The body itself, for the record, when the handler kept it (small bodies only).
+    var keptBody: [UInt8]?
     /// Whether the connection can carry another request once this one is done.
     private(set) var keepsConnection: Bool
 
@@ -203,7 +205,8 @@ final class ServerExchange {
         guard !recorded else { return }
         recorded = true
         record(RecordedRequest(
-            method: method, target: target, headers: headers, bodyBytes: bodyBytes, bodySHA256: bodySHA256, status: status
+            method: method, target: target, headers: headers, bodyBytes: bodyBytes, bodySHA256: bodySHA256, status: status,
+            body: keptBody
         ))
     }
 }

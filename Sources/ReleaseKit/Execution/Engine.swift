@@ -172,8 +172,9 @@ public final class Engine: Sendable {
                          promisedPaths: [String: String]) async throws -> (step: any Step, plan: StepPlan, context: StepContext) {
         let step = try build(planned, try interpolator.node(planned.definition.with))
         let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
-        try await step.verify(in: context)
-        return (step, try await step.plan(in: context), context)
+        let timeout = planned.definition.timeout
+        try await withTimeout(timeout, "verify") { try await step.verify(in: context) }
+        return (step, try await withTimeout(timeout, "plan") { try await step.plan(in: context) }, context)
     }
 
     private func fail(_ preflight: inout Preflight, _ id: String, _ message: String) {
@@ -236,7 +237,7 @@ public final class Engine: Sendable {
                 }
                 if let failure = preflight.failures[id] { conclude(.failed, failure); continue }
                 if isAborted { conclude(.cancelled, "not started: interrupted twice"); continue }
-                if !definition.always {
+                if !planned.runsAlways {
                     if isInterrupted { conclude(.cancelled, "not started: interrupted"); continue }
                     if let blocker = planned.needs.lazy.compactMap({ results[$0] }).first(where: { !$0.status.letsDependentsRun }) {
                         let verb = blocker.status == .rejected ? "rejected the release" : blocker.status == .blocked ? "is blocked"
@@ -261,14 +262,15 @@ public final class Engine: Sendable {
                 for producer in plan.pipeline.outputUses[planned.id] ?? [] { upstream[producer] = results[producer] }
                 let reallyRan = planned.needs.allSatisfy { upstream[$0]?.status == .succeeded }
                 let describeOnly = dryRun && !(preflight.steps[planned.id]?.isReadOnly == true && reallyRan)
+                let status = planned.kind.reportsOnRun ? runStatus(following: planned, results: results) : nil
                 let task = Task { [self, upstream] in
-                    await execute(planned, preflight: preflight, upstream: upstream, scratch: scratch, describeOnly: describeOnly)
+                    await execute(planned, preflight: preflight, upstream: upstream, scratch: scratch, describeOnly: describeOnly, run: status)
                 }
                 let interruptedAlready = control.withLock { state -> Bool in
-                    state.running[planned.id] = (task, planned.definition.always)
+                    state.running[planned.id] = (task, planned.runsAlways)
                     return state.interrupted
                 }
-                if interruptedAlready && (!planned.definition.always || isAborted) { task.cancel() }
+                if interruptedAlready && (!planned.runsAlways || isAborted) { task.cancel() }
                 group.addTask { await task.value }
             }
             for planned in decide() { start(planned) }
@@ -290,7 +292,7 @@ public final class Engine: Sendable {
     // MARK: One step
 
     private func execute(_ planned: PlannedStep, preflight: Preflight, upstream: [String: StepResult], scratch: String,
-                         describeOnly: Bool) async -> StepResult {
+                         describeOnly: Bool, run status: RunStatus?) async -> StepResult {
         let definition = planned.definition
         let id = planned.id
         let kind = planned.kind.kind
@@ -353,12 +355,12 @@ public final class Engine: Sendable {
         var attempt = 1
         while true {
             bus.emit(.stepStarted(step: id, kind: kind, attempt: attempt))
-            let context = makeContext(planned, attempt: attempt, scratch: scratch, promisedPaths: [:])
+            let context = makeContext(planned, attempt: attempt, scratch: scratch, promisedPaths: [:], run: status)
             do {
                 if preflight.deferred.contains(id) || preflight.steps[id] == nil {
-                    try await step.verify(in: context)
+                    try await withTimeout(definition.timeout, "verify") { try await step.verify(in: context) }
                 }
-                let produced = try await runWithTimeout(step, context: context, timeout: definition.timeout)
+                let produced = try await withTimeout(definition.timeout) { try await step.run(in: context) }
                 result.status = .succeeded
                 result.outputs = produced.values
                 result.artifacts = produced.artifacts
@@ -407,6 +409,27 @@ public final class Engine: Sendable {
         return result
     }
 
+    /// How the steps `planned` follows went, for a step that reports on the run: all of them have finished.
+    private func runStatus(following planned: PlannedStep, results: [String: StepResult]) -> RunStatus {
+        var followed: Set<String> = []
+        var pending = planned.needs
+        let needs = Dictionary(uniqueKeysWithValues: plan.steps.map { ($0.id, $0.needs) })
+        while let id = pending.popLast() {
+            guard followed.insert(id).inserted else { continue }
+            pending += needs[id] ?? []
+        }
+        let ordered = plan.steps.map(\.id).filter(followed.contains)
+        let finished = ordered.compactMap { results[$0] }
+        let failures = finished.filter { $0.status == .failed || $0.status == .rejected }
+            .map { RunStatus.Failure(step: $0.id, message: $0.message ?? $0.status.label) }
+        let outcome: RunStatus.Outcome = !failures.isEmpty ? .failure
+            : (isInterrupted || finished.contains { $0.status == .cancelled }) ? .cancelled : .success
+        var outputs: [String: [String: OutputValue]] = [:]
+        for result in finished where !result.outputs.isEmpty { outputs[result.id] = result.outputs }
+        return RunStatus(pipeline: plan.pipeline.definition.name, profile: plan.profile, branch: plan.git.branch, sha: plan.git.sha,
+                         dryRun: plan.options.dryRun, outcome: outcome, failures: failures, followed: ordered, outputs: outputs)
+    }
+
     /// Runs every registered teardown, newest first, each reported as it ends; returns the failures' messages.
     /// They run whatever happened before (failure, Ctrl-C): what a step set up on the machine is taken down.
     private func runTeardowns() async -> [String] {
@@ -438,26 +461,30 @@ public final class Engine: Sendable {
         return true
     }
 
-    private func runWithTimeout(_ step: any Step, context: StepContext, timeout: Double?) async throws -> StepOutputs {
-        guard let timeout else { return try await step.run(in: context) }
-        return try await withThrowingTaskGroup(of: StepOutputs?.self) { group in
-            group.addTask { try await step.run(in: context) }
+    /// Runs `work` (a step's `run`, or its `verify` or `plan`: a plugin may hang in any of them), cancelled after
+    /// the step's `timeout`, which stops the processes it started. `phase` names what timed out when it is not `run`.
+    private func withTimeout<T: Sendable>(_ timeout: Double?, _ phase: String? = nil,
+                                          _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let timeout else { return try await work() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(for: .seconds(timeout))
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let outputs = first else {
-                throw StepError.failed("timed out after \(DurationFormat.string(seconds: timeout)); the step's processes were stopped")
+            guard let first = try await group.next(), let value = first else {
+                let what = phase.map { "'\($0)' " } ?? ""
+                throw StepError.failed("\(what)timed out after \(DurationFormat.string(seconds: timeout)); the step's processes were stopped")
             }
-            return outputs
+            return value
         }
     }
 
     // MARK: Contexts
 
     private func makeContext(_ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String],
-                             preflight: Bool = false) -> StepContext {
+                             preflight: Bool = false, run: RunStatus? = nil) -> StepContext {
         let bus = self.bus
         let id = planned.id
         return StepContext(
@@ -474,6 +501,7 @@ public final class Engine: Sendable {
             endpoints: plan.options.endpoints,
             teardowns: teardowns,
             promisedPaths: promisedPaths,
+            run: run,
             sink: { event in bus.emit(.step(id, event)) }
         )
     }

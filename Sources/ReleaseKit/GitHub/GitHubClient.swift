@@ -238,6 +238,14 @@ public struct GitHubClient: Sendable {
         }
     }
 
+    /// `POST /repos/{owner}/{repo}/releases/generate-notes`: the notes GitHub would write for a release of `tag`
+    /// (which need not exist yet: `target` names the commit it would be created on), covering the changes since
+    /// `previousTag` (nil: GitHub picks the latest release). Nothing is created.
+    public func generateNotes(_ repository: String, tag: String, target: String? = nil, previousTag: String? = nil) async throws -> GitHubGeneratedNotes {
+        let request = GitHubGeneratedNotes.Request(tagName: tag, targetCommitish: target, previousTagName: previousTag)
+        return try await call(GitHubGeneratedNotes.self, "POST", Self.repoPath(repository) + "/releases/generate-notes", json: request)
+    }
+
     /// GETs `path` and every `Link: rel="next"` page after it.
     func paginate<T: Decodable>(_ type: T.Type, _ path: String) async throws -> [T] {
         var items: [T] = []

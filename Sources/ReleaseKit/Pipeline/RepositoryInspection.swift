@@ -80,14 +80,7 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
         }
         let ordered = remotes.filter { $0.name == "origin" } + remotes.filter { $0.name != "origin" }
-        for remote in ordered {
-            guard let range = remote.url.range(of: "github.com") else { continue }
-            var rest = remote.url[range.upperBound...].drop { $0 == ":" || $0 == "/" }
-            if rest.hasSuffix(".git") { rest = rest.dropLast(4) }
-            let parts = rest.split(separator: "/")
-            if parts.count == 2 { return "\(parts[0])/\(parts[1])" }
-        }
-        return nil
+        return ordered.lazy.compactMap { GitHubRemote.repository(fromURL: $0.url) }.first
     }
 
     private static func relative(_ path: String, to directory: String) -> String {

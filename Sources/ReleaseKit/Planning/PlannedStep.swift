@@ -15,5 +15,8 @@ public struct PlannedStep: Sendable {
     public var decision: Decision
 
     public var id: String { definition.id }
+    /// Whether it runs after what it follows whatever their outcome: `always: true`, or a kind that reports on the
+    /// run (``RunReportingStep``).
+    public var runsAlways: Bool { definition.always || kind.reportsOnRun }
     public var willRun: Bool { decision == .run }
 }

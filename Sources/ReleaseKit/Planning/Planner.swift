@@ -53,23 +53,25 @@ public struct Planner: Sendable {
         for name in options.only where !ids.contains(name) {
             throw UsageError("--only names '\(name)', which is not a step" + Suggestion.hint(for: name, in: ids))
         }
+        let registry = pipeline.registry
+        // `always` steps, and steps that report on the run, which are scheduled like them.
+        let runsAlways = { (step: StepDefinition) in step.always || registry[step.uses]?.reportsOnRun == true }
         var selected = ids
         if !options.only.isEmpty {
             selected = Set(options.only)
             for name in options.only { selected.formUnion(pipeline.graph.ancestors(of: name)) }
             // `always` steps stay when what they need is selected, or when they need nothing (final cleanup).
-            for step in definition.steps where step.always && step.needs.allSatisfy(selected.contains) {
+            for step in definition.steps where runsAlways(step) && step.needs.allSatisfy(selected.contains) {
                 selected.insert(step.id)
             }
         }
 
         let stepFacts = Condition.Facts(profile: profile?.name, branch: git.branch, environment: options.environment, os: options.os)
-        let nonAlways = definition.steps.filter { !$0.always }.map(\.id)
+        let nonAlways = definition.steps.filter { !runsAlways($0) }.map(\.id)
         var decisions: [String: PlannedStep.Decision] = [:]
         var planned: [PlannedStep] = []
         let order = pipeline.graph.topologicalOrder()
         let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
-        let registry = pipeline.registry
         for id in order {
             guard let step = byID[id], let kind = registry[step.uses] else { continue }
             var decision = PlannedStep.Decision.run
@@ -82,14 +84,14 @@ public struct Planner: Sendable {
             }
             decisions[id] = decision
             var needs = pipeline.graph.dependencies[id] ?? []
-            if step.always && step.needs.isEmpty {
+            if runsAlways(step) && step.needs.isEmpty {
                 needs = nonAlways.filter { $0 != id }
             }
             planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision))
         }
         // An `always` step with no needs waits for every other step, so it must come after them in order too.
-        let (finals, rest) = (planned.filter { $0.definition.always && $0.definition.needs.isEmpty },
-                              planned.filter { !($0.definition.always && $0.definition.needs.isEmpty) })
+        let (finals, rest) = (planned.filter { $0.runsAlways && $0.definition.needs.isEmpty },
+                              planned.filter { !($0.runsAlways && $0.definition.needs.isEmpty) })
         let interpolator = Interpolator(variables: variables, environment: options.environment, profile: profile?.name,
                                         git: git, now: options.now, masker: masker)
         return Plan(pipeline: pipeline, profile: profile?.name, profileReason: reason, git: git, options: options,

@@ -251,7 +251,12 @@ public struct GitHubReleaseStep: Step {
 
     /// `api` as the step uses it: `--rehearse`'s server, the option, `$GITHUB_API_URL`, or github.com.
     func apiURL(in context: StepContext) throws -> String {
-        try context.baseURL(.github, configured: options.api ?? context.environment["GITHUB_API_URL"] ?? "https://api.github.com")
+        try Self.apiURL(options.api, in: context)
+    }
+
+    /// The API URL for an `api` option, as every step that talks to GitHub uses it.
+    static func apiURL(_ api: String?, in context: StepContext) throws -> String {
+        try context.baseURL(.github, configured: api ?? context.environment["GITHUB_API_URL"] ?? "https://api.github.com")
     }
 
     /// The web host for an API URL: github.com for api.github.com, the host for Enterprise's `/api/v3`.

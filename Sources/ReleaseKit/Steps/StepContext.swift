@@ -33,6 +33,8 @@ public final class StepContext: Sendable {
     public let teardowns: Teardowns
     /// Absolute paths upstream steps promise to create, with the promising step's id.
     public let promisedPaths: [String: String]
+    /// How the steps it follows went, for a ``RunReportingStep`` when it runs; nil otherwise.
+    public let run: RunStatus?
     private let sink: @Sendable (StepEvent) -> Void
 
     public init(
@@ -49,6 +51,7 @@ public final class StepContext: Sendable {
         endpoints: ServiceEndpoints = .live,
         teardowns: Teardowns = Teardowns(),
         promisedPaths: [String: String] = [:],
+        run: RunStatus? = nil,
         sink: @escaping @Sendable (StepEvent) -> Void = { _ in }
     ) {
         self.stepID = stepID
@@ -64,6 +67,7 @@ public final class StepContext: Sendable {
         self.endpoints = endpoints
         self.teardowns = teardowns
         self.promisedPaths = promisedPaths
+        self.run = run
         self.sink = sink
     }
 

@@ -10,7 +10,8 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     case exitStatus(Int32, command: String)
     /// A file the step needs is missing.
     case missingFile(path: String, option: String?)
-    /// The step cannot run here and is skipped, not failed (a rehearsal without a stand-in for its service).
+    /// The step cannot run here and is skipped, not failed (a rehearsal without a stand-in for its service, a
+    /// notification whose `on` does not match the run's outcome).
     case unavailable(String)
 
     public var description: String {

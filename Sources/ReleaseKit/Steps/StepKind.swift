@@ -12,6 +12,8 @@ public struct StepKind: Sendable {
     /// For an external plugin kind: its description and executable. Its `with` is checked against the
     /// description's schema instead of being decoded into `optionsType`.
     public let plugin: (description: PluginDescription, executable: String)?
+    /// Whether the kind reports on the run (``RunReportingStep``): scheduled like an `always` step.
+    public let reportsOnRun: Bool
     private let create: @Sendable (any StepOptions) throws -> any Step
 
     public init<S: Step>(_ type: S.Type) {
@@ -26,6 +28,7 @@ public struct StepKind: Sendable {
             return try S(options: typed)
         }
         plugin = nil
+        reportsOnRun = S.self is any RunReportingStep.Type
     }
 
     /// A kind served by the external plugin at `executable`.
@@ -38,6 +41,7 @@ public struct StepKind: Sendable {
                                           example: "{\"id\": \"\(description.kind.replacingOccurrences(of: ".", with: "-"))\", \"uses\": \"\(description.kind)\", \"with\": {\(with)}}")
         optionsType = PluginStep.Options.self
         plugin = (description, executable)
+        reportsOnRun = false
         create = { _ in throw InternalError("plugin kind '\(description.kind)' is built from its JSON options") }
     }
 

@@ -88,6 +88,9 @@ public struct StepRegistry: Sendable {
             AppStoreUploadStep.self,
             AppStoreBuildNumberStep.self,
             TestFlightDistributeStep.self,
+            NotesStep.self,
+            NotifySlackStep.self,
+            DsymUploadStep.self,
         ]
     }
 }

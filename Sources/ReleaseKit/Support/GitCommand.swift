@@ -64,6 +64,12 @@ public enum GitCommand {
         ["git", "remote", "get-url", remote]
     }
 
+    /// Prints a remote's URL as configured, before `url.<base>.insteadOf` rewriting (which `get-url` applies): the
+    /// repository the remote names, not where this machine fetches it from.
+    public static func configuredRemoteURL(_ remote: String) -> [String] {
+        ["git", "config", "--get", "remote.\(remote).url"]
+    }
+
     /// Whether `name` is a usable branch or tag name (the rules of `git check-ref-format` that matter here).
     public static func isValidRefName(_ name: String) -> Bool {
         guard !name.isEmpty, !name.hasPrefix("-"), !name.hasPrefix("/"), !name.hasSuffix("/"), !name.hasSuffix("."),

@@ -18,7 +18,7 @@ import Testing
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
         #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "keychain", "profiles", "archive", "export",
-                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish"])
+                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "publish"])
         // No shell strings left for signing, building, exporting or validating; the keychain and profiles are
         // removed by their steps' teardowns rather than an always-step.
         #expect(plan.step("keychain")?.definition.uses == "signing.keychain")
@@ -28,14 +28,27 @@ import Testing
         #expect(plan.step("validate")?.definition.uses == "appstore.validate")
         #expect(plan.step("validate")?.definition.gate == true)
 
-        // The seed's tag, name, body and asset names.
+        // The seed's tag, name, body (with the release notes after it) and asset names.
         var interpolator = plan.interpolator
-        interpolator.outputs = ["version": ["version": .string("3.0.0"), "build": .string("4321")]]
+        interpolator.outputs = ["version": ["version": .string("3.0.0"), "build": .string("4321")],
+                                "notes": ["markdown": .string("### Features\n- sign in with Apple\n")]]
         #expect(try interpolator.variable("tag") == "v3.0.0-4321_2014-10-22T06-01-18Z")
         #expect(try interpolator.string("${build_dir}/${name}.xcarchive.zip") == "build/Demo-3.0.0-4321.xcarchive.zip")
         let publish = try interpolator.node(plan.step("publish")!.definition.with.members!.first { $0.key == "body" }!.value)
-        #expect(publish.string == "Build: 3.0.0 (4321)\nUploaded: 2014/10/22 06:01:18\n")
+        #expect(publish.string == "Build: 3.0.0 (4321)\nUploaded: 2014/10/22 06:01:18\n\n### Features\n- sign in with Apple\n")
         #expect(plan.step("publish")?.definition.with["target_commitish"]?.string == "master")
+    }
+
+    @Test func slackHearsOfSuccessAndFailureAfterEveryOtherStepWhenAWebhookIsSet() async throws {
+        let plan = try await plan(branch: "release/3.0.0", environment: ["SLACK_WEBHOOK_URL": "https://hooks.slack.com/services/T/B/X"])
+        #expect(plan.steps.suffix(2).map(\.id) == ["tell-success", "tell-failure"])
+        for id in ["tell-success", "tell-failure"] {
+            let step = try #require(plan.step(id))
+            #expect(step.decision == .run && step.runsAlways)
+            #expect(Set(step.needs) == Set(plan.steps.map(\.id)).subtracting(["tell-success", "tell-failure"]))
+        }
+        #expect(plan.step("tell-failure")?.definition.with["on"]?.string == "failure")
+        #expect(try await self.plan(branch: "release/3.0.0").step("tell-success")?.decision == .skip("when: env SLACK_WEBHOOK_URL matches '*' is false"))
     }
 
     @Test func otherBranchesBuildAdHocForTesters() async throws {

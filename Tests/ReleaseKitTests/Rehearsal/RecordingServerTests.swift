@@ -37,9 +37,19 @@ struct RecordingServerTests {
         #expect(request.bodyBytes == 300_000)
         #expect(request.bodySHA256 == (try await FileDigest.sha256(ofFile: path).hex))
         #expect(request.status == 200)
+        #expect(request.body == nil, "a body above keptBodyLimit is only counted and hashed")
         #expect(server.summary() == [
             "POST /api/v1/dsyms/upload?app=demo&build=4321  300000 bytes  200  sha256:\(try await FileDigest.sha256(ofFile: path).hex)",
         ])
+    }
+
+    @Test func keepsASmallBodyByteForByte() async throws {
+        let server = RecordingServer()
+        let url = try server.start()
+        defer { server.stop() }
+        let message = #"{"text":"ios-release 3.0.0 succeeded · ✔"}"#
+        _ = try await HTTPClient().send(HTTPRequest(method: "POST", url: url + "/hooks.slack.com/services/T/B/X", body: .data(Data(message.utf8))))
+        #expect(server.requests.first?.body == Array(message.utf8))
     }
 
     @Test func answersTheConfiguredStatusAndBodyToAnyMethod() async throws {

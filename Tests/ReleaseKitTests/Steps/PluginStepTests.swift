@@ -25,9 +25,14 @@ import Testing
         return path
     }
 
-    /// The Swift example plugin, built once per test run into a scratch folder in /tmp (about 10 s the first time,
-    /// 1 s after): not part of the package build, so `swift build` of release stays as fast as it was.
+    /// The Swift example plugin: built by scripts/test.sh before the tests (`$RELEASE_EXAMPLE_PLUGIN_SEMVER`), else
+    /// built here once per test run into a scratch folder in /tmp (about 10 s the first time, 1 s after). It is not
+    /// part of the package build, so `swift build` of release stays as fast as it was.
     static let swiftPlugin: Result<String, any Error> = Result {
+        if let built = ProcessInfo.processInfo.environment["RELEASE_EXAMPLE_PLUGIN_SEMVER"], !built.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: built) else { throw StepError.failed("no example plugin at \(built)") }
+            return built
+        }
         let package = FixturePaths.root.appendingPathComponent("Examples/Plugins/semver-check").path
         let scratch = "/tmp/release-example-plugin-semver"
         let process = Process()
@@ -269,12 +274,20 @@ import Testing
         // The plugin's child went with it (its process group was stopped), rather than sleeping on for 30 s.
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         var alive = true
-        for _ in 0..<200 where alive {
+        for _ in 0..<1200 where alive {  // up to a minute: a loaded runner may take seconds
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
             alive = kill(pid, 0) == 0 && !state.contains(") Z ")
             if alive { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(!alive, "the plugin's child outlived the timeout")
+    }
+
+    /// Preflight calls `verify` and `plan` before anything runs: a plugin hanging there must not hang the run.
+    @Test(arguments: ["verify", "plan"])
+    func aPluginHangingInPreflightIsStoppedAtItsTimeout(verb: String) async throws {
+        // Without the timeout the plugin would answer ok after 30 s and the run would succeed.
+        let outcome = try await Self.failure(#"[ "$1" = \#(verb) ] && sleep 30; echo '{"type": "result", "ok": true}'"#, timeout: 1)
+        #expect(outcome.message == "'\(verb)' timed out after 1s; the step's processes were stopped")
     }
 
     @Test func secretsAreMaskedInEverythingAPluginPrints() async throws {

@@ -34,50 +34,54 @@ import Testing
     }
 
     @Test func cancellationKillsTheWholeProcessGroup() async throws {
-        let marker = NSTemporaryDirectory() + "child-\(UUID().uuidString)"
-        let script = "(sleep 5; touch \(marker)) & sleep 60"
-        let request = ProcessRequest(arguments: ["sh", "-c", script], directory: "/tmp", environment: ProcessInfo.processInfo.environment)
-        let task = Task { try await ProcessRunner.run(request, killGrace: 1) { _, _ in } }
-        try await Task.sleep(for: .milliseconds(300))
-        let started = Date()
+        // The command and its grandchild would run for 10 minutes; cancelling must stop both, whatever the load.
+        let lines = Lines()
+        let request = ProcessRequest(arguments: ["sh", "-c", "sleep 600 & echo $!; sleep 600"], directory: "/tmp",
+                                     environment: ProcessInfo.processInfo.environment)
+        let task = Task { try await ProcessRunner.run(request, killGrace: 1, onLine: lines.add) }
+        try await waitUntil { !lines.all.isEmpty }
+        let grandchild = try #require(Int32(lines.all[0].dropFirst("stdout: ".count)))
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(Date().timeIntervalSince(started) < 30, "cancellation must not wait for the 60 s command")
-        try await Task.sleep(for: .seconds(5.5))
-        #expect(!FileManager.default.fileExists(atPath: marker), "the grandchild must have been killed with its group")
+        try await waitUntil { !Self.isRunning(grandchild) }
+    }
+
+    /// Whether `pid` is a live process (not gone, not a zombie waiting to be reaped).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return !state.contains(") Z ")
     }
 
     @Test func aGrandchildThatIgnoresSIGTERMIsKilledWithItsGroupAfterTheLeaderHasGone() async throws {
         // Issue 13: the leader dies on SIGTERM at once; the grandchild ignores SIGTERM and, with its output
-        // sent elsewhere, does not keep the pipes open. Only a SIGKILL to the group after the grace stops it.
+        // sent elsewhere, does not keep the pipes open. Only a SIGKILL to the group after the grace stops it:
+        // without one it would live for 10 minutes.
         let directory = NSTemporaryDirectory() + "ignores-term-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // The grandchild's 2 s count starts from `go`, which the test creates as it cancels.
-        let script = "(trap '' TERM; touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 2; touch survived) >/dev/null 2>&1 & sleep 60"
+        let script = "(trap '' TERM; echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 600) >/dev/null 2>&1 & sleep 600"
         let request = ProcessRequest(arguments: ["sh", "-c", script], directory: directory, environment: ProcessInfo.processInfo.environment)
         let task = Task { try await ProcessRunner.run(request, killGrace: 0.5) { _, _ in } }
-        try await waitUntil { FileManager.default.fileExists(atPath: directory + "/ready") }
+        try await waitUntil { FileManager.default.fileExists(atPath: directory + "/pid") }
+        let grandchild = try #require(Int32(try String(contentsOfFile: directory + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let started = Date()
-        FileManager.default.createFile(atPath: directory + "/go", contents: nil)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed >= 0.4, "the grandchild outlived SIGTERM, so the runner waits out the grace period")
-        try await Task.sleep(for: .seconds(2.5))
-        #expect(!FileManager.default.fileExists(atPath: directory + "/survived"), "the grandchild must get SIGKILL")
+        #expect(Date().timeIntervalSince(started) >= 0.4, "the grandchild outlived SIGTERM, so the runner waits out the grace period")
+        try await waitUntil { !Self.isRunning(grandchild) }
     }
 
     @Test func cancellationReturnsAsSoonAsTheWholeGroupHasExited() async throws {
         let lines = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "trap 'echo stopping; exit 5' TERM; sleep 60 & echo ready; wait"],
+        let request = ProcessRequest(arguments: ["sh", "-c", "trap 'echo stopping; exit 5' TERM; sleep 600 & echo ready; wait"],
                                      directory: "/tmp", environment: ProcessInfo.processInfo.environment)
-        let task = Task { try await ProcessRunner.run(request, killGrace: 120, onLine: lines.add) }
+        let task = Task { try await ProcessRunner.run(request, killGrace: 3600, onLine: lines.add) }
         try await waitUntil { lines.all.contains("stdout: ready") }
         let started = Date()
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(Date().timeIntervalSince(started) < 60, "nothing is left in the group, so the 120 s grace is not waited out")
+        #expect(Date().timeIntervalSince(started) < 600, "nothing is left in the group, so the hour's grace is not waited out")
         #expect(lines.all.contains("stdout: stopping"), "lines printed while the command shuts down are still delivered")
     }
 
@@ -198,7 +202,7 @@ import Testing
         // much longer (it stays in the group, and is stopped with it only on cancellation).
         let marker = NSTemporaryDirectory() + "daemon-\(UUID().uuidString)"
         let lines = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "echo $$; (sleep 30; touch \(marker)) & echo done"],
+        let request = ProcessRequest(arguments: ["sh", "-c", "echo $$; (sleep 600; touch \(marker)) & echo done"],
                                      directory: "/tmp", environment: ProcessInfo.processInfo.environment)
         let result = try await ProcessRunner.run(request, onLine: lines.add)
         #expect(!FileManager.default.fileExists(atPath: marker), "the runner returned before the daemon finished")

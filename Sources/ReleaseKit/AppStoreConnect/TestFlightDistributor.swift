@@ -111,20 +111,31 @@ public struct TestFlightDistributor: Sendable {
         }
 
         if !request.groups.isEmpty {
-            let groups = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-                "/v1/betaGroups", [("filter[app]", app.id), ("limit", "200")]))
             var chosen: [Resource<BetaGroupAttributes>] = []
             for name in request.groups {
-                guard let group = groups.first(where: { $0.attributes?.name == name }) else {
-                    throw AppStoreConnectError.noBetaGroup(name: name, available: groups.compactMap { $0.attributes?.name }.sorted())
+                let matches = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                    "/v1/betaGroups", [("filter[app]", app.id), ("filter[name]", name)]))
+                // The filter may match more loosely than the name: only an exact one counts.
+                guard let group = matches.first(where: { $0.attributes?.name == name }) else {
+                    let all = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                        "/v1/betaGroups", [("filter[app]", app.id), ("limit", "200")]))
+                    throw AppStoreConnectError.noBetaGroup(name: name, available: all.compactMap { $0.attributes?.name }.sorted())
                 }
                 chosen.append(group)
             }
-            // Adding a build a group has already is a no-op for App Store Connect (204), so one request converges.
-            try await client.write("POST", "/v1/builds/\(buildID)/relationships/betaGroups", [
-                "data": chosen.map { ["type": "betaGroups", "id": $0.id] },
-            ])
-            result.changed.append("beta groups " + request.groups.map { "'\($0)'" }.joined(separator: ", "))
+            // Only the groups that do not have the build yet are asked to take it.
+            let having = Set(try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                "/v1/betaGroups", [("filter[app]", app.id), ("filter[builds]", buildID), ("limit", "200")])).map(\.id))
+            let missing = chosen.filter { !having.contains($0.id) }
+            let names = { (groups: [Resource<BetaGroupAttributes>]) in groups.map { "'\($0.attributes?.name ?? $0.id)'" }.joined(separator: ", ") }
+            if !missing.isEmpty {
+                try await client.write("POST", "/v1/builds/\(buildID)/relationships/betaGroups", [
+                    "data": missing.map { ["type": "betaGroups", "id": $0.id] },
+                ])
+                result.changed.append("beta groups " + names(missing))
+            }
+            let already = chosen.filter { having.contains($0.id) }
+            if !already.isEmpty { result.unchanged.append("beta groups " + names(already)) }
         }
 
         if request.submitForReview {

@@ -211,6 +211,8 @@ import Testing
         #expect(second.unchanged.contains("what to test (en-US)"))
         #expect(second.unchanged.contains("what to test (de-DE)"))
         #expect(second.unchanged.contains("export compliance (uses non-exempt encryption: false)"))
+        #expect(second.unchanged.contains("beta groups 'QA', 'Friends'"))
+        #expect(second.changed.isEmpty, "\(second.changed)")
         #expect(second.unchanged.contains { $0.hasPrefix("beta review (") })
         #expect(!second.changed.contains { $0.hasPrefix("what to test") || $0.hasPrefix("beta review") })
         // A changed text is updated in place, not added.

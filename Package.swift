@@ -56,6 +56,8 @@ let package = Package(
             name: "Rehearsal",
             dependencies: [
                 "ReleaseKit",
+                // P-256 signatures of App Store Connect tokens (the stand-in verifies them itself).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

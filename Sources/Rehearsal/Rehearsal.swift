@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ReleaseKit
 
@@ -5,15 +6,22 @@ import ReleaseKit
 /// leaves the machine, and a summary of what they received.
 ///
 /// - `github`: a ``LocalGitHubServer`` kept on disk, so a second rehearsal shows how a re-run converges;
+/// - `appstore`: a ``LocalAppStoreConnectServer`` kept in `<storage>/appstore`, creating apps and beta groups as
+///   they are looked up;
 /// - `http` and `slack`: a ``RecordingServer`` for plain HTTP endpoints and webhooks, which receives each
 ///   request with the original host as the first path segment (``ServiceEndpoints/url(_:for:)``).
 ///
 /// ``endpoints`` maps each service to its stand-in's base URL. The GitHub server accepts
 /// `$GITHUB_TOKEN`; when it is unset, the rehearsal generates one and puts it in the run's environment, so
-/// `${secrets.GITHUB_TOKEN}` resolves on a laptop without a real token.
+/// `${secrets.GITHUB_TOKEN}` resolves on a laptop without a real token. Likewise the App Store Connect stand-in
+/// accepts the key in `$APP_STORE_CONNECT_KEY_ID`, `$APP_STORE_CONNECT_ISSUER_ID` and `$APP_STORE_CONNECT_KEY` (the
+/// `.p8` text or path; only its public half is used); when one is unset, the rehearsal generates a P-256 key and
+/// puts all three in the run's environment.
 public final class Rehearsal: Sendable {
     /// The GitHub stand-in.
     public let github: LocalGitHubServer
+    /// The App Store Connect stand-in.
+    public let appStore: LocalAppStoreConnectServer
     /// The stand-in for plain HTTP endpoints.
     public let http: RecordingServer
     /// Each service with a stand-in → the stand-in's base URL.
@@ -40,17 +48,40 @@ public final class Rehearsal: Sendable {
         let token = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? "rehearsal-\(UUID().uuidString.lowercased())"
         environment["GITHUB_TOKEN"] = token
         github = try LocalGitHubServer(configuration: .init(storageDirectory: storage, token: token, port: 0))
+        appStore = try LocalAppStoreConnectServer(configuration: .init(
+            storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
+            keys: Self.appStoreKeys(&environment), autoCreate: true
+        ))
         http = RecordingServer()
         do {
             let recording = try http.start()
-            endpoints = [.github: try github.start(), .http: recording, .slack: recording]
+            endpoints = [.github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording]
         } catch {
             github.stop()
+            appStore.stop()
             http.stop()
             throw error
         }
         self.storage = storage
         self.environment = environment
+    }
+
+    /// The key the App Store Connect stand-in accepts: the environment's, or a generated one put there.
+    private static func appStoreKeys(_ environment: inout [String: String]) -> [LocalAppStoreConnectServer.AcceptedKey] {
+        let names = ["APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY"]
+        let given = names.map { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        if let keyID = given[0], let issuer = given[1], let pem = given[2] {
+            // A key that cannot be read is accepted by nobody: the steps report what is wrong with it.
+            guard let key = try? AppStoreConnectKey(id: keyID, issuer: issuer, pem: pem), let publicKey = try? key.publicKeyPEM else { return [] }
+            return [.init(keyID: key.id, issuerID: key.issuer, publicKeyPEM: publicKey)]
+        }
+        let privateKey = P256.Signing.PrivateKey()
+        let keyID = "REHEARSAL" + String(UUID().uuidString.prefix(1))
+        let issuer = UUID().uuidString.lowercased()
+        environment[names[0]] = keyID
+        environment[names[1]] = issuer
+        environment[names[2]] = privateKey.pemRepresentation
+        return [.init(keyID: keyID, issuerID: issuer, publicKeyPEM: privateKey.publicKey.pemRepresentation)]
     }
 
     /// What the stand-ins hold now: each release with its assets, sizes and digests, then every request the
@@ -59,6 +90,9 @@ public final class Rehearsal: Sendable {
         let releases = github.summary()
         var text = "rehearsal: local GitHub server \(github.url) (releases kept in \(storage))\n"
         text += releases.isEmpty ? "  nothing was published\n" : releases.map { "  \($0)\n" }.joined()
+        let uploads = appStore.summary()
+        text += "rehearsal: local App Store Connect \(appStore.url) (kept in \(appStore.configuration.storageDirectory))\n"
+        text += uploads.isEmpty ? "  nothing was uploaded\n" : uploads.map { "  \($0)\n" }.joined()
         let requests = http.summary()
         text += "rehearsal: local HTTP endpoint \(http.url)\n"
         text += requests.isEmpty ? "  nothing was received\n" : requests.map { "  \($0)\n" }.joined()
@@ -70,6 +104,7 @@ public final class Rehearsal: Sendable {
     public func summaryFields() -> [String: Any] {
         [
             "github": ["url": github.url, "storage": storage, "releases": github.summary()] as [String: Any],
+            "appstore": ["url": appStore.url, "storage": appStore.configuration.storageDirectory, "uploads": appStore.summary()] as [String: Any],
             "http": ["url": http.url, "requests": http.summary()] as [String: Any],
         ]
     }
@@ -77,6 +112,7 @@ public final class Rehearsal: Sendable {
     /// Stops every stand-in.
     public func stop() {
         github.stop()
+        appStore.stop()
         http.stop()
     }
 }

@@ -19,6 +19,7 @@ struct Release: AsyncParsableCommand {
             DsymCommand.self,
             ZipCommand.self,
             ServeCommand.self,
+            AppStoreServerCommand.self,
             UploadAssetCommand.self,
             InitCommand.self,
             SchemaCommand.self,

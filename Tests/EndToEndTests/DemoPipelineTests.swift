@@ -42,11 +42,64 @@ import Testing
         let sha = artifact["sha256"] as! String
         #expect(summaryLines.contains { $0.contains("Demo-3.0.1-4321.xcarchive.zip") && $0.contains("sha256:\(sha)") })
 
+        // The demo's .ipa, built from the real archive, went to the App Store Connect stand-in and on to TestFlight.
+        let ipa = try #require(FileManager.default.attributesOfItem(atPath: directory + "/build/Demo-3.0.1-4321.ipa")[.size] as? Int)
+        #expect(summaryLines.contains { $0.contains("upload com.example.demo 3.0.1 (4321) IOS COMPLETE  Demo-3.0.1-4321.ipa") && $0.contains("build VALID") })
+        #expect(summaryLines.contains { $0.contains("group QA (com.example.demo): 3.0.1 (4321)") })
+        #expect(summaryLines.contains { $0.contains(#"what to test en-US for 3.0.1 (4321): "Build 3.0.1 (4321) of the demo""#) })
+        let upload = try #require(steps.first { $0["id"] as? String == "testflight" })
+        let outputs = try #require(upload["outputs"] as? [String: Any])
+        #expect(outputs["bytes_sent"] as? Double == Double(ipa))
+        #expect(outputs["state"] as? String == "COMPLETE")
+
         let second = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("bump │ 3.0.1 (4321) -> 3.0.1 (4321)"))
         #expect(second.stderr.contains("0 uploaded, 4 already there"))
         #expect(second.stderr.contains("announce │ Uploaded 0 bytes in this run"))
+        #expect(second.stderr.contains("testflight │ sent 0 bytes: App Store Connect already had 3.0.1 (4321)"))
+        #expect(second.stderr.contains("testers │ beta groups 'QA': already so"))
+        #expect(second.stderr.contains("bytes received on upload URLs since start: 0 B"))
+    }
+
+    /// The App Store Connect key and the tokens it signs appear nowhere the run writes: output, report, journal.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func theAppStoreConnectKeyAndItsTokensAreNeverWritten() throws {
+        let directory = try prepare()
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        let output = Pipe()
+        openssl.standardOutput = output
+        try openssl.run()
+        let pem = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        openssl.waitUntilExit()
+        try #require(pem.contains("BEGIN PRIVATE KEY"))
+        let environment = ["APP_STORE_CONNECT_KEY_ID": "2X9R4HXF34", "APP_STORE_CONNECT_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a",
+                           "APP_STORE_CONNECT_KEY": pem]
+        // A last step fails, so the journal is kept for a resume (a successful run removes it).
+        let pipelinePath = directory + "/Pipelines/demo.json"
+        var pipeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: pipelinePath))) as? [String: Any])
+        pipeline["steps"] = (pipeline["steps"] as? [[String: Any]] ?? []) + [["id": "fail", "uses": "shell", "needs": ["testers"], "with": ["run": ["false"]]]]
+        try JSONSerialization.data(withJSONObject: pipeline).write(to: URL(fileURLWithPath: pipelinePath))
+        let outcome = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse", "--report", "report.json", "--log-format", "json"],
+                                            in: directory, environment: environment)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\"testflight\""))
+        // The key's body lines, and any JWT ("eyJ" is the base64url of '{"'), in anything the run wrote.
+        let keyLines = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+        var written = [("stdout", outcome.stdout), ("stderr", outcome.stderr)]
+        let journal = directory + "/.git/release-journal"
+        for path in [directory + "/report.json"] + (FileManager.default.subpaths(atPath: journal) ?? []).map({ journal + "/" + $0 }) {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8) { written.append((path, text)) }
+        }
+        #expect(written.count == 4, "stdout, stderr, the report and the journal: \(written.map(\.0))")
+        #expect(written.contains { $0.0.hasPrefix(journal) && $0.1.contains("\"testflight\"") })
+        for (name, text) in written {
+            for line in keyLines { #expect(!text.contains(line), "\(name) holds the key") }
+            #expect(!text.contains("eyJhbGciOiJFUzI1NiI"), "\(name) holds a token")
+            #expect(!text.contains("eyJ0eXAiOiJKV1Qi"), "\(name) holds a token")
+        }
     }
 
     /// As a real release pipeline: the bump is committed and the release tagged, the clone is clean afterwards, and

@@ -60,6 +60,26 @@ enum ReleaseBinary {
                        stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// The first line a process writes to `pipe` (a server's URL), without its newline; what came when it ends
+    /// without one.
+    static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A file of `size` zero bytes that takes no disk (sparse), for uploads of any size.
+    static func sparseFile(_ path: String, size: Int64) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+    }
+
     /// A new empty folder.
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"

@@ -73,6 +73,7 @@ public final class LocalGitHubServer: Sendable {
     public let configuration: Configuration
     let state: Mutex<State>
     let http = LocalHTTPServer(name: "local GitHub server")
+    let stateFile: SnapshotFile<Snapshot>
 
     /// Creates the server and loads what an earlier run stored in `storageDirectory`.
     /// - Throws: ``LocalServerError`` when the folder cannot be created or its state cannot be read.
@@ -84,17 +85,9 @@ public final class LocalGitHubServer: Sendable {
         } catch {
             throw LocalServerError.storage(http.name, configuration.storageDirectory, "\(error.localizedDescription)")
         }
-        var snapshot = Snapshot()
-        let statePath = (configuration.storageDirectory as NSString).appendingPathComponent("state.json")
-        if let data = FileManager.default.contents(atPath: statePath) {
-            do {
-                snapshot = try Self.decoder.decode(Snapshot.self, from: data)
-            } catch {
-                throw LocalServerError.storage(http.name, statePath, "cannot read state: \(error)")
-            }
-        }
+        stateFile = SnapshotFile(directory: configuration.storageDirectory, server: http.name)
         state = Mutex(State(
-            snapshot: snapshot,
+            snapshot: try stateFile.load() ?? Snapshot(),
             rateRemaining: configuration.rateLimit,
             rateReset: Int(Date().timeIntervalSince1970) + 3600
         ))
@@ -173,23 +166,6 @@ public final class LocalGitHubServer: Sendable {
 
     /// Persists the snapshot; called with the lock held after every change.
     func persist(_ snapshot: Snapshot) {
-        let path = (configuration.storageDirectory as NSString).appendingPathComponent("state.json")
-        // `.atomic` writes a temporary file and renames it; no fsync: this is a rehearsal store, not a ledger.
-        if let data = try? Self.encoder.encode(snapshot) {
-            try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        }
+        stateFile.save(snapshot)
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
 }

@@ -30,6 +30,23 @@ final class PooledFile: Sendable {
         }
     }
 
+    /// Opens `path` for writing from `offset` on, creating it when missing and keeping what it holds: the parts
+    /// of one upload arrive in any order, each written at its own offset. The digest covers this writer's bytes.
+    static func update(_ path: String, at offset: Int64) async throws -> PooledFile {
+        try await pool.runIfActive {
+            if !FileManager.default.fileExists(atPath: path) {
+                guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+                }
+            }
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+            try handle.seek(toOffset: UInt64(offset))
+            return PooledFile(handle: handle)
+        }
+    }
+
     /// Opens `path` for reading; nil when it cannot be opened.
     static func open(_ path: String) async -> PooledFile? {
         try? await pool.runIfActive {

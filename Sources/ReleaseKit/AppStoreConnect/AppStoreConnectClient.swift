@@ -42,7 +42,7 @@ public struct AppStoreConnectClient: Sendable {
         guard response.isSuccess else {
             let entries = AppStoreConnectError.entries(in: response.body) ?? []
             if response.status == 401 { throw AppStoreConnectError.unauthorized(errors: entries) }
-            throw AppStoreConnectError.api(method: method, path: HTTPRequest.redact(path), status: response.status, errors: entries)
+            throw AppStoreConnectError.api(method: method, path: Self.readable(path), status: response.status, errors: entries)
         }
         return response.body
     }
@@ -69,8 +69,14 @@ public struct AppStoreConnectClient: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw AppStoreConnectError.invalidResponse(path: HTTPRequest.redact(path), reason: "not a \(T.self): \(error)")
+            throw AppStoreConnectError.invalidResponse(path: Self.readable(path), reason: "not a \(T.self): \(error)")
         }
+    }
+
+    /// A path or URL as messages show it: no user information, the query decoded (`filter[app]=…`).
+    static func readable(_ path: String) -> String {
+        let redacted = HTTPRequest.redact(path)
+        return redacted.removingPercentEncoding ?? redacted
     }
 }
 

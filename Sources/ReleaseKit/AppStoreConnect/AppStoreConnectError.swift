@@ -8,6 +8,20 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
     case unauthorized(errors: [Entry])
     /// The answer could not be read as what the operation returns.
     case invalidResponse(path: String, reason: String)
+    /// The team has no app with this bundle id.
+    case noApp(bundleID: String)
+    /// App Store Connect already has this build number for the version (409 on creating the upload).
+    case buildTaken(version: String, build: String, next: String)
+    /// Processing ended in `FAILED` (or `INVALID` for a build), with Apple's codes and descriptions.
+    case processingFailed(what: String, state: String, errors: [StateDetail])
+    /// The upload operations cannot be followed (a URL missing, a range outside the file).
+    case badUploadOperation(String)
+    /// A beta group name the app does not have.
+    case noBetaGroup(name: String, available: [String])
+    /// No build with this version and build number appeared in time.
+    case noBuild(version: String, build: String)
+    /// Waiting for a state took longer than allowed.
+    case timedOut(what: String, seconds: Double, lastState: String)
 
     /// One entry of `errors[]` (Apple's `ErrorResponse.errors.items`: status, code, title, detail and a source
     /// pointer or parameter).
@@ -59,6 +73,22 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
                 + (reasons.isEmpty ? "" : ": " + reasons)
         case .invalidResponse(let path, let reason):
             return "App Store Connect sent an answer to \(path) that cannot be read: \(reason)"
+        case .noApp(let bundleID):
+            return "App Store Connect has no app with bundle id '\(Echo.text(bundleID))' for this key's team (create the app on App Store Connect's Apps page first)"
+        case .buildTaken(let version, let build, let next):
+            return "build \(build) of version \(version) is already in App Store Connect; the next free build number is \(next) (run 'release bump --build appstore' or set CURRENT_PROJECT_VERSION to \(next))"
+        case .processingFailed(let what, let state, let errors):
+            let head = "\(what) ended \(state) in App Store Connect"
+            return errors.isEmpty ? head : head + ":\n" + errors.map { "  " + Echo.text($0.line, limit: 2000) }.joined(separator: "\n")
+        case .badUploadOperation(let reason):
+            return "App Store Connect's upload operations cannot be followed: \(reason)"
+        case .noBetaGroup(let name, let available):
+            return "the app has no beta group named '\(Echo.text(name))'"
+                + (available.isEmpty ? " (it has no beta groups)" : "; it has: " + available.map { "'\(Echo.text($0))'" }.joined(separator: ", "))
+        case .noBuild(let version, let build):
+            return "App Store Connect has no build \(build) of version \(version) (upload it first with appstore.upload)"
+        case .timedOut(let what, let seconds, let lastState):
+            return "\(what) was still \(lastState) after \(DurationFormat.string(seconds: seconds))"
         }
     }
 }

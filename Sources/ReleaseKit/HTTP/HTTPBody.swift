@@ -9,6 +9,8 @@ public enum HTTPBody: Sendable, Equatable {
     case data(Data)
     /// The whole file at `path`, streamed.
     case file(path: String)
+    /// `length` bytes of the file at `path` from byte `offset`, streamed (one part of a multi-part upload).
+    case fileRange(path: String, offset: Int64, length: Int64)
     /// A `multipart/form-data` body with the file part streamed from disk.
     case multipart(MultipartForm)
 

@@ -6,7 +6,8 @@ import Foundation
 final class RequestBodyReader {
     private enum Segment {
         case bytes(Data)
-        case file(path: String)
+        /// A whole file (`length` nil) or `length` bytes of it from `offset`.
+        case file(path: String, offset: Int64, length: Int64?)
     }
 
     /// Total bytes, for Content-Length.
@@ -16,6 +17,7 @@ final class RequestBodyReader {
     private var offsetInData = 0
     private var descriptor: Int32 = -1
     private var remainingInFile: Int64 = 0
+    private var position: Int64 = 0
     /// The error that aborted a read, reported instead of curl's generic "read callback aborted".
     private(set) var failure: HTTPError?
 
@@ -26,14 +28,24 @@ final class RequestBodyReader {
         switch body {
         case .empty: segments = []
         case .data(let data): segments = [.bytes(data)]
-        case .file(let path): segments = [.file(path: path)]
-        case .multipart(let form): segments = [.bytes(form.head), .file(path: form.filePath), .bytes(form.tail)]
+        case .file(let path): segments = [.file(path: path, offset: 0, length: nil)]
+        case .fileRange(let path, let offset, let length): segments = [.file(path: path, offset: offset, length: length)]
+        case .multipart(let form): segments = [.bytes(form.head), .file(path: form.filePath, offset: 0, length: nil), .bytes(form.tail)]
         }
         var total: Int64 = 0
         for segment in segments {
             switch segment {
             case .bytes(let data): total += Int64(data.count)
-            case .file(let path): total += try Self.size(of: path)
+            case .file(let path, let offset, let length):
+                let size = try Self.size(of: path)
+                guard let length else {
+                    total += size
+                    continue
+                }
+                guard offset >= 0, length >= 0, offset + length <= size else {
+                    throw HTTPError.cannotReadBody(path: path, reason: "bytes \(offset)..<\(offset + length) are outside the file's \(size) bytes")
+                }
+                total += length
             }
         }
         length = total
@@ -71,7 +83,7 @@ final class RequestBodyReader {
                 }
                 index += 1
                 offsetInData = 0
-            case .file(let path):
+            case .file(let path, let offset, let length):
                 if descriptor < 0 {
                     descriptor = open(path, O_RDONLY | O_CLOEXEC)
                     guard descriptor >= 0 else {
@@ -79,10 +91,13 @@ final class RequestBodyReader {
                         return nil
                     }
                     #if os(Linux)
-                    _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+                    _ = posix_fadvise(descriptor, off_t(offset), off_t(length ?? 0), POSIX_FADV_SEQUENTIAL)
                     #endif
+                    position = offset
+                    remainingInFile = length ?? Int64.max
                 }
-                let count = Foundation.read(descriptor, buffer, capacity)
+                let wanted = Int(min(Int64(capacity), remainingInFile))
+                let count = wanted == 0 ? 0 : pread(descriptor, buffer, wanted, off_t(position))
                 if count < 0 {
                     if errno == EINTR { continue }
                     failure = .cannotReadBody(path: path, reason: String(cString: strerror(errno)))
@@ -90,7 +105,14 @@ final class RequestBodyReader {
                 }
                 if count > 0 {
                     digest?.update(UnsafeRawBufferPointer(start: buffer, count: count))
+                    position += Int64(count)
+                    remainingInFile -= Int64(count)
                     return count
+                }
+                if length != nil && remainingInFile > 0 {
+                    // The file shrank under us: sending fewer bytes than the Content-Length promised would hang.
+                    failure = .cannotReadBody(path: path, reason: "the file ended \(remainingInFile) bytes early")
+                    return nil
                 }
                 close(descriptor)
                 descriptor = -1

@@ -98,47 +98,16 @@ public struct IPAGateStep: Step {
         StepPlan(effects: [.note("check Info.plist and the provisioning profile in '\(context.resolvePath(options.ipa))'")])
     }
 
-    /// What the ipa holds that the gate reads.
-    struct Contents {
-        var app: String?
-        var apps: [String] = []
-        var infoPlist: Data?
-        var profile: Data?
-    }
-
-    /// Reads the app's Info.plist and profile from the zip.
-    static func contents(of path: String) throws -> Contents {
-        var contents = Contents()
-        let reader = try ZipReader(path: path)
-        while let entry = try reader.next() {
-            let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), entry.kind == .file else { continue }
-            let app = "Payload/\(parts[1])"
-            if parts[2] == "Info.plist" || parts[2] == "embedded.mobileprovision" {
-                if !contents.apps.contains(app) { contents.apps.append(app) }
-                var data = Data()
-                try reader.readData { data.append(contentsOf: $0) }
-                if parts[2] == "Info.plist" {
-                    contents.app = app
-                    contents.infoPlist = data
-                } else if contents.app == nil || contents.app == app {
-                    contents.profile = data
-                }
-            }
-        }
-        return contents
-    }
-
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let path = try context.requireFile(options.ipa, option: "ipa")
-        let contents: Contents
+        let contents: IPAContents
         do {
-            contents = try await BlockingWork.run { _ in try Self.contents(of: path) }
+            contents = try await BlockingWork.run { _ in try IPAContents.read(path) }
         } catch {
             throw StepError.rejected(["'\(path)' is not a readable ipa: \(error)"])
         }
-        guard let app = contents.app, let plistData = contents.infoPlist else {
+        guard let app = contents.app, contents.infoPlist != nil else {
             throw StepError.rejected(["'\(path)' has no Payload/*.app/Info.plist"])
         }
         var problems: [String] = []
@@ -146,7 +115,7 @@ public struct IPAGateStep: Step {
             problems.append("'\(path)' holds \(contents.apps.count) apps (\(contents.apps.joined(separator: ", "))), expected one")
         }
         let infoName = "\(app)/Info.plist"
-        guard let info = (try? PropertyListSerialization.propertyList(from: plistData, format: nil)) as? [String: Any] else {
+        guard let info = contents.info else {
             throw StepError.rejected(problems + ["'\(path)': \(infoName) is not a property list dictionary"])
         }
         func string(_ key: String) -> String? {

@@ -33,6 +33,12 @@ extension Int: OptionValue {
     public var pipelineText: String? { description }
 }
 
+/// Seconds and other amounts that may have a fraction (`"poll_interval": 0.5`).
+extension Double: OptionValue {
+    public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
+    public var pipelineText: String? { self == rounded() ? String(Int(self)) : description }
+}
+
 extension Int64: OptionValue {
     public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
     public var pipelineText: String? { description }

@@ -14,8 +14,10 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
     case exact(String)
     /// The value of an environment variable (a CI build number), for example `env:GITHUB_RUN_NUMBER`.
     case environment(String)
+    /// The next build number App Store Connect has not seen for the app (any version); the value once it was asked.
+    case appStore(String?)
 
-    /// Parses `increment`, `git-count`, `timestamp`, `keep`, `env:NAME` or a build number such as `4321`.
+    /// Parses `increment`, `git-count`, `timestamp`, `keep`, `appstore`, `env:NAME` or a build number such as `4321`.
     /// - Throws: ``VersioningError/invalidBuildNumber(_:context:)``.
     public init(parsing text: String) throws {
         switch text {
@@ -23,6 +25,7 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
         case "git-count": self = .gitCount(nil)
         case "timestamp": self = .timestamp
         case "keep": self = .keep
+        case "appstore": self = .appStore(nil)
         default:
             if text.hasPrefix("env:") {
                 let name = String(text.dropFirst(4))
@@ -85,8 +88,10 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
             return Timestamp.format(now, pattern: "yyyyMMddHHmm")
         case .keep:
             return nil
-        case .exact(let value):
+        case .exact(let value), .appStore(let value?):
             return value
+        case .appStore(nil):
+            throw VersioningError.buildStrategy("--build appstore needs the next build number from App Store Connect, which was not looked up")
         case .environment(let name):
             guard let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
                 throw VersioningError.buildStrategy("environment variable '\(name)' is not set (build strategy 'env:\(name)')")
@@ -106,6 +111,7 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
         case .keep: return "keep"
         case .exact(let value): return value
         case .environment(let name): return "env:\(name)"
+        case .appStore(let value): return value.map { "appstore (\($0))" } ?? "appstore"
         }
     }
 }

@@ -19,7 +19,7 @@ struct BumpCommand: AsyncParsableCommand {
     @Argument(help: "major, minor, patch, build (only the build number) or a version such as 3.1.0.")
     var choice: String?
 
-    @Option(help: "The build number: N, increment, git-count, timestamp, keep or env:NAME (default: increment).")
+    @Option(help: "The build number: N, increment, git-count, timestamp, keep, appstore (the next one App Store Connect has not seen; needs APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY) or env:NAME (default: increment).")
     var build: String?
 
     @Option(help: "The .xcodeproj, or a folder holding one (default: the current folder).")
@@ -75,7 +75,7 @@ struct BumpCommand: AsyncParsableCommand {
         if choice == nil, !interactive {
             VersioningConsole.line("""
                 error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
-                and optionally --build N|increment|git-count|timestamp|keep (for example 'release bump patch --build increment --yes')
+                and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')
                 """)
             throw ExitCode(64)
         }
@@ -96,7 +96,11 @@ struct BumpCommand: AsyncParsableCommand {
 
     private func bump(interactive: Bool) async throws {
         let directory = FileManager.default.currentDirectoryPath
-        let strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
+        var strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
+        if strategy == .appStore(nil) {
+            strategy = .appStore(try await AppStoreBuildNumberLookup.next(project: project, file: file, in: directory,
+                                                                          environment: ProcessInfo.processInfo.environment))
+        }
         let session = try await BumpSession.prepare(
             project: project, file: file, in: directory, strategy: strategy,
             environment: ProcessInfo.processInfo.environment, now: Date(),

@@ -12,7 +12,7 @@ struct RehearsalTests {
         let rehearsal = try Rehearsal(storage: storage, environment: ["HOME": "/home/x"])
         defer { rehearsal.stop() }
 
-        #expect(Set(rehearsal.endpoints.keys) == [.github, .http, .slack])
+        #expect(Set(rehearsal.endpoints.keys) == [.github, .appstore, .http, .slack])
         #expect(rehearsal.endpoints[.slack] == rehearsal.endpoints[.http])
         let github = try #require(rehearsal.endpoints[.github])
         let http = try #require(rehearsal.endpoints[.http])
@@ -42,5 +42,32 @@ struct RehearsalTests {
         defer { rehearsal.stop() }
         #expect(rehearsal.environment["GITHUB_TOKEN"] == "ghp_given")
         #expect(rehearsal.github.configuration.token == "ghp_given")
+    }
+
+    @Test func theAppStoreConnectStandInAcceptsAGeneratedOrTheGivenKey() async throws {
+        let storage = NSTemporaryDirectory() + "release-rehearsal-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: storage) }
+        let generated = try Rehearsal(storage: storage, environment: [:])
+        let environment = generated.environment
+        let pem = try #require(environment["APP_STORE_CONNECT_KEY"])
+        #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----"), "a PKCS#8 PEM, like Apple's .p8")
+        let key = try AppStoreConnectKey(
+            id: try #require(environment["APP_STORE_CONNECT_KEY_ID"]), issuer: try #require(environment["APP_STORE_CONNECT_ISSUER_ID"]), pem: pem)
+        let url = try #require(generated.endpoints[.appstore])
+        let client = try AppStoreConnectClient(apiURL: url, key: key, http: HTTPClient())
+        _ = try await client.send("GET", "/v1/apps?filter%5BbundleId%5D=com.example.rehearsed")
+        #expect(generated.appStore.configuration.storageDirectory == storage + "/appstore")
+        #expect(generated.summary().contains("rehearsal: local App Store Connect \(url) (kept in \(storage)/appstore)\n  nothing was uploaded\n"))
+        let fields = try #require(generated.summaryFields()["appstore"] as? [String: Any])
+        #expect(fields["url"] as? String == url)
+        generated.stop()
+
+        // A second rehearsal with the key now given accepts it, and finds the app the first one created.
+        let again = try Rehearsal(storage: storage, environment: environment)
+        defer { again.stop() }
+        #expect(again.environment["APP_STORE_CONNECT_KEY"] == pem)
+        let second = try AppStoreConnectClient(apiURL: try #require(again.endpoints[.appstore]), key: key, http: HTTPClient())
+        let apps = try JSONSerialization.jsonObject(with: try await second.send("GET", "/v1/apps")) as? [String: Any]
+        #expect((apps?["data"] as? [Any])?.count == 1)
     }
 }

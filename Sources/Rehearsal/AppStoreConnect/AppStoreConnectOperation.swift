@@ -1,0 +1,92 @@
+/// The 25 operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
+/// speaks, named by their `operationId`, with method and path template as the contract has them.
+public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
+    case buildUploadsCreate = "buildUploads_createInstance"
+    case buildUploadsGet = "buildUploads_getInstance"
+    case buildUploadsDelete = "buildUploads_deleteInstance"
+    case appBuildUploads = "apps_buildUploads_getToManyRelated"
+    case buildUploadFilesOfUpload = "buildUploads_buildUploadFiles_getToManyRelated"
+    case buildUploadFilesCreate = "buildUploadFiles_createInstance"
+    case buildUploadFilesGet = "buildUploadFiles_getInstance"
+    case buildUploadFilesUpdate = "buildUploadFiles_updateInstance"
+    case buildsList = "builds_getCollection"
+    case buildsGet = "builds_getInstance"
+    case buildsUpdate = "builds_updateInstance"
+    case buildBetaDetailOfBuild = "builds_buildBetaDetail_getToOneRelated"
+    case preReleaseVersionsList = "preReleaseVersions_getCollection"
+    case appsList = "apps_getCollection"
+    case betaGroupsList = "betaGroups_getCollection"
+    case betaGroupAddBuilds = "betaGroups_builds_createToManyRelationship"
+    case buildAddBetaGroups = "builds_betaGroups_createToManyRelationship"
+    case betaBuildLocalizationsList = "betaBuildLocalizations_getCollection"
+    case betaBuildLocalizationsCreate = "betaBuildLocalizations_createInstance"
+    case betaBuildLocalizationsUpdate = "betaBuildLocalizations_updateInstance"
+    case buildBetaDetailsList = "buildBetaDetails_getCollection"
+    case buildBetaDetailsGet = "buildBetaDetails_getInstance"
+    case buildBetaDetailsUpdate = "buildBetaDetails_updateInstance"
+    case betaAppReviewSubmissionsCreate = "betaAppReviewSubmissions_createInstance"
+    case betaAppReviewSubmissionsGet = "betaAppReviewSubmissions_getInstance"
+
+    /// The HTTP method.
+    public var method: String {
+        switch self {
+        case .buildUploadsCreate, .buildUploadFilesCreate, .betaGroupAddBuilds, .buildAddBetaGroups,
+             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate:
+            return "POST"
+        case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate:
+            return "PATCH"
+        case .buildUploadsDelete:
+            return "DELETE"
+        default:
+            return "GET"
+        }
+    }
+
+    /// The path template, `{id}` standing for the one path parameter.
+    public var pathTemplate: String {
+        switch self {
+        case .buildUploadsCreate: return "/v1/buildUploads"
+        case .buildUploadsGet, .buildUploadsDelete: return "/v1/buildUploads/{id}"
+        case .appBuildUploads: return "/v1/apps/{id}/buildUploads"
+        case .buildUploadFilesOfUpload: return "/v1/buildUploads/{id}/buildUploadFiles"
+        case .buildUploadFilesCreate: return "/v1/buildUploadFiles"
+        case .buildUploadFilesGet, .buildUploadFilesUpdate: return "/v1/buildUploadFiles/{id}"
+        case .buildsList: return "/v1/builds"
+        case .buildsGet, .buildsUpdate: return "/v1/builds/{id}"
+        case .buildBetaDetailOfBuild: return "/v1/builds/{id}/buildBetaDetail"
+        case .preReleaseVersionsList: return "/v1/preReleaseVersions"
+        case .appsList: return "/v1/apps"
+        case .betaGroupsList: return "/v1/betaGroups"
+        case .betaGroupAddBuilds: return "/v1/betaGroups/{id}/relationships/builds"
+        case .buildAddBetaGroups: return "/v1/builds/{id}/relationships/betaGroups"
+        case .betaBuildLocalizationsList, .betaBuildLocalizationsCreate: return "/v1/betaBuildLocalizations"
+        case .betaBuildLocalizationsUpdate: return "/v1/betaBuildLocalizations/{id}"
+        case .buildBetaDetailsList: return "/v1/buildBetaDetails"
+        case .buildBetaDetailsGet, .buildBetaDetailsUpdate: return "/v1/buildBetaDetails/{id}"
+        case .betaAppReviewSubmissionsCreate: return "/v1/betaAppReviewSubmissions"
+        case .betaAppReviewSubmissionsGet: return "/v1/betaAppReviewSubmissions/{id}"
+        }
+    }
+
+    /// The operation `method` on `segments` (a path split at `/`, percent-decoded) is for, with its `{id}`.
+    /// `pathMatched` tells a wrong method (405) from an unknown path (404).
+    static func match(method: String, segments: [String]) -> (operation: AppStoreConnectOperation?, id: String?, pathMatched: Bool) {
+        var pathMatched = false
+        for operation in allCases {
+            let template = operation.pathTemplate.split(separator: "/").map(String.init)
+            guard template.count == segments.count else { continue }
+            var id: String?
+            let fits = zip(template, segments).allSatisfy { expected, actual in
+                if expected == "{id}" {
+                    id = actual
+                    return !actual.isEmpty
+                }
+                return expected == actual
+            }
+            guard fits else { continue }
+            pathMatched = true
+            if operation.method == method { return (operation, id, true) }
+        }
+        return (nil, nil, pathMatched)
+    }
+}

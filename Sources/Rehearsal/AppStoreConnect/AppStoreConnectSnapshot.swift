@@ -1,0 +1,130 @@
+import Foundation
+
+/// What the local App Store Connect server keeps in `state.json`: every resource it serves, by type.
+///
+/// Plain records, no behaviour: the routes change them under the server's lock and persist the whole snapshot
+/// after each change (a few kilobytes), so a restarted server, and a second rehearsal, continue where the last
+/// one stopped. Upload bytes live beside it in `uploads/<fileID>`.
+struct AppStoreConnectSnapshot: Codable, Sendable {
+    struct App: Codable, Sendable {
+        var id: String
+        var bundleID: String
+        var name: String
+        var sku: String
+        var primaryLocale: String
+    }
+
+    struct BuildUpload: Codable, Sendable {
+        var id: String
+        var appID: String
+        var version: String
+        var build: String
+        var platform: String
+        /// AWAITING_UPLOAD, PROCESSING, FAILED or COMPLETE.
+        var state: String
+        var errors: [AppStoreConnectStateDetail] = []
+        var warnings: [AppStoreConnectStateDetail] = []
+        var createdDate: Date
+        var uploadedDate: Date?
+        var buildID: String?
+        /// GETs seen in the current state, for ``LocalAppStoreConnectServer/Configuration/processingPolls``.
+        var polls = 0
+    }
+
+    struct UploadFile: Codable, Sendable {
+        var id: String
+        var uploadID: String
+        var fileName: String
+        var fileSize: Int64
+        var uti: String
+        var assetType: String
+        /// AWAITING_UPLOAD, UPLOAD_COMPLETE, COMPLETE or FAILED.
+        var state: String
+        var errors: [AppStoreConnectStateDetail] = []
+        var partSize: Int64
+        /// The opaque header value each part must carry, by part (index 0 = part 1).
+        var partTokens: [String]
+        /// Part numbers whose bytes arrived whole.
+        var received: Set<Int> = []
+        /// SHA-256 of each received part, sent back as its `ETag`.
+        var partDigests: [Int: String] = [:]
+        var checksumHash: String?
+        var checksumAlgorithm: String?
+        var expiration: Date
+
+        var partCount: Int { Int((fileSize + partSize - 1) / partSize) }
+
+        /// Byte range of part `number` (1-based).
+        func range(of number: Int) -> (offset: Int64, length: Int64) {
+            let offset = Int64(number - 1) * partSize
+            return (offset, min(partSize, fileSize - offset))
+        }
+    }
+
+    struct PreReleaseVersion: Codable, Sendable {
+        var id: String
+        var appID: String
+        var version: String
+        var platform: String
+    }
+
+    struct Build: Codable, Sendable {
+        var id: String
+        var appID: String
+        var preReleaseVersionID: String
+        /// The build number (`CFBundleVersion`).
+        var version: String
+        /// PROCESSING, FAILED, INVALID or VALID.
+        var processingState: String
+        var uploadedDate: Date
+        var expirationDate: Date
+        var expired = false
+        var usesNonExemptEncryption: Bool?
+        var uploadID: String?
+        var betaDetailID: String
+        var polls = 0
+    }
+
+    struct BetaDetail: Codable, Sendable {
+        var id: String
+        var buildID: String
+        var autoNotifyEnabled = false
+        var internalBuildState: String
+        var externalBuildState: String
+    }
+
+    struct BetaGroup: Codable, Sendable {
+        var id: String
+        var appID: String
+        var name: String
+        var isInternal: Bool
+        var createdDate: Date
+        var buildIDs: [String] = []
+    }
+
+    struct Localization: Codable, Sendable {
+        var id: String
+        var buildID: String
+        var locale: String
+        var whatsNew: String?
+    }
+
+    struct Submission: Codable, Sendable {
+        var id: String
+        var buildID: String
+        var state: String
+        var submittedDate: Date
+    }
+
+    /// Apps get Apple-style numeric ids counted from here; everything else gets a UUID.
+    var nextAppNumber = 1_600_000_001
+    var apps: [App] = []
+    var buildUploads: [BuildUpload] = []
+    var files: [UploadFile] = []
+    var preReleaseVersions: [PreReleaseVersion] = []
+    var builds: [Build] = []
+    var betaDetails: [BetaDetail] = []
+    var betaGroups: [BetaGroup] = []
+    var localizations: [Localization] = []
+    var submissions: [Submission] = []
+}

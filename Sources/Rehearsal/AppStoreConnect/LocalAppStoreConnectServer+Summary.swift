@@ -1,0 +1,59 @@
+import Foundation
+import ReleaseKit
+
+/// What a rehearsal sent to App Store Connect, for `release run --rehearse` to print at the end. No token,
+/// key or header appears here.
+extension LocalAppStoreConnectServer {
+    /// One line per build upload (oldest first) with its file, then builds, groups, what-to-test texts and
+    /// beta review submissions, and the bytes received since start:
+    ///
+    /// ```
+    /// upload com.example.app 1.4.0 (42) IOS COMPLETE  Demo.ipa 12.3 MiB  build VALID
+    /// group External Testers (com.example.app): builds 42
+    /// what to test en-US for 42: "Fixes the login crash"
+    /// beta review 42: WAITING_FOR_REVIEW
+    /// bytes received on upload URLs since start: 12.3 MiB
+    /// ```
+    public func summary() -> [String] {
+        state.withLock { state in
+            let snapshot = state.snapshot
+            func bundleID(_ appID: String) -> String { snapshot.apps.first { $0.id == appID }?.bundleID ?? appID }
+            func buildLabel(_ id: String) -> String {
+                guard let build = snapshot.builds.first(where: { $0.id == id }) else { return id }
+                let version = snapshot.preReleaseVersions.first { $0.id == build.preReleaseVersionID }?.version ?? "?"
+                return "\(version) (\(build.version))"
+            }
+            var lines: [String] = []
+            for upload in snapshot.buildUploads.sorted(by: { $0.createdDate < $1.createdDate }) {
+                var line = "upload \(bundleID(upload.appID)) \(upload.version) (\(upload.build)) \(upload.platform) \(upload.state)"
+                for file in snapshot.files where file.uploadID == upload.id {
+                    let received = file.received.reduce(Int64(0)) { $0 + file.range(of: $1).length }
+                    line += "  \(Echo.text(file.fileName)) \(ByteFormat.size(file.fileSize))"
+                    if file.state == "AWAITING_UPLOAD" { line += " (\(ByteFormat.size(received)) received)" }
+                }
+                if let build = upload.buildID, let processed = snapshot.builds.first(where: { $0.id == build }) {
+                    line += "  build \(processed.processingState)"
+                }
+                for error in upload.errors { line += "  \(error.code): \(Echo.text(error.description))" }
+                lines.append(line)
+            }
+            for build in snapshot.builds where build.uploadID == nil {
+                lines.append("build \(bundleID(build.appID)) \(buildLabel(build.id)) \(build.processingState) (already there)")
+            }
+            for group in snapshot.betaGroups where !group.buildIDs.isEmpty {
+                let builds = group.buildIDs.map(buildLabel).joined(separator: ", ")
+                lines.append("group \(Echo.text(group.name)) (\(bundleID(group.appID)))\(group.isInternal ? " internal" : ""): \(builds)")
+            }
+            for localization in snapshot.localizations {
+                lines.append("what to test \(localization.locale) for \(buildLabel(localization.buildID)): \"\(Echo.text(localization.whatsNew ?? "", limit: 80))\"")
+            }
+            for submission in snapshot.submissions {
+                lines.append("beta review \(buildLabel(submission.buildID)): \(submission.state)")
+            }
+            if !lines.isEmpty || state.uploadedBytes > 0 {
+                lines.append("bytes received on upload URLs since start: \(ByteFormat.size(state.uploadedBytes))")
+            }
+            return lines
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Lookups a release needs: the app for a bundle id, the builds of a version, the build numbers taken.
+public struct AppStoreConnectCatalog: Sendable {
+    public let client: AppStoreConnectClient
+
+    public init(client: AppStoreConnectClient) {
+        self.client = client
+    }
+
+    /// The app whose bundle id is exactly `bundleID` (the API's filter also matches longer ids).
+    /// - Throws: ``AppStoreConnectError/noApp(bundleID:)`` when the team has no such app.
+    public func app(bundleID: String) async throws -> Resource<AppAttributes> {
+        let apps = try await client.resources(AppAttributes.self, AppStoreConnectClient.path("/v1/apps", [
+            ("filter[bundleId]", bundleID), ("fields[apps]", "bundleId,name"), ("limit", "200"),
+        ]))
+        guard let app = apps.first(where: { $0.attributes?.bundleId == bundleID }) else {
+            throw AppStoreConnectError.noApp(bundleID: bundleID)
+        }
+        return app
+    }
+
+    /// The build numbers of the app with `bundleID` (every version), and of `version` when given.
+    public func buildNumbers(bundleID: String, version: String? = nil, platform: String = "IOS") async throws -> (all: BuildNumbers, version: BuildNumbers?) {
+        let app = try await app(bundleID: bundleID)
+        let all = try await buildNumbers(appID: app.id, platform: platform)
+        guard let version else { return (all, nil) }
+        return (all, try await buildNumbers(appID: app.id, version: version, platform: platform))
+    }
+
+    /// The builds of the app with build number `build` in version `version` on `platform`.
+    public func builds(appID: String, version: String, build: String, platform: String) async throws -> [Resource<BuildAttributes>] {
+        try await client.resources(BuildAttributes.self, AppStoreConnectClient.path("/v1/builds", [
+            ("filter[app]", appID), ("filter[version]", build), ("filter[preReleaseVersion.version]", version),
+            ("filter[preReleaseVersion.platform]", platform), ("limit", "200"),
+        ]))
+    }
+
+    /// Every build number App Store Connect knows for the app: builds (with their version), and uploads that have not
+    /// become builds yet. `version` narrows it to one marketing version.
+    public func buildNumbers(appID: String, version: String? = nil, platform: String) async throws -> BuildNumbers {
+        var numbers = BuildNumbers()
+        var query: [(String, String)] = [("filter[app]", appID), ("filter[preReleaseVersion.platform]", platform)]
+        if let version { query.append(("filter[preReleaseVersion.version]", version)) }
+        query += [("fields[builds]", "version,uploadedDate,processingState"), ("limit", "200")]
+        let builds = try await client.resources(BuildAttributes.self, AppStoreConnectClient.path("/v1/builds", query))
+        numbers.all += builds.compactMap { $0.attributes?.version }
+        var uploads: [(String, String)] = [("filter[platform]", platform)]
+        if let version { uploads.append(("filter[cfBundleShortVersionString]", version)) }
+        uploads.append(("limit", "200"))
+        let pending = try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", uploads))
+        numbers.all += pending.filter { $0.attributes?.state?.state != "FAILED" }.compactMap { $0.attributes?.cfBundleVersion }
+        return numbers
+    }
+}
+
+/// Build numbers taken in App Store Connect, and the next free one.
+public struct BuildNumbers: Sendable, Equatable {
+    /// Every build number seen, as App Store Connect has them (`"42"`, `"3.0.1.7"`).
+    public var all: [String] = []
+
+    /// The highest, comparing dot-separated numbers component by component (`"10"` > `"9"`, `"1.10"` > `"1.9"`).
+    public var latest: String? {
+        all.filter { BuildNumbers.components($0) != nil }.max { BuildNumbers.isLess($0, $1) }
+    }
+
+    /// One more than ``latest`` in its last component (`"42"` → `"43"`, `"3.0.1.7"` → `"3.0.1.8"`); `"1"` when
+    /// there is none.
+    public var next: String {
+        guard let latest, var parts = BuildNumbers.components(latest) else { return "1" }
+        parts[parts.count - 1] += 1
+        return parts.map(String.init).joined(separator: ".")
+    }
+
+    static func components(_ text: String) -> [Int]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count <= 3 || parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let numbers = parts.compactMap { Int($0) }
+        return numbers.count == parts.count && numbers.allSatisfy({ $0 >= 0 }) ? numbers : nil
+    }
+
+    static func isLess(_ left: String, _ right: String) -> Bool {
+        let a = components(left) ?? [], b = components(right) ?? []
+        for index in 0..<max(a.count, b.count) {
+            let x = index < a.count ? a[index] : 0, y = index < b.count ? b[index] : 0
+            if x != y { return x < y }
+        }
+        return false
+    }
+}

@@ -1,0 +1,353 @@
+import Foundation
+import Synchronization
+
+/// Uploads an `.ipa` through App Store Connect's Build Upload API so that running it again converges:
+///
+/// 1. find the app by bundle id;
+/// 2. look for uploads of the same version, build and platform: one whose committed file has this `.ipa`'s SHA-256
+///    is this upload, done before (nothing is sent); one still `AWAITING_UPLOAD` is reused; one for a different file,
+///    or a build with the number made another way, means the number is taken (the error names the next free one);
+/// 3. create the upload (`POST /v1/buildUploads`) and reserve the file (`POST /v1/buildUploadFiles`), which
+///    answers with upload operations: byte ranges, URLs and the headers to send;
+/// 4. send every range streamed from disk, a few at once, with exactly Apple's headers and no token; each part is
+///    retried on its own by the HTTP client;
+/// 5. commit (`PATCH … uploaded: true` with the file's SHA-256);
+/// 6. poll the upload until `COMPLETE` or `FAILED`, and optionally the build until `VALID`.
+public struct AppStoreConnectUploader: Sendable {
+    /// What to upload and how long to wait.
+    public struct Request: Sendable {
+        public var ipa: String
+        public var bundleID: String
+        public var version: String
+        public var build: String
+        public var platform: String
+        public var concurrency: Int
+        public var wait: Wait
+        public var pollInterval: Duration
+        public var waitTimeout: Double
+
+        public init(ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
+                    wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600) {
+            self.ipa = ipa
+            self.bundleID = bundleID
+            self.version = version
+            self.build = build
+            self.platform = platform
+            self.concurrency = concurrency
+            self.wait = wait
+            self.pollInterval = pollInterval
+            self.waitTimeout = waitTimeout
+        }
+    }
+
+    /// How far to follow the upload after the bytes are committed.
+    public enum Wait: String, Sendable, CaseIterable {
+        /// Return once the file is committed.
+        case none
+        /// Until the upload is `COMPLETE` (Apple has the build).
+        case uploaded
+        /// Until the build is `VALID` (processed, ready for TestFlight).
+        case processed
+    }
+
+    /// What happened.
+    public struct Result: Sendable, Equatable {
+        public var uploadID: String
+        public var buildID: String?
+        /// Bytes of the `.ipa` sent by this run (0 when it was already there).
+        public var bytesSent: Int64
+        /// The upload's last state seen (`AWAITING_UPLOAD` after commit with `wait: none`, else `COMPLETE`).
+        public var state: String
+        /// The build's processing state, when it was looked at.
+        public var processingState: String?
+        /// Whether the same file had been uploaded before.
+        public var alreadyUploaded: Bool
+        public var warnings: [StateDetail]
+    }
+
+    public let client: AppStoreConnectClient
+    let log: @Sendable (String) -> Void
+    let progress: @Sendable (Int64, Int64) -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> Date
+
+    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
+                progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.client = client
+        self.log = log
+        self.progress = progress
+        self.sleep = sleep
+        self.now = now
+    }
+
+    var catalog: AppStoreConnectCatalog { AppStoreConnectCatalog(client: client) }
+
+    // MARK: Upload
+
+    public func upload(_ request: Request) async throws -> Result {
+        let (sha256, size) = try await FileDigest.sha256(ofFile: request.ipa)
+        let fileName = (request.ipa as NSString).lastPathComponent
+        let what = "\(request.bundleID) \(request.version) (\(request.build))"
+        let app = try await catalog.app(bundleID: request.bundleID)
+
+        // Earlier uploads of this version and build.
+        let earlier = try await uploads(appID: app.id, request)
+        var reusable: (upload: Resource<BuildUploadAttributes>, file: Resource<BuildUploadFileAttributes>?)?
+        for upload in earlier where upload.attributes?.state?.state != "FAILED" {
+            let files = try await client.resources(BuildUploadFileAttributes.self, "/v1/buildUploads/\(upload.id)/buildUploadFiles")
+            let asset = files.first { ($0.attributes?.assetType ?? "ASSET") == "ASSET" }
+            let state = upload.attributes?.state?.state ?? "AWAITING_UPLOAD"
+            if let checksum = asset?.attributes?.sourceFileChecksums?.file?.hash {
+                if checksum.caseInsensitiveCompare(sha256) == .orderedSame {
+                    log("\(what) was uploaded before (upload \(upload.id), \(state)): nothing to send")
+                    return try await follow(upload, request: request, bytesSent: 0, alreadyUploaded: true)
+                }
+                if state != "AWAITING_UPLOAD" {
+                    throw AppStoreConnectError.buildTaken(version: request.version, build: request.build, next: try await nextBuild(appID: app.id, request))
+                }
+            }
+            if state == "AWAITING_UPLOAD", reusable == nil,
+               asset == nil || (asset?.attributes?.fileName == fileName && asset?.attributes?.fileSize == size) {
+                reusable = (upload, asset)
+            }
+        }
+        if reusable == nil, try await !catalog.builds(appID: app.id, version: request.version, build: request.build, platform: request.platform).isEmpty {
+            throw AppStoreConnectError.buildTaken(version: request.version, build: request.build, next: try await nextBuild(appID: app.id, request))
+        }
+
+        var upload: Resource<BuildUploadAttributes>
+        var file: Resource<BuildUploadFileAttributes>?
+        if let reusable {
+            (upload, file) = (reusable.upload, reusable.file)
+            log("reusing upload \(upload.id) of \(what), still awaiting its file")
+        } else {
+            upload = try await createUpload(appID: app.id, request)
+            log("created upload \(upload.id) for \(what)")
+        }
+        if let reserved = file, Self.hasExpired(reserved.attributes?.uploadOperations ?? [], now: now()) {
+            // Presigned URLs do not last: start over with a new upload rather than send to dead links.
+            log("the upload operations of upload \(upload.id) have expired: deleting it and starting again")
+            try await client.write("DELETE", "/v1/buildUploads/\(upload.id)", [:])
+            upload = try await createUpload(appID: app.id, request)
+            file = nil
+        }
+        if file == nil {
+            file = try await client.write("POST", "/v1/buildUploadFiles", [
+                "data": [
+                    "type": "buildUploadFiles",
+                    "attributes": ["fileName": fileName, "fileSize": size, "uti": "com.apple.ipa", "assetType": "ASSET"],
+                    "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
+                ] as [String: Any],
+            ], as: BuildUploadFileAttributes.self)
+        }
+        guard let reserved = file else { throw AppStoreConnectError.badUploadOperation("no file was reserved") }
+
+        var sent: Int64 = 0
+        let delivery = reserved.attributes?.assetDeliveryState?.state ?? "AWAITING_UPLOAD"
+        if delivery == "AWAITING_UPLOAD" {
+            var operations = reserved.attributes?.uploadOperations ?? []
+            if operations.isEmpty {
+                operations = try await client.resource(BuildUploadFileAttributes.self, "/v1/buildUploadFiles/\(reserved.id)").attributes?.uploadOperations ?? []
+            }
+            try Self.check(operations, size: size)
+            log("sending \(ByteFormat.size(size)) in \(operations.count) part\(operations.count == 1 ? "" : "s"), \(min(request.concurrency, operations.count)) at a time")
+            sent = try await send(operations, file: request.ipa, size: size, concurrency: request.concurrency)
+            _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", [
+                "data": [
+                    "type": "buildUploadFiles", "id": reserved.id,
+                    "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
+                ] as [String: Any],
+            ], as: BuildUploadFileAttributes.self)
+            log("committed \(fileName) (SHA-256 \(sha256))")
+        } else {
+            log("the file of upload \(upload.id) is already \(delivery): nothing to send")
+        }
+        return try await follow(upload, request: request, bytesSent: sent, alreadyUploaded: sent == 0)
+    }
+
+    /// The uploads App Store Connect has for the request's version, build and platform.
+    func uploads(appID: String, _ request: Request) async throws -> [Resource<BuildUploadAttributes>] {
+        try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", [
+            ("filter[cfBundleShortVersionString]", request.version), ("filter[cfBundleVersion]", request.build),
+            ("filter[platform]", request.platform), ("limit", "200"),
+        ]))
+    }
+
+    func createUpload(appID: String, _ request: Request) async throws -> Resource<BuildUploadAttributes> {
+        do {
+            return try await client.write("POST", "/v1/buildUploads", [
+                "data": [
+                    "type": "buildUploads",
+                    "attributes": ["cfBundleShortVersionString": request.version, "cfBundleVersion": request.build, "platform": request.platform],
+                    "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
+                ] as [String: Any],
+            ], as: BuildUploadAttributes.self)
+        } catch AppStoreConnectError.api(_, _, 409, let errors) {
+            // A create that landed despite an error answer, then retried, is ours: take it.
+            if let landed = try await uploads(appID: appID, request).first(where: { $0.attributes?.state?.state == "AWAITING_UPLOAD" }) {
+                return landed
+            }
+            for error in errors { log("App Store Connect: \(error.line)") }
+            throw AppStoreConnectError.buildTaken(version: request.version, build: request.build, next: try await nextBuild(appID: appID, request))
+        }
+    }
+
+    func nextBuild(appID: String, _ request: Request) async throws -> String {
+        try await catalog.buildNumbers(appID: appID, platform: request.platform).next
+    }
+
+    static func hasExpired(_ operations: [UploadOperation], now: Date) -> Bool {
+        operations.contains { operation in
+            guard let text = operation.expiration, let date = Timestamp.parseISO8601(text) else { return false }
+            return date <= now.addingTimeInterval(60)
+        }
+    }
+
+    /// The operations must cover the file exactly once, each with a URL.
+    static func check(_ operations: [UploadOperation], size: Int64) throws {
+        guard !operations.isEmpty else { throw AppStoreConnectError.badUploadOperation("the reserved file has no upload operations") }
+        var covered: Int64 = 0
+        for operation in operations.sorted(by: { ($0.offset ?? 0) < ($1.offset ?? 0) }) {
+            let part = operation.partNumber.map { "part \($0)" } ?? "a part"
+            guard let url = operation.url, URLComponents(string: url)?.host != nil else {
+                throw AppStoreConnectError.badUploadOperation("\(part) has no URL")
+            }
+            guard let offset = operation.offset, let length = operation.length, length > 0 else {
+                throw AppStoreConnectError.badUploadOperation("\(part) has no byte range")
+            }
+            guard offset == covered, offset + length <= size else {
+                throw AppStoreConnectError.badUploadOperation("\(part) covers bytes \(offset)..<\(offset + length), expected to start at \(covered) within \(size)")
+            }
+            covered += length
+        }
+        guard covered == size else {
+            throw AppStoreConnectError.badUploadOperation("the parts cover \(covered) of the file's \(size) bytes")
+        }
+    }
+
+    // MARK: Parts
+
+    /// Sends every part, at most `concurrency` at once, and returns the bytes sent.
+    func send(_ operations: [UploadOperation], file: String, size: Int64, concurrency: Int) async throws -> Int64 {
+        let sentPerPart = PartCounts()
+        let report = progress
+        let http = client.http
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var pending = Array(operations.enumerated()).makeIterator()
+            var running = 0
+            while true {
+                while running < max(1, concurrency), let (index, operation) = pending.next() {
+                    group.addTask {
+                        try await Self.sendPart(operation, index: index, file: file, http: http) { done in
+                            report(sentPerPart.set(index, done), size)
+                        }
+                    }
+                    running += 1
+                }
+                guard running > 0 else { break }
+                try await group.next()
+                running -= 1
+            }
+        }
+        return sentPerPart.total
+    }
+
+    /// Bytes sent per part, from every part's task; the sum is the upload's progress.
+    final class PartCounts: Sendable {
+        private let counts = Mutex<[Int: Int64]>([:])
+
+        /// Records part `index` at `bytes` and returns the sum over all parts.
+        func set(_ index: Int, _ bytes: Int64) -> Int64 {
+            counts.withLock { counts in
+                counts[index] = bytes
+                return counts.values.reduce(0, +)
+            }
+        }
+
+        var total: Int64 { counts.withLock { $0.values.reduce(0, +) } }
+    }
+
+    /// Sends one part: its byte range streamed from the file, with exactly the operation's headers and no token.
+    static func sendPart(_ operation: UploadOperation, index: Int, file: String, http: HTTPClient,
+                         progress: @escaping @Sendable (Int64) -> Void) async throws {
+        let headers: [(name: String, value: String)] = (operation.requestHeaders ?? []).compactMap { header in
+            guard let name = header.name else { return nil }
+            return (name, header.value ?? "")
+        }
+        let request = HTTPRequest(method: operation.method ?? "PUT", url: operation.url ?? "", headers: headers,
+                                  body: .fileRange(path: file, offset: operation.offset ?? 0, length: operation.length ?? 0))
+        let response = try await http.send(request) { done, _ in progress(done) }
+        guard response.isSuccess else {
+            let host = URLComponents(string: request.url)?.host ?? "?"
+            throw AppStoreConnectError.api(method: request.method, path: "upload part \(operation.partNumber ?? index + 1) at \(host)",
+                                           status: response.status, errors: AppStoreConnectError.entries(in: response.body) ?? [])
+        }
+        progress(operation.length ?? 0)
+    }
+
+    // MARK: Waiting
+
+    /// Polls the upload (and the build) as far as `request.wait` asks.
+    func follow(_ upload: Resource<BuildUploadAttributes>, request: Request, bytesSent: Int64, alreadyUploaded: Bool) async throws -> Result {
+        var result = Result(uploadID: upload.id, buildID: upload.related["build"], bytesSent: bytesSent,
+                            state: upload.attributes?.state?.state ?? "AWAITING_UPLOAD", processingState: nil,
+                            alreadyUploaded: alreadyUploaded, warnings: upload.attributes?.state?.warnings ?? [])
+        guard request.wait != .none else { return result }
+        let what = "the upload of \(request.version) (\(request.build))"
+        var current = upload
+        let started = now()
+        while true {
+            let state = current.attributes?.state?.state ?? "AWAITING_UPLOAD"
+            if state == "FAILED" {
+                throw AppStoreConnectError.processingFailed(what: what, state: state, errors: current.attributes?.state?.errors ?? [])
+            }
+            if state == "COMPLETE" { break }
+            try await pause(since: started, interval: request.pollInterval, timeout: request.waitTimeout, what: what, state: state)
+            current = try await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(upload.id)")
+        }
+        result.state = "COMPLETE"
+        result.warnings = current.attributes?.state?.warnings ?? []
+        for warning in result.warnings { log("warning: \(warning.line)") }
+        for info in current.attributes?.state?.infos ?? [] { log(info.line) }
+        result.buildID = current.related["build"] ?? result.buildID
+        if result.buildID == nil, let app = try? await catalog.app(bundleID: request.bundleID) {
+            result.buildID = try await catalog.builds(appID: app.id, version: request.version, build: request.build, platform: request.platform).first?.id
+        }
+        log("App Store Connect has \(request.version) (\(request.build))" + (result.buildID.map { " as build \($0)" } ?? ""))
+        guard request.wait == .processed else { return result }
+        guard let buildID = result.buildID else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
+        let processed = try await waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
+                                                     pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+        result.processingState = processed
+        return result
+    }
+
+    /// Polls the build until it is `VALID`; `FAILED` or `INVALID` throw.
+    public func waitUntilProcessed(buildID: String, version: String, build: String, pollInterval: Duration, timeout: Double,
+                                   since started: Date? = nil) async throws -> String {
+        let started = started ?? now()
+        let what = "processing of build \(version) (\(build))"
+        while true {
+            let state = try await client.resource(BuildAttributes.self, "/v1/builds/\(buildID)").attributes?.processingState ?? "PROCESSING"
+            switch state {
+            case "VALID":
+                log("build \(version) (\(build)) is processed (VALID)")
+                return state
+            case "FAILED", "INVALID":
+                throw AppStoreConnectError.processingFailed(what: what, state: state, errors: [])
+            default:
+                try await pause(since: started, interval: pollInterval, timeout: timeout, what: what, state: state)
+            }
+        }
+    }
+
+    private func pause(since started: Date, interval: Duration, timeout: Double, what: String, state: String) async throws {
+        let waited = now().timeIntervalSince(started)
+        guard waited < timeout else {
+            throw AppStoreConnectError.timedOut(what: what, seconds: waited, lastState: state)
+        }
+        try await sleep(interval)
+    }
+}

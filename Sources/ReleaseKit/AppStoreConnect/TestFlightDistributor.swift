@@ -1,0 +1,187 @@
+import Foundation
+
+/// Gets an uploaded build to testers: waits for processing, sets the what-to-test text per locale, answers the
+/// export-compliance question, adds the build to beta groups by name, and optionally submits it for beta review.
+/// Each action looks first and changes only what differs, so running it again changes nothing.
+public struct TestFlightDistributor: Sendable {
+    /// What to do with which build.
+    public struct Request: Sendable {
+        /// The build's id, when known (`appstore.upload`'s `build_id`); else it is found by the fields below.
+        public var buildID: String?
+        public var bundleID: String
+        public var version: String
+        public var build: String
+        public var platform: String
+        /// Locale → what-to-test text.
+        public var whatToTest: [String: String]
+        public var groups: [String]
+        public var submitForReview: Bool
+        public var usesNonExemptEncryption: Bool?
+        public var pollInterval: Duration
+        public var waitTimeout: Double
+
+        public init(buildID: String? = nil, bundleID: String, version: String, build: String, platform: String = "IOS",
+                    whatToTest: [String: String] = [:], groups: [String] = [], submitForReview: Bool = false,
+                    usesNonExemptEncryption: Bool? = nil, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600) {
+            self.buildID = buildID
+            self.bundleID = bundleID
+            self.version = version
+            self.build = build
+            self.platform = platform
+            self.whatToTest = whatToTest
+            self.groups = groups
+            self.submitForReview = submitForReview
+            self.usesNonExemptEncryption = usesNonExemptEncryption
+            self.pollInterval = pollInterval
+            self.waitTimeout = waitTimeout
+        }
+    }
+
+    /// What changed and what was already so.
+    public struct Result: Sendable, Equatable {
+        public var buildID: String
+        public var changed: [String] = []
+        public var unchanged: [String] = []
+        /// The build's external testing state after the run, when beta review was looked at.
+        public var externalState: String?
+    }
+
+    /// External states in which a submission for beta review exists or is no longer needed.
+    static let submittedStates: Set<String> = ["WAITING_FOR_BETA_REVIEW", "IN_BETA_REVIEW", "BETA_APPROVED", "IN_BETA_TESTING"]
+
+    public let client: AppStoreConnectClient
+    let log: @Sendable (String) -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> Date
+
+    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.client = client
+        self.log = log
+        self.sleep = sleep
+        self.now = now
+    }
+
+    public func distribute(_ request: Request) async throws -> Result {
+        let catalog = AppStoreConnectCatalog(client: client)
+        let app = try await catalog.app(bundleID: request.bundleID)
+        let started = now()
+        let buildID = try await findBuild(request, appID: app.id, catalog: catalog, started: started)
+        var result = Result(buildID: buildID)
+        let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
+        _ = try await uploader.waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
+                                                  pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+
+        if let encryption = request.usesNonExemptEncryption {
+            let current = try await client.resource(BuildAttributes.self, "/v1/builds/\(buildID)").attributes?.usesNonExemptEncryption
+            if current == encryption {
+                result.unchanged.append("export compliance (uses non-exempt encryption: \(encryption))")
+            } else {
+                try await client.write("PATCH", "/v1/builds/\(buildID)", [
+                    "data": ["type": "builds", "id": buildID, "attributes": ["usesNonExemptEncryption": encryption]] as [String: Any],
+                ])
+                result.changed.append("export compliance (uses non-exempt encryption: \(encryption))")
+            }
+        }
+
+        if !request.whatToTest.isEmpty {
+            let existing = try await client.resources(BetaBuildLocalizationAttributes.self, AppStoreConnectClient.path(
+                "/v1/betaBuildLocalizations", [("filter[build]", buildID), ("limit", "200")]))
+            for locale in request.whatToTest.keys.sorted() {
+                let text = request.whatToTest[locale] ?? ""
+                if let found = existing.first(where: { $0.attributes?.locale == locale }) {
+                    if found.attributes?.whatsNew == text {
+                        result.unchanged.append("what to test (\(locale))")
+                        continue
+                    }
+                    try await client.write("PATCH", "/v1/betaBuildLocalizations/\(found.id)", [
+                        "data": ["type": "betaBuildLocalizations", "id": found.id, "attributes": ["whatsNew": text]] as [String: Any],
+                    ])
+                } else {
+                    try await client.write("POST", "/v1/betaBuildLocalizations", [
+                        "data": [
+                            "type": "betaBuildLocalizations", "attributes": ["locale": locale, "whatsNew": text],
+                            "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)],
+                        ] as [String: Any],
+                    ])
+                }
+                result.changed.append("what to test (\(locale))")
+            }
+        }
+
+        if !request.groups.isEmpty {
+            var chosen: [Resource<BetaGroupAttributes>] = []
+            for name in request.groups {
+                let matches = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                    "/v1/betaGroups", [("filter[app]", app.id), ("filter[name]", name)]))
+                // The filter may match more loosely than the name: only an exact one counts.
+                guard let group = matches.first(where: { $0.attributes?.name == name }) else {
+                    let all = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                        "/v1/betaGroups", [("filter[app]", app.id), ("limit", "200")]))
+                    throw AppStoreConnectError.noBetaGroup(name: name, available: all.compactMap { $0.attributes?.name }.sorted())
+                }
+                chosen.append(group)
+            }
+            // Only the groups that do not have the build yet are asked to take it.
+            let having = Set(try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                "/v1/betaGroups", [("filter[app]", app.id), ("filter[builds]", buildID), ("limit", "200")])).map(\.id))
+            let missing = chosen.filter { !having.contains($0.id) }
+            let names = { (groups: [Resource<BetaGroupAttributes>]) in groups.map { "'\($0.attributes?.name ?? $0.id)'" }.joined(separator: ", ") }
+            if !missing.isEmpty {
+                try await client.write("POST", "/v1/builds/\(buildID)/relationships/betaGroups", [
+                    "data": missing.map { ["type": "betaGroups", "id": $0.id] },
+                ])
+                result.changed.append("beta groups " + names(missing))
+            }
+            let already = chosen.filter { having.contains($0.id) }
+            if !already.isEmpty { result.unchanged.append("beta groups " + names(already)) }
+        }
+
+        if request.submitForReview {
+            let details = try await client.resources(BuildBetaDetailAttributes.self, AppStoreConnectClient.path(
+                "/v1/buildBetaDetails", [("filter[build]", buildID)]))
+            let state = details.first?.attributes?.externalBuildState ?? ""
+            if Self.submittedStates.contains(state) {
+                result.unchanged.append("beta review (\(state))")
+                result.externalState = state
+            } else {
+                do {
+                    let submission = try await client.write("POST", "/v1/betaAppReviewSubmissions", [
+                        "data": ["type": "betaAppReviewSubmissions", "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)]] as [String: Any],
+                    ], as: BetaAppReviewSubmissionAttributes.self)
+                    result.changed.append("beta review submission (\(submission.attributes?.betaReviewState ?? "submitted"))")
+                    result.externalState = "WAITING_FOR_BETA_REVIEW"
+                } catch AppStoreConnectError.api(_, _, 409, let errors) {
+                    // Already submitted: App Store Connect keeps one submission per build.
+                    for error in errors { log("App Store Connect: \(error.line)") }
+                    result.unchanged.append("beta review (already submitted)")
+                    result.externalState = state
+                }
+            }
+        }
+        for line in result.changed { log("set \(line)") }
+        for line in result.unchanged { log("\(line): already so") }
+        return result
+    }
+
+    /// The build by id, or found by version and number, waiting for it to appear after an upload.
+    func findBuild(_ request: Request, appID: String, catalog: AppStoreConnectCatalog, started: Date) async throws -> String {
+        if let id = request.buildID, !id.isEmpty { return id }
+        while true {
+            if let build = try await catalog.builds(appID: appID, version: request.version, build: request.build, platform: request.platform).first {
+                return build.id
+            }
+            // Only an upload on its way is worth waiting for.
+            let uploads = try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", [
+                ("filter[cfBundleShortVersionString]", request.version), ("filter[cfBundleVersion]", request.build),
+                ("filter[platform]", request.platform),
+            ]))
+            let pending = uploads.contains { ["AWAITING_UPLOAD", "PROCESSING", "COMPLETE"].contains($0.attributes?.state?.state ?? "") }
+            let waited = now().timeIntervalSince(started)
+            guard pending, waited < request.waitTimeout else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
+            log("waiting for build \(request.version) (\(request.build)) to appear in App Store Connect")
+            try await sleep(request.pollInterval)
+        }
+    }
+}

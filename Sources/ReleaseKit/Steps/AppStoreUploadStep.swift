@@ -1,0 +1,179 @@
+import Foundation
+
+/// `appstore.upload`: uploads the `.ipa` to App Store Connect through the Build Upload API, from any OS, over libcurl.
+///
+/// Bundle id, version, build and platform are read from the `.ipa`'s Info.plist. Running it again converges: an
+/// upload of the same file that Apple already has sends 0 bytes; one interrupted before its commit is reused. A
+/// build number App Store Connect already has for another file is an error naming the next free number. See
+/// ``AppStoreConnectUploader``. The API key signs a short-lived token that goes only to the API host; the upload URLs
+/// get exactly the headers Apple lists and no token.
+public struct AppStoreUploadStep: Step {
+    public struct Options: StepOptions {
+        @Option(.path, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
+        public var ipa: String
+        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        public var keyID: String
+        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        public var issuerID: String
+        @Option(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
+        public var key: String
+        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+        public var api: String?
+        @Option(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
+        public var wait: AppStoreConnectUploader.Wait = .uploaded
+        @Option(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
+        public var bundleID: String?
+        @Option(help: "parts sent at once, 1–16")
+        public var concurrency: Int = 4
+        @Option(help: "seconds between looks at the upload's and the build's state")
+        public var pollInterval: Double = 15
+        @Option(help: "seconds to wait for processing before giving up")
+        public var waitTimeout: Double = 3600
+
+        public init() {}
+    }
+
+    public static let kind = "appstore.upload"
+    public static let summary = "Upload the .ipa to App Store Connect through the Build Upload API (any OS; resumable; a re-run sends nothing) and optionally wait for processing"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("upload_id", "string", "the buildUploads resource's id"),
+        .init("build_id", "string", "the builds resource's id, once App Store Connect has it (empty with wait: none)"),
+        .init("bundle_id", "string", "CFBundleIdentifier of the .ipa"),
+        .init("version", "string", "CFBundleShortVersionString of the .ipa"),
+        .init("build", "string", "CFBundleVersion of the .ipa"),
+        .init("state", "string", "the upload's last state seen: AWAITING_UPLOAD (committed, wait: none), COMPLETE"),
+        .init("bytes_sent", "number", "bytes of the .ipa sent by this run (0 when App Store Connect had it already)"),
+    ]
+    public static let example = """
+        {"id": "upload", "uses": "appstore.upload", "needs": ["export"],
+         "with": {"ipa": "${steps.export.outputs.path}", "wait": "processed",
+                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
+                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+        """
+
+    public let options: Options
+    let access: AppStoreConnectAccess
+
+    public init(options: Options) throws {
+        if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
+        guard (1...16).contains(options.concurrency) else {
+            throw StepError.invalidOption("concurrency", "\(options.concurrency) is not between 1 and 16")
+        }
+        guard options.pollInterval >= 0 else { throw StepError.invalidOption("poll_interval", "\(options.pollInterval) is negative") }
+        guard options.waitTimeout > 0 else { throw StepError.invalidOption("wait_timeout", "\(options.waitTimeout) is not a positive number of seconds") }
+        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        self.options = options
+    }
+
+    /// What the .ipa says it is.
+    struct Identity: Sendable {
+        var bundleID: String
+        var version: String
+        var build: String
+        var platform: String
+    }
+
+    /// Reads the identity from the .ipa's Info.plist.
+    func identity(ofIPA path: String) async throws -> Identity {
+        let contents: IPAContents
+        do {
+            contents = try await BlockingWork.run { _ in try IPAContents.read(path) }
+        } catch {
+            throw StepError.failed("'\(path)' is not a readable ipa: \(error)")
+        }
+        var missing: [String] = []
+        func value(_ key: String) -> String {
+            if let text = contents.string(key) { return text }
+            missing.append(key)
+            return ""
+        }
+        let identity = Identity(bundleID: value("CFBundleIdentifier"), version: value("CFBundleShortVersionString"),
+                                build: value("CFBundleVersion"), platform: contents.appStorePlatform)
+        guard contents.infoPlist != nil else { throw StepError.failed("'\(path)' has no Payload/*.app/Info.plist") }
+        guard missing.isEmpty else {
+            throw StepError.failed("'\(path)': the app's Info.plist has no \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        if let expected = options.bundleID, expected != identity.bundleID {
+            throw StepError.invalidOption("bundle_id", "'\(expected)' but the .ipa's CFBundleIdentifier is '\(identity.bundleID)'")
+        }
+        return identity
+    }
+
+    /// The key parses; the .ipa exists or an earlier step promises it; when the bundle id is known (from the .ipa or
+    /// `bundle_id`), App Store Connect is asked whether it has the app, so a missing app fails before the build.
+    public func verify(in context: StepContext) async throws {
+        let client = try access.client(in: context)
+        try context.requireFile(options.ipa, option: "ipa")
+        var bundleID = options.bundleID
+        if case .exists = context.fileState(options.ipa) {
+            bundleID = try await identity(ofIPA: context.resolvePath(options.ipa)).bundleID
+        }
+        guard let bundleID else { return }
+        do {
+            let app = try await AppStoreConnectCatalog(client: client).app(bundleID: bundleID)
+            context.log("App Store Connect has \(bundleID) (app \(app.id)\(app.attributes?.name.map { ", '\($0)'" } ?? ""))")
+        } catch {
+            throw AppStoreConnectAccess.stepError(error)
+        }
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let api = try access.apiURL(in: context)
+        var what = "the .ipa"
+        var outputs = StepOutputs(["upload_id": .string(""), "build_id": .string(""), "state": .string(""), "bytes_sent": .number(0)])
+        if case .exists = context.fileState(options.ipa) {
+            let path = context.resolvePath(options.ipa)
+            let identity = try await identity(ofIPA: path)
+            var info = stat()
+            let size = stat(path, &info) == 0 ? " (\(ByteFormat.size(Int64(info.st_size))))" : ""
+            what = "\(identity.bundleID) \(identity.version) (\(identity.build)) for \(identity.platform)\(size)"
+            outputs["bundle_id"] = .string(identity.bundleID)
+            outputs["version"] = .string(identity.version)
+            outputs["build"] = .string(identity.build)
+        }
+        var effects: [PlannedEffect] = [
+            .request(method: "GET", url: api + "/v1/apps?filter[bundleId]=…", detail: "find the app"),
+            .request(method: "GET", url: api + "/v1/apps/{id}/buildUploads?filter[cfBundleVersion]=…", detail: "look for an earlier upload of \(what)"),
+            .request(method: "POST", url: api + "/v1/buildUploads", detail: "create the upload of \(what) unless App Store Connect has it"),
+            .request(method: "POST", url: api + "/v1/buildUploadFiles", detail: "reserve '\(context.resolvePath(options.ipa))' and get its upload operations"),
+            .note("send the file's parts to the upload operations' URLs, \(options.concurrency) at a time, with Apple's headers and no token"),
+            .request(method: "PATCH", url: api + "/v1/buildUploadFiles/{id}", detail: "commit with the file's SHA-256"),
+        ]
+        switch options.wait {
+        case .none: break
+        case .uploaded: effects.append(.request(method: "GET", url: api + "/v1/buildUploads/{id}", detail: "wait until the upload is COMPLETE"))
+        case .processed:
+            effects.append(.request(method: "GET", url: api + "/v1/buildUploads/{id}", detail: "wait until the upload is COMPLETE"))
+            effects.append(.request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until the build is VALID"))
+        }
+        return StepPlan(effects: effects, outputs: outputs)
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let client = try access.client(in: context)
+        let path = try context.requireFile(options.ipa, option: "ipa")
+        let identity = try await identity(ofIPA: path)
+        let throttle = ProgressThrottle(context: context)
+        let uploader = AppStoreConnectUploader(client: client, log: { context.log($0) }, progress: { throttle.report(done: $0, total: $1) })
+        let request = AppStoreConnectUploader.Request(
+            ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
+            concurrency: options.concurrency, wait: options.wait, pollInterval: .milliseconds(Int(options.pollInterval * 1000)),
+            waitTimeout: options.waitTimeout)
+        let result: AppStoreConnectUploader.Result
+        do {
+            result = try await uploader.upload(request)
+        } catch {
+            throw AppStoreConnectAccess.stepError(error)
+        }
+        context.log(result.bytesSent == 0
+            ? "sent 0 bytes: App Store Connect already had \(identity.version) (\(identity.build))"
+            : "sent \(ByteFormat.size(result.bytesSent)) of '\((path as NSString).lastPathComponent)'")
+        return StepOutputs([
+            "upload_id": .string(result.uploadID), "build_id": .string(result.buildID ?? ""),
+            "bundle_id": .string(identity.bundleID), "version": .string(identity.version), "build": .string(identity.build),
+            "state": .string(result.state), "bytes_sent": .number(Double(result.bytesSent)),
+        ])
+    }
+}
+
+extension AppStoreConnectUploader.Wait: OptionChoice {}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// `testflight.distribute`: gets an uploaded build to testers. Waits for processing, sets the what-to-test text per
+/// locale, optionally answers export compliance, adds the build to beta groups by name, and optionally submits it for
+/// beta review (needed before external groups see it). Each action converges: a re-run changes nothing. See
+/// ``TestFlightDistributor``.
+public struct TestFlightDistributeStep: Step {
+    public struct Options: StepOptions {
+        @Option(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
+        public var bundleID: String
+        @Option(help: "the marketing version, e.g. ${steps.upload.outputs.version}")
+        public var version: String
+        @Option(help: "the build number, e.g. ${steps.upload.outputs.build}")
+        public var build: String
+        @Option(help: "the build's id when known (appstore.upload's build_id); else found by version and build")
+        public var buildID: String?
+        @Option(help: "what to test: text for en-US, or {locale: text}; at most 4,000 characters each")
+        public var whatToTest: WhatToTest?
+        @Option(help: "beta groups to add the build to, by name")
+        public var groups: [String] = []
+        @Option(help: "submit the build for beta review (external groups need it)")
+        public var submitForReview: Bool = false
+        @Option(help: "answer export compliance: does the app use non-exempt encryption")
+        public var usesNonExemptEncryption: Bool?
+        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @Option(help: "seconds between looks at the build's state")
+        public var pollInterval: Double = 15
+        @Option(help: "seconds to wait for the build to be processed")
+        public var waitTimeout: Double = 3600
+        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        public var keyID: String
+        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        public var issuerID: String
+        @Option(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
+        public var key: String
+        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+        public var api: String?
+
+        public init() {}
+    }
+
+    /// `what_to_test`: one text (for `en-US`) or text per locale.
+    public enum WhatToTest: OptionValue, Equatable {
+        case text(String)
+        case locales([String: String])
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .locales(try container.decode([String: String].self))
+            }
+        }
+
+        /// Locale → text.
+        var byLocale: [String: String] {
+            switch self {
+            case .text(let text): return ["en-US": text]
+            case .locales(let texts): return texts
+            }
+        }
+
+        public static func optionTypeName(_ format: OptionFormat) -> String { "string | {string: string}" }
+    }
+
+    /// TestFlight's limit on what-to-test text.
+    static let maximumWhatToTest = 4000
+
+    public static let kind = "testflight.distribute"
+    public static let summary = "Get an uploaded build to TestFlight testers: what-to-test per locale, beta groups by name, optional beta review; a re-run changes nothing"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("build_id", "string", "the builds resource's id"),
+        .init("changed", "list", "what this run changed"),
+        .init("external_state", "string", "the build's external testing state after a beta review submission (empty otherwise)"),
+    ]
+    public static let example = """
+        {"id": "testflight", "uses": "testflight.distribute", "needs": ["upload"],
+         "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
+                  "build": "${steps.upload.outputs.build}", "build_id": "${steps.upload.outputs.build_id}",
+                  "what_to_test": "${steps.notes.outputs.text}", "groups": ["QA"], "uses_non_exempt_encryption": false,
+                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
+                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+        """
+
+    public let options: Options
+    let access: AppStoreConnectAccess
+
+    public init(options: Options) throws {
+        for (name, value) in [("bundle_id", options.bundleID), ("version", options.version), ("build", options.build)]
+        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw StepError.invalidOption(name, "must not be empty")
+        }
+        for (locale, text) in options.whatToTest?.byLocale ?? [:] {
+            if locale.isEmpty { throw StepError.invalidOption("what_to_test", "a locale is empty (use names like en-US)") }
+            if text.count > Self.maximumWhatToTest {
+                throw StepError.invalidOption("what_to_test", "\(text.count) characters for \(locale); TestFlight accepts at most \(Self.maximumWhatToTest)")
+            }
+        }
+        for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
+        guard options.pollInterval >= 0 else { throw StepError.invalidOption("poll_interval", "\(options.pollInterval) is negative") }
+        guard options.waitTimeout > 0 else { throw StepError.invalidOption("wait_timeout", "\(options.waitTimeout) is not a positive number of seconds") }
+        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        self.options = options
+    }
+
+    public func verify(in context: StepContext) async throws {
+        _ = try access.parsedKey(in: context)
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let api = try access.apiURL(in: context)
+        let what = "\(options.bundleID) \(options.version) (\(options.build))"
+        var effects: [PlannedEffect] = [.request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until \(what) is processed (VALID)")]
+        if let encryption = options.usesNonExemptEncryption {
+            effects.append(.request(method: "PATCH", url: api + "/v1/builds/{id}", detail: "set usesNonExemptEncryption to \(encryption) unless it is"))
+        }
+        for locale in (options.whatToTest?.byLocale ?? [:]).keys.sorted() {
+            effects.append(.request(method: "POST", url: api + "/v1/betaBuildLocalizations", detail: "set what to test for \(locale) unless it is the same"))
+        }
+        if !options.groups.isEmpty {
+            effects.append(.request(method: "POST", url: api + "/v1/builds/{id}/relationships/betaGroups",
+                                    detail: "add the build to " + options.groups.map { "'\($0)'" }.joined(separator: ", ")))
+        }
+        if options.submitForReview {
+            effects.append(.request(method: "POST", url: api + "/v1/betaAppReviewSubmissions", detail: "submit for beta review unless submitted"))
+        }
+        return StepPlan(effects: effects, outputs: StepOutputs(["build_id": .string(options.buildID ?? ""), "changed": .list([]), "external_state": .string("")]))
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let client = try access.client(in: context)
+        let distributor = TestFlightDistributor(client: client, log: { context.log($0) })
+        let request = TestFlightDistributor.Request(
+            buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
+            build: options.build, platform: options.platform.rawValue, whatToTest: options.whatToTest?.byLocale ?? [:],
+            groups: options.groups, submitForReview: options.submitForReview, usesNonExemptEncryption: options.usesNonExemptEncryption,
+            pollInterval: .milliseconds(Int(options.pollInterval * 1000)), waitTimeout: options.waitTimeout)
+        do {
+            let result = try await distributor.distribute(request)
+            return StepOutputs([
+                "build_id": .string(result.buildID), "changed": .list(result.changed.map { .string($0) }),
+                "external_state": .string(result.externalState ?? ""),
+            ])
+        } catch {
+            throw AppStoreConnectAccess.stepError(error)
+        }
+    }
+}

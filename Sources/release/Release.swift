@@ -22,6 +22,7 @@ struct Release: AsyncParsableCommand {
             UploadAssetCommand.self,
             InitCommand.self,
             SchemaCommand.self,
+            ExportCommand.self,
             CompletionCommand.self,
         ]
     )

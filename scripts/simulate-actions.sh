@@ -39,14 +39,18 @@ workflow="$origin/.github/workflows/release.yml"
 
 servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
-serve() { # NAME: starts a local GitHub server keeping releases in $work/github-NAME, prints its URL
-  "$release" github-server --storage "$work/github-$1" --token "$token" > "$work/github-$1.url" 2>/dev/null &
+serve() { # NAME: starts a local GitHub server keeping releases in $work/github-NAME; its URL goes to $work/github-NAME.url
+  "$release" github-server --storage "$work/github-$1" --token "$token" < /dev/null > "$work/github-$1.url" 2>/dev/null &
   servers+=($!)
+}
+url_of() { # NAME: the server's URL, once it has printed it
   for _ in $(seq 100); do [[ -s "$work/github-$1.url" ]] && break; sleep 0.1; done
   head -1 "$work/github-$1.url"
 }
-single_url="$(serve single)"
-simulated_url="$(serve simulated)"
+serve single
+serve simulated
+single_url="$(url_of single)"
+simulated_url="$(url_of simulated)"
 
 summary() { # URL: the release as lines: tag, name, body, then each asset's name, size and digest
   "$python" - "$1" "$token" <<'EOF'

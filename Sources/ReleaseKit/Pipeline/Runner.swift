@@ -42,7 +42,8 @@ public struct Runner: Sendable, Hashable, CustomStringConvertible {
     /// How a step's runner is decided.
     public enum Resolution: Sendable, Equatable {
         case runner(Runner)
-        /// `when` lets the step run on several systems and nothing says which one to export it to.
+        /// `when` lets the step run on several systems, none of them the pipeline's runner's, and nothing says which
+        /// one to export it to.
         case ambiguous(systems: [String])
         /// The step's own `runs_on` names a system its `when` never holds on.
         case conflicting(Runner, systems: [String])
@@ -60,7 +61,7 @@ public struct Runner: Sendable, Hashable, CustomStringConvertible {
         }
         let fallback = pipelineDefault ?? .fallback
         guard let allowed, !allowed.isEmpty else { return .runner(fallback) }
-        if let system = fallback.system, allowed.contains(system), pipelineDefault != nil || allowed.count == 1 {
+        if let system = fallback.system, allowed.contains(system) {
             return .runner(fallback)
         }
         if allowed.count == 1, let only = allowed.first { return .runner(implied(for: only)) }

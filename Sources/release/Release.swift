@@ -23,6 +23,7 @@ struct Release: AsyncParsableCommand {
             UploadAssetCommand.self,
             InitCommand.self,
             SchemaCommand.self,
+            ExportCommand.self,
             CompletionCommand.self,
         ]
     )

@@ -37,8 +37,9 @@ public final class Engine: Sendable {
             self.journal = journal
         } else {
             let directory = plan.options.journalDirectory ?? plan.options.workingDirectory
-            self.journal = RunJournal(path: RunJournal.path(for: plan.pipeline.definition.file, in: directory),
-                                      pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now)
+            self.journal = RunJournal(path: RunJournal.path(for: plan.pipeline.definition.file, in: directory, only: plan.options.only),
+                                      pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now,
+                                      workspace: plan.options.workingDirectory)
         }
     }
 
@@ -98,7 +99,7 @@ public final class Engine: Sendable {
                 bus.emit(.stepFinished(result))
             }
         } else {
-            journal?.save()
+            journal?.save(replacingOthers: !plan.options.resume)
             results = await schedule(preflight: preflight, scratch: scratch)
         }
         let teardownFailures = await runTeardowns()
@@ -106,7 +107,9 @@ public final class Engine: Sendable {
                                dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
                                startedAt: started, duration: Date().timeIntervalSince(started),
                                steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures)
-        if result.exitCode == ExitCodes.success && !result.dryRun { journal?.remove() }
+        // A run with --only did part of the pipeline: its journal stays for the rest (the next job of an exported
+        // workflow, or a later --resume).
+        if result.exitCode == ExitCodes.success && !result.dryRun && plan.options.only.isEmpty { journal?.remove() }
         bus.emit(.runFinished(result))
         return result
     }
@@ -120,6 +123,8 @@ public final class Engine: Sendable {
         var effects: [String: [PlannedEffect]] = [:]
         /// Outputs each step promised.
         var promised: [String: StepOutputs] = [:]
+        /// Outputs of steps taken from the journal of an earlier run (``PlannedStep/carried``).
+        var known: [String: StepOutputs] = [:]
         /// Steps whose options use outputs not known before they run: verified just before running.
         var deferred: Set<String> = []
         var failures: [String: String] = [:]
@@ -137,9 +142,17 @@ public final class Engine: Sendable {
                 preflight.unavailable[id] = "uses outputs of '\(producer)', which is skipped"
                 continue
             }
+            if planned.carried {
+                // Done in an earlier run, perhaps on a machine of another kind: not verified here (its tools may be
+                // missing), its recorded outputs are what the steps after it check against. Executing it checks it.
+                if let entry = journal?.entry(id) { preflight.known[id] = StepOutputs(entry.outputs, artifacts: entry.artifacts) }
+                continue
+            }
             var interpolator = plan.interpolator
             for producer in plan.pipeline.outputUses[id] ?? [] {
-                if let promised = preflight.promised[producer] {
+                if let known = preflight.known[producer] {
+                    interpolator.outputs[producer] = known.values
+                } else if let promised = preflight.promised[producer] {
                     interpolator.outputs[producer] = promised.values
                     interpolator.promisedSteps.insert(producer)
                 }
@@ -336,8 +349,15 @@ public final class Engine: Sendable {
         let fingerprint: String
         do {
             let resolved = try interpolator.node(definition.with)
-            fingerprint = RunJournal.fingerprint(kind: kind, resolved: resolved)
-            if plan.options.resume, let entry = journal?.entry(id), entry.fingerprint == fingerprint,
+            fingerprint = RunJournal.fingerprint(kind: kind, resolved: resolved, workspace: plan.options.workingDirectory)
+            if planned.carried {
+                let entry = try await carriedEntry(planned, fingerprint: fingerprint)
+                result.status = .resumed
+                result.outputs = entry.outputs
+                result.artifacts = entry.artifacts
+                return result
+            }
+            if plan.options.resume, !definition.always, let entry = journal?.entry(id), entry.fingerprint == fingerprint,
                await Self.unchanged(entry.artifacts) {
                 result.status = .resumed
                 result.outputs = entry.outputs
@@ -451,6 +471,29 @@ public final class Engine: Sendable {
             }
         }
         return failures
+    }
+
+    /// The journal entry of a step this run takes from an earlier one (perhaps another machine's), checked: the same
+    /// inputs, and every artifact here with the SHA-256 the journal records. A step that cannot be taken fails: running
+    /// it here instead would build on the wrong machine, or quietly make a different release.
+    private func carriedEntry(_ planned: PlannedStep, fingerprint: String) async throws -> RunJournal.Entry {
+        let id = planned.id
+        guard let entry = journal?.entry(id) else {
+            throw StepError.failed("step '\(id)' is not in the journal of the earlier run it is taken from")
+        }
+        guard entry.fingerprint == fingerprint else {
+            throw StepError.failed("step '\(id)' ran earlier (perhaps on another machine) with other inputs: its options resolve differently here; run it again with --only \(id)")
+        }
+        for artifact in entry.artifacts {
+            guard FileManager.default.fileExists(atPath: artifact.path) else {
+                throw StepError.failed("'\(WorkspacePaths(plan.options.workingDirectory).relative(artifact.path))', made by step '\(id)' in an earlier run (perhaps on another machine), is missing here: bring it with the journal")
+            }
+            let digest = try await FileDigest.sha256(ofFile: artifact.path).hex
+            guard digest == artifact.sha256 else {
+                throw StepError.failed("'\(WorkspacePaths(plan.options.workingDirectory).relative(artifact.path))', made by step '\(id)' in an earlier run (perhaps on another machine), changed since: SHA-256 \(artifact.sha256) in the journal, \(digest) here")
+            }
+        }
+        return entry
     }
 
     /// Whether every artifact a journal entry lists is still there with the same SHA-256 (hashed off the pool).

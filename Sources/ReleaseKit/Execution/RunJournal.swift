@@ -5,8 +5,15 @@ import Synchronization
 /// options, their outputs and artifacts, and the run's clock (so `${now:…}` tags stay the same on resume).
 ///
 /// Kept in `.git/release-journal/` (or `.release/journal/`) under the working directory as JSON lines (a header,
-/// then one line appended per succeeded step), and removed when a run succeeds (then there is nothing to resume). Steps whose outputs hold a secret are
+/// then one line appended per succeeded step), and removed when a whole run succeeds (then there is nothing to resume). Steps whose outputs hold a secret are
 /// not recorded: the journal never stores one.
+///
+/// The journal also carries a run from one machine to the next (an exported CI workflow, `release export`): paths
+/// inside the working directory are stored relative to it (a macOS runner's `/Users/runner/work/…` is not a Linux
+/// runner's `/home/runner/work/…`) and made absolute again against the directory of the run that reads them. A run
+/// with `--only` writes its own file beside the pipeline's, `NAME@DIGEST` (a digest of the selection), and keeps it
+/// when it succeeds; `--resume` reads the pipeline's file and every such part, so the journals of jobs that ran in
+/// parallel on other machines add up instead of overwriting each other.
 public final class RunJournal: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public var fingerprint: String
@@ -22,17 +29,27 @@ public final class RunJournal: Sendable {
     }
 
     public let path: String
+    /// The run's working directory: recorded paths inside it are stored relative to it.
+    public let workspace: String
     private let contents: Mutex<Contents>
 
-    /// Where the journal of `pipelineFile` lives: inside `.git/` when `directory` is a repository's top (so it
-    /// never shows as an untracked file), else in `.release/` under `directory`.
-    public static func path(for pipelineFile: String, in directory: String) -> String {
-        let name = pipelineFile.replacingOccurrences(of: "/", with: "_")
-        var isDirectory: ObjCBool = false
-        let git = (directory as NSString).appendingPathComponent(".git")
-        let base = FileManager.default.fileExists(atPath: git, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? (git as NSString).appendingPathComponent("release-journal") : (directory as NSString).appendingPathComponent(".release/journal")
-        return (base as NSString).appendingPathComponent(name)
+    /// Where the journal of `pipelineFile` lives (``JournalLocation``); a run with `--only` (`only` not empty) has
+    /// its own part, named after what it selects.
+    public static func path(for pipelineFile: String, in directory: String, only: [String] = []) -> String {
+        var name = pipelineFile.replacingOccurrences(of: "/", with: "_")
+        if !only.isEmpty {
+            name += "@" + String(FileDigest.sha256(of: Data(Set(only).sorted().joined(separator: "\n").utf8)).prefix(12))
+        }
+        return (JournalLocation.folder(in: directory) as NSString).appendingPathComponent(name)
+    }
+
+    /// The pipeline's journal and its parts: `path` without any `@DIGEST`, then every file named after it.
+    static func family(of path: String) -> [String] {
+        let folder = FilePath.parent(of: path)
+        var base = (path as NSString).lastPathComponent
+        if let at = base.lastIndex(of: "@") { base = String(base[..<at]) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0 == base || $0.hasPrefix(base + "@") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// The first line of the journal file.
@@ -48,40 +65,56 @@ public final class RunJournal: Sendable {
         var entry: Entry
     }
 
-    /// The journal left by the last run, if it was of the same pipeline and profile.
-    public static func load(path: String, pipeline: String, profile: String?) -> RunJournal? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let lines = data.split(separator: UInt8(ascii: "\n"))
-        guard let first = lines.first, let header = try? JSONDecoder.journal.decode(Header.self, from: Data(first)),
-              header.pipeline == pipeline, header.profile == profile else { return nil }
-        var steps: [String: Entry] = [:]
-        // A line cut short by a crash is ignored: that step simply runs again.
-        for line in lines.dropFirst() {
-            if let record = try? JSONDecoder.journal.decode(Line.self, from: Data(line)) { steps[record.step] = record.entry }
+    /// The journal left by the last runs of the same pipeline and profile: its file at `path` and the parts beside
+    /// it (runs with `--only`, perhaps on other machines), merged; nil when there is none. The clock is the earliest
+    /// of theirs: the run that started first.
+    public static func load(path: String, pipeline: String, profile: String?, workspace: String) -> RunJournal? {
+        var merged: Contents?
+        for file in family(of: path) {
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            let lines = data.split(separator: UInt8(ascii: "\n"))
+            guard let first = lines.first, let header = try? JSONDecoder.journal.decode(Header.self, from: Data(first)),
+                  header.pipeline == pipeline, header.profile == profile else { continue }
+            var contents = merged ?? Contents(pipeline: pipeline, profile: profile, now: header.now, steps: [:])
+            contents.now = min(contents.now, header.now)
+            // A line cut short by a crash is ignored: that step simply runs again.
+            for line in lines.dropFirst() {
+                if let record = try? JSONDecoder.journal.decode(Line.self, from: Data(line)) { contents.steps[record.step] = record.entry }
+            }
+            merged = contents
         }
-        return RunJournal(path: path, contents: Contents(pipeline: header.pipeline, profile: header.profile, now: header.now, steps: steps))
+        guard let merged else { return nil }
+        return RunJournal(path: path, workspace: workspace, contents: merged)
     }
 
-    /// A fresh journal for a new run.
-    public init(path: String, pipeline: String, profile: String?, now: Date) {
+    /// A fresh journal for a new run in `workspace`.
+    public init(path: String, pipeline: String, profile: String?, now: Date, workspace: String) {
         self.path = path
+        self.workspace = workspace
         self.contents = Mutex(Contents(pipeline: pipeline, profile: profile, now: now, steps: [:]))
     }
 
-    private init(path: String, contents: Contents) {
+    private init(path: String, workspace: String, contents: Contents) {
         self.path = path
+        self.workspace = workspace
         self.contents = Mutex(contents)
     }
 
     /// The clock of the journaled run.
     public var now: Date { contents.withLock { $0.now } }
 
+    /// The steps the journal records as succeeded.
+    public var steps: Set<String> { contents.withLock { Set($0.steps.keys) } }
+
+    /// What the journal records for `step`, with its paths made absolute against this run's working directory.
     public func entry(_ step: String) -> Entry? {
-        contents.withLock { $0.steps[step] }
+        contents.withLock { $0.steps[step] }.map { WorkspacePaths(workspace).absolute($0) }
     }
 
-    /// Records a succeeded step: one appended line, so a run of many steps writes each once.
+    /// Records a succeeded step: one appended line, so a run of many steps writes each once. Paths inside the working
+    /// directory are stored relative to it.
     func record(_ step: String, _ entry: Entry) {
+        let entry = WorkspacePaths(workspace).relative(entry)
         guard let data = try? JSONEncoder.journalLine.encode(Line(step: step, entry: entry)) else { return }
         contents.withLock { state in
             state.steps[step] = entry
@@ -92,8 +125,10 @@ public final class RunJournal: Sendable {
         }
     }
 
-    /// Writes the journal as it is (at the start of a run): the header and the steps already recorded.
-    func save() {
+    /// Writes the journal as it is (at the start of a run): the header and the steps already recorded. A fresh run
+    /// (`replacingOthers`) first removes the pipeline's other journal files: without `--resume` a run starts anew.
+    func save(replacingOthers: Bool = false) {
+        if replacingOthers { Self.family(of: path).forEach { try? FileManager.default.removeItem(atPath: $0) } }
         let snapshot = contents.withLock { $0 }
         try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
         guard var data = try? JSONEncoder.journalLine.encode(Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now)) else { return }
@@ -104,14 +139,23 @@ public final class RunJournal: Sendable {
         try? AtomicFile.write(data, to: path)
     }
 
-    /// Removes the journal: the run finished and nothing is left to resume.
+    /// Removes the journal and its parts: the whole pipeline finished and nothing is left to resume.
     func remove() {
-        try? FileManager.default.removeItem(atPath: path)
+        for file in Self.family(of: path) { try? FileManager.default.removeItem(atPath: file) }
     }
 
-    /// The fingerprint of a step: its kind and its options exactly as resolved for this run.
-    static func fingerprint(kind: String, resolved: JSONNode) -> String {
-        FileDigest.sha256(of: Data((kind + "\n" + resolved.jsonText).utf8))
+    /// The fingerprint of a step: its kind and its options exactly as resolved for this run, with the working
+    /// directory's path taken out, so the same step resolved in another checkout (another machine) has the same one.
+    static func fingerprint(kind: String, resolved: JSONNode, workspace: String) -> String {
+        var text = resolved.jsonText
+        if workspace.count > 1 {
+            for spelling in [workspace, workspace.replacingOccurrences(of: "/", with: "\\/")] {
+                let slash = spelling.hasSuffix("/") ? "" : (spelling.contains("\\/") ? "\\/" : "/")
+                text = text.replacingOccurrences(of: spelling + slash, with: "${workspace}/")
+                text = text.replacingOccurrences(of: "\"" + spelling + "\"", with: "\"${workspace}\"")
+            }
+        }
+        return FileDigest.sha256(of: Data((kind + "\n" + text).utf8))
     }
 }
 

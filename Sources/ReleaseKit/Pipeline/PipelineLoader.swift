@@ -6,10 +6,10 @@ public struct PipelineLoader: Sendable {
     /// The format versions this release reads.
     public static let supportedVersions = [1]
     /// `$schema` is accepted and ignored, so editors can autocomplete from `release schema` (DESIGN §4).
-    static let topLevelKeys = ["$schema", "version", "name", "description", "variables", "profiles", "plugins", "steps"]
+    static let topLevelKeys = ["$schema", "version", "name", "description", "variables", "profiles", "plugins", "runs_on", "steps"]
     static let profileKeys = ["when", "default", "variables", "description"]
     static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
-                           "timeout", "continue_on_error", "description"]
+                           "timeout", "continue_on_error", "runs_on", "description"]
 
     /// The step kinds pipelines may use; nil for the built-in ones.
     public let registry: StepRegistry?
@@ -141,13 +141,17 @@ public struct PipelineLoader: Sendable {
         let variables = root["variables"].map { readVariables($0, path: .root.appending("variables"), into: &diagnostics) } ?? []
         if let node = root["plugins"] { checkPlugins(node, into: &diagnostics) }
         let profiles = root["profiles"].map { readProfiles($0, into: &diagnostics) } ?? []
+        let runsOn = root["runs_on"].flatMap { readRunner($0, path: .root.appending("runs_on"), into: &diagnostics) }
 
         var steps: [StepDefinition] = []
         if let node = root["steps"] {
             if case .array(let items) = node.value {
                 if items.isEmpty { diagnostics.add("'steps' is empty; a pipeline needs at least one step", at: node, .root.appending("steps")) }
                 for (index, item) in items.enumerated() {
-                    if let step = readStep(item, index: index, registry: registry, into: &diagnostics) { steps.append(step) }
+                    if var step = readStep(item, index: index, registry: registry, into: &diagnostics) {
+                        step.runner = resolveRunner(of: step, node: item, pipelineDefault: runsOn, into: &diagnostics)
+                        steps.append(step)
+                    }
                 }
             } else {
                 diagnostics.add("'steps' must be an array of step objects, found \(node.found)", at: node, .root.appending("steps"))
@@ -155,7 +159,8 @@ public struct PipelineLoader: Sendable {
         } else {
             diagnostics.add("missing 'steps'", at: root, .root)
         }
-        return PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles, steps: steps)
+        return PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles, steps: steps,
+                                  runsOn: runsOn)
     }
 
     private func readVariables(_ node: JSONNode, path: JSONPath, into diagnostics: inout DiagnosticList) -> [VariableDefinition] {
@@ -329,6 +334,44 @@ public struct PipelineLoader: Sendable {
         return StepDefinition(index: index, id: id, uses: uses, needs: needs, with: with, when: when, gate: gate, always: always,
                               retries: retries, retryDelay: retryDelay, timeout: timeout, continueOnError: continueOnError,
                               location: node.location, path: path, needsLocations: needsLocations)
+    }
+
+    // MARK: Runners
+
+    /// `runs_on`: a runner label or a non-empty array of them, written out (a CI engine picks machines before any
+    /// variable is known).
+    private func readRunner(_ node: JSONNode, path: JSONPath, into diagnostics: inout DiagnosticList) -> Runner? {
+        var labels: [String] = []
+        switch node.value {
+        case .string(let text): labels = [text]
+        case .array(let items) where items.allSatisfy({ $0.string != nil }): labels = items.compactMap(\.string)
+        default: break
+        }
+        guard !labels.isEmpty, !labels.contains(where: \.isEmpty) else {
+            diagnostics.add("'runs_on' must be a runner label such as \"macos-15\" or \"ubuntu-latest\", or an array of labels, found \(node.found)", at: node, path)
+            return nil
+        }
+        if let label = labels.first(where: { $0.contains("${") || $0.contains("\n") }) {
+            diagnostics.add("'runs_on' must be written out, found '\(Echo.text(label))': runners are chosen before anything is interpolated", at: node, path)
+            return nil
+        }
+        return Runner(labels: labels)
+    }
+
+    /// The step's runner, reporting a step whose `when` leaves it ambiguous or contradicts its `runs_on`.
+    private func resolveRunner(of step: StepDefinition, node: JSONNode, pipelineDefault: Runner?,
+                               into diagnostics: inout DiagnosticList) -> Runner {
+        let path = step.path.appending("runs_on")
+        let explicit = node["runs_on"].flatMap { readRunner($0, path: path, into: &diagnostics) }
+        switch Runner.resolve(explicit: explicit, when: step.when, pipelineDefault: pipelineDefault) {
+        case .runner(let runner):
+            return runner
+        case .ambiguous(let systems):
+            diagnostics.add("step '\(step.id)': its runner is ambiguous: its 'when' holds on \(systems.joined(separator: " and ")); add \"runs_on\" (such as \"\(Runner.implied(for: systems[0]))\") to say where it runs when exported", at: node["when"] ?? node, step.path.appending("when"))
+        case .conflicting(let runner, let systems):
+            diagnostics.add("step '\(step.id)': runs_on '\(runner)' is a \(runner.system ?? "") runner, but its 'when' holds only on \(systems.joined(separator: " or "))", at: node["runs_on"] ?? node, path)
+        }
+        return pipelineDefault ?? .fallback
     }
 
     // MARK: Helpers

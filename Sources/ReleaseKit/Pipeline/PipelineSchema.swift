@@ -20,6 +20,8 @@ public enum PipelineSchema {
                           "propertyNames": ["pattern": "^[A-Za-z0-9_-]+$"]],
             "patterns": ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]],
             "condition": condition,
+            "runner": ["anyOf": [["type": "string", "minLength": 1], ["type": "array", "minItems": 1, "items": ["type": "string", "minLength": 1]]],
+                       "description": "the runner label(s) a step needs when exported to CI, such as \"macos-15\" or \"ubuntu-latest\""],
         ]
         var conditionals: [Any] = []
         for kind in registry.kinds {
@@ -47,6 +49,7 @@ public enum PipelineSchema {
                 "name": ["type": "string", "minLength": 1, "description": "shown in output and reports (default: the file name)"],
                 "description": ["type": "string"],
                 "variables": ["$ref": "#/$defs/variables"],
+                "runs_on": ["$ref": "#/$defs/runner"],
                 "profiles": [
                     "type": "object",
                     "additionalProperties": [
@@ -110,6 +113,7 @@ public enum PipelineSchema {
                 "retry_delay": ["type": "number", "minimum": 0, "maximum": 3600],
                 "timeout": ["type": "number", "exclusiveMinimum": 0, "maximum": 604_800, "description": "seconds"],
                 "continue_on_error": ["type": "boolean"],
+                "runs_on": ["$ref": "#/$defs/runner"],
                 "description": ["type": "string"],
             ] as [String: Any],
             "allOf": conditionals,

@@ -15,6 +15,9 @@ public struct StepDefinition: Sendable {
     /// Seconds, or nil for no limit.
     public var timeout: Double?
     public var continueOnError: Bool
+    /// The runner the step needs when exported to a CI engine: its `runs_on`, else what its `when` implies, else the
+    /// pipeline's (see ``Runner``).
+    public var runner: Runner = .fallback
     public var location: SourceLocation
     public var path: JSONPath
     /// Where each `needs` entry was written.

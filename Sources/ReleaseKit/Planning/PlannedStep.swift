@@ -13,6 +13,10 @@ public struct PlannedStep: Sendable {
     /// every other step (it runs last, like `finally`).
     public var needs: [String]
     public var decision: Decision
+    /// A step `--only` does not name but what it names needs, which succeeded in the journal being resumed (perhaps
+    /// on another machine): its outputs and artifacts are taken from the journal, and if they cannot be (its inputs
+    /// or an artifact changed), the step fails rather than running here.
+    public var carried = false
 
     public var id: String { definition.id }
     /// Whether it runs after what it follows whatever their outcome: `always: true`, or a kind that reports on the

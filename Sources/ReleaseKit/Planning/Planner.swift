@@ -66,6 +66,12 @@ public struct Planner: Sendable {
             }
         }
 
+        // Steps the selection only needs, done in an earlier run (another machine's): taken from the journal. An
+        // `always` step is never taken from it: it runs wherever it is selected.
+        let named = Set(options.only)
+        let carriedSteps = options.resume && !options.only.isEmpty
+            ? Set(definition.steps.filter { !$0.always && !named.contains($0.id) && options.journaled.contains($0.id) }.map(\.id)) : []
+
         let stepFacts = Condition.Facts(profile: profile?.name, branch: git.branch, environment: options.environment, os: options.os)
         let nonAlways = definition.steps.filter { !runsAlways($0) }.map(\.id)
         var decisions: [String: PlannedStep.Decision] = [:]
@@ -75,8 +81,11 @@ public struct Planner: Sendable {
         for id in order {
             guard let step = byID[id], let kind = registry[step.uses] else { continue }
             var decision = PlannedStep.Decision.run
+            let carried = carriedSteps.contains(id)
             if !selected.contains(id) {
                 decision = .skip("not selected by --only")
+            } else if carried {
+                decision = .run
             } else if let when = step.when, !when.evaluate(stepFacts) {
                 decision = .skip("when: \(when) is false")
             } else if let producer = pipeline.outputUses[id]?.sorted().first(where: { decisions[$0] != .run }) {
@@ -87,7 +96,7 @@ public struct Planner: Sendable {
             if runsAlways(step) && step.needs.isEmpty {
                 needs = nonAlways.filter { $0 != id }
             }
-            planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision))
+            planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision, carried: carried && decision == .run))
         }
         // An `always` step with no needs waits for every other step, so it must come after them in order too.
         let (finals, rest) = (planned.filter { $0.runsAlways && $0.definition.needs.isEmpty },

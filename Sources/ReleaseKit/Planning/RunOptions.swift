@@ -25,6 +25,10 @@ public struct RunOptions: Sendable {
     public var git: GitInfo?
     /// Where the resume journal lives; `.release/` under the working directory by default.
     public var journalDirectory: String?
+    /// Steps the journal `--resume` reads records as succeeded (perhaps on another machine, in an earlier job of an
+    /// exported workflow). With `--only`, the steps the selection only needs are taken from it as they are, whatever
+    /// their `when` says on this machine.
+    public var journaled: Set<String> = []
 
     public init(
         workingDirectory: String = FileManager.default.currentDirectoryPath,

@@ -31,9 +31,14 @@ struct PipelineArguments: ParsableArguments {
 
     /// Loads and validates the pipeline, printing every problem and exiting 65 when it is invalid.
     func load(directory: String, format: LogFormat) async throws -> ValidatedPipeline {
+        try await Self.load(pipeline, extraVariables: Set(try parsedVariables().keys), directory: directory, format: format)
+    }
+
+    /// Loads and validates `pipeline` (a path or name, nil for the default), printing every problem and exiting 65
+    /// when it is invalid.
+    static func load(_ pipeline: String?, extraVariables extra: Set<String> = [], directory: String, format: LogFormat) async throws -> ValidatedPipeline {
         let path = PipelineLocator.resolve(pipeline, in: directory)
         let absolute = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
-        let extra = Set(try parsedVariables().keys)
         do {
             return try await PipelineLoader().load(path: absolute, displayPath: path, extraVariables: extra,
                                                    plugins: pluginResolver(directory: directory))

@@ -76,14 +76,15 @@ struct RunCommand: AsyncParsableCommand {
         }
         var journal: RunJournal?
         if resume {
-            let path = RunJournal.path(for: validated.definition.file, in: directory)
-            journal = RunJournal.load(path: path, pipeline: validated.definition.file, profile: plan.profile)
+            let path = RunJournal.path(for: validated.definition.file, in: directory, only: only)
+            journal = RunJournal.load(path: path, pipeline: validated.definition.file, profile: plan.profile, workspace: directory)
             if let journal {
                 // The resumed run keeps the first run's clock, so tags and names built from ${now:…} match.
                 options.now = journal.now
+                options.journaled = journal.steps
                 plan = try await Planner().plan(validated, options: options, masker: masker)
             } else {
-                Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running every step\n")
+                Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running \(only.isEmpty ? "every step" : "the selected steps and what they need")\n")
             }
         }
         let reporter = logFormat.reporter(masker: masker)

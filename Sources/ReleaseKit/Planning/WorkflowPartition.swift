@@ -1,0 +1,84 @@
+/// Splits a pipeline's step graph into CI jobs (``WorkflowJob``): one job per maximal group of steps that share a
+/// runner and can run together, with `needs` between jobs from the edges between their steps.
+///
+/// Steps are taken in the plan's order (every step after what it needs, ties in declaration order); each joins the
+/// first job of its runner that it can join without a cycle between jobs (a job it would wait for must not itself
+/// wait for that job), else starts a new one. So a macOS build, Linux packaging and a last macOS step that needs the
+/// packaging make three jobs, not two that wait for each other.
+///
+/// An `always` step with no `needs` (a final clean-up) belongs to no single job: `release run --only` keeps it in
+/// every run, so it ends every job and cleans every machine. It is listed in ``everyJob``.
+public struct WorkflowPartition: Sendable {
+    public let jobs: [WorkflowJob]
+    /// `always` steps without `needs` that nothing needs: they run at the end of every job.
+    public let everyJob: [String]
+
+    public init(_ pipeline: ValidatedPipeline) {
+        let definition = pipeline.definition
+        let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
+        let needed = Set(pipeline.graph.dependencies.values.flatMap { $0 })
+        let finals = definition.steps.filter { $0.always && $0.needs.isEmpty && !needed.contains($0.id) }.map(\.id)
+        let finalSet = Set(finals)
+
+        var jobs: [WorkflowJob] = []
+        var jobOf: [String: Int] = [:]
+        /// For each job, the jobs it waits for, directly or not.
+        var upstream: [Set<Int>] = []
+        for id in pipeline.graph.topologicalOrder() where !finalSet.contains(id) {
+            guard let step = byID[id] else { continue }
+            let waitsFor = Set((pipeline.graph.dependencies[id] ?? []).compactMap { jobOf[$0] })
+            let chosen = jobs.indices.first { index in
+                jobs[index].runner == step.runner
+                    && waitsFor.allSatisfy { $0 == index || !upstream[$0].contains(index) }
+            }
+            let index: Int
+            if let chosen {
+                index = chosen
+            } else {
+                index = jobs.count
+                jobs.append(WorkflowJob(id: "", runner: step.runner, steps: [], needs: []))
+                upstream.append([])
+            }
+            jobOf[id] = index
+            jobs[index].steps.append(id)
+            for other in waitsFor where other != index {
+                upstream[index].insert(other)
+                upstream[index].formUnion(upstream[other])
+            }
+            // Jobs that wait for this one now wait for what it waits for too.
+            for later in jobs.indices where upstream[later].contains(index) { upstream[later].formUnion(upstream[index]) }
+        }
+
+        // Jobs in an order where each comes after those it waits for (ties: the order they were made in), so the
+        // file reads top to bottom and names number in that order.
+        var ordered: [Int] = []
+        while ordered.count < jobs.count {
+            let next = jobs.indices.first { index in !ordered.contains(index) && upstream[index].allSatisfy(ordered.contains) }!
+            ordered.append(next)
+        }
+        jobs = ordered.map { jobs[$0] }
+        upstream = ordered.map { Set(upstream[$0].map { ordered.firstIndex(of: $0)! }) }
+        for (id, old) in jobOf { jobOf[id] = ordered.firstIndex(of: old)! }
+
+        // Names: the runner's system, numbered from the second job on the same system.
+        var counts: [String: Int] = [:]
+        for index in jobs.indices {
+            let base = jobs[index].runner.system ?? "job"
+            counts[base, default: 0] += 1
+            jobs[index].id = counts[base]! == 1 ? base : "\(base)-\(counts[base]!)"
+        }
+        let order = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0.index) })
+        for index in jobs.indices {
+            var direct: Set<Int> = []
+            for id in jobs[index].steps {
+                for dependency in pipeline.graph.dependencies[id] ?? [] {
+                    if let other = jobOf[dependency], other != index { direct.insert(other) }
+                }
+            }
+            jobs[index].needs = direct.sorted().map { jobs[$0].id }
+            jobs[index].steps.sort { (order[$0] ?? 0) < (order[$1] ?? 0) }
+        }
+        self.jobs = jobs
+        self.everyJob = finals
+    }
+}

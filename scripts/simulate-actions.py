@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Plays an exported GitHub Actions workflow (`release export github-actions`) on this machine, job by job.
+
+Each job starts on a fresh "machine": its folder is wiped and the repository cloned into it again. Like GitHub's
+hosted runners, every runner of one system has the same workspace path (macOS jobs in
+WORK/macos/Users/runner/work/REPO/REPO, Linux ones in WORK/linux/home/runner/work/REPO/REPO), so the two systems'
+paths differ and a job sees nothing another left except what the workflow carries. Jobs run in an order their
+`needs` allow (file order among ready ones). What each step does:
+
+  actions/checkout            a fresh `git clone` of ORIGIN (full history) on BRANCH
+  the step with id install-release
+                              skipped: the release binary given with --release goes on the PATH instead
+  actions/upload-artifact     the files its `path` lines match (hidden files too), rooted where upload-artifact
+                              roots them (the least common ancestor of the search paths), kept under WORK/artifacts
+  actions/download-artifact   those files, unpacked into `path`
+  run:                        bash in the workspace, with the step's env (${{ secrets.NAME }} from --secret)
+
+Nothing else crosses from one job to the next. A macOS job runs on this Linux machine: `release run` gets
+`--os macos` there (through a wrapper on its PATH), the one change the simulation makes to a command.
+
+  simulate-actions.py WORKFLOW --origin REPO --branch BRANCH --release BINARY --work DIR
+                      [--env NAME=VALUE]... [--secret NAME=VALUE]... [--job JOB]...
+
+--job plays only the named jobs (again), with the artifacts an earlier play left in WORK/artifacts.
+Exits 1 when a job fails, naming it.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+
+def fail(message):
+    print(f"simulate-actions: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def job_order(jobs):
+    """Job ids in an order `needs` allows; ties in file order."""
+    done, order = set(), []
+    while len(order) < len(jobs):
+        ready = [job for job, spec in jobs.items() if job not in done
+                 and all(need in done for need in as_list(spec.get("needs")))]
+        if not ready:
+            fail("the jobs' needs form a cycle")
+        done.add(ready[0])
+        order.append(ready[0])
+    return order
+
+
+def as_list(value):
+    return [] if value is None else value if isinstance(value, list) else [value]
+
+
+def system_of(runs_on):
+    labels = " ".join(as_list(runs_on)).lower()
+    return "macos" if "macos" in labels else "linux"
+
+
+def expand(text, secrets):
+    """${{ secrets.NAME }} from --secret; any other expression is not something this simulation knows."""
+    def replace(match):
+        expression = match.group(1).strip()
+        if expression.startswith("secrets."):
+            return secrets.get(expression[len("secrets."):], "")
+        fail(f"cannot evaluate ${{{{ {expression} }}}}")
+    return re.sub(r"\$\{\{(.*?)\}\}", replace, str(text))
+
+
+def search_path(pattern):
+    """The literal folder part of a pattern, as @actions/glob computes its search path."""
+    parts = pattern.rstrip("/").split("/")
+    literal = []
+    for part in parts:
+        if any(c in part for c in "*?["):
+            break
+        literal.append(part)
+    return "/".join(literal)
+
+
+def upload(step, workspace, store):
+    spec = step.get("with", {})
+    name = spec["name"]
+    patterns = [line.strip() for line in str(spec["path"]).splitlines() if line.strip()]
+    files = set()
+    for pattern in patterns:
+        for match in glob.glob(pattern.rstrip("/"), root_dir=workspace, recursive=True, include_hidden=True):
+            full = os.path.join(workspace, match)
+            if os.path.isdir(full) and not os.path.islink(full):
+                for folder, _, names in os.walk(full):
+                    files.update(os.path.relpath(os.path.join(folder, n), workspace) for n in names)
+            else:
+                files.add(os.path.normpath(match))
+    if not files:
+        if spec.get("if-no-files-found", "warn") == "error":
+            fail(f"upload {name}: no files match {patterns}")
+        return
+    # upload-artifact's root: the least common ancestor of the search paths (nested ones dropped); a single
+    # search path that is the single file found roots at its folder.
+    paths = sorted({search_path(p) for p in patterns})
+    paths = [p for p in paths if not any(p != q and (q == "" or p.startswith(q + "/")) for q in paths)]
+    if len(paths) > 1:
+        root = os.path.commonpath([os.path.join(workspace, p) for p in paths])
+    elif len(files) == 1 and os.path.normpath(paths[0]) == next(iter(files)):
+        root = os.path.dirname(os.path.join(workspace, paths[0]))
+    else:
+        root = os.path.join(workspace, paths[0])
+    target = os.path.join(store, name)
+    if os.path.exists(target):
+        if not spec.get("overwrite", False):
+            fail(f"upload {name}: an artifact of that name exists and overwrite is not set")
+        shutil.rmtree(target)
+    for relative in sorted(files):
+        source = os.path.join(workspace, relative)
+        destination = os.path.join(target, os.path.relpath(source, root))
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        shutil.copy2(source, destination, follow_symlinks=False)
+    print(f"  uploaded {name}: {len(files)} files from {os.path.relpath(root, workspace)}/", file=sys.stderr)
+
+
+def download(step, workspace, store):
+    spec = step.get("with", {})
+    name = spec["name"]
+    source = os.path.join(store, name)
+    if not os.path.isdir(source):
+        fail(f"download {name}: no such artifact (did the job that uploads it run?)")
+    target = os.path.normpath(os.path.join(workspace, spec.get("path", ".")))
+    shutil.copytree(source, target, dirs_exist_ok=True, symlinks=True)
+    print(f"  downloaded {name} into {os.path.relpath(target, workspace)}/", file=sys.stderr)
+
+
+def play(job_id, job, arguments, store):
+    system = system_of(job.get("runs-on"))
+    repository = os.path.basename(os.path.abspath(arguments.origin))
+    home = "Users" if system == "macos" else "home"
+    machine = os.path.join(arguments.work, system)
+    workspace = os.path.join(machine, home, "runner", "work", repository, repository)
+    shutil.rmtree(machine, ignore_errors=True)
+    bin_folder = os.path.join(arguments.work, "bin-" + system)
+    shutil.rmtree(bin_folder, ignore_errors=True)
+    os.makedirs(bin_folder)
+    wrapper = os.path.join(bin_folder, "release")
+    with open(wrapper, "w") as out:
+        extra = "--os macos " if system == "macos" else ""
+        out.write(f'#!/bin/sh\nif [ "$1" = run ]; then shift; exec "{arguments.release}" run {extra}"$@"; fi\n'
+                  f'exec "{arguments.release}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+    environment = dict(os.environ)
+    environment.update(dict(item.split("=", 1) for item in arguments.env))
+    environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true",
+                        "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id,
+                        "RUNNER_TEMP": os.path.join(machine, "temp")})
+    os.makedirs(environment["RUNNER_TEMP"])
+    secrets = dict(item.split("=", 1) for item in arguments.secret)
+    print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
+    for step in job.get("steps", []):
+        uses = step.get("uses", "")
+        if uses.startswith("actions/checkout@"):
+            os.makedirs(os.path.dirname(workspace), exist_ok=True)
+            subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
+        elif step.get("id") == "install-release":
+            continue
+        elif uses.startswith("actions/upload-artifact@"):
+            upload(step, workspace, store)
+        elif uses.startswith("actions/download-artifact@"):
+            download(step, workspace, store)
+        elif "run" in step:
+            env = dict(environment)
+            env.update({key: expand(value, secrets) for key, value in (step.get("env") or {}).items()})
+            command = expand(step["run"], secrets)
+            print(f"  $ {command}", file=sys.stderr)
+            if subprocess.run(["bash", "-eo", "pipefail", "-c", command], cwd=workspace, env=env).returncode != 0:
+                fail(f"job {job_id}: step '{step.get('name', command)}' failed")
+        else:
+            fail(f"job {job_id}: cannot simulate step {step}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workflow")
+    parser.add_argument("--origin", required=True)
+    parser.add_argument("--branch", required=True)
+    parser.add_argument("--release", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--env", action="append", default=[])
+    parser.add_argument("--secret", action="append", default=[])
+    parser.add_argument("--job", action="append", default=[])
+    arguments = parser.parse_args()
+    arguments.work = os.path.abspath(arguments.work)
+    arguments.release = os.path.abspath(arguments.release)
+    with open(arguments.workflow) as file:
+        workflow = yaml.safe_load(file)
+    jobs = workflow["jobs"]
+    store = os.path.join(arguments.work, "artifacts")
+    os.makedirs(store, exist_ok=True)
+    for job_id in job_order(jobs):
+        if arguments.job and job_id not in arguments.job:
+            continue
+        play(job_id, jobs[job_id], arguments, store)
+    print("simulate-actions: every job succeeded", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -13,7 +13,8 @@ paths differ and a job sees nothing another left except what the workflow carrie
   actions/upload-artifact     the files its `path` lines match (hidden files too), rooted where upload-artifact
                               roots them (the least common ancestor of the search paths), kept under WORK/artifacts
   actions/download-artifact   those files, unpacked into `path`
-  run:                        bash in the workspace, with the step's env (${{ secrets.NAME }} from --secret)
+  run:                        bash in the workspace, with the step's env (${{ secrets.NAME }} from --secret,
+                              ${{ vars.NAME }} from --env)
 
 Nothing else crosses from one job to the next. A macOS job runs on this Linux machine: `release run` gets
 `--os macos` there (through a wrapper on its PATH), the one change the simulation makes to a command.
@@ -62,12 +63,15 @@ def system_of(runs_on):
     return "macos" if "macos" in labels else "linux"
 
 
-def expand(text, secrets):
-    """${{ secrets.NAME }} from --secret; any other expression is not something this simulation knows."""
+def expand(text, secrets, variables):
+    """${{ secrets.NAME }} from --secret, ${{ vars.NAME }} from --env; any other expression is not something this
+    simulation knows."""
     def replace(match):
         expression = match.group(1).strip()
         if expression.startswith("secrets."):
             return secrets.get(expression[len("secrets."):], "")
+        if expression.startswith("vars."):
+            return variables.get(expression[len("vars."):], "")
         fail(f"cannot evaluate ${{{{ {expression} }}}}")
     return re.sub(r"\$\{\{(.*?)\}\}", replace, str(text))
 
@@ -157,6 +161,7 @@ def play(job_id, job, arguments, store):
                         "RUNNER_TEMP": os.path.join(machine, "temp")})
     os.makedirs(environment["RUNNER_TEMP"])
     secrets = dict(item.split("=", 1) for item in arguments.secret)
+    variables = dict(item.split("=", 1) for item in arguments.env)
     print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
     for step in job.get("steps", []):
         uses = step.get("uses", "")
@@ -171,8 +176,8 @@ def play(job_id, job, arguments, store):
             download(step, workspace, store)
         elif "run" in step:
             env = dict(environment)
-            env.update({key: expand(value, secrets) for key, value in (step.get("env") or {}).items()})
-            command = expand(step["run"], secrets)
+            env.update({key: expand(value, secrets, variables) for key, value in (step.get("env") or {}).items()})
+            command = expand(step["run"], secrets, variables)
             print(f"  $ {command}", file=sys.stderr)
             if subprocess.run(["bash", "-eo", "pipefail", "-c", command], cwd=workspace, env=env).returncode != 0:
                 fail(f"job {job_id}: step '{step.get('name', command)}' failed")

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Proves `release export github-actions` without GitHub, on the demo (Pipelines/demo.json, Fixtures/DemoApp):
 #  1. lays out the demo repository (scripts/prepare-demo.sh) and commits the exported workflow into it;
-#  2. releases it on one machine: `release run Pipelines/demo.json` against a local GitHub server;
+#  2. releases it on one machine: `release run Pipelines/demo.json` against a local GitHub server and a local App
+#     Store Connect stand-in;
 #  3. plays the workflow (scripts/simulate-actions.py): each job on a fresh clone, only what the workflow uploads
-#     carried between jobs, against a second local GitHub server;
-#  4. checks that both servers hold the same release (tag, name, body, every asset's name, size and SHA-256);
+#     carried between jobs, against a second pair of local servers (the App Store Connect key ids as configuration
+#     variables, the key as a secret, as a repository would hold them);
+#  4. checks that both GitHub servers hold the same release (tag, name, body, every asset's name, size and SHA-256)
+#     and both App Store Connect stand-ins the same upload (version, build, state, file size and SHA-256, TestFlight
+#     groups and what to test);
 #  5. plays each job once more on its own (a re-run on GitHub) and checks the release has not changed.
 #
 #   scripts/simulate-actions.sh [WORK_DIR]     # default: a new temporary folder
@@ -52,6 +56,42 @@ serve simulated
 single_url="$(url_of single)"
 simulated_url="$(url_of simulated)"
 
+# App Store Connect: one key, two stand-ins that accept it.
+key_id=SIMULATE01
+issuer=57246542-96fe-1a63-e053-0824d011072a
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
+openssl pkey -in "$work/key.p8" -pubout -out "$work/key.pub" 2>/dev/null
+appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $work/appstore-NAME; prints its URL
+  rm -rf "$work/appstore-$1"
+  "$release" appstore-server --storage "$work/appstore-$1" --key-id "$key_id" --issuer-id "$issuer" --public-key "$work/key.pub" \
+    --processing-polls 1 --auto-create < /dev/null > "$work/appstore-$1.url" 2>/dev/null &
+  servers+=($!)
+}
+appstore single
+appstore simulated
+appstore_url() { for _ in $(seq 100); do [[ -s "$work/appstore-$1.url" ]] && break; sleep 0.1; done; head -1 "$work/appstore-$1.url"; }
+single_appstore="$(appstore_url single)"
+simulated_appstore="$(appstore_url simulated)"
+export APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer"
+key="$(cat "$work/key.p8")"
+
+appstore_summary() { # NAME: the stand-in's uploads, files, groups and what-to-test texts, without ids or dates
+  "$python" - "$work/appstore-$1/state.json" <<'EOF'
+import json, sys
+state = json.load(open(sys.argv[1]))
+for upload in sorted(state["buildUploads"], key=lambda u: (u["version"], u["build"])):
+    print(f"upload {upload['version']} ({upload['build']}) {upload['platform']} {upload['state']}")
+    for file in state["files"]:
+        if file["uploadID"] == upload["id"]:
+            print(f"  file {file['fileName']} {file['fileSize']} {file['state']} {file['checksumAlgorithm']}:{file['checksumHash']}")
+builds = {build["id"]: build for build in state["builds"]}
+for group in sorted(state["betaGroups"], key=lambda g: g["name"]):
+    print(f"group {group['name']}: " + ", ".join(sorted(builds[b]["version"] for b in group["buildIDs"] if b in builds)))
+for text in sorted(state["localizations"], key=lambda l: l["locale"]):
+    print(f"what to test {text['locale']}: {text['whatsNew']!r}")
+EOF
+}
+
 summary() { # URL: the release as lines: tag, name, body, then each asset's name, size and digest
   "$python" - "$1" "$token" <<'EOF'
 import json, sys, urllib.request
@@ -68,23 +108,28 @@ echo "simulate-actions: one machine" >&2
 single="$work/macos/Users/runner/work/demo/demo"
 git clone -q --no-local --branch "$branch" "$origin" "$single"
 (cd "$single" && GITHUB_REF_NAME="$branch" GITHUB_API_URL="$single_url" GITHUB_TOKEN="$token" \
+  APP_STORE_CONNECT_API_URL="$single_appstore" APP_STORE_CONNECT_KEY="$key" \
   "$release" run Pipelines/demo.json --log-format plain >&2)
 rm -rf "$work/macos"
 summary "$single_url" > "$work/single.txt"
+appstore_summary single >> "$work/single.txt"
 
 play() {
   "$python" "$root/scripts/simulate-actions.py" "$workflow" --origin "$origin" --branch "$branch" --release "$release" \
-    --work "$work" --env "GITHUB_API_URL=$simulated_url" --secret "GITHUB_TOKEN=$token" "$@"
+    --work "$work" --env "GITHUB_API_URL=$simulated_url" --env "APP_STORE_CONNECT_API_URL=$simulated_appstore" \
+    --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer" \
+    --secret "GITHUB_TOKEN=$token" --secret "APP_STORE_CONNECT_KEY=$key" "$@"
 }
 echo "simulate-actions: the workflow, job by job" >&2
 play
 summary "$simulated_url" > "$work/simulated.txt"
+appstore_summary simulated >> "$work/simulated.txt"
 if ! diff -u "$work/single.txt" "$work/simulated.txt" >&2; then
   echo "simulate-actions: the workflow's release differs from the one-machine release (above)" >&2
   exit 1
 fi
-if ! grep -q "asset" "$work/single.txt"; then
-  echo "simulate-actions: nothing was published" >&2
+if ! grep -q "asset" "$work/single.txt" || ! grep -q "^upload .* COMPLETE" "$work/single.txt"; then
+  echo "simulate-actions: nothing was published or uploaded" >&2
   exit 1
 fi
 
@@ -92,6 +137,7 @@ for job in $("$python" -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(
   echo "simulate-actions: job $job again" >&2
   play --job "$job"
   summary "$simulated_url" > "$work/rerun-$job.txt"
+  appstore_summary simulated >> "$work/rerun-$job.txt"
   if ! diff -u "$work/single.txt" "$work/rerun-$job.txt" >&2; then
     echo "simulate-actions: re-running job $job changed the release (above)" >&2
     exit 1

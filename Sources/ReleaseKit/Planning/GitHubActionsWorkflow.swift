@@ -99,10 +99,12 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(4, "id: release-run")
             out.line(4, "run: \(YAMLWriter.scalar(ShellQuoting.commandLine(arguments)))")
             let ancestorSteps = steps.reduce(into: Set<String>()) { $0.formUnion(pipeline.graph.ancestors(of: $1)) }
-            let names = secrets(ofSteps: steps + ancestorSteps.sorted())
-            if !names.isEmpty {
+            let used = references(ofSteps: steps + ancestorSteps.sorted())
+            if !used.secrets.isEmpty || !used.variables.isEmpty {
                 out.line(4, "env:")
-                for name in names.sorted() { out.line(5, "\(name): \(YAMLWriter.scalar("${{ secrets.\(name) }}"))") }
+                var entries = used.secrets.map { ($0, "${{ secrets.\($0) }}") }
+                entries += used.variables.subtracting(used.secrets).map { ($0, "${{ vars.\($0) }}") }
+                for (name, value) in entries.sorted(by: { $0.0 < $1.0 }) { out.line(5, "\(name): \(YAMLWriter.scalar(value))") }
             }
             if needed.contains(job.id) {
                 out.line(3, "- name: Upload the state for later jobs")
@@ -241,20 +243,35 @@ public struct GitHubActionsWorkflow: Sendable {
         return values
     }
 
+    /// Environment variables a runner sets itself: never mapped to configuration variables.
+    static func isRunnerVariable(_ name: String) -> Bool {
+        name == "CI" || name.hasPrefix("GITHUB_") || name.hasPrefix("RUNNER_") || name.hasPrefix("ACTIONS_")
+    }
+
     /// The secrets `steps` use, directly or through variables (any profile's).
     func secrets(ofSteps steps: [String]) -> Set<String> {
+        references(ofSteps: steps).secrets
+    }
+
+    /// What `steps` read from the environment, directly or through variables (any profile's): secrets, which the
+    /// workflow maps from `${{ secrets.NAME }}`, and `${env.NAME}` without a fallback, which it maps from the
+    /// repository's configuration variables (`${{ vars.NAME }}`); with a fallback the pipeline needs nothing, and
+    /// the runner's own variables (`GITHUB_*`, `RUNNER_*`, `CI`) are there anyway.
+    func references(ofSteps steps: [String]) -> (secrets: Set<String>, variables: Set<String>) {
         let definition = pipeline.definition
         var variables: [String: [String]] = [:]
         for variable in definition.variables + definition.profiles.flatMap(\.variables) {
             variables[variable.name, default: []].append(variable.value)
         }
-        var found: Set<String> = []
+        var secrets: Set<String> = []
+        var environment: Set<String> = []
         var visited: Set<String> = []
         func scan(_ text: String) {
             guard Template.mayContainReferences(text) else { return }
             for case .success(let reference) in Template.scan(text) {
                 switch reference {
-                case .secret(let name): found.insert(name)
+                case .secret(let name): secrets.insert(name)
+                case .environment(let name, nil) where !Self.isRunnerVariable(name): environment.insert(name)
                 case .variable(let name):
                     if visited.insert(name).inserted { (variables[name] ?? []).forEach(scan) }
                 default: break
@@ -265,6 +282,6 @@ public struct GitHubActionsWorkflow: Sendable {
             guard let step = definition.step(id) else { continue }
             forEachString(in: step.with, path: .root) { text, _, _ in scan(text) }
         }
-        return found
+        return (secrets, environment)
     }
 }

@@ -195,7 +195,14 @@ extension LocalAppStoreConnectServer {
         var actual: String?
         if uploaded, file.state == "AWAITING_UPLOAD", let algorithm, hash != nil {
             let missing = (1...max(1, file.partCount)).filter { !file.received.contains($0) }
-            if missing.isEmpty { actual = try? await Self.digest(of: uploadPath(file.id), algorithm: algorithm) }
+            if missing.isEmpty {
+                // A file sent in one part was hashed (SHA-256) as it arrived: no second read of a 1 GB file.
+                if algorithm == "SHA_256", file.partCount <= 1, let digest = file.partDigests[1] {
+                    actual = digest
+                } else {
+                    actual = try? await Self.digest(of: uploadPath(file.id), algorithm: algorithm)
+                }
+            }
         }
         let document: [String: Any] = try mutate { state in
             guard let index = state.snapshot.files.firstIndex(where: { $0.id == request.id }) else {

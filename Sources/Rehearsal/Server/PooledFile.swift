@@ -34,14 +34,13 @@ final class PooledFile: Sendable {
     /// of one upload arrive in any order, each written at its own offset. The digest covers this writer's bytes.
     static func update(_ path: String, at offset: Int64) async throws -> PooledFile {
         try await pool.runIfActive {
-            if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-                }
-            }
-            guard let handle = FileHandle(forWritingAtPath: path) else {
+            // Parts arrive at once: create the file without truncating it (a "create if missing" racing another
+            // part's write would replace the file that part is writing into, and lose its bytes).
+            let descriptor = Platform.openForWriting(path)
+            guard descriptor >= 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             try handle.seek(toOffset: UInt64(offset))
             return PooledFile(handle: handle)
         }

@@ -87,7 +87,11 @@ public struct AppStoreConnectUploader: Sendable {
     // MARK: Upload
 
     public func upload(_ request: Request) async throws -> Result {
-        let (sha256, size) = try await FileDigest.sha256(ofFile: request.ipa)
+        // The SHA-256 is read on a thread of its own while the API calls and the parts go on; it is awaited only
+        // where it is needed: to recognise an earlier upload of this file, and for the commit.
+        let size = try Self.size(of: request.ipa)
+        let hashing = Task { try await FileDigest.sha256(ofFile: request.ipa).hex }
+        defer { hashing.cancel() }
         let fileName = (request.ipa as NSString).lastPathComponent
         let what = "\(request.bundleID) \(request.version) (\(request.build))"
         let app = try await catalog.app(bundleID: request.bundleID)
@@ -100,7 +104,7 @@ public struct AppStoreConnectUploader: Sendable {
             let asset = files.first { ($0.attributes?.assetType ?? "ASSET") == "ASSET" }
             let state = upload.attributes?.state?.state ?? "AWAITING_UPLOAD"
             if let checksum = asset?.attributes?.sourceFileChecksums?.file?.hash {
-                if checksum.caseInsensitiveCompare(sha256) == .orderedSame {
+                if checksum.caseInsensitiveCompare(try await hashing.value) == .orderedSame {
                     log("\(what) was uploaded before (upload \(upload.id), \(state)): nothing to send")
                     return try await follow(upload, request: request, bytesSent: 0, alreadyUploaded: true)
                 }
@@ -154,6 +158,7 @@ public struct AppStoreConnectUploader: Sendable {
             try Self.check(operations, size: size)
             log("sending \(ByteFormat.size(size)) in \(operations.count) part\(operations.count == 1 ? "" : "s"), \(min(request.concurrency, operations.count)) at a time")
             sent = try await send(operations, file: request.ipa, size: size, concurrency: request.concurrency)
+            let sha256 = try await hashing.value
             _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", [
                 "data": [
                     "type": "buildUploadFiles", "id": reserved.id,
@@ -165,6 +170,15 @@ public struct AppStoreConnectUploader: Sendable {
             log("the file of upload \(upload.id) is already \(delivery): nothing to send")
         }
         return try await follow(upload, request: request, bytesSent: sent, alreadyUploaded: sent == 0)
+    }
+
+    /// The size of the file at `path`.
+    static func size(of path: String) throws -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw FileDigest.Failure.cannotRead(path: path, reason: String(cString: strerror(errno)))
+        }
+        return Int64(info.st_size)
     }
 
     /// The uploads App Store Connect has for the request's version, build and platform.

@@ -36,6 +36,17 @@ public enum Platform {
         #endif
     }
 
+    /// `open(2)` for writing, creating the file when missing and never truncating it (for writers of one file's
+    /// parts at once); spelled with its module because callers have `open` members of their own.
+    /// - Returns: the descriptor, or -1 with `errno` set.
+    public static func openForWriting(_ path: String, mode: mode_t = 0o644) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
+        #else
+        return Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
+        #endif
+    }
+
     /// The current `errno`.
     public static var errorNumber: Int32 { errno }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark in one run: zip throughput and the seed's packaging (bench-zip.sh), start-up and the
-# engine (bench-engine.sh), upload (bench-upload.sh); then one table of medians and ratios against the
+# engine (bench-engine.sh), upload (bench-upload.sh), App Store Connect upload (bench-appstore.sh); then one table of medians and ratios against the
 # tools users would pick instead, with the targets of the performance issue. Not part of `swift test`.
 #
 #   scripts/bench.sh                      # 300 MB zip tree, 1 GiB upload, 3 runs each
@@ -30,6 +30,8 @@ echo "engine..." >&2
 "$here/bench-engine.sh" "${ENGINE_STEPS:-10000}" "$(( runs < 5 ? 5 : runs ))" > "$out/engine.txt"
 echo "upload..." >&2
 SIZE_MB=$upload_mb ROUNDS=$runs "$here/bench-upload.sh" > "$out/upload.txt"
+echo "App Store Connect upload..." >&2
+SIZE_MB=$upload_mb ROUNDS=$runs "$here/bench-appstore.sh" > "$out/appstore.txt"
 
 python3 - "$out" "${ENGINE_STEPS:-10000}" <<'PY'
 import re, sys
@@ -37,6 +39,7 @@ out, steps = sys.argv[1], int(sys.argv[2])
 zip_text = open(f"{out}/zip.txt").read()
 engine = open(f"{out}/engine.txt").read()
 upload = open(f"{out}/upload.txt").read()
+appstore = open(f"{out}/appstore.txt").read()
 
 def zip_row(name):
     for line in zip_text.splitlines():
@@ -84,6 +87,14 @@ r = re.search(r"re-run of the published release: (\d+) bytes uploaded, (\d+) API
 if r:
     add("re-run of a published release", f"{r.group(1)} bytes, {r.group(2)} calls", "", "", f"0 bytes, <= {3 * int(r.group(3))} calls",
         r.group(1) == "0" and int(r.group(2)) <= 3 * int(r.group(3)))
+
+a = re.search(r"ratio ours / curl -T: ([\d.]+)x .*peak RSS ([\d.]+) MB", appstore)
+if a:
+    add("App Store Connect upload vs curl -T", f"{a.group(1)}x", "1.00x", f"{a.group(1)}x", ">= 0.9x", float(a.group(1)) >= 0.9)
+    add("App Store Connect upload peak RSS", f"{a.group(2)} MB", "", "", "<= 32 MB", float(a.group(2)) <= 32)
+z = re.search(r"re-run of the same upload sent (\d+) bytes", appstore)
+if z:
+    add("re-run of an App Store Connect upload", f"{z.group(1)} bytes", "", "", "0 bytes", z.group(1) == "0")
 
 print(f"\n{'metric':<42} {'ours':>18} {'peer':>10} {'ratio':>22} {'target':>18}  met")
 for row in rows:

@@ -35,6 +35,19 @@ struct AppStoreConnectAccess: Sendable {
         self.api = api
     }
 
+    /// `poll_interval` and `wait_timeout`, checked: how often to look at a state, and for how long.
+    struct Polling: Sendable {
+        var interval: Duration
+        var timeout: Double
+
+        init(interval: Double, timeout: Double) throws {
+            guard interval >= 0 else { throw StepError.invalidOption("poll_interval", "\(interval) is negative") }
+            guard timeout > 0 else { throw StepError.invalidOption("wait_timeout", "\(timeout) is not a positive number of seconds") }
+            self.interval = .milliseconds(Int(interval * 1000))
+            self.timeout = timeout
+        }
+    }
+
     /// The base URL: a rehearsal's stand-in, `api`, `$APP_STORE_CONNECT_API_URL`, or Apple's.
     func apiURL(in context: StepContext) throws -> String {
         try context.baseURL(.appstore, configured: api ?? context.environment["APP_STORE_CONNECT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultAPI)

@@ -53,14 +53,14 @@ public struct AppStoreUploadStep: Step {
 
     public let options: Options
     let access: AppStoreConnectAccess
+    let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
         guard (1...16).contains(options.concurrency) else {
             throw StepError.invalidOption("concurrency", "\(options.concurrency) is not between 1 and 16")
         }
-        guard options.pollInterval >= 0 else { throw StepError.invalidOption("poll_interval", "\(options.pollInterval) is negative") }
-        guard options.waitTimeout > 0 else { throw StepError.invalidOption("wait_timeout", "\(options.waitTimeout) is not a positive number of seconds") }
+        polling = try AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
         access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
         self.options = options
     }
@@ -157,8 +157,8 @@ public struct AppStoreUploadStep: Step {
         let uploader = AppStoreConnectUploader(client: client, log: { context.log($0) }, progress: { throttle.report(done: $0, total: $1) })
         let request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
-            concurrency: options.concurrency, wait: options.wait, pollInterval: .milliseconds(Int(options.pollInterval * 1000)),
-            waitTimeout: options.waitTimeout)
+            concurrency: options.concurrency, wait: options.wait, pollInterval: polling.interval,
+            waitTimeout: polling.timeout)
         let result: AppStoreConnectUploader.Result
         do {
             result = try await uploader.upload(request)

@@ -86,6 +86,7 @@ public struct TestFlightDistributeStep: Step {
 
     public let options: Options
     let access: AppStoreConnectAccess
+    let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
         for (name, value) in [("bundle_id", options.bundleID), ("version", options.version), ("build", options.build)]
@@ -99,8 +100,7 @@ public struct TestFlightDistributeStep: Step {
             }
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
-        guard options.pollInterval >= 0 else { throw StepError.invalidOption("poll_interval", "\(options.pollInterval) is negative") }
-        guard options.waitTimeout > 0 else { throw StepError.invalidOption("wait_timeout", "\(options.waitTimeout) is not a positive number of seconds") }
+        polling = try AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
         access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
         self.options = options
     }
@@ -136,7 +136,7 @@ public struct TestFlightDistributeStep: Step {
             buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
             build: options.build, platform: options.platform.rawValue, whatToTest: options.whatToTest?.byLocale ?? [:],
             groups: options.groups, submitForReview: options.submitForReview, usesNonExemptEncryption: options.usesNonExemptEncryption,
-            pollInterval: .milliseconds(Int(options.pollInterval * 1000)), waitTimeout: options.waitTimeout)
+            pollInterval: polling.interval, waitTimeout: polling.timeout)
         do {
             let result = try await distributor.distribute(request)
             return StepOutputs([

@@ -1,5 +1,6 @@
 import Foundation
 import Rehearsal
+import ReleaseKit
 import Testing
 
 /// `release run Pipelines/distribute.json --os macos` on Linux with the fake `security`, `xcodebuild` and `xcrun`
@@ -16,6 +17,8 @@ import Testing
         var home: String
         var state: String
         var environment: [String: String]
+        /// The App Store Connect the release profile uploads to (`APP_STORE_CONNECT_API_URL`).
+        var appStore: LocalAppStoreConnectServer
 
         var log: [[String: Any]] {
             let text = (try? String(contentsOfFile: state + "/calls.jsonl", encoding: .utf8)) ?? ""
@@ -57,12 +60,21 @@ import Testing
             "APP_STORE_CONNECT_KEY_ID": "DEMO123456", "APP_STORE_CONNECT_ISSUER_ID": "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
             "APP_STORE_CONNECT_KEY": key,
         ]
+        // A local App Store Connect that knows the demo app and its TestFlight group, and accepts the demo key.
+        let appStore = try LocalAppStoreConnectServer(configuration: .init(
+            storageDirectory: ReleaseBinary.temporaryDirectory(),
+            keys: [.init(keyID: "DEMO123456", issuerID: "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
+                         publicKeyPEM: try AppStoreConnectKey(id: "DEMO123456", issuer: "69a6de70-0000-47e3-e053-5b8c7c11a4d1", pem: key).publicKeyPEM)],
+            processingPolls: 0))
+        appStore.addApp(bundleID: "com.example.demo", name: "Demo")
+        appStore.addBetaGroup(bundleID: "com.example.demo", name: "QA")
+        environment["APP_STORE_CONNECT_API_URL"] = try appStore.start()
         environment.merge(extra) { _, new in new }
-        return Machine(directory: directory, home: home, state: state, environment: environment)
+        return Machine(directory: directory, home: home, state: state, environment: environment, appStore: appStore)
     }
 
     /// Nothing left behind: no keychain known to `security`, no keychain file, no profile, the search list as it began.
-    func expectClean(_ machine: Machine, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectClean(_ machine: Machine, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         #expect(machine.keychains.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "") == "{}", sourceLocation: sourceLocation)
         #expect(machine.installedProfiles.isEmpty, "\(machine.installedProfiles)", sourceLocation: sourceLocation)
         let list = try JSONSerialization.jsonObject(with: Data(machine.searchList.utf8)) as? [String]
@@ -98,9 +110,15 @@ import Testing
         let machine = try Self.machine(extra: github.merging(webhook) { _, new in new })
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for step in ["keychain", "profiles", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish"] {
+        for step in ["keychain", "profiles", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish",
+                     "upload", "testflight"] {
             #expect(outcome.stderr.contains("✔ \(step)"), "\(step): \(outcome.stderr)")
         }
+        // The exported .ipa went to App Store Connect through the API and on to the QA group, with the notes.
+        let summary = machine.appStore.summary()
+        #expect(summary.contains { $0.hasPrefix("upload com.example.demo 3.0.0 (4146) IOS COMPLETE  Demo.ipa") && $0.contains("build VALID") }, "\(summary)")
+        #expect(summary.contains("group QA (com.example.demo): 3.0.0 (4146)"), "\(summary)")
+        #expect(machine.appStore.uploadedByteCount() > 0)
         // The keychain: created, unlocked, imported for codesign, partition list, first in the user's list.
         let security = machine.calls("security")
         let create = try #require(security.first { $0.first == "create-keychain" })

@@ -310,16 +310,17 @@ public struct AppStoreConnectUploader: Sendable {
                             alreadyUploaded: alreadyUploaded, warnings: upload.attributes?.state?.warnings ?? [])
         guard request.wait != .none else { return result }
         let what = "the upload of \(request.version) (\(request.build))"
-        var current = upload
         let started = now()
+        var current: Resource<BuildUploadAttributes>
         while true {
+            // Look first, then wait: App Store Connect may be done already (a re-run, a small build).
+            current = try await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(upload.id)")
             let state = current.attributes?.state?.state ?? "AWAITING_UPLOAD"
             if state == "FAILED" {
                 throw AppStoreConnectError.processingFailed(what: what, state: state, errors: current.attributes?.state?.errors ?? [])
             }
             if state == "COMPLETE" { break }
             try await pause(since: started, interval: request.pollInterval, timeout: request.waitTimeout, what: what, state: state)
-            current = try await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(upload.id)")
         }
         result.state = "COMPLETE"
         result.warnings = current.attributes?.state?.warnings ?? []

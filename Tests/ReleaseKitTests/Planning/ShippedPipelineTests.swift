@@ -18,7 +18,7 @@ import Testing
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
         #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "keychain", "profiles", "archive", "export",
-                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "publish"])
+                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "upload", "testflight", "publish"])
         // No shell strings left for signing, building, exporting or validating; the keychain and profiles are
         // removed by their steps' teardowns rather than an always-step.
         #expect(plan.step("keychain")?.definition.uses == "signing.keychain")

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ReleaseKit
+import Rehearsal
 
 /// `release bump` and `release version` run as the built binary (`swift build` first) against a fixture copied
 /// into a temporary git repository: through a pseudo-terminal, and without one.
@@ -177,6 +179,41 @@ import Testing
         #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
         #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
+    }
+
+    /// `--build appstore`: the next build number App Store Connect has not seen for the project's app (any version),
+    /// asked with the API key from the environment, here of a local stand-in.
+    @Test func buildAppStoreTakesTheNextNumberAppStoreConnectHasNotSeen() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let pem = try Self.execute(["/usr/bin/env", "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], in: repository.path).stdout
+        let issuer = "57246542-96fe-1a63-e053-0824d011072a"
+        let key = try AppStoreConnectKey(id: "BUMP123456", issuer: issuer, pem: pem)
+        let server = try LocalAppStoreConnectServer(configuration: .init(
+            storageDirectory: NSTemporaryDirectory() + "release-asc-\(UUID().uuidString)",
+            keys: [.init(keyID: "BUMP123456", issuerID: issuer, publicKeyPEM: try key.publicKeyPEM)]))
+        let url = try server.start()
+        defer { server.stop() }
+        server.addApp(bundleID: "com.example.classic", name: "Classic")
+        server.addBuild(bundleID: "com.example.classic", version: "2.9.0", build: "4200")
+        server.addBuild(bundleID: "com.example.classic", version: "3.0.0", build: "4146")
+        server.addBuild(bundleID: "com.example.other", version: "9.0.0", build: "9999")  // another app's numbers do not count
+        let environment = ["APP_STORE_CONNECT_API_URL": url, "APP_STORE_CONNECT_KEY_ID": "BUMP123456",
+                           "APP_STORE_CONNECT_ISSUER_ID": issuer, "APP_STORE_CONNECT_KEY": pem]
+        let result = try Self.execute([Self.binary, "bump", "patch", "--build", "appstore", "--no-branch", "--yes"], in: repository.path,
+                                      environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("App Store Connect: com.example.classic has build 4200 as its latest (4146 in 3.0.0); next build 4201"), "\(result.stderr)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4201</string>"))
+        #expect(!result.stderr.contains("BEGIN PRIVATE KEY"))
+
+        // Without the key nothing is asked and nothing changes.
+        let missing = try Self.execute([Self.binary, "bump", "patch", "--build", "appstore", "--no-branch", "--yes"], in: repository.path,
+                                       environment: ["APP_STORE_CONNECT_KEY_ID": "", "APP_STORE_CONNECT_ISSUER_ID": "", "APP_STORE_CONNECT_KEY": ""])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("error: --build appstore reads the API key from the environment: set APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY"), "\(missing.stderr)")
     }
 
     @Test func aSIGTERMInTheMenuRestoresTheTerminalAndChangesNothing() throws {

@@ -156,15 +156,26 @@ public struct AppStoreConnectUploader: Sendable {
                 operations = try await client.resource(BuildUploadFileAttributes.self, "/v1/buildUploadFiles/\(reserved.id)").attributes?.uploadOperations ?? []
             }
             try Self.check(operations, size: size)
-            log("sending \(ByteFormat.size(size)) in \(operations.count) part\(operations.count == 1 ? "" : "s"), \(min(request.concurrency, operations.count)) at a time")
-            sent = try await send(operations, file: request.ipa, size: size, concurrency: request.concurrency)
+            let record = UploadPartRecord(ipa: request.ipa, fileID: reserved.id, size: size)
+            sent = try await send(operations, file: request.ipa, size: size, concurrency: request.concurrency, record: record)
             let sha256 = try await hashing.value
-            _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", [
+            let commit: [String: Any] = [
                 "data": [
                     "type": "buildUploadFiles", "id": reserved.id,
                     "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
                 ] as [String: Any],
-            ], as: BuildUploadFileAttributes.self)
+            ]
+            do {
+                _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", commit, as: BuildUploadFileAttributes.self)
+            } catch AppStoreConnectError.api(_, _, 409, let errors) where !record.sent.isEmpty {
+                // Parts our record counted as sent are missing at App Store Connect: send them all, once more.
+                for error in errors { log("App Store Connect: \(error.line)") }
+                log("sending every part again")
+                record.reset()
+                sent += try await send(operations, file: request.ipa, size: size, concurrency: request.concurrency, record: record)
+                _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", commit, as: BuildUploadFileAttributes.self)
+            }
+            record.remove()
             log("committed \(fileName) (SHA-256 \(sha256))")
         } else {
             log("the file of upload \(upload.id) is already \(delivery): nothing to send")
@@ -243,20 +254,29 @@ public struct AppStoreConnectUploader: Sendable {
 
     // MARK: Parts
 
-    /// Sends every part, at most `concurrency` at once, and returns the bytes sent.
-    func send(_ operations: [UploadOperation], file: String, size: Int64, concurrency: Int) async throws -> Int64 {
+    /// Sends every part the record does not have, at most `concurrency` at once, recording each as it is done, and
+    /// returns the bytes sent.
+    func send(_ operations: [UploadOperation], file: String, size: Int64, concurrency: Int, record: UploadPartRecord) async throws -> Int64 {
+        let done = record.sent
+        let missing = operations.enumerated().filter { !done.contains($0.element.partNumber ?? $0.offset + 1) }
+        let skipped = operations.count - missing.count
+        let remaining = missing.reduce(Int64(0)) { $0 + ($1.element.length ?? 0) }
+        log("sending \(ByteFormat.size(remaining)) in \(missing.count) part\(missing.count == 1 ? "" : "s"), \(min(concurrency, max(1, missing.count))) at a time"
+            + (skipped > 0 ? " (\(skipped) of \(operations.count) sent by an earlier run)" : ""))
         let sentPerPart = PartCounts()
         let report = progress
         let http = client.http
+        let already = size - remaining
         try await withThrowingTaskGroup(of: Void.self) { group in
-            var pending = Array(operations.enumerated()).makeIterator()
+            var pending = missing.makeIterator()
             var running = 0
             while true {
                 while running < max(1, concurrency), let (index, operation) = pending.next() {
                     group.addTask {
                         try await Self.sendPart(operation, index: index, file: file, http: http) { done in
-                            report(sentPerPart.set(index, done), size)
+                            report(already + sentPerPart.set(index, done), size)
                         }
+                        record.add(operation.partNumber ?? index + 1)
                     }
                     running += 1
                 }

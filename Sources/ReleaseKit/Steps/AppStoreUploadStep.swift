@@ -3,7 +3,8 @@ import Foundation
 /// `appstore.upload`: uploads the `.ipa` to App Store Connect through the Build Upload API, from any OS, over libcurl.
 ///
 /// Bundle id, version, build and platform are read from the `.ipa`'s Info.plist. Running it again converges: an
-/// upload of the same file that Apple already has sends 0 bytes; one interrupted before its commit is reused. A
+/// upload of the same file that Apple already has sends 0 bytes; one interrupted before its commit is reused, and
+/// only the parts not yet sent are sent (``UploadPartRecord``). A
 /// build number App Store Connect already has for another file is an error naming the next free number. See
 /// ``AppStoreConnectUploader``. The API key signs a short-lived token that goes only to the API host; the upload URLs
 /// get exactly the headers Apple lists and no token.

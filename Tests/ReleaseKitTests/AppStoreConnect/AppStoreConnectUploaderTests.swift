@@ -123,6 +123,44 @@ import Testing
         fixture.expectContract(skipUndocumented: true)
     }
 
+    @Test func aRunThatStoppedHalfwaySendsOnlyTheMissingParts() async throws {
+        let fixture = try AppStoreConnectTestFixture(partSize: 10_000)
+        fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")
+        // Part 3 fails as often as the client tries: the first run stops after parts 1 and 2.
+        fixture.server.addFault(.partStatus(500, part: 3, times: 4))
+        let path = try fixture.file(size: 45_000)
+        var request = Self.request(path, wait: .uploaded)
+        request.concurrency = 1
+        await #expect(throws: AppStoreConnectError.self) { try await Self.uploader(fixture).upload(request) }
+        let record = (path as NSString).deletingLastPathComponent + "/.Demo.ipa.appstore-upload.json"
+        #expect(FileManager.default.fileExists(atPath: record))
+
+        let logs = Recorder<String>()
+        let result = try await Self.uploader(fixture, logs: logs).upload(request)
+        #expect(result.bytesSent == 25_000)
+        #expect(result.state == "COMPLETE")
+        #expect(logs.all.contains("sending 24.4 KiB in 3 parts, 1 at a time (2 of 5 sent by an earlier run)"), "\(logs.all)")
+        #expect(!FileManager.default.fileExists(atPath: record), "the record goes once the file is committed")
+        fixture.expectContract(skipUndocumented: true)
+    }
+
+    @Test func partsTheRecordCountsButAppStoreConnectLacksAreSentAgain() async throws {
+        let fixture = try AppStoreConnectTestFixture(partSize: 10_000)
+        let appID = fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")
+        let path = try fixture.file(size: 30_000)
+        let (_, file) = try await fixture.reserve(appID: appID, version: Self.version, build: Self.build, path: path)
+        let fileID = try #require((file["data"] as? [String: Any])?["id"] as? String)
+        // A record that claims every part, though none arrived.
+        let stale = UploadPartRecord(ipa: path, fileID: fileID, size: 30_000)
+        for part in 1...3 { stale.add(part) }
+        let logs = Recorder<String>()
+        let result = try await Self.uploader(fixture, logs: logs).upload(Self.request(path, wait: .uploaded))
+        #expect(result.state == "COMPLETE")
+        #expect(result.bytesSent == 30_000)
+        #expect(logs.all.contains("sending every part again"))
+        #expect(fixture.server.uploadedByteCount() == 30_000)
+    }
+
     @Test func rateLimitsAreWaitedOutAsAppleAsks() async throws {
         let fixture = try AppStoreConnectTestFixture()
         fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")

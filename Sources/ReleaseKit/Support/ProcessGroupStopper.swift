@@ -25,10 +25,9 @@ final class ProcessGroupStopper: Sendable {
         self.grace = max(0, grace)
     }
 
-    /// Records the spawned child's process group and lists it in ``ProcessGroups``; sends SIGTERM at once if
-    /// the stop was requested while the child was being spawned.
+    /// Records the spawned child's process group (which ``ProcessGroups/spawned(_:)`` lists); sends SIGTERM at
+    /// once if the stop was requested while the child was being spawned.
     func started(group: Int32) {
-        ProcessGroups.insert(group)
         state.withLock { state in
             state.group = group
             if state.deadline != nil { PlatformProcesses.signalGroup(group, SIGTERM) }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The process groups of the child processes that ``ProcessRunner`` is running now.
@@ -7,29 +8,62 @@ import Synchronization
 /// whole group is gone or has been sent SIGKILL. That lets a second Ctrl-C stop everything at once, without
 /// waiting for each step's grace period (issue 13).
 public enum ProcessGroups {
-    private static let live = Mutex<Set<Int32>>([])
+    private struct State {
+        var groups: Set<Int32> = []
+        /// Spawns under way whose group is not listed yet: the child may run before its parent hears its pid.
+        var spawning = 0
+    }
+
+    private static let live = Mutex(State())
 
     /// The process group ids listed now.
     public static var current: Set<Int32> {
-        live.withLock { $0 }
+        live.withLock { $0.groups }
     }
 
-    /// Sends `signal` (for example `SIGKILL`) to every listed process group.
+    /// Sends `signal` (for example `SIGKILL`) to every listed process group. A child being spawned at that moment
+    /// (already running, its group not listed yet) is waited for, up to two seconds, and signalled too: otherwise
+    /// an interrupt in that window would leave it behind.
     ///
     /// - Returns: how many groups still had a member to receive it.
     @discardableResult
     public static func killAll(_ signal: Int32) -> Int {
-        // Under the lock, so a runner that is finishing waits to unlist its group until the signal is sent.
-        live.withLock { groups in
-            groups.filter { PlatformProcesses.signalGroup($0, signal) }.count
+        var signalled: Set<Int32> = []
+        var count = 0
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            // Under the lock, so a runner that is finishing waits to unlist its group until the signal is sent.
+            let spawning = live.withLock { state -> Int in
+                for group in state.groups where !signalled.contains(group) {
+                    signalled.insert(group)
+                    if PlatformProcesses.signalGroup(group, signal) { count += 1 }
+                }
+                return state.spawning
+            }
+            guard spawning > 0, ContinuousClock.now < deadline else { return count }
+            Thread.sleep(forTimeInterval: 0.001)
         }
     }
 
-    static func insert(_ group: Int32) {
-        _ = live.withLock { $0.insert(group) }
+    /// A spawn is about to start; ``spawned(_:)`` or ``spawnFailed()`` ends it.
+    static func willSpawn() {
+        live.withLock { $0.spawning += 1 }
+    }
+
+    /// The spawn finished and its child leads `group`: listed until ``remove(_:)``.
+    static func spawned(_ group: Int32) {
+        live.withLock { state in
+            state.groups.insert(group)
+            state.spawning = max(0, state.spawning - 1)
+        }
+    }
+
+    /// The spawn failed: no group to list.
+    static func spawnFailed() {
+        live.withLock { $0.spawning = max(0, $0.spawning - 1) }
     }
 
     static func remove(_ group: Int32) {
-        _ = live.withLock { $0.remove(group) }
+        _ = live.withLock { $0.groups.remove(group) }
     }
 }

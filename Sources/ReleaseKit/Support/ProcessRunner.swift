@@ -138,9 +138,13 @@ public enum ProcessRunner {
         )
         let delivery = LineDelivery(onLine)
         let command = request.arguments[0]
+        // Counted as spawning until its group is listed, so an interrupt in between still reaches the child.
+        let account = SpawnAccount()
+        defer { account.finish() }
         do {
             // The same reading for both kinds of standard input, which give `Execution` different types.
             let body: @Sendable (ProcessIdentifier, SubprocessOutputSequence, SubprocessOutputSequence) async throws -> [UInt8] = { identifier, output, errorOutput in
+                account.spawned(identifier.value)
                 stopper.started(group: identifier.value)
                 async let errors = readLines(errorOutput, as: .stderr, keeping: 0, to: delivery)
                 let captured = try await readLines(output, as: .stdout, keeping: captureLimit, to: delivery)
@@ -246,5 +250,23 @@ public enum ProcessError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchDirectory(let path): return "no such directory '\(path)'"
         case .outputFailed(let command, let reason): return "cannot read the output of '\(command)': \(reason)"
         }
+    }
+}
+
+/// One spawn as ``ProcessGroups`` counts it: spawning from creation until the child's group is listed, or until the
+/// spawn fails.
+private final class SpawnAccount: Sendable {
+    private let open = Mutex(true)
+
+    init() { ProcessGroups.willSpawn() }
+
+    /// The child runs and leads `group`.
+    func spawned(_ group: Int32) {
+        if open.withLock({ let was = $0; $0 = false; return was }) { ProcessGroups.spawned(group) }
+    }
+
+    /// The spawn is over: if no child was reported, it failed.
+    func finish() {
+        if open.withLock({ let was = $0; $0 = false; return was }) { ProcessGroups.spawnFailed() }
     }
 }

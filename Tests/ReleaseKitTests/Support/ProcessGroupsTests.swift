@@ -10,6 +10,21 @@ import Testing
         var all: [String] { storage.withLock { $0 } }
     }
 
+    /// A child already running whose parent has not listed its group yet (the window between spawn and the runner
+    /// hearing the pid) is waited for: an interrupt then would otherwise leave it behind.
+    @Test func killAllWaitsForASpawnInFlightToBeListed() throws {
+        let group = Int32.max - 7  // no such group: the harmless SIGCONT below reaches nobody there
+        ProcessGroups.willSpawn()
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: 0.1)
+            ProcessGroups.spawned(group)
+        }
+        thread.start()
+        _ = ProcessGroups.killAll(SIGCONT)
+        #expect(ProcessGroups.current.contains(group), "killAll returned before the spawn in flight was listed")
+        ProcessGroups.remove(group)
+    }
+
     @Test func killAllSignalsTheGroupOfEveryRunningChildAndARunnerUnlistsItsGroup() async throws {
         // SIGWINCH, whose default action is to do nothing, so that the children of tests running in parallel
         // are not disturbed; this child traps it and exits. Its background subshell shares its group and must get it too.

@@ -24,7 +24,10 @@ enum TerminalPrompt {
             var settings = saved
             _ = tcsetattr(0, TCSANOW, &settings)
             VersioningConsole.line("\ninterrupted: nothing changed")
-            Interrupts.exitNow()
+            // Nothing is written yet and nothing is buffered (the menu writes unbuffered): leave at once, without
+            // exit(3)'s handlers and stdio clean-up, which run here on another thread than the menu's blocked read.
+            _ = ProcessGroups.killAll(SIGKILL)
+            _exit(ExitCodes.interrupted)
         }
         defer { Interrupts.shared.reset() }
 

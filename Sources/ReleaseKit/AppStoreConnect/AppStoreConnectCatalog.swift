@@ -45,12 +45,18 @@ public struct AppStoreConnectCatalog: Sendable {
         query += [("fields[builds]", "version,uploadedDate,processingState"), ("limit", "200")]
         let builds = try await client.resources(BuildAttributes.self, AppStoreConnectClient.path("/v1/builds", query))
         numbers.all += builds.compactMap { $0.attributes?.version }
-        var uploads: [(String, String)] = [("filter[platform]", platform)]
-        if let version { uploads.append(("filter[cfBundleShortVersionString]", version)) }
-        uploads.append(("limit", "200"))
-        let pending = try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", uploads))
+        let pending = try await uploads(appID: appID, version: version, platform: platform)
         numbers.all += pending.filter { $0.attributes?.state?.state != "FAILED" }.compactMap { $0.attributes?.cfBundleVersion }
         return numbers
+    }
+
+    /// The app's build uploads on `platform`, narrowed to a version and a build number when given.
+    public func uploads(appID: String, version: String? = nil, build: String? = nil, platform: String) async throws -> [Resource<BuildUploadAttributes>] {
+        var query: [(String, String)] = []
+        if let version { query.append(("filter[cfBundleShortVersionString]", version)) }
+        if let build { query.append(("filter[cfBundleVersion]", build)) }
+        query += [("filter[platform]", platform), ("limit", "200")]
+        return try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", query))
     }
 }
 
@@ -59,32 +65,18 @@ public struct BuildNumbers: Sendable, Equatable {
     /// Every build number seen, as App Store Connect has them (`"42"`, `"3.0.1.7"`).
     public var all: [String] = []
 
-    /// The highest, comparing dot-separated numbers component by component (`"10"` > `"9"`, `"1.10"` > `"1.9"`).
+    /// The highest build number, compared as the version engine compares them (`"10"` > `"9"`, `"1.10"` > `"1.9"`);
+    /// words that are not build numbers are left out.
     public var latest: String? {
-        all.filter { BuildNumbers.components($0) != nil }.max { BuildNumbers.isLess($0, $1) }
+        numeric.compactMap { text in SemanticVersion(text).map { (text, $0) } }.max { $0.1 < $1.1 }?.0
     }
 
-    /// One more than ``latest`` in its last component (`"42"` → `"43"`, `"3.0.1.7"` → `"3.0.1.8"`); `"1"` when
-    /// there is none.
+    /// One more than ``latest`` in its last group (`"42"` → `"43"`, `"3.0.1.7"` → `"3.0.1.8"`), as `--build increment`
+    /// computes it; `"1"` when there is none.
     public var next: String {
-        guard let latest, var parts = BuildNumbers.components(latest) else { return "1" }
-        parts[parts.count - 1] += 1
-        return parts.map(String.init).joined(separator: ".")
+        (try? BuildNumberStrategy.next(after: numeric)) ?? "1"
     }
 
-    static func components(_ text: String) -> [Int]? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count <= 3 || parts.allSatisfy({ !$0.isEmpty }) else { return nil }
-        let numbers = parts.compactMap { Int($0) }
-        return numbers.count == parts.count && numbers.allSatisfy({ $0 >= 0 }) ? numbers : nil
-    }
-
-    static func isLess(_ left: String, _ right: String) -> Bool {
-        let a = components(left) ?? [], b = components(right) ?? []
-        for index in 0..<max(a.count, b.count) {
-            let x = index < a.count ? a[index] : 0, y = index < b.count ? b[index] : 0
-            if x != y { return x < y }
-        }
-        return false
-    }
+    /// The build numbers among ``all`` (``BuildNumberStrategy/isBuildNumber(_:)``).
+    private var numeric: [String] { all.filter(BuildNumberStrategy.isBuildNumber) }
 }

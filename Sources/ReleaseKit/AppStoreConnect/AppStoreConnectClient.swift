@@ -9,6 +9,14 @@ import Synchronization
 /// and 5xx, honouring `Retry-After` (the HTTP client's policy); error bodies become ``AppStoreConnectError`` with
 /// Apple's `errors[]` verbatim; collections are followed through `links.next`.
 public struct AppStoreConnectClient: Sendable {
+    /// Apple's API, when neither a pipeline nor `$APP_STORE_CONNECT_API_URL` names another.
+    public static let defaultAPIURL = "https://api.appstoreconnect.apple.com"
+
+    /// The API base URL to use: `configured` (a step's `api`), else `$APP_STORE_CONNECT_API_URL`, else Apple's.
+    public static func apiURL(configured: String? = nil, environment: [String: String]) -> String {
+        configured ?? environment["APP_STORE_CONNECT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAPIURL
+    }
+
     /// The API base URL without a trailing slash: `https://api.appstoreconnect.apple.com`, or a stand-in's.
     public let apiURL: String
     let http: HTTPClient

@@ -194,10 +194,7 @@ public struct AppStoreConnectUploader: Sendable {
 
     /// The uploads App Store Connect has for the request's version, build and platform.
     func uploads(appID: String, _ request: Request) async throws -> [Resource<BuildUploadAttributes>] {
-        try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", [
-            ("filter[cfBundleShortVersionString]", request.version), ("filter[cfBundleVersion]", request.build),
-            ("filter[platform]", request.platform), ("limit", "200"),
-        ]))
+        try await catalog.uploads(appID: appID, version: request.version, build: request.build, platform: request.platform)
     }
 
     func createUpload(appID: String, _ request: Request) async throws -> Resource<BuildUploadAttributes> {

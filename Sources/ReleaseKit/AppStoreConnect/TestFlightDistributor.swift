@@ -173,10 +173,7 @@ public struct TestFlightDistributor: Sendable {
                 return build.id
             }
             // Only an upload on its way is worth waiting for.
-            let uploads = try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", [
-                ("filter[cfBundleShortVersionString]", request.version), ("filter[cfBundleVersion]", request.build),
-                ("filter[platform]", request.platform),
-            ]))
+            let uploads = try await catalog.uploads(appID: appID, version: request.version, build: request.build, platform: request.platform)
             let pending = uploads.contains { ["AWAITING_UPLOAD", "PROCESSING", "COMPLETE"].contains($0.attributes?.state?.state ?? "") }
             let waited = now().timeIntervalSince(started)
             guard pending, waited < request.waitTimeout else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }

@@ -3,9 +3,6 @@ import Foundation
 /// The App Store Connect options every `appstore.*` and `testflight.*` step takes (`key_id`, `issuer_id`, `key`,
 /// `api`), checked once and turned into a client.
 struct AppStoreConnectAccess: Sendable {
-    /// Apple's API, when neither `api` nor `$APP_STORE_CONNECT_API_URL` says otherwise.
-    static let defaultAPI = "https://api.appstoreconnect.apple.com"
-
     var keyID: String
     var issuerID: String
     var key: String
@@ -50,7 +47,7 @@ struct AppStoreConnectAccess: Sendable {
 
     /// The base URL: a rehearsal's stand-in, `api`, `$APP_STORE_CONNECT_API_URL`, or Apple's.
     func apiURL(in context: StepContext) throws -> String {
-        try context.baseURL(.appstore, configured: api ?? context.environment["APP_STORE_CONNECT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultAPI)
+        try context.baseURL(.appstore, configured: AppStoreConnectClient.apiURL(configured: api, environment: context.environment))
     }
 
     /// The parsed key; the PEM text is masked in everything the run prints from here on.

@@ -25,7 +25,7 @@ enum AppStoreBuildNumberLookup {
         } catch {
             throw VersioningError.buildStrategy("--build appstore: \(error)")
         }
-        let api = environment["APP_STORE_CONNECT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.appstoreconnect.apple.com"
+        let api = AppStoreConnectClient.apiURL(environment: environment)
         do {
             let client = try AppStoreConnectClient(apiURL: api, key: key, http: HTTPClient(configuration: .init(environment: environment)))
             let numbers = try await AppStoreConnectCatalog(client: client).buildNumbers(bundleID: bundleID, version: report.version)

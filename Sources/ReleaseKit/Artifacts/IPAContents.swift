@@ -11,6 +11,14 @@ public struct IPAContents: Sendable {
     public var infoPlist: Data?
     /// The app's `embedded.mobileprovision` bytes.
     public var profile: Data?
+    /// Whether the Info.plist is a property list dictionary (read once, by ``read(_:)``).
+    public private(set) var isInfoDictionary = false
+    /// The Info.plist's keys, whatever their values.
+    public private(set) var infoKeys: Set<String> = []
+    /// Its non-empty string values.
+    private var strings: [String: String] = [:]
+    /// `CFBundleSupportedPlatforms`.
+    private var supportedPlatforms: [String] = []
 
     /// Reads the app's Info.plist and profile from the zip at `path`.
     /// - Throws: ``ArchiveError`` when the file is not a readable zip.
@@ -33,24 +41,24 @@ public struct IPAContents: Sendable {
                 }
             }
         }
+        if let info = contents.infoPlist.flatMap({ (try? PropertyListSerialization.propertyList(from: $0, format: nil)) as? [String: Any] }) {
+            contents.isInfoDictionary = true
+            contents.infoKeys = Set(info.keys)
+            contents.strings = info.compactMapValues { ($0 as? String).flatMap { $0.isEmpty ? nil : $0 } }
+            contents.supportedPlatforms = info["CFBundleSupportedPlatforms"] as? [String] ?? []
+        }
         return contents
-    }
-
-    /// The Info.plist as a dictionary, or nil when there is none or it is not a property list dictionary.
-    public var info: [String: Any]? {
-        infoPlist.flatMap { (try? PropertyListSerialization.propertyList(from: $0, format: nil)) as? [String: Any] }
     }
 
     /// A non-empty string value of the Info.plist.
     public func string(_ key: String) -> String? {
-        (info?[key] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        strings[key]
     }
 
     /// App Store Connect's `Platform` for the app (`IOS`, `TV_OS`, `VISION_OS`, `MAC_OS`) from
     /// `CFBundleSupportedPlatforms`; `IOS` when the key is absent, as for most iOS builds' first entry.
     public var appStorePlatform: String {
-        let platforms = (info?["CFBundleSupportedPlatforms"] as? [String]) ?? []
-        switch platforms.first {
+        switch supportedPlatforms.first {
         case "AppleTVOS": return "TV_OS"
         case "XROS": return "VISION_OS"
         case "MacOSX": return "MAC_OS"

@@ -115,14 +115,12 @@ public struct IPAGateStep: Step {
             problems.append("'\(path)' holds \(contents.apps.count) apps (\(contents.apps.joined(separator: ", "))), expected one")
         }
         let infoName = "\(app)/Info.plist"
-        guard let info = contents.info else {
+        guard contents.isInfoDictionary else {
             throw StepError.rejected(problems + ["'\(path)': \(infoName) is not a property list dictionary"])
         }
-        func string(_ key: String) -> String? {
-            (info[key] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        }
+        let string = contents.string
         for key in Self.requiredKeys where string(key) == nil {
-            problems.append(info[key] == nil
+            problems.append(!contents.infoKeys.contains(key)
                 ? "'\(path)': \(infoName) has no '\(key)'"
                 : "'\(path)': \(infoName) has '\(key)' but it is not a non-empty string")
         }

@@ -15,12 +15,7 @@ set -euo pipefail
 
 SIZE_MB=${SIZE_MB:-1024}
 ROUNDS=${ROUNDS:-3}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z "${RELEASE_BIN:-}" ]]; then
-    (cd "$ROOT" && swift build -c release --product release >&2)
-    RELEASE_BIN="$ROOT/.build/release/release"
-fi
-[[ -x /usr/bin/time ]] || { echo "bench-appstore: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+source "$(dirname "$0")/bench-lib.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-appstore.XXXXXX")
 # The server keeps uploads in memory-backed /dev/shm when it can, so the disk's write-back does not decide the
@@ -124,8 +119,6 @@ for header in operation["requestHeaders"]: print(f"{header['name']}: {header['va
 PY
 }
 
-rss_kb() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
-seconds() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$1"; }
 
 declare -a OURS_T OURS_R CURL_T CURL_R
 for round in $(seq "$ROUNDS"); do

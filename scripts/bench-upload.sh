@@ -12,12 +12,7 @@ set -euo pipefail
 
 SIZE_MB=${SIZE_MB:-1024}
 ROUNDS=${ROUNDS:-3}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z "${RELEASE_BIN:-}" ]]; then
-    (cd "$ROOT" && swift build -c release --product release >&2)
-    RELEASE_BIN="$ROOT/.build/release/release"
-fi
-[[ -x /usr/bin/time ]] || { echo "bench-upload: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+source "$(dirname "$0")/bench-lib.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-upload.XXXXXX")
 # The server keeps assets in memory-backed /dev/shm when it can, so the disk's write-back does not
@@ -48,8 +43,6 @@ cat "$FILE" > /dev/null  # both tools read it from the page cache
 # Free the stored bytes after each upload, so every run starts with the same memory (the server's
 # records, which the re-run compares against, stay).
 free_storage() { find "$STORAGE/assets" -type f -delete; }
-rss_kb() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
-seconds() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$1"; }
 
 # A release for curl to upload into, made through the API like any client would.
 CURL_UPLOAD=$(curl -sf -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \

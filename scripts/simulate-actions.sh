@@ -47,21 +47,21 @@ serve() { # NAME: starts a local GitHub server keeping releases in $work/github-
   "$release" github-server --storage "$work/github-$1" --token "$token" < /dev/null > "$work/github-$1.url" 2>/dev/null &
   servers+=($!)
 }
-url_of() { # NAME: the server's URL, once it has printed it
-  for _ in $(seq 100); do [[ -s "$work/github-$1.url" ]] && break; sleep 0.1; done
-  head -1 "$work/github-$1.url"
+url_of() { # SERVER: the URL that server (github-NAME, appstore-NAME) printed to $work/SERVER.url, once it has
+  for _ in $(seq 100); do [[ -s "$work/$1.url" ]] && break; sleep 0.1; done
+  head -1 "$work/$1.url"
 }
 serve single
 serve simulated
-single_url="$(url_of single)"
-simulated_url="$(url_of simulated)"
+single_url="$(url_of github-single)"
+simulated_url="$(url_of github-simulated)"
 
 # App Store Connect: one key, two stand-ins that accept it.
 key_id=SIMULATE01
 issuer=57246542-96fe-1a63-e053-0824d011072a
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 openssl pkey -in "$work/key.p8" -pubout -out "$work/key.pub" 2>/dev/null
-appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $work/appstore-NAME; prints its URL
+appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $work/appstore-NAME; its URL goes to $work/appstore-NAME.url
   rm -rf "$work/appstore-$1"
   "$release" appstore-server --storage "$work/appstore-$1" --key-id "$key_id" --issuer-id "$issuer" --public-key "$work/key.pub" \
     --processing-polls 1 --auto-create < /dev/null > "$work/appstore-$1.url" 2>/dev/null &
@@ -69,9 +69,8 @@ appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $
 }
 appstore single
 appstore simulated
-appstore_url() { for _ in $(seq 100); do [[ -s "$work/appstore-$1.url" ]] && break; sleep 0.1; done; head -1 "$work/appstore-$1.url"; }
-single_appstore="$(appstore_url single)"
-simulated_appstore="$(appstore_url simulated)"
+single_appstore="$(url_of appstore-single)"
+simulated_appstore="$(url_of appstore-simulated)"
 export APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer"
 key="$(cat "$work/key.p8")"
 

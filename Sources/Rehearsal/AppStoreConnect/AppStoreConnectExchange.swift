@@ -23,7 +23,7 @@ public struct AppStoreConnectExchange: Sendable {
 
     /// The first value of request header `name`, case-insensitively.
     public func header(_ name: String) -> String? {
-        requestHeaders.first { $0.name.lowercased() == name.lowercased() }?.value
+        requestHeaders.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// The request body parsed as JSON.

@@ -46,7 +46,7 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             await uploadPart(exchange)
             return
         }
-        if exchange.header("Expect")?.lowercased() == "100-continue" {
+        if exchange.header("Expect")?.equalsIgnoringASCIICase("100-continue") == true {
             await exchange.sendContinue()  // curl asks before sending a larger JSON body
         }
         let segments = exchange.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }

@@ -8,7 +8,7 @@ import ReleaseKit
 /// offset, so memory stays flat whatever the size. Sending a part again rewrites the same bytes.
 extension LocalAppStoreConnectServer {
     func uploadPart(_ exchange: ServerExchange) async {
-        if exchange.header("Expect")?.lowercased() == "100-continue" {
+        if exchange.header("Expect")?.equalsIgnoringASCIICase("100-continue") == true {
             await exchange.sendContinue()
         }
         let segments = exchange.path.split(separator: "/").map(String.init)

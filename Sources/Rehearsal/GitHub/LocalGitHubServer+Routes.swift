@@ -35,7 +35,7 @@ extension LocalGitHubServer: LocalHTTPResponder {
             await write(Reply(status: 411, json: Self.message("Length Required"), close: true), to: exchange)
             return
         }
-        if exchange.header("Expect")?.lowercased() == "100-continue" {
+        if exchange.header("Expect")?.equalsIgnoringASCIICase("100-continue") == true {
             await exchange.sendContinue()
         }
         let incoming = Incoming(

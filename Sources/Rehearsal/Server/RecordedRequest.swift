@@ -33,6 +33,6 @@ public struct RecordedRequest: Sendable, Equatable {
 
     /// The first value of header `name`, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }

@@ -60,7 +60,7 @@ final class ServerExchange {
 
     /// The first value of header `name`, case-insensitively.
     func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     // MARK: The body

@@ -37,7 +37,7 @@ extension AppStoreConnectClient {
 
     /// A document's bytes, keys sorted so requests are the same from run to run.
     static func encode(_ document: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        JSONWriter.data(document) ?? Data()
     }
 
     /// `{"data": {"type": TYPE, "id": ID}}`: the linkage a relationship takes.

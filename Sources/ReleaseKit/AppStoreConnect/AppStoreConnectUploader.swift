@@ -104,7 +104,7 @@ public struct AppStoreConnectUploader: Sendable {
             let asset = files.first { ($0.attributes?.assetType ?? "ASSET") == "ASSET" }
             let state = upload.attributes?.state?.state ?? "AWAITING_UPLOAD"
             if let checksum = asset?.attributes?.sourceFileChecksums?.file?.hash {
-                if checksum.caseInsensitiveCompare(try await hashing.value) == .orderedSame {
+                if checksum.equalsIgnoringASCIICase(try await hashing.value) {
                     log("\(what) was uploaded before (upload \(upload.id), \(state)): nothing to send")
                     return try await follow(upload, request: request, bytesSent: 0, alreadyUploaded: true)
                 }

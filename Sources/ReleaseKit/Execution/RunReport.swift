@@ -73,11 +73,7 @@ public enum RunReport {
 
     /// Serialises `object` (sorted keys), masking every secret in the text.
     public static func encode(_ object: Any, pretty: Bool, masker: SecretMasker) -> String {
-        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        if pretty { options.insert(.prettyPrinted) }
-        guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
-        return masker.mask(String(decoding: data, as: UTF8.self))
+        masker.mask(JSONWriter.text(object, pretty: pretty) ?? "{}")
     }
 
     /// Writes the report to `path` atomically.

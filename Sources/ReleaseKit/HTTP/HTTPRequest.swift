@@ -42,7 +42,7 @@ public struct HTTPRequest: Sendable {
 
     /// The first value of header `name`, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// The host the request goes to, lower-cased, or nil when the URL has none.

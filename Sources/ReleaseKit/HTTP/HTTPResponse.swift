@@ -18,7 +18,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The first value of header `name`, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// Whether the status is 2xx.

@@ -71,9 +71,7 @@ public enum PipelineSchema {
 
     /// The schema as pretty JSON text with sorted keys, ending with a newline.
     public static func text(registry: StepRegistry) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object(registry: registry),
-                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        (JSONWriter.text(object(registry: registry), pretty: true) ?? "{}") + "\n"
     }
 
     // MARK: Parts

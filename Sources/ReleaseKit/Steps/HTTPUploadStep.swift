@@ -154,7 +154,7 @@ public struct HTTPUploadStep: Step {
             ))
         } else {
             body = .file(path: path)
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if !headers.contains(where: { $0.name.equalsIgnoringASCIICase("content-type") }) {
                 headers.append((name: "Content-Type", value: options.contentType ?? AssetContentType.forFile(named: path)))
             }
         }

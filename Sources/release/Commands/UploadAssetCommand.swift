@@ -74,8 +74,7 @@ struct UploadAssetCommand: AsyncParsableCommand {
                     "uploaded": result.uploaded, "skipped": result.skipped, "seconds": seconds,
                     "assets": result.assets.map(\.browserDownloadURL),
                 ]
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                print(JSONWriter.text(object) ?? "{}")
             } else {
                 print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(result.bytesUploaded) bytes, \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
             }

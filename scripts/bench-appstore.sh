@@ -130,14 +130,14 @@ for round in $(seq "$ROUNDS"); do
     CURL_T+=("$(seconds "$WORK/curl.time")"); CURL_R+=("$(rss_kb "$WORK/curl.time")")
     find "$SHM/round-$round" -type f -size +1M -delete  # free the stored bytes; the records stay
 
-    (cd "$WORK" && /usr/bin/time -v -o "$WORK/ours.time" "$RELEASE_BIN" run bench.json --report "ours-$round.json" > /dev/null 2> "$WORK/ours-$round.log") \
+    (cd "$WORK" && /usr/bin/time -v -o "$WORK/ours.time" "${WRAP[@]}" "$RELEASE_BIN" run bench.json --report "ours-$round.json" > /dev/null 2> "$WORK/ours-$round.log") \
         || { cat "$WORK/ours-$round.log" >&2; exit 1; }
     OURS_T+=("$(seconds "$WORK/ours.time")"); OURS_R+=("$(rss_kb "$WORK/ours.time")")
     if [[ $round -lt $ROUNDS ]]; then stop_server; rm -rf "$SHM/round-$round"; fi
 done
 
 # Re-run against the last server, which has the upload: nothing is sent.
-(cd "$WORK" && "$RELEASE_BIN" run bench.json --report rerun.json > /dev/null 2> "$WORK/rerun.log")
+(cd "$WORK" && "${WRAP[@]}" "$RELEASE_BIN" run bench.json --report rerun.json > /dev/null 2> "$WORK/rerun.log")
 
 python3 - "$BYTES" "$WORK/rerun.json" "$WORK/ours-$ROUNDS.json" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" <<'PY'
 import json, statistics, sys

@@ -6,8 +6,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 steps="${1:-10000}"
 runs="${2:-5}"
 cd "$root"
-swift build -c release --product release >/dev/null
-binary="$(swift build -c release --show-bin-path)/release"
+source scripts/bench-lib.sh
+binary=$RELEASE_BIN
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 scripts/bench/generate-dag.py "$steps" > "$work/dag.json"

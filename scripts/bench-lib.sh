@@ -1,11 +1,14 @@
-# Shared by the upload benchmarks (bench-upload.sh, bench-appstore.sh); sourced, not run.
-# Sets RELEASE_BIN (building the release binary unless it is given) and reads /usr/bin/time -v reports.
+# Shared by the benchmarks (bench-zip.sh, bench-engine.sh, bench-upload.sh, bench-appstore.sh); sourced, not run.
+# Sets RELEASE_BIN: the binary users download, which scripts/build-static.sh builds (in .build/static, like the
+# tests) unless it is given. Sets WRAP from RELEASE_WRAP, a command the measured client runs go through
+# (scripts/order-file.sh runs them under valgrind). Reads /usr/bin/time -v reports.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ -z "${RELEASE_BIN:-}" ]]; then
-    (cd "$ROOT" && swift build -c release --product release >&2)
-    RELEASE_BIN="$ROOT/.build/release/release"
+    echo "building release (scripts/build-static.sh)..." >&2
+    RELEASE_BIN=$(RELEASE_SCRATCH_PATH="${RELEASE_SCRATCH_PATH:-$ROOT/.build/static}" "$ROOT/scripts/build-static.sh")
 fi
+read -r -a WRAP <<< "${RELEASE_WRAP:-}"
 [[ -x /usr/bin/time ]] || { echo "$(basename "$0"): /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 
 # Peak RSS in KB, and wall-clock seconds, from a `/usr/bin/time -v -o FILE` report.

@@ -56,21 +56,21 @@ for round in $(seq "$ROUNDS"); do
         "$CURL_UPLOAD?name=payload-$round.bin"
     CURL_T+=("$(seconds "$WORK/curl.time")"); CURL_R+=("$(rss_kb "$WORK/curl.time")"); free_storage
 
-    /usr/bin/time -v -o "$WORK/ours.time" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
+    /usr/bin/time -v -o "$WORK/ours.time" "${WRAP[@]}" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
         --tag "ours-$round" --json "$FILE" > "$WORK/ours-$round.json" 2> "$WORK/ours-$round.log"
     OURS_T+=("$(seconds "$WORK/ours.time")"); OURS_R+=("$(rss_kb "$WORK/ours.time")"); free_storage
 
-    /usr/bin/time -v -o "$WORK/raw.time" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
+    /usr/bin/time -v -o "$WORK/raw.time" "${WRAP[@]}" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
         --tag "raw-$round" --transfer-only "$FILE" > /dev/null 2> "$WORK/raw-$round.log"
     RAW_T+=("$(seconds "$WORK/raw.time")"); RAW_R+=("$(rss_kb "$WORK/raw.time")"); free_storage
 done
 
 # What peak RSS costs before any work: the runtime and shared libraries (Foundation, ICU, libcurl, libarchive).
-/usr/bin/time -v -o "$WORK/idle.time" "$RELEASE_BIN" --version > /dev/null
+/usr/bin/time -v -o "$WORK/idle.time" "${WRAP[@]}" "$RELEASE_BIN" --version > /dev/null
 IDLE_R=$(rss_kb "$WORK/idle.time")
 
 # Re-run of the last published release: nothing to upload.
-"$RELEASE_BIN" upload-asset --api "$API" --repo bench/app --tag "ours-$ROUNDS" --json "$FILE" > "$WORK/rerun.json" 2> "$WORK/rerun.log"
+"${WRAP[@]}" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app --tag "ours-$ROUNDS" --json "$FILE" > "$WORK/rerun.json" 2> "$WORK/rerun.log"
 
 python3 - "$BYTES" "$WORK/rerun.json" "$IDLE_R" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
 import json, statistics, sys

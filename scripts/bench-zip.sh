@@ -20,9 +20,8 @@ for tool in python3 zip bsdtar swift; do
     command -v "$tool" >/dev/null 2>&1 || { echo "bench-zip: '$tool' is missing (apt-get install zip libarchive-tools python3)" >&2; exit 3; }
 done
 
-echo "building release (release configuration)..." >&2
-(cd "$here" && swift build -c release --product release >&2)
-release=$(cd "$here" && swift build -c release --show-bin-path)/release
+source "$here/scripts/bench-lib.sh"
+release=$RELEASE_BIN
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-zip.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -19,10 +19,8 @@ runs=${RUNS:-3}
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX")}
 mkdir -p "$out"
 
-echo "building release (release configuration)..." >&2
-(cd "$root" && swift build -c release --product release >&2)
+source "$here/bench-lib.sh"
 export RELEASE_BIN
-RELEASE_BIN="$(cd "$root" && swift build -c release --show-bin-path)/release"
 
 echo "zip..." >&2
 "$here/bench-zip.sh" "$zip_mb" "$runs" > "$out/zip.txt"

@@ -6,22 +6,17 @@
 #
 #   scripts/package.sh [OUTPUT_DIR]     # default: dist
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
+# The build itself, and how its code is laid out: scripts/build-static.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
 version="$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
 arch="$(uname -m)"
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"
-scratch=(--scratch-path "${RELEASE_SCRATCH_PATH:-.build}")
-
+binary="$(scripts/build-static.sh)"
 if [[ "$os" == "darwin" ]]; then
-  # macOS has the Swift runtime in the OS; a universal binary serves both architectures.
-  swift build "${scratch[@]}" -c release --product release --arch arm64 --arch x86_64
-  binary="$(swift build "${scratch[@]}" -c release --product release --arch arm64 --arch x86_64 --show-bin-path)/release"
   arch=universal
 else
-  swift build "${scratch[@]}" -c release --product release --static-swift-stdlib
-  binary="$(swift build "${scratch[@]}" -c release --product release --static-swift-stdlib --show-bin-path)/release"
   # (libicuuc may appear: the system's, through libxml2 from libarchive; Foundation's ICU is linked in.)
   if ldd "$binary" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|lib_FoundationICU' >&2; then
     echo "package: the binary still needs the Swift libraries above" >&2

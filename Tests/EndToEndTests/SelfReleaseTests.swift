@@ -52,6 +52,11 @@ import Testing
         let version = try Self.run(binary, ["--version"], environment: ["LD_LIBRARY_PATH": "", "PATH": "/usr/bin:/bin"])
         #expect(version.status == 0)
         #expect(version.output.contains("."), "\(version.output)")
+        // scripts/build-static.sh's layout: a fixed-address executable (ELF e_type EXEC = 2, where PIE is DYN = 3),
+        // whose start-up reads no relocations for Swift's metadata.
+        let header = try #require(FileHandle(forReadingAtPath: binary)).readData(ofLength: 18)
+        #expect(header.count == 18 && header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]) && header[16] == 2,
+                "not the non-PIE executable scripts/build-static.sh links: e_type \(header.count == 18 ? header[16] : 0)")
     }
 
     /// The self pipeline, rehearsed with a stand-in packager (the real scripts/package.sh is checked by the test

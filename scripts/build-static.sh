@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the `release` binary that scripts/package.sh ships and prints its path (unstripped). On Linux: the Swift
+# runtime and Foundation linked in (--static-swift-stdlib), laid out so that everyday commands touch few pages of
+# it; on macOS: a universal binary (the runtime is in the OS). bench.sh and order-file.sh measure this same build.
+#
+#   scripts/build-static.sh             # builds in .build
+#   RELEASE_SCRATCH_PATH=DIR            # build there instead (the tests build while `swift test` holds .build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=(--scratch-path "${RELEASE_SCRATCH_PATH:-.build}")
+
+if [[ "$(uname -s)" == "Darwin" ]]; then
+  flags=(--arch arm64 --arch x86_64)
+else
+  # Peak memory is mostly the binary's own code, which the kernel maps 64 KB at a time around every function that
+  # runs. So the code that runs goes together: every function in its own section (-function-sections), laid out
+  # by lld with the functions in Packaging/release.order first (scripts/order-file.sh records them from real
+  # runs; a name that no longer exists is skipped). And no PIE and no dynamic symbols for the executable's own
+  # functions: the loader then neither looks up nor relocates the ~100,000 pointers in Swift's metadata (2.5 MB
+  # of relocations read at every start). Libraries, heap and stacks keep their random addresses; only the
+  # executable's own image is at a fixed one.
+  flags=(--static-swift-stdlib
+         -Xswiftc -Xfrontend -Xswiftc -function-sections
+         -Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -no-pie
+         -Xlinker --no-export-dynamic
+         -Xlinker "--symbol-ordering-file=$PWD/Packaging/release.order" -Xlinker --no-warn-symbol-ordering
+         -Xlinker -T -Xlinker "$PWD/Packaging/release-layout.ld")
+fi
+binary="$(swift build "${scratch[@]}" -c release --product release "${flags[@]}" --show-bin-path)/release"
+# SwiftPM does not know the order file is an input: link again every time (lld takes seconds).
+rm -f "$binary"
+swift build "${scratch[@]}" -c release --product release "${flags[@]}" >&2
+echo "$binary"

@@ -72,7 +72,7 @@ export APP_STORE_CONNECT_KEY
 
 start_server() { # storage
     "$RELEASE_BIN" appstore-server --storage "$1" --key-id "$KEY_ID" --issuer-id "$ISSUER" --public-key "$WORK/public.pem" \
-        --part-size "$PART" --processing-polls 1 --auto-create > "$WORK/url" 2> "$WORK/server.log" &
+        --part-size "$PART" --processing-polls 0 --auto-create > "$WORK/url" 2> "$WORK/server.log" &
     SERVER_PID=$!
     : > "$WORK/url.wait"
     for _ in $(seq 100); do [[ -s "$WORK/url" ]] && break; sleep 0.1; done

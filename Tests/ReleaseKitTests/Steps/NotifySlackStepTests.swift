@@ -128,12 +128,14 @@ import Rehearsal
         defer { server.stop() }
         let text = """
             {"version": 1, "name": "ios-release", "steps": [
-              {"id": "long", "uses": "test.work", "with": {"board": "slack-interrupt", "milliseconds": 5000}},
+              {"id": "long", "uses": "test.work", "with": {"board": "slack-interrupt", "milliseconds": 600000}},
               {"id": "tell", "uses": "notify.slack", "needs": ["long"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure", "title": "{{outcome}}"}}]}
             """
         let (result, _) = try await Self.run(text, server: server, onStart: { engine in
             Task {
-                try await Task.sleep(for: .milliseconds(400))
+                // Interrupt once the long step is really running, whatever the machine's load: a fixed delay
+                // could land before the run starts (the interrupt is then lost) or after the step is over.
+                while Blackboard.shared.value("slack-interrupt", "running") == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 engine.interrupt()
             }
         })

@@ -12,10 +12,11 @@ scratch=(--scratch-path "${RELEASE_SCRATCH_PATH:-.build}")
 if [[ "$(uname -s)" == "Darwin" ]]; then
   flags=(--arch arm64 --arch x86_64)
 else
-  # Peak memory is mostly the binary's own code, which the kernel maps 64 KB at a time around every function that
-  # runs. So the code that runs goes together: every function in its own section (-function-sections), laid out
-  # by lld with the functions in Packaging/release.order first (scripts/order-file.sh records them from real
-  # runs; a name that no longer exists is skipped). And no PIE and no dynamic symbols for the executable's own
+  # Peak memory is mostly the binary's own code, which the kernel maps in blocks of 64 KB or more (fault-around, a
+  # whole large page-cache folio) around every function that runs. So the code that runs goes together: every
+  # function in its own section (-function-sections), laid out by lld with the functions in Packaging/release.order
+  # first (scripts/order-file.sh records them from real runs; a name that no longer exists is skipped) and those
+  # without a symbol next to them (Packaging/release-layout.ld). And no PIE and no dynamic symbols for the executable's own
   # functions: the loader then neither looks up nor relocates the ~100,000 pointers in Swift's metadata (2.5 MB
   # of relocations read at every start). Libraries, heap and stacks keep their random addresses; only the
   # executable's own image is at a fixed one.

@@ -61,11 +61,11 @@ public enum RunReport {
         }
     }
 
-    /// An output value as JSON.
+    /// An output value as JSON (``JSONWriter`` writes integral numbers as integers).
     public static func value(_ value: OutputValue) -> Any {
         switch value {
         case .string(let text), .path(let text): return text
-        case .number(let number): return number.rounded() == number && abs(number) < 1e15 ? Int64(number) as Any : number
+        case .number(let number): return number
         case .bool(let flag): return flag
         case .list(let items): return items.map(self.value)
         }

@@ -10,9 +10,7 @@ public enum OutputValue: Sendable, Equatable, Hashable {
     public var text: String {
         switch self {
         case .string(let value), .path(let value): return value
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-            return String(value)
+        case .number(let value): return NumberText.string(value)
         case .bool(let value): return value ? "true" : "false"
         case .list(let values): return values.map(\.text).joined(separator: " ")
         }

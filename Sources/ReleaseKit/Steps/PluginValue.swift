@@ -75,9 +75,7 @@ public indirect enum PluginValue: Sendable, Equatable, Decodable {
         switch self {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-            return String(value)
+        case .number(let value): return NumberText.string(value)
         case .string(let text): return "\"" + JSONEscape.string(text) + "\""
         case .array(let items): return "[" + items.map(\.json).joined(separator: ",") + "]"
         case .object(let members):

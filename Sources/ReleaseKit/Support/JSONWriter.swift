@@ -82,10 +82,8 @@ public enum JSONWriter {
         return true
     }
 
-    /// Integral values as integers (`3`, not `3.0`), others in Swift's shortest form; nil for NaN and infinities.
+    /// ``NumberText``'s form; nil for NaN and infinities, which JSON cannot hold.
     private static func number(_ value: Double) -> String? {
-        guard value.isFinite else { return nil }
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
+        value.isFinite ? NumberText.string(value) : nil
     }
 }

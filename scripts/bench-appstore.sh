@@ -139,21 +139,20 @@ done
 # Re-run against the last server, which has the upload: nothing is sent.
 (cd "$WORK" && "${WRAP[@]}" "$RELEASE_BIN" run bench.json --report rerun.json > /dev/null 2> "$WORK/rerun.log")
 
-python3 - "$BYTES" "$WORK/rerun.json" "$WORK/ours-$ROUNDS.json" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" <<'PY'
+PYTHONPATH="$ROOT/scripts/bench" python3 - "$BYTES" "$WORK/rerun.json" "$WORK/ours-$ROUNDS.json" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" <<'PY'
 import json, statistics, sys
+import table
 size = int(sys.argv[1]); rerun = json.load(open(sys.argv[2])); last = json.load(open(sys.argv[3])); n = int(sys.argv[4])
 values = sys.argv[5:]
 ours_t = [float(v) for v in values[0:n]]; ours_r = [int(v) for v in values[n:2*n]]
 curl_t = [float(v) for v in values[2*n:3*n]]; curl_r = [int(v) for v in values[3*n:4*n]]
 mb = size / 1e6
 def row(name, times, rss):
-    t = statistics.median(times)
-    print(f"{name:<34} {mb / t:>10.0f} MB/s {t:>8.2f} s {statistics.median(rss) / 1024:>9.1f} MB   runs: {', '.join(f'{x:.2f}' for x in times)}")
-    return mb / t
+    return table.row(name, times, rss, mb, 34)
 def outputs(report):
     return next(step for step in report["steps"] if step["id"] == "upload")["outputs"]
 print(f"upload of a {mb:.0f} MB .ipa to the local App Store Connect stand-in, median of {n} rounds (wall clock, peak RSS)")
-print(f"{'tool':<34} {'throughput':>15} {'time':>10} {'peak RSS':>12}")
+table.header(34)
 c = row("curl -T (one PUT, no API calls)", curl_t, curl_r)
 o = row("release run (appstore.upload)", ours_t, ours_r)
 print(f"ratio ours / curl -T: {o / c:.2f}x (target >= 0.9x); peak RSS {statistics.median(ours_r) / 1024:.1f} MB (target <= 32 MB)")

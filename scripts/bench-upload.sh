@@ -72,8 +72,9 @@ IDLE_R=$(rss_kb "$WORK/idle.time")
 # Re-run of the last published release: nothing to upload.
 "${WRAP[@]}" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app --tag "ours-$ROUNDS" --json "$FILE" > "$WORK/rerun.json" 2> "$WORK/rerun.log"
 
-python3 - "$BYTES" "$WORK/rerun.json" "$IDLE_R" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
+PYTHONPATH="$ROOT/scripts/bench" python3 - "$BYTES" "$WORK/rerun.json" "$IDLE_R" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
 import json, statistics, sys
+import table
 size = int(sys.argv[1]); rerun = json.load(open(sys.argv[2])); idle = int(sys.argv[3]); n = int(sys.argv[4])
 values = sys.argv[5:]
 ours_t = [float(v) for v in values[0:n]]; ours_r = [int(v) for v in values[n:2*n]]
@@ -81,11 +82,9 @@ curl_t = [float(v) for v in values[2*n:3*n]]; curl_r = [int(v) for v in values[3
 raw_t = [float(v) for v in values[4*n:5*n]]; raw_r = [int(v) for v in values[5*n:6*n]]
 mb = size / 1e6
 def row(name, times, rss):
-    t = statistics.median(times)
-    print(f"{name:<28} {mb / t:>10.0f} MB/s {t:>8.2f} s {statistics.median(rss) / 1024:>9.1f} MB   runs: {', '.join(f'{x:.2f}' for x in times)}")
-    return mb / t
+    return table.row(name, times, rss, mb, 28)
 print(f"upload of {mb:.0f} MB to the local GitHub server, median of {n} rounds (wall clock, peak RSS)")
-print(f"{'tool':<28} {'throughput':>15} {'time':>10} {'peak RSS':>12}")
+table.header(28)
 c = row("curl -T", curl_t, curl_r)
 o = row("release upload-asset", ours_t, ours_r)
 r = row("  --transfer-only", raw_t, raw_r)

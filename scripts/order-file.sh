@@ -16,15 +16,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 command -v valgrind >/dev/null || { echo "order-file: valgrind is missing (apt-get install valgrind)" >&2; exit 3; }
-source "$here/bench-lib.sh"
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/order-file.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# Every run below, and the benchmarks' client runs, go through callgrind (bench-lib.sh sets WRAP from this).
+export RELEASE_WRAP="valgrind --tool=callgrind --demangle=no -q --callgrind-out-file=$work/callgrind.%p"
+source "$here/bench-lib.sh"
 # valgrind does not read the DWARF swiftc writes; the symbol table is all it needs.
 strip --strip-debug -o "$work/release" "$RELEASE_BIN"
 binary=$work/release
-export RELEASE_WRAP="valgrind --tool=callgrind --demangle=no -q --callgrind-out-file=$work/callgrind.%p"
-read -r -a WRAP <<< "$RELEASE_WRAP"
 
 cd "$root"
 "${WRAP[@]}" "$binary" --version > /dev/null

@@ -74,7 +74,8 @@ extension VersioningTests {
             }
         }
 
-        /// Element X without its generated project: the spec alone reads, and its missing includes are named.
+        /// Element X without its generated project: the spec and its includes (app.yml, each target's target.yml) read
+        /// alone, every target with the version the spec defines.
         @Test func elementXSpecAloneReads() throws {
             let folder = try XcodeFixture.temporaryDirectory() + "/element"
             defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
@@ -83,8 +84,12 @@ extension VersioningTests {
             let versions = try VersionReader.read(in: folder)
             #expect(versions.report.kind == .xcodegen)
             #expect(versions.report.project == "project.yml")
-            #expect(versions.report.entries.isEmpty, "every target is in an include the corpus does not hold")
-            #expect(versions.report.warnings?.count == 10)
+            let apps = versions.report.entries.filter { $0.productType == "com.apple.product-type.application" || $0.host == "ElementX" }
+            #expect(apps.map(\.target) == ["ElementX", "ElementX", "NSE", "NSE", "ShareExtension", "ShareExtension"])
+            #expect(apps.allSatisfy { $0.version == "26.07.5" && $0.build == "1" })
+            #expect(apps.allSatisfy { $0.versionDefinedAt?.description == "project.yml:56 (MARKETING_VERSION)" })
+            #expect(versions.report.entries.count == 18)
+            #expect(versions.report.warnings ?? [] == [])
             let spec = try #require(versions.project)
             #expect(spec.configurations.map(\.name) == ["Debug", "Release"])
             #expect(spec.configurations.first?.settings.first { $0.key == "MARKETING_VERSION" }?.value == "26.07.5")

@@ -29,7 +29,7 @@ public final class Engine: Sendable {
     /// - Parameter journal: the previous run's journal for `--resume`; a fresh one is kept for real runs.
     public init(plan: Plan, reporter: any RunReporter, masker: SecretMasker, journal: RunJournal? = nil) {
         self.plan = plan
-        self.bus = EventBus(reporter: reporter)
+        self.bus = EventBus(reporter: reporter, masker: masker)
         self.masker = masker
         if plan.options.dryRun {
             self.journal = nil
@@ -349,7 +349,9 @@ public final class Engine: Sendable {
         let fingerprint: String
         do {
             let resolved = try interpolator.node(definition.with)
-            fingerprint = RunJournal.fingerprint(kind: kind, resolved: resolved, workspace: plan.options.workingDirectory)
+            var names = interpolator
+            names.secretsAsNames = true
+            fingerprint = RunJournal.fingerprint(kind: kind, resolved: try names.node(definition.with), workspace: plan.options.workingDirectory)
             if planned.carried {
                 let entry = try await carriedEntry(planned, fingerprint: fingerprint)
                 result.status = .resumed

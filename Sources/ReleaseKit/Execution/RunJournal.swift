@@ -146,6 +146,9 @@ public final class RunJournal: Sendable {
 
     /// The fingerprint of a step: its kind and its options exactly as resolved for this run, with the working
     /// directory's path taken out, so the same step resolved in another checkout (another machine) has the same one.
+    /// `resolved` must hold secrets by name (``Interpolator/secretsAsNames``), never their values: the journal is
+    /// uploaded by exported workflows, and an unsalted hash of a short secret gives it away. A changed secret
+    /// therefore does not make a step run again on `--resume`; any other changed option does.
     static func fingerprint(kind: String, resolved: JSONNode, workspace: String) -> String {
         var text = resolved.jsonText
         if workspace.count > 1 {

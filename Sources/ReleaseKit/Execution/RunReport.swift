@@ -71,9 +71,10 @@ public enum RunReport {
         }
     }
 
-    /// Serialises `object` (sorted keys), masking every secret in the text.
+    /// Serialises `object` (sorted keys) with every secret masked in its strings (``SecretMasker/maskStrings(in:)``):
+    /// the strings are masked before they are written, never the JSON text, so the result is always valid JSON.
     public static func encode(_ object: Any, pretty: Bool, masker: SecretMasker) -> String {
-        masker.mask(JSONWriter.text(object, pretty: pretty) ?? "{}")
+        JSONWriter.text(masker.maskStrings(in: object), pretty: pretty) ?? "{}"
     }
 
     /// Writes the report to `path` atomically.

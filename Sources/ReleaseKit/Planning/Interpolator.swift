@@ -17,6 +17,10 @@ public struct Interpolator: Sendable {
     /// Steps whose `outputs` are promises (preflight, dry runs): a key they did not promise is not known yet,
     /// rather than missing.
     public var promisedSteps: Set<String> = []
+    /// Whether `${secrets.NAME}` resolves to itself, unresolved, instead of the secret's value: what the journal's
+    /// fingerprints are computed from, so nothing derived from a secret is stored (an unsalted hash of a short
+    /// secret is recovered in seconds).
+    public var secretsAsNames = false
 
     public init(variables: [String: String], environment: [String: String], profile: String?, git: GitInfo,
                 now: Date, masker: SecretMasker, outputs: [String: [String: OutputValue]] = [:]) {
@@ -110,6 +114,7 @@ public struct Interpolator: Sendable {
             if let fallback { return fallback }
             throw .environmentNotSet(name)
         case .secret(let name):
+            if secretsAsNames { return "${secrets.\(name)}" }
             guard let value = environment[name], !value.isEmpty else { throw .secretNotSet(name) }
             masker.add(value)
             return value

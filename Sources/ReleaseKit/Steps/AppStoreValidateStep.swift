@@ -148,7 +148,7 @@ public struct AppStoreValidateStep: Step {
         let output = lines.withLock { $0 }
         var problems = AltoolCommand.errors(in: output)
         if !result.succeeded && problems.isEmpty {
-            let command = context.masker.mask(ShellQuoting.commandLine(arguments))
+            let command = context.masker.commandLine(arguments)
             problems.append(result.signal.map { "'\(command)' was killed by signal \($0)" } ?? "'\(command)' exited with status \(result.status)")
         }
         guard problems.isEmpty else { throw StepError.rejected(problems) }

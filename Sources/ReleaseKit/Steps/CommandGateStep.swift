@@ -104,7 +104,7 @@ public struct CommandGateStep: Step {
         }
         let numbered = lines.withLock { $0.all }
         let output = numbered.map(\.text)
-        let command = context.masker.mask(ShellQuoting.commandLine(options.run))
+        let command = context.masker.commandLine(options.run)
         var problems: [String] = []
         if !result.succeeded {
             problems.append(result.signal.map { "'\(command)' was killed by signal \($0)" } ?? "'\(command)' exited with status \(result.status)")

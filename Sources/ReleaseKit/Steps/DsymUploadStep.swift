@@ -118,7 +118,7 @@ public struct DsymUploadStep: Step {
         let argv = command(tool: try tool(in: context), path: target, in: context)
         let result = try await context.run(argv, environment: environment)
         guard result.succeeded else {
-            throw StepError.exitStatus(result.status, command: context.masker.mask(ShellQuoting.commandLine(argv)))
+            throw StepError.exitStatus(result.status, command: context.masker.commandLine(argv))
         }
         context.log("sent \(found.count) dSYM UUID\(found.count == 1 ? "" : "s") to \(options.provider == .sentry ? "Sentry" : "Crashlytics")")
         return StepOutputs(["uuids": .list(found.map { .string($0.uuid) }), "path": .path(target)])

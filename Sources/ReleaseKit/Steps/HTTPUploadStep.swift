@@ -58,7 +58,7 @@ public struct HTTPUploadStep: Step {
     public static let summary = "Upload a file to any HTTP endpoint, raw or multipart, streamed with retries"
     public static let outputs: [StepDocumentation.Output] = [
         .init("status", "number", "the HTTP status of the final response"),
-        .init("body", "string", "the response body as text (first 64 KiB)"),
+        .init("body", "string", "the response body as text (its first 65,536 characters, secrets masked)"),
         .init("bytes", "number", "bytes of request body sent by the final attempt"),
     ]
     public static let example = """
@@ -173,13 +173,16 @@ public struct HTTPUploadStep: Step {
             throw StepError.failed(context.masker.mask(error.description))
         }
         let accepted = options.expectStatus.map { $0.contains(response.status) } ?? response.isSuccess
-        let text = String(decoding: response.body.prefix(64 * 1024), as: UTF8.self)
+        // Masked before it is cut (SecretMasker.mask(_:limit:)): a secret the server echoes across the cut would
+        // otherwise keep its first characters in clear.
+        let answer = String(decoding: response.body, as: UTF8.self)
         guard accepted else {
-            let snippet = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(300)
+            let snippet = context.masker.mask(answer.trimmingCharacters(in: .whitespacesAndNewlines), limit: 300)
             throw StepError.failed(context.masker.mask(
-                HTTPError.unexpectedStatus(method: method, url: HTTPRequest.redact(options.url), status: response.status, message: String(snippet)).description
+                HTTPError.unexpectedStatus(method: method, url: HTTPRequest.redact(options.url), status: response.status, message: snippet).description
             ))
         }
+        let text = context.masker.mask(answer, limit: 64 * 1024)
         context.log("HTTP \(response.status), \(response.bytesSent) bytes sent")
         return StepOutputs([
             "status": .number(Double(response.status)),

@@ -109,7 +109,7 @@ public struct NotifySlackStep: RunReportingStep {
         }
         guard response.isSuccess else {
             // Slack answers with a word: invalid_payload, invalid_token, no_service, channel_is_archived.
-            let answer = response.text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)
+            let answer = context.masker.mask(response.text.trimmingCharacters(in: .whitespacesAndNewlines), limit: 200)
             throw StepError.failed(context.masker.mask("Slack refused the message: HTTP \(response.status)" + (answer.isEmpty ? "" : " '\(answer)'")))
         }
         context.log("sent the \(status.outcome.rawValue) message to Slack (\(body.count) bytes)")

@@ -68,9 +68,9 @@ public struct PluginStep: Step {
     /// - Throws: ``PluginError`` naming the plugin.
     func call(_ verb: String, in context: StepContext) async throws -> PluginAnswer {
         let reader = PluginLineReader(plugin: label, outputs: description.outputs, context: context)
-        let result = try await context.run([executable, verb], echo: false, input: Array(request(in: context).utf8)) { line, stream in
+        let result = try await context.run([executable, verb], echo: false, input: Array(request(in: context).utf8), onRawLine: { line, stream in
             reader.read(line, stream)
-        }
+        })
         return try await reader.finish(status: result)
     }
 }
@@ -102,15 +102,19 @@ final class PluginLineReader: Sendable {
         self.context = context
     }
 
-    /// Handles one line, already masked. Standard error is the step's log.
-    func read(_ line: String, _ stream: OutputStreamKind) {
+    /// Handles one line as the plugin wrote it. Standard error is the step's log. A line is parsed before it is
+    /// masked (a secret such as `1` or `true` masked inside the JSON would break it), and the error that quotes it
+    /// quotes it masked before cutting it short: its log messages go through the context's masking, its outputs
+    /// keep their values like any step's (every output is masked where it is shown).
+    func read(_ raw: String, _ stream: OutputStreamKind) {
         guard stream == .stdout else {
-            context.log(line, stream: .stderr)
+            context.log(raw, stream: .stderr)
             return
         }
-        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        let line = context.masker.mask(raw)
         do {
-            try handle(line)
+            try handle(raw, line: line)
         } catch let error as PluginError {
             state.withLock { if $0.error == nil { $0.error = error } }
         } catch {
@@ -118,8 +122,9 @@ final class PluginLineReader: Sendable {
         }
     }
 
-    private func handle(_ line: String) throws {
-        guard let value = PluginValue.parse(line), case .object = value else { throw PluginError.malformedLine(plugin, line) }
+    /// `raw` is what is parsed, `line` (masked) what errors quote.
+    private func handle(_ raw: String, line: String) throws {
+        guard let value = PluginValue.parse(raw), case .object = value else { throw PluginError.malformedLine(plugin, line) }
         guard let type = value["type"]?.string else { throw PluginError.badLine(plugin, "line without a 'type'", line) }
         switch type {
         case "log":

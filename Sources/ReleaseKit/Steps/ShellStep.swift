@@ -112,7 +112,7 @@ public struct ShellStep: Step {
         environment["RELEASE_OUTPUT"] = outputFile
         let result = try await context.run(arguments, directory: options.cwd, environment: environment)
         guard result.succeeded else {
-            throw StepError.exitStatus(result.status, command: ShellQuoting.commandLine(arguments))
+            throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))
         }
         var stdout = result.standardOutput
         while stdout.hasSuffix("\n") { stdout.removeLast() }

@@ -142,7 +142,7 @@ public struct SigningKeychainStep: Step {
     private func runChecked(_ arguments: [String], _ context: StepContext) async throws {
         let result = try await context.run(arguments)
         guard result.succeeded else {
-            throw StepError.exitStatus(result.status, command: context.masker.mask(ShellQuoting.commandLine(arguments)))
+            throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))
         }
     }
 

@@ -6,7 +6,7 @@ extension StepContext {
     func git(_ arguments: [String], directory: String?) async throws {
         let result = try await run(arguments, directory: directory)
         guard result.succeeded else {
-            throw StepError.failed("'\(ShellQuoting.commandLine(arguments))' exited with status \(result.status)")
+            throw StepError.failed("'\(masker.commandLine(arguments))' exited with status \(result.status)")
         }
     }
 

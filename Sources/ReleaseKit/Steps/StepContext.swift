@@ -174,13 +174,16 @@ public final class StepContext: Sendable {
     /// Task cancellation (timeout, Ctrl-C) stops the command's whole process group. `onLine` also receives
     /// every output line, masked (standard error included, which the result does not keep), for steps that
     /// judge a command by its output (`gate.command`). `input` is written to its standard input (else /dev/null).
+    /// `onRawLine` receives the lines unmasked, for a step that parses them as documents (a plugin's JSON lines,
+    /// which masking inside their syntax would break) and masks what it shows of them itself.
     public func run(
         _ arguments: [String],
         directory: String? = nil,
         environment extra: [String: String] = [:],
         echo: Bool = true,
         input: [UInt8]? = nil,
-        onLine: (@Sendable (String, OutputStreamKind) -> Void)? = nil
+        onLine: (@Sendable (String, OutputStreamKind) -> Void)? = nil,
+        onRawLine: (@Sendable (String, OutputStreamKind) -> Void)? = nil
     ) async throws -> ProcessResult {
         let request = ProcessRequest(
             arguments: arguments,
@@ -188,10 +191,12 @@ public final class StepContext: Sendable {
             environment: environment.merging(extra) { _, new in new },
             input: input
         )
-        if echo { sink(.command(masker.mask(ShellQuoting.commandLine(arguments)))) }
+        if echo { sink(.command(masker.commandLine(arguments))) }
         let masker = self.masker
         let sink = self.sink
         return try await ProcessRunner.run(request) { line, stream in
+            onRawLine?(line, stream)
+            guard echo || onLine != nil else { return }
             let masked = masker.mask(line)
             if echo { sink(.log(masked, stream)) }
             onLine?(masked, stream)
@@ -201,7 +206,7 @@ public final class StepContext: Sendable {
     /// Logs a command line as `run` does (secrets masked), for a step that runs it with `echo: false` and shows its
     /// output its own way (`xcode.archive` condenses xcodebuild's).
     public func logCommand(_ arguments: [String]) {
-        sink(.command(masker.mask(ShellQuoting.commandLine(arguments))))
+        sink(.command(masker.commandLine(arguments)))
     }
 
     /// Runs a read-only command quietly and returns its standard output without the trailing newline.
@@ -218,7 +223,7 @@ public final class StepContext: Sendable {
         }
         guard result.succeeded else {
             let detail = errors.text.isEmpty ? "" : ": \(errors.text)"
-            throw StepError.failed(masker.mask("'\(ShellQuoting.commandLine(arguments))' exited with status \(result.status)\(detail)"))
+            throw StepError.failed("'\(masker.commandLine(arguments))' exited with status \(result.status)\(masker.mask(detail))")
         }
         var output = result.standardOutput
         while output.hasSuffix("\n") { output.removeLast() }

@@ -176,7 +176,7 @@ public struct XcodeArchiveStep: Step {
         let warnings = issues.count - errors.count
         context.log("full log: \(logPath)")
         guard result.succeeded else {
-            let command = context.masker.mask(ShellQuoting.commandLine(arguments))
+            let command = context.masker.commandLine(arguments)
             if let signal = result.signal { throw StepError.failed("'\(command)' was killed by signal \(signal)") }
             if !errors.isEmpty {
                 context.log("\(errors.count) error\(errors.count == 1 ? "" : "s"):", stream: .stderr)

@@ -199,7 +199,7 @@ public struct XcodeExportStep: Step {
         let arguments = command(context)
         let result = try await context.run(arguments)
         guard result.succeeded else {
-            throw StepError.exitStatus(result.status, command: context.masker.mask(ShellQuoting.commandLine(arguments)))
+            throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))
         }
         let ipas = ((try? FileManager.default.contentsOfDirectory(atPath: exportPath)) ?? []).filter { $0.hasSuffix(".ipa") }.sorted()
         guard let name = ipas.first else { throw StepError.failed("xcodebuild -exportArchive wrote no .ipa in '\(exportPath)'") }

@@ -24,7 +24,8 @@ public struct ProcessResult: Sendable, Equatable {
     public var status: Int32
     /// The signal that ended it, if one did.
     public var signal: Int32?
-    /// Standard output, at most the last 1 MiB.
+    /// Standard output, at most its last 1 MiB, in whole lines: when the limit cuts a line, the rest of that line
+    /// is left out too, since a secret cut there could no longer be recognised and masked.
     public var standardOutput: String
 
     public var succeeded: Bool { status == 0 && signal == nil }
@@ -187,7 +188,8 @@ public enum ProcessRunner {
 
     /// Reads one of the child's output streams to its end, delivering whole lines as they arrive.
     ///
-    /// - Returns: the last `limit` bytes read.
+    /// - Returns: the last `limit` bytes read, from the start of a line: a line the limit cuts is left out whole
+    ///   (the part kept could be the end of a secret, which masking recognises only whole).
     private static func readLines(
         _ stream: SubprocessOutputSequence,
         as kind: OutputStreamKind,
@@ -195,12 +197,16 @@ public enum ProcessRunner {
         to delivery: LineDelivery
     ) async throws -> [UInt8] {
         var captured: [UInt8] = []
+        var cut = false
         var pending: [UInt8] = []
         for try await buffer in stream {
             buffer.withUnsafeBytes { bytes in
                 if limit > 0 {
                     captured.append(contentsOf: bytes)
-                    if captured.count > limit * 2 { captured.removeFirst(captured.count - limit) }
+                    if captured.count > limit * 2 {
+                        captured.removeFirst(captured.count - limit)
+                        cut = true
+                    }
                 }
                 pending.append(contentsOf: bytes)
             }
@@ -212,7 +218,11 @@ public enum ProcessRunner {
             pending.removeFirst(start)
         }
         if !pending.isEmpty { delivery.deliver(pending[...], kind) }
-        if captured.count > limit { captured.removeFirst(captured.count - limit) }
+        if captured.count > limit {
+            captured.removeFirst(captured.count - limit)
+            cut = true
+        }
+        if cut { captured.removeFirst(captured.firstIndex(of: 0x0A).map { $0 + 1 } ?? captured.count) }
         return captured
     }
 }

@@ -27,7 +27,7 @@ public struct XCConfigFile: Sendable {
     /// - Throws: ``VersioningError`` for unreadable files, include cycles and syntax errors.
     public init(contentsOf path: String) throws {
         self.path = path
-        var reader = Reader()
+        var reader = Reader(root: Self.repository(of: path))
         try reader.load(path, stack: [])
         self.assignments = reader.assignments
         self.missing = reader.missing
@@ -37,16 +37,52 @@ public struct XCConfigFile: Sendable {
     private struct Reader {
         var assignments: [SettingDefinition] = []
         var missing: [BuildSettings.Layer.Hole] = []
+        /// The folder whose files errors may quote (``XCConfigFile/repository(of:)``), symbolic links resolved.
+        let root: String
+        /// Whether the file being read is outside ``root``.
+        var foreign = false
+
+        init(root: String) {
+            self.root = root
+        }
+
+        /// A syntax error's message: `quoting` (which quotes the line) for a file in the repository; for a file
+        /// outside it, one that quotes nothing. An `#include "/…"` or `"../../…"` can reach any file on the
+        /// machine, a private key among them, and an error would echo its first line.
+        func message(_ quoting: String) -> String {
+            foreign ? "not an xcconfig line (the file is outside '\(root)', so its contents are not shown)" : quoting
+        }
 
         mutating func load(_ path: String, stack: [String]) throws {
             try XCConfigFile.load(path, stack: stack, into: &self)
         }
     }
 
+    /// The repository holding `path`: the nearest folder up with a `.git` in it, else the file's folder; with
+    /// symbolic links resolved.
+    static func repository(of path: String) -> String {
+        let folder = resolved(FilePath.parent(of: path))
+        var candidate = folder
+        while true {
+            if FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(".git")) { return candidate }
+            let parent = FilePath.parent(of: candidate)
+            if parent == candidate { return folder }
+            candidate = parent
+        }
+    }
+
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
     private static func load(_ path: String, stack: [String], into reader: inout Reader) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VersioningError.unreadable(path: path, reason: "no such file or not readable")
         }
+        let outer = reader.foreign
+        defer { reader.foreign = outer }
+        let real = resolved(path)
+        reader.foreign = !(real == reader.root || real.hasPrefix(reader.root == "/" ? "/" : reader.root + "/"))
         let bytes = Array(data)
         let directory = FilePath.parent(of: path)
         var lineStart = 0
@@ -100,21 +136,21 @@ public struct XCConfigFile: Sendable {
 
         let keyStart = index
         guard isIdentifier(bytes[index], first: true) else {
-            throw VersioningError.syntax(file: path, line: number, message: "expected 'KEY = value', found '\(text)'")
+            throw VersioningError.syntax(file: path, line: number, message: reader.message("expected 'KEY = value', found '\(text)'"))
         }
         while index < contentEnd, isIdentifier(bytes[index], first: false) { index += 1 }
         // Conditions: `[sdk=iphoneos*][arch=arm64]`.
         while index < contentEnd, bytes[index] == UInt8(ascii: "[") {
             while index < contentEnd, bytes[index] != UInt8(ascii: "]") { index += 1 }
             guard index < contentEnd else {
-                throw VersioningError.syntax(file: path, line: number, message: "unterminated condition in '\(text)'")
+                throw VersioningError.syntax(file: path, line: number, message: reader.message("unterminated condition in '\(text)'"))
             }
             index += 1
         }
         let name = String(decoding: bytes[keyStart..<index], as: UTF8.self)
         while index < contentEnd, isSpace(bytes[index]) { index += 1 }
         guard index < contentEnd, bytes[index] == UInt8(ascii: "=") else {
-            throw VersioningError.syntax(file: path, line: number, message: "expected '=' after '\(name)', found '\(text)'")
+            throw VersioningError.syntax(file: path, line: number, message: reader.message("expected '=' after '\(name)', found '\(text)'"))
         }
         index += 1
         while index < contentEnd, isSpace(bytes[index]) { index += 1 }
@@ -150,13 +186,13 @@ public struct XCConfigFile: Sendable {
             optional = false
             rest = text.dropFirst("#include".count)
         } else {
-            throw VersioningError.syntax(file: path, line: line, message: "unknown directive '\(text)'")
+            throw VersioningError.syntax(file: path, line: line, message: reader.message("unknown directive '\(text)'"))
         }
         rest = rest.drop(while: { $0 == " " || $0 == "\t" })
         guard rest.count >= 2, let open = rest.first, open == "\"" || open == "<",
               let closeIndex = rest.dropFirst().firstIndex(of: open == "\"" ? "\"" : ">")
         else {
-            throw VersioningError.syntax(file: path, line: line, message: "expected a quoted path in '\(text)'")
+            throw VersioningError.syntax(file: path, line: line, message: reader.message("expected a quoted path in '\(text)'"))
         }
         let target = String(rest[rest.index(after: rest.startIndex)..<closeIndex])
         // `<DEVELOPER_DIR>/…` style includes point into Xcode itself; nothing there defines a version.

@@ -51,4 +51,75 @@ import Testing
         #expect(masker.isEmpty)
         #expect(masker.mask("nothing to hide") == "nothing to hide")
     }
+
+    // MARK: Multi-line secrets
+
+    static let pem = "-----BEGIN PRIVATE KEY-----\r\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQgRk9SVEVTVElOR09O\r\n"
+        + "  TFlOT1RBUkVBTEtFWWJ1dGl0bG9va3NsaWtlb25lMTIzNDU2Nzg5MGFiY2RlZmdo  \r\nAw=\r\n\r\n-----END PRIVATE KEY-----\r\n"
+
+    /// Output is split into lines before it is masked: every line of a multi-line secret is masked on its own
+    /// (blanks around it trimmed, `\r\n` or `\n`), the whole value too; lines too short to mask safely are not.
+    @Test func masksEveryLineOfAMultiLineSecretOnItsOwn() {
+        let masker = SecretMasker(secrets: [Self.pem])
+        #expect(masker.mask("MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQgRk9SVEVTVElOR09O") == "***")
+        #expect(masker.mask("key: TFlOT1RBUkVBTEtFWWJ1dGl0bG9va3NsaWtlb25lMTIzNDU2Nzg5MGFiY2RlZmdo.") == "key: ***.")
+        #expect(masker.mask(Self.pem) == "***\r\n", "the value is registered without its trailing line break")
+        #expect(masker.mask("-----BEGIN PRIVATE KEY-----") == "***")
+        // `Aw=` (3 characters) would mask text everywhere: left alone, as empty lines are.
+        #expect(masker.mask("Aw= stays") == "Aw= stays")
+        // The JSON-escaped whole value (a report of an unsplit text) is masked as well.
+        #expect(!masker.mask(JSONEscape.string(Self.pem)).contains("MIGTAg"))
+        #expect(SecretMasker.lines(of: "one line") == [])
+    }
+
+    /// A token pasted with its line break: registered without it, so the value printed alone is masked.
+    @Test(arguments: ["\n", "\r\n", "\r\n\r\n"]) func trailingLineBreaksAreTrimmedBeforeRegistering(_ ending: String) {
+        let masker = SecretMasker(secrets: ["tok-0123456789" + ending])
+        #expect(masker.mask("token=tok-0123456789;") == "token=***;")
+        #expect(masker.mask("url?t=" + "tok-0123456789".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!) == "url?t=***")
+    }
+
+    // MARK: Matching on bytes
+
+    /// A combining mark after the secret joins its last character into another grapheme: still masked, the mark kept.
+    @Test(arguments: ["\u{301}", "\u{20DD}", "\u{FE0F}"]) func aSecretFollowedByACombiningMarkIsMasked(_ mark: String) {
+        let masker = SecretMasker(secrets: ["ghp_Combining123"])
+        #expect(masker.mask("token=ghp_Combining123\(mark) end") == "token=***\(mark) end")
+        #expect(masker.mask("\u{301}ghp_Combining123") == "\u{301}***")
+    }
+
+    /// Two secrets that overlap in the text are masked as one run, leaving nothing of either; two that only touch
+    /// get a mask each, as before.
+    @Test func overlappingSecretsLeaveNothingAndTouchingOnesAreMaskedEach() {
+        let masker = SecretMasker(secrets: ["abcdEFGH", "EFGHijkl"])
+        #expect(masker.mask("<abcdEFGHijkl>") == "<***>")
+        #expect(masker.mask("<abcdEFGHEFGHijkl>") == "<******>")
+        #expect(masker.mask("abcdEFG") == "abcdEFG")
+    }
+
+    // MARK: Cutting and JSON
+
+    @Test func masksBeforeCutting() {
+        let masker = SecretMasker(secrets: ["s3cr3t-token-value"])
+        let text = String(repeating: "a", count: 8) + "s3cr3t-token-value" + "tail"
+        #expect(masker.mask(text, limit: 11) == "aaaaaaaa***")
+        #expect(masker.mask(text, limit: 100) == "aaaaaaaa***tail")
+    }
+
+    /// `false` and `1` as secrets: the strings holding them are masked, the document's syntax and numbers are not.
+    @Test func masksStringsOfAJSONTreeNotItsSyntax() throws {
+        let masker = SecretMasker(secrets: ["false", "1", "null"])
+        let object: [String: Any] = ["dry_run": false, "attempts": 1, "profile": NSNull(), "message": "flag false, count 1",
+                                     "list": ["1", 1, ["nested": "null"]] as [Any]]
+        let text = try #require(JSONWriter.text(masker.maskStrings(in: object)))
+        #expect(text == #"{"attempts":1,"dry_run":false,"list":["***",1,{"nested":"***"}],"message":"flag ***, count ***","profile":null}"#)
+    }
+
+    /// Each argument is masked before it is quoted: quoting changes a secret with a quote or a space in it.
+    @Test func commandLinesAreMaskedWordByWord() {
+        let secret = "it's a secret"
+        let masker = SecretMasker(secrets: [secret])
+        #expect(masker.mask(ShellQuoting.commandLine(["echo", secret])).contains("secret"), "the quoted form is not the secret's")
+        #expect(masker.commandLine(["echo", secret, "--token=" + secret, "a \(secret)"]) == "echo *** --token=*** 'a ***'")
+    }
 }

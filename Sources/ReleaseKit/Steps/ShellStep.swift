@@ -51,6 +51,8 @@ public struct ShellStep: Step {
         .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
     ]
     public static let dynamicOutputs = true
+    /// With `shell: true`, `run` is a script: its `${…}` values reach it as `RELEASE_V_n` variables set in `env`.
+    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env")
     public static let example = """
         {"id": "archive", "uses": "shell", "when": {"os": "macos"},
          "with": {"run": ["xcodebuild", "-scheme", "Demo", "archive", "-archivePath", "build/Demo.xcarchive"],

@@ -101,9 +101,10 @@ import Testing
             _release "$1" "" run
             printf '<%s>\\n' "${COMPREPLY[@]}"
             """
+        // The generated script needs bash 4 or later: the one on PATH (macOS's /bin/bash is 3.2).
         let bash = Process()
-        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-        bash.arguments = ["-c", driver, "bash", ReleaseBinary.path]
+        bash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        bash.arguments = ["bash", "-c", driver, "bash", ReleaseBinary.path]
         bash.currentDirectoryURL = URL(fileURLWithPath: directory)
         let output = Pipe()
         bash.standardOutput = output

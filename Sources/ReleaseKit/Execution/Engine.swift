@@ -183,7 +183,7 @@ public final class Engine: Sendable {
     ///   other error is the step's own failure.
     private func prepare(_ planned: PlannedStep, interpolator: Interpolator, scratch: String,
                          promisedPaths: [String: String]) async throws -> (step: any Step, plan: StepPlan, context: StepContext) {
-        let step = try build(planned, try interpolator.node(planned.definition.with))
+        let step = try build(planned, try interpolator.options(planned.definition.with, of: planned.kind))
         let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
         let timeout = planned.definition.timeout
         try await withTimeout(timeout, "verify") { try await step.verify(in: context) }
@@ -348,10 +348,10 @@ public final class Engine: Sendable {
         let step: any Step
         let fingerprint: String
         do {
-            let resolved = try interpolator.node(definition.with)
+            let resolved = try interpolator.options(definition.with, of: planned.kind)
             var names = interpolator
             names.secretsAsNames = true
-            fingerprint = RunJournal.fingerprint(kind: kind, resolved: try names.node(definition.with), workspace: plan.options.workingDirectory)
+            fingerprint = RunJournal.fingerprint(kind: kind, resolved: try names.options(definition.with, of: planned.kind), workspace: plan.options.workingDirectory)
             if planned.carried {
                 let entry = try await carriedEntry(planned, fingerprint: fingerprint)
                 result.status = .resumed

@@ -24,6 +24,26 @@ public enum PipelineCompletion {
         return definition.steps.map(\.id).filter { $0.hasPrefix(prefix) }
     }
 
+    /// `candidates` written for `shell` (`bash`, `zsh` or `fish`, as ArgumentParser names the shell asking), so
+    /// each reads back as exactly that word and nothing in it runs or splits.
+    ///
+    /// Names come from files in the working directory, which may be a clone of someone else's repository: a
+    /// pipeline file or an invalid pipeline's profile named `$(touch x)` must complete as text. bash expands every
+    /// word of `compgen -W` (command substitution included), so each candidate is quoted as a shell word; zsh's
+    /// `_describe` reads `name:description`, so `:` and `\` are escaped; fish takes each line as it is. A candidate
+    /// with a control character (a line break would make two) is left out.
+    public static func escaped(_ candidates: [String], for shell: String?) -> [String] {
+        let printable = candidates.filter { name in !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
+        switch shell {
+        case "bash":
+            return printable.map(ShellQuoting.quote)
+        case "zsh":
+            return printable.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:") }
+        default:
+            return printable
+        }
+    }
+
     /// The pipeline argument among `words` (the command line from the subcommand on): the first word that is
     /// neither an option nor an option's value.
     static func pipelineArgument(in words: [String]) -> String? {

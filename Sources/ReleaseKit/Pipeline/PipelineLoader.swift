@@ -222,6 +222,11 @@ public struct PipelineLoader: Sendable {
         var profiles: [ProfileDefinition] = []
         for member in members {
             let profilePath = path.appending(member.key)
+            // A profile name reaches shells (completion candidates for `--profile`, `${profile}` in scripts) and
+            // exported workflows: it is a word like a step id, never markup or code.
+            if !Self.isValidID(member.key) {
+                diagnostics.add("invalid profile name '\(Echo.text(member.key, limit: 60))': profile names match \(Self.idPattern)", at: member.keyLocation, profilePath)
+            }
             guard let fields = member.value.members else {
                 diagnostics.add("profile '\(member.key)' must be an object, found \(member.value.found)", at: member.value, profilePath)
                 continue

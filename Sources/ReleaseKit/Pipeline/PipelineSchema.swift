@@ -52,6 +52,7 @@ public enum PipelineSchema {
                 "runs_on": ["$ref": "#/$defs/runner"],
                 "profiles": [
                     "type": "object",
+                    "propertyNames": ["pattern": "^\(PipelineLoader.idPattern)$"],
                     "additionalProperties": [
                         "type": "object",
                         "additionalProperties": false,

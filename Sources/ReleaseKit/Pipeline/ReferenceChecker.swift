@@ -61,6 +61,7 @@ struct ReferenceChecker {
             }
             if let kind = registry[step.uses] {
                 checkOptions(step, kind: kind, into: &diagnostics)
+                checkShellScript(step, kind: kind, into: &diagnostics)
             }
             var uses: Set<String> = []
             forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
@@ -255,6 +256,22 @@ struct ReferenceChecker {
         for failure in failures {
             if let missing = Self.missingOption(in: failure.message), failure.path == path, misspelt[missing] != nil { continue }
             diagnostics.add("step '\(step.id)' (\(step.uses)): \(failure.message)", at: failure.location, failure.path)
+        }
+    }
+
+    /// A shell script's references must be in places where quoting keeps their values text (``ShellScript``), and
+    /// its environment may not set the variables that carry them.
+    private func checkShellScript(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) {
+        guard let option = kind.shellScript, let node = step.with[option.script], let text = node.string,
+              Template.mayContainReferences(text), let script = try? ShellScript(parsing: text)
+        else { return }
+        let path = step.path.appending("with").appending(option.script)
+        for problem in script.problems {
+            diagnostics.add("step '\(step.id)': '\(Echo.text(problem.source))' in the shell script is \(problem.reason)", at: node, path)
+        }
+        for member in step.with[option.environment]?.members ?? [] where member.key.hasPrefix(ShellScript.variablePrefix) {
+            diagnostics.add("step '\(step.id)': '\(Echo.text(member.key))' is reserved for the values of the script's ${…} references (\(ShellScript.variablePrefix)1, \(ShellScript.variablePrefix)2, …)",
+                            at: member.keyLocation, step.path.appending("with").appending(option.environment).appending(member.key))
         }
     }
 

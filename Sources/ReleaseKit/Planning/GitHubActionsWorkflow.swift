@@ -54,7 +54,7 @@ public struct GitHubActionsWorkflow: Sendable {
         out.comment("the jobs after it as an artifact: the run journal (\(JournalLocation.gitFolder)/: outputs, artifact digests, the")
         out.comment("run's clock) and the folders its steps create; `--resume` takes those steps from it, and an artifact whose")
         out.comment("SHA-256 changed on the way is an error. Secrets reach the run step as environment variables only.")
-        out.line(0, "name: \(YAMLWriter.scalar(definition.name))")
+        out.line(0, "name: \(YAMLWriter.scalar(Self.staticText(definition.name)))")
         out.line(0, "on:")
         let branches = triggerBranches
         if !branches.isEmpty {
@@ -74,8 +74,8 @@ public struct GitHubActionsWorkflow: Sendable {
         for job in jobs {
             let steps = job.steps + partition.everyJob
             out.line(1, "\(job.id):")
-            out.line(2, "name: \(YAMLWriter.scalar("\(job.runner): \(job.steps.joined(separator: ", "))"))")
-            out.line(2, "runs-on: \(job.runner.labels.count == 1 ? YAMLWriter.scalar(job.runner.labels[0]) : "[" + job.runner.labels.map(YAMLWriter.scalar).joined(separator: ", ") + "]")")
+            out.line(2, "name: \(Self.literal("\(job.runner): \(job.steps.joined(separator: ", "))"))")
+            out.line(2, "runs-on: \(job.runner.labels.count == 1 ? Self.literal(job.runner.labels[0]) : "[" + job.runner.labels.map(Self.literal).joined(separator: ", ") + "]")")
             if !job.needs.isEmpty {
                 out.line(2, "needs: [\(job.needs.map(YAMLWriter.scalar).joined(separator: ", "))]")
             }
@@ -86,39 +86,74 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(5, "fetch-depth: 0")
             install(into: &out)
             for ancestor in WorkflowJob.ancestors(of: job.id, in: jobs) where needed.contains(ancestor) {
-                out.line(3, "- name: \(YAMLWriter.scalar("Download the state of job \(ancestor)"))")
+                out.line(3, "- name: \(Self.literal("Download the state of job \(ancestor)"))")
                 out.line(4, "uses: actions/download-artifact@v7")
                 out.line(4, "with:")
                 out.line(5, "name: \(Self.stateArtifact(of: ancestor))")
-                out.line(5, "path: \(YAMLWriter.scalar(root(of: uploadPaths(of: jobs.first { $0.id == ancestor }!))))")
+                out.line(5, "path: \(Self.literal(root(of: uploadPaths(of: jobs.first { $0.id == ancestor }!))))")
             }
-            var arguments = ["release", "run", pipelinePath, "--resume"]
-            if let profile { arguments += ["--profile", profile] }
-            for step in steps { arguments += ["--only", step] }
-            out.line(3, "- name: \(YAMLWriter.scalar("Run " + job.steps.joined(separator: ", ")))")
+            // The pipeline path and the profile reach the command as environment variables, never pasted into `run:`
+            // (GitHub's advice for values it does not write itself); step ids are words of [a-z0-9-_].
+            var arguments = ["release", "run", "\"$RELEASE_PIPELINE\"", "--resume"]
+            if profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
+            for step in steps { arguments += ["--only", ShellQuoting.quote(step)] }
+            out.line(3, "- name: \(Self.literal("Run " + job.steps.joined(separator: ", ")))")
             out.line(4, "id: release-run")
-            out.line(4, "run: \(YAMLWriter.scalar(ShellQuoting.commandLine(arguments)))")
+            out.line(4, "run: \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
             let ancestorSteps = steps.reduce(into: Set<String>()) { $0.formUnion(pipeline.graph.ancestors(of: $1)) }
             let used = references(ofSteps: steps + ancestorSteps.sorted())
-            if !used.secrets.isEmpty || !used.variables.isEmpty {
-                out.line(4, "env:")
-                var entries = used.secrets.map { ($0, "${{ secrets.\($0) }}") }
-                entries += used.variables.subtracting(used.secrets).map { ($0, "${{ vars.\($0) }}") }
-                for (name, value) in entries.sorted(by: { $0.0 < $1.0 }) { out.line(5, "\(name): \(YAMLWriter.scalar(value))") }
-            }
+            out.line(4, "env:")
+            var entries = [("RELEASE_PIPELINE", Self.literal(pipelinePath))] + (profile.map { [("RELEASE_PROFILE", Self.literal($0))] } ?? [])
+            var mapped = used.secrets.map { ($0, "${{ secrets.\($0) }}") }
+            mapped += used.variables.subtracting(used.secrets).map { ($0, "${{ vars.\($0) }}") }
+            entries += mapped.filter { !["RELEASE_PIPELINE", "RELEASE_PROFILE"].contains($0.0) }.sorted(by: { $0.0 < $1.0 }).map { ($0.0, YAMLWriter.scalar($0.1)) }
+            for (name, value) in entries { out.line(5, "\(name): \(value)") }
             if needed.contains(job.id) {
                 out.line(3, "- name: Upload the state for later jobs")
                 out.line(4, "uses: actions/upload-artifact@v6")
                 out.line(4, "with:")
                 out.line(5, "name: \(Self.stateArtifact(of: job.id))")
-                out.line(5, "path: |")
-                for path in uploadPaths(of: job) { out.line(6, path) }
+                let paths = uploadPaths(of: job).map(Self.escapingExpressions)
+                if paths.allSatisfy(Self.fitsBlock) {
+                    out.line(5, "path: |")
+                    for path in paths { out.line(6, path) }
+                } else {
+                    out.line(5, "path: \(YAMLWriter.scalar(paths.joined(separator: "\n")))")
+                }
                 out.line(5, "include-hidden-files: true")
                 out.line(5, "if-no-files-found: error")
                 out.line(5, "overwrite: true")
             }
         }
         return out.text
+    }
+
+    // MARK: Escaping
+
+    /// `value` for a place where GitHub evaluates `${{ … }}` (jobs' and steps' names, `runs-on`, `env`, `with`,
+    /// `run`): written as a YAML scalar with every `${{` replaced by an expression whose value is `${{`, so text from
+    /// the pipeline or the command line is shown as written and never evaluated (it could read `github.event` or a
+    /// secret).
+    static func literal(_ value: String) -> String {
+        YAMLWriter.scalar(escapingExpressions(value))
+    }
+
+    /// `value` for a static field, where GitHub allows no expression at all (the workflow's `name`): `${{` is
+    /// written `$ {{`, which is not one.
+    static func staticText(_ value: String) -> String {
+        value.replacingOccurrences(of: "${{", with: "$ {{")
+    }
+
+    /// `value` with each `${{` written as `${{ '${{' }}`, which GitHub evaluates to the text `${{`.
+    static func escapingExpressions(_ value: String) -> String {
+        value.replacingOccurrences(of: "${{", with: "${{ '${{' }}")
+    }
+
+    /// Whether `line` can be a line of a `|` block scalar as it is: no character YAML would read as a line break or
+    /// cannot print, and no space at its start (which would change the block's indentation) or end.
+    static func fitsBlock(_ line: String) -> Bool {
+        !line.isEmpty && !line.unicodeScalars.contains { YAMLWriter.escape($0) != nil }
+            && line.first != " " && line.last != " "
     }
 
     // MARK: Parts

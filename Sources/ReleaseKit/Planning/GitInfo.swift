@@ -8,22 +8,35 @@ public struct GitInfo: Sendable, Equatable {
     public var commitCount: Int?
     /// Why the facts are missing, when they are (not a repository, git not installed).
     public var problem: String?
+    /// The run is a GitHub Actions `pull_request` or `pull_request_target` event: whoever opens the pull request
+    /// names its branch (and picks the branch it targets), so no `when: {"branch": …}` holds (``conditionBranch``).
+    public var pullRequest: Bool
 
-    public init(branch: String?, sha: String?, commitCount: Int?, problem: String? = nil) {
+    public init(branch: String?, sha: String?, commitCount: Int?, problem: String? = nil, pullRequest: Bool = false) {
         self.branch = branch
         self.sha = sha
         self.commitCount = commitCount
         self.problem = problem
+        self.pullRequest = pullRequest
     }
+
+    /// The branch `when: {"branch": …}` conditions test, for profiles and steps: none in a pull request event, so a
+    /// fork's pull request from a branch named `release/x` never selects the `release` profile or its steps.
+    public var conditionBranch: String? { pullRequest ? nil : branch }
 
     /// CI variables that name the branch when the checkout is detached, in the order they are trusted.
     static let branchVariables = ["RELEASE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME",
                                   "BITRISE_GIT_BRANCH", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "TRAVIS_BRANCH", "BRANCH_NAME", "GIT_BRANCH"]
 
+    /// Whether `environment` is a GitHub Actions pull request event (`GITHUB_EVENT_NAME`).
+    static func isPullRequest(_ environment: [String: String]) -> Bool {
+        ["pull_request", "pull_request_target"].contains(environment["GITHUB_EVENT_NAME"] ?? "")
+    }
+
     /// Reads the facts for the repository containing `directory`.
     /// - Parameter needCount: whether to count commits (a walk of the history; skipped unless used).
     public static func read(in directory: String, environment: [String: String], needCount: Bool) async -> GitInfo {
-        var info = GitInfo(branch: nil, sha: nil, commitCount: nil)
+        var info = GitInfo(branch: nil, sha: nil, commitCount: nil, pullRequest: isPullRequest(environment))
         let request = ProcessRequest(arguments: ["git", "rev-parse", "--abbrev-ref", "HEAD", "HEAD"], directory: directory, environment: environment)
         do {
             let result = try await ProcessRunner.run(request) { _, _ in }
@@ -44,7 +57,9 @@ public struct GitInfo: Sendable, Equatable {
             info.problem = "cannot run git: \(error)"
         }
         if info.branch == nil {
-            for name in branchVariables {
+            // GITHUB_HEAD_REF is the pull request's own branch, named by its author: in a pull request event the
+            // branch is GitHub's ref for it (GITHUB_REF_NAME, `42/merge`) instead.
+            for name in branchVariables where !(info.pullRequest && name == "GITHUB_HEAD_REF") {
                 if var value = environment[name], !value.isEmpty {
                     if name == "GIT_BRANCH", value.hasPrefix("origin/") { value.removeFirst("origin/".count) }
                     info.branch = value

@@ -65,6 +65,55 @@ public struct Interpolator: Sendable {
         }
     }
 
+    /// A step's `with` resolved for its kind: as ``node(_:)`` does, except that a shell script (``StepKind/shellScript``,
+    /// a string `run` of `shell`) gets its values as environment variables added to the environment option, and
+    /// references to them, quoted for their place, in its text (``ShellScript``); a value is never script text.
+    /// - Throws: ``ResolutionError``; ``ResolutionError/unsafeShellReference(_:_:)`` for a reference no quoting makes
+    ///   safe (`validate` reports those first).
+    public func options(_ with: JSONNode, of kind: StepKind) throws(ResolutionError) -> JSONNode {
+        guard let option = kind.shellScript, let members = with.members,
+              let scriptNode = with[option.script], let text = scriptNode.string, Template.mayContainReferences(text)
+        else { return try node(with) }
+        let script: ShellScript
+        do {
+            script = try ShellScript(parsing: text)
+        } catch {
+            throw .invalidTemplate(error.message)
+        }
+        var stack: [String] = []
+        let resolve = { (reference: TemplateReference) throws(ResolutionError) -> String in try self.value(of: reference, stack: &stack) }
+        guard let rendered = try script.render(resolve) else {
+            let problem = script.problems.first
+            throw .unsafeShellReference(problem?.source ?? "", problem?.reason ?? "")
+        }
+        var resolved: [JSONNode.Member] = []
+        var environmentSet = false
+        for member in members {
+            var value: JSONNode
+            if member.key == option.script {
+                value = JSONNode(.string(rendered.script), at: member.value.location)
+            } else {
+                value = try node(member.value)
+            }
+            if member.key == option.environment, case .object(var entries) = value.value {
+                entries.removeAll { rendered.environment[$0.key] != nil }
+                for (name, text) in rendered.environment.sorted(by: { $0.key < $1.key }) {
+                    entries.append(JSONNode.Member(key: name, keyLocation: member.keyLocation, value: JSONNode(.string(text), at: member.value.location)))
+                }
+                value = JSONNode(.object(entries), at: member.value.location)
+                environmentSet = true
+            }
+            resolved.append(JSONNode.Member(key: member.key, keyLocation: member.keyLocation, value: value))
+        }
+        if !environmentSet {
+            let entries = rendered.environment.sorted(by: { $0.key < $1.key }).map {
+                JSONNode.Member(key: $0.key, keyLocation: scriptNode.location, value: JSONNode(.string($0.value), at: scriptNode.location))
+            }
+            resolved.append(JSONNode.Member(key: option.environment, keyLocation: scriptNode.location, value: JSONNode(.object(entries), at: scriptNode.location)))
+        }
+        return JSONNode(.object(resolved), at: with.location)
+    }
+
     /// The value of one variable, with its own references resolved.
     public func variable(_ name: String) throws(ResolutionError) -> String {
         var stack: [String] = []

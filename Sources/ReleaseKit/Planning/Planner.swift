@@ -22,7 +22,7 @@ public struct Planner: Sendable {
         }
 
         // Profile: --profile, else the first whose `when` holds, else the default.
-        let facts = Condition.Facts(profile: nil, branch: git.branch, environment: options.environment, os: options.os)
+        let facts = Condition.Facts(profile: nil, branch: git.conditionBranch, environment: options.environment, os: options.os)
         var profile: ProfileDefinition?
         var reason = "no profiles defined"
         if let name = options.profile {
@@ -41,6 +41,9 @@ public struct Planner: Sendable {
             reason = "default"
         } else if !definition.profiles.isEmpty {
             reason = "no profile's 'when' holds and none is marked default"
+        }
+        if git.pullRequest, options.profile == nil, !definition.profiles.isEmpty {
+            reason += "; a pull request event: no 'branch' condition holds"
         }
 
         var variables: [String: String] = [:]
@@ -72,7 +75,7 @@ public struct Planner: Sendable {
         let carriedSteps = options.resume && !options.only.isEmpty
             ? Set(definition.steps.filter { !$0.always && !named.contains($0.id) && options.journaled.contains($0.id) }.map(\.id)) : []
 
-        let stepFacts = Condition.Facts(profile: profile?.name, branch: git.branch, environment: options.environment, os: options.os)
+        let stepFacts = Condition.Facts(profile: profile?.name, branch: git.conditionBranch, environment: options.environment, os: options.os)
         let nonAlways = definition.steps.filter { !runsAlways($0) }.map(\.id)
         var decisions: [String: PlannedStep.Decision] = [:]
         var planned: [PlannedStep] = []

@@ -11,6 +11,8 @@ public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible
     case missingOutput(step: String, key: String, available: [String])
     case variableCycle([String])
     case invalidTemplate(String)
+    /// A reference in a shell script where no quoting makes its value safe: the reference and why.
+    case unsafeShellReference(String, String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible
             return "variables refer to each other in a cycle: \(names.joined(separator: " -> "))"
         case .invalidTemplate(let message):
             return message
+        case .unsafeShellReference(let source, let reason):
+            return "'\(Echo.text(source))' in the shell script is \(reason)"
         }
     }
 }

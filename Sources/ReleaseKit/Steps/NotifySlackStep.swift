@@ -132,14 +132,16 @@ public struct NotifySlackStep: RunReportingStep {
 
     /// The message for `status`, every text masked.
     func message(for status: RunStatus, masker: SecretMasker) -> SlackMessage {
+        // Values are masked before they are escaped for mrkdwn: escaped, a secret holding `&`, `<` or `>` would no
+        // longer be the text the masker looks for.
         let title = render(options.title, status, escape: false).split(separator: " ").joined(separator: " ")
         var blocks: [SlackMessage.Block] = [.header(masker.mask(title))]
         if let text = options.text {
-            blocks.append(.section(masker.mask(render(text, status, escape: true))))
+            blocks.append(.section(masker.mask(render(text, status, escape: true, masker: masker))))
         } else {
             var lines: [String] = []
             let version = self.version(status)
-            if !version.isEmpty { lines.append("*Version:* " + SlackMessage.escaped(version)) }
+            if !version.isEmpty { lines.append("*Version:* " + SlackMessage.escaped(masker.mask(version))) }
             lines.append("*Outcome:* " + Self.word(status.outcome))
             blocks.append(.section(masker.mask(lines.joined(separator: "\n"))))
         }
@@ -150,8 +152,8 @@ public struct NotifySlackStep: RunReportingStep {
             blocks.append(.section(masker.mask(lines.joined(separator: "\n"))))
         }
         let links = options.links.sorted { $0.key < $1.key }.compactMap { label, template -> String? in
-            let url = render(template, status, escape: false)
-            return url.isEmpty ? nil : "<\(url)|\(SlackMessage.escaped(label))>"
+            let url = masker.mask(render(template, status, escape: false, masker: masker))
+            return url.isEmpty ? nil : "<\(SlackMessage.linkTarget(url))|\(SlackMessage.escaped(label))>"
         }
         if !links.isEmpty { blocks.append(.section(masker.mask(links.joined(separator: " · ")))) }
         var context = ["pipeline *\(SlackMessage.escaped(status.pipeline))*"]
@@ -160,7 +162,8 @@ public struct NotifySlackStep: RunReportingStep {
         if let sha = status.sha { context.append("`\(sha.prefix(7))`") }
         if status.dryRun { context.append("dry run") }
         blocks.append(.context([masker.mask(context.joined(separator: " · "))]))
-        return SlackMessage(text: masker.mask(title), blocks: blocks)
+        // The notification text is mrkdwn too (the header is plain text, shown as typed).
+        return SlackMessage(text: SlackMessage.escaped(masker.mask(title)), blocks: blocks)
     }
 
     /// How the outcome reads in a message.
@@ -182,14 +185,15 @@ public struct NotifySlackStep: RunReportingStep {
         return ""
     }
 
-    /// `template` with its placeholders filled in from `status` (escaped for mrkdwn when `escape`).
-    func render(_ template: String, _ status: RunStatus, escape: Bool) -> String {
+    /// `template` with its placeholders filled in from `status` (each value masked with `masker` first, then
+    /// escaped for mrkdwn when `escape`).
+    func render(_ template: String, _ status: RunStatus, escape: Bool, masker: SecretMasker? = nil) -> String {
         var result = ""
         var rest = Substring(template)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            let value = self.value(name, status)
+            let value = masker.map { $0.mask(self.value(name, status)) } ?? self.value(name, status)
             result += escape ? SlackMessage.escaped(value) : value
             rest = rest[close.upperBound...]
         }

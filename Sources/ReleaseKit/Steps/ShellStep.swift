@@ -2,6 +2,9 @@ import Foundation
 
 /// `shell`: runs a command. argv array by default; `shell: true` runs a string through `/bin/sh -c`.
 ///
+/// A script's `${…}` values are never pasted into it: they arrive as `RELEASE_V_n` variables in `env`, referenced
+/// with the quoting their place needs (the engine does it through ``shellScript``; see `ShellScript` in Pipeline/).
+///
 /// The exact command line is logged with secrets masked, output streams line by line, and the command's real
 /// exit status is kept. Lines `KEY=VALUE` written to the file named by `$RELEASE_OUTPUT` become outputs
 /// (`KEY<<DELIM` … `DELIM` for multi-line values), as GitHub Actions does with `$GITHUB_OUTPUT`.
@@ -10,7 +13,7 @@ public struct ShellStep: Step {
     public struct Options: StepOptions {
         @Option(help: "the command as argv, or a shell string with shell: true")
         public var run: Command
-        @Option(help: "run `run` through /bin/sh -c")
+        @Option(help: "run `run` through /bin/sh -c; its ${…} values reach the script as environment variables, never as script text")
         public var shell: Bool = false
         @Option(help: "extra environment variables for the command")
         public var env: [String: String] = [:]
@@ -51,6 +54,8 @@ public struct ShellStep: Step {
         .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
     ]
     public static let dynamicOutputs = true
+    /// With `shell: true`, `run` is a script: its `${…}` values reach it as `RELEASE_V_n` variables set in `env`.
+    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env")
     public static let example = """
         {"id": "archive", "uses": "shell", "when": {"os": "macos"},
          "with": {"run": ["xcodebuild", "-scheme", "Demo", "archive", "-archivePath", "build/Demo.xcarchive"],

@@ -49,9 +49,16 @@ struct SlackMessage: Encodable, Equatable {
         return try encoder.encode(self)
     }
 
-    /// `text` escaped for `mrkdwn`, where `&`, `<` and `>` are markup (Slack's "escaping text").
+    /// `text` escaped for `mrkdwn`, where `&`, `<` and `>` are markup (Slack's "escaping text"): escaped, a value
+    /// such as `<!channel>` or `<https://evil|Release>` shows as typed instead of notifying the channel or linking.
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// `url` made safe inside a `<URL|label>` link: escaped like text, and `|` (which would end the URL and start
+    /// the label) percent-encoded, so the link's target is the whole value and nothing after it becomes markup.
+    static func linkTarget(_ url: String) -> String {
+        escaped(url).replacingOccurrences(of: "|", with: "%7C")
     }
 
     /// At most `limit` characters, the last one `…` when cut.

@@ -31,6 +31,9 @@ public protocol Step: Sendable {
     static var dynamicOutputs: Bool { get }
     /// A complete step object as it would appear in `steps`, as JSON text; a test decodes it.
     static var example: String { get }
+    /// The option that holds a `/bin/sh` script and the one that sets its environment (`shell`'s `run` and `env`), so
+    /// `${…}` references in the script are passed as environment variables instead of pasted in. Default: nil.
+    static var shellScript: ShellScriptOption? { get }
 
     /// Creates the step, rejecting bad option values before anything runs.
     init(options: Options) throws
@@ -51,6 +54,7 @@ extension Step {
     public func verify(in context: StepContext) async throws {}
     public var isReadOnly: Bool { false }
     public static var dynamicOutputs: Bool { false }
+    public static var shellScript: ShellScriptOption? { nil }
 
     /// Options (from the `Options` declarations), outputs and example, for `release steps`. Not a requirement, so
     /// a step cannot document options other than those it decodes.

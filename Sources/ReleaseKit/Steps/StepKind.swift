@@ -14,6 +14,8 @@ public struct StepKind: Sendable {
     public let plugin: (description: PluginDescription, executable: String)?
     /// Whether the kind reports on the run (``RunReportingStep``): scheduled like an `always` step.
     public let reportsOnRun: Bool
+    /// The options holding a shell script and its environment (``Step/shellScript``), if the kind has them.
+    public let shellScript: ShellScriptOption?
     private let create: @Sendable (any StepOptions) throws -> any Step
 
     public init<S: Step>(_ type: S.Type) {
@@ -29,6 +31,7 @@ public struct StepKind: Sendable {
         }
         plugin = nil
         reportsOnRun = S.self is any RunReportingStep.Type
+        shellScript = S.shellScript
     }
 
     /// A kind served by the external plugin at `executable`.
@@ -42,6 +45,7 @@ public struct StepKind: Sendable {
         optionsType = PluginStep.Options.self
         plugin = (description, executable)
         reportsOnRun = false
+        shellScript = nil
         create = { _ in throw InternalError("plugin kind '\(description.kind)' is built from its JSON options") }
     }
 

@@ -18,8 +18,15 @@ public enum VersionReader {
     /// Reads the project at `project`, or the version file at `file`, or whatever `directory` holds: a single
     /// `.xcodeproj` (with its XcodeGen spec when one is beside it), an XcodeGen `project.yml`/`project.json`, a
     /// `VERSION` file, or a single `.xcodeproj` in a subfolder.
+    ///
+    /// A version or build number that is not one (``ProjectVersions/isVersionText(_:)``: a quote, `;`, `$`, a space)
+    /// is refused here, naming its file and line, before it reaches a step's outputs, a branch name, a tag or a script.
     /// - Throws: ``VersioningError``.
     public static func read(project: String? = nil, file: String? = nil, in directory: String) throws -> ProjectVersions {
+        try readProject(project: project, file: file, in: directory).validated()
+    }
+
+    private static func readProject(project: String?, file: String?, in directory: String) throws -> ProjectVersions {
         func absolute(_ path: String) -> String {
             let expanded = (path as NSString).expandingTildeInPath
             return expanded.hasPrefix("/")

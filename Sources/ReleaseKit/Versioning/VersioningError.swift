@@ -34,6 +34,9 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case git(String)
     /// Writing the bumped files failed; every file was restored.
     case writeFailed(path: String, reason: String, restored: [String])
+    /// A version or build number read from a project that is not one (quotes, `;`, `$`, spaces): refused before it
+    /// reaches outputs, branch names, tags or scripts. The value, the setting or key, and `file:line`.
+    case notAVersion(String, key: String, context: String?)
 
     public var description: String {
         switch self {
@@ -70,6 +73,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
             return message
         case .git(let message):
             return message
+        case .notAVersion(let value, let key, let context):
+            return prefix(context) + "\(key) '\(Echo.text(value))' is not a version: a version or build number has only letters, digits and '.', '-', '+', '_'"
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
             return "cannot write '\(path)': \(reason); nothing was changed\(list)"

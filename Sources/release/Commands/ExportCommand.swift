@@ -22,7 +22,7 @@ struct ExportCommand: AsyncParsableCommand {
         )
 
         @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-                  completion: .custom { _, _, prefix in PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix) })
+                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and trigger on its branches only (default: the profiles choose by branch).")

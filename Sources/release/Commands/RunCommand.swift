@@ -23,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
     var jobs: Int?
 
     @Option(help: "Run only this step and the steps it needs (repeatable).",
-            completion: .custom { words, _, prefix in PipelineCompletion.stepIDs(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix) })
+            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.stepIDs(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
     var only: [String] = []
 
     @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")

@@ -11,7 +11,8 @@ import Testing
 
     @Test func everyErrorKindHasAFixture() {
         let expected = ["malformed-json", "wrong-types", "unknown-keys", "unknown-step-kind", "duplicate-id", "missing-need",
-                        "cycle", "unknown-interpolation", "output-not-upstream", "unsupported-version", "bad-conditions-profiles", "bad-options"]
+                        "cycle", "unknown-interpolation", "output-not-upstream", "unsupported-version", "bad-conditions-profiles", "bad-options",
+                        "untrusted-values"]
         #expect(Set(Self.names.map { String($0.dropLast(5)) }).isSuperset(of: expected))
     }
 

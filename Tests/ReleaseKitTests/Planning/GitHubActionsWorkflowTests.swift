@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Yams
 @testable import ReleaseKit
 
 /// Issue 18: `runs_on` and the export of a pipeline as GitHub Actions jobs.
@@ -62,8 +63,8 @@ import Testing
 
     @Test func eachJobRunsItsStepsAndHandsItsStateOn() throws {
         let text = try workflow().text
-        #expect(text.contains("run: release run Pipelines/app.json --resume --only sign --only archive --only cleanup\n"))
-        #expect(text.contains("run: release run Pipelines/app.json --resume --only zip --only sums --only publish --only cleanup\n"))
+        #expect(text.contains(#"run: 'release run "$RELEASE_PIPELINE" --resume --only sign --only archive --only cleanup'"# + "\n        env:\n          RELEASE_PIPELINE: Pipelines/app.json\n"))
+        #expect(text.contains(#"run: 'release run "$RELEASE_PIPELINE" --resume --only zip --only sums --only publish --only cleanup'"# + "\n"))
         // The macOS job uploads the journal and the folder of what it creates; the zip's name is known only at run time.
         #expect(text.contains("name: release-state-macos\n          path: |\n            .git/release-journal/\n            build/\n          include-hidden-files: true\n"))
         #expect(text.contains("name: release-state-linux\n          path: |\n            .git/release-journal/\n            dist/\n            SHA256SUMS\n          include-hidden-files: true\n"))
@@ -80,16 +81,90 @@ import Testing
         #expect(text.contains("concurrency:\n  group: 'release-${{ github.workflow }}-${{ github.ref }}'\n  cancel-in-progress: false\n"))
         let adhoc = try workflow(profile: "adhoc").text
         #expect(adhoc.contains("on:\n  workflow_dispatch:\n"))
-        #expect(adhoc.contains("--resume --profile adhoc --only sign"))
+        #expect(adhoc.contains(#"--resume --profile "$RELEASE_PROFILE" --only sign"#))
+        #expect(adhoc.contains("RELEASE_PROFILE: adhoc\n"))
         #expect(throws: UsageError.self) { try workflow(profile: "relase") }
     }
 
     @Test(arguments: [
         ("plain", "plain"), ("release**", "'release**'"), ("on", "'on'"), ("1.0", "'1.0'"), ("a: b", "'a: b'"),
         ("it's", "'it''s'"), ("-x", "'-x'"), ("two\nlines", "\"two\\nlines\""), ("", "''"),
+        ("a\u{2028}b\u{85}c", "\"a\\u2028b\\u0085c\""), ("\u{1B}[31m\"x\"", "\"\\u001B[31m\\\"x\\\"\""), ("nul\0", "\"nul\\u0000\""),
     ])
     func scalarsReadBackAsWritten(value: String, written: String) {
         #expect(YAMLWriter.scalar(value) == written)
+    }
+
+    /// GitHub's evaluation of a value: every `${{ … }}` replaced by its value, the expressions it met collected.
+    /// Only the literal `'${{'` (what ``GitHubActionsWorkflow/literal(_:)`` writes) is given a value here.
+    static func evaluate(_ text: String, expressions: inout [String]) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${{"), let close = rest[open.upperBound...].range(of: "}}") {
+            out += rest[..<open.lowerBound]
+            let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            expressions.append(expression)
+            out += expression == "'${{'" ? "${{" : "<\(expression)>"
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Issue 22 item 9: a line break in the pipeline's name (or the command, or a created path) cannot add YAML, and a
+    /// `${{ … }}` in any value the workflow writes is text, never an expression GitHub evaluates; the run step's
+    /// command is fixed text, its values come through `env:`. Read back with a YAML parser.
+    @Test func valuesRoundTripThroughYAMLAndNoneIsAnExpression() throws {
+        let name = "app\njobs: {}\r\u{2028}x: ${{ github.event.issue.title }} # 'quoted' \"double\" \u{1B}[31m"
+        let pipeline = """
+            {"version": 1, "name": \(String(decoding: try JSONSerialization.data(withJSONObject: [name]), as: UTF8.self).dropFirst().dropLast()),
+             "profiles": {"release": {"when": {"branch": "release*"}}},
+             "steps": [
+               {"id": "build", "uses": "shell", "runs_on": "macos-15", "with": {"run": ["make"], "creates": ["out/$${{ github.head_ref }}/app.zip"]}},
+               {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship", "${secrets.TOKEN}"]}}
+             ]}
+            """
+        let path = "Pipelines/${{ github.head_ref }}\n.json"
+        let workflow = try GitHubActionsWorkflow(pipeline: try TestPipelines.load(pipeline), pipelinePath: path, profile: "release",
+                                                 command: "release export github-actions '\(path)'")
+        let text = workflow.text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
+        #expect(Set(object.keys) == ["name", "on", "concurrency", "permissions", "jobs"], "\(text)")
+        // The workflow's name is a static field (no expression allowed there at all): `${{` is written `$ {{`.
+        #expect(object["name"] as? String == name.replacingOccurrences(of: "${{", with: "$ {{"))
+        let jobs = try #require(object["jobs"] as? [String: Any])
+        #expect(jobs.count == 2)
+        var expressions: [String] = []
+        for (_, value) in jobs {
+            let job = try #require(value as? [String: Any])
+            let steps = try #require(job["steps"] as? [[String: Any]])
+            let run = try #require(steps.first { $0["id"] as? String == "release-run" })
+            let command = try #require(run["run"] as? String)
+            #expect(!command.contains("${{") && command.hasPrefix(#"release run "$RELEASE_PIPELINE" --resume --profile "$RELEASE_PROFILE" --only "#), "\(command)")
+            let env = try #require(run["env"] as? [String: String])
+            #expect(Self.evaluate(try #require(env["RELEASE_PIPELINE"]), expressions: &expressions) == path)
+            #expect(env["RELEASE_PROFILE"] == "release")
+            for step in steps {
+                for (key, value) in step where key != "run" {
+                    if let text = value as? String { _ = Self.evaluate(text, expressions: &expressions) }
+                }
+                for (_, value) in (step["with"] as? [String: Any]) ?? [:] {
+                    guard let text = value as? String else { continue }
+                    let evaluated = Self.evaluate(text, expressions: &expressions)
+                    if text.contains("github.head_ref") { #expect(evaluated.contains("out/${{ github.head_ref }}/"), "\(evaluated)") }
+                }
+                for (_, value) in (step["env"] as? [String: Any]) ?? [:] {
+                    if let text = value as? String { _ = Self.evaluate(text, expressions: &expressions) }
+                }
+            }
+            for (_, value) in job {
+                if let text = value as? String { _ = Self.evaluate(text, expressions: &expressions) }
+            }
+        }
+        // The only expressions GitHub meets are the workflow's own.
+        #expect(Set(expressions).subtracting(["'${{'", "secrets.TOKEN"]).isEmpty, "\(expressions)")
+        #expect(expressions.contains("'${{'"))
+        // The header names the pipeline on one line.
+        #expect(text.hasPrefix(#"# Generated by `release export github-actions` from Pipelines/${{ github.head_ref }}\n.json (app\njobs: {}\r\u2028x: ${{ github.event.issue.title }} # 'quoted' "double" \u001B[31m); do not edit by hand."# + "\n"), "\(text)")
     }
 
     @Test func aRunnersSystemComesFromItsLabels() {

@@ -36,6 +36,32 @@ import Testing
         #expect(try beta.interpolator.variable("method") == "ad-hoc")
     }
 
+    /// Issue 22 item 7: in a pull request event the branch is named by whoever opens the pull request (from a fork
+    /// too), so no `branch` condition holds: a pull request from `release/evil` runs the default profile, and
+    /// `${git.branch}` is GitHub's ref for it, never GITHUB_HEAD_REF.
+    @Test(arguments: ["pull_request", "pull_request_target"])
+    func aPullRequestNeverSelectsAProfileByItsBranch(event: String) async throws {
+        let pipeline = try TestPipelines.load(Self.pipeline)
+        let environment = ["GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_HEAD_REF": "release/evil", "GITHUB_REF_NAME": "42/merge"]
+        // Not a git repository: the branch comes from the CI variables, as in a detached CI checkout.
+        let options = RunOptions(workingDirectory: TestPipelines.temporaryDirectory(), environment: environment)
+        let plan = try await Planner().plan(pipeline, options: options)
+        #expect(plan.git.branch == "42/merge")
+        #expect(plan.git.pullRequest)
+        #expect(plan.profile == "adhoc")
+        #expect(plan.profileReason == "default; a pull request event: no 'branch' condition holds")
+        // Even when the checkout itself is on a branch named like a release.
+        let named = RunOptions(workingDirectory: "/tmp", environment: environment,
+                               git: GitInfo(branch: "release/evil", sha: "abc", commitCount: 1, pullRequest: true))
+        let checkedOut = try await Planner().plan(pipeline, options: named)
+        #expect(checkedOut.profile == "adhoc")
+        #expect(checkedOut.step("publish")?.decision == .skip("when: profile is 'release' is false"))
+        // A push still selects by branch.
+        let push = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: TestPipelines.temporaryDirectory(),
+            environment: ["GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_REF_NAME": "release/3.0.0"]))
+        #expect(push.profile == "release")
+    }
+
     @Test func fallsBackToTheDefaultProfile() async throws {
         let plan = try await plan(branch: "develop")
         #expect(plan.profile == "adhoc")

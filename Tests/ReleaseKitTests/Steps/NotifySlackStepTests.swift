@@ -194,6 +194,40 @@ import Rehearsal
         }
     }
 
+    /// Issue 22 item 10: what `{{…}}` placeholders bring in (step outputs, the version) and link URLs are escaped
+    /// for mrkdwn, so a step output cannot notify the channel (`<!channel>`, `<!here>`), add a link of its own, or
+    /// move a link's target; the author's own text is markup as written. The notification text (mrkdwn) is escaped
+    /// too; the header is plain text and shows the value as typed.
+    @Test func placeholderValuesAndLinkURLsAreEscapedForMrkdwn() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let (result, _) = try await Self.run("""
+            {"version": 1, "name": "ios-release", "steps": [
+              {"id": "out", "uses": "shell", "with": {"shell": true,
+               "run": "printf '%s\\n' 'version=<!channel>' 'note=<!here> & <https://evil.example|Release>' 'url=https://ci.example/?a=1&b=<!channel>|click' >> $RELEASE_OUTPUT"}},
+              {"id": "tell", "uses": "notify.slack", "needs": ["out"],
+               "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "title": "{{version}} done",
+                        "text": "*Note:* {{steps.out.outputs.note}}", "links": {"CI": "{{steps.out.outputs.url}}"}}}]}
+            """, server: server)
+        #expect(result.statuses == ["out=ok", "tell=ok"])
+        #expect(try Self.body(server) == #"""
+            {"blocks":[{"text":{"emoji":true,"text":"<!channel> done","type":"plain_text"},"type":"header"},{"text":{"text":"*Note:* &lt;!here&gt; &amp; &lt;https://evil.example|Release&gt;","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://ci.example/?a=1&amp;b=&lt;!channel&gt;%7Cclick|CI>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"&lt;!channel&gt; done"}
+            """#)
+    }
+
+    /// A secret holding mrkdwn's special characters is masked before it is escaped (escaped first, it would no longer
+    /// be the text the masker looks for).
+    @Test func aSecretWithMarkupCharactersIsMaskedBeforeItIsEscaped() async throws {
+        let masker = SecretMasker()
+        masker.add("s3<cr&t>")
+        let step = try NotifySlackStep(options: decodeOptions(NotifySlackStep.Options.self,
+            #"{"webhook": "https://hooks.slack.com/x", "text": "token {{steps.a.outputs.t}}", "links": {"L": "https://x.example/{{steps.a.outputs.t}}"}}"#))
+        let status = RunStatus(pipeline: "p", outcome: .success, followed: ["a"], outputs: ["a": ["t": .string("s3<cr&t>")]])
+        let body = String(decoding: try step.message(for: status, masker: masker).json(), as: UTF8.self)
+        #expect(body.contains(#""text":"token ***""#) && body.contains("<https://x.example/***|L>"), "\(body)")
+        #expect(!body.contains("s3"), "\(body)")
+    }
+
     @Test func anOnThatIsNotAWordItKnowsIsAValidationError() {
         let problems = TestPipelines.problems(#"{"version": 1, "steps": [{"id": "t", "uses": "notify.slack", "with": {"webhook": "https://h.example/x", "on": "sometimes"}}]}"#)
         #expect(problems.count == 1)

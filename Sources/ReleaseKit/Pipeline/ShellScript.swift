@@ -1,0 +1,79 @@
+/// A `shell: true` script whose `${…}` values reach `/bin/sh` as environment variables, never as script text.
+///
+/// Each distinct reference becomes `RELEASE_V_1`, `RELEASE_V_2`, … in the command's environment, and the script
+/// refers to it with the quoting its place needs (``ShellScriptScanner``): `"${RELEASE_V_1}"` outside quotes,
+/// `${RELEASE_V_1}` inside the author's double quotes or an expanding here-document, `'"${RELEASE_V_1}"'` inside single
+/// quotes. A branch named `release/$(touch x)` or a version `1.0"; rm -rf ~; "` is then text, one word, wherever it
+/// lands. References in places no quoting makes safe (backquotes, arithmetic, `$'…'`, a quoted here-document, a
+/// delimiter, after a backslash) are ``problems``, reported by `validate`.
+public struct ShellScript: Sendable {
+    /// A reference that cannot be put in the script safely.
+    public struct Problem: Sendable, Equatable {
+        /// The reference as written (`${git.branch}`).
+        public var source: String
+        /// Where it is and what to do instead.
+        public var reason: String
+    }
+
+    /// The environment variables' names: this prefix and a number.
+    public static let variablePrefix = "RELEASE_V_"
+
+    public let template: Template
+    /// For each segment of ``template``: how a reference there is written (nil for literal text).
+    private let placements: [ShellScriptScanner.Placement?]
+    /// For each segment: the number of its variable.
+    private let numbers: [Int?]
+
+    /// Parses `text` and follows its quoting.
+    /// - Throws: ``Template/ParseError`` for a malformed reference.
+    public init(parsing text: String) throws(Template.ParseError) {
+        template = try Template(parsing: text)
+        var scanner = ShellScriptScanner()
+        var placements: [ShellScriptScanner.Placement?] = []
+        var numbers: [Int?] = []
+        var numberOf: [String: Int] = [:]
+        for segment in template.segments {
+            switch segment {
+            case .literal(let literal):
+                scanner.scan(literal)
+                placements.append(nil)
+                numbers.append(nil)
+            case .reference(_, let source):
+                placements.append(scanner.place())
+                let number = numberOf[source] ?? numberOf.count + 1
+                numberOf[source] = number
+                numbers.append(number)
+            }
+        }
+        self.placements = placements
+        self.numbers = numbers
+    }
+
+    /// The references that cannot be put in the script safely, in order.
+    public var problems: [Problem] {
+        zip(template.segments, placements).compactMap { segment, placement in
+            guard case .reference(_, let source) = segment, case .refused(let reason)? = placement else { return nil }
+            return Problem(source: source, reason: reason)
+        }
+    }
+
+    /// The script with each reference replaced by its variable, and the variables' values from `value`; nil when a
+    /// reference is in a place that cannot be made safe (``problems``).
+    /// - Throws: what `value` throws.
+    public func render<Failure: Error>(_ value: (TemplateReference) throws(Failure) -> String) throws(Failure) -> (script: String, environment: [String: String])? {
+        var script = ""
+        var environment: [String: String] = [:]
+        for (index, segment) in template.segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                script += text
+            case .reference(let reference, _):
+                let name = Self.variablePrefix + String(numbers[index] ?? 0)
+                guard let written = placements[index]?.reference(to: name) else { return nil }
+                if environment[name] == nil { environment[name] = try value(reference) }
+                script += written
+            }
+        }
+        return (script, environment)
+    }
+}

@@ -34,6 +34,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case git(String)
     /// Writing the bumped files failed; every file was restored.
     case writeFailed(path: String, reason: String, restored: [String])
+    /// Expanding a build setting passed a limit (length, depth, references): `(file:line, setting, what happened)`.
+    case settingExpansion(location: String, key: String, problem: String)
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
             return message
         case .git(let message):
             return message
+        case .settingExpansion(let location, let key, let problem):
+            return "\(location): build setting '\(key)' \(problem); settings that repeat each other are not expanded that far"
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
             return "cannot write '\(path)': \(reason); nothing was changed\(list)"

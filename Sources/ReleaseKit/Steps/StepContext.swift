@@ -191,7 +191,7 @@ public final class StepContext: Sendable {
         if echo { sink(.command(masker.mask(ShellQuoting.commandLine(arguments)))) }
         let masker = self.masker
         let sink = self.sink
-        return try await ProcessRunner.run(request) { line, stream in
+        return try await ProcessRunner.run(request, masker: masker) { line, stream in
             let masked = masker.mask(line)
             if echo { sink(.log(masked, stream)) }
             onLine?(masked, stream)
@@ -213,7 +213,7 @@ public final class StepContext: Sendable {
             directory: directory.map(resolvePath) ?? workingDirectory,
             environment: environment
         )
-        let result = try await ProcessRunner.run(request) { line, stream in
+        let result = try await ProcessRunner.run(request, masker: masker) { line, stream in
             if stream == .stderr { errors.append(line) }
         }
         guard result.succeeded else {

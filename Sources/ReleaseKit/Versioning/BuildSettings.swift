@@ -174,9 +174,9 @@ public struct BuildSettings: Sendable {
 
         var problem: String {
             switch self {
-            case .tooLong: return "expands to more than \(ByteFormat.size(Int64(BuildSettings.maximumLength)))"
+            case .tooLong: return "expands to more than \(ByteFormat.size(Int64(BuildSettings.maximumLength))) (settings that repeat each other multiply)"
             case .tooDeep: return "nests references deeper than \(BuildSettings.maximumDepth) levels"
-            case .tooManyReferences: return "needs more than \(BuildSettings.maximumReferences) references to expand"
+            case .tooManyReferences: return "needs more than \(BuildSettings.maximumReferences) references to expand (settings that repeat each other in cycles)"
             case .located(let error): return error.description
             }
         }

@@ -73,7 +73,7 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
         case .git(let message):
             return message
         case .settingExpansion(let location, let key, let problem):
-            return "\(location): build setting '\(key)' \(problem); settings that repeat each other are not expanded that far"
+            return "\(location): build setting '\(key)' \(problem)"
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
             return "cannot write '\(path)': \(reason); nothing was changed\(list)"

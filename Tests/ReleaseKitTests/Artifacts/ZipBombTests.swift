@@ -137,6 +137,18 @@ struct HandMadeZip {
             == "'\(path)' is not a readable ipa: entry '\(Self.info)' of '\(path)' declares 512 bytes but inflates to more than the 4.0 MiB read into memory")
     }
 
+    /// `appstore.upload` reads the bundle id, version and build from the same Info.plist, in preflight and before sending.
+    @Test func appstoreUploadNamesTheEntryAndItsDeclaredSize() async throws {
+        let folder = try TemporaryFolder("zipbomb")
+        let path = try HandMadeZip.write([.init(name: Self.info, zeros: 64 << 20, declaredSize: 512)], to: folder("bomb.ipa"))
+        let step = try AppStoreConnectStepsTests.upload { $0.ipa = path }
+        await #expect(throws: StepError.failed(
+            "'\(path)' is not a readable ipa: entry '\(Self.info)' of '\(path)' declares 512 bytes but inflates to more than the 4.0 MiB read into memory"
+        )) {
+            try await step.identity(ofIPA: path)
+        }
+    }
+
     /// `dsym` and the dSYM gates read every Info.plist of a zipped archive the same way.
     @Test func aZippedArchivesInfoPlistsAreCappedToo() throws {
         let folder = try TemporaryFolder("zipbomb")

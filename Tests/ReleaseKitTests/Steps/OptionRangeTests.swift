@@ -49,6 +49,18 @@ import Testing
         }
     }
 
+    /// Durations computed from numbers within their ranges stay printable: 100 retries of 3600 s doubled each time
+    /// reported a 10^33-second wait, and formatting a wait past Int's range trapped.
+    @Test func durationsFromRangedNumbersNeverTrap() {
+        #expect(Engine.retryDelay(1, after: 1) == 1)
+        #expect(Engine.retryDelay(1, after: 3) == 4)
+        #expect(Engine.retryDelay(3600, after: 100) == 300)
+        #expect(Engine.retryDelay(0.5, after: Int.max) == 300)
+        #expect(DurationFormat.string(seconds: 1e19).hasSuffix("h46m"))
+        #expect(DurationFormat.string(seconds: 7322) == "2h02m")
+        #expect(DurationFormat.string(seconds: 185) == "3m05s")
+    }
+
     @Test func stepsAndSchemaShowTheRange() throws {
         let text = StepCatalog.text(try StepRegistry.builtIn)
         #expect(text.contains("    concurrency    number (from 1 to 16, default 4): parts sent at once\n"))

@@ -45,7 +45,11 @@ import Testing
         #expect(zip["required"] as? [String] == ["source", "output"])
         let level = try #require((zip["properties"] as? [String: Any])?["level"] as? [String: Any])
         #expect(level["default"] as? Int == 6)
-        #expect((level["description"] as? String)?.hasPrefix("deflate level 0-9") == true)
+        #expect((level["description"] as? String)?.hasPrefix("deflate level") == true)
+        // The declared range, on the number alternative (a `${...}` template stays allowed).
+        let number = try #require((level["anyOf"] as? [[String: Any]])?.first)
+        #expect(number["minimum"] as? Int == 0)
+        #expect(number["maximum"] as? Int == 9)
     }
 
     @Test func everyShippedPipelinePasses() throws {

@@ -19,6 +19,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLevel(Int)
     /// The zip has no entry with this name.
     case entryNotFound(archive: String, entry: String)
+    /// An entry that would be read into memory is over the limit, by its declared size or by what it inflates to
+    /// (a declared size can lie): `(archive, entry, declared size, limit in bytes)`.
+    case entryTooLarge(archive: String, entry: String, declaredSize: Int64, limit: Int)
 
     public var description: String {
         switch self {
@@ -38,6 +41,11 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
             return "compression level '\(level)' is not between 0 and 9"
         case .entryNotFound(let archive, let entry):
             return "'\(archive)' has no entry '\(entry)'"
+        case .entryTooLarge(let archive, let entry, let declared, let limit):
+            let most = "the \(ByteFormat.size(Int64(limit))) read into memory"
+            return declared > Int64(limit)
+                ? "entry '\(entry)' of '\(archive)' declares \(declared) bytes (\(ByteFormat.size(declared))), more than \(most)"
+                : "entry '\(entry)' of '\(archive)' declares \(declared) bytes but inflates to more than \(most)"
         }
     }
 }

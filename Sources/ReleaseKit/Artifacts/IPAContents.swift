@@ -20,8 +20,16 @@ public struct IPAContents: Sendable {
     /// `CFBundleSupportedPlatforms`.
     private var supportedPlatforms: [String] = []
 
-    /// Reads the app's Info.plist and profile from the zip at `path`.
-    /// - Throws: ``ArchiveError`` when the file is not a readable zip.
+    /// The largest Info.plist read into memory: real ones are a few kilobytes.
+    public static let infoPlistLimit = 4 << 20
+    /// The largest embedded provisioning profile read into memory: real ones are tens of kilobytes, a few hundred
+    /// with a long device list.
+    public static let profileLimit = 4 << 20
+
+    /// Reads the app's Info.plist and profile from the zip at `path`; nothing else is inflated.
+    /// - Throws: ``ArchiveError`` when the file is not a readable zip,
+    ///   ``ArchiveError/entryTooLarge(archive:entry:declaredSize:limit:)`` for an Info.plist or profile over its
+    ///   limit (by its declared size or by what it inflates to).
     public static func read(_ path: String) throws -> IPAContents {
         var contents = IPAContents()
         let reader = try ZipReader(path: path)
@@ -31,8 +39,7 @@ public struct IPAContents: Sendable {
             let app = "Payload/\(parts[1])"
             if parts[2] == "Info.plist" || parts[2] == "embedded.mobileprovision" {
                 if !contents.apps.contains(app) { contents.apps.append(app) }
-                var data = Data()
-                try reader.readData { data.append(contentsOf: $0) }
+                let data = try reader.readAll(limit: parts[2] == "Info.plist" ? infoPlistLimit : profileLimit)
                 if parts[2] == "Info.plist" {
                     contents.app = app
                     contents.infoPlist = data

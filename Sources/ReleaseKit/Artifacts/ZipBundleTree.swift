@@ -11,8 +11,9 @@ struct ZipBundleTree: BundleTree {
     private var childNames: [String: Set<String>] = [:]
     private var plists: [String: Data] = [:]
 
-    /// Reads the entry list of `archivePath`.
-    /// - Throws: ``ArchiveError``.
+    /// Reads the entry list of `archivePath`, and every `Info.plist` (each at most ``IPAContents/infoPlistLimit``).
+    /// - Throws: ``ArchiveError``, ``ArchiveError/entryTooLarge(archive:entry:declaredSize:limit:)`` for an
+    ///   Info.plist over the limit.
     init(archivePath: String) throws {
         self.archivePath = archivePath
         let reader = try ZipReader(path: archivePath)
@@ -29,10 +30,8 @@ struct ZipBundleTree: BundleTree {
                 childNames[parent, default: []].insert(name)
                 if !parent.isEmpty && kinds[parent] == nil { kinds[parent] = .directory }
             }
-            if entry.kind == .file, (path as NSString).lastPathComponent == "Info.plist", entry.size <= 4 << 20 {
-                var data = Data()
-                try reader.readData { data.append(contentsOf: $0) }
-                plists[path] = data
+            if entry.kind == .file, (path as NSString).lastPathComponent == "Info.plist" {
+                plists[path] = try reader.readAll(limit: IPAContents.infoPlistLimit)
             }
         }
     }

@@ -66,6 +66,37 @@ public final class ZipReader {
         }
     }
 
+    /// The whole data of the current entry, read into memory only when it is at most `limit` bytes, then checked
+    /// against its CRC-32 and size.
+    ///
+    /// Both sizes are checked: the size the zip declares (before anything is inflated) and the bytes actually
+    /// inflated, as they come, because a declared size can lie and a deflate stream of a few kilobytes inflates
+    /// to gigabytes. Entries that may be large are streamed with ``readData(_:)`` instead.
+    /// - Throws: ``ArchiveError/entryTooLarge(archive:entry:declaredSize:limit:)`` past `limit`; ``ArchiveError``
+    ///   for a corrupt entry.
+    public func readAll(limit: Int) throws(ArchiveError) -> Data {
+        let name = current?.path ?? "?"
+        let declared = current?.size ?? 0
+        guard declared <= Int64(limit) else {
+            throw ArchiveError.entryTooLarge(archive: path, entry: name, declaredSize: declared, limit: limit)
+        }
+        var data = Data()
+        data.reserveCapacity(Int(max(0, declared)))
+        while true {
+            // One byte more than the limit allows is enough to know the entry is over it.
+            let wanted = min(buffer.count, limit + 1 - data.count)
+            let count = archive_read_data(pointer, buffer.baseAddress, wanted)
+            if count < 0 {
+                try check(Int32(truncatingIfNeeded: count), "read '\(name)' in", warningsFail: true)
+            }
+            if count <= 0 { return data }
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if data.count > limit {
+                throw ArchiveError.entryTooLarge(archive: path, entry: name, declaredSize: declared, limit: limit)
+            }
+        }
+    }
+
     /// Up to `count` bytes from the current position of the current entry's data (the start, if nothing was
     /// read yet). No CRC check: the entry is not read to its end.
     public func read(upTo count: Int) throws(ArchiveError) -> [UInt8] {

@@ -411,10 +411,10 @@ public final class Engine: Sendable {
                 let rejected: Bool
                 if case StepError.rejected = error { rejected = true } else { rejected = false }
                 if attempt < attempts && !rejected && !isInterrupted {
-                    let delay = definition.retryDelay * pow(2, Double(attempt - 1))
+                    let delay = Self.retryDelay(definition.retryDelay, after: attempt)
                     bus.emit(.stepRetrying(step: id, attempt: attempt, delay: delay, message: result.message ?? ""))
                     do {
-                        try await Task.sleep(for: .seconds(min(delay, 300)))
+                        try await Task.sleep(for: .seconds(delay))
                     } catch {
                         result.status = .cancelled
                         result.message = "interrupted"
@@ -508,6 +508,12 @@ public final class Engine: Sendable {
 
     /// Runs `work` (a step's `run`, or its `verify` or `plan`: a plugin may hang in any of them), cancelled after
     /// the step's `timeout`, which stops the processes it started. `phase` names what timed out when it is not `run`.
+    /// The wait before the attempt after `attempt`: `base` doubled each time, at most 300 seconds. The cap comes first,
+    /// so what is reported is what is waited (100 retries of 3600 s would otherwise report 10^33 seconds).
+    static func retryDelay(_ base: Double, after attempt: Int) -> Double {
+        min(base * pow(2, Double(min(attempt, 64) - 1)), 300)
+    }
+
     private func withTimeout<T: Sendable>(_ timeout: Double?, _ phase: String? = nil,
                                           _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         guard let timeout else { return try await work() }

@@ -202,6 +202,28 @@ struct NodeDecoder: Decoder {
         return false
     }
 
+    /// Whether this value or an item of it is a ``isPendingTemplate`` stand-in.
+    var holdsPendingTemplate: Bool {
+        if isPendingTemplate { return true }
+        if mode == .validation, case .array(let items) = node.value {
+            return items.contains { item in
+                if case .string(let text) = item.value { return Template.mayContainReferences(text) }
+                return false
+            }
+        }
+        return false
+    }
+
+    /// This node, or the item of this array, whose number is `number`, to point an error at it.
+    func numberNode(equalTo number: Double) -> NodeDecoder? {
+        guard case .array(let items) = node.value else { return nil }
+        for (index, item) in items.enumerated() {
+            let child = child(item, key: NodeKey(intValue: index))
+            if (try? child.decodeDouble()) == number { return child }
+        }
+        return nil
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if isPendingTemplate {
             return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, members: [], pending: true, declared: declared))
@@ -253,13 +275,17 @@ struct NodeDecoder: Decoder {
 
     func decodeDouble() throws -> Double {
         if isPendingTemplate { return 0 }
+        let value: Double
         switch node.value {
-        case .number(let value, _): return value
+        case .number(let number, _): value = number
         case .string(let text):
-            if let value = Double(text.trimmingCharacters(in: .whitespaces)) { return value }
-            throw fail("expected a number, found \(node.preview)")
+            guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else { throw fail("expected a number, found \(node.preview)") }
+            value = number
         default: throw fail("expected a number, found \(node.found)")
         }
+        // `1e999` parses as infinity and `"nan"` as NaN: neither is a number any option can use.
+        guard value.isFinite else { throw fail("expected a finite number, found \(node.preview)") }
+        return value
     }
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
@@ -328,7 +354,14 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return declaration
         }
         do {
-            return try member(key).decodeValue(type)
+            let child = try member(key)
+            let value = try child.decodeValue(type)
+            // A `${...}` decoded as a stand-in is checked at run time, when its value is known.
+            if let number = option.numberOutsideRange(in: value), let range = option.range, !child.holdsPendingTemplate {
+                let location = child.numberNode(equalTo: number) ?? child
+                throw location.fail("'\(name(key))' must be \(range.text), found \(location.node.preview)")
+            }
+            return value
         } catch {
             // Go on with the next option, so every problem of the object is reported at once; the declaration stands
             // in for the value, and the decode as a whole fails (the recorder has the error).

@@ -429,8 +429,7 @@ public struct PipelineLoader: Sendable {
             return nil
         }
         guard range.contains(value) else {
-            let bounds = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound) to \(range.upperBound)"
-            diagnostics.add("'\(key)' must be from \(bounds), found \(text)", at: node, path.appending(key))
+            diagnostics.add("'\(key)' must be \(OptionRange(range).text), found \(text)", at: node, path.appending(key))
             return nil
         }
         return value

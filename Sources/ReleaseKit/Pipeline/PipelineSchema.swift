@@ -125,6 +125,9 @@ public enum PipelineSchema {
         for option in kind.documentation.options {
             var schema = option.values.map { words in ["anyOf": [["enum": words], ["$ref": "#/$defs/template"]]] as [String: Any] }
                 ?? type(option.type)
+            if let minimum = option.minimum, let maximum = option.maximum {
+                schema = bounded(schema, minimum: minimum, maximum: maximum)
+            }
             var description = option.description
             if let defaultValue = option.defaultValue {
                 description += " (default: \(defaultValue))"
@@ -170,6 +173,23 @@ public enum PipelineSchema {
         case "string", "path", "glob", "regex": return ["$ref": "#/$defs/scalar"]
         default: return ["enum": [text]]
         }
+    }
+
+    /// `schema` with `minimum` and `maximum` on every `{"type": "number"}` in it (an array's items included).
+    static func bounded(_ schema: [String: Any], minimum: Double, maximum: Double) -> [String: Any] {
+        var schema = schema
+        if schema["type"] as? String == "number" {
+            schema["minimum"] = minimum.rounded() == minimum ? Int64(minimum) as Any : minimum
+            schema["maximum"] = maximum.rounded() == maximum ? Int64(maximum) as Any : maximum
+        }
+        for (key, value) in schema {
+            if let nested = value as? [String: Any] {
+                schema[key] = bounded(nested, minimum: minimum, maximum: maximum)
+            } else if let list = value as? [[String: Any]] {
+                schema[key] = list.map { bounded($0, minimum: minimum, maximum: maximum) }
+            }
+        }
+        return schema
     }
 
     /// Splits on `separator` outside brackets and braces.

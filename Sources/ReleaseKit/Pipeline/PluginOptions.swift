@@ -1,7 +1,7 @@
 /// Checks a plugin step's `with` against the JSON Schema subset of its `describe` answer (``PluginSchema``) and
 /// turns it into the JSON the plugin receives, with the same located messages as built-in options: wrong type,
-/// missing required option, a value outside `enum`, and (under `additionalProperties: false`) unknown keys for
-/// the caller to report with a did-you-mean.
+/// missing required option, a value outside `enum`, a number outside `minimum`/`maximum` or not finite, and (under
+/// `additionalProperties: false`) unknown keys for the caller to report with a did-you-mean.
 ///
 /// Like ``OptionsDecoder``, numbers and booleans may be written as strings (interpolation produces text), and in
 /// ``OptionsDecoder/Mode/validation`` a string holding `${...}` stands for any value.
@@ -21,6 +21,21 @@ struct PluginOptions {
             return .string(text)
         }
         let value = try typed(node, schema: schema, at: path)
+        if case .number(let number) = value {
+            // `1e999` is infinity, `"nan"` NaN: neither can be written as JSON for the plugin.
+            guard number.isFinite else { throw fail("expected a finite number, found \(node.preview)", node, path) }
+            let minimum = schema.minimum ?? -.infinity, maximum = schema.maximum ?? .infinity
+            if number < minimum || number > maximum {
+                var key = "the value"
+                if case .key(let name)? = path.components.last { key = "'\(name)'" }
+                let range = switch (schema.minimum, schema.maximum) {
+                case (let low?, let high?): OptionRange(low...high).text
+                case (let low?, nil): "at least \(NumberText.string(low))"
+                default: "at most \(NumberText.string(maximum))"
+                }
+                throw fail("\(key) must be \(range), found \(node.preview)", node, path)
+            }
+        }
         if let allowed = schema.allowed, !allowed.contains(value) {
             let words = allowed.map { $0.string ?? $0.json }.joined(separator: ", ")
             throw fail("'\(Echo.text(value.string ?? value.json))' is not one of \(words)", node, path)

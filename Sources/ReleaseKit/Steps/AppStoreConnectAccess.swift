@@ -37,9 +37,8 @@ struct AppStoreConnectAccess: Sendable {
         var interval: Duration
         var timeout: Double
 
-        init(interval: Double, timeout: Double) throws {
-            guard interval >= 0 else { throw StepError.invalidOption("poll_interval", "\(interval) is negative") }
-            guard timeout > 0 else { throw StepError.invalidOption("wait_timeout", "\(timeout) is not a positive number of seconds") }
+        /// `interval` and `timeout` are within the options' declared ranges (``StepOptions/checkRanges()``).
+        init(interval: Double, timeout: Double) {
             self.interval = .milliseconds(Int(interval * 1000))
             self.timeout = timeout
         }

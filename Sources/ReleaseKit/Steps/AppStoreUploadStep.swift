@@ -24,11 +24,11 @@ public struct AppStoreUploadStep: Step {
         public var wait: AppStoreConnectUploader.Wait = .uploaded
         @Option(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
         public var bundleID: String?
-        @Option(help: "parts sent at once, 1–16")
+        @Option(range: 1...16, help: "parts sent at once")
         public var concurrency: Int = 4
-        @Option(help: "seconds between looks at the upload's and the build's state")
+        @Option(range: 0...3600, help: "seconds between looks at the upload's and the build's state")
         public var pollInterval: Double = 15
-        @Option(help: "seconds to wait for processing before giving up")
+        @Option(range: 1...604_800, help: "seconds to wait for processing before giving up")
         public var waitTimeout: Double = 3600
 
         public init() {}
@@ -57,11 +57,9 @@ public struct AppStoreUploadStep: Step {
     let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
+        try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
-        guard (1...16).contains(options.concurrency) else {
-            throw StepError.invalidOption("concurrency", "\(options.concurrency) is not between 1 and 16")
-        }
-        polling = try AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
+        polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
         access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
         self.options = options
     }

@@ -13,7 +13,7 @@ public struct ArchiveZipStep: Step {
         public var source: String
         @Option(.output, help: "the zip to write; replaced atomically, its folder is created if missing")
         public var output: String
-        @Option(help: "deflate level 0-9, 0 stores without compression")
+        @Option(range: 0...9, help: "deflate level, 0 stores without compression")
         public var level: Int = 6
         @Option(help: "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes")
         public var deterministic: Bool = false
@@ -56,8 +56,8 @@ public struct ArchiveZipStep: Step {
     public init(options: Options) throws {
         guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
         guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
+        try options.checkRanges()
         let level = options.level
-        guard (0...9).contains(level) else { throw StepError.invalidOption("level", "'\(level)' is not between 0 and 9") }
         if let empty = options.exclude.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("exclude", "pattern \(empty + 1) is empty")
         }

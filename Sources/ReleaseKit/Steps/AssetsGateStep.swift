@@ -8,9 +8,9 @@ public struct AssetsGateStep: Step {
     public struct Options: StepOptions, Equatable {
         @Option(help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
         public var files: PathListOption
-        @Option(help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
+        @Option(range: 1...1_099_511_627_776, help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
         public var maxSize: Int64 = AssetsGateStep.defaultMaxSize
-        @Option(help: "most files allowed (default: no limit)")
+        @Option(range: 1...1_000_000, help: "most files allowed (default: no limit)")
         public var maxCount: Int?
 
         public init() {}
@@ -50,8 +50,7 @@ public struct AssetsGateStep: Step {
         if let index = options.files.items.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("files", "item \(index + 1) is empty")
         }
-        if options.maxSize < 1 { throw StepError.invalidOption("max_size", "'\(options.maxSize)' is not a positive number of bytes") }
-        if let count = options.maxCount, count < 1 { throw StepError.invalidOption("max_count", "'\(count)' is not a positive number") }
+        try options.checkRanges()
         self.options = options
     }
 

@@ -32,7 +32,7 @@ public struct DsymPackageStep: Step {
         public var manifest: String?
         @Option(help: "after zipping, move dSYMs found through search/paths into archive/dSYMs/")
         public var moveIntoArchive: Bool = false
-        @Option(help: "deflate level 0-9")
+        @Option(range: 0...9, help: "deflate level")
         public var level: Int = 6
         @Option(help: "same dSYMs, same zip bytes")
         public var deterministic: Bool = false
@@ -81,8 +81,8 @@ public struct DsymPackageStep: Step {
             throw StepError.invalidOption("archive", "one of 'archive', 'search' or 'paths' is required")
         }
         guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
+        try options.checkRanges()
         let level = options.level
-        guard (0...9).contains(level) else { throw StepError.invalidOption("level", "'\(level)' is not between 0 and 9") }
         if options.moveIntoArchive && options.archive == nil {
             throw StepError.invalidOption("move_into_archive", "needs 'archive' to move the dSYMs into")
         }

@@ -38,9 +38,9 @@ public struct GitHubReleaseStep: Step {
         public var assets: [AssetOption] = []
         @Option(help: "what to do about a remote asset with the same name and different content")
         public var replace: AssetReplacePolicy = .fail
-        @Option(help: "uploads at once, 1–8")
+        @Option(range: 1...8, help: "uploads at once")
         public var concurrency: Int = 2
-        @Option(help: "seconds without progress before an upload is abandoned and retried")
+        @Option(range: 1...86_400, help: "seconds without progress before an upload is abandoned and retried")
         public var stallTimeout: Int = 60
         @Option(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
         public var cacert: String?
@@ -151,12 +151,7 @@ public struct GitHubReleaseStep: Step {
         if let latest = options.makeLatest?.text, !["true", "false", "legacy"].contains(latest) {
             throw StepError.invalidOption("make_latest", "'\(latest)' is not true, false or \"legacy\"")
         }
-        guard (1...8).contains(options.concurrency) else {
-            throw StepError.invalidOption("concurrency", "\(options.concurrency) is not between 1 and 8")
-        }
-        guard options.stallTimeout >= 1 else {
-            throw StepError.invalidOption("stall_timeout", "\(options.stallTimeout) is not a positive number of seconds")
-        }
+        try options.checkRanges()
         for asset in options.assets where asset.path.isEmpty {
             throw StepError.invalidOption("assets", "an asset path is empty")
         }

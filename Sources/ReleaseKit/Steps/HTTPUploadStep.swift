@@ -23,11 +23,11 @@ public struct HTTPUploadStep: Step {
         public var contentType: String?
         @Option(help: "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")")
         public var multipart: Multipart?
-        @Option(help: "statuses that count as success (default any 2xx)")
+        @Option(range: 100...599, help: "statuses that count as success (default any 2xx)")
         public var expectStatus: [Int]?
-        @Option(help: "attempts in total on connection errors, 5xx, 429 and rate limits, 1–10")
+        @Option(range: 1...10, help: "attempts in total on connection errors, 5xx, 429 and rate limits")
         public var attempts: Int = 5
-        @Option(help: "seconds without progress before the attempt is abandoned")
+        @Option(range: 1...86_400, help: "seconds without progress before the attempt is abandoned")
         public var stallTimeout: Int = 60
         @Option(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
         public var cacert: String?
@@ -84,15 +84,7 @@ public struct HTTPUploadStep: Step {
         guard ["POST", "PUT"].contains(method) else {
             throw StepError.invalidOption("method", "'\(options.method)' is not POST or PUT")
         }
-        guard (1...10).contains(options.attempts) else {
-            throw StepError.invalidOption("attempts", "\(options.attempts) is not between 1 and 10")
-        }
-        guard options.stallTimeout >= 1 else {
-            throw StepError.invalidOption("stall_timeout", "\(options.stallTimeout) is not a positive number of seconds")
-        }
-        for status in options.expectStatus ?? [] where !(100...599).contains(status) {
-            throw StepError.invalidOption("expect_status", "\(status) is not an HTTP status")
-        }
+        try options.checkRanges()
         for name in options.headers.keys {
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
                 throw StepError.invalidOption("headers", "'\(name)' is not a valid header name")

@@ -38,7 +38,7 @@ public struct NotesStep: Step {
         public var target: String?
         @Option(help: "source 'github': the API base URL (default $GITHUB_API_URL, else https://api.github.com)")
         public var api: String?
-        @Option(help: "the most characters of the 'text' output; longer notes lose entries from the end and say how many")
+        @Option(range: 1...1_000_000, help: "the most characters of the 'text' output; longer notes lose entries from the end and say how many")
         public var textLimit: Int = 4000
         @Option(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
@@ -62,9 +62,7 @@ public struct NotesStep: Step {
 
     public init(options: Options) throws {
         guard !options.tagPattern.isEmpty else { throw StepError.invalidOption("tag_pattern", "the pattern is empty") }
-        guard options.textLimit > 0 else {
-            throw StepError.invalidOption("text_limit", "'\(options.textLimit)' is not a positive number of characters")
-        }
+        try options.checkRanges()
         if let repo = options.repo {
             let parts = repo.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {

@@ -22,6 +22,10 @@
 /// - The type `release steps` shows comes from the Swift type (``OptionValue``); for text, the first argument says
 ///   what the text is (``OptionFormat/path``, ``OptionFormat/glob``, ``OptionFormat/regex``). A fixed set of words
 ///   is an ``OptionChoice`` enum: `release steps` lists them and decoding rejects any other.
+/// - A number (``NumericOptionValue``: `Int`, `Double`, `Int64`, a list of them) is declared with the numbers it
+///   accepts, `@Option(range: 1...16, help: …)`: decoding rejects any other with its JSON path and line (at `validate`
+///   for literal values), `release steps` and `release schema` show the range, and a test fails for a number option
+///   declared without one.
 /// - ``OptionsDecoder`` reads the declarations from `Options()` with `Mirror` (as swift-argument-parser reads
 ///   `Self()`): it maps property names to keys, records the keys asked for (any other key is unknown) and gives an
 ///   absent option its declared default. Other decoders see the Swift names and know no defaults.
@@ -45,6 +49,10 @@ public struct Option<Value: Decodable & Sendable>: Sendable {
     let help: String
     /// Whether the value is a path the step creates (``OptionFormat/output``).
     let createsPath: Bool
+    /// The numbers accepted, for a ``NumericOptionValue``.
+    let range: OptionRange?
+    /// The numbers of a value to check against ``range``.
+    let numbers: (@Sendable (Value) -> [Double])?
 
     /// The value. Reading a required option of a declaration (`Options()`) is a programming error: declarations
     /// are read for what they declare, values come from decoding.
@@ -57,8 +65,10 @@ public struct Option<Value: Decodable & Sendable>: Sendable {
     }
 
     private init(value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String,
-                 createsPath: Bool = false) {
+                 createsPath: Bool = false, range: OptionRange? = nil, numbers: (@Sendable (Value) -> [Double])? = nil) {
         self.createsPath = createsPath
+        self.range = range
+        self.numbers = numbers
         self.value = value
         self.name = name
         self.type = type
@@ -86,7 +96,27 @@ extension Option where Value: OptionValue {
     }
 }
 
+extension Option where Value: NumericOptionValue {
+    /// A required number option accepting `range`.
+    public init(name: String? = nil, range: ClosedRange<Double>, help: String) {
+        self.init(value: nil, name: name, type: Value.optionTypeName(.string), allowedValues: nil, defaultText: nil, help: help,
+                  range: OptionRange(range), numbers: { $0.optionNumbers })
+    }
+
+    /// A number option with a default, the property's initial value, accepting `range`.
+    public init(wrappedValue: Value, name: String? = nil, range: ClosedRange<Double>, help: String) {
+        self.init(value: wrappedValue, name: name, type: Value.optionTypeName(.string), allowedValues: nil,
+                  defaultText: wrappedValue.pipelineText, help: help, range: OptionRange(range), numbers: { $0.optionNumbers })
+    }
+}
+
 extension Option {
+    /// A number option that may be left out (`nil` then), accepting `range`.
+    public init<Wrapped: NumericOptionValue>(name: String? = nil, range: ClosedRange<Double>, help: String) where Value == Wrapped? {
+        self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(.string), allowedValues: nil, defaultText: nil,
+                  help: help, range: OptionRange(range), numbers: { $0?.optionNumbers ?? [] })
+    }
+
     /// An option that may be left out: `nil` then.
     public init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
         self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
@@ -117,14 +147,26 @@ protocol OptionDeclaration: Sendable {
     var isRequired: Bool { get }
     /// Whether the value is a path the step creates, which orders readers of the path after the step.
     var createsPath: Bool { get }
+    /// The numbers accepted, for a number option.
+    var range: OptionRange? { get }
     /// How `release steps` shows the option under `key`.
     func documentation(key: String) -> StepDocumentation.Option
+    /// The first number of `decoded` (a decoded `Option` of this declaration's type) outside ``range``, if any.
+    func numberOutsideRange(in decoded: Any) -> Double?
 }
 
 extension Option: OptionDeclaration {
     var isRequired: Bool { value == nil }
 
     func documentation(key: String) -> StepDocumentation.Option {
-        StepDocumentation.Option(key, type, required: isRequired, defaultValue: defaultText, values: allowedValues, help)
+        var option = StepDocumentation.Option(key, type, required: isRequired, defaultValue: defaultText, values: allowedValues, help)
+        option.minimum = range?.minimum
+        option.maximum = range?.maximum
+        return option
+    }
+
+    func numberOutsideRange(in decoded: Any) -> Double? {
+        guard let range, let numbers, let decoded = decoded as? Self, let value = decoded.value else { return nil }
+        return numbers(value).first { !range.contains($0) }
     }
 }

@@ -1,5 +1,5 @@
 /// The subset of JSON Schema a plugin's `describe` may use for its `with` object: `type`, `properties`,
-/// `required`, `enum`, `items`, `additionalProperties: false`, `default` and `description`. Other keywords are
+/// `required`, `enum`, `items`, `additionalProperties: false`, `minimum`, `maximum`, `default` and `description`. Other keywords are
 /// ignored, so a richer schema still loads; the plugin then checks what we do not.
 public struct PluginSchema: Sendable, Equatable {
     /// `string`, `number`, `integer`, `boolean`, `array`, `object`, `null`; empty for any.
@@ -15,6 +15,9 @@ public struct PluginSchema: Sendable, Equatable {
     public var additionalProperties: Bool
     public var defaultValue: PluginValue?
     public var description: String
+    /// `minimum` and `maximum`, for a number.
+    public var minimum: Double?
+    public var maximum: Double?
 
     /// A schema that accepts any value.
     public static let any = PluginSchema()
@@ -28,6 +31,8 @@ public struct PluginSchema: Sendable, Equatable {
         additionalProperties = true
         defaultValue = nil
         description = ""
+        minimum = nil
+        maximum = nil
     }
 
     /// Reads a schema object.
@@ -51,12 +56,20 @@ public struct PluginSchema: Sendable, Equatable {
         if case .bool(false)? = value["additionalProperties"] { additionalProperties = false } else { additionalProperties = true }
         defaultValue = value["default"]
         description = value["description"]?.string ?? ""
+        for (keyword, bound) in [("minimum", value["minimum"]), ("maximum", value["maximum"])] {
+            guard let bound else { continue }
+            guard case .number(let number) = bound, number.isFinite else {
+                throw PluginError.badDescription(plugin, "a schema '\(keyword)' must be a number, found \(bound.typeName)")
+            }
+            if keyword == "minimum" { minimum = number } else { maximum = number }
+        }
     }
 
     public static func == (lhs: PluginSchema, rhs: PluginSchema) -> Bool {
         lhs.types == rhs.types && lhs.required == rhs.required && lhs.allowed == rhs.allowed && lhs.items == rhs.items
             && lhs.additionalProperties == rhs.additionalProperties && lhs.defaultValue == rhs.defaultValue
             && lhs.description == rhs.description && lhs.properties.map(\.name) == rhs.properties.map(\.name)
+            && lhs.minimum == rhs.minimum && lhs.maximum == rhs.maximum
             && zip(lhs.properties, rhs.properties).allSatisfy { $0.schema == $1.schema }
     }
 
@@ -68,9 +81,12 @@ public struct PluginSchema: Sendable, Equatable {
         properties.map { property in
             let schema = property.schema
             let values = schema.allowed?.map { $0.string ?? $0.json }
-            return StepDocumentation.Option(property.name, schema.types.isEmpty ? "any" : schema.types.joined(separator: "|"),
-                                            required: required.contains(property.name), defaultValue: schema.defaultValue?.json,
-                                            values: values, schema.description)
+            var option = StepDocumentation.Option(property.name, schema.types.isEmpty ? "any" : schema.types.joined(separator: "|"),
+                                                  required: required.contains(property.name), defaultValue: schema.defaultValue?.json,
+                                                  values: values, schema.description)
+            option.minimum = schema.minimum
+            option.maximum = schema.maximum
+            return option
         }
     }
 }

@@ -15,7 +15,10 @@ public enum StepCatalog {
                 out += "  options:\n"
                 let width = documentation.options.map(\.name.count).max() ?? 0
                 for option in documentation.options {
-                    let note = option.required ? " (required)" : option.defaultValue.map { " (default \($0))" } ?? ""
+                    var notes: [String] = []
+                    if let minimum = option.minimum, let maximum = option.maximum { notes.append(OptionRange(minimum...maximum).text) }
+                    if option.required { notes.append("required") } else if let value = option.defaultValue { notes.append("default \(value)") }
+                    let note = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
                     out += "    \(option.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.type)\(note): \(option.description)\n"
                 }
             }
@@ -54,6 +57,10 @@ public enum StepCatalog {
             object["default"] = value
         }
         if let values = option.values { object["values"] = values }
+        // Integral bounds as integers, so `1` is not written `1.0`.
+        for (key, bound) in [("minimum", option.minimum), ("maximum", option.maximum)] {
+            if let bound { object[key] = bound.rounded() == bound && abs(bound) < 1e15 ? Int64(bound) as Any : bound }
+        }
         return object
     }
 }

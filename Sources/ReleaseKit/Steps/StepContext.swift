@@ -194,7 +194,7 @@ public final class StepContext: Sendable {
         if echo { sink(.command(masker.commandLine(arguments))) }
         let masker = self.masker
         let sink = self.sink
-        return try await ProcessRunner.run(request) { line, stream in
+        return try await ProcessRunner.run(request, masker: masker) { line, stream in
             onRawLine?(line, stream)
             guard echo || onLine != nil else { return }
             let masked = masker.mask(line)
@@ -218,7 +218,7 @@ public final class StepContext: Sendable {
             directory: directory.map(resolvePath) ?? workingDirectory,
             environment: environment
         )
-        let result = try await ProcessRunner.run(request) { line, stream in
+        let result = try await ProcessRunner.run(request, masker: masker) { line, stream in
             if stream == .stderr { errors.append(line) }
         }
         guard result.succeeded else {

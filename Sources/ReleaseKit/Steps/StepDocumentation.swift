@@ -10,6 +10,9 @@ public struct StepDocumentation: Sendable, Codable, Equatable {
         public var defaultValue: String?
         /// The only words accepted, for an ``OptionChoice``.
         public var values: [String]?
+        /// The smallest and largest numbers accepted, for a number option.
+        public var minimum: Double?
+        public var maximum: Double?
         public var description: String
         public init(_ name: String, _ type: String, required: Bool = false, defaultValue: String? = nil, values: [String]? = nil,
                     _ description: String) {

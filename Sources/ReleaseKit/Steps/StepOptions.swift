@@ -47,3 +47,20 @@ func snakeCase(_ name: String) -> String {
     }
     return result
 }
+
+extension StepOptions {
+    /// Throws for the first number outside its option's declared range, so options built in code are held to the
+    /// declarations decoding checks (decoding has already rejected such a number in a pipeline, with its line).
+    /// - Throws: ``StepError/invalidOption(_:_:)``.
+    public func checkRanges() throws(StepError) {
+        var values: [String: Any] = [:]
+        for child in Mirror(reflecting: self).children {
+            if let label = child.label { values[label] = child.value }
+        }
+        for option in Self.declaredOptions {
+            guard let range = option.declaration.range, let value = values["_" + option.property],
+                  let number = option.declaration.numberOutsideRange(in: value) else { continue }
+            throw StepError.invalidOption(option.key, "'\(NumberText.string(number))' must be \(range.text)")
+        }
+    }
+}

@@ -24,9 +24,9 @@ public struct TestFlightDistributeStep: Step {
         public var usesNonExemptEncryption: Bool?
         @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @Option(help: "seconds between looks at the build's state")
+        @Option(range: 0...3600, help: "seconds between looks at the build's state")
         public var pollInterval: Double = 15
-        @Option(help: "seconds to wait for the build to be processed")
+        @Option(range: 1...604_800, help: "seconds to wait for the build to be processed")
         public var waitTimeout: Double = 3600
         @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
         public var keyID: String
@@ -89,6 +89,7 @@ public struct TestFlightDistributeStep: Step {
     let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
+        try options.checkRanges()
         for (name, value) in [("bundle_id", options.bundleID), ("version", options.version), ("build", options.build)]
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw StepError.invalidOption(name, "must not be empty")
@@ -100,7 +101,7 @@ public struct TestFlightDistributeStep: Step {
             }
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
-        polling = try AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
+        polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
         access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
         self.options = options
     }

@@ -7,10 +7,14 @@ public enum DurationFormat {
         guard seconds.isFinite, seconds >= 0 else { return "0s" }
         if seconds < 60 && seconds.rounded() == seconds { return "\(Int(seconds))s" }
         if seconds < 10 { return String(format: "%.1fs", seconds) }
-        let total = Int(seconds.rounded())
+        let rounded = seconds.rounded()
+        // Hours in floating point: a finite number of seconds past Int's range must not trap.
+        guard rounded < 3600 else {
+            return String(format: "%.0fh%02dm", (rounded / 3600).rounded(.down), Int(rounded.truncatingRemainder(dividingBy: 3600) / 60))
+        }
+        let total = Int(rounded)
         if total < 60 { return "\(total)s" }
-        if total < 3600 { return String(format: "%dm%02ds", total / 60, total % 60) }
-        return String(format: "%dh%02dm", total / 3600, (total % 3600) / 60)
+        return String(format: "%dm%02ds", total / 60, total % 60)
     }
 
     /// The same for a `Duration`.

@@ -54,10 +54,12 @@ public enum ProcessRunner {
     /// call throws `CancellationError` once the group is gone or has been sent SIGKILL.
     ///
     /// `onLine` gets each line of standard output and standard error as it arrives, without its line break
-    /// (and without a `\r` before it), one call at a time.
+    /// (and without a `\r` before it), one call at a time. A line longer than ``LineSplitter/maximumLineLength``
+    /// comes in pieces, cut where none of `masker`'s secrets spans the cut (see ``LineSplitter``).
     public static func run(
         _ request: ProcessRequest,
         killGrace: Double = 3,
+        masker: SecretMasker? = nil,
         onLine: @escaping @Sendable (String, OutputStreamKind) -> Void
     ) async throws -> ProcessResult {
         guard let first = request.arguments.first, !first.isEmpty else {
@@ -83,7 +85,7 @@ public enum ProcessRunner {
                 let outcome: Result<ProcessResult, any Error>
                 do {
                     outcome = .success(try await spawn(
-                        executable: executable, request: request, stopper: stopper, killGrace: killGrace, onLine: onLine
+                        executable: executable, request: request, stopper: stopper, killGrace: killGrace, masker: masker, onLine: onLine
                     ))
                 } catch {
                     outcome = .failure(error)
@@ -119,6 +121,7 @@ public enum ProcessRunner {
         request: ProcessRequest,
         stopper: ProcessGroupStopper,
         killGrace: Double,
+        masker: SecretMasker?,
         onLine: @escaping @Sendable (String, OutputStreamKind) -> Void
     ) async throws -> ProcessResult {
         var options = PlatformOptions()
@@ -147,8 +150,8 @@ public enum ProcessRunner {
             let body: @Sendable (ProcessIdentifier, SubprocessOutputSequence, SubprocessOutputSequence) async throws -> [UInt8] = { identifier, output, errorOutput in
                 account.spawned(identifier.value)
                 stopper.started(group: identifier.value)
-                async let errors = readLines(errorOutput, as: .stderr, keeping: 0, to: delivery)
-                let captured = try await readLines(output, as: .stdout, keeping: captureLimit, to: delivery)
+                async let errors = readLines(errorOutput, as: .stderr, keeping: 0, masker: masker, to: delivery)
+                let captured = try await readLines(output, as: .stdout, keeping: captureLimit, masker: masker, to: delivery)
                 _ = try await errors
                 return captured
             }
@@ -186,7 +189,8 @@ public enum ProcessRunner {
         }
     }
 
-    /// Reads one of the child's output streams to its end, delivering whole lines as they arrive.
+    /// Reads one of the child's output streams to its end, delivering whole lines as they arrive (see
+    /// ``LineSplitter``).
     ///
     /// - Returns: the last `limit` bytes read, from the start of a line: a line the limit cuts is left out whole
     ///   (the part kept could be the end of a secret, which masking recognises only whole).
@@ -194,11 +198,12 @@ public enum ProcessRunner {
         _ stream: SubprocessOutputSequence,
         as kind: OutputStreamKind,
         keeping limit: Int,
+        masker: SecretMasker?,
         to delivery: LineDelivery
     ) async throws -> [UInt8] {
         var captured: [UInt8] = []
         var cut = false
-        var pending: [UInt8] = []
+        var splitter = LineSplitter(masker: masker)
         for try await buffer in stream {
             buffer.withUnsafeBytes { bytes in
                 if limit > 0 {
@@ -208,16 +213,10 @@ public enum ProcessRunner {
                         cut = true
                     }
                 }
-                pending.append(contentsOf: bytes)
+                splitter.append(bytes) { delivery.deliver($0, kind) }
             }
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
-                delivery.deliver(pending[start..<newline], kind)
-                start = newline + 1
-            }
-            pending.removeFirst(start)
         }
-        if !pending.isEmpty { delivery.deliver(pending[...], kind) }
+        splitter.finish { delivery.deliver($0, kind) }
         if captured.count > limit {
             captured.removeFirst(captured.count - limit)
             cut = true

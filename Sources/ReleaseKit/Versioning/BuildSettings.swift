@@ -7,8 +7,13 @@ import Foundation
 /// Values expand `$(VAR)`, `${VAR}`, `$VAR`, `$(inherited)` (the next layer down), self-references
 /// (`MARKETING_VERSION = $(MARKETING_VERSION)` means the same as `$(inherited)`), nested references
 /// (`$(FOO_$(BAR))`) and the modifiers `:default=`, `:lower`, `:upper`, `:identifier`; other modifiers leave
-/// the value as it is. Cycles expand to the empty string instead of looping, and so do chains of references
-/// deeper than ``maximumDepth``.
+/// the value as it is. Cycles expand to the empty string instead of looping.
+///
+/// Expansion is bounded, because a project file is input nobody reviewed: a value longer than ``maximumLength``
+/// (thirty settings that each double the one before reach a gigabyte from a 600-byte `.xcconfig`), a chain of
+/// references deeper than ``maximumDepth`` and more than ``maximumReferences`` references followed for one value
+/// are errors naming the setting and its `file:line`. Within one resolution a setting is expanded once and
+/// remembered, so settings that repeat each other cost their length, not the number of paths to them.
 ///
 /// A layer may have holes: files that should have been read at that point but are missing (a git-ignored
 /// base configuration, an `#include` of one). A resolution records every hole it passed before finding its
@@ -53,8 +58,13 @@ public struct BuildSettings: Sendable {
         public var undefinedReferences: [String]
     }
 
-    /// How deep references may chain (`A = $(B)`, `B = $(C)`, …) before the value counts as unresolvable.
+    /// How deep references may chain (`A = $(B)`, `B = $(C)`, …, or `$(A_$(B_$(C)))`) before expanding fails.
     public static let maximumDepth = 128
+    /// The longest value, in UTF-8 bytes, one expansion may produce (real ones are a few hundred).
+    public static let maximumLength = 1 << 20
+    /// The most references one resolution may follow, counting each setting once unless cycles prevent remembering
+    /// it: a backstop for settings that refer to each other both many times and in cycles.
+    public static let maximumReferences = 1 << 16
 
     /// Every unconditional and conditional definition, highest precedence first.
     public let definitions: [SettingDefinition]
@@ -88,15 +98,20 @@ public struct BuildSettings: Sendable {
     }
 
     /// The expanded value of `key`, or `nil` when nothing defines it.
-    public func value(of key: String) -> String? {
-        resolve(key).value
+    /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
+    public func value(of key: String) throws(VersioningError) -> String? {
+        try resolve(key).value
     }
 
     /// The expanded value of `key` with the missing files and undefined references it depends on.
-    public func resolve(_ key: String) -> Resolution {
+    /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
+    public func resolve(_ key: String) throws(VersioningError) -> Resolution {
         var trace = Trace()
         var visiting: Set<String> = []
-        let value = lookup(key, from: 0, visiting: &visiting, trace: &trace, depth: 0)
+        let site = definition(of: key)?.site
+        let value = try bounded(key: key, location: site?.location ?? "build settings") { () throws(Expansion) in
+            try lookup(key, from: 0, visiting: &visiting, trace: &trace, depth: 0)
+        }
         return resolution(value, trace)
     }
 
@@ -105,16 +120,21 @@ public struct BuildSettings: Sendable {
         index(of: key, from: 0) != nil || defaults[key] != nil
     }
 
-    /// Expands every reference in `text` against these settings.
-    public func expand(_ text: String) -> String {
-        resolveText(text).value ?? text
+    /// Expands every reference in `text` against these settings; `site` says where the text is written, for errors.
+    /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
+    public func expand(_ text: String, at site: ValueSite? = nil) throws(VersioningError) -> String {
+        try resolveText(text, at: site).value ?? text
     }
 
-    /// Expands `text` (an Info.plist value) with the missing files and undefined references it depends on.
-    public func resolveText(_ text: String) -> Resolution {
+    /// Expands `text` (an Info.plist value written at `site`) with the missing files and undefined references it
+    /// depends on.
+    /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
+    public func resolveText(_ text: String, at site: ValueSite? = nil) throws(VersioningError) -> Resolution {
         var trace = Trace()
         var visiting: Set<String> = []
-        let value = expand(text, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting, trace: &trace, depth: 0)
+        let value = try bounded(key: site?.key ?? Echo.text(text), location: site?.location ?? "Info.plist") { () throws(Expansion) in
+            try expand(text, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting, trace: &trace, depth: 0)
+        }
         return resolution(value, trace)
     }
 
@@ -141,15 +161,86 @@ public struct BuildSettings: Sendable {
 
     // MARK: Lookup
 
+    /// Why an expansion stopped; ``lookup(_:from:visiting:trace:depth:)`` turns it into a located error.
+    private enum Expansion: Error {
+        /// Over ``maximumLength``.
+        case tooLong
+        /// Over ``maximumDepth``.
+        case tooDeep
+        /// Over ``maximumReferences``.
+        case tooManyReferences
+        /// Already located at the definition where the limit was passed.
+        case located(VersioningError)
+
+        var problem: String {
+            switch self {
+            case .tooLong: return "expands to more than \(ByteFormat.size(Int64(BuildSettings.maximumLength))) (settings that repeat each other multiply)"
+            case .tooDeep: return "nests references deeper than \(BuildSettings.maximumDepth) levels"
+            case .tooManyReferences: return "needs more than \(BuildSettings.maximumReferences) references to expand (settings that repeat each other in cycles)"
+            case .located(let error): return error.description
+            }
+        }
+    }
+
+    /// What the expansion of one setting met, remembered with its value.
+    private struct Met {
+        var holes: Set<Int> = []
+        /// Undefined references in the order first met.
+        var undefined: [String] = []
+        /// Whether a cycle was cut short on the way, which makes the value depend on where the expansion started.
+        var cutCycle = false
+
+        mutating func merge(_ other: Met) {
+            holes.formUnion(other.holes)
+            for name in other.undefined where !undefined.contains(name) { undefined.append(name) }
+            cutCycle = cutCycle || other.cutCycle
+        }
+    }
+
     /// What one resolution met on its way.
     private struct Trace {
         var holes: Set<Int> = []
         var undefined: [String] = []
+        /// Values already expanded in this resolution, by `key@start`, with what their expansion met.
+        var remembered: [String: (value: String?, met: Met)] = [:]
+        /// What each setting being expanded has met so far, innermost last.
+        var frames: [Met] = []
+        /// References followed so far.
+        var references = 0
 
         mutating func pass(_ holes: [(position: Int, file: MissingFile)], from start: Int, through end: Int?) {
             for (offset, hole) in holes.enumerated() where hole.position >= start && hole.position <= (end ?? Int.max) {
                 self.holes.insert(offset)
+                if !frames.isEmpty { frames[frames.count - 1].holes.insert(offset) }
             }
+        }
+
+        mutating func meetUndefined(_ name: String) {
+            if !undefined.contains(name) { undefined.append(name) }
+            if !frames.isEmpty, !frames[frames.count - 1].undefined.contains(name) { frames[frames.count - 1].undefined.append(name) }
+        }
+
+        mutating func cutCycle() {
+            if !frames.isEmpty { frames[frames.count - 1].cutCycle = true }
+        }
+
+        /// Records a remembered expansion's findings as if it had just been expanded again.
+        mutating func replay(_ met: Met) {
+            holes.formUnion(met.holes)
+            for name in met.undefined where !undefined.contains(name) { undefined.append(name) }
+            if !frames.isEmpty { frames[frames.count - 1].merge(met) }
+        }
+    }
+
+    /// Runs an expansion, turning a limit it passed into a ``VersioningError`` at `location` when no definition on
+    /// the way has located it already.
+    private func bounded<T>(key: String, location: String, _ body: () throws(Expansion) -> T) throws(VersioningError) -> T {
+        do {
+            return try body()
+        } catch .located(let error) {
+            throw error
+        } catch {
+            throw VersioningError.settingExpansion(location: location, key: key, problem: error.problem)
         }
     }
 
@@ -203,31 +294,62 @@ public struct BuildSettings: Sendable {
         return String(name)
     }
 
-    private func lookup(_ key: String, from start: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int) -> String? {
+    private func lookup(_ key: String, from start: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int) throws(Expansion) -> String? {
         let marker = "\(key)@\(start)"
-        if visiting.contains(marker) || depth >= Self.maximumDepth { return "" }
+        if visiting.contains(marker) {
+            trace.cutCycle()
+            return ""
+        }
+        if let known = trace.remembered[marker] {
+            trace.replay(known.met)
+            return known.value
+        }
+        guard depth < Self.maximumDepth else { throw .tooDeep }
+        trace.references += 1
+        guard trace.references <= Self.maximumReferences else { throw .tooManyReferences }
         visiting.insert(marker)
         defer { visiting.remove(marker) }
+        trace.frames.append(Met())
+        let value: String?
         if let position = index(of: key, from: start) {
             trace.pass(holes, from: start, through: position)
-            return expand(
-                definitions[position].value, inheritedKey: key, inheritedFrom: position + 1, visiting: &visiting, trace: &trace,
-                depth: depth + 1
-            )
+            let site = definitions[position].site
+            value = try located(key: key, location: site.location) { () throws(Expansion) in
+                try expand(definitions[position].value, inheritedKey: key, inheritedFrom: position + 1, visiting: &visiting,
+                           trace: &trace, depth: depth + 1)
+            }
+        } else {
+            trace.pass(holes, from: start, through: nil)
+            value = try defaults[key].map { fallback throws(Expansion) in
+                try expand(fallback, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting, trace: &trace, depth: depth + 1)
+            }
         }
-        trace.pass(holes, from: start, through: nil)
-        if let fallback = defaults[key] {
-            return expand(fallback, inheritedKey: nil, inheritedFrom: definitions.count, visiting: &visiting, trace: &trace, depth: depth + 1)
+        let met = trace.frames.removeLast()
+        if !met.cutCycle { trace.remembered[marker] = (value, met) }
+        if !trace.frames.isEmpty { trace.frames[trace.frames.count - 1].merge(met) }
+        return value
+    }
+
+    /// `bounded(key:location:_:)` inside an expansion: the limit stays an ``Expansion``, now located.
+    private func located<T>(key: String, location: String, _ body: () throws(Expansion) -> T) throws(Expansion) -> T {
+        do {
+            return try body()
+        } catch .tooManyReferences {
+            // Counted over the whole resolution: the setting it was asked for is the one to name.
+            throw .tooManyReferences
+        } catch .located(let error) {
+            throw .located(error)
+        } catch {
+            throw .located(VersioningError.settingExpansion(location: location, key: key, problem: error.problem))
         }
-        return nil
     }
 
     // swiftlint:disable:next function_parameter_count
     private func expand(
         _ text: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int
-    ) -> String {
+    ) throws(Expansion) -> String {
         guard text.contains("$") else { return text }
-        guard depth < Self.maximumDepth else { return "" }
+        guard depth < Self.maximumDepth else { throw .tooDeep }
         let characters = Array(text)
         var result = ""
         var index = 0
@@ -252,7 +374,8 @@ public struct BuildSettings: Sendable {
                 var end = index + 1
                 while end < characters.count, isNameCharacter(characters[end]) { end += 1 }
                 let name = String(characters[(index + 1)..<end])
-                result += reference(name, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth)
+                result += try reference(name, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth)
+                guard result.utf8.count <= Self.maximumLength else { throw .tooLong }
                 index = end
                 continue
             }
@@ -273,11 +396,12 @@ public struct BuildSettings: Sendable {
                 result.append(contentsOf: characters[index...])
                 break
             }
-            let inner = expand(
+            let inner = try expand(
                 String(characters[(index + 2)..<end]), inheritedKey: inheritedKey, inheritedFrom: inheritedFrom,
                 visiting: &visiting, trace: &trace, depth: depth + 1
             )
-            result += reference(inner, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth)
+            result += try reference(inner, inheritedKey: inheritedKey, inheritedFrom: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth)
+            guard result.utf8.count <= Self.maximumLength else { throw .tooLong }
             index = end + 1
         }
         return result
@@ -286,19 +410,19 @@ public struct BuildSettings: Sendable {
     // swiftlint:disable:next function_parameter_count
     private func reference(
         _ inner: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int
-    ) -> String {
+    ) throws(Expansion) -> String {
         var parts = inner.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let name = parts.removeFirst()
         var value: String?
         // A setting that names itself means what it inherits: `MARKETING_VERSION = "$(MARKETING_VERSION)"`.
         if name == "inherited" || (name == inheritedKey && inheritedKey != nil) {
-            value = inheritedKey.flatMap { lookup($0, from: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth + 1) }
+            value = try inheritedKey.flatMap { key throws(Expansion) in try lookup(key, from: inheritedFrom, visiting: &visiting, trace: &trace, depth: depth + 1) }
         } else {
-            value = lookup(name, from: 0, visiting: &visiting, trace: &trace, depth: depth + 1)
+            value = try lookup(name, from: 0, visiting: &visiting, trace: &trace, depth: depth + 1)
         }
         var result = value ?? ""
         defer {
-            if value == nil, result.isEmpty, name != "inherited", !trace.undefined.contains(name) { trace.undefined.append(name) }
+            if value == nil, result.isEmpty, name != "inherited" { trace.meetUndefined(name) }
         }
         guard let modifiers = parts.first else { return result }
         for modifier in modifiers.split(separator: ",", omittingEmptySubsequences: true).flatMap({ $0.split(separator: ":") }) {

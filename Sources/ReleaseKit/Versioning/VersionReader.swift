@@ -180,14 +180,14 @@ public enum VersionReader {
                     var infoPlist: InfoPlistFile? = project.generatedInfoPlists[target.name]
                     var infoPlistName: String? = infoPlist.map { relative($0.path) }
                     var missingPlist: MissingFile?
-                    if infoPlist == nil, let plistSetting = settings.value(of: "INFOPLIST_FILE"), !plistSetting.isEmpty {
+                    if infoPlist == nil, let plistSetting = try settings.value(of: "INFOPLIST_FILE"), !plistSetting.isEmpty {
                         let path = plistSetting.hasPrefix("/")
                             ? URL(fileURLWithPath: plistSetting).standardizedFileURL.path
                             : URL(fileURLWithPath: project.sourceRoot).appendingPathComponent(plistSetting).standardizedFileURL.path
                         infoPlistName = relative(path)
                         if FileManager.default.fileExists(atPath: path) {
-                            let preprocess = settings.value(of: "INFOPLIST_PREPROCESS")?.uppercased() == "YES"
-                            let definitions = settings.value(of: "INFOPLIST_PREPROCESSOR_DEFINITIONS")?
+                            let preprocess = try settings.value(of: "INFOPLIST_PREPROCESS")?.uppercased() == "YES"
+                            let definitions = try settings.value(of: "INFOPLIST_PREPROCESSOR_DEFINITIONS")?
                                 .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                             infoPlist = try self.infoPlist(path, definitions: preprocess ? (definitions ?? []) : nil)
                         } else {
@@ -195,15 +195,16 @@ public enum VersionReader {
                             missingPlist = note(MissingFile(path: path, reference: .infoPlist, referencedAt: definedAt))
                         }
                     }
-                    let generated = settings.value(of: "GENERATE_INFOPLIST_FILE")?.uppercased() == "YES"
+                    let generated = try settings.value(of: "GENERATE_INFOPLIST_FILE")?.uppercased() == "YES"
                     if infoPlist == nil, missingPlist == nil, generated { infoPlistName = "generated" }
 
-                    func resolve(_ plistKey: String, setting: String) -> (BuildSettings.Resolution, ValueOrigin?, ProjectVersions.Tracked.Mirror?) {
+                    func resolve(_ plistKey: String, setting: String) throws -> (BuildSettings.Resolution, ValueOrigin?, ProjectVersions.Tracked.Mirror?) {
                         if let (raw, site) = infoPlist?.entry(plistKey) {
-                            let resolution = settings.resolveText(raw)
+                            let resolution = try settings.resolveText(raw, at: site ?? ValueSite(
+                                path: infoPlist?.path ?? "", line: nil, key: plistKey, format: .binaryPlist, range: nil, quoted: false, rawValue: raw))
                             var mirror: ProjectVersions.Tracked.Mirror?
                             if site != nil, !raw.contains("$"), let origin = settings.origin(of: setting), origin.editable {
-                                mirror = .init(origin: origin, value: settings.value(of: setting))
+                                mirror = .init(origin: origin, value: try settings.value(of: setting))
                             }
                             if let site { return (resolution, settings.origin(ofText: raw, at: site), mirror) }
                             if let name = BuildSettings.singleReference(raw), let origin = settings.origin(of: name) {
@@ -216,12 +217,12 @@ public enum VersionReader {
                         }
                         let infoKey = "INFOPLIST_KEY_\(plistKey)"
                         if generated, settings.isDefined(infoKey) {
-                            return (settings.resolve(infoKey), settings.origin(of: infoKey), nil)
+                            return (try settings.resolve(infoKey), settings.origin(of: infoKey), nil)
                         }
-                        return (settings.resolve(setting), settings.origin(of: setting), nil)
+                        return (try settings.resolve(setting), settings.origin(of: setting), nil)
                     }
-                    let (version, versionOrigin, versionMirror) = resolve("CFBundleShortVersionString", setting: "MARKETING_VERSION")
-                    let (build, buildOrigin, buildMirror) = resolve("CFBundleVersion", setting: "CURRENT_PROJECT_VERSION")
+                    let (version, versionOrigin, versionMirror) = try resolve("CFBundleShortVersionString", setting: "MARKETING_VERSION")
+                    let (build, buildOrigin, buildMirror) = try resolve("CFBundleVersion", setting: "CURRENT_PROJECT_VERSION")
                     for (name, resolution) in [("version", version), ("build", build)] {
                         var files = resolution.uncertainBecause
                         if let missingPlist { files.insert(missingPlist, at: 0) }
@@ -232,7 +233,7 @@ public enum VersionReader {
                             ))
                         }
                     }
-                    let bundleIdentifier = infoPlist?.entry("CFBundleIdentifier").map { settings.expand($0.value) }
+                    let bundleIdentifier = try infoPlist?.entry("CFBundleIdentifier").map { try settings.expand($0.value, at: $0.site) }
                         ?? settings.value(of: "PRODUCT_BUNDLE_IDENTIFIER")
                     let entry = VersionEntry(
                         target: target.name, configuration: configuration.name, productType: target.productType,

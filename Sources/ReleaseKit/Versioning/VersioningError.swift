@@ -37,6 +37,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     /// A version or build number read from a project that is not one (quotes, `;`, `$`, spaces): refused before it
     /// reaches outputs, branch names, tags or scripts. The value, the setting or key, and `file:line`.
     case notAVersion(String, key: String, context: String?)
+    /// Expanding a build setting passed a limit (length, depth, references): `(file:line, setting, what happened)`.
+    case settingExpansion(location: String, key: String, problem: String)
 
     public var description: String {
         switch self {
@@ -75,6 +77,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
             return message
         case .notAVersion(let value, let key, let context):
             return prefix(context) + "\(key) '\(Echo.text(value))' is not a version: a version or build number has only letters, digits and '.', '-', '+', '_'"
+        case .settingExpansion(let location, let key, let problem):
+            return "\(location): build setting '\(key)' \(problem)"
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
             return "cannot write '\(path)': \(reason); nothing was changed\(list)"

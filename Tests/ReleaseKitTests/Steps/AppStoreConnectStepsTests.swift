@@ -34,10 +34,10 @@ import Testing
         #expect(throws: StepError.invalidOption("key", "the API key is empty; pass ${secrets.APP_STORE_CONNECT_KEY}")) {
             try Self.upload { $0.key = " " }
         }
-        #expect(throws: StepError.invalidOption("concurrency", "17 is not between 1 and 16")) {
+        #expect(throws: StepError.invalidOption("concurrency", "'17' must be from 1 to 16")) {
             try Self.upload { $0.concurrency = 17 }
         }
-        #expect(throws: StepError.invalidOption("poll_interval", "-1.0 is negative")) {
+        #expect(throws: StepError.invalidOption("poll_interval", "'-1' must be from 0 to 3600")) {
             try Self.upload { $0.pollInterval = -1 }
         }
         #expect(throws: StepError.invalidOption("api", "'ftp://example.com' is not an http(s) URL without credentials")) {
@@ -54,7 +54,7 @@ import Testing
         #expect(throws: StepError.invalidOption("groups", "a group name is empty")) {
             try Self.distribute { $0.groups = ["QA", ""] }
         }
-        #expect(throws: StepError.invalidOption("wait_timeout", "0.0 is not a positive number of seconds")) {
+        #expect(throws: StepError.invalidOption("wait_timeout", "'0' must be from 1 to 604800")) {
             try Self.distribute { $0.waitTimeout = 0 }
         }
     }

@@ -26,8 +26,14 @@ private func decode<S: Step>(_ type: S.Type, _ json: String) throws -> S.Options
     }
 
     @Test func badValuesAreRejectedBeforeAnythingRuns() throws {
-        #expect(throws: StepError.invalidOption("level", "'12' is not between 0 and 9")) {
+        // A pipeline's number is checked against the declared range while decoding, where its line is known; options
+        // built in code by the step.
+        #expect(throws: OptionsDecoder.Failure(path: JSONPath.root.appending("level"), location: SourceLocation(line: 1, column: 45),
+                                               message: "'level' must be from 0 to 9, found 12")) {
             try ArchiveZipStep(options: decode(ArchiveZipStep.self, #"{"source": "a", "output": "a.zip", "level": 12}"#))
+        }
+        #expect(throws: StepError.invalidOption("level", "'12' must be from 0 to 9")) {
+            try ArchiveZipStep(options: .init(source: "a", output: "a.zip", level: 12))
         }
         #expect(throws: StepError.invalidOption("source", "must not be empty")) {
             try ArchiveZipStep(options: .init(source: "", output: "a.zip"))

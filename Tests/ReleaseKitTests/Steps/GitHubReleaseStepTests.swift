@@ -94,7 +94,6 @@ struct GitHubReleaseStepTests {
     @Test(arguments: [
         (#"{"repo": "octo", "token": "t", "tag": "v1"}"#, "option 'repo': 'octo' is not of the form 'owner/name'"),
         (#"{"repo": "o/r", "token": " ", "tag": "v1"}"#, "option 'token': the token is empty; pass ${secrets.GITHUB_TOKEN}"),
-        (#"{"repo": "o/r", "token": "t", "tag": "v1", "concurrency": 0}"#, "option 'concurrency': 0 is not between 1 and 8"),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "body": "a", "body_file": "b"}"#, "option 'body_file': give either 'body' or 'body_file', not both"),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "api": "https://user:pw@ghe.example/api/v3"}"#, "option 'api': the URL must not contain credentials; pass the token as 'token'"),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "make_latest": "sometimes"}"#, "option 'make_latest': 'sometimes' is not true, false or \"legacy\""),

@@ -178,7 +178,6 @@ import Rehearsal
 
     @Test(arguments: [
         (#"{"tag_pattern": ""}"#, "option 'tag_pattern': the pattern is empty"),
-        (#"{"text_limit": 0}"#, "option 'text_limit': '0' is not a positive number of characters"),
         (#"{"repo": "octo"}"#, "option 'repo': 'octo' is not of the form 'owner/name'"),
         (#"{"source": "github", "tag": "v1"}"#, "option 'token': source 'github' needs a token, normally ${secrets.GITHUB_TOKEN}"),
         (#"{"source": "github", "token": "t"}"#, "option 'tag': source 'github' needs the tag of the release the notes are for"),

@@ -173,6 +173,22 @@ import Testing
         #expect(problems == ["pipeline.json:2:57: error: $.steps[0].with.mode: step 'a' (pick): 'quick' is not one of fast, slow"])
     }
 
+    /// A plugin's numbers are held to its schema's `minimum`/`maximum`, and none may be infinite.
+    @Test func aNumberOutsideThePluginsRangeIsRejected() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        _ = try Self.script("wait", in: directory, options: #"{"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 60}, "count": {"type": "integer"}}}"#,
+                            body: #"echo '{"type": "result", "ok": true}'"#)
+        let problems = await Self.problems("""
+            {"version": 1, "plugins": {"wait": "./release-step-wait"},
+             "steps": [{"id": "a", "uses": "wait", "with": {"seconds": 1.7976931348623157e308}},
+                       {"id": "b", "uses": "wait", "with": {"count": 1e999}}]}
+            """, in: directory)
+        #expect(problems == [
+            "pipeline.json:2:60: error: $.steps[0].with.seconds: step 'a' (wait): 'seconds' must be from 0 to 60, found 1.7976931348623157e308",
+            "pipeline.json:3:58: error: $.steps[1].with.count: step 'b' (wait): expected a finite number, found 1e999",
+        ])
+    }
+
     // MARK: Registration
 
     @Test func aPluginKindClashingWithABuiltInIsAnErrorNamingBoth() async throws {

@@ -104,7 +104,7 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
     @Test func releaseStepsShowsDefaultsAndAllowedValues() throws {
         let registry = try StepRegistry.builtIn
         let text = StepCatalog.text(registry)
-        #expect(text.contains("\n    level              number (default 6): deflate level 0-9\n"))
+        #expect(text.contains("\n    level              number (from 0 to 9, default 6): deflate level\n"))
         #expect(text.contains("\n    mode               all | each (default \"all\"): 'all': one zip with every dSYM; 'each': one zip per dSYM\n"))
         #expect(text.contains("\n    output             path (required): mode 'all'"))
         let kinds = StepCatalog.json(registry)

@@ -58,21 +58,85 @@ extension VersioningTests {
             }
         }
 
-        /// `A0 = $(A1)`, `A1 = $(A2)`, … 10,000 deep, and a value nesting `$(` 10,000 times: unresolved, not a crash.
-        @Test func referenceChainsDeeperThanTheLimitStayUnresolved() {
+        /// `A0 = $(A1)`, `A1 = $(A2)`, … 10,000 deep, and a value nesting `$(` 10,000 times: an error naming where the
+        /// limit was passed, not a crash and not a silently empty value.
+        @Test func referenceChainsDeeperThanTheLimitAreErrors() throws {
             let depth = 10_000
-            func define(_ key: String, _ value: String) -> SettingDefinition {
+            func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
                 SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
-                    path: "f", line: 1, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
             }
-            var chain = (0..<depth).map { define("A\($0)", "$(A\($0 + 1))") }
-            chain.append(define("A\(depth)", "end"))
-            chain.append(define("NESTED", String(repeating: "$(X", count: depth) + String(repeating: ")", count: depth)))
+            var chain = (0..<depth).map { define("A\($0)", "$(A\($0 + 1))", line: $0 + 1) }
+            chain.append(define("A\(depth)", "end", line: depth + 1))
+            chain.append(define("NESTED", String(repeating: "$(X", count: depth) + String(repeating: ")", count: depth), line: depth + 2))
             let settings = BuildSettings(layers: [chain], defaults: [:])
-            #expect(settings.value(of: "A0") == "")
-            #expect(settings.value(of: "A\(depth - 10)") == "end")
-            #expect(settings.value(of: "NESTED") == "")
+            // Each setting is a lookup and an expansion: 64 settings reach the 128 levels.
+            #expect(throws: VersioningError.settingExpansion(location: "f:64", key: "A63", problem: "nests references deeper than 128 levels")) {
+                try settings.value(of: "A0")
+            }
+            #expect(try settings.value(of: "A\(depth - 10)") == "end")
+            #expect(throws: VersioningError.settingExpansion(location: "f:\(depth + 2)", key: "NESTED", problem: "nests references deeper than 128 levels")) {
+                try settings.value(of: "NESTED")
+            }
             #expect(settings.origin(of: "A0")?.editable == false)
+        }
+
+        /// `V1 = $(V0)$(V0)` and so on: the value doubles with each line. The setting whose value first passes the limit is
+        /// named with its line; `release version` and `bump` read the project through the same path.
+        @Test func anXcconfigWhoseSettingsDoubleEachOtherIsAnErrorWithItsLine() throws {
+            let folder = try XcodeFixture(name: "xcconfig-chain").copy()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            var lines = ["// The release manager bumps these", "APP_VERSION=$(V22)", "APP_BUILD=4146", "V0 = ab"]
+            for level in 1...22 { lines.append("V\(level) = $(V\(level - 1))$(V\(level - 1))") }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/Config/Version.xcconfig", atomically: true, encoding: .utf8)
+            do {
+                _ = try VersionReader.read(in: folder)
+                Issue.record("an expansion past the limit must be an error")
+            } catch let error as VersioningError {
+                // V19 is 1 MiB ("ab" doubled 19 times); V20, on line 24, is the first past it.
+                guard case .settingExpansion(let location, let key, let problem) = error else {
+                    Issue.record("unexpected error \(error)")
+                    return
+                }
+                #expect(location.hasSuffix("/Config/Version.xcconfig:24"))
+                #expect(key == "V20")
+                #expect(error.description == "\(location): build setting 'V20' expands to more than 1.0 MiB (settings that repeat each other multiply)")
+                #expect(problem == "expands to more than 1.0 MiB (settings that repeat each other multiply)")
+            }
+        }
+
+        /// Settings that repeat each other without growing are expanded once each, not once per path to them.
+        @Test func repeatedSettingsAreExpandedOnce() throws {
+            func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
+                SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
+                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+            }
+            var layer = [define("V0", "$(UNDEFINED)", line: 1)]
+            // 60 levels: 2^60 paths to V0, and a chain within the depth limit.
+            for level in 1...60 { layer.append(define("V\(level)", "$(V\(level - 1))$(V\(level - 1))$(MISSING_\(level % 3))", line: level + 1)) }
+            let settings = BuildSettings(layers: [layer], defaults: [:])
+            let resolution = try settings.resolve("V60")
+            #expect(resolution.value == "")
+            #expect(resolution.undefinedReferences == ["UNDEFINED", "MISSING_1", "MISSING_2", "MISSING_0"])
+        }
+
+        /// Cycles at every level keep values from being remembered; the count of references followed stops it.
+        @Test func settingsThatRepeatEachOtherInCyclesStopAtTheReferenceLimit() throws {
+            func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
+                SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
+                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+            }
+            var layer = [define("V0", "x", line: 1)]
+            for level in 1...30 {
+                layer.append(define("V\(level)", "$(V\(level - 1))$(V\(level - 1))$(C\(level))", line: 2 * level))
+                layer.append(define("C\(level)", "$(V\(level))", line: 2 * level + 1))
+            }
+            let settings = BuildSettings(layers: [layer], defaults: [:])
+            #expect(throws: VersioningError.settingExpansion(location: "f:60", key: "V30", problem: "needs more than 65536 references to expand (settings that repeat each other in cycles)")) {
+                try settings.value(of: "V30")
+            }
+            // A small cycle still expands to the empty string, as before.
+            #expect(try settings.value(of: "V2") == "xxxx")
         }
 
         /// A referenced base configuration that is missing is named with the pbxproj line that references it.

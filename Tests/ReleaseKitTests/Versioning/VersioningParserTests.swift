@@ -77,7 +77,7 @@ extension VersioningTests {
             }
         }
 
-        @Test func buildSettingsLayerLikeXcode() {
+        @Test func buildSettingsLayerLikeXcode() throws {
             func define(_ key: String, _ value: String, line: Int, condition: String? = nil) -> SettingDefinition {
                 SettingDefinition(key: key, condition: condition, value: value, site: ValueSite(
                     path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
@@ -93,13 +93,13 @@ extension VersioningTests {
                 ],
                 defaults: ["TARGET_NAME": "Demo", "CONFIGURATION": "Release"]
             )
-            #expect(settings.value(of: "FLAGS") == "-xcconfig -target")
-            #expect(settings.value(of: "MARKETING_VERSION") == "3.0.0")
-            #expect(settings.value(of: "NAME") == "Demo-Release")
-            #expect(settings.expand("$(MISSING:default=fallback)/$(TARGET_NAME:lower)") == "fallback/demo")
-            #expect(settings.value(of: "LOOP") == " x")
-            #expect(settings.value(of: "A") == "")
-            #expect(settings.expand("$(unterminated") == "$(unterminated")
+            #expect(try settings.value(of: "FLAGS") == "-xcconfig -target")
+            #expect(try settings.value(of: "MARKETING_VERSION") == "3.0.0")
+            #expect(try settings.value(of: "NAME") == "Demo-Release")
+            #expect(try settings.expand("$(MISSING:default=fallback)/$(TARGET_NAME:lower)") == "fallback/demo")
+            #expect(try settings.value(of: "LOOP") == " x")
+            #expect(try settings.value(of: "A") == "")
+            #expect(try settings.expand("$(unterminated") == "$(unterminated")
             let origin = settings.origin(of: "MARKETING_VERSION")
             #expect(origin?.site.line == 22)
             #expect(origin?.editable == true)

@@ -167,13 +167,9 @@ struct BumpCommand: AsyncParsableCommand {
             }
         }
         try await workflow.preflight(plan)
-        do {
-            // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds
-            // the transaction takes (the default action comes back right after).
-            let previous = signal(SIGINT, SIG_IGN)
-            defer { signal(SIGINT, previous) }
-            try FileTransaction.apply(plan.files)
-        }
+        // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds the
+        // transaction takes (it is handled right after).
+        try Interrupts.shared.holdingOff { try FileTransaction.apply(plan.files) }
         VersioningConsole.line("Bumped \(title)")
         for file in plan.files {
             for change in file.changes {

@@ -89,10 +89,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         let reporter = logFormat.reporter(masker: masker)
         let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
-        Interrupts.shared.handle { count in
+        Interrupts.shared.handle { count, signal in
             switch count {
             case 1:
-                Terminal.writeError("\ninterrupted: stopping running steps, then running always-steps and teardowns (interrupt again to stop those too)\n")
+                // A hang-up (the terminal closed) is an interrupt like Ctrl-C: the run's key files and keychains
+                // must go all the same. Say which it was, for the log that outlives the terminal.
+                let cause = signal == SIGINT ? "" : " (\(PlatformSignals.name(signal)))"
+                Terminal.writeError("\ninterrupted\(cause): stopping running steps, then running always-steps and teardowns (interrupt again to stop those too)\n")
                 engine.interrupt()
             case 2:
                 Terminal.writeError("\ninterrupted again: stopping always-steps and their processes; the summary and report follow (interrupt again to quit at once)\n")

@@ -34,6 +34,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case git(String)
     /// Writing the bumped files failed; every file was restored.
     case writeFailed(path: String, reason: String, restored: [String])
+    /// A bump that a killed process left half done has not been rolled back yet.
+    case unfinishedTransaction(journal: String)
 
     public var description: String {
         switch self {
@@ -73,6 +75,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
             return "cannot write '\(path)': \(reason); nothing was changed\(list)"
+        case .unfinishedTransaction(let journal):
+            return "an interrupted bump is not rolled back yet ('\(journal)'): run 'release bump' or 'release run' again, which rolls it back first"
         }
     }
 

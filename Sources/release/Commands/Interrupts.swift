@@ -94,9 +94,11 @@ final class Interrupts: Sendable {
         handler(count, signal)
     }
 
-    /// Kills every process group `release` started (none is left running detached), then exits with 130.
+    /// Kills every process group `release` started (none is left running detached), releases the checkout's lock,
+    /// then exits with 130.
     static func exitNow() -> Never {
         _ = ProcessGroups.killAll(SIGKILL)
+        CheckoutLock.releaseHeld()
         exit(ExitCodes.interrupted)
     }
 }

@@ -68,6 +68,13 @@ struct RunCommand: AsyncParsableCommand {
             options.endpoints = ServiceEndpoints(overrides: rehearsal!.endpoints, isolated: true)
         }
         defer { rehearsal?.stop() }
+        // One real run per checkout at a time, and none before what a killed one left is cleaned up. A dry run
+        // changes nothing and needs no lock.
+        var checkout: CheckoutRecovery.Session?
+        if !dryRun {
+            checkout = try await CheckoutRecovery.take(in: directory, command: "release run")
+        }
+        defer { checkout?.lock.release() }
         var plan: Plan
         do {
             plan = try await Planner().plan(validated, options: options, masker: masker)

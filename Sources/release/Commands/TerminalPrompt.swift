@@ -27,6 +27,7 @@ enum TerminalPrompt {
             // Nothing is written yet and nothing is buffered (the menu writes unbuffered): leave at once, without
             // exit(3)'s handlers and stdio clean-up, which run here on another thread than the menu's blocked read.
             _ = ProcessGroups.killAll(SIGKILL)
+            CheckoutLock.releaseHeld()
             _exit(ExitCodes.interrupted)
         }
         defer { Interrupts.shared.reset() }

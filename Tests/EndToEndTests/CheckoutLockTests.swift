@@ -80,14 +80,25 @@ import Testing
     }
 
     /// `kill -9` of a run leaves its running step's process group behind (it is not the killed process's group) and
-    /// the lock file naming it. The next run takes the lock over, stops that group first, and says so.
+    /// the lock file naming it, and perhaps the temporary file of an atomic write it was in the middle of (a report).
+    /// The next run takes the lock over, stops that group first, removes the file, and says so.
     @Test func theNextRunStopsTheStepsAKilledRunLeftRunning() throws {
         let directory = try ReleaseBinary.gitRepository(branch: "main")
         try sleeper(in: directory)
         let first = try start(["run", "slow.json"], in: directory)
         try waitFor(directory + "/work.pid")
         let orphan = try #require(pid(in: directory + "/work.pid"))
+        // The group is in the lock file before the run is killed (it is written as soon as the step is spawned).
+        let deadline = Date().addingTimeInterval(60)
+        while !((try? String(contentsOfFile: directory + "/.git/release.lock", encoding: .utf8)) ?? "").contains("\(orphan)") {
+            try #require(Date() < deadline, "the lock file never listed the step's group")
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         kill(first.processIdentifier, SIGKILL)
+        let leftover = directory + "/.report.json.tmp-\(first.processIdentifier)-12345"
+        FileManager.default.createFile(atPath: leftover, contents: Data("{".utf8))
+        let unrelated = directory + "/.report.json.tmp-1-12345"
+        FileManager.default.createFile(atPath: unrelated, contents: Data("{".utf8))
         first.waitUntilExit()
         #expect(isAlive(orphan), "the step outlives a killed run")
         defer { kill(orphan, SIGKILL) }
@@ -95,9 +106,11 @@ import Testing
         let next = try ReleaseBinary.run(["run", "quick.json"], in: directory)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("note: pid \(first.processIdentifier) ('release run', started 20"), "\(next.stderr)")
-        #expect(next.stderr.contains("Z) ended without releasing '\(directory)/.git/release.lock'; taken over; stopped the process group of its steps still running (\(orphan))\n"),
+        #expect(next.stderr.contains("Z) ended without releasing '\(directory)/.git/release.lock'; taken over; stopped the process group of its steps still running (\(orphan)); removed 1 temporary file it left\n"),
                 "\(next.stderr)")
         #expect(!isAlive(orphan), "the orphaned step still runs")
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(FileManager.default.fileExists(atPath: unrelated), "another process's temporary file is not touched")
     }
 
     /// Eight bumps at once in one checkout: each either bumps (once) or is refused; before the lock all eight

@@ -28,6 +28,10 @@ public enum CheckoutRecovery {
                 let list = stopped.map(String.init).joined(separator: ", ")
                 note += "; stopped the process group\(stopped.count == 1 ? "" : "s") of its steps still running (\(list))"
             }
+            // Atomic writes it was in the middle of (a report, the journal, the lock folder's files).
+            let folders = Set([FilePath.parent(of: lock.path), JournalLocation.folder(in: directory), directory])
+            let removed = folders.reduce(0) { $0 + AtomicFile.removeTemporaries(of: previous.pid, in: $1) }
+            if removed > 0 { note += "; removed \(removed) temporary file\(removed == 1 ? "" : "s") it left" }
             notes.append(note)
         }
         do {

@@ -71,7 +71,14 @@ public final class CheckoutLock: Sendable {
         }
         guard Platform.tryLockExclusively(descriptor) else {
             let code = Platform.errorNumber
-            let current = holder(in: descriptor)
+            // A holder writes itself into the file right after taking the lock: until then the file is empty or
+            // names a process that is gone. Give it a moment, so the refusal can name it.
+            var current = holder(in: descriptor)
+            let deadline = ContinuousClock.now + .seconds(2)
+            while Platform.isLockHeld(code), current.map({ !Platform.processExists($0.pid) }) ?? true, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+                current = holder(in: descriptor)
+            }
             close(descriptor)
             if Platform.isLockHeld(code) { throw CheckoutLockError.held(path: path, holder: current) }
             throw CheckoutLockError.cannotLock(path: path, reason: Platform.errorText(code))

@@ -85,14 +85,10 @@ enum TransactionJournal {
             } else if current != file.originalSHA256 {
                 changed.append(file.display)
             }
-            // The temporary it named, and any other left beside the file by the same process.
-            let directory = FilePath.parent(of: file.path)
-            let prefix = ".\((file.path as NSString).lastPathComponent).tmp-\(record.pid)-"
-            var leftovers = Set([file.temporary])
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
-                leftovers.insert((directory as NSString).appendingPathComponent(name))
-            }
-            for path in leftovers.sorted() where unlink(path) == 0 { removed += 1 }
+            // The temporary it named, and any other the same process left beside the file.
+            if unlink(file.temporary) == 0 { removed += 1 }
+            removed += AtomicFile.removeTemporaries(of: record.pid, in: FilePath.parent(of: file.path),
+                                                    names: [(file.path as NSString).lastPathComponent])
         }
         func list(_ paths: [String]) -> String { paths.map { "'\($0)'" }.joined(separator: ", ") }
         let who = "pid \(record.pid), started \(Timestamp.iso8601(record.started))"

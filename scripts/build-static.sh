@@ -16,13 +16,15 @@ else
   # whole large page-cache folio) around every function that runs. So the code that runs goes together: every
   # function in its own section (-function-sections), laid out by lld with the functions in Packaging/release.order
   # first (scripts/order-file.sh records them from real runs; a name that no longer exists is skipped) and those
-  # without a symbol next to them (Packaging/release-layout.ld). And no PIE and no dynamic symbols for the executable's own
-  # functions: the loader then neither looks up nor relocates the ~100,000 pointers in Swift's metadata (2.5 MB
-  # of relocations read at every start). Libraries, heap and stacks keep their random addresses; only the
-  # executable's own image is at a fixed one.
+  # without a symbol next to them (Packaging/release-layout.ld). No dynamic symbols for the executable's own
+  # functions: the loader does not look them up. The binary keeps the platform's hardening (DESIGN §8): it is
+  # position-independent (ELF type DYN, so its own image gets a random address too, like libraries, heap and stacks;
+  # the price is the loader relocating the ~100,000 pointers in Swift's metadata at every start), and its stack is
+  # not executable (PT_GNU_STACK without PF_X; lld's default, said explicitly). SelfReleaseTests checks both.
   flags=(--static-swift-stdlib
          -Xswiftc -Xfrontend -Xswiftc -function-sections
-         -Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -no-pie
+         -Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -pie
+         -Xlinker -z -Xlinker noexecstack
          -Xlinker --no-export-dynamic
          -Xlinker "--symbol-ordering-file=$PWD/Packaging/release.order" -Xlinker --no-warn-symbol-ordering
          -Xlinker -T -Xlinker "$PWD/Packaging/release-layout.ld")

@@ -1,8 +1,7 @@
 import ArgumentParser
 import ReleaseKit
 
-/// The `release` command line: parses arguments, builds ReleaseKit values, renders their results.
-@main
+/// The `release` command line: parses arguments, builds ReleaseKit values, renders their results. ``Entry`` starts it.
 struct Release: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "release",
@@ -28,10 +27,9 @@ struct Release: AsyncParsableCommand {
         ]
     )
 
-    /// Installs interrupt handling before anything else runs, then parses and runs the command as
-    /// ArgumentParser's own `main` would.
+    /// Parses and runs the command as ArgumentParser's own `main` would (``Entry`` has installed interrupt
+    /// handling already).
     static func main() async {
-        Interrupts.shared.install()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -29,10 +29,11 @@ enum ReleaseBinary {
     }
 
     /// Runs `release ARGUMENTS` in `directory` with the environment (minus terminal and CI variables) plus `environment`.
+    /// `executable` runs instead of `release` when given (a wrapper that starts it).
     static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:],
-                    interruptAfter: TimeInterval? = nil) throws -> Outcome {
+                    interruptAfter: TimeInterval? = nil, executable: String? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable ?? path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var base = ProcessInfo.processInfo.environment

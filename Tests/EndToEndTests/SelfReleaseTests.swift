@@ -52,11 +52,37 @@ import Testing
         let version = try Self.run(binary, ["--version"], environment: ["LD_LIBRARY_PATH": "", "PATH": "/usr/bin:/bin"])
         #expect(version.status == 0)
         #expect(version.output.contains("."), "\(version.output)")
-        // scripts/build-static.sh's layout: a fixed-address executable (ELF e_type EXEC = 2, where PIE is DYN = 3),
-        // whose start-up reads no relocations for Swift's metadata.
-        let header = try #require(FileHandle(forReadingAtPath: binary)).readData(ofLength: 18)
-        #expect(header.count == 18 && header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]) && header[16] == 2,
-                "not the non-PIE executable scripts/build-static.sh links: e_type \(header.count == 18 ? header[16] : 0)")
+        // The platform's hardening (DESIGN §8): position-independent, so the executable's own image is at a random
+        // address too, and no executable stack.
+        let elf = try Self.elfFacts(binary)
+        #expect(elf.type == 3, "not position-independent: ELF e_type \(elf.type) (EXEC = 2, PIE is DYN = 3)")
+        #expect(elf.hasInterpreter, "a DYN file without PT_INTERP is a library, not a PIE executable")
+        #expect(elf.stackFlags.map { $0 & 1 == 0 } == true,
+                "the stack must not be executable: PT_GNU_STACK flags \(elf.stackFlags.map(String.init) ?? "missing")")
+    }
+
+    /// The ELF facts that make a hardened executable: `e_type`, whether it names a loader (PT_INTERP), and the flags
+    /// of PT_GNU_STACK (nil when absent: the loader then assumes an executable stack). 64-bit little-endian only.
+    static func elfFacts(_ path: String) throws -> (type: UInt16, hasInterpreter: Bool, stackFlags: UInt32?) {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
+        try #require(bytes.count >= 64 && bytes.prefix(4) == [0x7F, 0x45, 0x4C, 0x46] && bytes[4] == 2 && bytes[5] == 1,
+                     "not a 64-bit little-endian ELF file")
+        func integer(_ offset: Int, _ size: Int) -> UInt64 {
+            (0..<size).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
+        }
+        let tableOffset = Int(integer(32, 8)), entrySize = Int(integer(54, 2)), count = Int(integer(56, 2))
+        var hasInterpreter = false
+        var stackFlags: UInt32?
+        for index in 0..<count {
+            let entry = tableOffset + index * entrySize
+            guard entry + 8 <= bytes.count else { break }
+            switch integer(entry, 4) {
+            case 3: hasInterpreter = true  // PT_INTERP
+            case 0x6474_E551: stackFlags = UInt32(integer(entry + 4, 4))  // PT_GNU_STACK; PF_X = 1
+            default: break
+            }
+        }
+        return (UInt16(integer(16, 2)), hasInterpreter, stackFlags)
     }
 
     /// The self pipeline, rehearsed with a stand-in packager (the real scripts/package.sh is checked by the test

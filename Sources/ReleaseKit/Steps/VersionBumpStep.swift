@@ -147,7 +147,8 @@ public struct VersionBumpStep: Step {
         let (plan, warnings) = try await prepare(context)
         for warning in warnings { context.warn(warning) }
         do {
-            try FileTransaction.apply(plan.files)
+            // The run holds the checkout's lock; the next one rolls back a bump this process could not finish.
+            try FileTransaction.apply(plan.files, journal: try FileTransaction.journalFolder(for: context.workingDirectory))
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }

@@ -60,6 +60,21 @@ public enum AtomicFile {
         return url.deletingLastPathComponent().appendingPathComponent(name).path
     }
 
+    /// Removes the temporary files process `pid` left in `folder` (``temporaryPath(for:)`` names them
+    /// `.NAME.tmp-PID-RANDOM`), for a run that follows one that was killed; only `names` when given.
+    /// - Returns: how many were removed.
+    @discardableResult
+    public static func removeTemporaries(of pid: Int32, in folder: String, names: Set<String>? = nil) -> Int {
+        var removed = 0
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard entry.hasPrefix("."), let range = entry.range(of: ".tmp-\(pid)-", options: .backwards),
+                  entry[range.upperBound...].allSatisfy(\.isNumber) else { continue }
+            if let names, !names.contains(String(entry[entry.index(after: entry.startIndex)..<range.lowerBound])) { continue }
+            if unlink((folder as NSString).appendingPathComponent(entry)) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// Flushes `temporary` to disk and renames it over `path`; removes `temporary` on failure.
     public static func commit(_ temporary: String, to path: String) throws {
         let descriptor = open(temporary, O_RDONLY)

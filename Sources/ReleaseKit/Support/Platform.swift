@@ -6,6 +6,9 @@
 // - `struct stat` names its modification time `st_mtim` on Glibc and `st_mtimespec` on Darwin (sys/stat.h).
 // - `write(2)` must be spelled with its module (`Glibc.write` / `Darwin.write`) inside types that have a
 //   `write` of their own.
+// - `flock(2)` is declared in sys/file.h on Glibc and in sys/fcntl.h on Darwin, with the same operations
+//   (LOCK_EX 2, LOCK_NB 4) and `EWOULDBLOCK` for a lock held elsewhere (equal to `EAGAIN` on both). Both also
+//   have a `struct flock` (fcntl's), which a module-qualified `flock` names: the function is called unqualified.
 // - Child processes (swift-subprocess) and sockets (SwiftNIO) are left to those libraries, which carry their
 //   own seams; nothing of ours spawns or opens a socket by hand.
 #if canImport(Darwin)
@@ -45,6 +48,34 @@ public enum Platform {
         #else
         return Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
         #endif
+    }
+
+    /// Opens (creating it with mode 0644 when missing) `path` for reading and writing, closed on `exec` so no child
+    /// keeps it open. - Returns: the descriptor, or -1 with `errno` set.
+    public static func openForLocking(_ path: String) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        #else
+        return Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        #endif
+    }
+
+    /// Takes an exclusive `flock(2)` on `descriptor` without waiting. The system releases it when the descriptor
+    /// is closed, which includes the process ending in any way (`kill -9` too).
+    /// - Returns: true when taken; false with `errno` `EWOULDBLOCK` when another open file holds it.
+    public static func tryLockExclusively(_ descriptor: Int32) -> Bool {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// Whether `code` says a lock is held by someone else.
+    public static func isLockHeld(_ code: Int32) -> Bool {
+        code == EWOULDBLOCK || code == EAGAIN
+    }
+
+    /// Whether process `pid` exists (a zombie counts); a process of another user counts too.
+    public static func processExists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// The current `errno`.

@@ -15,6 +15,9 @@ public enum ProcessGroups {
     }
 
     private static let live = Mutex(State())
+    /// Told after every change of the list (``CheckoutLock`` records it, so a run after a `kill -9` of this one can
+    /// stop the children it left).
+    private static let observer = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// The process group ids listed now.
     public static var current: Set<Int32> {
@@ -45,6 +48,28 @@ public enum ProcessGroups {
         }
     }
 
+    /// Calls `body` after every change of the list from now on (nil: no longer). One observer at a time.
+    public static func observe(_ body: (@Sendable () -> Void)?) {
+        observer.withLock { $0 = body }
+    }
+
+    private static func changed() {
+        observer.withLock { $0 }?()
+    }
+
+    /// Stops a process group this process did not start (a child of a run that was killed): SIGTERM, then SIGKILL
+    /// when it has not emptied within `grace` seconds.
+    /// - Returns: false when the group had no member left to stop.
+    public static func stopOrphan(_ group: Int32, grace: TimeInterval) async -> Bool {
+        guard PlatformProcesses.signalGroup(group, SIGTERM) else { return false }
+        let deadline = ContinuousClock.now + .milliseconds(Int(max(0, grace) * 1000))
+        while PlatformProcesses.groupExists(group), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        PlatformProcesses.signalGroup(group, SIGKILL)
+        return true
+    }
+
     /// A spawn is about to start; ``spawned(_:)`` or ``spawnFailed()`` ends it.
     static func willSpawn() {
         live.withLock { $0.spawning += 1 }
@@ -56,6 +81,7 @@ public enum ProcessGroups {
             state.groups.insert(group)
             state.spawning = max(0, state.spawning - 1)
         }
+        changed()
     }
 
     /// The spawn failed: no group to list.
@@ -65,5 +91,6 @@ public enum ProcessGroups {
 
     static func remove(_ group: Int32) {
         _ = live.withLock { $0.groups.remove(group) }
+        changed()
     }
 }

@@ -39,6 +39,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case notAVersion(String, key: String, context: String?)
     /// Expanding a build setting passed a limit (length, depth, references): `(file:line, setting, what happened)`.
     case settingExpansion(location: String, key: String, problem: String)
+    /// A bump that a killed process left half done has not been rolled back yet.
+    case unfinishedTransaction(journal: String)
 
     public var description: String {
         switch self {
@@ -82,6 +84,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
         case .writeFailed(let path, let reason, let restored):
             let list = restored.isEmpty ? "" : "; restored \(restored.map { "'\($0)'" }.joined(separator: ", "))"
             return "cannot write '\(path)': \(reason); nothing was changed\(list)"
+        case .unfinishedTransaction(let journal):
+            return "an interrupted bump is not rolled back yet ('\(journal)'): run 'release bump' or 'release run' again, which rolls it back first"
         }
     }
 

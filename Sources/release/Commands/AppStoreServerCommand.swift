@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReleaseKit
 import Rehearsal
 
 /// `release appstore-server`: runs the local App Store Connect stand-in until SIGINT/SIGTERM (hidden; for
@@ -45,9 +46,9 @@ struct AppStoreServerCommand: AsyncParsableCommand {
             port: port, partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate
         ))
         let url = try server.start()
-        FileHandle.standardOutput.write(Data((url + "\n").utf8))  // unbuffered: scripts read it at once
+        Terminal.writeOutput(url + "\n")  // unbuffered: scripts read it at once
         await ServeCommand.waitForTermination()
         server.stop()
-        FileHandle.standardError.write(Data("appstore-server: stopped\n".utf8))
+        Terminal.writeError("appstore-server: stopped\n")
     }
 }

@@ -96,6 +96,13 @@ struct BumpCommand: AsyncParsableCommand {
 
     private func bump(interactive: Bool) async throws {
         let directory = FileManager.default.currentDirectoryPath
+        // One writer per checkout at a time (a run or another bump), and none before what a killed one left is
+        // rolled back; held while the menu waits, so what it offers is still true when it writes.
+        var checkout: CheckoutRecovery.Session?
+        if !dryRun {
+            checkout = try await CheckoutRecovery.take(in: directory, command: "release bump")
+        }
+        defer { checkout?.lock.release() }
         var strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
         if strategy == .appStore(nil) {
             strategy = .appStore(try await AppStoreBuildNumberLookup.next(project: project, file: file, in: directory,
@@ -167,12 +174,10 @@ struct BumpCommand: AsyncParsableCommand {
             }
         }
         try await workflow.preflight(plan)
-        do {
-            // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds
-            // the transaction takes (the default action comes back right after).
-            let previous = signal(SIGINT, SIG_IGN)
-            defer { signal(SIGINT, previous) }
-            try FileTransaction.apply(plan.files)
+        // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds the
+        // transaction takes (it is handled right after).
+        try Interrupts.shared.holdingOff {
+            try FileTransaction.apply(plan.files, journal: try FileTransaction.journalFolder(for: directory))
         }
         VersioningConsole.line("Bumped \(title)")
         for file in plan.files {

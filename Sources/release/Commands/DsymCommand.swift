@@ -28,11 +28,11 @@ struct DsymCommand: AsyncParsableCommand {
             do {
                 let inspection = try await DsymInspector.inspect(path)
                 for warning in inspection.warnings ?? [] {
-                    FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+                    Terminal.writeError("warning: \(warning)\n")
                 }
                 inspections.append(inspection)
             } catch {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                Terminal.writeError("error: \(error)\n")
                 failed = true
             }
         }

@@ -1,46 +1,61 @@
-import Dispatch
 import Foundation
 import ReleaseKit
 import Synchronization
 
-/// SIGINT and SIGTERM for the whole process, installed first thing in `main` so that a Ctrl-C in the first
-/// milliseconds is handled like any other rather than killing the process by signal.
+/// SIGINT, SIGTERM and SIGHUP for the whole process, installed first thing in `main` (``Entry``) so that an
+/// interrupt in the first milliseconds is handled like any other rather than lost or killing the process by signal.
+///
+/// A handler caught on any thread hands the signal to one thread of ours through a pipe (``PlatformSignals``), which
+/// calls the command's handler: a signal sent while the process is still starting (or already pending when it
+/// starts) is handled like a later one. A SIGHUP that was ignored when `release` started (`nohup release run …`)
+/// stays ignored.
 ///
 /// Until a command takes over, an interrupt kills the process groups started so far (a `git` reading the
 /// branch) and exits with 130.
-/// `release run` takes over: the first interrupt stops running steps and runs always-steps, the second stops
-/// those too (their process groups included), and the run still writes its summary and report; a third exits
-/// at once.
+/// `release run` takes over: the first interrupt stops running steps and runs always-steps and teardowns, the
+/// second stops those too (their process groups included), and the run still writes its summary and report; a
+/// third exits at once. A hang-up (SIGHUP: the terminal closed, the SSH connection dropped) is an interrupt like
+/// the others, so the key files and keychains a run made are still removed.
 final class Interrupts: Sendable {
     static let shared = Interrupts()
 
     private struct State {
+        var installed = false
         var count = 0
-        var handler: (@Sendable (Int) -> Void)?
-        var sources: [any DispatchSourceSignal] = []
+        var handler: (@Sendable (_ count: Int, _ signal: Int32) -> Void)?
+        /// How many ``holdingOff(_:)`` sections are running; interrupts wait in `held` until the last one ends.
+        var holds = 0
+        var held: [Int32] = []
     }
 
-    /// `@unchecked`-free: the dispatch sources are only touched under the lock.
     private let state = Mutex<State>(State())
 
     private init() {}
 
-    /// Routes SIGINT and SIGTERM to this object. Call once, before anything else runs.
+    /// Catches the interrupt signals and starts the thread that handles them. Call once, first thing in `main`,
+    /// before anything else runs.
     func install() {
-        state.withLock { state in
-            guard state.sources.isEmpty else { return }
-            state.sources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)  // delivered to the dispatch source instead of killing the process
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { Interrupts.shared.received() }
-                source.resume()
-                return source
-            }
+        let signals = state.withLock { state -> [Int32] in
+            guard !state.installed else { return [] }
+            state.installed = true
+            return PlatformSignals.interrupts.filter { $0 != SIGHUP || !PlatformSignals.isIgnored(SIGHUP) }
         }
+        guard !signals.isEmpty else { return }
+        guard PlatformSignals.install(signals) else {
+            Terminal.writeError("warning: cannot catch interrupts: \(Platform.errorText(Platform.errorNumber))\n")
+            return
+        }
+        // A signal caught before this thread runs waits in the pipe.
+        let thread = Thread {
+            while true { Interrupts.shared.received(PlatformSignals.next()) }
+        }
+        thread.name = "release-interrupts"
+        thread.start()
     }
 
-    /// Hands interrupts to `handler`, which gets the interrupt's number (1 for the first, 2 for the second …).
-    func handle(_ handler: @escaping @Sendable (Int) -> Void) {
+    /// Hands interrupts to `handler`, which gets the interrupt's number (1 for the first, 2 for the second …)
+    /// and the signal.
+    func handle(_ handler: @escaping @Sendable (_ count: Int, _ signal: Int32) -> Void) {
         state.withLock { $0.handler = handler }
     }
 
@@ -49,18 +64,41 @@ final class Interrupts: Sendable {
         state.withLock { $0.handler = nil }
     }
 
-    private func received() {
-        let (count, handler) = state.withLock { state -> (Int, (@Sendable (Int) -> Void)?) in
+    /// Runs `body` (a few milliseconds of writes that must not stop halfway) with interrupts held back: one that
+    /// arrives meanwhile is handled as soon as `body` returns or throws.
+    func holdingOff<T>(_ body: () throws -> T) rethrows -> T {
+        state.withLock { $0.holds += 1 }
+        defer {
+            let held = state.withLock { state -> [Int32] in
+                state.holds -= 1
+                guard state.holds == 0 else { return [] }
+                defer { state.held = [] }
+                return state.held
+            }
+            held.forEach(received)
+        }
+        return try body()
+    }
+
+    private func received(_ signal: Int32) {
+        let delivery = state.withLock { state -> (Int, (@Sendable (Int, Int32) -> Void)?)? in
+            if state.holds > 0 {
+                state.held.append(signal)
+                return nil
+            }
             state.count += 1
             return (state.count, state.handler)
         }
+        guard let (count, handler) = delivery else { return }
         guard let handler else { Self.exitNow() }
-        handler(count)
+        handler(count, signal)
     }
 
-    /// Kills every process group `release` started (none is left running detached), then exits with 130.
+    /// Kills every process group `release` started (none is left running detached), releases the checkout's lock,
+    /// then exits with 130.
     static func exitNow() -> Never {
         _ = ProcessGroups.killAll(SIGKILL)
+        CheckoutLock.releaseHeld()
         exit(ExitCodes.interrupted)
     }
 }

@@ -68,6 +68,13 @@ struct RunCommand: AsyncParsableCommand {
             options.endpoints = ServiceEndpoints(overrides: rehearsal!.endpoints, isolated: true)
         }
         defer { rehearsal?.stop() }
+        // One real run per checkout at a time, and none before what a killed one left is cleaned up. A dry run
+        // changes nothing and needs no lock.
+        var checkout: CheckoutRecovery.Session?
+        if !dryRun {
+            checkout = try await CheckoutRecovery.take(in: directory, command: "release run")
+        }
+        defer { checkout?.lock.release() }
         var plan: Plan
         do {
             plan = try await Planner().plan(validated, options: options, masker: masker)
@@ -89,10 +96,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         let reporter = logFormat.reporter(masker: masker)
         let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
-        Interrupts.shared.handle { count in
+        Interrupts.shared.handle { count, signal in
             switch count {
             case 1:
-                Terminal.writeError("\ninterrupted: stopping running steps, then running always-steps and teardowns (interrupt again to stop those too)\n")
+                // A hang-up (the terminal closed) is an interrupt like Ctrl-C: the run's key files and keychains
+                // must go all the same. Say which it was, for the log that outlives the terminal.
+                let cause = signal == SIGINT ? "" : " (\(PlatformSignals.name(signal)))"
+                Terminal.writeError("\ninterrupted\(cause): stopping running steps, then running always-steps and teardowns (interrupt again to stop those too)\n")
                 engine.interrupt()
             case 2:
                 Terminal.writeError("\ninterrupted again: stopping always-steps and their processes; the summary and report follow (interrupt again to quit at once)\n")

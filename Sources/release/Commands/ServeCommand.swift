@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import ReleaseKit
 import Rehearsal
 import Synchronization
 
@@ -37,17 +38,17 @@ struct ServeCommand: AsyncParsableCommand {
             immutableReleases: immutable
         ))
         let url = try server.start()
-        FileHandle.standardOutput.write(Data((url + "\n").utf8))  // unbuffered: scripts read it at once
+        Terminal.writeOutput(url + "\n")  // unbuffered: scripts read it at once
         await Self.waitForTermination()
         server.stop()
-        FileHandle.standardError.write(Data("github-server: stopped\n".utf8))
+        Terminal.writeError("github-server: stopped\n")
     }
 
     /// Suspends until the first interrupt (SIGINT or SIGTERM) reaches ``Interrupts``.
     static func waitForTermination() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumed = Mutex(false)
-            Interrupts.shared.handle { _ in
+            Interrupts.shared.handle { _, _ in
                 let first = resumed.withLock { done -> Bool in
                     defer { done = true }
                     return !done

@@ -20,13 +20,14 @@ enum TerminalPrompt {
         // With ISIG off, Ctrl-C is a key; a SIGTERM (or a SIGINT from `kill`) still arrives as a signal, and the
         // process exits from the handler, where no `defer` runs: put the terminal back there too.
         nonisolated(unsafe) let saved = original
-        Interrupts.shared.handle { _ in
+        Interrupts.shared.handle { _, _ in
             var settings = saved
             _ = tcsetattr(0, TCSANOW, &settings)
             VersioningConsole.line("\ninterrupted: nothing changed")
             // Nothing is written yet and nothing is buffered (the menu writes unbuffered): leave at once, without
             // exit(3)'s handlers and stdio clean-up, which run here on another thread than the menu's blocked read.
             _ = ProcessGroups.killAll(SIGKILL)
+            CheckoutLock.releaseHeld()
             _exit(ExitCodes.interrupted)
         }
         defer { Interrupts.shared.reset() }

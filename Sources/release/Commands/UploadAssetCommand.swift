@@ -49,10 +49,10 @@ struct UploadAssetCommand: AsyncParsableCommand {
         let masker = SecretMasker(secrets: [token])
         let api = api ?? environment["GITHUB_API_URL"] ?? "https://api.github.com"
         let client = try GitHubClient(apiURL: api, token: token, configuration: HTTPClient.Configuration { line in
-            FileHandle.standardError.write(Data((masker.mask(line) + "\n").utf8))
+            Terminal.writeError(masker.mask(line) + "\n")
         })
         let publisher = ReleasePublisher(client: client, observer: PublishObserver(log: { line in
-            FileHandle.standardError.write(Data((masker.mask(line) + "\n").utf8))
+            Terminal.writeError(masker.mask(line) + "\n")
         }))
         let cwd = FileManager.default.currentDirectoryPath
         let publication = ReleasePublication(
@@ -79,7 +79,7 @@ struct UploadAssetCommand: AsyncParsableCommand {
                 print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(result.bytesUploaded) bytes, \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
             }
         } catch {
-            FileHandle.standardError.write(Data(("error: " + masker.mask("\(error)") + "\n").utf8))
+            Terminal.writeError("error: " + masker.mask("\(error)") + "\n")
             throw ExitCode(1)
         }
     }
@@ -101,7 +101,7 @@ struct UploadAssetCommand: AsyncParsableCommand {
             let seconds = Date().timeIntervalSince(started)
             print(json ? "{\"bytes_uploaded\":\(bytes),\"seconds\":\(seconds)}" : "\(bytes) bytes in \(String(format: "%.2f", seconds)) s")
         } catch {
-            FileHandle.standardError.write(Data(("error: " + masker.mask("\(error)") + "\n").utf8))
+            Terminal.writeError("error: " + masker.mask("\(error)") + "\n")
             throw ExitCode(1)
         }
     }

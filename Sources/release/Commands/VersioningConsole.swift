@@ -1,9 +1,10 @@
 import Foundation
+import ReleaseKit
 
 /// Human output of `release version` and `release bump`: everything but program results goes to standard error.
 enum VersioningConsole {
     static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Terminal.writeError(text)
     }
 
     static func line(_ text: String) {

@@ -46,7 +46,7 @@ struct ZipCommand: AsyncParsableCommand {
                 print("\(result.path): \(result.entries) entries, \(result.size) bytes, sha256 \(result.sha256)")
             }
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            Terminal.writeError("error: \(error)\n")
             throw ExitCode(1)
         }
     }

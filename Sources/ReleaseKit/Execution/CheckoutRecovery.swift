@@ -1,0 +1,45 @@
+import Foundation
+
+/// What `release run` and a writing `release bump` do before they read or change anything in a checkout: take its
+/// lock (``CheckoutLock``: one at a time), then clean up after a run that died while holding it (`kill -9`, a crash,
+/// a power cut): stop the process groups of the steps it left running, which would otherwise race this run, and roll
+/// back the bump it was in the middle of (``FileTransaction/recover(journal:)``), so this run bumps once, from where
+/// the project was. Dry runs, `plan` and `validate` change nothing and take no lock.
+public enum CheckoutRecovery {
+    /// The lock, held until ``CheckoutLock/release()``, and what was recovered (one line each, for the user).
+    public struct Session: Sendable {
+        public let lock: CheckoutLock
+        public let notes: [String]
+    }
+
+    /// Takes the lock of the checkout holding `directory` and recovers what a dead run left.
+    /// - Parameter grace: how long an orphaned process group has between SIGTERM and SIGKILL.
+    /// - Throws: ``CheckoutLockError`` when another process holds the lock.
+    public static func begin(in directory: String, command: String, grace: TimeInterval = 5) async throws -> Session {
+        let lock = try CheckoutLock.acquire(in: directory, command: command)
+        var notes: [String] = []
+        if let previous = lock.previous {
+            var stopped: [Int32] = []
+            for group in previous.groups {
+                if await ProcessGroups.stopOrphan(group, grace: grace) { stopped.append(group) }
+            }
+            var note = "\(previous.description) ended without releasing '\(lock.path)'; taken over"
+            if !stopped.isEmpty {
+                let list = stopped.map(String.init).joined(separator: ", ")
+                note += "; stopped the process group\(stopped.count == 1 ? "" : "s") of its steps still running (\(list))"
+            }
+            // Atomic writes it was in the middle of (a report, the journal, the lock folder's files).
+            let folders = Set([FilePath.parent(of: lock.path), JournalLocation.folder(in: directory), directory])
+            let removed = folders.reduce(0) { $0 + AtomicFile.removeTemporaries(of: previous.pid, in: $1) }
+            if removed > 0 { note += "; removed \(removed) temporary file\(removed == 1 ? "" : "s") it left" }
+            notes.append(note)
+        }
+        do {
+            notes += FileTransaction.recover(journal: try FileTransaction.journalFolder(for: directory))
+        } catch {
+            lock.release()
+            throw CheckoutLockError.cannotLock(path: lock.path, reason: "\(error)")
+        }
+        return Session(lock: lock, notes: notes)
+    }
+}

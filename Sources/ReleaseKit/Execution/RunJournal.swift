@@ -73,13 +73,13 @@ public final class RunJournal: Sendable {
         for file in family(of: path) {
             guard let data = FileManager.default.contents(atPath: file) else { continue }
             let lines = data.split(separator: UInt8(ascii: "\n"))
-            guard let first = lines.first, let header = try? JSONDecoder.journal.decode(Header.self, from: Data(first)),
+            guard let first = lines.first, let header = try? JSONDecoder.stateFile.decode(Header.self, from: Data(first)),
                   header.pipeline == pipeline, header.profile == profile else { continue }
             var contents = merged ?? Contents(pipeline: pipeline, profile: profile, now: header.now, steps: [:])
             contents.now = min(contents.now, header.now)
             // A line cut short by a crash is ignored: that step simply runs again.
             for line in lines.dropFirst() {
-                if let record = try? JSONDecoder.journal.decode(Line.self, from: Data(line)) { contents.steps[record.step] = record.entry }
+                if let record = try? JSONDecoder.stateFile.decode(Line.self, from: Data(line)) { contents.steps[record.step] = record.entry }
             }
             merged = contents
         }
@@ -115,7 +115,7 @@ public final class RunJournal: Sendable {
     /// directory are stored relative to it.
     func record(_ step: String, _ entry: Entry) {
         let entry = WorkspacePaths(workspace).relative(entry)
-        guard let data = try? JSONEncoder.journalLine.encode(Line(step: step, entry: entry)) else { return }
+        guard let data = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) else { return }
         contents.withLock { state in
             state.steps[step] = entry
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
@@ -131,10 +131,10 @@ public final class RunJournal: Sendable {
         if replacingOthers { Self.family(of: path).forEach { try? FileManager.default.removeItem(atPath: $0) } }
         let snapshot = contents.withLock { $0 }
         try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
-        guard var data = try? JSONEncoder.journalLine.encode(Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now)) else { return }
+        guard var data = try? JSONEncoder.stateFile.encode(Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now)) else { return }
         data.append(UInt8(ascii: "\n"))
         for (step, entry) in snapshot.steps.sorted(by: { $0.key < $1.key }) {
-            if let line = try? JSONEncoder.journalLine.encode(Line(step: step, entry: entry)) { data.append(line + Data([UInt8(ascii: "\n")])) }
+            if let line = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) { data.append(line + Data([UInt8(ascii: "\n")])) }
         }
         try? AtomicFile.write(data, to: path)
     }
@@ -159,24 +159,6 @@ public final class RunJournal: Sendable {
             }
         }
         return FileDigest.sha256(of: Data((kind + "\n" + text).utf8))
-    }
-}
-
-extension JSONEncoder {
-    /// One journal line: compact, so it holds no newline.
-    static var journalLine: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
-    }
-}
-
-extension JSONDecoder {
-    static var journal: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
     }
 }
 

@@ -113,7 +113,7 @@ public final class CheckoutLock: Sendable {
         state.withLock { state in
             guard state.descriptor >= 0 else { return }
             state.holder.groups = ProcessGroups.current.sorted()
-            guard var data = try? JSONEncoder.lockFile.encode(state.holder) else { return }
+            guard var data = try? JSONEncoder.stateFile.encode(state.holder) else { return }
             data.append(UInt8(ascii: "\n"))
             let written = data.withUnsafeBytes { pwrite(state.descriptor, $0.baseAddress, $0.count, 0) }
             if written == data.count { _ = ftruncate(state.descriptor, off_t(data.count)) }
@@ -131,7 +131,7 @@ public final class CheckoutLock: Sendable {
             data.append(contentsOf: buffer[0..<count])
             offset += off_t(count)
         }
-        return try? JSONDecoder.lockFile.decode(Holder.self, from: data)
+        return try? JSONDecoder.stateFile.decode(Holder.self, from: data)
     }
 }
 
@@ -154,7 +154,9 @@ public enum CheckoutLockError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension JSONEncoder {
-    static var lockFile: JSONEncoder {
+    /// Our own state files (the checkout lock, the bump and run journals): compact (one line, no newline in it),
+    /// keys sorted, dates as seconds since 1970.
+    static var stateFile: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -163,7 +165,8 @@ extension JSONEncoder {
 }
 
 extension JSONDecoder {
-    static var lockFile: JSONDecoder {
+    /// Reads what ``JSONEncoder/stateFile`` wrote.
+    static var stateFile: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder

@@ -45,7 +45,7 @@ enum TransactionJournal {
                                   originalSHA256: FileDigest.sha256(of: edit.original), updatedSHA256: FileDigest.sha256(of: edit.updated)))
             }
             let record = Record(pid: getpid(), started: Date(), files: files)
-            try AtomicFile.write(try JSONEncoder.lockFile.encode(record), to: journal)
+            try AtomicFile.write(try JSONEncoder.stateFile.encode(record), to: journal)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw VersioningError.writeFailed(path: journal, reason: "\(error)", restored: [])
@@ -67,7 +67,7 @@ enum TransactionJournal {
             try? FileManager.default.removeItem(atPath: folder)
             return []
         }
-        guard let record = try? JSONDecoder.lockFile.decode(Record.self, from: data) else {
+        guard let record = try? JSONDecoder.stateFile.decode(Record.self, from: data) else {
             return ["cannot read the journal of an interrupted bump '\(journal)': left as it is; check the files it names, then remove it"]
         }
         var restored: [String] = [], changed: [String] = [], failed: [String] = []

@@ -68,16 +68,16 @@ import Testing
     @Test func aDeadHoldersStateIsHandedOver() throws {
         let main = try repository()
         let dead = CheckoutLock.Holder(pid: 999_999, started: Date(timeIntervalSince1970: 1_800_000_000), command: "release run", groups: [4242])
-        try JSONEncoder.lockFile.encode(dead).write(to: URL(fileURLWithPath: main + "/.git/release.lock"))
+        try JSONEncoder.stateFile.encode(dead).write(to: URL(fileURLWithPath: main + "/.git/release.lock"))
         let lock = try CheckoutLock.acquire(in: main, command: "release bump")
         defer { lock.release() }
         #expect(lock.previous == dead)
         ProcessGroups.spawned(Int32.max - 11)
-        let listed = try JSONDecoder.lockFile.decode(CheckoutLock.Holder.self, from: Data(contentsOf: URL(fileURLWithPath: lock.path)))
+        let listed = try JSONDecoder.stateFile.decode(CheckoutLock.Holder.self, from: Data(contentsOf: URL(fileURLWithPath: lock.path)))
         ProcessGroups.remove(Int32.max - 11)
         #expect(listed.pid == getpid() && listed.command == "release bump")
         #expect(listed.groups.contains(Int32.max - 11))
-        let after = try JSONDecoder.lockFile.decode(CheckoutLock.Holder.self, from: Data(contentsOf: URL(fileURLWithPath: lock.path)))
+        let after = try JSONDecoder.stateFile.decode(CheckoutLock.Holder.self, from: Data(contentsOf: URL(fileURLWithPath: lock.path)))
         #expect(!after.groups.contains(Int32.max - 11))
     }
 }

@@ -7,7 +7,10 @@ struct Release: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "release",
         abstract: "Run an iOS team's release as a graph of steps declared in JSON.",
-        version: ReleaseKitVersion.string,
+        // No `version:` here: ArgumentParser would then take `--version` after any subcommand as a request for the
+        // tool's version (`release bump --version 3.2.0` printed it and bumped nothing). `main` answers
+        // `release --version` alone; after a subcommand it is that subcommand's option or an unknown one.
+        discussion: "release --version prints the tool's version.",
         subcommands: [
             // Each subcommand lives in Commands/NAME.swift.
             RunCommand.self,
@@ -32,8 +35,13 @@ struct Release: AsyncParsableCommand {
     /// ArgumentParser's own `main` would.
     static func main() async {
         Interrupts.shared.install()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--version"] {
+            print(ReleaseKitVersion.string)
+            return
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -404,6 +404,97 @@ import Rehearsal
         #expect(target.stderr == "error: no target 'Nope' in the project (targets: 'Classic')\n", "stderr: \(target.stderr)")
     }
 
+    /// `release bump --version X.Y.Z` is `release bump X.Y.Z`: it bumps, branches and commits, and does not print the
+    /// tool's version.
+    @Test func versionOptionBumpsLikeThePositionalVersion() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let result = try Self.execute([Self.binary, "bump", "--version", "3.2.0", "--build", "4321", "--yes"], in: repository.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "", "stdout: \(result.stdout)")
+        #expect(result.stderr.hasPrefix("Bumped 3.0.0 (4146) -> 3.2.0 (4321)\n"), "stderr: \(result.stderr)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.2.0</string>"))
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4321</string>"))
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.2.0")
+        #expect(try repository.git("log", "-1", "--format=%s") == "Bump version to 3.2.0 (4321)")
+
+        // The same version twice (positional and --version, or --version=) is one choice.
+        let other = try Repository()
+        defer { other.remove() }
+        let both = try Self.execute([Self.binary, "bump", "3.2.0", "--version=3.2.0", "--build", "keep", "--no-branch", "--yes"], in: other.path)
+        #expect(both.status == 0, "stderr: \(both.stderr)")
+        #expect(try String(contentsOfFile: other.plist, encoding: .utf8).contains("<string>3.2.0</string>"))
+    }
+
+    @Test(arguments: [
+        (["bump", "--version"], "Missing value for '--version <X.Y.Z>'"),
+        (["bump", "--version", "--yes"], "Missing value for '--version <X.Y.Z>'"),
+        (["bump", "patch", "--version", "3.2.0", "--yes"], "error: 'patch' and '--version 3.2.0' choose different versions: pass one, as 'release bump X.Y.Z'"),
+        (["bump", "3.1.0", "--version", "3.2.0", "--yes"], "error: '3.1.0' and '--version 3.2.0' choose different versions: pass one, as 'release bump X.Y.Z'"),
+        (["bump", "--version", "patch", "--yes"], "error: --version takes a version such as 3.2.0, found 'patch': write 'release bump X.Y.Z' or 'release bump patch'"),
+        (["bump", "--version", "soon", "--yes"], "error: --version takes a version such as 3.2.0, found 'soon': write 'release bump X.Y.Z'"),
+    ])
+    func versionOptionMistakesAreUsageErrorsNamingTheSpelling(arguments: [String], message: String) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary] + arguments + ["--no-branch"], in: repository.path)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.lowercased().contains(message.lowercased()), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("release bump X.Y.Z"), "stderr: \(result.stderr)")
+        #expect(!result.stdout.contains(ReleaseKitVersion.string), "stdout: \(result.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+    }
+
+    /// Only `release --version` prints the tool's version; after any other subcommand (every one `release --help`
+    /// lists, and a nested one) `--version` is an unknown option, never a silent success.
+    @Test func versionAfterAnyOtherSubcommandIsAUsageError() throws {
+        try requireBinary()
+        let directory = NSTemporaryDirectory()
+        let root = try Self.execute([Self.binary, "--version"], in: directory)
+        #expect(root.status == 0)
+        #expect(root.stdout == ReleaseKitVersion.string + "\n")
+        let help = try Self.execute([Self.binary, "--help"], in: directory)
+        #expect(help.stdout.contains("release --version prints the tool's version."), "\(help.stdout)")
+        let listed = help.stdout.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n")
+            .compactMap { $0.hasPrefix("  ") ? $0.split(separator: " ").first.map(String.init) : nil }
+            .filter { $0.first?.isLowercase == true } ?? []
+        #expect(listed.count >= 15, "\(help.stdout)")
+        for command in listed.filter({ $0 != "bump" && $0 != "help" }).map({ [$0] }) + [["export", "github-actions"], ["version", "--json"]] {
+            let result = try Self.execute([Self.binary] + command + ["--version"], in: directory)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            // A subcommand missing a required argument says so first; the others name the option.
+            #expect(result.stderr.hasPrefix("Error: "), "\(command): \(result.stderr)")
+            #expect(!result.stdout.contains(ReleaseKitVersion.string), "\(command): \(result.stdout)")
+        }
+        for command in [["run"], ["plan"], ["validate"], ["version"], ["export", "github-actions"], ["steps"], ["schema"]] {
+            let result = try Self.execute([Self.binary] + command + ["--version"], in: directory)
+            #expect(result.stderr.hasPrefix("Error: Unknown option '--version'"), "\(command): \(result.stderr)")
+        }
+    }
+
+    /// An option that would have no effect with the others given is a usage error, not ignored.
+    @Test(arguments: [
+        (["bump", "patch", "--no-branch", "--branch-pattern", "rel/{version}", "--yes"], "error: --branch-pattern names the release branch: it cannot be combined with --no-branch"),
+        (["bump", "patch", "--no-branch", "--message", "v{version}", "--yes"], "error: --message is the commit's: --no-branch does not commit"),
+        (["bump", "patch", "--remote", "upstream", "--yes"], "error: --remote 'upstream' is where --push pushes: add --push, or leave --remote out"),
+        (["run", "--rehearsal-storage", "store", "--dry-run"], "error: --rehearsal-storage 'store' is where --rehearse keeps its releases: add --rehearse, or leave it out"),
+    ])
+    func optionsWithoutEffectAreUsageErrors(arguments: [String], message: String) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary] + arguments, in: repository.path)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.lowercased().contains(message.lowercased()), "stderr: \(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
     @Test func versionCommandPrintsTheReport() throws {
         try requireBinary()
         let repository = try Repository()

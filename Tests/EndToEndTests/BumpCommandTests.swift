@@ -65,11 +65,20 @@ import Rehearsal
         return Execution(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Runs the binary in a pseudo-terminal (python3's `pty`), typing each answer when the output ends with `?`.
-    static func executeInTerminal(_ arguments: [String], in directory: String, answers: [String]) throws -> (status: Int32, output: String) {
+    /// The menu's first screen: patch highlighted, the cursor after `?3`.
+    static let menuPrompt = "?3"
+    /// The confirmation after the preview.
+    static let confirmation = "[Y/n]?"
+
+    /// Runs the binary in a pseudo-terminal (python3's `pty`: no tmux, and no controlling terminal needed), typing
+    /// each answer once the output written since the previous answer contains its `after` text.
+    static func executeInTerminal(_ arguments: [String], in directory: String,
+                                  answers: [(after: String, send: String)],
+                                  environment: [String: String] = ["NO_COLOR": ""]) throws -> (status: Int32, output: String) {
         let script = """
             import json, os, pty, select, signal, sys, termios, time
             answers = json.loads(sys.argv[1])
+            pending = b""
             pid, fd = pty.fork()
             if pid == 0:
                 os.execv(sys.argv[2], sys.argv[2:])
@@ -85,8 +94,10 @@ import Rehearsal
                     if not data:
                         break
                     out += data
-                    if answers and out.endswith(b"?"):
-                        answer = answers.pop(0)
+                    pending += data
+                    if answers and answers[0][0].encode() in pending:
+                        answer = answers.pop(0)[1]
+                        pending = b""
                         if answer == "<SIGTERM>":
                             os.kill(pid, signal.SIGTERM)
                         else:
@@ -100,8 +111,8 @@ import Rehearsal
             restored = bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO) and bool(lflag & termios.ISIG)
             sys.stdout.write(json.dumps({"status": code, "output": out.decode("utf-8", "replace"), "restored": restored}))
             """
-        let answersJSON = String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self)
-        let result = try execute(["/usr/bin/env", "python3", "-c", script, answersJSON] + arguments, in: directory)
+        let answersJSON = String(decoding: try JSONSerialization.data(withJSONObject: answers.map { [$0.after, $0.send] }), as: UTF8.self)
+        let result = try execute(["/usr/bin/env", "python3", "-c", script, answersJSON] + arguments, in: directory, environment: environment)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let status = (object?["status"] as? Int).map(Int32.init) ?? -1
         let output = object?["output"] as? String ?? "python: \(result.stderr)"
@@ -116,19 +127,20 @@ import Rehearsal
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path, answers: ["3\n", "\n"])
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path,
+                                                          answers: [(Self.menuPrompt, "3\n"), (Self.confirmation, "\n")])
         #expect(status == 0, "output: \(output)")
-        // The terminal turns \n into \r\n.
-        #expect(output.contains("""
+        // The first screen: what each line is, patch highlighted (the terminal turns \n into \r\n).
+        #expect(output.hasPrefix("""
+            (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)\r
             Select new version [current: 3.0.0 (4146)]:\r
-            1. 4.0.0 (4321)\r
-            2. 3.1.0 (4321)\r
-            3. 3.0.1 (4321)\r
-            4. 3.0.0 (4321)\r
-            ?3\r\n
+              1. 4.0.0 (4321)  major\r
+              2. 3.1.0 (4321)  minor\r
+            \u{1B}[7m> 3. 3.0.1 (4321)  patch\u{1B}[0m\r
+              4. 3.0.0 (4321)  build only\r
+            ?3
             """), "output: \(output)")
         // The menu answer is not enough: a preview naming the branch, the commit and its message comes first.
-        #expect(output.contains("(↑/↓ to move, Enter to choose, or type a number; Ctrl-C cancels)"), "output: \(output)")
         #expect(output.contains("  write Classic/Info.plist:"), "output: \(output)")
         #expect(output.contains("  create the branch 'release/3.0.1' and switch to it\r\n"), "output: \(output)")
         #expect(output.contains("  commit 1 file(s) with the message \"Bump version to 3.0.1 (4321)\"\r\n"), "output: \(output)")
@@ -144,15 +156,66 @@ import Rehearsal
         #expect(try repository.git("rev-list", "--count", "HEAD") == "2")
     }
 
-    @Test func invalidAnswerAsksAgainAndEndOfInputChangesNothing() throws {
+    @Test func enterAloneTakesTheHighlightedPatch() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        // With NO_COLOR the `>` alone marks the highlighted line.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+                                                          answers: [(Self.menuPrompt, "\r"), (Self.confirmation, "y\n")], environment: ["NO_COLOR": "1"])
+        #expect(status == 0, "output: \(output)")
+        #expect(output.contains("\r\n> 3. 3.0.1 (4146)  patch\r\n"), "output: \(output)")
+        #expect(!output.contains("\u{1B}[7m"), "output: \(output)")
+        #expect(output.contains("Bumped 3.0.0 (4146) -> 3.0.1 (4146)"), "output: \(output)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.0.1</string>"))
+    }
+
+    @Test func aDigitMovesTheHighlightAndOnlyEnterTakesIt() throws {
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        // "9" is not a choice; then Ctrl-D ends the input.
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["9\n", "\u{04}"])
+        // "1" moves the highlight to major; "q" then leaves: nothing was taken.
+        let (cancelled, cancelledOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path,
+                                                                      answers: [(Self.menuPrompt, "1"), ("?1", "q")])
+        #expect(cancelled == 1, "output: \(cancelledOutput)")
+        #expect(cancelledOutput.contains("\u{1B}[7m> 1. 4.0.0 (4147)  major\u{1B}[0m\r\n"), "output: \(cancelledOutput)")
+        #expect(!cancelledOutput.contains("[Y/n]"), "output: \(cancelledOutput)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+
+        // "1" then Enter: major.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+                                                          answers: [(Self.menuPrompt, "1"), ("?1", "\r"), (Self.confirmation, "y\n")])
+        #expect(status == 0, "output: \(output)")
+        #expect(output.contains("Bumped 3.0.0 (4146) -> 4.0.0 (4146)"), "output: \(output)")
+    }
+
+    @Test(arguments: [("q", "q"), ("Esc", "\u{1B}")])
+    func qAndEscCancelAndChangeNothing(name: String, key: String) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, key)])
+        #expect(status == 1, "\(name): \(output)")
+        // The options drawn again without a highlight, the cursor on a fresh line, then the message.
+        #expect(output.hasSuffix("\r\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n\r\u{1B}[2K?\u{1B}[0m\r\ncancelled: nothing changed\r\n"),
+                "\(name): \(output)")
+        #expect(!output.contains("[the terminal was left in raw mode]"), "\(name): \(output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    @Test func endOfInputChangesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        // "9" names no line (the bell rings, nothing moves); then Ctrl-D ends the input.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "9\u{04}")])
         #expect(status == 1, "output: \(output)")
-        #expect(output.contains("'9' is not a choice: type a number from 1 to 4\r\n?"), "output: \(output)")
+        #expect(output.contains("?3\u{7}"), "output: \(output)")
         #expect(output.contains("cancelled: nothing changed"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
@@ -164,17 +227,20 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (interrupted, interruptedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{03}"])
+        let (interrupted, interruptedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "\u{03}")])
         #expect(interrupted == 130, "output: \(interruptedOutput)")
-        #expect(interruptedOutput.contains("interrupted: nothing changed"))
+        // Ctrl-C leaves the cursor on a fresh line, the message on its own, and the terminal as it was.
+        #expect(interruptedOutput.hasSuffix("?\u{1B}[0m\r\ninterrupted: nothing changed\r\n"), "output: \(interruptedOutput)")
+        #expect(!interruptedOutput.contains("[the terminal was left in raw mode]"), "output: \(interruptedOutput)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
 
-        // Down, down, up, down: the second choice (minor).
+        // From patch: down (build only), down (wraps to major), up (build only), up (patch), up: minor.
         let (status, output) = try Self.executeInTerminal(
-            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path, answers: ["\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B\r", "y\n"]
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+            answers: [(Self.menuPrompt, "\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[A\u{1B}[A"), ("?2", "\r"), (Self.confirmation, "y\n")]
         )
         #expect(status == 0, "output: \(output)")
-        #expect(output.contains("\u{1B}[7m2. 3.1.0 (4146)\u{1B}[0m"), "output: \(output)")
+        #expect(output.contains("\u{1B}[7m> 2. 3.1.0 (4146)  minor\u{1B}[0m"), "output: \(output)")
         let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
         #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
         #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
@@ -221,7 +287,7 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["<SIGTERM>"])
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "<SIGTERM>")])
         #expect(status == 130, "output: \(output)")
         #expect(output.contains("interrupted: nothing changed"))
         #expect(!output.contains("[the terminal was left in raw mode]"), "output: \(output)")
@@ -233,13 +299,14 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (interrupted, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{1B}[B\u{03}"])
+        let (interrupted, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path,
+                                                               answers: [(Self.menuPrompt, "\u{1B}[B\u{03}")])
         #expect(interrupted == 130, "output: \(output)")
         let afterHighlight = try #require(output.components(separatedBy: "\u{1B}[7m").last)
-        #expect(afterHighlight.contains("\u{1B}[2K1. 4.0.0 (4147)\r\n"), "the options are drawn again without the highlight: \(output)")
+        #expect(afterHighlight.contains("\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n"), "the options are drawn again without the highlight: \(output)")
         #expect(afterHighlight.contains("\u{1B}[0m"))
         // Answering "n" to the preview after choosing in the menu changes nothing.
-        let (declined, declinedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["3\n", "n\n"])
+        let (declined, declinedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "3\n"), (Self.confirmation, "n\n")])
         #expect(declined == 1, "output: \(declinedOutput)")
         #expect(declinedOutput.contains("cancelled: nothing changed"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)

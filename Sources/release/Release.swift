@@ -42,6 +42,11 @@ struct Release: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot(arguments)
+            // ArgumentParser keeps the last of an option given twice: say so instead of ignoring the first.
+            if let problem = OptionRepetition.problem(in: arguments, help: type(of: command)._dumpHelp()) {
+                Terminal.writeError("error: \(problem)\n")
+                throw ExitCode(ExitCodes.usage)
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -549,6 +549,12 @@ import Rehearsal
         (["bump", "patch", "--no-branch", "--message", "v{version}", "--yes"], "error: --message is the commit's: --no-branch does not commit"),
         (["bump", "patch", "--remote", "upstream", "--yes"], "error: --remote 'upstream' is where --push pushes: add --push, or leave --remote out"),
         (["run", "--rehearsal-storage", "store", "--dry-run"], "error: --rehearsal-storage 'store' is where --rehearse keeps its releases: add --rehearse, or leave it out"),
+        // ArgumentParser keeps the last of a single-valued option given twice, and the last of an inverted flag.
+        (["bump", "patch", "--build", "1", "--build=2", "--yes", "--no-branch"], "error: '--build' is given twice ('1', then '2'): pass it once"),
+        (["bump", "--version", "3.2.0", "--version", "3.3.0", "--yes"], "error: '--version' is given twice ('3.2.0', then '3.3.0'): pass it once"),
+        (["bump", "patch", "--branch", "--no-branch", "--yes"], "error: '--branch' and '--no-branch' contradict each other: pass one"),
+        (["run", "--profile", "adhoc", "--profile", "release", "--dry-run"], "error: '--profile' is given twice ('adhoc', then 'release'): pass it once"),
+        (["zip", "-o", "a.zip", "--output", "b.zip", "Classic"], "error: '--output' is given twice ('a.zip', then 'b.zip'): pass it once"),
     ])
     func optionsWithoutEffectAreUsageErrors(arguments: [String], message: String) throws {
         try requireBinary()

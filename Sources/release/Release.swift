@@ -6,7 +6,10 @@ struct Release: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "release",
         abstract: "Run an iOS team's release as a graph of steps declared in JSON.",
-        version: ReleaseKitVersion.string,
+        // No `version:` here: ArgumentParser would then take `--version` after any subcommand as a request for the
+        // tool's version (`release bump --version 3.2.0` printed it and bumped nothing). `main` answers
+        // `release --version` alone; after a subcommand it is that subcommand's option or an unknown one.
+        discussion: "release --version prints the tool's version.",
         subcommands: [
             // Each subcommand lives in Commands/NAME.swift.
             RunCommand.self,
@@ -30,8 +33,18 @@ struct Release: AsyncParsableCommand {
     /// Parses and runs the command as ArgumentParser's own `main` would (``Entry`` has installed interrupt
     /// handling already).
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--version"] {
+            print(ReleaseKitVersion.string)
+            return
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
+            // ArgumentParser keeps the last of an option given twice: say so instead of ignoring the first.
+            if let problem = OptionRepetition.problem(in: arguments, help: type(of: command)._dumpHelp()) {
+                Terminal.writeError("error: \(problem)\n")
+                throw ExitCode(ExitCodes.usage)
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

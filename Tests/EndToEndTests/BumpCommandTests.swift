@@ -65,11 +65,20 @@ import Rehearsal
         return Execution(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Runs the binary in a pseudo-terminal (python3's `pty`), typing each answer when the output ends with `?`.
-    static func executeInTerminal(_ arguments: [String], in directory: String, answers: [String]) throws -> (status: Int32, output: String) {
+    /// The menu's first screen: patch highlighted, the cursor after `?3`.
+    static let menuPrompt = "?3"
+    /// The confirmation after the preview.
+    static let confirmation = "[Y/n]?"
+
+    /// Runs the binary in a pseudo-terminal (python3's `pty`: no tmux, and no controlling terminal needed), typing
+    /// each answer once the output written since the previous answer contains its `after` text.
+    static func executeInTerminal(_ arguments: [String], in directory: String,
+                                  answers: [(after: String, send: String)],
+                                  environment: [String: String] = ["NO_COLOR": ""]) throws -> (status: Int32, output: String) {
         let script = """
             import json, os, pty, select, signal, sys, termios, time
             answers = json.loads(sys.argv[1])
+            pending = b""
             pid, fd = pty.fork()
             if pid == 0:
                 os.execv(sys.argv[2], sys.argv[2:])
@@ -85,8 +94,10 @@ import Rehearsal
                     if not data:
                         break
                     out += data
-                    if answers and out.endswith(b"?"):
-                        answer = answers.pop(0)
+                    pending += data
+                    if answers and answers[0][0].encode() in pending:
+                        answer = answers.pop(0)[1]
+                        pending = b""
                         if answer == "<SIGTERM>":
                             os.kill(pid, signal.SIGTERM)
                         else:
@@ -100,8 +111,8 @@ import Rehearsal
             restored = bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO) and bool(lflag & termios.ISIG)
             sys.stdout.write(json.dumps({"status": code, "output": out.decode("utf-8", "replace"), "restored": restored}))
             """
-        let answersJSON = String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self)
-        let result = try execute(["/usr/bin/env", "python3", "-c", script, answersJSON] + arguments, in: directory)
+        let answersJSON = String(decoding: try JSONSerialization.data(withJSONObject: answers.map { [$0.after, $0.send] }), as: UTF8.self)
+        let result = try execute(["/usr/bin/env", "python3", "-c", script, answersJSON] + arguments, in: directory, environment: environment)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let status = (object?["status"] as? Int).map(Int32.init) ?? -1
         let output = object?["output"] as? String ?? "python: \(result.stderr)"
@@ -116,19 +127,20 @@ import Rehearsal
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path, answers: ["3\n", "\n"])
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path,
+                                                          answers: [(Self.menuPrompt, "3\n"), (Self.confirmation, "\n")])
         #expect(status == 0, "output: \(output)")
-        // The terminal turns \n into \r\n.
-        #expect(output.contains("""
+        // The first screen: what each line is, patch highlighted (the terminal turns \n into \r\n).
+        #expect(output.hasPrefix("""
+            (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)\r
             Select new version [current: 3.0.0 (4146)]:\r
-            1. 4.0.0 (4321)\r
-            2. 3.1.0 (4321)\r
-            3. 3.0.1 (4321)\r
-            4. 3.0.0 (4321)\r
-            ?3\r\n
+              1. 4.0.0 (4321)  major\r
+              2. 3.1.0 (4321)  minor\r
+            \u{1B}[7m> 3. 3.0.1 (4321)  patch\u{1B}[0m\r
+              4. 3.0.0 (4321)  build only\r
+            ?3
             """), "output: \(output)")
         // The menu answer is not enough: a preview naming the branch, the commit and its message comes first.
-        #expect(output.contains("(↑/↓ to move, Enter to choose, or type a number; Ctrl-C cancels)"), "output: \(output)")
         #expect(output.contains("  write Classic/Info.plist:"), "output: \(output)")
         #expect(output.contains("  create the branch 'release/3.0.1' and switch to it\r\n"), "output: \(output)")
         #expect(output.contains("  commit 1 file(s) with the message \"Bump version to 3.0.1 (4321)\"\r\n"), "output: \(output)")
@@ -144,15 +156,66 @@ import Rehearsal
         #expect(try repository.git("rev-list", "--count", "HEAD") == "2")
     }
 
-    @Test func invalidAnswerAsksAgainAndEndOfInputChangesNothing() throws {
+    @Test func enterAloneTakesTheHighlightedPatch() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        // With NO_COLOR the `>` alone marks the highlighted line.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+                                                          answers: [(Self.menuPrompt, "\r"), (Self.confirmation, "y\n")], environment: ["NO_COLOR": "1"])
+        #expect(status == 0, "output: \(output)")
+        #expect(output.contains("\r\n> 3. 3.0.1 (4146)  patch\r\n"), "output: \(output)")
+        #expect(!output.contains("\u{1B}[7m"), "output: \(output)")
+        #expect(output.contains("Bumped 3.0.0 (4146) -> 3.0.1 (4146)"), "output: \(output)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.0.1</string>"))
+    }
+
+    @Test func aDigitMovesTheHighlightAndOnlyEnterTakesIt() throws {
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        // "9" is not a choice; then Ctrl-D ends the input.
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["9\n", "\u{04}"])
+        // "1" moves the highlight to major; "q" then leaves: nothing was taken.
+        let (cancelled, cancelledOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path,
+                                                                      answers: [(Self.menuPrompt, "1"), ("?1", "q")])
+        #expect(cancelled == 1, "output: \(cancelledOutput)")
+        #expect(cancelledOutput.contains("\u{1B}[7m> 1. 4.0.0 (4147)  major\u{1B}[0m\r\n"), "output: \(cancelledOutput)")
+        #expect(!cancelledOutput.contains("[Y/n]"), "output: \(cancelledOutput)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+
+        // "1" then Enter: major.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+                                                          answers: [(Self.menuPrompt, "1"), ("?1", "\r"), (Self.confirmation, "y\n")])
+        #expect(status == 0, "output: \(output)")
+        #expect(output.contains("Bumped 3.0.0 (4146) -> 4.0.0 (4146)"), "output: \(output)")
+    }
+
+    @Test(arguments: [("q", "q"), ("Esc", "\u{1B}")])
+    func qAndEscCancelAndChangeNothing(name: String, key: String) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, key)])
+        #expect(status == 1, "\(name): \(output)")
+        // The options drawn again without a highlight, the cursor on a fresh line, then the message.
+        #expect(output.hasSuffix("\r\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n\r\u{1B}[2K?\u{1B}[0m\r\ncancelled: nothing changed\r\n"),
+                "\(name): \(output)")
+        #expect(!output.contains("[the terminal was left in raw mode]"), "\(name): \(output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+    }
+
+    @Test func endOfInputChangesNothing() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        // "9" names no line (the bell rings, nothing moves); then Ctrl-D ends the input.
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "9\u{04}")])
         #expect(status == 1, "output: \(output)")
-        #expect(output.contains("'9' is not a choice: type a number from 1 to 4\r\n?"), "output: \(output)")
+        #expect(output.contains("?3\u{7}"), "output: \(output)")
         #expect(output.contains("cancelled: nothing changed"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "main")
@@ -164,17 +227,20 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (interrupted, interruptedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{03}"])
+        let (interrupted, interruptedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "\u{03}")])
         #expect(interrupted == 130, "output: \(interruptedOutput)")
-        #expect(interruptedOutput.contains("interrupted: nothing changed"))
+        // Ctrl-C leaves the cursor on a fresh line, the message on its own, and the terminal as it was.
+        #expect(interruptedOutput.hasSuffix("?\u{1B}[0m\r\ninterrupted: nothing changed\r\n"), "output: \(interruptedOutput)")
+        #expect(!interruptedOutput.contains("[the terminal was left in raw mode]"), "output: \(interruptedOutput)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
 
-        // Down, down, up, down: the second choice (minor).
+        // From patch: down (build only), down (wraps to major), up (build only), up (patch), up: minor.
         let (status, output) = try Self.executeInTerminal(
-            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path, answers: ["\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B\r", "y\n"]
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+            answers: [(Self.menuPrompt, "\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[A\u{1B}[A"), ("?2", "\r"), (Self.confirmation, "y\n")]
         )
         #expect(status == 0, "output: \(output)")
-        #expect(output.contains("\u{1B}[7m2. 3.1.0 (4146)\u{1B}[0m"), "output: \(output)")
+        #expect(output.contains("\u{1B}[7m> 2. 3.1.0 (4146)  minor\u{1B}[0m"), "output: \(output)")
         let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
         #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.1.0</string>"))
         #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
@@ -221,7 +287,7 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["<SIGTERM>"])
+        let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "<SIGTERM>")])
         #expect(status == 130, "output: \(output)")
         #expect(output.contains("interrupted: nothing changed"))
         #expect(!output.contains("[the terminal was left in raw mode]"), "output: \(output)")
@@ -233,13 +299,14 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (interrupted, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["\u{1B}[B\u{03}"])
+        let (interrupted, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path,
+                                                               answers: [(Self.menuPrompt, "\u{1B}[B\u{03}")])
         #expect(interrupted == 130, "output: \(output)")
         let afterHighlight = try #require(output.components(separatedBy: "\u{1B}[7m").last)
-        #expect(afterHighlight.contains("\u{1B}[2K1. 4.0.0 (4147)\r\n"), "the options are drawn again without the highlight: \(output)")
+        #expect(afterHighlight.contains("\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n"), "the options are drawn again without the highlight: \(output)")
         #expect(afterHighlight.contains("\u{1B}[0m"))
         // Answering "n" to the preview after choosing in the menu changes nothing.
-        let (declined, declinedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: ["3\n", "n\n"])
+        let (declined, declinedOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, "3\n"), (Self.confirmation, "n\n")])
         #expect(declined == 1, "output: \(declinedOutput)")
         #expect(declinedOutput.contains("cancelled: nothing changed"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
@@ -402,6 +469,103 @@ import Rehearsal
         let target = try Self.execute([Self.binary, "bump", "patch", "--target", "Nope", "--yes", "--no-branch"], in: repository.path)
         #expect(target.status == 64)
         #expect(target.stderr == "error: no target 'Nope' in the project (targets: 'Classic')\n", "stderr: \(target.stderr)")
+    }
+
+    /// `release bump --version X.Y.Z` is `release bump X.Y.Z`: it bumps, branches and commits, and does not print the
+    /// tool's version.
+    @Test func versionOptionBumpsLikeThePositionalVersion() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let result = try Self.execute([Self.binary, "bump", "--version", "3.2.0", "--build", "4321", "--yes"], in: repository.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "", "stdout: \(result.stdout)")
+        #expect(result.stderr.hasPrefix("Bumped 3.0.0 (4146) -> 3.2.0 (4321)\n"), "stderr: \(result.stderr)")
+        let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
+        #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>3.2.0</string>"))
+        #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4321</string>"))
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.2.0")
+        #expect(try repository.git("log", "-1", "--format=%s") == "Bump version to 3.2.0 (4321)")
+
+        // The same version twice (positional and --version, or --version=) is one choice.
+        let other = try Repository()
+        defer { other.remove() }
+        let both = try Self.execute([Self.binary, "bump", "3.2.0", "--version=3.2.0", "--build", "keep", "--no-branch", "--yes"], in: other.path)
+        #expect(both.status == 0, "stderr: \(both.stderr)")
+        #expect(try String(contentsOfFile: other.plist, encoding: .utf8).contains("<string>3.2.0</string>"))
+    }
+
+    @Test(arguments: [
+        (["bump", "--version"], "Missing value for '--version <X.Y.Z>'"),
+        (["bump", "--version", "--yes"], "Missing value for '--version <X.Y.Z>'"),
+        (["bump", "patch", "--version", "3.2.0", "--yes"], "error: 'patch' and '--version 3.2.0' choose different versions: pass one, as 'release bump X.Y.Z'"),
+        (["bump", "3.1.0", "--version", "3.2.0", "--yes"], "error: '3.1.0' and '--version 3.2.0' choose different versions: pass one, as 'release bump X.Y.Z'"),
+        (["bump", "--version", "patch", "--yes"], "error: --version takes a version such as 3.2.0, found 'patch': write 'release bump X.Y.Z' or 'release bump patch'"),
+        (["bump", "--version", "soon", "--yes"], "error: --version takes a version such as 3.2.0, found 'soon': write 'release bump X.Y.Z'"),
+    ])
+    func versionOptionMistakesAreUsageErrorsNamingTheSpelling(arguments: [String], message: String) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary] + arguments + ["--no-branch"], in: repository.path)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.lowercased().contains(message.lowercased()), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("release bump X.Y.Z"), "stderr: \(result.stderr)")
+        #expect(!result.stdout.contains(ReleaseKitVersion.string), "stdout: \(result.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+    }
+
+    /// Only `release --version` prints the tool's version; after any other subcommand (every one `release --help`
+    /// lists, and a nested one) `--version` is an unknown option, never a silent success.
+    @Test func versionAfterAnyOtherSubcommandIsAUsageError() throws {
+        try requireBinary()
+        let directory = NSTemporaryDirectory()
+        let root = try Self.execute([Self.binary, "--version"], in: directory)
+        #expect(root.status == 0)
+        #expect(root.stdout == ReleaseKitVersion.string + "\n")
+        let help = try Self.execute([Self.binary, "--help"], in: directory)
+        #expect(help.stdout.contains("release --version prints the tool's version."), "\(help.stdout)")
+        let listed = help.stdout.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n")
+            .compactMap { $0.hasPrefix("  ") ? $0.split(separator: " ").first.map(String.init) : nil }
+            .filter { $0.first?.isLowercase == true } ?? []
+        #expect(listed.count >= 15, "\(help.stdout)")
+        for command in listed.filter({ $0 != "bump" && $0 != "help" }).map({ [$0] }) + [["export", "github-actions"], ["version", "--json"]] {
+            let result = try Self.execute([Self.binary] + command + ["--version"], in: directory)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            // A subcommand missing a required argument says so first; the others name the option.
+            #expect(result.stderr.hasPrefix("Error: "), "\(command): \(result.stderr)")
+            #expect(!result.stdout.contains(ReleaseKitVersion.string), "\(command): \(result.stdout)")
+        }
+        for command in [["run"], ["plan"], ["validate"], ["version"], ["export", "github-actions"], ["steps"], ["schema"]] {
+            let result = try Self.execute([Self.binary] + command + ["--version"], in: directory)
+            #expect(result.stderr.hasPrefix("Error: Unknown option '--version'"), "\(command): \(result.stderr)")
+        }
+    }
+
+    /// An option that would have no effect with the others given is a usage error, not ignored.
+    @Test(arguments: [
+        (["bump", "patch", "--no-branch", "--branch-pattern", "rel/{version}", "--yes"], "error: --branch-pattern names the release branch: it cannot be combined with --no-branch"),
+        (["bump", "patch", "--no-branch", "--message", "v{version}", "--yes"], "error: --message is the commit's: --no-branch does not commit"),
+        (["bump", "patch", "--remote", "upstream", "--yes"], "error: --remote 'upstream' is where --push pushes: add --push, or leave --remote out"),
+        (["run", "--rehearsal-storage", "store", "--dry-run"], "error: --rehearsal-storage 'store' is where --rehearse keeps its releases: add --rehearse, or leave it out"),
+        // ArgumentParser keeps the last of a single-valued option given twice, and the last of an inverted flag.
+        (["bump", "patch", "--build", "1", "--build=2", "--yes", "--no-branch"], "error: '--build' is given twice ('1', then '2'): pass it once"),
+        (["bump", "--version", "3.2.0", "--version", "3.3.0", "--yes"], "error: '--version' is given twice ('3.2.0', then '3.3.0'): pass it once"),
+        (["bump", "patch", "--branch", "--no-branch", "--yes"], "error: '--branch' and '--no-branch' contradict each other: pass one"),
+        (["run", "--profile", "adhoc", "--profile", "release", "--dry-run"], "error: '--profile' is given twice ('adhoc', then 'release'): pass it once"),
+        (["zip", "-o", "a.zip", "--output", "b.zip", "Classic"], "error: '--output' is given twice ('a.zip', then 'b.zip'): pass it once"),
+    ])
+    func optionsWithoutEffectAreUsageErrors(arguments: [String], message: String) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let result = try Self.execute([Self.binary] + arguments, in: repository.path)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.lowercased().contains(message.lowercased()), "stderr: \(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
     }
 
     @Test func versionCommandPrintsTheReport() throws {

@@ -5,14 +5,15 @@ import Foundation
 ///
 /// ```
 /// Select new version [current: 3.0.0 (4146)]:
-/// 1. 4.0.0 (4321)
-/// 2. 3.1.0 (4321)
-/// 3. 3.0.1 (4321)
-/// 4. 3.0.0 (4321)
+/// 1. 4.0.0 (4321)  major
+/// 2. 3.1.0 (4321)  minor
+/// 3. 3.0.1 (4321)  patch
+/// 4. 3.0.0 (4321)  build only
 /// ?
 /// ```
-/// All four choices share one new build number; 4 keeps the marketing version. Anything but a listed number
-/// asks again; the end of input (Ctrl-D, a closed pipe) returns `nil` so nothing changes.
+/// All four choices share one new build number; 4 keeps the marketing version. An empty answer takes the
+/// default, patch (the line a terminal menu highlights first); anything but a listed number asks again; the end
+/// of input (Ctrl-D, a closed pipe) returns `nil` so nothing changes.
 public struct BumpPrompt: Sendable {
     /// One line of the menu.
     public struct Option: Sendable, Equatable {
@@ -20,6 +21,15 @@ public struct BumpPrompt: Sendable {
         public var choice: VersionChoice
         /// The version this option writes.
         public var version: SemanticVersion
+
+        /// What the line is, shown after it: `major`, `minor`, `patch` or `build only`.
+        public var kind: String {
+            switch choice {
+            case .part(let part): return part.rawValue
+            case .keep: return "build only"
+            case .exact(let version): return version.description
+            }
+        }
     }
 
     /// The version the project is at.
@@ -30,6 +40,8 @@ public struct BumpPrompt: Sendable {
     public let newBuild: String?
     /// The four choices: major, minor, patch, keep.
     public let options: [Option]
+    /// The index of the choice taken by an empty answer (and highlighted first on a terminal): patch.
+    public let defaultIndex = 2
 
     /// A menu for a project at `current` and `currentBuild` whose choices all get `newBuild`.
     public init(current: SemanticVersion, currentBuild: String?, newBuild: String?) {
@@ -44,9 +56,12 @@ public struct BumpPrompt: Sendable {
         ]
     }
 
+    /// The menu's first line: `Select new version [current: 3.0.0 (4146)]:`.
+    public var title: String { "Select new version [current: \(label(current.description, currentBuild))]:" }
+
     /// The menu, ending with the `?` the answer is typed after (no newline).
     public var menu: String {
-        var text = "Select new version [current: \(label(current.description, currentBuild))]:\n"
+        var text = title + "\n"
         for (index, option) in options.enumerated() {
             text += line(for: option, number: index + 1) + "\n"
         }
@@ -62,6 +77,7 @@ public struct BumpPrompt: Sendable {
         write(menu)
         while let line = readLine() {
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if answer.isEmpty { return options[defaultIndex] }
             if let number = Int(answer), (1...options.count).contains(number) {
                 return options[number - 1]
             }
@@ -71,9 +87,11 @@ public struct BumpPrompt: Sendable {
         return nil
     }
 
-    /// One menu line without its newline: `3. 3.0.1 (4321)`.
+    /// One menu line without its newline: `3. 3.0.1 (4321)  patch`, the kinds aligned in a column.
     public func line(for option: Option, number: Int) -> String {
-        "\(number). \(label(option.version.description, newBuild))"
+        let text = "\(number). \(label(option.version.description, newBuild))"
+        let width = options.enumerated().map { "\($0.offset + 1). \(label($0.element.version.description, newBuild))".count }.max() ?? 0
+        return text + String(repeating: " ", count: width - text.count + 2) + option.kind
     }
 
     private func label(_ version: String, _ build: String?) -> String {

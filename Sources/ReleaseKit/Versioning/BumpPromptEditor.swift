@@ -1,10 +1,19 @@
 import Foundation
 
-/// The ``BumpPrompt`` driven key by key, for a terminal in non-canonical mode: typing a number and Enter works
-/// as on a line-based terminal, and the up and down arrows move a highlighted choice (its number is typed for
-/// you). It only computes the text to write; the caller owns the terminal, so tests feed keys directly.
+/// The ``BumpPrompt`` driven key by key, for a terminal in non-canonical mode: one line is highlighted (patch
+/// first), the arrow keys and the digits move the highlight, Enter takes the highlighted line, `q` or Esc cancel.
+/// It only computes the text to write; the caller owns the terminal, so tests feed keys and read the screen.
 ///
-/// The first screen is exactly ``BumpPrompt/menu``; highlighting appears only once an arrow is pressed.
+/// ```
+/// (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)
+/// Select new version [current: 3.0.0 (4146)]:
+///   1. 4.0.0 (4321)  major
+///   2. 3.1.0 (4321)  minor
+/// > 3. 3.0.1 (4321)  patch          (in reverse video)
+///   4. 3.0.0 (4321)  build only
+/// ?3
+/// ```
+/// The cursor stays after the `?N` line, which shows the number of the highlighted line.
 public struct BumpPromptEditor: Sendable {
     /// A decoded key press.
     public enum Key: Sendable, Equatable {
@@ -13,7 +22,9 @@ public struct BumpPromptEditor: Sendable {
         case backspace
         case up
         case down
-        /// Ctrl-D on an empty answer.
+        /// Esc alone (not the start of an arrow key's sequence).
+        case escape
+        /// Ctrl-D.
         case endOfInput
         /// Ctrl-C.
         case interrupt
@@ -23,102 +34,121 @@ public struct BumpPromptEditor: Sendable {
     public enum Outcome: Sendable, Equatable {
         case pending
         case chosen(BumpPrompt.Option)
-        /// The input ended: nothing is chosen.
+        /// `q`, Esc or the end of input: nothing is chosen.
         case cancelled
         /// Ctrl-C: nothing is chosen.
         case interrupted
     }
 
     public let prompt: BumpPrompt
-    private var answer = ""
-    private var highlighted: Int?
-    /// Newlines written since the last option line (the cursor's distance below it).
-    private var linesBelowOptions = 1
+    /// Whether the highlighted line is also drawn in reverse video (not with `NO_COLOR`); the `>` marks it always.
+    public let reverseVideo: Bool
+    /// The index of the highlighted option; `nil` once the menu was left without a choice.
+    public private(set) var highlighted: Int?
 
-    /// An editor for `prompt`.
-    public init(prompt: BumpPrompt) {
+    /// An editor for `prompt`, with the prompt's default (patch) highlighted.
+    public init(prompt: BumpPrompt, reverseVideo: Bool = true) {
         self.prompt = prompt
+        self.reverseVideo = reverseVideo
+        self.highlighted = prompt.defaultIndex
     }
 
-    /// The line that says how to answer: arrow keys work here (not in the line-based menu).
-    public static let hint = "(↑/↓ to move, Enter to choose, or type a number; Ctrl-C cancels)"
+    /// The line that says how to answer.
+    public var hint: String { "(↑/↓ or 1-\(prompt.options.count) to move, Enter to choose, q or Esc to cancel)" }
 
-    /// The text to write first: the hint, then the menu.
-    public var start: String { Self.hint + "\n" + prompt.menu }
+    /// The text to write first: the hint, the title, the option lines and the `?N` line (no newline after it).
+    public var start: String {
+        hint + "\n" + prompt.title + "\n" + optionLines.joined(separator: "\n") + "\n" + answerLine
+    }
+
+    /// The option lines as drawn now: the highlighted one marked with `>` (and in reverse video), the others
+    /// indented by as much.
+    public var optionLines: [String] {
+        prompt.options.enumerated().map { index, option in
+            let line = prompt.line(for: option, number: index + 1)
+            guard index == highlighted else { return "  " + line }
+            return reverseVideo ? "\u{1B}[7m> \(line)\u{1B}[0m" : "> " + line
+        }
+    }
+
+    /// The line under the options: `?` and the highlighted line's number.
+    public var answerLine: String { "?" + (highlighted.map { String($0 + 1) } ?? "") }
 
     /// Handles one key: the text to write and the outcome.
     public mutating func handle(_ key: Key) -> (output: String, outcome: Outcome) {
+        let count = prompt.options.count
+        guard let current = highlighted else { return ("", .cancelled) }
         switch key {
         case .character(let character):
-            guard character.isASCII, !character.isNewline, let value = character.asciiValue, value >= 32, value < 127 else {
-                return ("", .pending)
+            if let digit = character.wholeNumberValue, character.isASCII, (1...count).contains(digit) {
+                return (move(to: digit - 1), .pending)
             }
-            answer.append(character)
-            return (String(character), .pending)
+            if character == "q" || character == "Q" {
+                return (leave(), .cancelled)
+            }
+            // Anything else is not an answer: the bell says so, and nothing moves.
+            return ("\u{7}", .pending)
+        case .up:
+            return (move(to: (current + count - 1) % count), .pending)
+        case .down:
+            return (move(to: (current + 1) % count), .pending)
         case .backspace:
-            guard !answer.isEmpty else { return ("", .pending) }
-            answer.removeLast()
-            return ("\u{8} \u{8}", .pending)
-        case .up, .down:
-            let count = prompt.options.count
-            let next: Int
-            if let current = highlighted {
-                next = (current + (key == .down ? 1 : count - 1)) % count
-            } else {
-                next = key == .down ? 0 : count - 1
-            }
-            highlighted = next
-            answer = String(next + 1)
-            let output = redraw()
-            linesBelowOptions = 1
-            return (output, .pending)
+            return ("\u{7}", .pending)
         case .enter:
-            let typed = answer.trimmingCharacters(in: .whitespaces)
-            answer = ""
-            if let number = Int(typed), (1...prompt.options.count).contains(number) {
-                return ("\n", .chosen(prompt.options[number - 1]))
-            }
-            linesBelowOptions += 2
-            return ("\n'\(typed)' is not a choice: type a number from 1 to \(prompt.options.count)\n?", .pending)
-        case .endOfInput:
-            return (clearHighlight() + "\n", .cancelled)
+            return ("\n", .chosen(prompt.options[current]))
+        case .escape, .endOfInput:
+            return (leave(), .cancelled)
         case .interrupt:
-            return (clearHighlight() + "\n", .interrupted)
+            return (leave(), .interrupted)
         }
     }
 
-    /// Leaving without a choice: the options drawn again without the highlight, and every attribute reset, so
-    /// the screen does not show a choice that was not made.
-    private mutating func clearHighlight() -> String {
-        guard highlighted != nil else { return "" }
+    private mutating func move(to index: Int) -> String {
+        highlighted = index
+        return redraw()
+    }
+
+    /// Leaving without a choice: the options drawn again without the highlight (so the screen does not show a
+    /// choice that was not made), every attribute reset, and the cursor on a fresh line.
+    private mutating func leave() -> String {
         highlighted = nil
-        return redraw() + "\u{1B}[0m"
+        return redraw() + "\u{1B}[0m\n"
     }
 
-    /// Rewrites the option lines with the highlighted one in reverse video, then a fresh `?` line.
+    /// Goes up from the `?N` line to the first option line, rewrites every option line and the `?N` line.
     private func redraw() -> String {
-        let count = prompt.options.count
-        var text = "\r\u{1B}[\(linesBelowOptions + count - 1)A"
-        for (index, option) in prompt.options.enumerated() {
-            let line = prompt.line(for: option, number: index + 1)
-            text += "\r\u{1B}[2K" + (index == highlighted ? "\u{1B}[7m\(line)\u{1B}[0m" : line) + "\n"
+        var text = "\r\u{1B}[\(prompt.options.count)A"
+        for line in optionLines {
+            text += "\r\u{1B}[2K" + line + "\n"
         }
-        return text + "\u{1B}[J?" + answer
+        return text + "\r\u{1B}[2K" + answerLine
     }
 
     /// Decodes bytes read from a terminal in non-canonical mode into keys (arrow keys in both cursor modes).
+    /// An Esc that starts a sequence is read with it; an Esc at the end of `bytes` or before anything else is
+    /// the Esc key (the caller waits a moment for the rest of a sequence before calling this).
     public static func keys(from bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
-                switch bytes[index + 2] {
-                case UInt8(ascii: "A"): keys.append(.up)
-                case UInt8(ascii: "B"): keys.append(.down)
-                default: break
+            if byte == 0x1B {
+                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") else {
+                    keys.append(.escape)
+                    index += 1
+                    continue
                 }
-                index += 3
+                // CSI/SS3: parameters (digits, ';') then one final byte, as in ESC [ 1 ; 5 A.
+                var end = index + 2
+                while end < bytes.count, (0x30...0x3F).contains(bytes[end]) { end += 1 }
+                if end < bytes.count {
+                    switch bytes[end] {
+                    case UInt8(ascii: "A"): keys.append(.up)
+                    case UInt8(ascii: "B"): keys.append(.down)
+                    default: break
+                    }
+                }
+                index = end + 1
                 continue
             }
             switch byte {
@@ -132,5 +162,15 @@ public struct BumpPromptEditor: Sendable {
             index += 1
         }
         return keys
+    }
+
+    /// Whether `bytes` end in the middle of an escape sequence (a lone Esc, or Esc `[` without its final byte), so
+    /// the caller should wait a moment for the rest before decoding.
+    public static func endsInsideEscapeSequence(_ bytes: [UInt8]) -> Bool {
+        guard let escape = bytes.lastIndex(of: 0x1B) else { return false }
+        let rest = bytes[(escape + 1)...]
+        guard let first = rest.first else { return true }
+        guard first == UInt8(ascii: "[") || first == UInt8(ascii: "O") else { return false }
+        return rest.dropFirst().allSatisfy { (0x30...0x3F).contains($0) }
     }
 }

@@ -9,8 +9,9 @@ struct BumpCommand: AsyncParsableCommand {
         commandName: "bump",
         abstract: "Write the next version into the project, create release/<version> and commit.",
         discussion: """
-            Without a choice on a terminal, a menu offers the next major, minor and patch versions and the current one, \
-            all with one new build number (arrow keys or a number). On a terminal every bump then shows what it will \
+            Without a choice on a terminal, a menu offers the next major, minor and patch versions and the current one \
+            (build only), all with one new build number: patch is highlighted, the arrow keys or a number move the \
+            highlight, Enter takes it, q or Esc cancel. release bump --version X.Y.Z is release bump X.Y.Z. On a terminal every bump then shows what it will \
             write, the branch, the commit message and the push, and asks [Y/n]. Without a terminal nothing is written \
             without --yes: release bump patch --yes.
             """
@@ -18,6 +19,10 @@ struct BumpCommand: AsyncParsableCommand {
 
     @Argument(help: "major, minor, patch, build (only the build number) or a version such as 3.1.0.")
     var choice: String?
+
+    // `release bump --version 3.2.0` is how many people spell a version: it means `release bump 3.2.0`.
+    @Option(name: .customLong("version"), help: ArgumentHelp("The version to write: the same as 'release bump X.Y.Z'.", valueName: "X.Y.Z"))
+    var exactVersion: String?
 
     @Option(help: "The build number: N, increment, git-count, timestamp, keep, appstore (the next one App Store Connect has not seen; needs APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY) or env:NAME (default: increment).")
     var build: String?
@@ -37,17 +42,18 @@ struct BumpCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Create the release branch and commit (--no-branch only writes the files).")
     var branch = true
 
-    @Option(help: "The branch to create; {version} and {build} are replaced.")
-    var branchPattern = BumpWorkflow.defaultBranchPattern
+    // The three below have defaults but no default value here, so that one given where it has no effect is an error.
+    @Option(help: "The branch to create; {version} and {build} are replaced (default: \(BumpWorkflow.defaultBranchPattern)).")
+    var branchPattern: String?
 
-    @Option(help: "The commit message; {version}, {build}, {previous_version} and {previous_build} are replaced.")
-    var message = BumpWorkflow.defaultCommitMessage
+    @Option(help: "The commit message; {version}, {build}, {previous_version} and {previous_build} are replaced (default: \"\(BumpWorkflow.defaultCommitMessage)\").")
+    var message: String?
 
     @Flag(help: "Push the branch to origin.")
     var push = false
 
-    @Option(help: "The remote --push pushes to.")
-    var remote = "origin"
+    @Option(help: "The remote --push pushes to (default: origin).")
+    var remote: String?
 
     @Flag(help: "Write, branch, commit (and push) without asking; required without a terminal.")
     var yes = false
@@ -60,10 +66,26 @@ struct BumpCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let choice { _ = try parse { try VersionChoice(parsing: choice) } }
+        if let exactVersion {
+            guard case .exact(let version)? = try? VersionChoice(parsing: exactVersion) else {
+                throw ValidationError("--version takes a version such as 3.2.0, found '\(exactVersion)': write 'release bump X.Y.Z'\(Self.partHint(exactVersion))")
+            }
+            if let choice, try VersionChoice(parsing: choice) != .exact(version) {
+                throw ValidationError("'\(choice)' and '--version \(exactVersion)' choose different versions: pass one, as 'release bump X.Y.Z'")
+            }
+        }
         if let build { _ = try parse { try BuildNumberStrategy(parsing: build) } }
         if project != nil, file != nil { throw ValidationError("pass --project or --file, not both") }
         if file != nil, !targets.isEmpty { throw ValidationError("a version file has no targets: --target needs an Xcode project") }
         if push, !branch { throw ValidationError("--push pushes the release branch: it cannot be combined with --no-branch") }
+        if !branch, branchPattern != nil { throw ValidationError("--branch-pattern names the release branch: it cannot be combined with --no-branch") }
+        if !branch, message != nil { throw ValidationError("--message is the commit's: --no-branch does not commit") }
+        if !push, let remote { throw ValidationError("--remote '\(remote)' is where --push pushes: add --push, or leave --remote out") }
+    }
+
+    /// `--version patch`: the part names are the positional argument's.
+    private static func partHint(_ value: String) -> String {
+        ["major", "minor", "patch", "build", "keep"].contains(value.lowercased()) ? " or 'release bump \(value.lowercased())'" : ""
     }
 
     private func parse<T>(_ body: () throws -> T) throws -> T {
@@ -72,7 +94,7 @@ struct BumpCommand: AsyncParsableCommand {
 
     func run() async throws {
         let interactive = isatty(0) == 1
-        if choice == nil, !interactive {
+        if choice == nil, exactVersion == nil, !interactive {
             VersioningConsole.line("""
                 error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
                 and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')
@@ -115,12 +137,14 @@ struct BumpCommand: AsyncParsableCommand {
         )
         for line in session.versions.report.warnings ?? [] { VersioningConsole.line("warning: \(line)") }
         for line in session.versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
+        let remote = remote ?? "origin"
         let workflow = BumpWorkflow(
-            directory: session.versions.baseDirectory, branchPattern: branchPattern, commitMessage: message,
+            directory: session.versions.baseDirectory, branchPattern: branchPattern ?? BumpWorkflow.defaultBranchPattern,
+            commitMessage: message ?? BumpWorkflow.defaultCommitMessage,
             createBranch: branch, commit: branch, push: push, remote: remote
         )
         let versionChoice: VersionChoice
-        if let choice {
+        if let choice = choice ?? exactVersion {
             versionChoice = try VersionChoice(parsing: choice)
         } else {
             switch TerminalPrompt.run(try session.prompt()) {

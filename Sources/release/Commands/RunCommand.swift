@@ -46,6 +46,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
+        if !rehearse, let rehearsalStorage {
+            throw ValidationError("--rehearsal-storage '\(rehearsalStorage)' is where --rehearse keeps its releases: add --rehearse, or leave it out")
+        }
     }
 
     func run() async throws {

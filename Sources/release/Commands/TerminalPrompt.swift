@@ -2,8 +2,8 @@ import Foundation
 import ReleaseKit
 
 /// Runs the bump menu on the terminal: keys are read one by one (no canonical mode, no echo, no signals) so the
-/// arrow keys can move the choice; typing a number and Enter works as on any terminal. The terminal's settings
-/// are restored on every way out. Where the terminal cannot be switched, the menu reads whole lines instead.
+/// arrow keys and digits move the highlighted choice and Enter takes it. The terminal's settings are restored on
+/// every way out. Where the terminal cannot be switched, the menu reads whole lines instead.
 enum TerminalPrompt {
     static func run(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome {
         var original = termios()
@@ -32,19 +32,33 @@ enum TerminalPrompt {
         }
         defer { Interrupts.shared.reset() }
 
-        var editor = BumpPromptEditor(prompt: prompt)
+        var editor = BumpPromptEditor(prompt: prompt, reverseVideo: Terminal.allowsColour())
         VersioningConsole.write(editor.start)
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let count = read(0, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
-            let keys: [BumpPromptEditor.Key] = count <= 0 ? [.endOfInput] : BumpPromptEditor.keys(from: Array(buffer[0..<count]))
+            var bytes = count <= 0 ? [] : Array(buffer[0..<count])
+            // Esc is a key (cancel) and also how an arrow key's sequence starts: a sequence cut between two reads
+            // (a slow link) gets a moment to complete before a lone Esc counts as the key.
+            while BumpPromptEditor.endsInsideEscapeSequence(bytes), inputArrives(within: 50) {
+                let more = read(0, &buffer, buffer.count)
+                guard more > 0 else { break }
+                bytes += buffer[0..<more]
+            }
+            let keys: [BumpPromptEditor.Key] = count <= 0 ? [.endOfInput] : BumpPromptEditor.keys(from: bytes)
             for key in keys {
                 let (output, outcome) = editor.handle(key)
                 VersioningConsole.write(output)
                 if outcome != .pending { return outcome }
             }
         }
+    }
+
+    /// Whether standard input has bytes to read within `milliseconds`.
+    private static func inputArrives(within milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) == 1
     }
 
     private static func lineBased(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome {

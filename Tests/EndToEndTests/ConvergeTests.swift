@@ -84,10 +84,11 @@ import Testing
                                            environment: Self.environment.merging(["FAIL_BUILD": "1"]) { _, new in new })
         #expect(failed.status == 1, "\(failed.stderr)")
         #expect(failed.stderr.contains("""
+
             left changed by the steps that finished:
-              bump (version.bump): 
+              bump (version.bump): Fixtures/DemoApp/Config/Version.xcconfig
+
             """), "\(failed.stderr)")
-        #expect(failed.stderr.contains("/Fixtures/DemoApp/Config/Version.xcconfig\n"))
         #expect(failed.stderr.hasSuffix(
             "to resume once the cause is fixed (steps that succeeded are skipped): release run converge.json --rehearse --resume\n"), "\(failed.stderr)")
         #expect(try Self.git(["status", "--porcelain"], in: directory) == "M Fixtures/DemoApp/Config/Version.xcconfig")

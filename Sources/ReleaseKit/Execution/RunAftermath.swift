@@ -24,11 +24,15 @@ public struct RunAftermath: Sendable, Equatable {
     /// - Parameters:
     ///   - result: the run.
     ///   - command: the argv that resumes it: the same pipeline, profile and variables, with `--resume`.
-    public init?(_ result: RunResult, resumeCommand command: [String]) {
+    ///   - workingDirectory: files inside it are shown relative to it.
+    public init?(_ result: RunResult, resumeCommand command: [String], workingDirectory: String? = nil) {
         guard !result.dryRun, !result.preflightFailed, result.exitCode != ExitCodes.success else { return nil }
         var changes: [Change] = []
         for step in result.steps where step.status == .succeeded && !step.gate {
-            let items = Self.items(step)
+            let items = Self.items(step).map { item in
+                guard let base = workingDirectory.map({ $0.hasSuffix("/") ? $0 : $0 + "/" }), item.hasPrefix(base) else { return item }
+                return String(item.dropFirst(base.count))
+            }
             if !items.isEmpty { changes.append(Change(step: step.id, kind: step.kind, items: items)) }
         }
         self.changes = changes
@@ -69,14 +73,5 @@ public struct RunAftermath: Sendable, Equatable {
         }
         out += "to resume once the cause is fixed (steps that succeeded are skipped): \(resumeCommand)\n"
         return out
-    }
-
-    /// The fields of the `run_aftermath` JSON event.
-    public var fields: [String: Any] {
-        [
-            "event": "run_aftermath",
-            "resume_command": resumeCommand,
-            "changed": changes.map { ["step": $0.step, "kind": $0.kind, "items": $0.items] as [String: Any] },
-        ]
     }
 }

@@ -120,10 +120,6 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let result = await engine.run()
-        // A run that did not finish ends with what it left changed and how to resume it (after the rehearsal's
-        // summary on a console; before it in JSON, where `rehearsal_finished` is last).
-        let aftermath = RunAftermath(result, resumeCommand: resumeArguments(profile: plan.profile))
-        if let aftermath, let json = reporter as? JSONLinesReporter { json.emit(aftermath.fields) }
         if let rehearsal {
             // With JSON events, standard output holds events alone: the summary is one more.
             if let json = reporter as? JSONLinesReporter {
@@ -132,7 +128,11 @@ struct RunCommand: AsyncParsableCommand {
                 Terminal.writeError("\n" + masker.mask(rehearsal.summary()))
             }
         }
-        if let aftermath, !(reporter is JSONLinesReporter) { Terminal.writeError(masker.mask(aftermath.text)) }
+        // A run that did not finish ends with what it left changed and how to resume it, on standard error in every
+        // log format (JSON events keep standard output, and their run report already lists each step's outputs).
+        if let aftermath = RunAftermath(result, resumeCommand: resumeArguments(profile: plan.profile), workingDirectory: directory) {
+            Terminal.writeError("\n" + masker.mask(aftermath.text))
+        }
         var exitCode = result.exitCode
         if let report {
             do {

@@ -30,7 +30,8 @@ import Testing
             to resume once the cause is fixed (steps that succeeded are skipped): release run 'my pipeline.json' --profile release --resume
 
             """)
-        #expect((aftermath.fields["changed"] as? [[String: Any]])?.count == 3)
+        let relative = RunAftermath(result(steps), resumeCommand: ["release", "run", "--resume"], workingDirectory: "/r")
+        #expect(relative?.changes.first?.items == ["App.xcodeproj/project.pbxproj", "Info.plist"])
     }
 
     @Test func nothingToResumeAfterSuccessDryRunsOrPreflight() {

@@ -59,7 +59,7 @@ struct BumpConvergence: Sendable {
         // 1. An uncommitted bump.
         var dirty: [String: String] = [:]
         for file in files {
-            let diff = try await Self.diff(file, revisions: ["HEAD"], context: context)
+            let diff = await Self.diff(file, revisions: ["HEAD"], context: context)
             if !diff.isEmpty { dirty[file] = diff }
         }
         if let kept = keep(moving: moving, primary: primary, diffs: dirty, order: files,
@@ -70,7 +70,7 @@ struct BumpConvergence: Sendable {
         if try await context.gitSucceeds(["git", "rev-parse", "--verify", "--quiet", "HEAD^"], directory: base) {
             var committed: [String: String] = [:]
             for file in files where dirty[file] == nil {
-                let diff = try await Self.diff(file, revisions: ["HEAD^", "HEAD"], context: context)
+                let diff = await Self.diff(file, revisions: ["HEAD^", "HEAD"], context: context)
                 if !diff.isEmpty { committed[file] = diff }
             }
             let head = try await context.capture(GitCommand.head, directory: base)
@@ -124,14 +124,15 @@ struct BumpConvergence: Sendable {
         return files
     }
 
-    /// `git diff -U0` of one file between `revisions` (one: against the working tree); empty when unchanged.
+    /// `git diff -U0` of one file between `revisions` (one: against the working tree); empty when unchanged, or when
+    /// git cannot tell (a definition file outside the repository: it carries no bump git could show).
     /// Run from the file's folder with its name, so a checkout reached through a symbolic link works.
-    static func diff(_ file: String, revisions: [String], context: StepContext) async throws -> String {
+    static func diff(_ file: String, revisions: [String], context: StepContext) async -> String {
         let name = String(file.split(separator: "/").last ?? Substring(file))
-        return try await context.capture(
+        return (try? await context.capture(
             ["git", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv"] + revisions + ["--", name],
             directory: FilePath.parent(of: file)
-        )
+        )) ?? ""
     }
 
     /// The version in a branch's last path component: `release/7.1.4` and `release/v7.1.4` name 7.1.4.

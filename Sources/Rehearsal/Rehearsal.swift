@@ -16,7 +16,9 @@ import ReleaseKit
 /// `${secrets.GITHUB_TOKEN}` resolves on a laptop without a real token. Likewise the App Store Connect stand-in
 /// accepts the key in `$APP_STORE_CONNECT_KEY_ID`, `$APP_STORE_CONNECT_ISSUER_ID` and `$APP_STORE_CONNECT_KEY` (the
 /// `.p8` text or path; only its public half is used); when one is unset, the rehearsal generates a P-256 key and
-/// puts all three in the run's environment.
+/// puts all three in the run's environment. Every other secret the pipeline names and the environment lacks gets a
+/// placeholder (a URL on `rehearsal.invalid` for names that say URL or webhook, so a Slack webhook reaches the
+/// stand-in): a rehearsal needs no real secret. ``placeholderSecrets`` names them and ``header()`` says so.
 public final class Rehearsal: Sendable {
     /// The GitHub stand-in.
     public let github: LocalGitHubServer
@@ -30,6 +32,8 @@ public final class Rehearsal: Sendable {
     public let storage: String
     /// The run's environment with the token the GitHub stand-in accepts.
     public let environment: [String: String]
+    /// The secrets that were not set and got a placeholder (names only), sorted.
+    public let placeholderSecrets: [String]
 
     /// Where rehearsals keep their releases by default: inside `.git/` at a repository's top, else `.release/`.
     public static func defaultStorage(in directory: String) -> String {
@@ -43,8 +47,14 @@ public final class Rehearsal: Sendable {
 
     /// Starts every stand-in on a free loopback port.
     /// - Throws: ``LocalServerError`` when a server cannot start or the storage is unusable.
-    public init(storage: String, environment: [String: String]) throws {
+    /// - Parameter secrets: the secrets the pipeline refers to; each one unset gets a placeholder.
+    public init(storage: String, environment: [String: String], secrets: Set<String> = []) throws {
         var environment = environment
+        let given = { (name: String) in !(environment[name] ?? "").isEmpty }
+        var placeholders = Set(secrets.filter { !given($0) })
+        if !["APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY"].allSatisfy(given) {
+            placeholders.formUnion(secrets.filter { $0.hasPrefix("APP_STORE_CONNECT_") })
+        }
         let token = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? "rehearsal-\(UUID().uuidString.lowercased())"
         environment["GITHUB_TOKEN"] = token
         github = try LocalGitHubServer(configuration: .init(storageDirectory: storage, token: token, port: 0))
@@ -52,6 +62,9 @@ public final class Rehearsal: Sendable {
             storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
             keys: Self.appStoreKeys(&environment), autoCreate: true
         ))
+        for name in secrets where !given(name) {
+            environment[name] = Self.placeholder(for: name)
+        }
         http = RecordingServer()
         do {
             let recording = try http.start()
@@ -64,6 +77,28 @@ public final class Rehearsal: Sendable {
         }
         self.storage = storage
         self.environment = environment
+        placeholderSecrets = placeholders.sorted()
+    }
+
+    /// A stand-in value for an unset secret: an `https://rehearsal.invalid/…` URL when the name says it holds one
+    /// (a webhook), else a random token.
+    static func placeholder(for name: String) -> String {
+        let random = UUID().uuidString.lowercased()
+        let upper = name.uppercased()
+        if ["URL", "WEBHOOK", "HOOK", "ENDPOINT"].contains(where: upper.contains) {
+            return "https://rehearsal.invalid/\(name.lowercased())/\(random)"
+        }
+        return "rehearsal-\(random)"
+    }
+
+    /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.
+    public func header() -> String {
+        var text = "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1; nothing leaves the machine\n"
+        text += "rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout\n"
+        if !placeholderSecrets.isEmpty {
+            text += "rehearsal: placeholder values (masked) for secrets that are not set: \(placeholderSecrets.joined(separator: ", "))\n"
+        }
+        return text
     }
 
     /// The key the App Store Connect stand-in accepts: the environment's, or a generated one put there.

@@ -54,7 +54,8 @@ import Testing
 
         let second = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("bump │ 3.0.1 (4321) -> 3.0.1 (4321)"))
+        // HEAD is the first run's bump commit: the bump is kept (issue 23, item 3).
+        #expect(second.stderr.contains("bump │ already at 3.0.1 (4321) in HEAD's commit "), "\(second.stderr)")
         #expect(second.stderr.contains("0 uploaded, 4 already there"))
         #expect(second.stderr.contains("announce │ Uploaded 0 bytes in this run"))
         #expect(second.stderr.contains("testflight │ sent 0 bytes: App Store Connect already had 3.0.1 (4321)"))
@@ -128,7 +129,8 @@ import Testing
 
         let second = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse"], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("commit │ no file to commit; HEAD stays at \(head.prefix(12))"), "\(second.stderr)")
+        // The kept bump names the file HEAD's commit changed; it has nothing new to commit.
+        #expect(second.stderr.contains("commit │ none of the 1 files changed; HEAD stays at \(head.prefix(12))"), "\(second.stderr)")
         #expect(second.stderr.contains("tag │ tag 'v3.0.1-4321' already names this commit"))
         #expect(try git("rev-parse", "HEAD") == head)
         #expect(try git("status", "--porcelain") == "")

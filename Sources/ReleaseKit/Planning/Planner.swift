@@ -110,6 +110,13 @@ public struct Planner: Sendable {
                     steps: rest + finals, interpolator: interpolator)
     }
 
+    /// Every `${secrets.NAME}` the pipeline refers to, by name: what a rehearsal stands in for when unset.
+    public static func secretNames(in definition: PipelineDefinition) -> Set<String> {
+        var names: Set<String> = []
+        for case .secret(let name) in allReferences(in: definition) { names.insert(name) }
+        return names
+    }
+
     /// Whether any string in the pipeline uses `reference`.
     static func references(_ reference: TemplateReference, in definition: PipelineDefinition) -> Bool {
         allReferences(in: definition).contains(reference)

@@ -16,13 +16,16 @@ public struct VersionBumpStep: Step {
         public var build: String = "increment"
         @Option(help: "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)")
         public var targets: [String] = []
+        @Option(help: "keep this release's bump when the checkout already carries it (an uncommitted bump, HEAD's bump commit, or a release/X.Y.Z branch at X.Y.Z), so a re-run bumps once; false bumps on every run")
+        public var converge: Bool = true
 
         public init() {}
 
         /// Creates the options; defaults match the declared ones.
         public init(project: String? = nil, file: String? = nil, part: Part? = nil, version: String? = nil, build: String = "increment",
-                    targets: [String] = []) {
+                    targets: [String] = [], converge: Bool = true) {
             self.init()
+            self.converge = converge
             self.project = project
             self.file = file
             self.part = part
@@ -100,8 +103,25 @@ public struct VersionBumpStep: Step {
         try await prepare(context).plan
     }
 
-    /// Reads the project and plans the bump; also what the read warned about (files the repository lacks).
-    func prepare(_ context: StepContext) async throws -> (plan: BumpPlan, warnings: [String]) {
+    /// The outputs of a kept bump: the project's values, as the run that made the bump gave them.
+    func outputs(kept: BumpConvergence.Kept, versions plan: BumpPlan) -> StepOutputs {
+        StepOutputs([
+            "version": .string(plan.previousVersion ?? ""),
+            "build": .string(plan.previousBuild ?? ""),
+            "previous_version": .string(kept.previousVersion ?? ""),
+            "previous_build": .string(kept.previousBuild ?? ""),
+            "files": .list(kept.files.map { .path($0) }),
+        ])
+    }
+
+    /// The log line of a kept bump: `already at 7.1.4 (12) on release/7.1.4: kept`.
+    func keptMessage(_ kept: BumpConvergence.Kept, versions plan: BumpPlan) -> String {
+        "already at \(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) \(kept.reason): kept (\"converge\": false bumps again)"
+    }
+
+    /// Reads the project and plans the bump; also what the read warned about (files the repository lacks), and,
+    /// with `converge`, the bump the checkout already carries (then the plan is not applied).
+    func prepare(_ context: StepContext) async throws -> (plan: BumpPlan, warnings: [String], kept: BumpConvergence.Kept?) {
         do {
             let session = try await BumpSession.prepare(
                 project: options.project, file: options.file, in: context.workingDirectory, strategy: strategy,
@@ -115,7 +135,8 @@ public struct VersionBumpStep: Step {
                 },
                 targets: options.targets
             )
-            return (try session.plan(choice), session.versions.report.warnings ?? [])
+            let kept = options.converge ? try await BumpConvergence(versions: session.versions, choice: choice).detect(in: context) : nil
+            return (try session.plan(choice), session.versions.report.warnings ?? [], kept)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }
@@ -136,7 +157,10 @@ public struct VersionBumpStep: Step {
     }
 
     public func plan(in context: StepContext) async throws -> StepPlan {
-        let plan = try await makePlan(context)
+        let (plan, _, kept) = try await prepare(context)
+        if let kept {
+            return StepPlan(effects: [.note(keptMessage(kept, versions: plan))], outputs: outputs(kept: kept, versions: plan))
+        }
         let effects: [PlannedEffect] = plan.files.map { file in
             .writeFile(path: file.path, diff: file.diff, detail: file.isBinary ? "binary property list: \(file.summary)" : file.summary)
         }
@@ -144,8 +168,12 @@ public struct VersionBumpStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let (plan, warnings) = try await prepare(context)
+        let (plan, warnings, kept) = try await prepare(context)
         for warning in warnings { context.warn(warning) }
+        if let kept {
+            context.log(keptMessage(kept, versions: plan))
+            return outputs(kept: kept, versions: plan)
+        }
         do {
             // The run holds the checkout's lock; the next one rolls back a bump this process could not finish.
             try FileTransaction.apply(plan.files, journal: try FileTransaction.journalFolder(for: context.workingDirectory))

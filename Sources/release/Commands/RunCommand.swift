@@ -35,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the run report (steps, statuses, durations, outputs, artifacts) as JSON to this file.")
     var report: String?
 
-    @Flag(help: "Replace every remote service (GitHub, HTTP endpoints, Slack) with local stand-ins on 127.0.0.1 and print what they received; a step with no stand-in is skipped. Nothing leaves the machine.")
+    @Flag(help: "Replace every remote service (GitHub, App Store Connect, HTTP endpoints, Slack) with local stand-ins on 127.0.0.1 and print what they received; a step with no stand-in is skipped. Nothing leaves the machine and no real secret is needed: unset secrets get masked placeholders. Local changes really happen: the version bump, commits, tags and files steps write.")
     var rehearse = false
 
     @Option(help: "Where --rehearse keeps its releases (default: .git/release-rehearsal, or .release/rehearsal).")
@@ -43,6 +43,20 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: "auto, plain, json or github (auto: github on GitHub Actions, colour on a terminal, else plain).")
     var logFormat: LogFormat = .auto
+
+    /// The command line that resumes this run: the same pipeline, profile (the one chosen, named so the journal
+    /// matches), variables, `--os`, `--only` and `--rehearse`, with `--resume`.
+    func resumeArguments(profile: String?) -> [String] {
+        var arguments = ["release", "run"]
+        if let file = pipeline.pipeline { arguments.append(file) }
+        if let profile { arguments += ["--profile", profile] }
+        for variable in pipeline.variables { arguments += ["--var", variable] }
+        if let os = pipeline.os { arguments += ["--os", os] }
+        for step in only { arguments += ["--only", step] }
+        if rehearse { arguments.append("--rehearse") }
+        if let rehearsalStorage { arguments += ["--rehearsal-storage", rehearsalStorage] }
+        return arguments + ["--resume"]
+    }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
@@ -62,7 +76,8 @@ struct RunCommand: AsyncParsableCommand {
         var rehearsal: Rehearsal?
         if rehearse {
             do {
-                rehearsal = try Rehearsal(storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment)
+                rehearsal = try Rehearsal(storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment,
+                                          secrets: Planner.secretNames(in: validated.definition))
             } catch {
                 Terminal.writeError("error: cannot start the rehearsal server: \(error)\n")
                 throw ExitCode(ExitCodes.stepFailed)
@@ -98,6 +113,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let reporter = logFormat.reporter(masker: masker)
+        if let rehearsal, !(reporter is JSONLinesReporter) { Terminal.writeError(rehearsal.header()) }
         let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
         Interrupts.shared.handle { count, signal in
             switch count {
@@ -124,6 +140,11 @@ struct RunCommand: AsyncParsableCommand {
             } else {
                 Terminal.writeError("\n" + masker.mask(rehearsal.summary()))
             }
+        }
+        // A run that did not finish ends with what it left changed and how to resume it, on standard error in every
+        // log format (JSON events keep standard output, and their run report already lists each step's outputs).
+        if let aftermath = RunAftermath(result, resumeCommand: resumeArguments(profile: plan.profile), workingDirectory: directory) {
+            Terminal.writeError("\n" + masker.mask(aftermath.text))
         }
         var exitCode = result.exitCode
         if let report {

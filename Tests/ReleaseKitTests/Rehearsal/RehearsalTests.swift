@@ -71,3 +71,25 @@ struct RehearsalTests {
         #expect((apps?["data"] as? [Any])?.count == 1)
     }
 }
+
+/// A rehearsal needs no real secret: each one the pipeline names and the environment lacks gets a placeholder,
+/// named in the header (issue 23, item 3).
+@Suite struct RehearsalPlaceholderTests {
+    @Test func unsetSecretsGetPlaceholdersAndTheHeaderSaysWhatIsReal() throws {
+        let storage = NSTemporaryDirectory() + "release-rehearsal-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: storage) }
+        let rehearsal = try Rehearsal(storage: storage, environment: ["CRASH_KEY": "given"],
+                                      secrets: ["SLACK_WEBHOOK_URL", "CRASH_KEY", "SIGNING_PASSWORD", "GITHUB_TOKEN"])
+        defer { rehearsal.stop() }
+        #expect(rehearsal.placeholderSecrets == ["GITHUB_TOKEN", "SIGNING_PASSWORD", "SLACK_WEBHOOK_URL"])
+        #expect(rehearsal.environment["CRASH_KEY"] == "given")
+        #expect(try #require(rehearsal.environment["SLACK_WEBHOOK_URL"]).hasPrefix("https://rehearsal.invalid/slack_webhook_url/"))
+        #expect(try #require(rehearsal.environment["SIGNING_PASSWORD"]).hasPrefix("rehearsal-"))
+        #expect(rehearsal.header() == """
+            rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1; nothing leaves the machine
+            rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
+            rehearsal: placeholder values (masked) for secrets that are not set: GITHUB_TOKEN, SIGNING_PASSWORD, SLACK_WEBHOOK_URL
+
+            """)
+    }
+}

@@ -135,8 +135,10 @@ public struct VersionBumpStep: Step {
         _ = try await makePlan(context)
     }
 
+    /// The files `run` would write; the warnings `run` would give are given too, so a dry run shows them.
     public func plan(in context: StepContext) async throws -> StepPlan {
-        let plan = try await makePlan(context)
+        let (plan, warnings) = try await prepare(context)
+        for warning in warnings { context.warn(warning) }
         let effects: [PlannedEffect] = plan.files.map { file in
             .writeFile(path: file.path, diff: file.diff, detail: file.isBinary ? "binary property list: \(file.summary)" : file.summary)
         }

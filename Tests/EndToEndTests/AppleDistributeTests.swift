@@ -230,4 +230,61 @@ import Testing
         }
         #expect(machine.log.isEmpty, "a dry run runs none of the tools")
     }
+
+    /// A folder holding only `git`, for a PATH without any Apple tool, on Linux and on a Mac alike (where /usr/bin has
+    /// `xcodebuild` and `security`).
+    static func pathWithOnlyGit() throws -> String {
+        let folder = ReleaseBinary.temporaryDirectory()
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { String($0) + "/git" }
+        guard let git = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/git", withDestinationPath: git)
+        return folder
+    }
+
+    /// Issue 23 item 4: without Xcode (no fake tools either), `--dry-run --os macos` lists every `security`,
+    /// `xcodebuild` and `xcrun` command a Mac would run, with its real arguments, warns that each needs Xcode, and
+    /// succeeds; a real run there still fails in preflight, before anything changes.
+    @Test func aDryRunWithoutXcodeShowsEveryCommandAMacWouldRunAndWarns() throws {
+        let (server, github) = try Self.github()
+        defer { server.stop() }
+        var machine = try Self.machine(extra: github)
+        machine.environment["PATH"] = try Self.pathWithOnlyGit()
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--dry-run"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for command in ["security create-keychain -p '<random>'", "security import ", "security set-key-partition-list",
+                        "xcodebuild -project Fixtures/DemoApp/Demo.xcodeproj -scheme Demo -configuration Release -destination generic/platform=iOS",
+                        "xcodebuild -exportArchive -archivePath ", "xcrun altool --validate-app"] {
+            #expect(outcome.stderr.contains(command), "\(command): \(outcome.stderr)")
+        }
+        for (step, tool) in [("keychain", "security"), ("archive", "xcodebuild"), ("export", "xcodebuild"), ("validate", "xcrun")] {
+            let warning = "\(step) warning: needs Xcode: run on macOS ('\(tool)' is not on PATH here; its command is shown as a Mac would run it)\n"
+            #expect(outcome.stderr.contains(warning), "\(warning)\(outcome.stderr)")
+        }
+        #expect(outcome.stderr.components(separatedBy: "needs Xcode: run on macOS").count - 1 == 4)
+        #expect(!outcome.stderr.contains("command not found"))
+        #expect(outcome.stderr.contains("dry run finished: nothing was changed"))
+
+        let real = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        #expect(real.status == 1, "\(real.stderr)")
+        #expect(real.stderr.contains("✘ preflight: keychain: command not found: 'security' (signing.keychain runs on macOS)\n"), "\(real.stderr)")
+        #expect(!real.stderr.contains("needs Xcode"))
+        try expectClean(machine)
+    }
+
+    /// Issue 23 item 4: a plain dry run on Linux says which steps are skipped because of the system, and how to see them.
+    @Test func aDryRunOnLinuxSaysWhichStepsTheSystemSkipsAndHowToSeeThem() throws {
+        let (server, github) = try Self.github()
+        defer { server.stop() }
+        let machine = try Self.machine(extra: github)
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "linux", "--dry-run"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for step in ["keychain", "profiles", "archive", "export", "validate"] {
+            let line = "○ \(step) skipped: runs on macos only (when: "
+            #expect(outcome.stderr.contains(line), "\(line)\n\(outcome.stderr)")
+        }
+        #expect(outcome.stderr.contains("○ archive skipped: runs on macos only (when: os is 'macos'), this is linux; see it with --os macos\n"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("○ check-dsyms skipped: uses outputs of 'archive', which runs on macos only; see both with --os macos\n"), "\(outcome.stderr)")
+    }
 }

@@ -21,6 +21,14 @@ final class RecordingReporter: RunReporter {
         }
     }
 
+    /// Every warning, as "step: text".
+    var warnings: [String] {
+        events.compactMap {
+            if case .step(let id, .warning(let text)) = $0 { return "\(id): \(text)" }
+            return nil
+        }
+    }
+
     /// Step ids in the order they started.
     var started: [String] {
         events.compactMap {
@@ -61,6 +69,8 @@ struct WorkStep: Step {
         @Option(help: "") var reject: Bool?
         @Option(help: "") var value: String?
         @Option(help: "") var readOnly: Bool?
+        /// A warning its `plan` and `run` both give, as `version.bump` does for what it reads.
+        @Option(help: "") var warn: String?
     }
 
     static let kind = "test.work"
@@ -74,10 +84,12 @@ struct WorkStep: Step {
     var isReadOnly: Bool { options.readOnly ?? false }
 
     func plan(in context: StepContext) async throws -> StepPlan {
-        StepPlan(effects: [.note("work \(context.stepID)")], outputs: StepOutputs(["value": .string(options.value ?? context.stepID)]))
+        if let warning = options.warn { context.warn(warning) }
+        return StepPlan(effects: [.note("work \(context.stepID)")], outputs: StepOutputs(["value": .string(options.value ?? context.stepID)]))
     }
 
     func run(in context: StepContext) async throws -> StepOutputs {
+        if let warning = options.warn { context.warn(warning) }
         let board = Blackboard.shared
         let running = board.increment(options.board, "running")
         board.maximum(options.board, "max", running)

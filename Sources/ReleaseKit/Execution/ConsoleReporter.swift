@@ -33,6 +33,8 @@ public final class ConsoleReporter: RunReporter {
         var running: [String: Date] = [:]
         var progress: [String: (done: Int64, total: Int64?, unit: ProgressUnit, started: Date, lastPrinted: Int)] = [:]
         var statusShown = false
+        /// Steps whose preflight problem is printed already: their result does not say it again.
+        var preflightReported: Set<String> = []
     }
 
     /// - Parameters:
@@ -104,6 +106,7 @@ public final class ConsoleReporter: RunReporter {
             line(&out, "  profile: \(profile ?? "(none)") (\(reason))")
             line(&out, "  steps:   \(steps.count) to run")
         case .preflightFailed(let step, let message):
+            state.preflightReported.insert(step)
             line(&out, red("✘") + " preflight: \(step): " + indentContinuation(message))
         case .stepStarted(let step, let kind, let attempt):
             state.running[step] = clock()
@@ -133,7 +136,7 @@ public final class ConsoleReporter: RunReporter {
         case .stepFinished(let result):
             state.running[result.id] = nil
             state.progress[result.id] = nil
-            out += finishedLines(result)
+            out += finishedLines(result, reported: state.preflightReported.contains(result.id))
         case .teardownFinished(let step, let description, let error):
             if let error {
                 line(&out, red("✘") + " teardown \(step): \(description): " + indentContinuation(error))
@@ -145,7 +148,8 @@ public final class ConsoleReporter: RunReporter {
         }
     }
 
-    private func finishedLines(_ result: StepResult) -> String {
+    /// - Parameter reported: whether the step's preflight problem was printed already (it is not repeated).
+    private func finishedLines(_ result: StepResult, reported: Bool = false) -> String {
         var out = ""
         let duration = DurationFormat.string(seconds: result.duration)
         switch result.status {
@@ -165,12 +169,16 @@ public final class ConsoleReporter: RunReporter {
         case .skipped:
             line(&out, dim("○ \(result.id) skipped: \(result.message ?? "")"))
         case .blocked:
-            line(&out, yellow("⊘") + " \(result.id) blocked: \(result.message ?? "")")
+            let message = result.message ?? ""
+            line(&out, yellow("⊘") + " \(result.id) " + (message.hasPrefix("blocked") ? message : "blocked: \(message)"))
         case .cancelled:
             line(&out, yellow("⊘") + " \(result.id) \(result.message ?? "cancelled")")
+        case .failed where result.attempts == 0 && reported:
+            line(&out, red("✘") + " \(result.id) not started: its preflight failed (above)")
         case .failed where result.attempts == 0:
             // Found by preflight (or by a dry run's checks): it never started, so no duration to report.
-            line(&out, red("✘") + " \(result.id) not started: " + indentContinuation(result.message ?? ""))
+            line(&out, red("✘") + " \(result.id) " + (result.message?.hasPrefix("not started") == true ? "" : "not started: ")
+                 + indentContinuation(result.message ?? ""))
         case .failed, .ignoredFailure, .rejected:
             let what = result.status == .rejected ? "rejected the release" : result.status == .ignoredFailure ? "failed (continue_on_error)" : "failed"
             line(&out, red("✘") + " \(result.id) \(what) after \(duration): " + indentContinuation(result.message ?? ""))

@@ -16,6 +16,9 @@ public final class Engine: Sendable {
     private let journal: RunJournal?
     /// What steps changed on the machine, undone at the end of the run.
     private let teardowns = Teardowns()
+    /// Warnings steps gave in preflight (`verify`, `plan`), by step. A real run drops them (`run` gives its own); a dry
+    /// run shows them as the step's, so it shows what a real run warns about.
+    private let preflightWarnings = Mutex<[String: [String]]>([:])
 
     private struct Control {
         var interrupted = false
@@ -81,21 +84,13 @@ public final class Engine: Sendable {
         let preflight = await runPreflight(scratch: scratch)
         var results: [String: StepResult] = [:]
         let preflightFailed = !preflight.failures.isEmpty
-        if preflightFailed && !plan.options.dryRun {
-            // Nothing has run yet: report every problem and start nothing.
+        if preflightFailed {
+            // Nothing runs, in a dry run either (its read-only steps would run on a pipeline known to be broken):
+            // every problem was reported once, each step says why it did not run.
             for planned in plan.steps {
-                let result: StepResult
-                if let reason = preflight.unavailable[planned.id] {
-                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .skipped, message: reason)
-                } else if let message = preflight.failures[planned.id] {
-                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .failed, message: message)
-                } else if case .skip(let reason) = planned.decision {
-                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .skipped, message: reason)
-                } else {
-                    result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled,
-                                        message: "not started: preflight found problems")
-                }
+                let result = notRun(planned, preflight: preflight)
                 results[planned.id] = result
+                emitPreflightWarnings(of: result)
                 bus.emit(.stepFinished(result))
             }
         } else {
@@ -130,6 +125,64 @@ public final class Engine: Sendable {
         var failures: [String: String] = [:]
         /// Steps that cannot run here (a rehearsal without a stand-in for their service), with why: skipped.
         var unavailable: [String: String] = [:]
+        /// Steps whose preflight failed with the very problem an earlier step reported, with that step: said once.
+        var repeated: [String: String] = [:]
+        /// Steps with a problem of their own, in the order preflight found them.
+        var failedInOrder: [String] = []
+    }
+
+    /// The result of a step when preflight found problems and nothing runs: its own problem; "blocked by" the first
+    /// failed step it waits for; the problem of an earlier step said once; or, not started (a dry run: what it would do).
+    private func notRun(_ planned: PlannedStep, preflight: Preflight) -> StepResult {
+        let id = planned.id
+        var result = StepResult(id: id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled)
+        if let reason = preflight.unavailable[id] {
+            result.status = .skipped
+            result.message = reason
+        } else if let message = preflight.failures[id] {
+            result.status = .failed
+            result.message = message
+        } else if case .skip(let reason) = planned.decision {
+            result.status = .skipped
+            result.message = reason
+        } else if !planned.runsAlways, let blocker = Self.failedUpstream(of: planned, in: plan.steps, preflight: preflight) {
+            result.status = .blocked
+            result.message = "blocked by '\(blocker)', whose preflight failed"
+        } else if let earlier = preflight.repeated[id] {
+            result.status = .failed
+            result.message = "not started: the same problem as '\(earlier)' (reported above)"
+        } else if plan.options.dryRun {
+            result.status = .planned
+            result.effects = preflight.effects[id] ?? []
+            result.outputs = preflight.promised[id]?.values ?? [:]
+            result.artifacts = preflight.promised[id]?.artifacts ?? []
+            if preflight.deferred.contains(id) { result.message = "not checked: its options use outputs known only when the steps before it run" }
+        } else {
+            result.message = "not started: preflight failed"
+        }
+        return result
+    }
+
+    /// The first step whose preflight failed that `planned` waits for, directly or through the steps it needs.
+    static func failedUpstream(of planned: PlannedStep, in steps: [PlannedStep], preflight: Preflight) -> String? {
+        let needs = Dictionary(steps.map { ($0.id, $0.needs) }, uniquingKeysWith: { first, _ in first })
+        var seen: Set<String> = []
+        var pending = Array(planned.needs.reversed())
+        while let id = pending.popLast() {
+            guard seen.insert(id).inserted else { continue }
+            if preflight.failures[id] != nil { return id }
+            if let earlier = preflight.repeated[id] { return earlier }
+            pending += (needs[id] ?? []).reversed()
+        }
+        return nil
+    }
+
+    /// Shows a dry run's step the warnings its preflight gave, once each, before its result.
+    private func emitPreflightWarnings(of result: StepResult) {
+        let warnings = preflightWarnings.withLock { $0.removeValue(forKey: result.id) } ?? []
+        guard plan.options.dryRun, result.status == .planned else { return }
+        var seen: Set<String> = []
+        for warning in warnings where seen.insert(warning).inserted { bus.emit(.step(result.id, .warning(warning))) }
     }
 
     private func runPreflight(scratch: String) async -> Preflight {
@@ -171,7 +224,13 @@ public final class Engine: Sendable {
             } catch StepError.unavailable(let reason) {
                 preflight.unavailable[id] = masker.mask(reason)
             } catch {
-                fail(&preflight, id, message(for: error))
+                let text = masker.mask(message(for: error))
+                // One cause (a secret not set) fails every step using it: reported once, by the first.
+                if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == text }) {
+                    preflight.repeated[id] = earlier
+                } else {
+                    fail(&preflight, id, text)
+                }
             }
         }
         return preflight
@@ -193,6 +252,7 @@ public final class Engine: Sendable {
     private func fail(_ preflight: inout Preflight, _ id: String, _ message: String) {
         let masked = masker.mask(message)
         preflight.failures[id] = masked
+        preflight.failedInOrder.append(id)
         bus.emit(.preflightFailed(step: id, message: masked))
     }
 
@@ -342,6 +402,7 @@ public final class Engine: Sendable {
                     result.message = masker.mask(message(for: error))
                 }
             }
+            emitPreflightWarnings(of: result)
             return result
         }
 
@@ -553,7 +614,14 @@ public final class Engine: Sendable {
             teardowns: teardowns,
             promisedPaths: promisedPaths,
             run: run,
-            sink: { event in bus.emit(.step(id, event)) }
+            sink: { [self] event in
+                // A preflight warning is held: a dry run shows it with the step's result, a real run's `run` gives it.
+                if preflight, case .warning(let text) = event {
+                    preflightWarnings.withLock { $0[id, default: []].append(text) }
+                } else {
+                    bus.emit(.step(id, event))
+                }
+            }
         )
     }
 

@@ -22,6 +22,8 @@ public final class GitHubActionsReporter: RunReporter {
         /// Verdicts of steps that never ran (skipped, blocked), held while another step's group is open so they do
         /// not land inside it; written after its `::endgroup::`.
         var held = ""
+        /// Steps whose preflight problem is an annotation already: their result does not repeat it.
+        var preflightReported: Set<String> = []
     }
 
     public init(write: @escaping @Sendable (String) -> Void = Terminal.writeError) {
@@ -37,6 +39,7 @@ public final class GitHubActionsReporter: RunReporter {
                 if !out.isEmpty { write(out) }
                 plain.report(event)
             case .preflightFailed(let step, let message):
+                state.preflightReported.insert(step)
                 write(closeGroup(&state) + Self.error("preflight: step \(step)", message))
             case .stepStarted(let step, let kind, let attempt):
                 let heading = "▶ \(step) (\(kind))" + (attempt > 1 ? " — attempt \(attempt)" : "")
@@ -75,7 +78,7 @@ public final class GitHubActionsReporter: RunReporter {
                 } else {
                     out += verdict
                 }
-                if [.failed, .rejected].contains(result.status) {
+                if [.failed, .rejected].contains(result.status) && !(result.attempts == 0 && state.preflightReported.contains(result.id)) {
                     let what = result.status == .rejected ? "gate \(result.id) rejected the release"
                         : result.attempts == 0 ? "step \(result.id) not started" : "step \(result.id) failed"
                     out += Self.error(what, result.message ?? what)

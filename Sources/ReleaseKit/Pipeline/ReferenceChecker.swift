@@ -22,12 +22,14 @@ struct ReferenceChecker {
             variableDefinitions[variable.name, default: []].append(variable)
         }
         let knownVariables = Set(variableDefinitions.keys).union(extraVariables)
+        /// Where each unknown variable is used: one error for each name, however many places use it.
+        var unknownVariables: [String: [(location: SourceLocation, path: JSONPath)]] = [:]
         var variableReferences: [String: [TemplateReference]] = [:]
         for (name, definitions) in variableDefinitions {
             for variable in definitions {
                 let references = parseReferences(variable.value, location: variable.location, path: variable.path, owner: nil, into: &diagnostics)
                 variableReferences[name, default: []].append(contentsOf: references)
-                checkReferences(references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, into: &diagnostics)
+                checkReferences(references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, unknown: &unknownVariables, into: &diagnostics)
             }
         }
         if let cycle = variableCycle(variableReferences) {
@@ -60,13 +62,14 @@ struct ReferenceChecker {
                 }
             }
             if let kind = registry[step.uses] {
-                checkOptions(step, kind: kind, into: &diagnostics)
-                checkShellScript(step, kind: kind, into: &diagnostics)
+                let notEnabled = checkScriptEnabled(step, kind: kind, into: &diagnostics)
+                checkOptions(step, kind: kind, reported: notEnabled ? kind.shellScript?.script : nil, into: &diagnostics)
+                if !notEnabled { checkShellScript(step, kind: kind, into: &diagnostics) }
             }
             var uses: Set<String> = []
             forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
                 let references = parseReferences(text, location: node.location, path: path, owner: step.id, into: &diagnostics)
-                checkReferences(references, location: node.location, path: path, owner: step, ids: ids, knownVariables: knownVariables, into: &diagnostics)
+                checkReferences(references, location: node.location, path: path, owner: step, ids: ids, knownVariables: knownVariables, unknown: &unknownVariables, into: &diagnostics)
                 for reference in references {
                     switch reference {
                     case .stepOutput(let producer, _) where producer != step.id && ids[producer] != nil: uses.insert(producer)
@@ -80,6 +83,7 @@ struct ReferenceChecker {
             outputUses[step.id] = uses
             if let when = step.when { checkProfileNames(in: when, step: step, into: &diagnostics) }
         }
+        reportUnknownVariables(unknownVariables, known: knownVariables, into: &diagnostics)
 
         // The graph: explicit needs first, so a plain cycle is reported as one.
         var explicit: [String: [String]] = [:]
@@ -226,20 +230,38 @@ struct ReferenceChecker {
 
     // MARK: Options
 
-    private func checkOptions(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) {
+    /// A string in a script option whose switch is not on (`"run": "make ${target}"` without `"shell": true`) is an
+    /// error at `validate`, whatever `${…}` it holds: the step would refuse it when the run reaches it.
+    /// - Returns: whether it reported one.
+    private func checkScriptEnabled(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) -> Bool {
+        guard let option = kind.shellScript, let switchName = option.enabledBy, let node = step.with[option.script],
+              node.string != nil else { return false }
+        switch step.with[switchName]?.value {
+        case nil, .bool(false)?, .string("false")?: break
+        default: return false  // true, or a `${…}` known at run time
+        }
+        diagnostics.add("step '\(step.id)' (\(step.uses)): \(option.stringNeedsEnablingMessage)", at: node, step.path.appending("with").appending(option.script))
+        return true
+    }
+
+    /// - Parameter reported: an option whose problem is reported already; `init`'s complaint about it is not repeated.
+    private func checkOptions(_ step: StepDefinition, kind: StepKind, reported: String? = nil, into diagnostics: inout DiagnosticList) {
         let path = step.path.appending("with")
         var failures: [OptionsDecoder.Failure] = []
         var unknownKeys: [OptionsDecoder.UnknownKey] = []
+        /// `init`'s refusal, said after the unknown keys: a misspelt key may be its cause.
+        var refusal: (option: String, message: String)?
         do {
             unknownKeys = try kind.make(with: step.with, at: path, mode: .validation).unknownKeys
         } catch let failure as OptionsDecoder.Failure {
             if failure.isPending { return }
             failures = failure.all
             unknownKeys = failure.unknownKeys
+        } catch StepError.invalidOption(let option, _) where option == reported {
+            // Said by the caller already.
         } catch StepError.invalidOption(let option, let message) {
-            let node = step.with[option] ?? step.with
-            let optionPath = step.with[option] == nil ? path : path.appending(option)
-            diagnostics.add("step '\(step.id)' (\(step.uses)): \(message)", at: node, optionPath)
+            refusal = (option, message)
+            unknownKeys = kind.unknownKeys(in: step.with, at: path)
         } catch {
             diagnostics.add("step '\(step.id)' (\(step.uses)): \(error)", at: step.with, path)
         }
@@ -256,6 +278,15 @@ struct ReferenceChecker {
         for failure in failures {
             if let missing = Self.missingOption(in: failure.message), failure.path == path, misspelt[missing] != nil { continue }
             diagnostics.add("step '\(step.id)' (\(step.uses)): \(failure.message)", at: failure.location, failure.path)
+        }
+        if let refusal {
+            // "give 'project' or 'workspace'" when 'projct' is there: the did-you-mean above says it all.
+            let absent = step.with[refusal.option] == nil
+            let causedByTypo = absent && misspelt.keys.contains { $0 == refusal.option || refusal.message.contains("'\($0)'") }
+            if !causedByTypo {
+                let node = step.with[refusal.option] ?? step.with
+                diagnostics.add("step '\(step.id)' (\(step.uses)): \(refusal.message)", at: node, absent ? path : path.appending(refusal.option))
+            }
         }
     }
 
@@ -296,14 +327,32 @@ struct ReferenceChecker {
         return references
     }
 
-    private func checkReferences(_ references: [TemplateReference], location: SourceLocation, path: JSONPath, owner: StepDefinition?, ids: [String: StepDefinition], knownVariables: Set<String>, into diagnostics: inout DiagnosticList) {
+    /// One error for each unknown variable, at its first use, with a note of the other lines that use it: a typo in a
+    /// variable used by twenty steps is one mistake, not twenty.
+    private func reportUnknownVariables(_ unknown: [String: [(location: SourceLocation, path: JSONPath)]], known: Set<String>,
+                                        into diagnostics: inout DiagnosticList) {
+        let first = { (uses: [(location: SourceLocation, path: JSONPath)]) in uses.map { ($0.location.line, $0.location.column) }.min(by: <)! }
+        for name in unknown.keys.sorted(by: { first(unknown[$0]!) < first(unknown[$1]!) }) {
+            let uses = unknown[name]!.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+            let hint = Suggestion.hint(for: name, in: known)
+            var message = "unknown variable '${\(Echo.text(name))}'\(hint); define it in 'variables' or pass --var \(Echo.text(name))=VALUE"
+            let others = uses.dropFirst()
+            if !others.isEmpty {
+                var lines: [Int] = []
+                for use in others where lines.last != use.location.line { lines.append(use.location.line) }
+                let shown = lines.prefix(20).map(String.init).joined(separator: ", ") + (lines.count > 20 ? ", …" : "")
+                message += "; also used in \(others.count) other place\(others.count == 1 ? "" : "s") (line\(lines.count == 1 ? "" : "s") \(shown))"
+            }
+            diagnostics.add(message, at: uses[0].location, uses[0].path)
+        }
+    }
+
+    private func checkReferences(_ references: [TemplateReference], location: SourceLocation, path: JSONPath, owner: StepDefinition?, ids: [String: StepDefinition], knownVariables: Set<String>,
+                                 unknown: inout [String: [(location: SourceLocation, path: JSONPath)]], into diagnostics: inout DiagnosticList) {
         for reference in references {
             switch reference {
             case .variable(let name):
-                if !knownVariables.contains(name) {
-                    let hint = Suggestion.hint(for: name, in: knownVariables)
-                    diagnostics.add("unknown variable '${\(Echo.text(name))}'\(hint); define it in 'variables' or pass --var \(Echo.text(name))=VALUE", at: location, path)
-                }
+                if !knownVariables.contains(name) { unknown[name, default: []].append((location, path)) }
             case .stepOutput(let producer, let key):
                 guard let producerStep = ids[producer] else {
                     diagnostics.add("'${steps.\(producer).outputs.\(key)}' refers to step '\(producer)', which is not a step" + Suggestion.hint(for: producer, in: ids.keys), at: location, path)

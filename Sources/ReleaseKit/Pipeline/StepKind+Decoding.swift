@@ -23,8 +23,50 @@ extension StepKind {
         }
         var result = try Self.decode(optionsType, from: node, at: path, mode: mode)
         let options = result.options
-        result.build.step = mode == .validation && Self.containsReferences(node) ? try? makeStep(options) : try makeStep(options)
+        guard mode == .validation && Self.containsReferences(node) else {
+            result.build.step = try makeStep(options)
+            return result.build
+        }
+        do {
+            result.build.step = try makeStep(options)
+        } catch StepError.invalidOption(let option, let message) where Self.isKnownNow(option, in: node, documentation: documentation.options) {
+            // A problem with an option written without `${…}`, that no `${…}` elsewhere can change, is found now
+            // (a shell `run` string without `"shell": true`), not when the run reaches the step.
+            throw StepError.invalidOption(option, message)
+        } catch {
+            result.build.step = nil
+        }
         return result.build
+    }
+
+    /// Whether `init`'s verdict on `option` is final during validation: the option is written without `${…}`, and
+    /// every option that holds one is text (kept as written), not a bool, number or choice (which decoding replaced
+    /// by a stand-in the verdict may rest on).
+    static func isKnownNow(_ option: String, in node: JSONNode, documentation: [StepDocumentation.Option]) -> Bool {
+        guard let value = node[option], !containsReferences(value) else { return false }
+        let byName = Dictionary(documentation.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for member in node.members ?? [] where containsReferences(member.value) {
+            guard let declared = byName[member.key], declared.values == nil, declared.minimum == nil,
+                  !declared.type.contains("bool"), !declared.type.contains("number") else { return false }
+        }
+        return true
+    }
+
+    /// The keys of `with` its options never ask for, found by decoding alone: also when the step's `init` refuses the
+    /// options (a misspelt `projct` leaves neither 'project' nor 'workspace', which `init` reports).
+    public func unknownKeys(in node: JSONNode, at path: JSONPath) -> [OptionsDecoder.UnknownKey] {
+        if let plugin {
+            var checker = PluginOptions(mode: .validation)
+            _ = try? checker.convert(node, schema: plugin.description.options, at: path)
+            return checker.unknownKeys
+        }
+        do {
+            return try Self.decode(optionsType, from: node, at: path, mode: .validation).build.unknownKeys
+        } catch let failure as OptionsDecoder.Failure {
+            return failure.unknownKeys
+        } catch {
+            return []
+        }
     }
 
     /// Decodes one options type; generic so the existential `optionsType` is opened for the decoder.

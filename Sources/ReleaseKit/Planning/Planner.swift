@@ -78,6 +78,8 @@ public struct Planner: Sendable {
         let stepFacts = Condition.Facts(profile: profile?.name, branch: git.conditionBranch, environment: options.environment, os: options.os)
         let nonAlways = definition.steps.filter { !runsAlways($0) }.map(\.id)
         var decisions: [String: PlannedStep.Decision] = [:]
+        /// Steps skipped only because of this machine's system, with the system they run on.
+        var skippedForSystem: [String: String] = [:]
         var planned: [PlannedStep] = []
         let order = pipeline.graph.topologicalOrder()
         let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
@@ -90,9 +92,15 @@ public struct Planner: Sendable {
             } else if carried {
                 decision = .run
             } else if let when = step.when, !when.evaluate(stepFacts) {
-                decision = .skip("when: \(when) is false")
+                decision = .skip(Self.skipReason(when, facts: stepFacts))
+                if let system = Self.otherSystem(making: when, hold: stepFacts) { skippedForSystem[id] = system }
             } else if let producer = pipeline.outputUses[id]?.sorted().first(where: { decisions[$0] != .run }) {
-                decision = .skip("uses outputs of '\(producer)', which is skipped")
+                if let system = skippedForSystem[producer] {
+                    skippedForSystem[id] = system
+                    decision = .skip("uses outputs of '\(producer)', which runs on \(system) only; see both with --os \(system)")
+                } else {
+                    decision = .skip("uses outputs of '\(producer)', which is skipped")
+                }
             }
             decisions[id] = decision
             var needs = pipeline.graph.dependencies[id] ?? []
@@ -115,6 +123,24 @@ public struct Planner: Sendable {
         var names: Set<String> = []
         for case .secret(let name) in allReferences(in: definition) { names.insert(name) }
         return names
+    }
+
+    /// Why a step whose `when` is false is skipped. When the system alone decides it (`{"os": "macos"}` on Linux), the
+    /// reason says so and names the `--os` that shows the step as that system would run it.
+    static func skipReason(_ when: Condition, facts: Condition.Facts) -> String {
+        guard let system = otherSystem(making: when, hold: facts) else { return "when: \(when) is false" }
+        return "runs on \(system) only (when: \(when)), this is \(facts.os); see it with --os \(system)"
+    }
+
+    /// The first known system on which `when` would hold with every other fact unchanged, when it does not hold here.
+    static func otherSystem(making when: Condition, hold facts: Condition.Facts) -> String? {
+        guard !when.evaluate(facts) else { return nil }
+        return Condition.knownSystems.first { system in
+            guard system != facts.os else { return false }
+            var other = facts
+            other.os = system
+            return when.evaluate(other)
+        }
     }
 
     /// Whether any string in the pipeline uses `reference`.

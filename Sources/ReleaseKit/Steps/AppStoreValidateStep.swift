@@ -104,9 +104,7 @@ public struct AppStoreValidateStep: Step {
     /// Read-only checks: the ipa exists or is promised and xcrun can be run.
     public func verify(in context: StepContext) async throws {
         try context.requireFile(options.ipa, option: "ipa")
-        if ProcessRunner.resolveExecutable("xcrun", directory: context.workingDirectory, environment: context.environment) == nil {
-            throw StepError.failed("command not found: 'xcrun' (appstore.validate runs on macOS with Xcode)")
-        }
+        try context.requireCommand("xcrun", purpose: "appstore.validate runs on macOS with Xcode")
     }
 
     /// The command `run` would run.

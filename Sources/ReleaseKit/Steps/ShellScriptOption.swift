@@ -6,10 +6,21 @@ public struct ShellScriptOption: Sendable, Equatable {
     public var script: String
     /// The option, an object of strings, that sets the command's environment (`env`).
     public var environment: String
+    /// The bool option that must be true for a string in ``script`` to run as a script (`shell`); nil when a string
+    /// always is one.
+    public var enabledBy: String?
 
     /// Creates a value from its parts.
-    public init(script: String, environment: String) {
+    public init(script: String, environment: String, enabledBy: String? = nil) {
         self.script = script
         self.environment = environment
+        self.enabledBy = enabledBy
+    }
+
+    /// Why a string in ``script`` is refused while ``enabledBy`` is not true: `validate` and the step's `init` say the
+    /// same thing.
+    public var stringNeedsEnablingMessage: String {
+        let enabling = enabledBy ?? "shell"
+        return "'\(script)' is a string; give an argv array such as [\"make\", \"test\"], or set \"\(enabling)\": true to run it through /bin/sh"
     }
 }

@@ -55,7 +55,7 @@ public struct ShellStep: Step {
     ]
     public static let dynamicOutputs = true
     /// With `shell: true`, `run` is a script: its `${…}` values reach it as `RELEASE_V_n` variables set in `env`.
-    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env")
+    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env", enabledBy: "shell")
     public static let example = """
         {"id": "archive", "uses": "shell", "when": {"os": "macos"},
          "with": {"run": ["xcodebuild", "-scheme", "Demo", "archive", "-archivePath", "build/Demo.xcarchive"],
@@ -77,7 +77,7 @@ public struct ShellStep: Step {
             arguments = argv
         case .script(let script):
             guard options.shell else {
-                throw StepError.invalidOption("run", "'run' is a string; give an argv array such as [\"make\", \"test\"], or set \"shell\": true to run it through /bin/sh")
+                throw StepError.invalidOption("run", Self.shellScript!.stringNeedsEnablingMessage)
             }
             guard !script.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw StepError.invalidOption("run", "the command is empty")
@@ -95,11 +95,9 @@ public struct ShellStep: Step {
         }
         let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
         let environment = context.environment.merging(options.env) { _, new in new }
-        if ProcessRunner.resolveExecutable(arguments[0], directory: directory, environment: environment) == nil {
-            // A script the pipeline creates in an earlier step is fine.
-            if arguments[0].contains("/"), case .promised = context.fileState(arguments[0]) { return }
-            throw StepError.failed("command not found: '\(arguments[0])'")
-        }
+        // A script the pipeline creates in an earlier step is fine.
+        if arguments[0].contains("/"), case .promised = context.fileState(arguments[0]) { return }
+        try context.requireCommand(arguments[0], directory: directory, environment: environment, reallyRuns: options.readOnly)
     }
 
     public func plan(in context: StepContext) async throws -> StepPlan {

@@ -65,9 +65,7 @@ public struct SigningKeychainStep: Step {
     /// Read-only checks: the certificate is there and `security` can be run.
     public func verify(in context: StepContext) async throws {
         if let certificatePath { try context.requireFile(certificatePath, option: "certificate") }
-        if ProcessRunner.resolveExecutable("security", directory: context.workingDirectory, environment: context.environment) == nil {
-            throw StepError.failed("command not found: 'security' (signing.keychain runs on macOS)")
-        }
+        try context.requireCommand("security", purpose: "signing.keychain runs on macOS")
     }
 
     /// The commands `run` would run, the password shown as `<random>`.

@@ -156,8 +156,10 @@ public struct VersionBumpStep: Step {
         _ = try await makePlan(context)
     }
 
+    /// The files `run` would write; the warnings `run` would give are given too, so a dry run shows them.
     public func plan(in context: StepContext) async throws -> StepPlan {
-        let (plan, _, kept) = try await prepare(context)
+        let (plan, warnings, kept) = try await prepare(context)
+        for warning in warnings { context.warn(warning) }
         if let kept {
             return StepPlan(effects: [.note(keptMessage(kept, versions: plan))], outputs: outputs(kept: kept, versions: plan))
         }

@@ -102,8 +102,10 @@ public struct VersionReadStep: Step {
     /// It only reads, so dry runs really run it.
     public var isReadOnly: Bool { true }
 
+    /// The outputs `run` would give, and its warnings, so a dry run shows them.
     public func plan(in context: StepContext) async throws -> StepPlan {
         let (versions, entry) = try read(context)
+        for line in versions.report.disagreements { context.warn(line) }
         return StepPlan(outputs: outputs(versions, entry, context: context))
     }
 

@@ -127,14 +127,13 @@ public struct XcodeArchiveStep: Step {
         ])
     }
 
-    /// Read-only checks: the project or workspace exists and xcodebuild can be run.
+    /// Read-only checks: the project or workspace exists and xcodebuild can be run (in a dry run without Xcode, a
+    /// warning: the command is still shown).
     public func verify(in context: StepContext) async throws {
         if let project = options.project { try context.requireFile(project, option: "project") }
         if let workspace = options.workspace { try context.requireFile(workspace, option: "workspace") }
         if let xcconfig = options.xcconfig { try context.requireFile(xcconfig, option: "xcconfig") }
-        if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
-            throw StepError.failed("command not found: 'xcodebuild' (xcode.archive runs on macOS with Xcode)")
-        }
+        try context.requireCommand("xcodebuild", purpose: "xcode.archive runs on macOS with Xcode")
     }
 
     /// The command `run` would run and the outputs it promises.

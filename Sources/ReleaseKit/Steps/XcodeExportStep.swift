@@ -162,9 +162,7 @@ public struct XcodeExportStep: Step {
     /// Read-only checks: the archive exists (or is promised) and xcodebuild can be run.
     public func verify(in context: StepContext) async throws {
         try context.requireFile(options.archive, option: "archive")
-        if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
-            throw StepError.failed("command not found: 'xcodebuild' (xcode.export runs on macOS with Xcode)")
-        }
+        try context.requireCommand("xcodebuild", purpose: "xcode.export runs on macOS with Xcode")
         _ = try exportOptions(context)
     }
 

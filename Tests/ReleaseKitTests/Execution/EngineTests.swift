@@ -233,3 +233,68 @@ import Testing
         #expect(!RunReport.encode(RunReport.object(result), pretty: true, masker: masker).contains(secret))
     }
 }
+
+/// Issue 23 item 6: preflight problems said once, dry runs that run nothing after one, and warnings a dry run shows.
+extension EngineTests {
+    /// One unset secret used by three steps is one preflight problem: the first step reports it, a step waiting for
+    /// it is blocked by it, another using the same secret says it has the same problem, the rest did not start.
+    @Test func aPreflightProblemIsReportedOnceAndDependentsAreBlockedByIt() async throws {
+        let secret = "${secrets.RELEASE_TEST_NEVER_SET_KEY}"
+        let text = pipeline([
+            work("sign", extra: #""value": "\#(secret)""#),
+            work("upload", needs: ["sign"], extra: #""value": "\#(secret)""#),
+            work("tell", extra: #""value": "\#(secret)""#),
+            work("build"),
+            work("after-build", needs: ["build"]),
+        ])
+        let output = Mutex("")
+        let console = ConsoleReporter(style: .plain, colour: false, timestamps: false, write: { text in output.withLock { $0 += text } })
+        let pipeline = try TestPipelines.load(text)
+        let options = RunOptions(workingDirectory: TestPipelines.temporaryDirectory(), environment: ["PATH": "/usr/bin:/bin"], jobs: 2,
+                                 now: Date(timeIntervalSince1970: 1_413_957_678), git: TestPipelines.fixedGit)
+        let masker = SecretMasker()
+        let plan = try await Planner().plan(pipeline, options: options, masker: masker)
+        let result = await Engine(plan: plan, reporter: console, masker: masker).run()
+        let problem = "secret 'RELEASE_TEST_NEVER_SET_KEY' is not set: export RELEASE_TEST_NEVER_SET_KEY in the environment"
+        #expect(result.statuses == ["sign=failed", "upload=blocked", "tell=failed", "build=cancelled", "after-build=cancelled"])
+        #expect(result.step("sign")?.message == problem)
+        #expect(result.step("upload")?.message == "blocked by 'sign', whose preflight failed")
+        #expect(result.step("tell")?.message == "not started: the same problem as 'sign' (reported above)")
+        #expect(result.step("build")?.message == "not started: preflight failed")
+        #expect(result.exitCode == 1)
+        let printed = output.withLock { $0 }
+        #expect(printed.components(separatedBy: "is not set").count == 2, "the problem is printed once:\n\(printed)")
+        for line in ["✘ preflight: sign: " + problem, "✘ sign not started: its preflight failed (above)",
+                     "⊘ upload blocked by 'sign', whose preflight failed",
+                     "✘ tell not started: the same problem as 'sign' (reported above)", "⊘ build not started: preflight failed"] {
+            #expect(printed.contains(line + "\n"), "\(line)\n\(printed)")
+        }
+    }
+
+    /// A dry run whose preflight failed runs nothing, not even its read-only steps: it shows what each step would do.
+    @Test func aDryRunWhosePreflightFailedRunsNothing() async throws {
+        let text = pipeline([
+            work("check", extra: #""read_only": true"#),
+            #"{"id": "publish", "uses": "test.verify-fails", "with": {"board": "\#(board)"}}"#,
+            work("announce", needs: ["publish"]),
+        ])
+        let (result, reporter) = try await TestPipelines.run(text) { $0.dryRun = true }
+        #expect(result.preflightFailed)
+        #expect(result.statuses == ["check=planned", "publish=failed", "announce=blocked"])
+        #expect(result.step("check")?.effects == [.note("work check")])
+        #expect(Blackboard.shared.value(board, "ran:check") == 0, "a read-only step ran after preflight failed")
+        #expect(reporter.started.isEmpty)
+        #expect(result.exitCode == 1)
+    }
+
+    /// A dry run shows the warnings a real run shows, and a real run shows each once (preflight's are not repeated).
+    @Test func aDryRunShowsTheWarningsARealRunShowsEachOnce() async throws {
+        let text = pipeline([work("bump", extra: #""warn": "Info.plist is not in the repository""#)])
+        let (dry, dryReporter) = try await TestPipelines.run(text) { $0.dryRun = true }
+        #expect(dry.statuses == ["bump=planned"])
+        #expect(dryReporter.warnings == ["bump: Info.plist is not in the repository"])
+        let (real, realReporter) = try await TestPipelines.run(text)
+        #expect(real.statuses == ["bump=ok"])
+        #expect(realReporter.warnings == ["bump: Info.plist is not in the repository"])
+    }
+}

@@ -163,4 +163,19 @@ extension ReporterOutputTests {
 
         """)
     }
+
+    /// Issue 23 item 6: a preflight problem is one annotation; the step's result does not annotate it again.
+    @Test func gitHubActionsAnnotatesAPreflightProblemOnce() {
+        let lines = Lines()
+        let reporter = GitHubActionsReporter(write: lines.append)
+        reporter.report(.preflightFailed(step: "sign", message: "secret 'KEY' is not set: export KEY in the environment"))
+        reporter.report(Self.finished("sign", .failed, message: "secret 'KEY' is not set: export KEY in the environment", attempts: 0))
+        reporter.report(Self.finished("upload", .blocked, message: "blocked by 'sign', whose preflight failed", attempts: 0))
+        #expect(lines.text == """
+        ::error title=preflight%3A step sign::secret 'KEY' is not set: export KEY in the environment
+        sign (shell): failed
+        upload (shell): blocked: blocked by 'sign', whose preflight failed
+
+        """)
+    }
 }

@@ -127,6 +127,25 @@ extension VersioningTests {
             }
         }
 
+        /// Issue 23 item 6 f: a bump's `plan` (what a dry run shows) gives the warnings its `run` gives.
+        @Test func bumpPlanGivesTheWarningsRunGives() async throws {
+            let repository = try await VersioningGitRepository(copying: XcodeFixture(name: "real-world-traps").source)
+            defer { repository.remove() }
+            let step = try decode(VersionBumpStep.self, #"{"version": "1.1", "build": "2", "targets": ["TrapsHelper"]}"#)
+            func warnings(_ log: VersioningEventLog) -> [String] {
+                log.events.compactMap { event -> String? in
+                    if case .warning(let message) = event { return message }
+                    return nil
+                }
+            }
+            let planned = VersioningEventLog()
+            _ = try await step.plan(in: repository.context(dryRun: true, events: planned))
+            let ran = VersioningEventLog()
+            _ = try await step.run(in: repository.context(events: ran))
+            #expect(warnings(planned).count == 4)
+            #expect(warnings(planned) == warnings(ran))
+        }
+
         @Test func gitStepsBranchCommitTagAndPush() async throws {
             let repository = try await VersioningGitRepository()
             defer { repository.remove() }

@@ -66,8 +66,8 @@ import Testing
         let pipeline = try PipelineLoader().load(path: path)
         let plan = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: "/tmp", environment: [:], os: "linux",
                                                                         git: GitInfo(branch: "release/3.0.0", sha: "a", commitCount: 1)))
-        #expect(plan.step("archive")?.decision == .skip("when: os is 'macos' is false"))
-        #expect(plan.step("zip")?.decision == .skip("uses outputs of 'archive', which is skipped"))
+        #expect(plan.step("archive")?.decision == .skip("runs on macos only (when: os is 'macos'), this is linux; see it with --os macos"))
+        #expect(plan.step("zip")?.decision == .skip("uses outputs of 'archive', which runs on macos only; see both with --os macos"))
         #expect(plan.step("version")?.decision == .run)
     }
 }

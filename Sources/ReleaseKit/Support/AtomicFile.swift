@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes files so that readers see the old contents or the new, never a mix, and a failure leaves no
-/// partial file: write a temporary file beside the target, flush it, then `rename(2)` over the target.
+/// partial file: write a temporary file beside the target, flush it to storage (``Platform/flushToStorage(_:)``: on
+/// macOS `fsync` alone leaves it in the drive's cache), `rename(2)` it over the target, then flush the folder.
 public enum AtomicFile {
     /// Writes `data` to `path` atomically, keeping the existing file's permissions.
     public static func write(_ data: Data, to path: String) throws {
@@ -41,7 +42,7 @@ public enum AtomicFile {
                 offset += written
             }
         }
-        if failure == nil, fsync(descriptor) != 0 {
+        if failure == nil, !Platform.flushToStorage(descriptor) {
             failure = "cannot flush temporary file '\(temporary)': \(Platform.errorText(Platform.errorNumber))"
         }
         if close(descriptor) != 0, failure == nil {
@@ -79,13 +80,19 @@ public enum AtomicFile {
     public static func commit(_ temporary: String, to path: String) throws {
         let descriptor = open(temporary, O_RDONLY)
         if descriptor >= 0 {
-            fsync(descriptor)
+            _ = Platform.flushToStorage(descriptor)
             close(descriptor)
         }
         if rename(temporary, path) != 0 {
             let reason = "cannot rename '\(temporary)' over it: \(String(cString: strerror(errno)))"
             unlink(temporary)
             throw AtomicFileError.cannotWrite(path: path, reason: reason)
+        }
+        // The rename itself lives in the folder's entry: flush the folder too, or a crash can bring back the old file.
+        let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
+        if folder >= 0 {
+            _ = Platform.flushToStorage(folder)
+            close(folder)
         }
     }
 

@@ -9,6 +9,10 @@
 // - `flock(2)` is declared in sys/file.h on Glibc and in sys/fcntl.h on Darwin, with the same operations
 //   (LOCK_EX 2, LOCK_NB 4) and `EWOULDBLOCK` for a lock held elsewhere (equal to `EAGAIN` on both). Both also
 //   have a `struct flock` (fcntl's), which a module-qualified `flock` names: the function is called unqualified.
+// - `fsync(2)` on Darwin hands the data to the drive but does not make the drive write its cache (fsync(2) and
+//   fcntl(2) man pages); `fcntl(fd, F_FULLFSYNC)` does, on the file systems that support it, and fails on the
+//   others (network volumes, some external drives), where `fsync` is the best there is. Glibc's `fsync` already
+//   asks the drive to flush.
 // - Child processes (swift-subprocess) and sockets (SwiftNIO) are left to those libraries, which carry their
 //   own seams; nothing of ours spawns or opens a socket by hand.
 #if canImport(Darwin)
@@ -58,6 +62,16 @@ public enum Platform {
         #else
         return Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         #endif
+    }
+
+    /// Flushes what was written to `descriptor` to stable storage: `F_FULLFSYNC` on Darwin (falling back to `fsync`
+    /// where the file system does not support it), `fsync` elsewhere.
+    /// - Returns: true on success; false with `errno` set.
+    public static func flushToStorage(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) != -1 { return true }
+        #endif
+        return fsync(descriptor) == 0
     }
 
     /// Takes an exclusive `flock(2)` on `descriptor` without waiting. The system releases it when the descriptor

@@ -56,8 +56,7 @@ extension LocalAppStoreConnectServer {
 
     /// `CFBundleVersion` / `CFBundleShortVersionString`: one to three period-separated integers.
     static func isBundleVersion(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...3).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+        BuildNumberStrategy.isAppStoreBundleVersion(text)
     }
 
     func getBuildUpload(_ request: APIRequest) throws -> Reply {

@@ -206,10 +206,17 @@ public struct AppStoreConnectUploader: Sendable {
                     "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
                 ] as [String: Any],
             ], as: BuildUploadAttributes.self)
-        } catch AppStoreConnectError.api(_, _, 409, let errors) {
+        } catch AppStoreConnectError.api(let method, let path, 409, let errors) {
             // A create that landed despite an error answer, then retried, is ours: take it.
             if let landed = try await uploads(appID: appID, request).first(where: { $0.attributes?.state?.state == "AWAITING_UPLOAD" }) {
                 return landed
+            }
+            // A conflict means the build number is taken, unless Apple names something else wrong with the entity
+            // (`ENTITY_ERROR.ATTRIBUTE.INVALID` for a CFBundleVersion of four groups, say): that is Apple's own
+            // words, not a reason to suggest another number.
+            let refused = errors.filter { $0.code.hasPrefix("ENTITY_ERROR") && !$0.code.hasSuffix(".DUPLICATE") }
+            guard refused.isEmpty else {
+                throw AppStoreConnectError.api(method: method, path: path, status: 409, errors: errors)
             }
             for error in errors { log("App Store Connect: \(error.line)") }
             throw AppStoreConnectError.buildTaken(version: request.version, build: request.build, next: try await nextBuild(appID: appID, request))

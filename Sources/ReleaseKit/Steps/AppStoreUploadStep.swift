@@ -92,6 +92,11 @@ public struct AppStoreUploadStep: Step {
         guard missing.isEmpty else {
             throw StepError.failed("'\(path)': the app's Info.plist has no \(missing.map { "'\($0)'" }.joined(separator: ", "))")
         }
+        for (key, value) in [("CFBundleShortVersionString", identity.version), ("CFBundleVersion", identity.build)]
+        where !BuildNumberStrategy.isAppStoreBundleVersion(value) {
+            throw StepError.failed("the .ipa's \(key) '\(Echo.text(value))' is not one App Store Connect accepts: "
+                + "one to three period-separated integers, such as 4321 or 1.4.2")
+        }
         if let expected = options.bundleID, expected != identity.bundleID {
             throw StepError.invalidOption("bundle_id", "'\(expected)' but the .ipa's CFBundleIdentifier is '\(identity.bundleID)'")
         }

@@ -48,6 +48,13 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
             && parts.allSatisfy { !$0.isEmpty && $0.count <= 18 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
+    /// Whether App Store Connect accepts `text` as a `CFBundleVersion` or `CFBundleShortVersionString`: one to three
+    /// period-separated integers (`4321`, `1.4.2`). Projects may number builds with four groups (`4.54.0.1`), which
+    /// ``isBuildNumber(_:)`` reads and increments, but Apple refuses such an upload.
+    public static func isAppStoreBundleVersion(_ text: String) -> Bool {
+        isBuildNumber(text) && text.split(separator: ".", omittingEmptySubsequences: false).count <= 3
+    }
+
     /// The build number following `builds`: the largest (compared numerically) with its last group plus one;
     /// `1` when there is none.
     public static func next(after builds: [String]) throws -> String {

@@ -229,4 +229,27 @@ import Testing
             - '\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision is not a signed provisioning profile: not a CMS message: it does not start with a SEQUENCE
             """)
     }
+
+    /// A project may number builds with four groups (Simplenote's `4.54.0.1`); App Store Connect refuses them, so
+    /// `appstore.upload` says so in preflight, from the .ipa, before any request.
+    @Test func anUploadOfABuildNumberAppleRefusesFailsInPreflight() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        try GatePipelines.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>CFBundleIdentifier</key><string>com.example.demo</string>
+            <key>CFBundleShortVersionString</key><string>4.54</string>
+            <key>CFBundleVersion</key><string>4.54.0.1</string>
+            <key>MinimumOSVersion</key><string>15.0</string>
+            </dict></plist>
+            """, "Payload/Demo.app/Info.plist", in: directory)
+        _ = try await GatePipelines.output(["zip", "-q", "Demo.ipa", "Payload/Demo.app/Info.plist"], in: directory)
+        let path = directory + "/Demo.ipa"
+        let step = try AppStoreConnectStepsTests.upload { $0.ipa = path }
+        await #expect(throws: StepError.failed(
+            "the .ipa's CFBundleVersion '4.54.0.1' is not one App Store Connect accepts: one to three period-separated integers, such as 4321 or 1.4.2"
+        )) {
+            try await step.identity(ofIPA: path)
+        }
+    }
 }

@@ -41,10 +41,15 @@ public struct BuildSettings: Sendable {
         /// The missing files, in file order.
         public var holes: [Hole]
 
+        /// What reading the layer's files noticed and a user should know (`file:line: …`), such as an include found
+        /// only under another letter case.
+        public var notes: [String]
+
         /// Creates a value from its parts.
-        public init(definitions: [SettingDefinition], holes: [Hole] = []) {
+        public init(definitions: [SettingDefinition], holes: [Hole] = [], notes: [String] = []) {
             self.definitions = definitions
             self.holes = holes
+            self.notes = notes
         }
     }
 

@@ -109,6 +109,8 @@ public enum VersionReader {
         var xcconfigs: [String: BuildSettings.Layer] = [:]
         var plists: [String: InfoPlistFile] = [:]
         var missing: [MissingFile] = []
+        /// Notes from the xcconfig chains read (an include found under another letter case), each once.
+        var notes: [String] = []
         var effects: [MissingFile: [Effect]] = [:]
 
         init(project: XcodeProject) {
@@ -146,6 +148,7 @@ public enum VersionReader {
                 layer = BuildSettings.Layer(definitions: [], holes: [.init(file: file, after: 0)])
             }
             for hole in layer.holes { note(hole.file) }
+            for line in layer.notes where !notes.contains(line) { notes.append(line) }
             xcconfigs[path] = layer
             return layer
         }
@@ -277,7 +280,7 @@ public enum VersionReader {
                 kind: kind, project: relative(project.path), primaryTarget: primary?.name,
                 primaryConfiguration: primaryConfiguration, version: primaryEntry?.version, build: primaryEntry?.build,
                 entries: tracked.map(\.entry), xcodegenSpec: xcodegenSpec.map(relative),
-                warnings: warnings() + project.notes.map(relativeLocation) + specWarnings.map(relativeLocation)
+                warnings: warnings() + project.notes.map(relativeLocation) + notes.map(relativeLocation) + specWarnings.map(relativeLocation)
             )
             return ProjectVersions(report: report, tracked: tracked, baseDirectory: base, project: project, xcodegen: xcodegen)
         }

@@ -17,10 +17,12 @@ public struct XCConfigFile: Sendable {
     public let assignments: [SettingDefinition]
     /// Included files that do not exist, each with the number of ``assignments`` read before it.
     public let missing: [BuildSettings.Layer.Hole]
+    /// `file:line: …` notes about the chain, such as an include found only under another letter case.
+    public let notes: [String]
 
     /// The file as a build-settings layer.
     public var layer: BuildSettings.Layer {
-        BuildSettings.Layer(definitions: assignments, holes: missing)
+        BuildSettings.Layer(definitions: assignments, holes: missing, notes: notes)
     }
 
     /// Loads `path` and everything it includes.
@@ -31,12 +33,14 @@ public struct XCConfigFile: Sendable {
         try reader.load(path, stack: [])
         self.assignments = reader.assignments
         self.missing = reader.missing
+        self.notes = reader.notes
     }
 
     /// What loading collects.
     private struct Reader {
         var assignments: [SettingDefinition] = []
         var missing: [BuildSettings.Layer.Hole] = []
+        var notes: [String] = []
         /// The folder whose files errors may quote (``XCConfigFile/repository(of:)``), symbolic links resolved.
         let root: String
         /// Whether the file being read is outside ``root``.
@@ -206,14 +210,42 @@ public struct XCConfigFile: Sendable {
             let base = FilePath.parent(of: cycle[0])
             throw VersioningError.includeCycle(file: path, line: line, chain: cycle.map { ProjectVersions.relative($0, to: base) })
         }
-        guard FileManager.default.fileExists(atPath: resolved) else {
-            let missing = MissingFile(path: resolved, reference: optional ? .optionalInclude : .include, referencedAt: "\(path):\(line)")
-            reader.missing.append(BuildSettings.Layer.Hole(file: missing, after: reader.assignments.count))
-            return
+        var found = resolved
+        if !FileManager.default.fileExists(atPath: resolved) {
+            // Xcode on a Mac usually reads from a case-insensitive disk (APFS' default), where an include written
+            // `Shared.XCConfig` finds `shared.xcconfig`; read it the same way when exactly one file matches.
+            guard let match = caseInsensitiveMatch(of: resolved) else {
+                let missing = MissingFile(path: resolved, reference: optional ? .optionalInclude : .include, referencedAt: "\(path):\(line)")
+                reader.missing.append(BuildSettings.Layer.Hole(file: missing, after: reader.assignments.count))
+                return
+            }
+            let folder = directory.hasSuffix("/") ? directory : directory + "/"
+            let shown = match.hasPrefix(folder) ? String(match.dropFirst(folder.count)) : match
+            reader.notes.append("\(path):\(line): '#include \"\(target)\"' read as '\(shown)': the letter case differs, which a "
+                + "case-insensitive disk (a Mac's default) accepts and a case-sensitive one does not")
+            found = match
         }
         guard chain.count < maximumIncludeDepth else {
             throw VersioningError.syntax(file: path, line: line, message: "'#include' nested deeper than \(maximumIncludeDepth) files")
         }
-        try load(resolved, stack: chain, into: &reader)
+        try load(found, stack: chain, into: &reader)
+    }
+
+    /// The one existing file whose path equals `path` but for letter case, folder by folder; `nil` when there is
+    /// none, or more than one (a case-sensitive disk may hold `a.xcconfig` and `A.xcconfig`: then nothing is guessed).
+    static func caseInsensitiveMatch(of path: String) -> String? {
+        var current = "/"
+        for component in path.split(separator: "/").map(String.init) {
+            let exact = (current as NSString).appendingPathComponent(component)
+            if FileManager.default.fileExists(atPath: exact) {
+                current = exact
+                continue
+            }
+            let folded = component.lowercased()
+            let matches = ((try? FileManager.default.contentsOfDirectory(atPath: current)) ?? []).filter { $0.lowercased() == folded }
+            guard matches.count == 1 else { return nil }
+            current = (current as NSString).appendingPathComponent(matches[0])
+        }
+        return current == path ? nil : current
     }
 }

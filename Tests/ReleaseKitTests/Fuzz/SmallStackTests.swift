@@ -132,3 +132,69 @@ enum SmallStack {
         }
     }
 }
+
+/// Property lists read through Foundation (Info.plists in projects and archives, profiles, export options), XML and
+/// binary, are measured before Foundation's recursive parser sees them.
+@Suite struct PropertyListDepthTests {
+    /// A binary plist of `depth` arrays, each holding the next (the last empty), written by hand: Foundation's own
+    /// writer recurses too.
+    static func binaryArrays(_ depth: Int) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for index in 0..<depth {
+            offsets.append(bytes.count)
+            if index == depth - 1 {
+                bytes.append(0xA0)
+            } else {
+                bytes.append(0xA1)
+                bytes += withUnsafeBytes(of: UInt32(index + 1).bigEndian, Array.init)
+            }
+        }
+        let table = bytes.count
+        for offset in offsets { bytes += withUnsafeBytes(of: UInt32(offset).bigEndian, Array.init) }
+        bytes += [0, 0, 0, 0, 0, 0, 4, 4]
+        bytes += withUnsafeBytes(of: UInt64(depth).bigEndian, Array.init)
+        bytes += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)
+        bytes += withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)
+        return Data(bytes)
+    }
+
+    @Test func binaryPlistsAtTheLimitAreReadAndDeeperOnesAreRefused() throws {
+        let limit = PropertyListDepth.maximum
+        #expect(limit == 64)
+        let atLimit = Self.binaryArrays(limit)
+        let read = try SmallStack.run { PropertyListDepth.propertyList(from: atLimit) is [Any] }
+        #expect(read)
+        for depth in [limit + 1, 100_000] {
+            let deep = Self.binaryArrays(depth)
+            // Foundation reads what it is given; the check is what stands between it and the stack.
+            let refused = try SmallStack.run { PropertyListDepth.propertyList(from: deep) == nil }
+            #expect(refused, "depth \(depth)")
+        }
+    }
+
+    @Test func aBinaryInfoPlistNestedPastTheLimitIsASyntaxError() throws {
+        let folder = try XcodeFixture.folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.binaryArrays(100_000).write(to: URL(fileURLWithPath: folder + "/Info.plist"))
+        let error = try SmallStack.run { () -> VersioningError? in
+            do { _ = try InfoPlistFile(contentsOf: folder + "/Info.plist"); return nil } catch { return error as? VersioningError }
+        }
+        #expect(error == .syntax(file: folder + "/Info.plist", line: 1, message: "dictionaries and arrays nested deeper than 64 levels"))
+    }
+
+    @Test func xmlPlistsFromArchivesAndProfilesNestedPastTheLimitAreRefused() throws {
+        let limit = PropertyListDepth.maximum
+        func xml(_ depth: Int) -> Data {
+            Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
+                + String(repeating: "<array>", count: depth - 1) + String(repeating: "</array>", count: depth - 1) + "\n</dict>\n</plist>\n").utf8)
+        }
+        let atLimit = xml(limit), past = xml(limit + 1), deep = xml(100_000)
+        let results = try SmallStack.run {
+            [PropertyListDepth.propertyList(from: atLimit) != nil, PropertyListDepth.propertyList(from: past) == nil,
+             PropertyListDepth.propertyList(from: deep) == nil]
+        }
+        #expect(results == [true, true, true])
+        #expect(PropertyListDepth.lineExceedingMaximum(Array(past)) == 5)
+    }
+}

@@ -596,6 +596,6 @@ import Rehearsal
             .write(toFile: folder + "/Deep.xcodeproj/project.pbxproj", atomically: true, encoding: .utf8)
         let result = try Self.execute([Self.binary, "version"], in: folder)
         #expect(result.status == 1)
-        #expect(result.stderr == "error: \(folder)/Deep.xcodeproj/project.pbxproj:2: dictionaries and arrays nested deeper than 512 levels\n")
+        #expect(result.stderr == "error: \(folder)/Deep.xcodeproj/project.pbxproj:2: dictionaries and arrays nested deeper than 64 levels\n")
     }
 }

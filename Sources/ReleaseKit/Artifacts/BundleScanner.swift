@@ -157,7 +157,7 @@ struct BundleScanner {
         for plist in ["Info.plist", "Contents/Info.plist", "Resources/Info.plist", "Versions/Current/Resources/Info.plist"] {
             let path = tree.join(bundle, plist)
             guard let resolved = tree.resolve(path), tree.kind(of: resolved) == .file, let data = tree.contents(of: resolved),
-                  let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+                  let object = PropertyListDepth.propertyList(from: data) as? [String: Any]
             else { continue }
             if let executable = object["CFBundleExecutable"] as? String, !executable.isEmpty, !executable.contains("/") {
                 name = executable

@@ -48,7 +48,7 @@ public struct IPAContents: Sendable {
                 }
             }
         }
-        if let info = contents.infoPlist.flatMap({ (try? PropertyListSerialization.propertyList(from: $0, format: nil)) as? [String: Any] }) {
+        if let info = contents.infoPlist.flatMap({ PropertyListDepth.propertyList(from: $0) as? [String: Any] }) {
             contents.isInfoDictionary = true
             contents.infoKeys = Set(info.keys)
             contents.strings = info.compactMapValues { ($0 as? String).flatMap { $0.isEmpty ? nil : $0 } }

@@ -64,7 +64,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
             do { _ = try CMSSignedData.content(of: [UInt8](data)) } catch { reason = error.description }
             throw .notSigned(reason)
         }
-        guard let profile = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any] else {
+        guard let profile = PropertyListDepth.propertyList(from: plist) as? [String: Any] else {
             throw .notADictionary
         }
         let entitlements = profile["Entitlements"] as? [String: Any] ?? [:]

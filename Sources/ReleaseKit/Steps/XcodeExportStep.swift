@@ -116,7 +116,7 @@ public struct XcodeExportStep: Step {
         }
         return bundles.compactMap { bundle in
             guard let data = FileManager.default.contents(atPath: bundle + "/Info.plist"),
-                  let plist = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] else { return nil }
+                  let plist = PropertyListDepth.propertyList(from: data) as? [String: Any] else { return nil }
             return plist["CFBundleIdentifier"] as? String
         }
     }

@@ -23,4 +23,22 @@ public enum BlockingWork {
             flag.cancel()
         }
     }
+
+    /// Runs `work` on a new thread with a `stackSize`-byte stack and waits for it: for a library that recurses as
+    /// deep as its own limit allows (libyaml: 1,000 levels) where the caller's thread may have as little as
+    /// Darwin's 512 KiB.
+    public static func waitingOnStack<T: Sendable>(of stackSize: Int, _ work: @escaping @Sendable () throws -> T) throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let outcome = Result { try work() }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw InternalError("a thread ended without a result") }
+        return try outcome.get()
+    }
 }

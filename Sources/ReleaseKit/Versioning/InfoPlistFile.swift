@@ -16,9 +16,9 @@ public struct InfoPlistFile: Sendable {
     /// could locate).
     public let sites: [String: ValueSite]
 
-    /// How deep an XML plist's dictionaries and arrays may nest before it is refused: Foundation's parser
-    /// recurses, and a hostile file would otherwise exhaust the stack.
-    public static let maximumDepth = 512
+    /// How deep a plist's dictionaries and arrays may nest before it is refused: Foundation's parser recurses, and a
+    /// hostile file would otherwise exhaust the stack (``PropertyListDepth``).
+    public static let maximumDepth = PropertyListDepth.maximum
 
     /// Reads the file at `path`; with `preprocessorDefinitions` (the target sets `INFOPLIST_PREPROCESS = YES`) the
     /// file is first run through ``PlistPreprocessor`` with them.
@@ -35,11 +35,9 @@ public struct InfoPlistFile: Sendable {
                 bytes = try PlistPreprocessor.process(bytes, definitions: definitions, path: path)
                 data = Data(bytes)
             }
-            if let line = Self.lineExceedingDepth(bytes) {
-                throw VersioningError.syntax(
-                    file: path, line: line, message: "dictionaries and arrays nested deeper than \(Self.maximumDepth) levels"
-                )
-            }
+        }
+        if let line = PropertyListDepth.lineExceedingMaximum(Array(data)) {
+            throw VersioningError.syntax(file: path, line: line, message: "dictionaries and arrays nested deeper than \(Self.maximumDepth) levels")
         }
         let object: Any
         do {
@@ -80,36 +78,6 @@ public struct InfoPlistFile: Sendable {
     /// The value of `key` with its site, if it is a top-level string.
     public func entry(_ key: String) -> (value: String, site: ValueSite?)? {
         strings[key].map { ($0, sites[key]) }
-    }
-
-    /// The line where `<dict>`/`<array>` elements first nest deeper than ``maximumDepth``, if they do.
-    static func lineExceedingDepth(_ bytes: [UInt8]) -> Int? {
-        var depth = 0
-        var line = 1
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") { line += 1 }
-            index += 1
-            guard byte == UInt8(ascii: "<"), index < bytes.count else { continue }
-            let closing = bytes[index] == UInt8(ascii: "/")
-            let nameStart = closing ? index + 1 : index
-            var nameEnd = nameStart
-            while nameEnd < bytes.count, nameEnd - nameStart < 6,
-                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[nameEnd]) { nameEnd += 1 }
-            let name = bytes[nameStart..<nameEnd]
-            guard name.elementsEqual("dict".utf8) || name.elementsEqual("array".utf8) else { continue }
-            var end = nameEnd
-            while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-            let selfClosing = end > nameEnd && bytes[end - 1] == UInt8(ascii: "/")
-            if closing {
-                depth -= 1
-            } else if !selfClosing {
-                depth += 1
-                if depth > maximumDepth { return line }
-            }
-        }
-        return nil
     }
 
     /// Finds `<key>K</key>` followed by `<string>V</string>` in the root `<dict>`.

@@ -90,22 +90,36 @@ public indirect enum XcodeGenNode: Sendable {
         return .mapping(pairs)
     }
 
+    /// How deep mappings and sequences may nest. Specs nest fewer than 10 levels; the limit keeps every recursion
+    /// over the tree (merging includes, reading settings, freeing it) far from the end of a 512 KiB stack.
+    public static let maximumDepth = 64
+
     /// Parses `bytes` (YAML or JSON) read from `path`.
-    /// - Throws: ``VersioningError/syntax(file:line:message:)`` naming the line of a YAML error.
+    ///
+    /// Yams composes recursively, about 1.3 KiB of stack per level in a debug build, down to libyaml's own limit of
+    /// 1,000 levels: more than Darwin's 512 KiB secondary-thread stacks hold. So composing, the depth check and the
+    /// conversion run on a thread with a stack of ``composeStackSize``, and the Yams tree is freed there too.
+    /// - Throws: ``VersioningError/syntax(file:line:message:)`` naming the line of a YAML error or of the first
+    ///   value nested deeper than ``maximumDepth``.
     static func parse(_ bytes: [UInt8], path: String) throws -> XcodeGenNode {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let node: Yams.Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw Self.syntax(error, path: path)
-        } catch {
-            throw VersioningError.syntax(file: path, line: 1, message: "\(error)")
+        try BlockingWork.waitingOnStack(of: composeStackSize) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let node: Yams.Node?
+            do {
+                node = try Yams.compose(yaml: text)
+            } catch let error as YamlError {
+                throw Self.syntax(error, path: path)
+            } catch {
+                throw VersioningError.syntax(file: path, line: 1, message: "\(error)")
+            }
+            guard let node else { return .mapping([]) }
+            let source = Source(path: path, bytes: bytes)
+            return try source.convert(node, depth: 1)
         }
-        guard let node else { return .mapping([]) }
-        let source = Source(path: path, bytes: bytes)
-        return source.convert(node)
     }
+
+    /// The stack Yams composes on: libyaml's 1,000 levels at 1.3 KiB each, with room to spare.
+    static let composeStackSize = 8 << 20
 
     private static func syntax(_ error: YamlError, path: String) -> VersioningError {
         switch error {
@@ -142,19 +156,31 @@ public indirect enum XcodeGenNode: Sendable {
             return offset
         }
 
-        func convert(_ node: Yams.Node) -> XcodeGenNode {
+        /// `node`, which is `depth` levels deep (the root is level 1).
+        func convert(_ node: Yams.Node, depth: Int) throws(VersioningError) -> XcodeGenNode {
             switch node {
             case .scalar(let scalar):
                 return .scalar(convert(scalar, node: node))
             case .mapping(let mapping):
-                return .mapping(mapping.map { key, value in
-                    Pair(key: key.string ?? "", file: path, line: key.mark?.line ?? 1, value: convert(value))
-                })
+                try check(depth, node)
+                var pairs: [Pair] = []
+                for (key, value) in mapping {
+                    pairs.append(Pair(key: key.string ?? "", file: path, line: key.mark?.line ?? 1, value: try convert(value, depth: depth + 1)))
+                }
+                return .mapping(pairs)
             case .sequence(let sequence):
-                return .sequence(sequence.map { convert($0) })
+                try check(depth, node)
+                var elements: [XcodeGenNode] = []
+                for element in sequence { elements.append(try convert(element, depth: depth + 1)) }
+                return .sequence(elements)
             case .alias:
                 return .mapping([])
             }
+        }
+
+        func check(_ depth: Int, _ node: Yams.Node) throws(VersioningError) {
+            guard depth > XcodeGenNode.maximumDepth else { return }
+            throw .syntax(file: path, line: node.mark?.line ?? 1, message: "mappings and sequences nested deeper than \(XcodeGenNode.maximumDepth) levels")
         }
 
         func convert(_ scalar: Yams.Node.Scalar, node: Yams.Node) -> Scalar {

@@ -9,6 +9,8 @@ import Testing
 /// CI runs a bounded number of inputs per reader with a fixed seed, so a failure replays exactly;
 /// `scripts/fuzz.sh` runs many more with a fresh seed (`RELEASE_FUZZ_ITERATIONS`, `RELEASE_FUZZ_SEED`). An input
 /// that once crashed a reader stays in `Fixtures/Fuzz/` with the error it must now give (``FuzzRegressionTests``).
+/// Every input is read on a thread with Darwin's 512 KiB secondary-thread stack (``SmallStack``), so a reader that
+/// would overflow on a Mac crashes here too.
 @Suite struct ReaderFuzzTests {
     static let iterations = ProcessInfo.processInfo.environment["RELEASE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 150
     static let seed = ProcessInfo.processInfo.environment["RELEASE_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_124
@@ -28,30 +30,43 @@ import Testing
         var accepted = 0
         for index in 0..<Self.iterations {
             let input = Mutator.mutate(seeds[Int(random.next() % UInt64(seeds.count))], seeds: seeds, random: &random)
-            if try feed(input, to: reader, in: directory, index: index) { accepted += 1 }
+            let path = directory + "/input-\(index)" + reader.suffix
+            let outcome = try SmallStack.run { try Self.feed(input, to: reader, at: path) }
+            for problem in outcome.problems { Issue.record(Comment(rawValue: problem)) }
+            if outcome.accepted { accepted += 1 }
         }
         // Some mutations leave a valid input: the readers still do their real work, not only the error paths.
         if Self.iterations >= 100 { #expect(accepted > 0, "every mutated \(reader) input was rejected") }
     }
 
-    /// Runs one input through `reader`; true when it was accepted. Typed errors are the expected outcome.
-    private func feed(_ bytes: [UInt8], to reader: Reader, in directory: String, index: Int) throws -> Bool {
-        let path = directory + "/input-\(index)" + reader.suffix
-        switch reader {
-        case .pipeline:
+    /// Runs one input through `reader`, written to `path` when the reader takes a file: whether it was accepted, and
+    /// what is wrong with its errors (recorded by the test: this runs on a thread of its own). Typed errors are the
+    /// expected outcome.
+    private static func feed(_ bytes: [UInt8], to reader: Reader, at path: String) throws -> (accepted: Bool, problems: [String]) {
+        if reader == .pipeline {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do {
                 _ = try PipelineLoader().load(path: path)
-                return true
+                return (true, [])
             } catch {
+                var problems: [String] = []
                 if case .invalid(let diagnostics) = error {
                     for diagnostic in diagnostics {
-                        #expect(diagnostic.location != nil, "no location: \(diagnostic)")
-                        #expect(!diagnostic.description.unicodeScalars.contains { $0.value < 0x20 }, "control character: \(diagnostic)")
+                        if diagnostic.location == nil { problems.append("no location: \(diagnostic)") }
+                        if diagnostic.description.unicodeScalars.contains(where: { $0.value < 0x20 }) { problems.append("control character: \(diagnostic)") }
                     }
                 }
-                return false
+                return (false, problems)
             }
+        }
+        return (try accepts(bytes, reader: reader, path: path), [])
+    }
+
+    /// Whether `reader` accepts `bytes` (any reader but the pipeline's).
+    private static func accepts(_ bytes: [UInt8], reader: Reader, path: String) throws -> Bool {
+        switch reader {
+        case .pipeline:
+            return false
         case .pbxproj:
             return (try? OpenStepPlist(bytes: bytes, path: path)) != nil
         case .xcconfig:

@@ -266,17 +266,22 @@ struct ReferenceChecker {
             diagnostics.add("step '\(step.id)' (\(step.uses)): \(error)", at: step.with, path)
         }
         // A misspelt required option is one problem, said once: the unknown key with its did-you-mean, and the
-        // missing option pointing at it.
+        // missing option pointing at it; in `with` or in an object inside it.
         let documented = kind.documentation.options.map(\.name)
         var misspelt: [String: String] = [:]
+        /// Where each option a misspelt key stands for belongs (`$.steps[0].with.channel` for `chanel`).
+        var misspeltPaths: Set<JSONPath> = []
         for unknown in unknownKeys {
-            let known = unknown.path.components.count == path.components.count + 1 ? documented : unknown.known
-            let suggestion = Suggestion.closest(to: unknown.key, in: known)
-            if let suggestion, unknown.path.components.count == path.components.count + 1 { misspelt[suggestion] = unknown.key }
+            let topLevel = unknown.path.components.count == path.components.count + 1
+            let suggestion = Suggestion.closest(to: unknown.key, in: topLevel ? documented : unknown.known)
+            if let suggestion {
+                if topLevel { misspelt[suggestion] = unknown.key }
+                misspeltPaths.insert(JSONPath(unknown.path.components.dropLast()).appending(suggestion))
+            }
             diagnostics.add("step '\(step.id)': unknown option '\(unknown.key)' for \(step.uses)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), at: unknown.location, unknown.path)
         }
         for failure in failures {
-            if let missing = Self.missingOption(in: failure.message), failure.path == path, misspelt[missing] != nil { continue }
+            if let missing = Self.missingOption(in: failure.message), misspeltPaths.contains(failure.path.appending(missing)) { continue }
             diagnostics.add("step '\(step.id)' (\(step.uses)): \(failure.message)", at: failure.location, failure.path)
         }
         if let refusal {

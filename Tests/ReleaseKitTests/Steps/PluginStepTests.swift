@@ -144,7 +144,7 @@ import Testing
             }
             """, in: directory)
         #expect(problems == [
-            "pipeline.json:5:51: error: $.steps[0].with: step 'a' (manifest.write): missing required option 'output'",
+            "pipeline.json:5:68: error: $.steps[0].with.ouput: step 'a': unknown option 'ouput' for manifest.write (did you mean 'output'?)",
             "pipeline.json:6:61: error: $.steps[1].with.files: step 'b' (manifest.write): expected an array, found a string 'x'",
             "pipeline.json:7:98: error: $.steps[2].with.indent: step 'c' (manifest.write): expected a whole number, found a number 1.5",
         ])
@@ -187,6 +187,60 @@ import Testing
             "pipeline.json:2:60: error: $.steps[0].with.seconds: step 'a' (wait): 'seconds' must be from 0 to 60, found 1.7976931348623157e308",
             "pipeline.json:3:58: error: $.steps[1].with.count: step 'b' (wait): expected a finite number, found 1e999",
         ])
+    }
+
+    /// A plugin of every option type the schema subset has, `channel` required, no other keys allowed.
+    static let notifySchema = """
+        {"type": "object", "required": ["channel"], "additionalProperties": false, "properties": {
+          "channel": {"type": "string"}, "count": {"type": "integer"}, "ratio": {"type": "number"}, "loud": {"type": "boolean"},
+          "tags": {"type": "array", "items": {"type": "string"}}, "level": {"enum": ["info", "warn"]},
+          "extra": {"type": "object", "required": ["name"], "additionalProperties": false, "properties": {"name": {"type": "string"}}}}}
+        """.replacingOccurrences(of: "\n", with: " ")
+
+    /// The plugin's options are held to its own schema by the rules built-in options follow: a misspelt required key
+    /// is one error, the unknown key with its did-you-mean at its line (in `with` and in an object inside it); a
+    /// number or boolean is not a string; every problem of a step is reported; `${…}` values wait for the run.
+    @Test func pluginOptionsAreValidatedByTheBuiltInRules() async throws {
+        let directory = TestPipelines.temporaryDirectory()
+        _ = try Self.script("notify", in: directory, options: Self.notifySchema, body: #"echo '{"type": "result", "ok": true}'"#)
+        let problems = await Self.problems("""
+            {"version": 1, "plugins": {"notify": "./release-step-notify"}, "variables": {"n": "3", "who": "releases"},
+             "steps": [{"id": "a", "uses": "notify", "with": {"chanel": "releases"}},
+                       {"id": "b", "uses": "notify", "with": {"channel": 42, "count": "many", "ratio": true, "loud": "yes", "tags": ["x", 7], "level": "debug", "extra": {"nmae": "n"}}},
+                       {"id": "c", "uses": "notify", "with": {"channel": false, "cuont": 1, "extra": {}}},
+                       {"id": "d", "uses": "notify", "with": {"channel": "${who}", "count": "${n}", "loud": "${n}", "level": "${who}", "tags": ["${who}"]}}]}
+            """, in: directory)
+        #expect(problems == [
+            "pipeline.json:2:51: error: $.steps[0].with.chanel: step 'a': unknown option 'chanel' for notify (did you mean 'channel'?)",
+            "pipeline.json:3:62: error: $.steps[1].with.channel: step 'b' (notify): expected a string, found a number 42",
+            "pipeline.json:3:75: error: $.steps[1].with.count: step 'b' (notify): expected a whole number, found a string 'many'",
+            "pipeline.json:3:92: error: $.steps[1].with.ratio: step 'b' (notify): expected a number, found a boolean true",
+            "pipeline.json:3:106: error: $.steps[1].with.loud: step 'b' (notify): expected true or false, found a string 'yes'",
+            "pipeline.json:3:127: error: $.steps[1].with.tags[1]: step 'b' (notify): expected a string, found a number 7",
+            "pipeline.json:3:140: error: $.steps[1].with.level: step 'b' (notify): 'debug' is not one of info, warn",
+            "pipeline.json:3:159: error: $.steps[1].with.extra.nmae: step 'b': unknown option 'nmae' for notify (did you mean 'name'?)",
+            "pipeline.json:4:62: error: $.steps[2].with.channel: step 'c' (notify): expected a string, found a boolean false",
+            "pipeline.json:4:69: error: $.steps[2].with.cuont: step 'c': unknown option 'cuont' for notify (did you mean 'count'?)",
+            "pipeline.json:4:90: error: $.steps[2].with.extra: step 'c' (notify): missing required option 'name'",
+        ])
+    }
+
+    /// The checker itself: every problem collected (not only the first) with the unknown keys beside them; at run
+    /// time a number where a string belongs is the typed value of a whole `${…}` and reaches the plugin as text.
+    @Test func pluginOptionsCollectEveryProblemAndConvertResolvedValues() throws {
+        let schema = try PluginSchema(try #require(PluginValue.parse(Self.notifySchema)), plugin: "notify")
+        let bad = try JSONParser.parse(#"{"channel": 42, "cuont": 1, "level": "debug"}"#)
+        var checker = PluginOptions(mode: .validation)
+        do {
+            _ = try checker.convert(bad, schema: schema, at: .root)
+            Issue.record("options with three problems were accepted")
+        } catch {
+            #expect(error.all.map { "\($0.path): \($0.message)" } == ["$.channel: expected a string, found a number 42", "$.level: 'debug' is not one of info, warn"])
+            #expect(error.unknownKeys.map(\.key) == ["cuont"])
+        }
+        let resolved = try JSONParser.parse(#"{"channel": 42, "loud": "true", "count": "3", "tags": [1, true]}"#)
+        var runtime = PluginOptions(mode: .resolved)
+        #expect(try runtime.convert(resolved, schema: schema, at: .root).json == #"{"channel":"42","loud":true,"count":3,"tags":["1","true"]}"#)
     }
 
     // MARK: Registration

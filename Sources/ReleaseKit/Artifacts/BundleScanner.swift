@@ -28,12 +28,22 @@ struct BundleScanner {
     }
 
     /// Searches the folder at `path` for bundles, not descending into the bundles it finds nor through links.
+    ///
+    /// A bare file with a `<name>.dSYM` beside it (a command-line tool as Xcode builds it) is a binary too, so
+    /// it is matched like a bundle's executable.
     mutating func walk(_ path: String, depth: Int = 0) {
-        for name in tree.children(of: path) {
+        let names = tree.children(of: path)
+        for name in names {
             let child = tree.join(path, name)
-            guard tree.kind(of: child) == .directory else { continue }
-            if !add(bundle: child) && depth < Self.maxDepth {
-                walk(child, depth: depth + 1)
+            switch tree.kind(of: child) {
+            case .directory:
+                if !add(bundle: child) && depth < Self.maxDepth {
+                    walk(child, depth: depth + 1)
+                }
+            case .file where names.contains(name + ".dSYM") && tree.kind(of: child + ".dSYM") == .directory:
+                addFile(child)
+            default:
+                continue
             }
         }
     }
@@ -87,6 +97,7 @@ struct BundleScanner {
 
     /// A lone Mach-O file.
     mutating func addFile(_ path: String) {
+        if binaries.contains(where: { $0.resolved == path }) { return }
         binaries.append(BinaryReference(path: path, resolved: path, bundle: path, role: .file))
     }
 

@@ -220,4 +220,41 @@ struct BareToolDsymTests {
 
             """)
     }
+
+    /// A command-line tool's archive (`Products/usr/local/bin/crash`, `dSYMs/crash.dSYM`) pairs the tool with its
+    /// dSYM by name; a script named like another dSYM is skipped with a warning, not an error.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func aToolArchivePairsTheToolWithItsDsym() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let archive = folder + "/Tool.xcarchive"
+        for name in ["Products/usr/local/bin", "dSYMs"] {
+            try FileManager.default.createDirectory(atPath: "\(archive)/\(name)", withIntermediateDirectories: true)
+        }
+        try Self.build("crash", in: archive + "/dSYMs")
+        try FileManager.default.moveItem(atPath: archive + "/dSYMs/crash", toPath: archive + "/Products/usr/local/bin/crash")
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: archive + "/Products/usr/local/bin/report"))
+        try FileManager.default.copyItem(atPath: archive + "/dSYMs/crash.dSYM", toPath: archive + "/dSYMs/report.dSYM")
+        let uuid = try Self.uuid(archive + "/Products/usr/local/bin/crash")
+
+        let result = try release(["dsym", "Tool.xcarchive"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr == """
+            warning: 'Products/usr/local/bin/report' is not a mach-o file (magic '0x23212f62'); skipped, though a dSYM has its name
+
+            """)
+        #expect(result.stdout == """
+            \(archive) (xcarchive)
+              binaries:
+                Products/usr/local/bin/crash [file]
+                  arm64    \(uuid)  ok: dSYMs/crash.dSYM/Contents/Resources/DWARF/crash
+              dSYMs:
+                dSYMs/crash.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(uuid)
+                dSYMs/report.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(uuid)
+              1 of 1 binary slices have their dSYM; 0 dSYM slices match no binary
+
+            """)
+    }
 }

@@ -12,7 +12,8 @@ import Foundation
 ///   UUID with a `Contents/Resources/<UUID>.plist`; matching goes by the UUIDs inside either way. A file there
 ///   that is not Mach-O, empty or damaged is skipped with a warning (``DsymInspection/warnings``).
 /// - An `.xcarchive` or any folder: the bundles inside (`Products/Applications/*.app`, `dSYMs/*.dSYM`) and the
-///   bare files with a `<name>.dSYM` beside them (a command-line tool), with verdicts.
+///   bare files named like a dSYM found there (a command-line tool beside its dSYM, or in an archive's
+///   `Products/usr/local/bin`), with verdicts.
 /// - An `.ipa` or other zip: the same, read from the zip without extracting it.
 public enum DsymInspector {
     /// Inspects `path`, blocking the calling thread.

@@ -11,7 +11,7 @@ struct DsymCommand: AsyncParsableCommand {
         discussion: """
             PATH may be a Mach-O binary (its <name>.dSYM beside it is matched), an .app, .appex or .framework \
             (dSYMs beside it are matched), a .dSYM, an .xcarchive, an .ipa or zip, or a build folder (bundles, and \
-            bare binaries with a <name>.dSYM beside them). Binaries and dSYMs given together are matched by UUID. \
+            bare binaries named like a dSYM found there). Binaries and dSYMs given together are matched by UUID. \
             Exits 1 when a path cannot be read; a file inside a dSYM \
             that is not Mach-O, empty or damaged is a warning, and the rest is still checked.
             """

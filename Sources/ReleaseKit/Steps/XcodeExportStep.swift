@@ -7,7 +7,8 @@ import Foundation
 /// `development` and `debugging`) and the plist gets the one the installed Xcode expects, from `xcodebuild
 /// -version` (see ``ExportMethod/newNamesSince``). `provisioningProfiles` maps each bundle identifier in the archive
 /// (the app and its extensions) to a profile: given as `provisioning_profiles`, or found among `profiles` (what
-/// `signing.profile` installed, `${steps.profiles.outputs.paths}`): a profile of the type the method signs with, an
+/// `signing.profile` installed, `${steps.profiles.outputs.paths}`, which is the default when neither is given and
+/// signing is not automatic: see ``PipelineLoader/defaultExportProfiles(_:)``): a profile of the type the method signs with, an
 /// exact application identifier preferred to a wildcard; two that fit equally are an error naming them. `manageAppVersionAndBuildNumber` is always false: the release decided them.
 public struct XcodeExportStep: Step {
     /// The step's `with` object.
@@ -24,7 +25,7 @@ public struct XcodeExportStep: Step {
         public var signingStyle: SigningStyle?
         @Option(help: "bundle identifier → profile name or UUID, written as they are")
         public var provisioningProfiles: [String: String] = [:]
-        @Option(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths}")
+        @Option(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)")
         public var profiles: PathListOption?
         @Option(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
         public var signingCertificate: String?

@@ -39,3 +39,41 @@ struct XcodeExportProfileMappingTests {
             == ["com.example.demo": first.uuid])
     }
 }
+
+/// `xcode.export`'s `profiles` default: the paths of the pipeline's `signing.profile` steps.
+@Suite
+struct XcodeExportProfilesDefaultTests {
+    static func pipeline(export with: String) -> String {
+        """
+        {"version": 1,
+         "steps": [
+           {"id": "store", "uses": "signing.profile", "with": {"profiles": ["Signing/release.mobileprovision"]}},
+           {"id": "extra", "uses": "signing.profile", "with": {"profiles": ["Signing/widget.mobileprovision"]}},
+           {"id": "export", "uses": "xcode.export",
+            "with": {"archive": "build/Demo.xcarchive", "method": "app-store-connect", "export_path": "build/export"\(with)}}
+         ]}
+        """
+    }
+
+    static func profiles(_ with: String) throws -> JSONNode? {
+        let pipeline = try TestPipelines.load(Self.pipeline(export: with))
+        return try #require(pipeline.definition.steps.first { $0.id == "export" }).with["profiles"]
+    }
+
+    @Test func theProfilesOfEverySigningProfileStepAreTheDefault() throws {
+        let pipeline = try TestPipelines.load(Self.pipeline(export: ""))
+        let profiles = try #require(pipeline.definition.steps.first { $0.id == "export" }?.with["profiles"])
+        guard case .array(let items) = profiles.value else { Issue.record("profiles: \(profiles)"); return }
+        #expect(items.map(\.string) == ["${steps.store.outputs.paths}", "${steps.extra.outputs.paths}"])
+        #expect(pipeline.graph.dependencies["export"].map { Array($0).sorted() } == ["extra", "store"])
+    }
+
+    @Test func anExplicitOptionOrAutomaticSigningWins() throws {
+        let given = try #require(try Self.profiles(#", "profiles": ["a.mobileprovision"]"#))
+        guard case .array(let items) = given.value else { Issue.record("profiles: \(given)"); return }
+        #expect(items.map(\.string) == ["a.mobileprovision"])
+        #expect(try Self.profiles(#", "provisioning_profiles": {"com.example.demo": "Demo"}"#) == nil)
+        #expect(try Self.profiles(#", "signing_style": "automatic""#) == nil)
+        #expect(try Self.profiles(#", "signing_style": "manual""#) != nil)
+    }
+}

@@ -162,6 +162,26 @@ import Testing
         try expectClean(machine)
     }
 
+    /// An export without `profiles` in a pipeline with a `signing.profile` step gets the profiles it installed:
+    /// the App Store export's plist maps the app's bundle identifier to the installed App Store profile.
+    @Test func anExportWithoutProfilesUsesTheProfilesTheRunInstalled() throws {
+        let machine = try Self.machine()
+        let pipeline = machine.directory + "/Pipelines/distribute.json"
+        let text = try String(contentsOfFile: pipeline, encoding: .utf8)
+        let wired = #", "profiles": "${steps.profiles.outputs.paths}""#
+        #expect(text.contains(wired))
+        try text.replacingOccurrences(of: wired, with: "").write(toFile: pipeline, atomically: true, encoding: .utf8)
+
+        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--only", "export"], in: machine.directory,
+                                            environment: machine.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
+        let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
+        #expect(plist["method"] as? String == "app-store-connect")
+        #expect(plist["signingStyle"] as? String == "manual")
+        #expect(plist["provisioningProfiles"] as? [String: String] == ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"])
+    }
+
     @Test func aFailingArchiveStillRemovesKeychainAndProfiles() throws {
         let (slack, webhook) = try Self.slack()
         defer { slack.stop() }

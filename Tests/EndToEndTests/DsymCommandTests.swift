@@ -68,3 +68,193 @@ struct DsymCommandTests {
         #expect(result.stderr == "error: cannot read '/no/such/App.xcarchive': no such file or directory\n")
     }
 }
+
+/// Bare macOS command-line tools and their dSYMs, built with the LLVM toolchain the demo archive uses.
+@Suite
+struct BareToolDsymTests {
+    static let tools = ["clang-14", "ld64.lld-14", "dsymutil-14", "llvm-dwarfdump-14"]
+    static var toolchainAvailable: Bool { tools.allSatisfy { ReleaseBinary.tool($0) != nil } }
+
+    /// Runs a tool of the toolchain in `folder`, failing the test with its error output.
+    private static func toolchain(_ arguments: [String], in folder: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ReleaseBinary.tool(arguments[0])))
+        process.arguments = Array(arguments.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(arguments.joined(separator: " ")): \(message)")
+    }
+
+    /// Compiles and links the arm64 macOS executable `folder/name` from `body` (the text of `main`'s body).
+    private static func link(_ name: String, in folder: String, body: String) throws {
+        try Data("int main(void) { \(body) }\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name).c"))
+        try toolchain(["clang-14", "-target", "arm64-apple-macos11", "-g", "-O1", "-ffreestanding", "-fno-builtin",
+                       "-fno-stack-protector", "-c", "\(name).c", "-o", "\(name).o"], in: folder)
+        try toolchain(["ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-e", "_main",
+                       "-o", name, "\(name).o"], in: folder)
+    }
+
+    /// `folder/name` and `folder/name.dSYM` (from dsymutil); only those two are left in the folder.
+    private static func build(_ name: String, in folder: String, body: String = "return 0;") throws {
+        try link(name, in: folder, body: body)
+        try toolchain(["dsymutil-14", name, "-o", "\(name).dSYM"], in: folder)
+        for leftover in [".c", ".o"] { try FileManager.default.removeItem(atPath: "\(folder)/\(name)\(leftover)") }
+    }
+
+    /// The arm64 UUID llvm-dwarfdump (the independent oracle) reads in `path`.
+    private static func uuid(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ReleaseBinary.tool("llvm-dwarfdump-14")))
+        process.arguments = ["--uuid", path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let words = try #require(output.split(separator: "\n").first { $0.hasPrefix("UUID: ") && $0.contains("(arm64)") })
+            .split(separator: " ")
+        return String(words[1])
+    }
+
+    private static func folder() -> String {
+        (ReleaseBinary.temporaryDirectory() as NSString).resolvingSymlinksInPath
+    }
+
+    /// `release dsym crash crash.dSYM`, the tool and its dSYM in one folder: the pair is judged.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func aBareToolAndItsDsymOnTheCommandLineArePaired() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.build("crash", in: folder)
+        let uuid = try Self.uuid(folder + "/crash")
+        #expect(try Self.uuid(folder + "/crash.dSYM/Contents/Resources/DWARF/crash") == uuid)
+
+        let result = try release(["dsym", "crash", "crash.dSYM"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == """
+            \(folder)/crash (binary)
+              binaries:
+                crash [file]
+                  arm64    \(uuid)  ok: crash.dSYM/Contents/Resources/DWARF/crash
+              dSYMs:
+                crash.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(uuid)
+              1 of 1 binary slices have their dSYM; 0 dSYM slices match no binary
+
+            \(folder)/crash.dSYM (dsym)
+              dSYMs:
+                crash.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(uuid)
+
+            """)
+    }
+
+    /// The tool and its dSYM in different folders are judged together when both are given, and a dSYM of
+    /// another build is a mismatch listed as matching no binary.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func aToolAndADsymFromAnotherFolderAreJudged() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["bin", "symbols"] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(name)", withIntermediateDirectories: true)
+        }
+        try Self.build("crash", in: folder + "/symbols")
+        try FileManager.default.moveItem(atPath: folder + "/symbols/crash", toPath: folder + "/bin/crash")
+        try Self.build("other", in: folder + "/symbols", body: "return 7;")
+        try FileManager.default.removeItem(atPath: folder + "/symbols/other")
+        let uuid = try Self.uuid(folder + "/bin/crash")
+        let other = try Self.uuid(folder + "/symbols/other.dSYM/Contents/Resources/DWARF/other")
+
+        let result = try release(["dsym", "bin/crash", "symbols/crash.dSYM", "symbols/other.dSYM"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.hasPrefix("""
+            \(folder)/bin/crash (binary)
+              binaries:
+                crash [file]
+                  arm64    \(uuid)  ok: \(folder)/symbols/crash.dSYM/Contents/Resources/DWARF/crash
+              1 of 1 binary slices have their dSYM; 1 dSYM slices match no binary
+              unmatched dSYM: \(folder)/symbols/other.dSYM/Contents/Resources/DWARF/other (arm64) \(other)
+
+            \(folder)/symbols/crash.dSYM (dsym)
+
+            """))
+    }
+
+    /// `release dsym DIR`: bare tools beside their dSYMs are matched, and one rebuilt after its dSYM is a mismatch.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func aFolderPairsBareToolsWithTheDsymsBesideThem() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.build("crash", in: folder)
+        try Self.build("stale", in: folder, body: "return 1;")
+        let stale = try Self.uuid(folder + "/stale.dSYM/Contents/Resources/DWARF/stale")
+        try Self.link("stale", in: folder, body: "return 2;")
+        for leftover in [".c", ".o"] { try FileManager.default.removeItem(atPath: "\(folder)/stale\(leftover)") }
+        let crash = try Self.uuid(folder + "/crash"), rebuilt = try Self.uuid(folder + "/stale")
+        #expect(rebuilt != stale)
+
+        let result = try release(["dsym", "."], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == """
+            \(folder) (folder)
+              binaries:
+                crash [file]
+                  arm64    \(crash)  ok: crash.dSYM/Contents/Resources/DWARF/crash
+                stale [file]
+                  arm64    \(rebuilt)  MISMATCH: stale.dSYM/Contents/Resources/DWARF/stale has \(stale)
+              dSYMs:
+                crash.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(crash)
+                stale.dSYM/Contents/Resources/DWARF/stale
+                  arm64    \(stale)
+              1 of 2 binary slices have their dSYM; 1 dSYM slices match no binary
+              problem: binary 'stale' (arm64) has uuid '\(rebuilt)' but its dSYM 'stale.dSYM/Contents/Resources/DWARF/stale' has uuid '\(stale)'
+              unmatched dSYM: stale.dSYM/Contents/Resources/DWARF/stale (arm64) \(stale)
+
+            """)
+    }
+
+    /// A command-line tool's archive (`Products/usr/local/bin/crash`, `dSYMs/crash.dSYM`) pairs the tool with its
+    /// dSYM by name; a script named like another dSYM is skipped with a warning, not an error.
+    @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
+    func aToolArchivePairsTheToolWithItsDsym() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let archive = folder + "/Tool.xcarchive"
+        for name in ["Products/usr/local/bin", "dSYMs"] {
+            try FileManager.default.createDirectory(atPath: "\(archive)/\(name)", withIntermediateDirectories: true)
+        }
+        try Self.build("crash", in: archive + "/dSYMs")
+        try FileManager.default.moveItem(atPath: archive + "/dSYMs/crash", toPath: archive + "/Products/usr/local/bin/crash")
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: archive + "/Products/usr/local/bin/report"))
+        try FileManager.default.copyItem(atPath: archive + "/dSYMs/crash.dSYM", toPath: archive + "/dSYMs/report.dSYM")
+        let uuid = try Self.uuid(archive + "/Products/usr/local/bin/crash")
+
+        let result = try release(["dsym", "Tool.xcarchive"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr == """
+            warning: 'Products/usr/local/bin/report' is not a mach-o file (magic '0x23212f62'); skipped, though a dSYM has its name
+
+            """)
+        #expect(result.stdout == """
+            \(archive) (xcarchive)
+              binaries:
+                Products/usr/local/bin/crash [file]
+                  arm64    \(uuid)  ok: dSYMs/crash.dSYM/Contents/Resources/DWARF/crash
+              dSYMs:
+                dSYMs/crash.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(uuid)
+                dSYMs/report.dSYM/Contents/Resources/DWARF/crash
+                  arm64    \(uuid)
+              1 of 1 binary slices have their dSYM; 0 dSYM slices match no binary
+
+            """)
+    }
+}

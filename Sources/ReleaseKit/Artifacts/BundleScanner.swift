@@ -11,6 +11,9 @@ struct BundleScanner {
         var resolved: String
         var bundle: String
         var role: BinaryRole
+        /// Found by name in a walk rather than given or named by a bundle: when it is no readable Mach-O file it
+        /// is skipped with a warning, not an error.
+        var found = false
     }
 
     private struct DsymReference {
@@ -28,12 +31,31 @@ struct BundleScanner {
     }
 
     /// Searches the folder at `path` for bundles, not descending into the bundles it finds nor through links.
-    mutating func walk(_ path: String, depth: Int = 0) {
+    ///
+    /// A bare file named like a dSYM found in the walk (`crash` and `crash.dSYM` side by side, or an archive's
+    /// `Products/usr/local/bin/crash` and `dSYMs/crash.dSYM`: a command-line tool) is a binary too, so it is
+    /// matched like a bundle's executable.
+    mutating func walk(_ path: String) {
+        var files: [String] = []
+        visit(path, depth: 0, files: &files)
+        let dsymNames = Set(dsyms.map { (($0.bundle as NSString).lastPathComponent as NSString).deletingPathExtension })
+        for file in files where dsymNames.contains((file as NSString).lastPathComponent) {
+            addFile(file, found: true)
+        }
+    }
+
+    private mutating func visit(_ path: String, depth: Int, files: inout [String]) {
         for name in tree.children(of: path) {
             let child = tree.join(path, name)
-            guard tree.kind(of: child) == .directory else { continue }
-            if !add(bundle: child) && depth < Self.maxDepth {
-                walk(child, depth: depth + 1)
+            switch tree.kind(of: child) {
+            case .directory:
+                if !add(bundle: child) && depth < Self.maxDepth {
+                    visit(child, depth: depth + 1, files: &files)
+                }
+            case .file:
+                files.append(child)
+            default:
+                continue
             }
         }
     }
@@ -85,9 +107,10 @@ struct BundleScanner {
         }
     }
 
-    /// A lone Mach-O file.
-    mutating func addFile(_ path: String) {
-        binaries.append(BinaryReference(path: path, resolved: path, bundle: path, role: .file))
+    /// A lone Mach-O file; `found` when a walk found it by name (see ``walk(_:)``).
+    mutating func addFile(_ path: String, found: Bool = false) {
+        if binaries.contains(where: { $0.resolved == path }) { return }
+        binaries.append(BinaryReference(path: path, resolved: path, bundle: path, role: .file, found: found))
     }
 
     /// Reads every binary's and DWARF file's slices.
@@ -99,14 +122,18 @@ struct BundleScanner {
     func read() throws -> (binaries: [BundleBinary], dsyms: [DsymBinary], warnings: [String]) {
         let files = try tree.machOFiles(binaries.map(\.resolved) + dsyms.map(\.resolved))
         var foundBinaries: [BundleBinary] = []
+        var warnings: [String] = []
         for reference in binaries {
             guard let result = files[reference.resolved] else { continue }
+            if reference.found, case .failure(let error) = result {
+                warnings.append("\(Self.describe(error, path: reference.path)); skipped, though a dSYM has its name")
+                continue
+            }
             let file = try result.get()
             foundBinaries.append(BundleBinary(path: reference.path, bundle: reference.bundle,
                                               name: (reference.path as NSString).lastPathComponent, role: reference.role, slices: file.slices))
         }
         var foundDsyms: [DsymBinary] = []
-        var warnings: [String] = []
         for reference in dsyms {
             switch files[reference.resolved] {
             case .success(let file):

@@ -11,7 +11,8 @@ public struct DsymInspection: Sendable, Equatable, Codable {
     public var dsyms: [DsymBinary]
     /// The folder (or zip) the relative paths start from.
     public var root: String
-    /// Verdicts, for apps, frameworks, archives, ipas, zips and folders; nil for a lone binary or dSYM.
+    /// Verdicts, for apps, frameworks, archives, ipas, zips and folders, and for a lone binary with its
+    /// `<name>.dSYM` beside it or paired with dSYMs given with it; nil otherwise.
     public var report: DsymMatchReport?
     /// Files inside dSYMs that could not be read (not Mach-O, empty, damaged) and were skipped, one sentence
     /// each; nil when there are none.

@@ -3,15 +3,17 @@ import Foundation
 /// Finds binaries and dSYMs at a path and matches their UUIDs: what `release dsym`, `dsym.package` and
 /// `gate.dsym` are built on.
 ///
-/// - A Mach-O file: its slices.
+/// - A Mach-O file: its slices, with verdicts when its `<name>.dSYM` is beside it (``pair(_:)`` judges it
+///   against dSYMs given elsewhere).
 /// - An `.app`, `.appex` or `.framework`: its executables (main, `Frameworks/*.framework`, `PlugIns/*.appex`,
 ///   `Watch/*.app`, …) and the `.dSYM` bundles beside it (Xcode's build-folder layout), with verdicts.
 /// - A `.dSYM`: every file in `Contents/Resources/DWARF/` (Xcode 16 debug builds have two: the executable's
 ///   and its `.debug.dylib`'s). Bundles may be named after the binary or, as downloaded symbol bundles are, by
 ///   UUID with a `Contents/Resources/<UUID>.plist`; matching goes by the UUIDs inside either way. A file there
 ///   that is not Mach-O, empty or damaged is skipped with a warning (``DsymInspection/warnings``).
-/// - An `.xcarchive` or any folder: the bundles inside (`Products/Applications/*.app`, `dSYMs/*.dSYM`), with
-///   verdicts.
+/// - An `.xcarchive` or any folder: the bundles inside (`Products/Applications/*.app`, `dSYMs/*.dSYM`) and the
+///   bare files named like a dSYM found there (a command-line tool beside its dSYM, or in an archive's
+///   `Products/usr/local/bin`), with verdicts.
 /// - An `.ipa` or other zip: the same, read from the zip without extracting it.
 public enum DsymInspector {
     /// Inspects `path`, blocking the calling thread.
@@ -60,12 +62,56 @@ public enum DsymInspector {
         } else {
             kind = .binary
             root = parent
-            scanner = BundleScanner(tree: DiskBundleTree(root: parent))
+            let tree = DiskBundleTree(root: parent)
+            scanner = BundleScanner(tree: tree)
             scanner.addFile(name)
+            if tree.kind(of: name + ".dSYM") == .directory { scanner.addDsym(name + ".dSYM") }
         }
         let (binaries, dsyms, warnings) = try scanner.read()
-        let report = (kind == .binary || kind == .dsym) ? nil : DsymMatcher.match(binaries: binaries, dsyms: dsyms)
+        // A lone binary is judged when its `<name>.dSYM` is beside it; a lone dSYM is judged by ``pair(_:)``.
+        let judged = kind == .dsym ? false : kind == .binary ? !dsyms.isEmpty : true
+        let report = judged ? DsymMatcher.match(binaries: binaries, dsyms: dsyms) : nil
         return DsymInspection(path: absolute, kind: kind, root: root, binaries: binaries, dsyms: dsyms, report: report, warnings: warnings)
+    }
+
+    /// Judges the bare binaries among `inspections` against every dSYM given beside them (`release dsym crash
+    /// build/crash.dSYM`): each binary's report matches its slices by UUID against the dSYMs it found itself and
+    /// those of the `.dSYM` inspections, and lists the dSYM slices that match none of the binaries given. A
+    /// dSYM from another folder is named by its full path. Without both a bare binary and a dSYM given, the
+    /// inspections are returned as they are.
+    public static func pair(_ inspections: [DsymInspection]) -> [DsymInspection] {
+        let given = inspections.filter { $0.kind == .dsym }
+        let bare = inspections.filter { $0.kind == .binary }
+        guard !given.isEmpty, !bare.isEmpty else { return inspections }
+        /// `path` of an inspection rooted at `from`, as seen from `root`: unchanged in the same folder, else full.
+        func moved(_ path: String, from: String, to root: String) -> String {
+            from == root ? path : (from as NSString).appendingPathComponent(path)
+        }
+        let everyBinary = bare.flatMap { inspection in
+            inspection.binaries.map { binary in
+                var binary = binary
+                binary.path = moved(binary.path, from: inspection.root, to: "/")
+                return binary
+            }
+        }
+        return inspections.map { inspection in
+            guard inspection.kind == .binary else { return inspection }
+            var dsyms = inspection.dsyms
+            for other in given {
+                for dsym in other.dsyms {
+                    var dsym = dsym
+                    dsym.path = moved(dsym.path, from: other.root, to: inspection.root)
+                    dsym.bundle = moved(dsym.bundle, from: other.root, to: inspection.root)
+                    if !dsyms.contains(where: { $0.path == dsym.path }) { dsyms.append(dsym) }
+                }
+            }
+            var report = DsymMatcher.match(binaries: inspection.binaries, dsyms: dsyms)
+            let matchedByNone = DsymMatcher.match(binaries: everyBinary, dsyms: dsyms).unmatchedDsymSlices
+            report.unmatchedDsymSlices.removeAll { !matchedByNone.contains($0) }
+            var paired = inspection
+            paired.report = report
+            return paired
+        }
     }
 
     /// Inspects `path` on a thread of its own, off the cooperative pool.

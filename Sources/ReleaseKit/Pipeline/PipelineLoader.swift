@@ -159,6 +159,7 @@ public struct PipelineLoader: Sendable {
         } else {
             diagnostics.add("missing 'steps'", at: root, .root)
         }
+        Self.defaultExportProfiles(&steps)
         return PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles, steps: steps,
                                   runsOn: runsOn)
     }
@@ -253,6 +254,23 @@ public struct PipelineLoader: Sendable {
     }
 
     static let idPattern = "[a-z0-9][a-z0-9-_]*"
+
+    /// An `xcode.export` given neither `profiles` nor `provisioning_profiles`, and not automatic signing, maps the
+    /// archive's bundle identifiers to the profiles the pipeline's `signing.profile` steps install: its `profiles`
+    /// defaults to their `paths` outputs (`${steps.ID.outputs.paths}`), which also makes it follow them.
+    static func defaultExportProfiles(_ steps: inout [StepDefinition]) {
+        let installers = steps.filter { $0.uses == SigningProfileStep.kind }.map(\.id)
+        guard !installers.isEmpty else { return }
+        for index in steps.indices where steps[index].uses == XcodeExportStep.kind {
+            let with = steps[index].with
+            guard var members = with.members, with["profiles"] == nil, with["provisioning_profiles"] == nil,
+                  with["signing_style"]?.string != XcodeExportStep.SigningStyle.automatic.rawValue else { continue }
+            let references = installers.map { JSONNode(.string("${steps.\($0).outputs.paths}"), at: with.location) }
+            let value = references.count == 1 ? references[0] : JSONNode(.array(references), at: with.location)
+            members.append(JSONNode.Member(key: "profiles", keyLocation: with.location, value: value))
+            steps[index].with = JSONNode(.object(members), at: with.location)
+        }
+    }
 
     static func isValidID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else { return false }

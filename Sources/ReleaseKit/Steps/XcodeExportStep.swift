@@ -7,8 +7,9 @@ import Foundation
 /// `development` and `debugging`) and the plist gets the one the installed Xcode expects, from `xcodebuild
 /// -version` (see ``ExportMethod/newNamesSince``). `provisioningProfiles` maps each bundle identifier in the archive
 /// (the app and its extensions) to a profile: given as `provisioning_profiles`, or found among `profiles` (what
-/// `signing.profile` installed, `${steps.profiles.outputs.paths}`), an exact application identifier preferred to a
-/// wildcard. `manageAppVersionAndBuildNumber` is always false: the release decided them.
+/// `signing.profile` installed, `${steps.profiles.outputs.paths}`, which is the default when neither is given and
+/// signing is not automatic: see ``PipelineLoader/defaultExportProfiles(_:)``): a profile of the type the method signs with, an
+/// exact application identifier preferred to a wildcard; two that fit equally are an error naming them. `manageAppVersionAndBuildNumber` is always false: the release decided them.
 public struct XcodeExportStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
@@ -24,7 +25,7 @@ public struct XcodeExportStep: Step {
         public var signingStyle: SigningStyle?
         @Option(help: "bundle identifier → profile name or UUID, written as they are")
         public var provisioningProfiles: [String: String] = [:]
-        @Option(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths}")
+        @Option(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)")
         public var profiles: PathListOption?
         @Option(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
         public var signingCertificate: String?
@@ -121,15 +122,36 @@ public struct XcodeExportStep: Step {
         }
     }
 
-    /// The profile for each bundle identifier among `profiles`: an exact application identifier first, else the most
-    /// specific wildcard.
-    static func mapping(bundleIDs: [String], profiles: [ProvisioningProfile]) -> [String: String] {
+    /// The profile type an export `method` signs with; nil when there is none to require (Developer ID).
+    static func profileType(for method: ExportMethod) -> ProvisioningProfile.ProfileType? {
+        switch method {
+        case .appStore, .appStoreConnect: return .appStore
+        case .adHoc, .releaseTesting: return .adHoc
+        case .development, .debugging: return .development
+        case .enterprise: return .enterprise
+        case .developerID: return nil
+        }
+    }
+
+    /// The profile for each bundle identifier among `profiles` of the type `method` signs with: an exact
+    /// application identifier first, else the most specific wildcard.
+    /// - Throws: ``StepError/invalidOption(_:_:)`` when two profiles fit a bundle identifier equally well, naming them.
+    static func mapping(bundleIDs: [String], profiles: [ProvisioningProfile], method: ExportMethod) throws -> [String: String] {
+        let type = profileType(for: method)
         var result: [String: String] = [:]
         for bundleID in bundleIDs {
-            let candidates = profiles.filter { $0.matches(bundleID: bundleID) }
-            let best = candidates.first { !$0.isWildcard }
-                ?? candidates.max { ($0.bundleIdentifierPattern?.count ?? 0) < ($1.bundleIdentifierPattern?.count ?? 0) }
-            if let best { result[bundleID] = best.uuid }
+            var candidates = profiles.filter { $0.matches(bundleID: bundleID) && (type == nil || $0.type == type) }
+            var seen: Set<String> = []
+            candidates.removeAll { !seen.insert($0.uuid).inserted }
+            let exact = candidates.filter { !$0.isWildcard }
+            let longest = candidates.map { $0.bundleIdentifierPattern?.count ?? 0 }.max()
+            let best = exact.isEmpty ? candidates.filter { ($0.bundleIdentifierPattern?.count ?? 0) == longest } : exact
+            if best.count > 1 {
+                let names = best.map { "'\($0.name)' (\($0.uuid))" }.joined(separator: ", ")
+                throw StepError.invalidOption("profiles", "bundle identifier '\(bundleID)' is covered by \(best.count) \(type?.rawValue ?? "") profiles "
+                    + "equally: \(names); choose one with 'provisioning_profiles'")
+            }
+            if let profile = best.first { result[bundleID] = profile.uuid }
         }
         return result
     }
@@ -146,7 +168,9 @@ public struct XcodeExportStep: Step {
                 }
             }
         }
-        var mapping = Self.mapping(bundleIDs: Self.bundleIdentifiers(inArchive: context.resolvePath(options.archive)), profiles: profiles)
+        let bundleIDs = Self.bundleIdentifiers(inArchive: context.resolvePath(options.archive))
+        var mapping = try Self.mapping(bundleIDs: bundleIDs.filter { options.provisioningProfiles[$0] == nil }, profiles: profiles,
+                                       method: options.method)
         mapping.merge(options.provisioningProfiles) { _, given in given }
         let style = options.signingStyle ?? (mapping.isEmpty && options.profiles == nil ? .automatic : .manual)
         let team = options.teamID ?? profiles.first.map(\.teamID).flatMap { $0.isEmpty ? nil : $0 }

@@ -9,8 +9,10 @@ struct DsymCommand: AsyncParsableCommand {
         commandName: "dsym",
         abstract: "Show UUIDs per architecture of binaries and dSYMs, and which binaries have a matching dSYM.",
         discussion: """
-            PATH may be a Mach-O binary, an .app, .appex or .framework (dSYMs beside it are matched), a .dSYM, \
-            an .xcarchive, an .ipa or zip, or a build folder. Exits 1 when a path cannot be read; a file inside a dSYM \
+            PATH may be a Mach-O binary (its <name>.dSYM beside it is matched), an .app, .appex or .framework \
+            (dSYMs beside it are matched), a .dSYM, an .xcarchive, an .ipa or zip, or a build folder (bundles, and \
+            bare binaries named like a dSYM found there). Binaries and dSYMs given together are matched by UUID. \
+            Exits 1 when a path cannot be read; a file inside a dSYM \
             that is not Mach-O, empty or damaged is a warning, and the rest is still checked.
             """
     )
@@ -36,6 +38,7 @@ struct DsymCommand: AsyncParsableCommand {
                 failed = true
             }
         }
+        inspections = DsymInspector.pair(inspections)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -7,30 +7,6 @@ import Testing
 /// repositories.
 @Suite struct CheckoutLockTests {
     /// Starts `release ARGUMENTS` in `directory` with its output going to files.
-    private func start(_ arguments: [String], in directory: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ReleaseBinary.path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { environment[name] = nil }
-        process.environment = environment
-        FileManager.default.createFile(atPath: directory + "/first.stderr", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: directory + "/first.stderr")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    private func waitFor(_ path: String) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard Date() < deadline else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-    }
-
     private func pid(in file: String) -> Int32? {
         (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
@@ -54,9 +30,9 @@ import Testing
     @Test func aSecondRunInTheSameCheckoutIsRefusedNamingTheHolder() throws {
         let directory = try ReleaseBinary.gitRepository(branch: "main")
         try sleeper(in: directory)
-        let first = try start(["run", "slow.json"], in: directory)
+        let first = try ReleaseBinary.start(["run", "slow.json"], in: directory, stderrFile: "first.stderr")
         defer { if first.isRunning { first.interrupt() }; first.waitUntilExit() }
-        try waitFor(directory + "/work.pid")
+        try ReleaseBinary.waitFor(directory + "/work.pid")
         let lock = directory + "/.git/release.lock"
 
         let second = try ReleaseBinary.run(["run", "quick.json"], in: directory)
@@ -85,8 +61,8 @@ import Testing
     @Test func theNextRunStopsTheStepsAKilledRunLeftRunning() throws {
         let directory = try ReleaseBinary.gitRepository(branch: "main")
         try sleeper(in: directory)
-        let first = try start(["run", "slow.json"], in: directory)
-        try waitFor(directory + "/work.pid")
+        let first = try ReleaseBinary.start(["run", "slow.json"], in: directory, stderrFile: "first.stderr")
+        try ReleaseBinary.waitFor(directory + "/work.pid")
         let orphan = try #require(pid(in: directory + "/work.pid"))
         // The group is in the lock file before the run is killed (it is written as soon as the step is spawned).
         let deadline = Date().addingTimeInterval(60)

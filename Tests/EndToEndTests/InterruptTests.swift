@@ -4,31 +4,6 @@ import Testing
 /// Ctrl-C and SIGTERM as a user or CI sends them to the real binary.
 @Suite struct InterruptTests {
     /// Starts `release ARGUMENTS` in `directory` with its output going to files (so nothing can stall on a pipe).
-    private func start(_ arguments: [String], in directory: String, path: String? = nil) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ReleaseBinary.path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { environment[name] = nil }
-        if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
-        process.environment = environment
-        FileManager.default.createFile(atPath: directory + "/stderr.txt", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.txt")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    private func waitFor(_ path: String, seconds: Double = 60) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard Date() < deadline else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-    }
-
     private func isAlive(_ pidFile: String) -> Bool {
         guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             return false
@@ -48,8 +23,8 @@ import Testing
         chmod(directory + "/bin/git", 0o755)
         try #"{"version": 1, "steps": [{"id": "a", "uses": "print", "with": {"message": "${git.branch}"}}]}"#
             .write(toFile: directory + "/p.json", atomically: true, encoding: .utf8)
-        let process = try start(["run", "p.json"], in: directory, path: directory + "/bin")
-        try waitFor(directory + "/git.pid")
+        let process = try ReleaseBinary.start(["run", "p.json"], in: directory, path: directory + "/bin")
+        try ReleaseBinary.waitFor(directory + "/git.pid")
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
@@ -64,10 +39,10 @@ import Testing
     @Test func aSecondInterruptStopsTheCleanupAndStillReports() throws {
         let directory = ReleaseBinary.temporaryDirectory()
         try ReleaseBinary.copyFixture("Pipelines/valid/interrupt-cleanup.json", to: directory, as: "pipeline.json")
-        let process = try start(["run", "pipeline.json", "--report", "report.json"], in: directory)
-        try waitFor(directory + "/archive.started")
+        let process = try ReleaseBinary.start(["run", "pipeline.json", "--report", "report.json"], in: directory)
+        try ReleaseBinary.waitFor(directory + "/archive.started")
         process.interrupt()
-        try waitFor(directory + "/sleeper.pid")
+        try ReleaseBinary.waitFor(directory + "/sleeper.pid")
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)

@@ -63,6 +63,34 @@ enum ReleaseBinary {
 
     /// The first line a process writes to `pipe` (a server's URL), without its newline; what came when it ends
     /// without one.
+    /// Starts `release` without waiting for it: no stdin, stdout discarded, stderr into `directory/stderrFile`, the CI
+    /// variables that would change its output removed, and `path` (a folder of fake tools) first on `PATH`.
+    static func start(_ arguments: [String], in directory: String, stderrFile: String = "stderr.txt", path: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { environment[name] = nil }
+        if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
+        process.environment = environment
+        FileManager.default.createFile(atPath: directory + "/" + stderrFile, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: directory + "/" + stderrFile)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits until `path` exists (a step writes it when it has started), for at most `seconds`.
+    static func waitFor(_ path: String, seconds: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: path) {
+            guard Date() < deadline else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     static func firstLine(of pipe: Pipe) -> String {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {

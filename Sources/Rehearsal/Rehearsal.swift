@@ -52,7 +52,7 @@ public final class Rehearsal: Sendable {
         var environment = environment
         let given = { (name: String) in !(environment[name] ?? "").isEmpty }
         var placeholders = Set(secrets.filter { !given($0) })
-        if !["APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY"].allSatisfy(given) {
+        if !Self.appStoreKeyNames.allSatisfy(given) {
             placeholders.formUnion(secrets.filter { $0.hasPrefix("APP_STORE_CONNECT_") })
         }
         let token = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? "rehearsal-\(UUID().uuidString.lowercased())"
@@ -60,7 +60,8 @@ public final class Rehearsal: Sendable {
         github = try LocalGitHubServer(configuration: .init(storageDirectory: storage, token: token, port: 0))
         appStore = try LocalAppStoreConnectServer(configuration: .init(
             storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
-            keys: Self.appStoreKeys(&environment), autoCreate: true
+            // Builds are processed at once: a rehearsal shows the whole flow without Apple's minutes of waiting.
+            keys: Self.appStoreKeys(&environment), processingPolls: 0, autoCreate: true
         ))
         for name in secrets where !given(name) {
             environment[name] = Self.placeholder(for: name)
@@ -101,9 +102,30 @@ public final class Rehearsal: Sendable {
         return text
     }
 
+    /// The App Store Connect API key's three settings, as the starter pipelines and `Pipelines/` name them.
+    static let appStoreKeyNames = ["APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY"]
+
+    /// For a dry run, which sends nothing: every secret in `secrets` that `environment` lacks gets a placeholder, and
+    /// the App Store Connect API key a generated throwaway key (so steps that read the key can show what they would
+    /// do), like a rehearsal's.
+    /// - Returns: the names that got one, sorted.
+    public static func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {
+        let snapshot = environment
+        let given = { (name: String) in !(snapshot[name] ?? "").isEmpty }
+        var filled = Set(secrets.filter { !given($0) })
+        if !appStoreKeyNames.allSatisfy(given), secrets.contains(where: { $0.hasPrefix("APP_STORE_CONNECT_") }) {
+            filled.formUnion(appStoreKeyNames.filter { !given($0) })
+            _ = appStoreKeys(&environment)
+        }
+        for name in secrets where !given(name) && (environment[name] ?? "").isEmpty {
+            environment[name] = placeholder(for: name)
+        }
+        return filled.sorted()
+    }
+
     /// The key the App Store Connect stand-in accepts: the environment's, or a generated one put there.
     private static func appStoreKeys(_ environment: inout [String: String]) -> [LocalAppStoreConnectServer.AcceptedKey] {
-        let names = ["APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY"]
+        let names = appStoreKeyNames
         let given = names.map { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
         if let keyID = given[0], let issuer = given[1], let pem = given[2] {
             // A key that cannot be read is accepted by nobody: the steps report what is wrong with it.

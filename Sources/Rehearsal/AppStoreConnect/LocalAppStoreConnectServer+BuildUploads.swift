@@ -24,7 +24,7 @@ extension LocalAppStoreConnectServer {
         let platform = attributes["platform"] as? String ?? ""
         for (name, value) in [("cfBundleShortVersionString", version), ("cfBundleVersion", build)] where !Self.isBundleVersion(value) {
             throw AppStoreConnectProblem.invalid(
-                "/data/attributes/\(name)", "'\(value)' is not a valid \(name): use one to three period-separated integers, such as 1.4.2")
+                "/data/attributes/\(name)", "'\(value)' is not a valid \(name): use one to four period-separated integers, such as 1.4.2")
         }
         let upload: [String: Any] = try mutate { state in
             guard state.snapshot.apps.contains(where: { $0.id == appID }) else {
@@ -54,7 +54,7 @@ extension LocalAppStoreConnectServer {
         return single(upload, status: 201, selfLink: resourceURL("buildUploads", upload["id"] as? String ?? ""))
     }
 
-    /// `CFBundleVersion` / `CFBundleShortVersionString`: one to three period-separated integers.
+    /// `CFBundleVersion` / `CFBundleShortVersionString`: one to four period-separated integers (Apple documents three; TestFlight takes four).
     static func isBundleVersion(_ text: String) -> Bool {
         BuildNumberStrategy.isAppStoreBundleVersion(text)
     }

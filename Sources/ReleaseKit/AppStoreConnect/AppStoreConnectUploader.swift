@@ -25,9 +25,11 @@ public struct AppStoreConnectUploader: Sendable {
         public var wait: Wait
         public var pollInterval: Duration
         public var waitTimeout: Double
+        /// What to do when App Store Connect already has this version and build from another file.
+        public var existing: Existing
 
         public init(ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
-                    wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600) {
+                    wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail) {
             self.ipa = ipa
             self.bundleID = bundleID
             self.version = version
@@ -37,7 +39,19 @@ public struct AppStoreConnectUploader: Sendable {
             self.wait = wait
             self.pollInterval = pollInterval
             self.waitTimeout = waitTimeout
+            self.existing = existing
         }
+    }
+
+    /// When App Store Connect already has the version and build number, uploaded from another file (an earlier run
+    /// that archived the same commit, another machine, Xcode's Organizer).
+    public enum Existing: String, Sendable, CaseIterable {
+        /// Fail, naming the next free build number: the build number is taken.
+        case fail
+        /// Use the build App Store Connect has: nothing is sent. For pipelines whose bump keeps a release's build
+        /// number only while the checkout is that release's commit (`version.bump`'s `converge`), so the same number
+        /// means the same sources.
+        case keep
     }
 
     /// How far to follow the upload after the bytes are committed.
@@ -108,6 +122,10 @@ public struct AppStoreConnectUploader: Sendable {
                     log("\(what) was uploaded before (upload \(upload.id), \(state)): nothing to send")
                     return try await follow(upload, request: request, bytesSent: 0, alreadyUploaded: true)
                 }
+                if state != "AWAITING_UPLOAD", request.existing == .keep {
+                    log("\(what) is in App Store Connect already (upload \(upload.id), \(state), from another file): kept, nothing to send (existing: keep)")
+                    return try await follow(upload, request: request, bytesSent: 0, alreadyUploaded: true)
+                }
                 if state != "AWAITING_UPLOAD" {
                     throw AppStoreConnectError.buildTaken(version: request.version, build: request.build, next: try await nextBuild(appID: app.id, request))
                 }
@@ -117,7 +135,18 @@ public struct AppStoreConnectUploader: Sendable {
                 reusable = (upload, asset)
             }
         }
-        if reusable == nil, try await !catalog.builds(appID: app.id, version: request.version, build: request.build, platform: request.platform).isEmpty {
+        let existing = reusable == nil
+            ? try await catalog.builds(appID: app.id, version: request.version, build: request.build, platform: request.platform) : []
+        if let build = existing.first, request.existing == .keep {
+            log("\(what) is in App Store Connect already (build \(build.id)): kept, nothing to send (existing: keep)")
+            var result = Result(uploadID: "", buildID: build.id, bytesSent: 0, state: "COMPLETE", processingState: nil, alreadyUploaded: true, warnings: [])
+            if request.wait == .processed {
+                result.processingState = try await waitUntilProcessed(buildID: build.id, version: request.version, build: request.build,
+                                                                      pollInterval: request.pollInterval, timeout: request.waitTimeout)
+            }
+            return result
+        }
+        if !existing.isEmpty {
             throw AppStoreConnectError.buildTaken(version: request.version, build: request.build, next: try await nextBuild(appID: app.id, request))
         }
 

@@ -10,4 +10,18 @@ public enum AppleTools {
     public static func isAppleTool(_ command: String) -> Bool {
         commands.contains(command.split(separator: "/").last.map(String.init) ?? command)
     }
+
+    /// How to install the tools a Mac build runs before Xcode (project generators, dependency managers), which
+    /// `release init` writes as steps.
+    static let installHints: [String: String] = [
+        "xcodegen": "brew install xcodegen",
+        "pod": "gem install cocoapods (or 'bundle install' when your Gemfile has it)",
+        "tuist": "curl https://mise.run | sh && mise install tuist (tuist.dev)",
+        "carthage": "brew install carthage",
+    ]
+
+    /// The install hint for `command` (a name or a path), when it is one of those tools.
+    public static func installHint(_ command: String) -> String? {
+        installHints[command.split(separator: "/").last.map(String.init) ?? command]
+    }
 }

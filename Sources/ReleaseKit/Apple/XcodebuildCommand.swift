@@ -19,10 +19,12 @@ public enum XcodebuildCommand {
         public var allowProvisioningUpdates: Bool
         /// `KEY=VALUE` build settings, written sorted by key so the command is stable.
         public var buildSettings: [String: String]
+        /// `-authenticationKeyPath P -authenticationKeyID I -authenticationKeyIssuerID J`, or nothing.
+        public var authentication: [String]
 
         public init(container: Container, scheme: String, configuration: String, destination: String = "generic/platform=iOS",
                     archivePath: String, derivedDataPath: String? = nil, resultBundlePath: String? = nil, xcconfig: String? = nil,
-                    allowProvisioningUpdates: Bool = false, buildSettings: [String: String] = [:]) {
+                    allowProvisioningUpdates: Bool = false, buildSettings: [String: String] = [:], authentication: [String] = []) {
             self.container = container
             self.scheme = scheme
             self.configuration = configuration
@@ -33,6 +35,7 @@ public enum XcodebuildCommand {
             self.xcconfig = xcconfig
             self.allowProvisioningUpdates = allowProvisioningUpdates
             self.buildSettings = buildSettings
+            self.authentication = authentication
         }
 
         /// `xcodebuild [-workspace W | -project P] -scheme S -configuration C -destination D -archivePath A
@@ -48,6 +51,7 @@ public enum XcodebuildCommand {
             if let resultBundlePath { argv += ["-resultBundlePath", resultBundlePath] }
             if let xcconfig { argv += ["-xcconfig", xcconfig] }
             if allowProvisioningUpdates { argv.append("-allowProvisioningUpdates") }
+            argv += authentication
             argv.append("archive")
             argv += buildSettings.keys.sorted().map { "\($0)=\(buildSettings[$0]!)" }
             return argv
@@ -58,9 +62,11 @@ public enum XcodebuildCommand {
     public static let version = ["xcodebuild", "-version"]
 
     /// `xcodebuild -exportArchive -archivePath A -exportPath FOLDER -exportOptionsPlist PLIST [-allowProvisioningUpdates]`.
-    public static func exportArchive(archivePath: String, exportPath: String, optionsPlist: String, allowProvisioningUpdates: Bool = false) -> [String] {
+    public static func exportArchive(archivePath: String, exportPath: String, optionsPlist: String, allowProvisioningUpdates: Bool = false,
+                                     authentication: [String] = []) -> [String] {
         var argv = ["xcodebuild", "-exportArchive", "-archivePath", archivePath, "-exportPath", exportPath, "-exportOptionsPlist", optionsPlist]
         if allowProvisioningUpdates { argv.append("-allowProvisioningUpdates") }
+        argv += authentication
         return argv
     }
 }

@@ -225,6 +225,21 @@ public final class Engine: Sendable {
                 preflight.unavailable[id] = masker.mask(reason)
             } catch {
                 let text = masker.mask(message(for: error))
+                // A dry run with a placeholder for a secret this machine lacks: the check it failed may be the
+                // placeholder's doing (a key a remote service refuses), so show what the step would do, unchecked.
+                if plan.options.dryRun, let secret = placeholderSecret(usedBy: planned),
+                   let step = try? build(planned, try interpolator.options(planned.definition.with, of: planned.kind)) {
+                    let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
+                    if let planned = try? await step.plan(in: context) {
+                        preflight.steps[id] = step
+                        preflight.effects[id] = planned.effects
+                        preflight.promised[id] = planned.outputs
+                        preflightWarnings.withLock {
+                            $0[id, default: []].append("not checked: it uses secret '\(secret)', not set here (a placeholder stands in); a real run checks it: \(text)")
+                        }
+                        continue
+                    }
+                }
                 // One cause (a secret not set) fails every step using it: reported once, by the first.
                 if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == text }) {
                     preflight.repeated[id] = earlier
@@ -247,6 +262,18 @@ public final class Engine: Sendable {
         let timeout = planned.definition.timeout
         try await withTimeout(timeout, "verify") { try await step.verify(in: context) }
         return (step, try await withTimeout(timeout, "plan") { try await step.plan(in: context) }, context)
+    }
+
+    /// The first placeholder secret (``RunOptions/placeholderSecrets``) the step's options name.
+    private func placeholderSecret(usedBy planned: PlannedStep) -> String? {
+        let placeholders = plan.options.placeholderSecrets
+        guard !placeholders.isEmpty else { return nil }
+        var found: String?
+        forEachString(in: planned.definition.with, path: .root) { text, _, _ in
+            guard found == nil, Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return }
+            for case .secret(let name) in template.references where placeholders.contains(name) { found = name; return }
+        }
+        return found
     }
 
     private func fail(_ preflight: inout Preflight, _ id: String, _ message: String) {

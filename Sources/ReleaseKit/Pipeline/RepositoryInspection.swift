@@ -1,69 +1,346 @@
 import Foundation
 
-/// What `release init` finds in a repository: the Xcode project (or workspace, or XcodeGen spec), its shared
-/// schemes, the app target, its bundle id, where the version lives (the version engine's answer) and the GitHub
-/// remote. Everything is read from files; nothing is run.
+/// What `release init` finds in a repository and what it chooses from it: the project (and the workspace that
+/// builds it), the apps and their platforms, the shared scheme that archives the chosen app, how the project is
+/// generated (XcodeGen, Tuist, CocoaPods), the team, an existing fastlane set-up, the pinned Xcode and the GitHub
+/// remote. Everything is read from files; nothing is run. ``reasons`` says why each choice was made.
 public struct RepositoryInspection: Sendable, Equatable {
-    /// The `.xcodeproj` (or XcodeGen spec) relative to the repository, as `version.bump` and `xcodebuild` take it.
-    public var project: String?
-    /// A `.xcworkspace` beside the project (CocoaPods, several projects): `xcodebuild` should build that.
-    public var workspace: String?
-    /// The XcodeGen spec, when the project is generated from one.
-    public var xcodegenSpec: String?
-    /// Shared schemes (`xcshareddata/xcschemes/*.xcscheme`), sorted; only shared schemes exist on a CI machine.
-    public var schemes: [String]
-    /// The app target the version engine considers primary.
-    public var appTarget: String?
-    /// The app's bundle identifier.
-    public var bundleIdentifier: String?
-    /// The marketing version and build number now.
-    public var version: String?
-    public var build: String?
-    /// Where the version is defined (`Demo/Info.plist:22`), for the person reading the prompt.
-    public var versionDefinedAt: String?
-    /// `owner/name` of the GitHub remote (`origin` first).
-    public var githubRepository: String?
-    /// What could not be read, said plainly (no project, an unreadable one).
-    public var notes: [String]
-
-    /// The scheme to archive: a shared scheme named after the app target, else the first shared scheme, else the
-    /// app target (Xcode makes an unshared scheme of that name, which a fresh clone lacks: the note says so).
-    public var scheme: String? {
-        if let appTarget, schemes.contains(appTarget) { return appTarget }
-        return schemes.first ?? appTarget
+    /// An application target the project ships.
+    public struct App: Sendable, Equatable {
+        /// The target's name (`BlueprintName` in schemes).
+        public var target: String
+        public var platform: AppPlatform
+        public var bundleIdentifier: String?
+        public var team: String?
+        /// The marketing version and build in the archive configuration.
+        public var version: String?
+        public var build: String?
+        /// Where the version is defined, `Config/Version.xcconfig:3`.
+        public var versionDefinedAt: String?
     }
 
-    /// Inspects the repository at `directory`; `project` names the project when there are several.
-    public static func inspect(_ directory: String, project: String? = nil) -> RepositoryInspection {
-        var result = RepositoryInspection(schemes: [], notes: [])
-        let files = FileManager.default
-        let top = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-        result.workspace = top.first { $0.hasSuffix(".xcworkspace") }
+    /// What the user answered on the command line (`--project`, `--workspace`, `--scheme`, `--target`, `--platform`).
+    public struct Answers: Sendable, Equatable {
+        public var project: String?
+        public var workspace: String?
+        public var scheme: String?
+        public var target: String?
+        public var platform: String?
+
+        public init(project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil) {
+            self.project = project
+            self.workspace = workspace
+            self.scheme = scheme
+            self.target = target
+            self.platform = platform
+        }
+    }
+
+    /// Why `init` cannot write a pipeline: no project, an answer that names nothing there.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// An existing fastlane set-up's answers (`fastlane/Appfile`, `fastlane/Matchfile`).
+    public struct Fastlane: Sendable, Equatable {
+        public var appIdentifier: String?
+        public var teamID: String?
+        /// match's `type`: appstore, adhoc, development, enterprise.
+        public var matchType: String?
+    }
+
+    /// The `.xcodeproj` relative to the repository (the version engine's project; for a generated project not in
+    /// git, the XcodeGen spec).
+    public var project: String?
+    /// The `.xcworkspace` xcodebuild builds, when the app's project is in one (or CocoaPods will make one).
+    public var workspace: String?
+    /// The XcodeGen spec the project is generated from.
+    public var xcodegenSpec: String?
+    /// A Tuist manifest (`Project.swift` / `Workspace.swift`) at the root.
+    public var tuistManifest: String?
+    /// The `Podfile`, when the project uses CocoaPods.
+    public var podfile: String?
+    /// Whether the project resolves Swift packages (a `Package.resolved` beside it or in its workspace).
+    public var usesSwiftPackages: Bool
+    /// Every application target that is not embedded in another, iOS first.
+    public var apps: [App]
+    /// The chosen app.
+    public var app: App?
+    /// Every shared scheme visible to the build (the project's and the workspace's), by name.
+    public var schemes: [XcodeScheme]
+    /// The scheme to archive.
+    public var scheme: String?
+    /// Its archive configuration.
+    public var configuration: String
+    public var fastlane: Fastlane?
+    /// `.xcode-version`'s content.
+    public var xcodeVersion: String?
+    /// `owner/name` of the GitHub remote (`origin` first).
+    public var githubRepository: String?
+    /// Why each choice was made, one line each, for the person running `init`.
+    public var reasons: [String]
+    /// What could not be read, or should be done by hand, said plainly.
+    public var notes: [String]
+
+    /// Names of the shared schemes.
+    public var schemeNames: [String] { schemes.map(\.name) }
+    /// The app target's name.
+    public var appTarget: String? { app?.target }
+    public var bundleIdentifier: String? { app?.bundleIdentifier ?? fastlane?.appIdentifier }
+    public var team: String? { app?.team ?? fastlane?.teamID }
+    public var version: String? { app?.version }
+    public var build: String? { app?.build }
+
+    /// Inspects the repository at `directory`.
+    /// - Throws: ``Problem`` when there is no project, or an answer names a project, workspace, target, platform or
+    ///   scheme that is not there (the message lists what is).
+    public static func inspect(_ directory: String, answers: Answers = Answers()) throws -> RepositoryInspection {
+        var result = RepositoryInspection(usesSwiftPackages: false, apps: [], schemes: [], configuration: "Release", reasons: [], notes: [])
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+        func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: FilePath.lexicallyJoined(root, relative)) }
+
+        // The workspace the user named decides the project when they did not name one.
+        var projectAnswer = answers.project
+        var namedWorkspace: XcodeWorkspace?
+        if let workspace = answers.workspace {
+            guard workspace.hasSuffix(".xcworkspace"), exists(workspace) else {
+                throw Problem(description: "--workspace '\(Echo.text(workspace))': no such .xcworkspace in \(root)")
+            }
+            let read = try? XcodeWorkspace(contentsOf: FilePath.lexicallyJoined(root, workspace))
+            guard let read, !read.projects.isEmpty else {
+                throw Problem(description: "--workspace '\(Echo.text(workspace))' references no .xcodeproj")
+            }
+            namedWorkspace = read
+            if projectAnswer == nil {
+                projectAnswer = read.projects.first { project in
+                    ((try? VersionReader.read(project: project, in: root))?.tracked.contains { $0.entry.productType?.hasPrefix("com.apple.product-type.application") == true }) == true
+                }.map { relative($0, to: root) }
+            }
+        }
+        if let project = projectAnswer, !exists(project) {
+            throw Problem(description: "--project '\(Echo.text(project))': no such file or folder in \(root)")
+        }
+
+        let versions: ProjectVersions
         do {
-            let versions = try VersionReader.read(project: project, in: directory)
-            let report = versions.report
-            result.project = relative(report.project, to: directory)
-            result.xcodegenSpec = report.xcodegenSpec.map { relative($0, to: directory) }
-            result.appTarget = report.primaryTarget
-            result.version = report.version
-            result.build = report.build
-            let primary = report.entries.first { $0.target == report.primaryTarget && $0.configuration == (report.primaryConfiguration ?? $0.configuration) }
-            result.bundleIdentifier = primary?.bundleIdentifier
-            result.versionDefinedAt = primary?.versionDefinedAt?.description
+            versions = try VersionReader.read(project: projectAnswer, in: root)
+        } catch VersioningError.noProject {
+            throw Problem(description: "no Xcode project (.xcodeproj), workspace or XcodeGen spec (project.yml) in \(root) or the folders below it: run 'release init' in the repository that holds your app, or pass --project PATH")
+        } catch VersioningError.ambiguousProject(_, let candidates) {
+            throw Problem(description: "several Xcode projects here: \(candidates.joined(separator: ", ")); pass --project with the one that holds the app (or --workspace)")
         } catch {
-            result.notes.append("no version found: \(error)")
+            throw Problem(description: "cannot read the project: \(error)")
         }
-        for container in [result.project, result.workspace].compactMap({ $0 }) where container.hasSuffix(".xcodeproj") || container.hasSuffix(".xcworkspace") {
-            let folder = (directory as NSString).appendingPathComponent(container + "/xcshareddata/xcschemes")
-            let names = ((try? files.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".xcscheme") }
-            result.schemes += names.map { String($0.dropLast(".xcscheme".count)) }
+        let report = versions.report
+        result.xcodegenSpec = report.xcodegenSpec.map { relative($0, to: root) }
+        let projectPath = versions.project?.path
+        result.project = projectPath.map { relative($0, to: root) } ?? relative(report.project, to: root)
+        if let tuist = ["Workspace.swift", "Project.swift"].first(where: exists) { result.tuistManifest = tuist }
+        // Base configurations under Pods/ appear with `pod install`, which the pipeline runs: one note for them all.
+        let podWarnings = (report.warnings ?? []).filter { $0.contains("'Pods/") }
+        for note in report.warnings ?? [] where !podWarnings.contains(note) { result.notes.append(note) }
+        if !podWarnings.isEmpty {
+            result.notes.append("\(podWarnings.count) base configuration\(podWarnings.count == 1 ? "" : "s") under Pods/ appear with 'pod install', which the pipeline runs before the archive")
         }
-        result.schemes = Array(Set(result.schemes)).sorted()
-        if result.schemes.isEmpty, let target = result.appTarget {
-            result.notes.append("no shared scheme: share the '\(target)' scheme in Xcode (Manage Schemes, Shared) so CI machines have it")
+
+        // Apps: application targets nothing embeds, per platform, with their values in the archive configuration
+        // (decided once the scheme is known; the version engine's default configuration until then).
+        func app(_ target: String, configuration: String?) -> App? {
+            let rows = versions.tracked.filter { $0.entry.target == target }
+            guard let first = rows.first else { return nil }
+            let row = rows.first { $0.entry.configuration == configuration } ?? rows.first { $0.entry.configuration == report.primaryConfiguration } ?? first
+            let platform = row.sdk.flatMap(AppPlatform.init(sdk:)) ?? (row.entry.productType?.contains("watchapp") == true ? .watchOS : .iOS)
+            return App(target: target, platform: platform, bundleIdentifier: row.entry.bundleIdentifier, team: row.developmentTeam,
+                       version: row.entry.version, build: row.entry.build, versionDefinedAt: row.entry.versionDefinedAt?.description)
         }
-        result.githubRepository = githubRepository(gitConfig: (directory as NSString).appendingPathComponent(".git/config"))
+        var targets: [String] = []
+        for row in versions.tracked where row.entry.productType?.hasPrefix("com.apple.product-type.application") == true && row.entry.host == nil && !targets.contains(row.entry.target) {
+            targets.append(row.entry.target)
+        }
+        result.apps = targets.compactMap { app($0, configuration: nil) }
+        // iOS first, then the version engine's primary app, then the project's order.
+        result.apps = result.apps.enumerated().sorted { lhs, rhs in
+            if lhs.element.platform != rhs.element.platform { return lhs.element.platform < rhs.element.platform }
+            let lhsPrimary = lhs.element.target == report.primaryTarget, rhsPrimary = rhs.element.target == report.primaryTarget
+            if lhsPrimary != rhsPrimary { return lhsPrimary }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+        guard !result.apps.isEmpty else {
+            let names = Set(versions.tracked.map(\.entry.target)).sorted()
+            throw Problem(description: "\(result.project ?? report.project) has no application target to release (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+        }
+
+        // The chosen app: --target, else --platform's first, else the first (iOS first).
+        var candidates = result.apps
+        if let platformName = answers.platform {
+            guard let platform = AppPlatform(name: platformName) else {
+                throw Problem(description: "--platform '\(Echo.text(platformName))' is not one of \(AppPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            candidates = candidates.filter { $0.platform == platform }
+            guard !candidates.isEmpty else {
+                throw Problem(description: "no \(platform.rawValue) app in \(result.project ?? ""): its apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))")
+            }
+        }
+        if let target = answers.target {
+            guard let chosen = candidates.first(where: { $0.target == target }) else {
+                throw Problem(description: "--target '\(Echo.text(target))' is not an app target here; the apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))")
+            }
+            candidates = [chosen]
+        }
+        var chosen = candidates[0]
+        if answers.target == nil, result.apps.count > 1 {
+            result.reasons.append("app \(chosen.target) (\(chosen.platform.rawValue)) of \(result.apps.count) apps (\(result.apps.map(\.target).joined(separator: ", "))): \(answers.platform == nil ? "iOS first, then the project's main app" : "the first \(chosen.platform.rawValue) app"); --target picks another")
+        }
+
+        // The workspace: the named one; else one in the repository that references the app's project; else the one
+        // CocoaPods makes beside a Podfile.
+        let projectFolder = projectPath.map(FilePath.parent(of:)) ?? root
+        if let podfile = [FilePath.lexicallyJoined(projectFolder, "Podfile"), FilePath.lexicallyJoined(root, "Podfile")].first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            result.podfile = relative(podfile, to: root)
+        }
+        var workspace = namedWorkspace
+        if workspace == nil, let projectPath {
+            workspace = Self.workspaces(below: root).compactMap { try? XcodeWorkspace(contentsOf: $0) }.first { $0.projects.contains(projectPath) }
+            if let workspace {
+                result.reasons.append("workspace \(relative(workspace.path, to: root)): it holds \(relative(projectPath, to: root))\(result.podfile != nil ? " and the CocoaPods projects" : "")")
+            }
+        }
+        if let workspace {
+            result.workspace = relative(workspace.path, to: root)
+        } else if let podfile = result.podfile, let projectPath {
+            let name = ((projectPath as NSString).lastPathComponent as NSString).deletingPathExtension
+            result.workspace = relative(FilePath.lexicallyJoined(FilePath.parent(of: FilePath.lexicallyJoined(root, podfile)), name + ".xcworkspace"), to: root)
+            result.reasons.append("workspace \(result.workspace!): 'pod install' (from \(podfile)) creates it")
+        }
+
+        // Shared schemes: the project's, the workspace's, and those of the other projects the workspace holds.
+        var containers = [projectPath].compactMap { $0 }
+        if let workspace { containers = [workspace.path] + containers + workspace.projects.filter { !containers.contains($0) } }
+        var seen = Set<String>()
+        result.schemes = containers.flatMap(XcodeScheme.shared(in:)).filter { seen.insert($0.name).inserted }.sorted { $0.name < $1.name }
+        let schemeAnswer = answers.scheme
+        if let schemeAnswer {
+            if let scheme = result.schemes.first(where: { $0.name == schemeAnswer }) {
+                result.scheme = scheme.name
+                result.configuration = scheme.archiveConfiguration
+                if answers.target == nil, let built = scheme.archived.first(where: \.isApplication),
+                   let matching = result.apps.first(where: { $0.target == built.blueprintName }) {
+                    chosen = matching
+                }
+            } else if result.schemes.isEmpty, result.apps.contains(where: { $0.target == schemeAnswer }) {
+                result.scheme = schemeAnswer
+                result.notes.append(Self.unsharedNote(schemeAnswer))
+            } else {
+                let listed = result.schemes.isEmpty ? "there are no shared schemes (xcshareddata/xcschemes); a project without any gets one per target: \(result.apps.map(\.target).joined(separator: ", "))"
+                    : "the shared schemes are \(result.schemeNames.map { "'\($0)'" }.joined(separator: ", "))"
+                throw Problem(description: "--scheme '\(Echo.text(schemeAnswer))' does not exist: \(listed)\(Suggestion.closest(to: schemeAnswer, in: result.schemeNames).map { " (did you mean '\($0)'?)" } ?? "")")
+            }
+        } else {
+            let productName = chosen.target
+            let archiving = result.schemes.filter { scheme in
+                !scheme.createdForAppExtension && scheme.archived.contains { $0.isApplication && $0.blueprintName == productName }
+            }
+            let ranked = archiving.sorted { lhs, rhs in
+                func score(_ scheme: XcodeScheme) -> [Int] {
+                    [scheme.name == productName ? 0 : 1,
+                     scheme.archiveConfiguration == "Release" ? 0 : 1,
+                     scheme.launched?.blueprintName == productName ? 0 : 1,
+                     scheme.archived.count]
+                }
+                let (l, r) = (score(lhs), score(rhs))
+                return l != r ? l.lexicographicallyPrecedes(r) : lhs.name < rhs.name
+            }
+            if let best = ranked.first {
+                result.scheme = best.name
+                result.configuration = best.archiveConfiguration
+                let others = ranked.count > 1 ? "; \(ranked.count - 1) other\(ranked.count == 2 ? "" : "s") archive it too (\(ranked.dropFirst().prefix(4).map(\.name).joined(separator: ", "))\(ranked.count > 5 ? ", …" : ""))" : ""
+                result.reasons.append("scheme '\(best.name)': it archives \(productName).app in \(best.archiveConfiguration)\(others)")
+            } else {
+                result.scheme = chosen.target
+                result.notes.append(result.schemes.isEmpty ? Self.unsharedNote(chosen.target)
+                    : "no shared scheme archives \(chosen.target).app: using '\(chosen.target)', which exists on a CI machine only if you share it (Xcode: Product › Scheme › Manage Schemes…, tick Shared, commit xcshareddata)")
+            }
+        }
+        chosen = app(chosen.target, configuration: result.configuration) ?? chosen
+        result.app = chosen
+
+        result.usesSwiftPackages = containers.contains { container in
+            let name = container.hasSuffix(".xcworkspace") ? "xcshareddata/swiftpm/Package.resolved" : "project.xcworkspace/xcshareddata/swiftpm/Package.resolved"
+            return FileManager.default.fileExists(atPath: (container as NSString).appendingPathComponent(name))
+        }
+        result.fastlane = Self.fastlane(in: root)
+        if let fastlane = result.fastlane {
+            var used: [String] = []
+            if chosen.bundleIdentifier == nil, fastlane.appIdentifier != nil { used.append("app identifier \(fastlane.appIdentifier!)") }
+            if chosen.team == nil, let team = fastlane.teamID { used.append("team \(team)") }
+            if let id = fastlane.appIdentifier, let bundle = chosen.bundleIdentifier, id != bundle {
+                result.notes.append("fastlane's Appfile names \(id), the project builds \(bundle) in \(result.configuration): the pipeline uses the project's")
+            }
+            if !used.isEmpty { result.reasons.append("from fastlane's Appfile: \(used.joined(separator: ", "))") }
+            if let type = fastlane.matchType {
+                result.notes.append("fastlane match (type \(type)) keeps your certificates in a git repository: with --signing files, set CERTIFICATE_P12 and the profiles from the files match decrypts (fastlane match export), or use --signing api-key and let Xcode manage them")
+            }
+        }
+        if result.team == nil {
+            result.notes.append("no team found (DEVELOPMENT_TEAM): set the pipeline's 'team' variable to your Apple team ID (developer.apple.com › Membership details)")
+        }
+        if let text = try? String(contentsOfFile: root + "/.xcode-version", encoding: .utf8) {
+            let version = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !version.isEmpty, version.count <= 32, version.allSatisfy({ $0.isNumber || $0 == "." || $0.isLetter || $0 == "-" }) {
+                result.xcodeVersion = version
+                result.notes.append("Xcode \(version) is pinned by .xcode-version: select it on the CI Mac (xcodes select \(version), or DEVELOPER_DIR)")
+            }
+        }
+        result.githubRepository = githubRepository(gitConfig: GitDirectory.of(root).map { $0 + "/config" } ?? (root + "/.git/config"))
         return result
+    }
+
+    static func unsharedNote(_ scheme: String) -> String {
+        "the project shares no scheme: xcodebuild makes one per target (so '\(scheme)' works on a fresh clone), but share it to be sure CI builds what you build (Xcode: Product › Scheme › Manage Schemes…, tick Shared, commit xcshareddata)"
+    }
+
+    /// `.xcworkspace` folders in the repository (two levels down), outside projects and dependency folders.
+    static func workspaces(below root: String) -> [String] {
+        var found: [String] = []
+        var folders = [root]
+        for _ in 0..<3 {
+            var next: [String] = []
+            for folder in folders {
+                for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+                where !name.hasPrefix(".") && !XcodeProject.skippedFolders.contains(name) {
+                    let path = folder + "/" + name
+                    if name.hasSuffix(".xcworkspace") { found.append(path) }
+                    else if !name.contains("."), FileSystemSupport.isDirectory(path) { next.append(path) }
+                }
+            }
+            folders = next
+        }
+        return found
+    }
+
+    /// `fastlane/Appfile` and `fastlane/Matchfile` values written as literals (`app_identifier "x"`,
+    /// `team_id("X")`, `type("appstore")`); values read from the environment or placeholders are left out.
+    static func fastlane(in root: String) -> Fastlane? {
+        guard let folder = ["fastlane", "Fastlane", ".fastlane"].map({ root + "/" + $0 }).first(where: FileSystemSupport.isDirectory) else { return nil }
+        func value(_ key: String, in file: String) -> String? {
+            guard let text = try? String(contentsOfFile: folder + "/" + file, encoding: .utf8), text.utf8.count < 1 << 20 else { return nil }
+            for raw in text.split(whereSeparator: \.isNewline) {
+                var line = Substring(raw.trimmingCharacters(in: .whitespaces))
+                guard line.hasPrefix(key) else { continue }
+                line = line.dropFirst(key.count).drop { $0 == " " || $0 == "(" || $0 == "[" }
+                guard let quote = line.first, quote == "\"" || quote == "'" else { continue }
+                let rest = line.dropFirst()
+                guard let end = rest.firstIndex(of: quote) else { continue }
+                let found = String(rest[..<end])
+                if found.isEmpty || found.contains("[[") || found.contains("#{") || found.count > 200 { continue }
+                return found
+            }
+            return nil
+        }
+        let fastlane = Fastlane(appIdentifier: value("app_identifier", in: "Appfile") ?? value("app_identifier", in: "Matchfile"),
+                                teamID: value("team_id", in: "Appfile") ?? value("team_id", in: "Matchfile"),
+                                matchType: value("type", in: "Matchfile"))
+        return fastlane == Fastlane() ? nil : fastlane
     }
 
     /// `owner/name` from the first GitHub remote in a git config (`origin` preferred), for https and ssh URLs.
@@ -83,7 +360,15 @@ public struct RepositoryInspection: Sendable, Equatable {
         return ordered.lazy.compactMap { GitHubRemote.repository(fromURL: $0.url) }.first
     }
 
-    private static func relative(_ path: String, to directory: String) -> String {
+    /// Whether `text` is a GitHub `owner/name`.
+    public static func isRepositoryName(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let owner = parts.first, let name = parts.last, !owner.isEmpty, !name.isEmpty, owner.count <= 39, name.count <= 100 else { return false }
+        return owner.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } && name != "." && name != ".."
+    }
+
+    static func relative(_ path: String, to directory: String) -> String {
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
         let full = path.hasPrefix("/") ? URL(fileURLWithPath: path).standardizedFileURL.path : path
         if full.hasPrefix(base + "/") { return String(full.dropFirst(base.count + 1)) }

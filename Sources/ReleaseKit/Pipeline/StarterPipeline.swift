@@ -1,99 +1,297 @@
 import Foundation
 
-/// The `Pipelines/release.json` that `release init` writes: the steps that exist, filled in from a
-/// ``RepositoryInspection`` and the answers to its questions.
+/// The `Pipelines/release.json` that `release init` writes: a pipeline that ships, made only of first-class steps and
+/// filled in from a ``RepositoryInspection`` and the answers to its questions.
 ///
-/// Bump first; on macOS archive, export, package the dSYMs, check them and zip the archive; checksums; a GitHub
-/// release on the `release` profile (release branches); cleanup always. Steps that need Xcode say
-/// `"when": {"os": "macos"}`, so the file validates and dry-runs on Linux too.
+/// A clean tree → the bump (once per release: re-runs keep it) → its commit → project generation (XcodeGen, Tuist,
+/// CocoaPods) → signing → `xcode.archive` for the app's platform → `xcode.export` with generated ExportOptions →
+/// `gate.ipa` and the dSYM check and package → notes → on the `release` profile (branches `release*`) an App Store
+/// export uploaded to App Store Connect and given to a TestFlight group, tagged; on `adhoc` (every other branch) a
+/// release-testing export for testers only → push → a GitHub Release when the remote is on GitHub → cleanup.
+/// Steps that need Xcode say `"when": {"os": "macos"}`, so the file validates and dry-runs anywhere.
 public struct StarterPipeline: Sendable, Equatable {
+    /// How the archive and export are signed.
+    public enum Signing: String, Sendable, Equatable, CaseIterable {
+        /// Xcode manages certificates and profiles itself, authorised by the App Store Connect API key
+        /// (`-allowProvisioningUpdates -authenticationKey…`): no certificate files to keep.
+        case apiKey = "api-key"
+        /// A distribution certificate (.p12) and provisioning profiles kept as secrets, installed for the run.
+        case files
+
+        /// What `init` says about the choice.
+        public var summary: String {
+            switch self {
+            case .apiKey: "Xcode-managed signing with the App Store Connect API key (no certificate files to keep)"
+            case .files: "a certificate (.p12) and provisioning profiles from secrets"
+            }
+        }
+    }
+
+    /// How the project is made before it is built.
+    public enum Generation: Sendable, Equatable {
+        case xcodegen(spec: String)
+        case tuist
+        case cocoapods(podfile: String)
+    }
+
     /// The `.xcodeproj` (or XcodeGen spec) the version lives in.
     public var project: String
     /// `-workspace` for xcodebuild when there is one; else `-project`.
     public var workspace: String?
     public var scheme: String
-    /// Used for file names (`build/NAME.xcarchive`).
+    /// The archive configuration.
+    public var configuration: String
+    /// The app target: file names (`build/NAME.xcarchive`).
     public var appName: String
+    public var platform: AppPlatform
+    public var bundleIdentifier: String?
+    /// The Apple team ID; a placeholder the pipeline names when unknown.
+    public var team: String?
+    public var generation: [Generation]
+    public var signing: Signing
+    /// The TestFlight group the release build goes to.
+    public var testflightGroup: String
     /// `owner/name`; nil leaves the GitHub release out.
     public var githubRepository: String?
-    /// Shown in the pipeline's description.
-    public var bundleIdentifier: String?
+    /// The pinned Xcode (`.xcode-version`), said in the description.
+    public var xcodeVersion: String?
+    /// The macOS runner label for exported CI workflows.
+    public var runner: String
     /// Where `$schema` points, relative to the pipeline file: the schema lives beside `Pipelines/`, not in it,
     /// since every `Pipelines/*.json` is a pipeline to `release validate`.
     public var schemaPath: String
 
-    public init(project: String, workspace: String? = nil, scheme: String, appName: String, githubRepository: String?,
-                bundleIdentifier: String? = nil, schemaPath: String = "../release.schema.json") {
+    public init(project: String, workspace: String? = nil, scheme: String, configuration: String = "Release", appName: String,
+                platform: AppPlatform = .iOS, bundleIdentifier: String? = nil, team: String? = nil, generation: [Generation] = [],
+                signing: Signing = .apiKey, testflightGroup: String = StarterPipeline.defaultTestFlightGroup,
+                githubRepository: String? = nil, xcodeVersion: String? = nil, runner: String = "macos-15",
+                schemaPath: String = "../release.schema.json") {
         self.project = project
         self.workspace = workspace
         self.scheme = scheme
+        self.configuration = configuration
         self.appName = appName
-        self.githubRepository = githubRepository
+        self.platform = platform
         self.bundleIdentifier = bundleIdentifier
+        self.team = team
+        self.generation = generation
+        self.signing = signing
+        self.testflightGroup = testflightGroup
+        self.githubRepository = githubRepository
+        self.xcodeVersion = xcodeVersion
+        self.runner = runner
         self.schemaPath = schemaPath
     }
 
+    /// The TestFlight group a starter gives builds to unless told another.
+    public static let defaultTestFlightGroup = "Internal Testers"
+
     /// Defaults from what the repository holds.
-    public init(_ inspection: RepositoryInspection) {
+    public init(_ inspection: RepositoryInspection, signing: Signing = .apiKey) {
         let project = inspection.project ?? "."
         let app = inspection.appTarget ?? ((project as NSString).lastPathComponent as NSString).deletingPathExtension
-        self.init(project: project, workspace: inspection.workspace, scheme: inspection.scheme ?? app, appName: app,
-                  githubRepository: inspection.githubRepository, bundleIdentifier: inspection.bundleIdentifier)
+        var generation: [Generation] = []
+        if let spec = inspection.xcodegenSpec { generation.append(.xcodegen(spec: spec)) }
+        if inspection.tuistManifest != nil { generation.append(.tuist) }
+        if let podfile = inspection.podfile { generation.append(.cocoapods(podfile: podfile)) }
+        self.init(project: project, workspace: inspection.workspace, scheme: inspection.scheme ?? app, configuration: inspection.configuration,
+                  appName: app, platform: inspection.app?.platform ?? .iOS, bundleIdentifier: inspection.bundleIdentifier,
+                  team: inspection.team, generation: generation, signing: signing, githubRepository: inspection.githubRepository,
+                  xcodeVersion: inspection.xcodeVersion)
+    }
+
+    /// The secrets and environment variables a run of this pipeline reads, with where each comes from.
+    public var secrets: [(name: String, purpose: String)] {
+        var list: [(String, String)] = [
+            ("APP_STORE_CONNECT_KEY_ID", "environment: the API key's ID (App Store Connect › Users and Access › Integrations › App Store Connect API)"),
+            ("APP_STORE_CONNECT_ISSUER_ID", "environment: the issuer ID shown above the keys on that page"),
+            ("APP_STORE_CONNECT_KEY", "secret: the key's .p8 file contents (downloadable once, when the key is made; role App Manager or Admin)"),
+        ]
+        if signing == .files {
+            list += [
+                ("CERTIFICATE_P12", "secret: the Apple Distribution certificate and key, exported from Keychain Access as .p12, in base64"),
+                ("CERTIFICATE_PASSWORD", "secret: that .p12's password"),
+                ("APPSTORE_PROFILE", "secret: the App Store provisioning profile (developer.apple.com › Profiles), base64"),
+                ("ADHOC_PROFILE", "secret: the Ad Hoc provisioning profile, base64"),
+            ]
+        }
+        if githubRepository != nil { list.append(("GITHUB_TOKEN", "secret: a token that can write releases (GitHub Actions provides one)")) }
+        return list
     }
 
     /// The pipeline as JSON text, ending with a newline.
     public var text: String {
-        func q(_ text: String) -> String { "\"" + JSONEscape.string(text) + "\"" }
-        let container = workspace.map { ["-workspace", $0] } ?? (project.hasSuffix(".xcodeproj") ? ["-project", project] : [])
-        let archive = ["xcodebuild"] + container + ["-scheme", scheme, "-configuration", "Release", "-destination", "generic/platform=iOS",
-                                                    "archive", "-archivePath", "${build_dir}/${app}.xcarchive"]
-        let export = ["xcodebuild", "-exportArchive", "-archivePath", "${build_dir}/${app}.xcarchive", "-exportPath", "${build_dir}/export",
-                      "-exportOptionsPlist", "${export_options}"]
-        func list(_ items: [String]) -> String { "[" + items.map(q).joined(separator: ", ") + "]" }
-        var steps: [String] = [
-            #"    {"id": "bump", "uses": "version.bump", "with": {"project": \#(q(project)), "part": "patch", "build": "increment"}}"#,
-            #"    {"id": "check-versions", "uses": "gate.versions", "gate": true, "with": {"project": \#(q(project)), "configuration": "Release"}}"#,
-            #"    {"id": "archive", "uses": "shell", "needs": ["bump"], "when": {"os": "macos"},"# + "\n" +
-            #"     "with": {"run": \#(list(archive)), "creates": ["${build_dir}/${app}.xcarchive"]}}"#,
-            #"    {"id": "export", "uses": "shell", "needs": ["archive"], "when": {"os": "macos"},"# + "\n" +
-            #"     "with": {"run": \#(list(export)), "creates": ["${build_dir}/export"]}}"#,
-            #"    {"id": "dsyms", "uses": "dsym.package", "needs": ["archive"], "when": {"os": "macos"},"# + "\n" +
-            #"     "with": {"archive": "${build_dir}/${app}.xcarchive", "output": "${build_dir}/${app}.app.dSYM.zip"}}"#,
-            #"    {"id": "check-dsyms", "uses": "gate.dsym", "gate": true, "needs": ["archive"], "when": {"os": "macos"},"# + "\n" +
-            #"     "with": {"archive": "${build_dir}/${app}.xcarchive"}}"#,
-            #"    {"id": "zip", "uses": "archive.zip", "needs": ["dsyms"], "when": {"os": "macos"},"# + "\n" +
-            #"     "with": {"source": "${build_dir}/${app}.xcarchive", "output": "${build_dir}/${app}.xcarchive.zip", "reuse": ["${steps.dsyms.outputs.path}"]}}"#,
-            #"    {"id": "checksums", "uses": "checksum", "needs": ["zip", "dsyms"], "when": {"os": "macos"},"# + "\n" +
-            #"     "with": {"files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}"], "output": "${build_dir}/SHA256SUMS"}}"#,
+        typealias J = StarterJSON
+        let key: [(String, J)] = [
+            ("key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")), ("issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
+            ("key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
         ]
-        if let githubRepository {
-            steps.append(
-                #"    {"id": "publish", "uses": "github.release", "needs": ["zip", "check-dsyms", "checksums"], "when": {"profile": "release"},"# + "\n" +
-                #"     "with": {"repo": \#(q(githubRepository)), "token": "${secrets.GITHUB_TOKEN}","# + "\n" +
-                #"              "tag": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}", "draft": true,"# + "\n" +
-                #"              "body": "Build: ${steps.bump.outputs.version} (${steps.bump.outputs.build})\n", "generate_notes": true,"# + "\n" +
-                #"              "assets": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "${steps.checksums.outputs.path}"]}}"#
-            )
+        let xcodeKey: [(String, J)] = signing == .apiKey ? [
+            ("allow_provisioning_updates", .b(true)),
+            ("authentication_key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
+            ("authentication_key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")),
+            ("authentication_key_issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
+        ] : []
+        let version = "${steps.bump.outputs.version}", build = "${steps.bump.outputs.build}"
+        let mac: (String, J) = ("when", .o([("os", .s("macos"))]))
+        func step(_ id: String, _ uses: String, _ attributes: [(String, J)] = [], _ with: [(String, J)]) -> J {
+            .o([("id", .s(id)), ("uses", .s(uses))] + attributes + (with.isEmpty ? [] : [("with", .o(with))]))
         }
-        steps.append(#"    {"id": "cleanup", "uses": "shell", "always": true, "with": {"run": ["rm", "-rf", "${build_dir}/tmp"]}}"#)
-        let about = "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "")
-            + ": edit freely; 'release validate' checks it, 'release run --dry-run' shows what it would do."
-        return """
-        {
-          "$schema": \(q(schemaPath)),
-          "version": 1,
-          "name": \(q(appName.lowercased().replacingOccurrences(of: " ", with: "-") + "-release")),
-          "description": \(q(about)),
-          "variables": {"app": \(q(appName)), "build_dir": "build", "export_options": "ExportOptions.plist"},
-          "profiles": {
-            "release": {"when": {"branch": "release*"}},
-            "adhoc": {"default": true}
-          },
-          "steps": [
-        \(steps.joined(separator: ",\n"))
-          ]
+        func needs(_ ids: String...) -> (String, J) { ("needs", .a(ids.map(J.s))) }
+        func profile(_ name: String, and other: (String, J)? = nil) -> (String, J) {
+            guard let other else { return ("when", .o([("profile", .s(name))])) }
+            return ("when", .o([("all", .a([.o([("profile", .s(name))]), .o([other])]))]))
         }
 
-        """
+        var steps: [J] = [
+            step("check-git", "gate.git", [("gate", .b(true))], [("ignore", .a([.s("${build_dir}/")]))]),
+            step("bump", "version.bump", [needs("check-git")], [("project", .s(project)), ("part", .s("${bump}")), ("build", .s("increment"))]),
+            step("commit", "git.commit", [], [("message", .s("Release \(version) (\(build))")), ("paths", .s("${steps.bump.outputs.files}"))]),
+        ]
+        var beforeArchive = ["commit"]
+        for generation in generation {
+            switch generation {
+            case .xcodegen(let spec):
+                steps.append(step("generate", "shell", [needs("commit"), mac], [("run", .a(["xcodegen", "generate", "--spec", spec].map(J.s)))]))
+                beforeArchive.append("generate")
+            case .tuist:
+                steps.append(step("generate", "shell", [needs("commit"), mac], [("run", .a(["tuist", "generate", "--no-open"].map(J.s)))]))
+                beforeArchive.append("generate")
+            case .cocoapods(let podfile):
+                let folder = FilePath.parent(of: podfile)
+                var with: [(String, J)] = [("run", .a(["pod", "install"].map(J.s)))]
+                if folder != "." { with.append(("cwd", .s(folder))) }
+                steps.append(step("pods", "shell", [needs(beforeArchive.last!), mac], with))
+                beforeArchive.append("pods")
+            }
+        }
+        var buildSettings: [(String, J)] = [("DEVELOPMENT_TEAM", .s("${team}"))]
+        if signing == .files {
+            steps.append(step("keychain", "signing.keychain", [mac],
+                              [("certificate", .s("${secrets.CERTIFICATE_P12}")), ("password", .s("${secrets.CERTIFICATE_PASSWORD}"))]))
+            for (id, profileName, secret, type) in [("profiles", "release", "APPSTORE_PROFILE", "app-store"), ("adhoc-profiles", "adhoc", "ADHOC_PROFILE", "ad-hoc")] {
+                steps.append(step(id, "signing.profile", [profile(profileName, and: ("os", .s("macos")))],
+                                  [("profiles", .a([.s("${secrets.\(secret)}")])), ("team_id", .s("${team}")), ("type", .s(type))]))
+            }
+            beforeArchive += ["keychain", "profiles", "adhoc-profiles"]
+            buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.keychain.outputs.path}")))
+        } else {
+            buildSettings.append(("CODE_SIGN_STYLE", .s("Automatic")))
+        }
+        let container: (String, J) = workspace.map { ("workspace", .s($0)) } ?? ("project", .s(project))
+        steps.append(step("archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac], [
+            container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
+            ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
+            ("build_settings", .o(buildSettings)),
+        ] + xcodeKey))
+        var export: [(String, J)] = [
+            ("archive", .s("${steps.archive.outputs.path}")), ("method", .s("${export_method}")),
+            ("export_path", .s("${build_dir}/export")), ("team_id", .s("${team}")),
+        ]
+        if signing == .apiKey { export.append(("signing_style", .s("automatic"))) }
+        steps.append(step("export", "xcode.export", [mac], export + xcodeKey))
+        var ipaCheck: [(String, J)] = [("ipa", .s("${steps.export.outputs.path}")), ("channel", .s("${channel}")),
+                                        ("version", .s(version)), ("build", .s(build))]
+        if bundleIdentifier != nil { ipaCheck.append(("bundle_id", .s("${bundle_id}"))) }
+        steps += [
+            step("check-ipa", "gate.ipa", [("gate", .b(true))], ipaCheck),
+            step("check-dsyms", "gate.dsym", [("gate", .b(true))], [("archive", .s("${steps.archive.outputs.path}"))]),
+            step("dsyms", "dsym.package", [needs("check-dsyms")],
+                 [("archive", .s("${steps.archive.outputs.path}")), ("output", .s("${build_dir}/${app}-\(version)-\(build).dSYM.zip"))]),
+            step("notes", "notes", [needs("commit")], [("tag_pattern", .s("v*"))]),
+            step("upload", "appstore.upload", [needs("check-ipa", "check-dsyms"), profile("release")],
+                 [("ipa", .s("${steps.export.outputs.path}"))] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : [])
+                    + [("wait", .s("processed")), ("existing", .s("keep"))] + key),
+            step("testflight", "testflight.distribute", [profile("release")], [
+                ("bundle_id", .s("${steps.upload.outputs.bundle_id}")), ("version", .s("${steps.upload.outputs.version}")),
+                ("build", .s("${steps.upload.outputs.build}")), ("build_id", .s("${steps.upload.outputs.build_id}")),
+                ("what_to_test", .s("${steps.notes.outputs.text}")), ("groups", .a([.s("${testflight_group}")])),
+                ("platform", .s(platform.appStoreConnect)),
+            ] + key),
+            step("tag", "git.tag", [needs("testflight"), profile("release")],
+                 [("name", .s("${tag}")), ("message", .s("Release \(version) (\(build))"))]),
+            step("push", "git.push", [needs("check-ipa", "dsyms")], [("refs", .a([.s("${steps.check-git.outputs.branch}")]))]),
+            step("push-tag", "git.push", [needs("push", "tag"), profile("release")], [("refs", .a([.s("${tag}")]))]),
+        ]
+        if let githubRepository {
+            steps += [
+                step("publish", "github.release", [needs("push-tag"), profile("release")], [
+                    ("repo", .s(githubRepository)), ("token", .s("${secrets.GITHUB_TOKEN}")), ("tag", .s("${tag}")),
+                    ("name", .s("${app} \(version) (\(build))")), ("body", .s("${steps.notes.outputs.markdown}")),
+                    ("assets", .a([.s("${steps.dsyms.outputs.path}")])),
+                ]),
+                step("publish-testers", "github.release", [needs("push"), profile("adhoc")], [
+                    ("repo", .s(githubRepository)), ("token", .s("${secrets.GITHUB_TOKEN}")),
+                    ("tag", .s("testers/\(version)-\(build)")), ("target_commitish", .s("${steps.commit.outputs.sha}")),
+                    ("name", .s("${app} \(version) (\(build)) for testers")), ("prerelease", .b(true)),
+                    ("body", .s("${steps.notes.outputs.markdown}")),
+                    ("assets", .a([.s("${steps.export.outputs.path}"), .s("${steps.dsyms.outputs.path}")])),
+                ]),
+            ]
+        }
+        steps.append(step("cleanup", "shell", [("always", .b(true))], [("run", .a(["rm", "-rf", "${build_dir}/DerivedData"].map(J.s)))]))
+
+        let about = "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
+            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version)" } ?? "")
+            + ". On release* branches: an App Store build uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
+            + (githubRepository != nil ? " and published as a GitHub Release" : "")
+            + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")
+            + ". Edit freely: 'release validate' checks it, 'release run --dry-run' shows what it would do, 'release run --rehearse' does it against local stand-ins."
+        var variables: [(String, J)] = [
+            ("app", .s(appName)), ("scheme", .s(scheme)), ("configuration", .s(configuration)),
+        ]
+        if let bundleIdentifier { variables.append(("bundle_id", .s(bundleIdentifier))) }
+        variables += [
+            ("team", .s(team ?? "TEAMID0000")), ("testflight_group", .s(testflightGroup)), ("build_dir", .s("build")),
+            ("tag", .s("v\(version)-\(build)")),
+        ]
+        let document: J = .o([
+            ("$schema", .s(schemaPath)), ("version", .n(1)),
+            ("name", .s(appName.lowercased().replacingOccurrences(of: " ", with: "-") + "-release")),
+            ("description", .s(about)), ("runs_on", .s(runner)),
+            ("variables", .o(variables)),
+            ("profiles", .o([
+                ("release", .o([("when", .o([("branch", .s("release*"))])),
+                                ("variables", .o([("bump", .s("patch")), ("export_method", .s("app-store-connect")), ("channel", .s("app-store"))]))])),
+                ("adhoc", .o([("default", .b(true)),
+                              ("variables", .o([("bump", .s("build")), ("export_method", .s("release-testing")), ("channel", .s("ad-hoc"))]))])),
+            ])),
+            ("steps", .a(steps)),
+        ])
+        return document.rendered() + "\n"
+    }
+}
+
+/// JSON with its keys in the order written, rendered the way people write pipelines: the document's members and
+/// each step on its own line.
+enum StarterJSON {
+    case s(String), b(Bool), n(Int), a([StarterJSON]), o([(String, StarterJSON)])
+
+    /// One line.
+    var inline: String {
+        switch self {
+        case .s(let text): "\"" + JSONEscape.string(text) + "\""
+        case .b(let flag): flag ? "true" : "false"
+        case .n(let number): String(number)
+        case .a(let items): "[" + items.map(\.inline).joined(separator: ", ") + "]"
+        case .o(let members): "{" + members.map { "\"\(JSONEscape.string($0.0))\": \($0.1.inline)" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// The document: top-level members one per line; the members of `variables` and `profiles`, and the steps, one per line.
+    func rendered() -> String {
+        guard case .o(let members) = self else { return inline }
+        let lines = members.map { name, value -> String in
+            let key = "  \"\(JSONEscape.string(name))\": "
+            switch value {
+            case .a(let items) where name == "steps":
+                return key + "[\n" + items.map { "    " + $0.inline }.joined(separator: ",\n") + "\n  ]"
+            case .o(let inner) where name == "variables" || name == "profiles":
+                return key + "{\n" + inner.map { "    \"\(JSONEscape.string($0.0))\": \($0.1.inline)" }.joined(separator: ",\n") + "\n  }"
+            default:
+                return key + value.inline
+            }
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}"
     }
 }

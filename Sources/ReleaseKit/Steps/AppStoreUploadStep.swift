@@ -30,6 +30,8 @@ public struct AppStoreUploadStep: Step {
         public var pollInterval: Double = 15
         @Option(range: 1...604_800, help: "seconds to wait for processing before giving up")
         public var waitTimeout: Double = 3600
+        @Option(help: "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)")
+        public var existing: AppStoreConnectUploader.Existing = .fail
 
         public init() {}
     }
@@ -95,7 +97,7 @@ public struct AppStoreUploadStep: Step {
         for (key, value) in [("CFBundleShortVersionString", identity.version), ("CFBundleVersion", identity.build)]
         where !BuildNumberStrategy.isAppStoreBundleVersion(value) {
             throw StepError.failed("the .ipa's \(key) '\(Echo.text(value))' is not one App Store Connect accepts: "
-                + "one to three period-separated integers, such as 4321 or 1.4.2")
+                + "one to four period-separated integers, such as 4321, 1.4.2 or 7.75.0.3")
         }
         if let expected = options.bundleID, expected != identity.bundleID {
             throw StepError.invalidOption("bundle_id", "'\(expected)' but the .ipa's CFBundleIdentifier is '\(identity.bundleID)'")
@@ -162,7 +164,7 @@ public struct AppStoreUploadStep: Step {
         let request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
             concurrency: options.concurrency, wait: options.wait, pollInterval: polling.interval,
-            waitTimeout: polling.timeout)
+            waitTimeout: polling.timeout, existing: options.existing)
         let result: AppStoreConnectUploader.Result
         do {
             result = try await uploader.upload(request)
@@ -181,3 +183,4 @@ public struct AppStoreUploadStep: Step {
 }
 
 extension AppStoreConnectUploader.Wait: OptionChoice {}
+extension AppStoreConnectUploader.Existing: OptionChoice {}

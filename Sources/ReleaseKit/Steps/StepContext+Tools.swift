@@ -26,6 +26,14 @@ extension StepContext {
             warn(Self.needsXcodeWarning(command))
             return
         }
+        if let hint = AppleTools.installHint(command) {
+            // A project generator a Mac build needs: a dry run shows its command; a real run says how to get it.
+            if isDryRun && !reallyRuns {
+                warn("\(command) not on PATH here: \(hint) (its command is shown as it would run)")
+                return
+            }
+            throw StepError.failed("\(command) not on PATH: \(hint)")
+        }
         throw StepError.failed("command not found: '\(command)'" + (purpose.map { " (\($0))" } ?? ""))
     }
 }

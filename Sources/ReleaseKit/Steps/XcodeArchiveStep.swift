@@ -32,6 +32,12 @@ public struct XcodeArchiveStep: Step {
         public var buildSettings: [String: String] = [:]
         @Option(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
+        @Option(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
+        public var authenticationKey: String?
+        @Option(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        public var authenticationKeyID: String?
+        @Option(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        public var authenticationKeyIssuerID: String?
         @Option(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
         public var log: String?
 
@@ -96,16 +102,22 @@ public struct XcodeArchiveStep: Step {
         guard options.archivePath.hasSuffix(".xcarchive") else {
             throw StepError.invalidOption("archive_path", "'\(options.archivePath)' must end in .xcarchive")
         }
+        self.authentication = try XcodeAuthentication(key: options.authenticationKey, keyID: options.authenticationKeyID,
+                                                      issuerID: options.authenticationKeyIssuerID)
         self.options = options
     }
 
-    func command(_ context: StepContext) -> XcodebuildCommand.Archive {
+    /// The API key for Xcode-managed signing, when given.
+    let authentication: XcodeAuthentication?
+
+    func command(_ context: StepContext, authentication arguments: [String]? = nil) -> XcodebuildCommand.Archive {
         let container: XcodebuildCommand.Archive.Container = options.workspace.map { .workspace($0) } ?? .project(options.project ?? "")
         return XcodebuildCommand.Archive(
             container: container, scheme: options.scheme, configuration: options.configuration, destination: options.destination,
             archivePath: context.resolvePath(options.archivePath), derivedDataPath: options.derivedDataPath.map(context.resolvePath),
             resultBundlePath: options.resultBundlePath.map(context.resolvePath), xcconfig: options.xcconfig,
-            allowProvisioningUpdates: options.allowProvisioningUpdates, buildSettings: options.buildSettings)
+            allowProvisioningUpdates: options.allowProvisioningUpdates || authentication != nil, buildSettings: options.buildSettings,
+            authentication: arguments ?? authentication?.plannedArguments(in: context) ?? [])
     }
 
     func logPath(_ context: StepContext) -> String {
@@ -133,6 +145,7 @@ public struct XcodeArchiveStep: Step {
         if let project = options.project { try context.requireFile(project, option: "project") }
         if let workspace = options.workspace { try context.requireFile(workspace, option: "workspace") }
         if let xcconfig = options.xcconfig { try context.requireFile(xcconfig, option: "xcconfig") }
+        if let authentication, !authentication.isInline { try context.requireFile(authentication.key, option: "authentication_key") }
         try context.requireCommand("xcodebuild", purpose: "xcode.archive runs on macOS with Xcode")
     }
 
@@ -145,7 +158,7 @@ public struct XcodeArchiveStep: Step {
 
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let arguments = command(context).arguments
+        let arguments = command(context, authentication: try authentication?.install(in: context)).arguments
         let logPath = self.logPath(context)
         try FileSystemSupport.createParent(of: logPath)
         guard FileManager.default.createFile(atPath: logPath, contents: Data()), let log = FileHandle(forWritingAtPath: logPath) else {

@@ -33,6 +33,12 @@ public struct XcodeExportStep: Step {
         public var uploadSymbols: Bool = true
         @Option(help: "let xcodebuild update profiles (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
+        @Option(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
+        public var authenticationKey: String?
+        @Option(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        public var authenticationKeyID: String?
+        @Option(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        public var authenticationKeyIssuerID: String?
         @Option(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
         public var optionsPlist: String?
 
@@ -89,8 +95,13 @@ public struct XcodeExportStep: Step {
         if options.exportPath.hasSuffix(".ipa") {
             throw StepError.invalidOption("export_path", "'\(options.exportPath)' is a folder for xcodebuild, not the .ipa")
         }
+        self.authentication = try XcodeAuthentication(key: options.authenticationKey, keyID: options.authenticationKeyID,
+                                                      issuerID: options.authenticationKeyIssuerID)
         self.options = options
     }
+
+    /// The API key for Xcode-managed signing, when given.
+    let authentication: XcodeAuthentication?
 
     func plistPath(_ context: StepContext) -> String {
         options.optionsPlist.map(context.resolvePath) ?? context.resolvePath(options.exportPath) + "/ExportOptions.plist"
@@ -178,10 +189,12 @@ public struct XcodeExportStep: Step {
                              uploadSymbols: options.uploadSymbols, signingCertificate: options.signingCertificate)
     }
 
-    func command(_ context: StepContext) -> [String] {
+    func command(_ context: StepContext, authentication arguments: [String]? = nil) -> [String] {
         XcodebuildCommand.exportArchive(archivePath: context.resolvePath(options.archive), exportPath: context.resolvePath(options.exportPath),
-                                        optionsPlist: plistPath(context), allowProvisioningUpdates: options.allowProvisioningUpdates)
+                                        optionsPlist: plistPath(context), allowProvisioningUpdates: options.allowProvisioningUpdates || authentication != nil,
+                                        authentication: arguments ?? authentication?.plannedArguments(in: context) ?? [])
     }
+
 
     /// Read-only checks: the archive exists (or is promised) and xcodebuild can be run.
     public func verify(in context: StepContext) async throws {
@@ -218,7 +231,7 @@ public struct XcodeExportStep: Step {
         try AtomicFile.write(try exportOptions.propertyList(for: xcode), to: plist)
         let exportPath = context.resolvePath(options.exportPath)
         try FileManager.default.createDirectory(atPath: exportPath, withIntermediateDirectories: true)
-        let arguments = command(context)
+        let arguments = command(context, authentication: try authentication?.install(in: context))
         let result = try await context.run(arguments)
         guard result.succeeded else {
             throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))

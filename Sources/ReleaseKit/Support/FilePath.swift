@@ -13,4 +13,19 @@ public enum FilePath {
         while parent.count > 1 && parent.hasSuffix("/") { parent.removeLast() }
         return String(parent)
     }
+
+    /// `relative` joined to `base` with `.` and `..` removed lexically (never through the file system): `a/b` + `../c`
+    /// → `a/c`. An absolute `relative` is returned normalised.
+    public static func lexicallyJoined(_ base: String, _ relative: String) -> String {
+        let full = relative.hasPrefix("/") ? relative : (base.hasSuffix("/") ? base + relative : base + "/" + relative)
+        var parts: [Substring] = []
+        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", full.hasPrefix("/") { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return full.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
 }

@@ -48,11 +48,13 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
             && parts.allSatisfy { !$0.isEmpty && $0.count <= 18 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
-    /// Whether App Store Connect accepts `text` as a `CFBundleVersion` or `CFBundleShortVersionString`: one to three
-    /// period-separated integers (`4321`, `1.4.2`). Projects may number builds with four groups (`4.54.0.1`), which
-    /// ``isBuildNumber(_:)`` reads and increments, but Apple refuses such an upload.
+    /// Whether App Store Connect accepts `text` as a `CFBundleVersion` or `CFBundleShortVersionString`: one to four
+    /// period-separated integers (`4321`, `1.4.2`, `7.75.0.3`). Apple documents three ("You can include more integers
+    /// but the system ignores them", Xcode Help, "build string"), and TestFlight takes a fourth: Pocket Casts
+    /// uploads its `7.75.0.3` builds (`VERSION_LONG`) to TestFlight with fastlane. Five or more, letters or empty
+    /// groups are refused.
     public static func isAppStoreBundleVersion(_ text: String) -> Bool {
-        isBuildNumber(text) && text.split(separator: ".", omittingEmptySubsequences: false).count <= 3
+        isBuildNumber(text)
     }
 
     /// The build number following `builds`: the largest (compared numerically) with its last group plus one;

@@ -32,6 +32,10 @@ public struct ProjectVersions: Sendable {
         public var versionMirror: Mirror?
         /// `CURRENT_PROJECT_VERSION` when the build is a literal in the Info.plist and the setting is a literal too.
         public var buildMirror: Mirror?
+        /// The target's `SDKROOT` in this configuration (`iphoneos`, `appletvos`, `macosx`, `xros`, `watchos`), when set.
+        public var sdk: String?
+        /// The target's `DEVELOPMENT_TEAM` in this configuration, when set.
+        public var developmentTeam: String?
 
         /// Creates a value from its parts.
         public init(

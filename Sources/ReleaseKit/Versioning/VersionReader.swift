@@ -245,11 +245,16 @@ public enum VersionReader {
                         version: version.value.flatMap { $0.isEmpty ? nil : $0 }, versionDefinedAt: location(versionOrigin),
                         build: build.value.flatMap { $0.isEmpty ? nil : $0 }, buildDefinedAt: location(buildOrigin)
                     )
-                    tracked.append(ProjectVersions.Tracked(
+                    var row = ProjectVersions.Tracked(
                         entry: entry, versionOrigin: versionOrigin, buildOrigin: buildOrigin,
                         mustMatchHost: host != nil,
                         versionMirror: versionMirror, buildMirror: buildMirror
-                    ))
+                    )
+                    // For `release init`: the platform to archive for and the team to sign with. A value that cannot
+                    // be resolved (an absent xcconfig) is left unknown rather than failing the read.
+                    row.sdk = (try? settings.value(of: "SDKROOT")).flatMap { $0.isEmpty ? nil : $0 }
+                    row.developmentTeam = (try? settings.value(of: "DEVELOPMENT_TEAM")).flatMap { $0.isEmpty ? nil : $0 }
+                    tracked.append(row)
                 }
             }
 

@@ -2,20 +2,45 @@ import ArgumentParser
 import Foundation
 import ReleaseKit
 
-/// `release init`: inspects the repository and writes a starter `Pipelines/release.json`.
+/// `release init`: inspects the repository and writes a starter `Pipelines/release.json` that ships.
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Inspect the repository and write a starter Pipelines/release.json (never overwrites).",
+        abstract: "Inspect the repository and write a starter Pipelines/release.json that ships (never overwrites).",
         discussion: """
-            Finds the .xcodeproj/.xcworkspace or XcodeGen spec, the shared schemes, the app target, its bundle id, \
-            where the version lives and the GitHub remote. On a terminal it asks, with those answers pre-filled \
-            (Enter keeps one); --yes takes them all. Also writes release.schema.json (from 'release schema') for editors.
+            Reads what is there: the workspace or project (a workspace wins when it holds the app; CocoaPods' when \
+            there is a Podfile), the shared schemes and which one archives the app, the app targets and their \
+            platforms (iOS first), bundle id and team, XcodeGen or Tuist manifests, fastlane's Appfile and \
+            Matchfile, .xcode-version and the GitHub remote. It prints what it found and why it chose it. On a \
+            terminal it asks, with those answers pre-filled (Enter keeps one); --yes takes them all, and the options \
+            below answer without a terminal. Also writes release.schema.json (from 'release schema') for editors, and \
+            adds the build folder to .gitignore when git does not ignore it yet.
             """
     )
 
-    @Option(help: "The .xcodeproj, XcodeGen spec or folder holding one (default: the current folder).")
+    @Option(help: "The .xcodeproj, XcodeGen spec or folder holding one (default: found in the repository).")
     var project: String?
+
+    @Option(help: "The .xcworkspace to build (default: the one that holds the app's project, or CocoaPods').")
+    var workspace: String?
+
+    @Option(help: "The shared scheme to archive (default: the one that archives the app).")
+    var scheme: String?
+
+    @Option(help: "The app target to release, when the project has several.")
+    var target: String?
+
+    @Option(help: "The app's platform, when apps of several platforms share the project: iOS, tvOS, macOS, visionOS.")
+    var platform: String?
+
+    @Option(help: "The GitHub repository for releases, owner/name ('-' for none; default: the GitHub remote).")
+    var repository: String?
+
+    @Option(help: "How to sign: api-key (Xcode-managed signing with the App Store Connect API key; no certificate files) or files (a .p12 and profiles from secrets).")
+    var signing: String?
+
+    @Option(name: .customLong("testflight-group"), help: "The TestFlight group release builds go to.")
+    var testflightGroup: String?
 
     @Flag(help: "Take every default without asking.")
     var yes = false
@@ -28,27 +53,72 @@ struct InitCommand: ParsableCommand {
             Terminal.writeError("error: \(pipelinePath) already exists; nothing was written (release init never overwrites; move it away to start again)\n")
             throw ExitCode(1)
         }
-        let inspection = RepositoryInspection.inspect(directory, project: project)
-        var starter = StarterPipeline(inspection)
-        Terminal.writeError("""
-            project:  \(inspection.project ?? "(none found)")\(inspection.workspace.map { " (workspace \($0))" } ?? "")\(inspection.xcodegenSpec.map { " (XcodeGen \($0))" } ?? "")
-            app:      \(inspection.appTarget ?? "(unknown)")\(inspection.bundleIdentifier.map { " (\($0))" } ?? "")
-            version:  \(inspection.version ?? "-") (\(inspection.build ?? "-"))\(inspection.versionDefinedAt.map { ", defined at \($0)" } ?? "")
-            schemes:  \(inspection.schemes.isEmpty ? "(no shared scheme)" : inspection.schemes.joined(separator: ", "))
-            GitHub:   \(inspection.githubRepository ?? "(no GitHub remote)")
-
-            """)
-        for note in inspection.notes { Terminal.writeError("note: \(note)\n") }
-        if !yes {
-            guard isatty(0) == 1 else {
-                Terminal.writeError("error: no terminal to ask on: pass --yes to take the values above (nothing was written)\n")
-                throw ExitCode(ExitCodes.usage)
+        // Answers that can be checked without the project first.
+        var signingChoice = StarterPipeline.Signing.apiKey
+        if let signing {
+            guard let choice = StarterPipeline.Signing(rawValue: signing) else {
+                throw usage("--signing '\(signing)' is not one of \(StarterPipeline.Signing.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            starter.scheme = ask("Scheme to archive", starter.scheme)
-            starter.appName = ask("App name (build/NAME.xcarchive)", starter.appName)
-            let repository = ask("GitHub repository for releases (owner/name, '-' for none)", starter.githubRepository ?? "-")
-            starter.githubRepository = repository == "-" ? nil : repository
+            signingChoice = choice
         }
+        if let repository, repository != "-", !RepositoryInspection.isRepositoryName(repository) {
+            throw usage("--repository '\(Echo.text(repository))' is not a GitHub repository (owner/name)")
+        }
+        if let testflightGroup, testflightGroup.trimmingCharacters(in: .whitespaces).isEmpty || testflightGroup.count > 100 {
+            throw usage("--testflight-group must be a group's name (1 to 100 characters)")
+        }
+        let interactive = !yes
+        if interactive, isatty(0) != 1 {
+            Terminal.writeError("error: no terminal to ask on: pass --yes to take the values found (and --scheme, --target, --platform, --signing … to choose); nothing was written\n")
+            throw ExitCode(ExitCodes.usage)
+        }
+
+        var answers = RepositoryInspection.Answers(project: project, workspace: workspace, scheme: scheme, target: target, platform: platform)
+        var inspection = try inspect(directory, answers)
+        if interactive, inspection.apps.count > 1, target == nil {
+            Terminal.writeError("apps in \(inspection.project ?? "the project"):\n")
+            for (index, app) in inspection.apps.enumerated() {
+                Terminal.writeError("  \(index + 1). \(app.target) (\(app.platform.rawValue)\(app.bundleIdentifier.map { ", \($0)" } ?? ""))\n")
+            }
+            let answer = ask("App to release (number or name)", inspection.appTarget ?? "")
+            let chosen = Int(answer).flatMap { $0 >= 1 && $0 <= inspection.apps.count ? inspection.apps[$0 - 1].target : nil } ?? answer
+            if chosen != inspection.appTarget {
+                answers.target = chosen
+                answers.scheme = nil
+                inspection = try inspect(directory, answers)
+            }
+        }
+        if interactive, scheme == nil, let current = inspection.scheme {
+            let answer = ask("Scheme to archive", current)
+            if answer != current {
+                answers.scheme = answer
+                inspection = try inspect(directory, answers)
+            }
+        }
+        summarise(inspection)
+        var starter = StarterPipeline(inspection, signing: signingChoice)
+        if let repository { starter.githubRepository = repository == "-" ? nil : repository }
+        if let testflightGroup { starter.testflightGroup = testflightGroup }
+        if interactive {
+            if signing == nil {
+                Terminal.writeError("signing:\n  1. \(StarterPipeline.Signing.apiKey.summary) [default]\n  2. \(StarterPipeline.Signing.files.summary)\n")
+                let answer = ask("How to sign (1 or 2)", "1")
+                starter.signing = answer == "2" || answer == StarterPipeline.Signing.files.rawValue ? .files : .apiKey
+            }
+            if testflightGroup == nil { starter.testflightGroup = ask("TestFlight group for release builds", starter.testflightGroup) }
+            if repository == nil {
+                while true {
+                    let answer = ask("GitHub repository for releases (owner/name, '-' for none)", starter.githubRepository ?? "-")
+                    if answer == "-" { starter.githubRepository = nil; break }
+                    if RepositoryInspection.isRepositoryName(answer) { starter.githubRepository = answer; break }
+                    Terminal.writeError("'\(Echo.text(answer))' is not owner/name\n")
+                }
+            }
+        }
+        Terminal.writeError("signing:    \(starter.signing.summary)\n")
+        Terminal.writeError("TestFlight: group '\(starter.testflightGroup)' (release builds)\n")
+
+        let ignoreNote: String?
         do {
             try FileManager.default.createDirectory(atPath: (directory as NSString).appendingPathComponent("Pipelines"), withIntermediateDirectories: true)
             let schemaPath = URL(fileURLWithPath: absolute).deletingLastPathComponent().appendingPathComponent(starter.schemaPath).standardizedFileURL.path
@@ -61,13 +131,61 @@ struct InitCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             try AtomicFile.write(starter.text, to: absolute)
+            ignoreNote = try GitIgnore.ensureIgnored("build/", in: directory)
         } catch let exit as ExitCode {
             throw exit
         } catch {
             Terminal.writeError("error: cannot write \(pipelinePath): \(error)\n")
             throw ExitCode(1)
         }
-        Terminal.writeError("wrote \(pipelinePath) (its \"$schema\", release.schema.json, is for editors: 'release schema' makes it again)\nnext: release validate && release run --dry-run\n")
+        Terminal.writeError("\nwrote \(pipelinePath) (its \"$schema\", release.schema.json, is for editors: 'release schema' makes it again)\n")
+        if let ignoreNote { Terminal.writeError(ignoreNote + "\n") }
+        Terminal.writeError("\nsecrets and settings a run reads (set them in your CI; 'release run --rehearse' stands in for them all):\n")
+        for (name, purpose) in starter.secrets { Terminal.writeError("  \(name): \(purpose)\n") }
+        Terminal.writeError("""
+
+            next:
+              git add Pipelines/release.json release.schema.json .gitignore && git commit -m "Add the release pipeline"
+              release validate
+              release run --dry-run --os macos        # every command a Mac would run, nothing changed
+              release run --rehearse --os macos       # the whole release against local stand-ins (bump, commit and tag really happen)
+              git checkout -b release/X.Y.Z && release run   # the first real release, on the CI Mac
+
+            """)
+    }
+
+    private func inspect(_ directory: String, _ answers: RepositoryInspection.Answers) throws -> RepositoryInspection {
+        do {
+            return try RepositoryInspection.inspect(directory, answers: answers)
+        } catch let problem as RepositoryInspection.Problem {
+            Terminal.writeError("error: \(problem.description); nothing was written\n")
+            throw ExitCode(ExitCodes.usage)
+        }
+    }
+
+    private func usage(_ message: String) -> ExitCode {
+        Terminal.writeError("error: \(message); nothing was written\n")
+        return ExitCode(ExitCodes.usage)
+    }
+
+    private func summarise(_ inspection: RepositoryInspection) {
+        let app = inspection.app
+        var generation: [String] = []
+        if let spec = inspection.xcodegenSpec { generation.append("xcodegen generate (\(spec))") }
+        if let tuist = inspection.tuistManifest { generation.append("tuist generate (\(tuist))") }
+        if let podfile = inspection.podfile { generation.append("pod install (\(podfile))") }
+        if inspection.usesSwiftPackages { generation.append("Swift packages (resolved by xcodebuild)") }
+        Terminal.writeError("""
+            project:    \(inspection.project ?? "(none found)")\(inspection.workspace.map { " (workspace \($0))" } ?? "")
+            app:        \(app?.target ?? "(unknown)") (\(app?.platform.rawValue ?? "iOS")\(inspection.bundleIdentifier.map { ", \($0)" } ?? ""))\(inspection.team.map { ", team \($0)" } ?? "")
+            version:    \(inspection.version ?? "-") (\(inspection.build ?? "-"))\(app?.versionDefinedAt.map { ", defined at \($0)" } ?? "")
+            scheme:     \(inspection.scheme ?? "-") (archives in \(inspection.configuration))\(inspection.schemes.isEmpty ? "" : "; shared: \(inspection.schemeNames.count)")
+            generation: \(generation.isEmpty ? "none" : generation.joined(separator: ", "))
+            GitHub:     \(inspection.githubRepository ?? "(no GitHub remote)")
+
+            """)
+        for reason in inspection.reasons { Terminal.writeError("why: \(reason)\n") }
+        for note in inspection.notes { Terminal.writeError("note: \(note)\n") }
     }
 
     /// Asks with `value` pre-filled: Enter keeps it.

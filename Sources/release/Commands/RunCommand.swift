@@ -86,6 +86,13 @@ struct RunCommand: AsyncParsableCommand {
             options.endpoints = ServiceEndpoints(overrides: rehearsal!.endpoints, isolated: true)
         }
         defer { rehearsal?.stop() }
+        // A dry run sends nothing: secrets this machine lacks get masked placeholders so every step shows what it
+        // would do; the header says which, since a real run needs them.
+        var dryRunPlaceholders: [String] = []
+        if dryRun, rehearsal == nil {
+            dryRunPlaceholders = Rehearsal.fillPlaceholders(&options.environment, secrets: Planner.secretNames(in: validated.definition))
+            options.placeholderSecrets = Set(dryRunPlaceholders)
+        }
         // One real run per checkout at a time, and none before what a killed one left is cleaned up. A dry run
         // changes nothing and needs no lock.
         var checkout: CheckoutRecovery.Session?
@@ -114,6 +121,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let reporter = logFormat.reporter(masker: masker)
         if let rehearsal, !(reporter is JSONLinesReporter) { Terminal.writeError(rehearsal.header()) }
+        if !dryRunPlaceholders.isEmpty, !(reporter is JSONLinesReporter) {
+            Terminal.writeError("dry run: placeholder values (masked) for secrets not set here: \(dryRunPlaceholders.joined(separator: ", ")); a real run needs them\n")
+        }
         let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
         Interrupts.shared.handle { count, signal in
             switch count {

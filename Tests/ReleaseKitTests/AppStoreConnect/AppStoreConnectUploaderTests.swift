@@ -108,31 +108,32 @@ import Testing
         }
     }
 
-    /// Simplenote numbers its builds `4.54.0.1`; Apple accepts one to three groups. The refusal is Apple's, not a
+    /// App Store Connect takes one to four groups (Simplenote's `4.54.0.1`, Pocket Casts' `7.75.0.3`); `1.2.3.4.5` is
+    /// refused. The refusal is Apple's, not a
     /// "build already taken" with a made-up next number (the App Store Connect here has no build at all).
     @Test func aBuildNumberAppleRefusesIsApplesErrorNotATakenNumber() async throws {
         let fixture = try AppStoreConnectTestFixture()
         fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")
         let path = try fixture.file(size: 1000)
         do {
-            _ = try await Self.uploader(fixture).upload(Self.request(path, build: "4.54.0.1"))
-            Issue.record("a four-group build number must be refused")
+            _ = try await Self.uploader(fixture).upload(Self.request(path, build: "1.2.3.4.5"))
+            Issue.record("a five-group build number must be refused")
         } catch let error as AppStoreConnectError {
             guard case .api(_, _, 409, let errors) = error else { Issue.record("\(error)"); return }
             #expect(errors.map(\.code) == ["ENTITY_ERROR.ATTRIBUTE.INVALID"])
-            #expect(errors.first?.detail == "'4.54.0.1' is not a valid cfBundleVersion: use one to three period-separated integers, such as 1.4.2")
+            #expect(errors.first?.detail == "'1.2.3.4.5' is not a valid cfBundleVersion: use one to four period-separated integers, such as 1.4.2")
             #expect(!"\(error)".contains("already in App Store Connect"))
         }
         #expect(fixture.server.uploadedByteCount() == 0)
     }
 
-    @Test func appleBundleVersionsHaveOneToThreeGroups() {
-        for accepted in ["1", "4321", "1.4.2", "26.07.5", "0.0.1"] { #expect(BuildNumberStrategy.isAppStoreBundleVersion(accepted), "\(accepted)") }
-        for refused in ["4.54.0.1", "7.75.0.3", "", "1.", ".1", "1..2", "1.2a", "v1", "1 2"] {
+    @Test func appleBundleVersionsHaveOneToFourGroups() {
+        for accepted in ["1", "4321", "1.4.2", "26.07.5", "0.0.1", "4.54.0.1", "7.75.0.3"] { #expect(BuildNumberStrategy.isAppStoreBundleVersion(accepted), "\(accepted)") }
+        for refused in ["1.2.3.4.5", "", "1.", ".1", "1..2", "1.2a", "v1", "1 2"] {
             #expect(!BuildNumberStrategy.isAppStoreBundleVersion(refused), "\(refused)")
         }
-        // The version engine still reads and increments four groups: only an upload needs Apple's shape.
-        #expect(BuildNumberStrategy.isBuildNumber("4.54.0.1"))
+        // The version engine reads and increments the same shapes.
+        #expect(BuildNumberStrategy.isBuildNumber("4.54.0.1") && !BuildNumberStrategy.isBuildNumber("1.2.3.4.5"))
     }
 
     @Test func partFailuresAndResetsAreRetriedPartByPart() async throws {

@@ -230,8 +230,8 @@ import Testing
             """)
     }
 
-    /// A project may number builds with four groups (Simplenote's `4.54.0.1`); App Store Connect refuses them, so
-    /// `appstore.upload` says so in preflight, from the .ipa, before any request.
+    /// App Store Connect takes at most four groups (Pocket Casts' `7.75.0.3` builds reach TestFlight); a fifth is
+    /// refused, so `appstore.upload` says so in preflight, from the .ipa, before any request.
     @Test func anUploadOfABuildNumberAppleRefusesFailsInPreflight() async throws {
         let directory = TestPipelines.temporaryDirectory()
         try GatePipelines.write("""
@@ -239,7 +239,7 @@ import Testing
             <plist version="1.0"><dict>
             <key>CFBundleIdentifier</key><string>com.example.demo</string>
             <key>CFBundleShortVersionString</key><string>4.54</string>
-            <key>CFBundleVersion</key><string>4.54.0.1</string>
+            <key>CFBundleVersion</key><string>4.54.0.1.2</string>
             <key>MinimumOSVersion</key><string>15.0</string>
             </dict></plist>
             """, "Payload/Demo.app/Info.plist", in: directory)
@@ -247,7 +247,7 @@ import Testing
         let path = directory + "/Demo.ipa"
         let step = try AppStoreConnectStepsTests.upload { $0.ipa = path }
         await #expect(throws: StepError.failed(
-            "the .ipa's CFBundleVersion '4.54.0.1' is not one App Store Connect accepts: one to three period-separated integers, such as 4321 or 1.4.2"
+            "the .ipa's CFBundleVersion '4.54.0.1.2' is not one App Store Connect accepts: one to four period-separated integers, such as 4321, 1.4.2 or 7.75.0.3"
         )) {
             try await step.identity(ofIPA: path)
         }

@@ -26,8 +26,12 @@ public struct RepositoryInspection: Sendable, Equatable {
         public var scheme: String?
         public var target: String?
         public var platform: String?
+        /// The Apple team ID that signs, when the project does not say.
+        public var team: String?
 
-        public init(project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil) {
+        public init(project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil,
+                    team: String? = nil) {
+            self.team = team
             self.project = project
             self.workspace = workspace
             self.scheme = scheme
@@ -87,7 +91,7 @@ public struct RepositoryInspection: Sendable, Equatable {
     /// The app target's name.
     public var appTarget: String? { app?.target }
     public var bundleIdentifier: String? { app?.bundleIdentifier ?? fastlane?.appIdentifier }
-    public var team: String? { app?.team ?? fastlane?.teamID }
+    public var team: String? { [app?.team, fastlane?.teamID].compactMap { $0 }.first(where: Self.isTeamID) }
     public var version: String? { app?.version }
     public var build: String? { app?.build }
 
@@ -253,7 +257,7 @@ public struct RepositoryInspection: Sendable, Equatable {
             if let best = ranked.first {
                 result.scheme = best.name
                 result.configuration = best.archiveConfiguration
-                let others = ranked.count > 1 ? "; \(ranked.count - 1) other\(ranked.count == 2 ? "" : "s") archive it too (\(ranked.dropFirst().prefix(4).map(\.name).joined(separator: ", "))\(ranked.count > 5 ? ", …" : ""))" : ""
+                let others = ranked.count > 1 ? "; \(ranked.count - 1) \(ranked.count == 2 ? "other archives" : "others archive") it too (\(ranked.dropFirst().prefix(4).map(\.name).joined(separator: ", "))\(ranked.count > 5 ? ", …" : ""))" : ""
                 result.reasons.append("scheme '\(best.name)': it archives \(productName).app in \(best.archiveConfiguration)\(others)")
             } else {
                 result.scheme = chosen.target
@@ -262,6 +266,12 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
         }
         chosen = app(chosen.target, configuration: result.configuration) ?? chosen
+        if let team = answers.team {
+            guard isTeamID(team) else {
+                throw Problem(description: "--team '\(Echo.text(team))' is not an Apple team ID (10 capital letters and digits, such as ABCDE12345)")
+            }
+            chosen.team = team
+        }
         result.app = chosen
 
         result.usesSwiftPackages = containers.contains { container in
@@ -272,7 +282,7 @@ public struct RepositoryInspection: Sendable, Equatable {
         if let fastlane = result.fastlane {
             var used: [String] = []
             if chosen.bundleIdentifier == nil, fastlane.appIdentifier != nil { used.append("app identifier \(fastlane.appIdentifier!)") }
-            if chosen.team == nil, let team = fastlane.teamID { used.append("team \(team)") }
+            if chosen.team == nil, let team = fastlane.teamID, isTeamID(team) { used.append("team \(team)") }
             if let id = fastlane.appIdentifier, let bundle = chosen.bundleIdentifier, id != bundle {
                 result.notes.append("fastlane's Appfile names \(id), the project builds \(bundle) in \(result.configuration): the pipeline uses the project's")
             }
@@ -358,6 +368,11 @@ public struct RepositoryInspection: Sendable, Equatable {
         }
         let ordered = remotes.filter { $0.name == "origin" } + remotes.filter { $0.name != "origin" }
         return ordered.lazy.compactMap { GitHubRemote.repository(fromURL: $0.url) }.first
+    }
+
+    /// Whether `text` is an Apple team ID: 10 capital letters and digits.
+    public static func isTeamID(_ text: String) -> Bool {
+        text.count == 10 && text.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }
 
     /// Whether `text` is a GitHub `owner/name`.

@@ -39,6 +39,9 @@ struct InitCommand: ParsableCommand {
     @Option(help: "How to sign: api-key (Xcode-managed signing with the App Store Connect API key; no certificate files) or files (a .p12 and profiles from secrets).")
     var signing: String?
 
+    @Option(help: "The Apple team ID that signs (default: the app's DEVELOPMENT_TEAM, or fastlane's team_id).")
+    var team: String?
+
     @Option(name: .customLong("testflight-group"), help: "The TestFlight group release builds go to.")
     var testflightGroup: String?
 
@@ -64,6 +67,9 @@ struct InitCommand: ParsableCommand {
         if let repository, repository != "-", !RepositoryInspection.isRepositoryName(repository) {
             throw usage("--repository '\(Echo.text(repository))' is not a GitHub repository (owner/name)")
         }
+        if let team, !RepositoryInspection.isTeamID(team) {
+            throw usage("--team '\(Echo.text(team))' is not an Apple team ID (10 capital letters and digits, such as ABCDE12345)")
+        }
         if let testflightGroup, testflightGroup.trimmingCharacters(in: .whitespaces).isEmpty || testflightGroup.count > 100 {
             throw usage("--testflight-group must be a group's name (1 to 100 characters)")
         }
@@ -73,7 +79,7 @@ struct InitCommand: ParsableCommand {
             throw ExitCode(ExitCodes.usage)
         }
 
-        var answers = RepositoryInspection.Answers(project: project, workspace: workspace, scheme: scheme, target: target, platform: platform)
+        var answers = RepositoryInspection.Answers(project: project, workspace: workspace, scheme: scheme, target: target, platform: platform, team: team)
         var inspection = try inspect(directory, answers)
         if interactive, inspection.apps.count > 1, target == nil {
             Terminal.writeError("apps in \(inspection.project ?? "the project"):\n")
@@ -105,6 +111,14 @@ struct InitCommand: ParsableCommand {
                 let answer = ask("How to sign (1 or 2)", "1")
                 starter.signing = answer == "2" || answer == StarterPipeline.Signing.files.rawValue ? .files : .apiKey
             }
+            if team == nil {
+                while true {
+                    let answer = ask("Apple team ID", starter.team ?? "-")
+                    if answer == "-" { break }
+                    if RepositoryInspection.isTeamID(answer) { starter.team = answer; break }
+                    Terminal.writeError("'\(Echo.text(answer))' is not a team ID (10 capital letters and digits)\n")
+                }
+            }
             if testflightGroup == nil { starter.testflightGroup = ask("TestFlight group for release builds", starter.testflightGroup) }
             if repository == nil {
                 while true {
@@ -115,7 +129,7 @@ struct InitCommand: ParsableCommand {
                 }
             }
         }
-        Terminal.writeError("signing:    \(starter.signing.summary)\n")
+        Terminal.writeError("signing:    \(starter.signing.summary)\(starter.team.map { ", team \($0)" } ?? "; no team: set the pipeline's 'team' variable (or pass --team)")\n")
         Terminal.writeError("TestFlight: group '\(starter.testflightGroup)' (release builds)\n")
 
         let ignoreNote: String?

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ReleaseKit
 
-/// What `release init` reads from a repository.
+/// What `release init` reads from a repository, and the choices it makes.
 @Suite struct RepositoryInspectionTests {
     @Test(arguments: [
         ("git@github.com:acme/app.git", "acme/app"),
@@ -17,20 +17,119 @@ import Testing
         #expect(RepositoryInspection.githubRepository(gitConfig: path) == expected)
     }
 
-    @Test func findsTheDemoProjectAndSharedSchemes() throws {
+    static func scheme(archiving app: String, configuration: String = "Release", extensionScheme: Bool = false) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Scheme LastUpgradeVersion = "1500"\(extensionScheme ? " wasCreatedForAppExtension = \"YES\"" : "") version = "2.0">
+           <BuildAction parallelizeBuildables = "YES">
+              <BuildActionEntries>
+                 <BuildActionEntry buildForArchiving = "YES">
+                    <BuildableReference BuildableIdentifier = "primary" BuildableName = "\(app).app" BlueprintName = "\(app)"
+                       ReferencedContainer = "container:Demo.xcodeproj">
+                    </BuildableReference>
+                 </BuildActionEntry>
+              </BuildActionEntries>
+           </BuildAction>
+           <ArchiveAction buildConfiguration = "\(configuration)" revealArchiveInOrganizer = "YES"/>
+        </Scheme>
+        """
+    }
+
+    static func demo(schemes: [String: String]) throws -> String {
         let directory = TestPipelines.temporaryDirectory()
         try FileManager.default.copyItem(atPath: FixturePaths.fixture("DemoApp").path, toPath: directory + "/DemoApp")
-        let schemes = directory + "/DemoApp/Demo.xcodeproj/xcshareddata/xcschemes"
-        try FileManager.default.createDirectory(atPath: schemes, withIntermediateDirectories: true)
-        try "<Scheme/>".write(toFile: schemes + "/Demo-Release.xcscheme", atomically: true, encoding: .utf8)
-        let inspection = RepositoryInspection.inspect(directory + "/DemoApp")
+        let folder = directory + "/DemoApp/Demo.xcodeproj/xcshareddata/xcschemes"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, text) in schemes { try text.write(toFile: folder + "/\(name).xcscheme", atomically: true, encoding: .utf8) }
+        return directory + "/DemoApp"
+    }
+
+    @Test func choosesTheSharedSchemeThatArchivesTheAppInRelease() throws {
+        let directory = try Self.demo(schemes: [
+            "Demo Debug": Self.scheme(archiving: "Demo", configuration: "Debug"),
+            "Demo Widget": Self.scheme(archiving: "Demo", extensionScheme: true),
+            "Demo-Release": Self.scheme(archiving: "Demo"),
+            "Empty": "<Scheme/>",
+        ])
+        let inspection = try RepositoryInspection.inspect(directory)
         #expect(inspection.project == "Demo.xcodeproj")
         #expect(inspection.appTarget == "Demo")
+        #expect(inspection.app?.platform == .iOS)
         #expect(inspection.bundleIdentifier == "com.example.demo")
-        #expect(inspection.schemes == ["Demo-Release"])
+        #expect(inspection.schemeNames == ["Demo Debug", "Demo Widget", "Demo-Release", "Empty"])
         #expect(inspection.scheme == "Demo-Release")
+        #expect(inspection.configuration == "Release")
+        #expect(inspection.reasons.contains("scheme 'Demo-Release': it archives Demo.app in Release; 1 other archives it too (Demo Debug)"), "\(inspection.reasons)")
         #expect(inspection.version == "3.0.0")
         // The starter it leads to is a valid pipeline.
         _ = try TestPipelines.load(StarterPipeline(inspection).text)
+        _ = try TestPipelines.load(StarterPipeline(inspection, signing: .files).text)
+    }
+
+    @Test func refusesWhatIsNotThere() throws {
+        let directory = try Self.demo(schemes: ["Demo": Self.scheme(archiving: "Demo")])
+        func problem(_ answers: RepositoryInspection.Answers) -> String {
+            do {
+                _ = try RepositoryInspection.inspect(directory, answers: answers)
+                return "no problem"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(problem(.init(scheme: "Dmeo")) == "--scheme 'Dmeo' does not exist: the shared schemes are 'Demo' (did you mean 'Demo'?)")
+        #expect(problem(.init(target: "DemoKit")).hasPrefix("--target 'DemoKit' is not an app target here; the apps are Demo (iOS)"))
+        #expect(problem(.init(platform: "tvOS")).hasPrefix("no tvOS app in Demo.xcodeproj: its apps are Demo (iOS)"))
+        #expect(problem(.init(platform: "android")) == "--platform 'android' is not one of iOS, tvOS, macOS, visionOS, watchOS")
+        #expect(problem(.init(workspace: "None.xcworkspace")).hasPrefix("--workspace 'None.xcworkspace': no such .xcworkspace in "))
+        let empty = TestPipelines.temporaryDirectory()
+        do {
+            _ = try RepositoryInspection.inspect(empty)
+            Issue.record("a folder with no project must be refused")
+        } catch {
+            #expect("\(error)".hasPrefix("no Xcode project (.xcodeproj), workspace or XcodeGen spec (project.yml) in "))
+        }
+        #expect(RepositoryInspection.isRepositoryName("acme/app.ios") && !RepositoryInspection.isRepositoryName(".") && !RepositoryInspection.isRepositoryName("a/b/c"))
+        #expect(RepositoryInspection.isTeamID("ABCDE12345") && !RepositoryInspection.isTeamID("abcde12345") && !RepositoryInspection.isTeamID("ABC"))
+    }
+
+    /// What each real app's shape leads to (../shared/real-projects README, "Project shape files").
+    @Test(arguments: [
+        ("duckduckgo-ios", nil, "DuckDuckGo-iOS.xcodeproj", nil, "iOS Browser", "DuckDuckGo", "HKE973VLUW", [] as [String]),
+        ("element-x-ios", nil, "ElementX.xcodeproj", nil, "ElementX", "ElementX", "7J4U792NQT", ["xcodegen"]),
+        ("habitica-ios", nil, "Habitica.xcodeproj", "Habitica.xcworkspace", "Habitica", "Habitica", "9Q9SMRMCNN", []),
+        ("isowords", nil, "App/isowords.xcodeproj", nil, "isowords", "isowords", "VFRXY8HC3H", []),
+        ("keepassium", nil, "KeePassium.xcodeproj", "KeePassium.xcworkspace", "KeePassium", "KeePassium", "84W4PHXS24", []),
+        ("owncloud-ios-app", nil, "ownCloud.xcodeproj", nil, "ownCloud", "ownCloud", "4AP2STM4H5", []),
+        ("pocket-casts-ios", nil, "podcasts.xcodeproj", "podcasts.xcworkspace", "pocketcasts", "podcasts", "PZYM8XX95Q", ["pod"]),
+        ("swiftfin", nil, "Swiftfin.xcodeproj", nil, "Swiftfin", "Swiftfin iOS", nil, []),
+        ("swiftfin", "tvOS", "Swiftfin.xcodeproj", nil, "Swiftfin tvOS", "Swiftfin tvOS", nil, []),
+    ] as [(String, String?, String, String?, String, String, String?, [String])])
+    func readsEachRealProject(app: String, platform: String?, project: String, workspace: String?, scheme: String, target: String,
+                              team: String?, generation: [String]) throws {
+        let head = try RealProjectsCorpus.require() + "/\(app)/head"
+        let inspection = try RepositoryInspection.inspect(head, answers: .init(platform: platform))
+        #expect(inspection.project == project)
+        #expect(inspection.workspace == workspace)
+        #expect(inspection.scheme == scheme)
+        #expect(inspection.appTarget == target)
+        #expect(inspection.app?.platform == platform.flatMap(AppPlatform.init(name:)) ?? .iOS)
+        #expect(inspection.team == team)
+        #expect((inspection.xcodegenSpec != nil) == generation.contains("xcodegen"))
+        #expect((inspection.podfile != nil) == generation.contains("pod"))
+        let text = StarterPipeline(inspection).text
+        #expect(text.contains(#""destination": "\#(inspection.app!.platform.destination)""#))
+        _ = try TestPipelines.load(text)
+    }
+
+    @Test func readsFastlaneLiteralsOnly() throws {
+        let directory = TestPipelines.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/fastlane", withIntermediateDirectories: true)
+        try "app_identifier \"com.acme.app\" # The bundle identifier\nteam_id(\"ABCDE12345\")\napple_id ENV['APPLE_ID']\n"
+            .write(toFile: directory + "/fastlane/Appfile", atomically: true, encoding: .utf8)
+        try "git_url(ENV['MATCH_URL'])\ntype(\"appstore\")\n".write(toFile: directory + "/fastlane/Matchfile", atomically: true, encoding: .utf8)
+        #expect(RepositoryInspection.fastlane(in: directory) == .init(appIdentifier: "com.acme.app", teamID: "ABCDE12345", matchType: "appstore"))
+        try "app_identifier(ENV['OWNCLOUD_APP_IDENTIFIER'])\n".write(toFile: directory + "/fastlane/Appfile", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: directory + "/fastlane/Matchfile")
+        #expect(RepositoryInspection.fastlane(in: directory) == nil)
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// Issue 23's "done means", on each of the 8 apps of `../shared/real-projects` as a user would meet it: the app's
+/// head in a git repository of its own (with a remote, and `Pods/` ignored as CocoaPods projects do), `release init
+/// --yes` with the flags a user would pass, the pipeline committed; then `validate`, a dry run `--os macos` that
+/// shows the commands a Mac would run (right workspace or project, scheme, destination, export method), and two
+/// rehearsals on a release branch with the fake Xcode tools first on PATH: the first bumps, builds, uploads to the
+/// App Store Connect stand-in and gives the build to a TestFlight group; the second bumps nothing and uploads
+/// nothing; the tree stays clean.
+@Suite struct InitRealProjectsTests {
+    struct App: Sendable, CustomTestStringConvertible {
+        var name: String
+        var flags: [String] = []
+        /// What `xcodebuild archive` must be given: `-workspace X` or `-project X`.
+        var container: [String]
+        var scheme: String
+        var bundleID: String
+        /// The version and build after the release profile's patch bump.
+        var version: String
+        var build: String
+        /// Steps init must write for the project's generator or dependency manager.
+        var generation: [String] = []
+        var destination = "generic/platform=iOS"
+        var testDescription: String { name }
+    }
+
+    static let apps: [App] = [
+        App(name: "duckduckgo-ios", container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
+            bundleID: "com.duckduckgo.mobile.ios", version: "7.157.1", build: "6"),
+        App(name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
+            bundleID: "io.element.elementx", version: "26.07.6", build: "2", generation: ["xcodegen generate --spec project.yml"]),
+        App(name: "habitica-ios", container: ["-workspace", "Habitica.xcworkspace"], scheme: "Habitica",
+            bundleID: "com.habitrpg.ios.Habitica", version: "3.12.1", build: "1009"),
+        App(name: "isowords", container: ["-project", "App/isowords.xcodeproj"], scheme: "isowords",
+            bundleID: "co.pointfree.IsoWordsTesting", version: "1.3.1", build: "106"),
+        App(name: "keepassium", flags: ["--target", "KeePassium"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
+            bundleID: "com.keepassium.ios", version: "2.6.1", build: "174"),
+        App(name: "owncloud-ios-app", flags: ["--testflight-group", "Beta"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
+            bundleID: "com.owncloud.ios-app", version: "12.7.1", build: "303"),
+        App(name: "pocket-casts-ios", container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
+            bundleID: "au.com.shiftyjelly.podcasts", version: "7.75.1", build: "7.75.0.4", generation: ["pod install"]),
+        App(name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], container: ["-project", "Swiftfin.xcodeproj"], scheme: "Swiftfin",
+            bundleID: "org.jellyfin.swiftfin", version: "1.0.1", build: "2"),
+    ]
+
+    static let fakeTools = ReleaseBinary.root.appendingPathComponent("Fixtures/FakeTools").path
+
+    /// The app's head as its own repository on `main`, pushed to a bare remote.
+    static func repository(_ app: App) throws -> (directory: String, remote: String) {
+        let head = try RealProjectsCommandTests.requireCorpus() + "/\(app.name)/head"
+        let directory = ReleaseBinary.temporaryDirectory() + "/" + app.name
+        try FileManager.default.copyItem(atPath: head, toPath: directory)
+        try "Pods/\n".write(toFile: directory + "/.gitignore", atomically: true, encoding: .utf8)
+        let remote = ReleaseBinary.temporaryDirectory() + "/remote.git"
+        try ReleaseBinary.git(["init", "-q", "--bare", remote], in: directory)
+        try ReleaseBinary.git(["init", "-q", "-b", "main"], in: directory)
+        try ReleaseBinary.git(["remote", "add", "origin", remote], in: directory)
+        try commit("upstream head", in: directory)
+        try ReleaseBinary.git(["push", "-q", "origin", "main"], in: directory)
+        return (directory, remote)
+    }
+
+    static func commit(_ message: String, in directory: String) throws {
+        try ReleaseBinary.git(["add", "-A"], in: directory)
+        try ReleaseBinary.git(["-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-q", "-m", message], in: directory)
+    }
+
+    static func output(_ arguments: [String], in directory: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(arguments: apps)
+    func initWritesAPipelineThatShipsTheApp(app: App) throws {
+        let (directory, remote) = try Self.repository(app)
+        let initialized = try ReleaseBinary.run(["init", "--yes"] + app.flags, in: directory)
+        try #require(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("scheme:     \(app.scheme) (archives in Release)"), "\(initialized.stderr)")
+        #expect(!initialized.stderr.contains("no team"), "\(initialized.stderr)")
+        try Self.commit("Add the release pipeline", in: directory)
+        let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
+        for generation in app.generation {
+            #expect(text.contains("[" + generation.split(separator: " ").map { "\"\($0)\"" }.joined(separator: ", ") + "]"), "\(text)")
+        }
+
+        let validated = try ReleaseBinary.run(["validate"], in: directory)
+        #expect(validated.status == 0, "\(validated.stderr)")
+
+        // What a Mac would run, shown on Linux: no secret set, no Xcode, yet every command with its real arguments.
+        try ReleaseBinary.git(["checkout", "-q", "-b", "release/next"], in: directory)
+        let dryRun = try ReleaseBinary.run(["run", "--dry-run", "--os", "macos"], in: directory)
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        let archive = (["xcodebuild"] + app.container + ["-scheme", app.scheme]).map(Self.quoted).joined(separator: " ")
+            + " -configuration Release -destination \(app.destination)"
+        #expect(dryRun.stderr.contains(archive), "\(archive)\n\(dryRun.stderr)")
+        #expect(dryRun.stderr.contains("-allowProvisioningUpdates -authenticationKeyPath '<private folder>/AuthKey_"), "\(dryRun.stderr)")
+        #expect(dryRun.stderr.contains("(method app-store-connect (named for the installed Xcode), signingStyle automatic)"), "\(dryRun.stderr)")
+        #expect(dryRun.stderr.contains("dry run: placeholder values (masked) for secrets not set here: APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY, APP_STORE_CONNECT_KEY_ID"))
+        #expect(dryRun.stderr.contains("dry run finished: nothing was changed"), "\(dryRun.stderr)")
+        #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
+
+        // The rehearsal, as a Mac would run it, with the fake Xcode tools.
+        let environment = [
+            "PATH": Self.fakeTools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "RELEASE_FAKE_RELEASE": ReleaseBinary.path, "RELEASE_FAKE_STATE": ReleaseBinary.temporaryDirectory(),
+            "HOME": ReleaseBinary.temporaryDirectory(),
+            "GIT_AUTHOR_NAME": "CI", "GIT_AUTHOR_EMAIL": "ci@example.com", "GIT_COMMITTER_NAME": "CI", "GIT_COMMITTER_EMAIL": "ci@example.com",
+        ]
+        let first = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: environment)
+        try #require(first.status == 0, "\(first.stderr)")
+        let release = "\(app.bundleID) \(app.version) (\(app.build)) IOS COMPLETE"
+        #expect(first.stderr.contains(release), "\(first.stderr)")
+        #expect(first.stderr.contains("check-ipa │ \(app.bundleID) \(app.version) (\(app.build)), app-store profile 'iOS Team Store Provisioning Profile: \(app.bundleID)'"), "\(first.stderr)")
+        let group = app.flags.contains("--testflight-group") ? "Beta" : "Internal Testers"
+        #expect(first.stderr.contains("\(group) (\(app.bundleID)): \(app.version) (\(app.build))"), "\(first.stderr)")
+        #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
+        #expect(try Self.output(["git", "tag"], in: directory) == "v\(app.version)-\(app.build)\n")
+        #expect(try Self.output(["git", "ls-remote", "--tags", remote], in: remote).contains("refs/tags/v\(app.version)-\(app.build)"))
+        let log = try Self.output(["git", "log", "--format=%s"], in: directory)
+        #expect(log == "Release \(app.version) (\(app.build))\nAdd the release pipeline\nupstream head\n")
+
+        // The same release again: the bump is kept, nothing is sent, nothing changes.
+        let second = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: environment)
+        try #require(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("bump │ already at \(app.version) (\(app.build)) in HEAD's commit"), "\(second.stderr)")
+        #expect(second.stderr.contains("bytes received on upload URLs since start: 0 B"), "\(second.stderr)")
+        #expect(try Self.output(["git", "log", "--format=%s"], in: directory) == log)
+        #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
+    }
+
+    static func quoted(_ word: String) -> String {
+        word.contains(" ") ? "'\(word)'" : word
+    }
+}

@@ -201,9 +201,16 @@ import Testing
 
     @Test func anInterruptedArchiveStillRemovesKeychainAndProfiles() throws {
         let machine = try Self.machine(branch: "develop", extra: ["RELEASE_FAKE_XCODEBUILD_SLEEP": "30"])
-        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment,
-                                            interruptAfter: 4)
-        #expect(outcome.status == 130, "\(outcome.stderr)")
+        // Interrupted once xcodebuild is archiving (the fake records its call before it sleeps), not after a fixed wait.
+        let process = try ReleaseBinary.start(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        let deadline = Date().addingTimeInterval(120)
+        while !machine.calls("xcodebuild").contains(where: { $0.contains("archive") }), Date() < deadline, process.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: machine.directory + "/stderr.txt", encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 130, "\(stderr)")
         #expect(machine.calls("security").contains { $0.first == "create-keychain" }, "the keychain existed before the interrupt")
         #expect(!machine.calls("xcodebuild").isEmpty)
         try expectClean(machine)

@@ -44,7 +44,13 @@ import Testing
             bundleID: "org.jellyfin.swiftfin", version: "1.0.1", build: "2"),
     ]
 
-    static let fakeTools = ReleaseBinary.root.appendingPathComponent("Fixtures/FakeTools").path
+    /// The fake Xcode tools as a user gets them, `release rehearse-tools DIR`, outside the repository.
+    static let fakeTools: String = {
+        let folder = ReleaseBinary.temporaryDirectory() + "/rehearse-tools"
+        let outcome = try? ReleaseBinary.run(["rehearse-tools", folder], in: ReleaseBinary.temporaryDirectory())
+        precondition(outcome?.status == 0, "release rehearse-tools failed: \(outcome?.stderr ?? "")")
+        return folder
+    }()
 
     /// The app's head as its own repository on `main`, pushed to a bare remote.
     static func repository(_ app: App) throws -> (directory: String, remote: String) {

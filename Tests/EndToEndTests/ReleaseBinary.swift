@@ -65,7 +65,8 @@ enum ReleaseBinary {
     /// without one.
     /// Starts `release` without waiting for it: no stdin, stdout discarded, stderr into `directory/stderrFile`, the CI
     /// variables that would change its output removed, and `path` (a folder of fake tools) first on `PATH`.
-    static func start(_ arguments: [String], in directory: String, stderrFile: String = "stderr.txt", path: String? = nil) throws -> Process {
+    static func start(_ arguments: [String], in directory: String, stderrFile: String = "stderr.txt", path: String? = nil,
+                      environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.path)
         process.arguments = arguments
@@ -73,7 +74,7 @@ enum ReleaseBinary {
         var environment = ProcessInfo.processInfo.environment
         for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { environment[name] = nil }
         if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
-        process.environment = environment
+        process.environment = environment.merging(extra) { _, new in new }
         FileManager.default.createFile(atPath: directory + "/" + stderrFile, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: directory + "/" + stderrFile)
         process.standardOutput = FileHandle.nullDevice

@@ -69,7 +69,8 @@ public final class Rehearsal: Sendable {
         http = RecordingServer()
         do {
             let recording = try http.start()
-            endpoints = [.github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording]
+            endpoints = [.github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording,
+                         .git: (storage as NSString).appendingPathComponent("git")]
         } catch {
             github.stop()
             appStore.stop()
@@ -94,7 +95,7 @@ public final class Rehearsal: Sendable {
 
     /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.
     public func header() -> String {
-        var text = "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1; nothing leaves the machine\n"
+        var text = "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
         text += "rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout\n"
         if !placeholderSecrets.isEmpty {
             text += "rehearsal: placeholder values (masked) for secrets that are not set: \(placeholderSecrets.joined(separator: ", "))\n"

@@ -130,7 +130,12 @@ import Testing
         #expect(first.stderr.contains("\(group) (\(app.bundleID)): \(app.version) (\(app.build))"), "\(first.stderr)")
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
         #expect(try Self.output(["git", "tag"], in: directory) == "v\(app.version)-\(app.build)\n")
-        #expect(try Self.output(["git", "ls-remote", "--tags", remote], in: remote).contains("refs/tags/v\(app.version)-\(app.build)"))
+        // A rehearsal pushes to a local stand-in of the remote; the real one is untouched.
+        let standIn = directory + "/.git/release-rehearsal/git/origin.git"
+        #expect(try Self.output(["git", "ls-remote", standIn], in: directory).contains("refs/tags/v\(app.version)-\(app.build)"))
+        #expect(try Self.output(["git", "ls-remote", standIn], in: directory).contains("refs/heads/release/next"))
+        let real = try Self.output(["git", "ls-remote", remote], in: remote)
+        #expect(real.contains("refs/heads/main") && !real.contains("refs/tags/") && !real.contains("release/next"), "\(real)")
         let log = try Self.output(["git", "log", "--format=%s"], in: directory)
         #expect(log == "Release \(app.version) (\(app.build))\nAdd the release pipeline\nupstream head\n")
 

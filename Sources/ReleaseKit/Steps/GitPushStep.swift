@@ -1,3 +1,5 @@
+import Foundation
+
 /// `git.push`: push branches and tags to a remote.
 public struct GitPushStep: Step {
     /// The step's `with` object.
@@ -80,6 +82,19 @@ public struct GitPushStep: Step {
         var refs = options.refs
         if refs.isEmpty {
             refs = [try await context.capture(GitCommand.currentBranch, directory: options.directory)]
+        }
+        if context.endpoints.isolated {
+            // A rehearsal: nothing leaves the machine. The refs go to a local bare repository standing in for the
+            // remote, without `-u` (the checkout's upstream stays the real remote).
+            let folder = try context.endpoints.baseURL(.git, configured: "")
+            let mirror = (folder as NSString).appendingPathComponent(options.remote + ".git")
+            if !FileManager.default.fileExists(atPath: mirror) {
+                try FileManager.default.createDirectory(atPath: mirror, withIntermediateDirectories: true)
+                try await context.git(["git", "init", "-q", "--bare", mirror], directory: options.directory)
+            }
+            context.log("rehearsal: pushing to the local stand-in '\(mirror)' instead of remote '\(options.remote)'")
+            try await context.git(GitCommand.push(remote: mirror, refs: refs, tags: options.tags, force: options.force), directory: options.directory)
+            return StepOutputs(["remote": .string(options.remote), "refs": .list(refs.map(OutputValue.string))])
         }
         try await context.git(command(refs: refs), directory: options.directory)
         return StepOutputs(["remote": .string(options.remote), "refs": .list(refs.map(OutputValue.string))])

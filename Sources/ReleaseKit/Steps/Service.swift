@@ -8,4 +8,6 @@ public enum Service: String, Sendable, CaseIterable, Codable {
     case http
     /// Slack incoming webhooks.
     case slack
+    /// Git remotes `git.push` pushes to. Its stand-in is a folder of bare repositories, one per remote name.
+    case git
 }

@@ -84,9 +84,7 @@ public struct RepositoryInspection: Sendable, Equatable {
     }
 
     private static func relative(_ path: String, to directory: String) -> String {
-        let base = URL(fileURLWithPath: directory).standardizedFileURL.path
-        let full = path.hasPrefix("/") ? URL(fileURLWithPath: path).standardizedFileURL.path : path
-        if full.hasPrefix(base + "/") { return String(full.dropFirst(base.count + 1)) }
-        return path
+        guard path.hasPrefix("/"), let inside = FilePath.relative(path, to: FilePath.absolute(directory)), inside != "." else { return path }
+        return inside
     }
 }

@@ -31,7 +31,7 @@ public struct RunOptions: Sendable {
     public var journaled: Set<String> = []
 
     public init(
-        workingDirectory: String = FileManager.default.currentDirectoryPath,
+        workingDirectory: String = Platform.currentDirectory(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         profile: String? = nil,
         variables: [String: String] = [:],

@@ -16,7 +16,7 @@ import Testing
     }
 
     private func repository() throws -> String {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory() + "release-lock-\(UUID().uuidString)").standardizedFileURL.path
+        let directory = FilePath.normalized(NSTemporaryDirectory() + "release-lock-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory + "/sub/deeper", withIntermediateDirectories: true)
         try git(["init", "-q", "-b", "main"], in: directory)
         try git(["-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-q", "--allow-empty", "-m", "initial"], in: directory)

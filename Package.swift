@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// A C library the system provides. On Linux its headers come from a distribution package, found with pkg-config.
+/// On a Mac every one is part of the OS and of Xcode's SDK (usr/lib/libcurl.tbd, libz.tbd and libarchive.tbd, all
+/// universal; curl/curl.h and zlib.h in usr/include; libarchive has no header there, so Sources/CArchive/shim.h
+/// declares what we call): nothing to install and no Homebrew hint, and nothing found through Homebrew's pkg-config
+/// files, so the binary links only libraries every Mac has (`scripts/package.sh` checks with `otool -L`).
+func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    #if os(macOS)
+    return .systemLibrary(name: name)
+    #else
+    return .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+    #endif
+}
+
 let package = Package(
     name: "release",
     // Mutex, Atomic and task executors (Synchronization, Swift 6) need macOS 15.
@@ -20,23 +33,11 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        ),
-        .systemLibrary(
-            name: "CArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
-        ),
+        cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        cLibrary("CArchive", pkgConfig: "libarchive", apt: "libarchive-dev"),
         // zlib's raw deflate, for the parallel zip writer: libarchive compresses one entry at a time on one
         // thread, so the writer deflates chunks on every core itself and writes the zip container around them.
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
+        cLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         .target(
             name: "ReleaseKit",
             dependencies: [

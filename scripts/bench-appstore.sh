@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# portability: linux-only (measures the Linux package with GNU time, stat and find; bench-lib.sh stops elsewhere)
 # App Store Connect upload benchmark: ours (`release run` of one appstore.upload step: find the app, create the
 # upload, reserve the file, send the parts, commit with the SHA-256, wait until COMPLETE) against `curl -T` of the
 # same bytes to the same local App Store Connect stand-in, several rounds, each on a fresh server. Prints throughput

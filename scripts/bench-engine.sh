@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# portability: linux-only (measures the Linux package with GNU time, stat and find; bench-lib.sh stops elsewhere)
 # Engine benchmark (not a test): plan and run a generated DAG of no-op steps, start-up, and plan of a
 # shipped pipeline. Prints medians of several runs. Usage: scripts/bench-engine.sh [STEPS] [RUNS]
 set -euo pipefail

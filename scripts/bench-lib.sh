@@ -3,6 +3,12 @@
 # tests) unless it is given. Sets WRAP from RELEASE_WRAP, a command the measured client runs go through
 # (scripts/order-file.sh runs them under valgrind). Reads /usr/bin/time -v reports.
 
+# portability: linux-only. Peak memory comes from GNU time's -v report (BSD time has no -v), sizes from GNU stat
+# and find: these measure the Linux package, and stop at once elsewhere rather than print wrong numbers.
+if [[ "$(uname -s)" != "Linux" ]]; then
+    echo "$(basename "$0"): the benchmarks run on Linux only (GNU time, stat and find)" >&2
+    exit 2
+fi
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ -z "${RELEASE_BIN:-}" ]]; then
     echo "building release (scripts/build-static.sh)..." >&2

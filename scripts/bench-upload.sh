@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# portability: linux-only (measures the Linux package with GNU time, stat and find; bench-lib.sh stops elsewhere)
 # Upload benchmark: ours (`release upload-asset`, the converging publisher on libcurl) against `curl -T`,
 # uploading the same 1 GB file to the same local GitHub server in the same run, several rounds.
 # Prints throughput and peak RSS side by side, then a re-run that must upload 0 bytes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# portability: linux-only (measures the Linux package with GNU time, stat and find; bench-lib.sh stops elsewhere)
 # Zip throughput: `release zip` (the archive.zip step's parallel writer) beside `zip -ryq -6` and
 # `bsdtar --format zip` on the same generated tree, in the same run; then the seed's packaging (zip the
 # dSYM, then zip the archive that contains the same dSYM) with `zip` and with `release zip --reuse`.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# portability: linux-only (measures the Linux package with GNU time, stat and find; bench-lib.sh stops elsewhere)
 # Every benchmark in one run: zip throughput and the seed's packaging (bench-zip.sh), start-up and the
 # engine (bench-engine.sh), upload (bench-upload.sh), App Store Connect upload (bench-appstore.sh); then one table of medians and ratios against the
 # tools users would pick instead, with the targets of the performance issue. Not part of `swift test`.

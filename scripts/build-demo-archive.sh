@@ -8,8 +8,8 @@
 # dSYM was made, so its UUIDs no longer match (what gate.dsym must catch).
 #
 # Tools: clang, ld64.lld, llvm-lipo, dsymutil (Debian: clang-14 lld-14 llvm-14, installed with apt-get when
-# missing and running as root). Override with CLANG, LD64, LIPO, DSYMUTIL. On macOS with Xcode:
-#   CLANG=clang LD64=ld LIPO=lipo DSYMUTIL=dsymutil scripts/build-demo-archive.sh OUT
+# missing and running as root). On macOS, Xcode's clang, ld, lipo and dsymutil when LLVM's are not on PATH.
+# Override with CLANG, LD64, LIPO, DSYMUTIL.
 # SOURCE_DATE_EPOCH, when set, fixes the archive's CreationDate, so two builds of the same sources are identical.
 # Exit status: 0 built, 2 usage, 3 toolchain missing.
 set -euo pipefail
@@ -40,7 +40,12 @@ find_tool() {
 
 locate_tools() {
     CLANG=${CLANG:-$(find_tool clang-14 clang || true)}
-    LD64=${LD64:-$(find_tool ld64.lld-14 ld64.lld || true)}
+    # Apple's ld is ld64's successor and takes the same options; elsewhere `ld` is GNU's, which links no Mach-O.
+    if [[ $(uname -s) == Darwin ]]; then
+        LD64=${LD64:-$(find_tool ld64.lld-14 ld64.lld ld || true)}
+    else
+        LD64=${LD64:-$(find_tool ld64.lld-14 ld64.lld || true)}
+    fi
     LIPO=${LIPO:-$(find_tool llvm-lipo-14 llvm-lipo lipo || true)}
     DSYMUTIL=${DSYMUTIL:-$(find_tool dsymutil-14 dsymutil || true)}
 }
@@ -57,7 +62,7 @@ fi
 if [[ -z $CLANG || -z $LD64 || -z $LIPO || -z $DSYMUTIL ]]; then
     echo "build-demo-archive: missing toolchain (clang='$CLANG' ld64.lld='$LD64' llvm-lipo='$LIPO' dsymutil='$DSYMUTIL')." >&2
     echo "  Debian/Ubuntu: sudo apt-get install clang-14 lld-14 llvm-14" >&2
-    echo "  macOS (Xcode): CLANG=clang LD64=ld LIPO=lipo DSYMUTIL=dsymutil $0 $output_dir" >&2
+    echo "  macOS: xcode-select --install (clang, ld, lipo, dsymutil)" >&2
     exit 3
 fi
 
@@ -160,6 +165,8 @@ fi
 cp "$work/kit/DemoKit" "$app/Frameworks/DemoKit.framework/DemoKit"
 cp "$work/widget/DemoWidget" "$app/PlugIns/DemoWidget.appex/DemoWidget"
 
+# GNU date reads an epoch with -d @N, BSD date with -r N (which GNU reads as a file): perl's gmtime is on both.
+creation_date=$(perl -MPOSIX -e 'print strftime("%Y-%m-%dT%H:%M:%SZ", gmtime($ARGV[0]))' "${SOURCE_DATE_EPOCH:-$(date +%s)}")
 cat > "$archive/Info.plist" <<PLIST
 <?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -184,7 +191,7 @@ cat > "$archive/Info.plist" <<PLIST
 	<key>ArchiveVersion</key>
 	<integer>2</integer>
 	<key>CreationDate</key>
-	<date>$(if [[ -n "${SOURCE_DATE_EPOCH:-}" ]]; then date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ; else date -u +%Y-%m-%dT%H:%M:%SZ; fi)</date>
+	<date>$creation_date</date>
 	<key>Name</key>
 	<string>Demo</string>
 	<key>SchemeName</key>

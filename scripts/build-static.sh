@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the `release` binary that scripts/package.sh ships and prints its path (unstripped). On Linux: the Swift
 # runtime and Foundation linked in (--static-swift-stdlib), laid out so that everyday commands touch few pages of
-# it; on macOS: a universal binary (the runtime is in the OS). bench.sh and order-file.sh measure this same build.
+# it; on macOS: a universal binary (the runtime is in the OS; libcurl, libz and libarchive are the OS's too, through
+# the SDK's universal .tbd stubs, so both slices link). bench.sh and order-file.sh measure this same build.
 #
 #   scripts/build-static.sh             # builds in .build
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead (the tests build while `swift test` holds .build)

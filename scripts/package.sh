@@ -3,6 +3,9 @@
 # statically (--static-swift-stdlib); only system libraries stay shared (libc, libcurl, libarchive, zlib), which
 # every Linux CI image that can run curl has. Writes dist/release-VERSION-linux-ARCH.tar.gz with the binary,
 # README and the JSON Schema, and checks that `ldd` names no Swift library.
+# On macOS: a universal binary (arm64 + x86_64) in dist/release-VERSION-darwin-universal.tar.gz, linked only
+# against what every Mac has (the OS's Swift runtime, libcurl, libz and libarchive in /usr/lib), which
+# scripts/check-macos-binary.sh checks with `otool -L` and `lipo -archs`.
 #
 #   scripts/package.sh [OUTPUT_DIR]     # default: dist
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
@@ -16,9 +19,12 @@ os="$(uname -s | tr '[:upper:]' '[:lower:]')"
 binary="$(scripts/build-static.sh)"
 if [[ "$os" == "darwin" ]]; then
   arch=universal
+  scripts/check-macos-binary.sh --universal "$binary"
+  "$binary" --version >/dev/null
 else
   # (libicuuc may appear: the system's, through libxml2 from libarchive; Foundation's ICU is linked in.)
-  if ldd "$binary" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|lib_FoundationICU' >&2; then
+  libraries=$(ldd "$binary")  # portability: linux-only (this branch runs on Linux; macOS's is above)
+  if grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|lib_FoundationICU' <<<"$libraries" >&2; then
     echo "package: the binary still needs the Swift libraries above" >&2
     exit 1
   fi

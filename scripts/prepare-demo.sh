@@ -9,7 +9,8 @@ target="$1"
 mkdir -p "$target/Fixtures" "$target/scripts"
 cp -R "$root/Pipelines" "$target/"
 cp -R "$root/Fixtures/DemoApp" "$target/Fixtures/"
-cp "$root/scripts/build-demo-archive.sh" "$root/scripts/package.sh" "$root/scripts/build-static.sh" "$target/scripts/"
+cp "$root/scripts/build-demo-archive.sh" "$root/scripts/package.sh" "$root/scripts/build-static.sh" \
+  "$root/scripts/check-macos-binary.sh" "$target/scripts/"
 cd "$target"
 if [[ ! -d .git ]]; then
   git init -q -b release/3.0.1

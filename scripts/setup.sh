@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing `release` needs on a fresh Debian/Ubuntu machine with Swift,
-# skipping what is already there. On macOS: `brew install libarchive llvm` (curl and zip come with the system).
+# skipping what is already there. On macOS, Xcode (or its command line tools) has everything: libcurl, zlib and
+# libarchive are the system's, clang, ld, lipo and dsymutil build the demo archive; nothing comes from Homebrew.
+# On both, the Python test tools go into .tools/venv.
 set -euo pipefail
 
 packages=(
@@ -12,15 +14,17 @@ packages=(
   openssl git ca-certificates python3 python3-venv time
 )
 
-if [[ "$(uname)" == "Darwin" ]]; then
-  echo "macOS: install the libraries with 'brew install libarchive llvm' and make sure Xcode's command line tools are present." >&2
-  exit 0
-fi
-
 missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
+if [[ "$(uname -s)" == "Darwin" ]]; then
+  if ! xcode-select -p >/dev/null 2>&1; then
+    echo "setup: Xcode's command line tools are missing: run 'xcode-select --install' (or install Xcode)" >&2
+    exit 1
+  fi
+else
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+fi
 
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2

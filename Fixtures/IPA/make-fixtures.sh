@@ -164,7 +164,7 @@ ipa missing-keys.ipa
 
 new_app
 info_plist "$work/app/Info.plist" 3.0.1 4322 "$(standard_keys 4322)"
-certificate=$(openssl x509 -in "$work/cert.pem" -outform DER | base64 -w 0)
+certificate=$(openssl x509 -in "$work/cert.pem" -outform DER | base64 | tr -d '\n')
 certificates=$(printf '\t<key>DeveloperCertificates</key>\n\t<array>\n'; for _ in 1 2 3 4 5; do printf '\t\t<data>%s</data>\n' "$certificate"; done; printf '\t</array>\n')
 profile "$work/app/embedded.mobileprovision" "Demo App Store Streamed" ABCDE12345.com.example.demo 2030-01-01T00:00:00Z false "" "$certificates" -stream
 ipa streamed.ipa

@@ -12,13 +12,14 @@ class Release < Formula
 
   depends_on xcode: ["26.0", :build]
   depends_on macos: :sequoia
-  depends_on "libarchive"
 
+  # The system's libraries (the SDK's .tbd stubs; Sources/CArchive/shim.h declares libarchive's functions, as the
+  # SDK has no archive.h): the binary needs nothing from Homebrew to run.
   uses_from_macos "curl"
+  uses_from_macos "libarchive"
+  uses_from_macos "zlib"
 
   def install
-    # libarchive is keg-only; SwiftPM finds it through its pkg-config file.
-    ENV.prepend_path "PKG_CONFIG_PATH", Formula["libarchive"].opt_lib/"pkgconfig"
     system "swift", "build", "-c", "release", "--disable-sandbox", "--product", "release"
     bin.install ".build/release/release"
     generate_completions_from_executable(bin/"release", "completion")

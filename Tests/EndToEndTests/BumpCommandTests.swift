@@ -588,7 +588,7 @@ import Rehearsal
     /// A project nested 50,000 levels deep used to overflow the stack (exit 139); now it is an error with a line.
     @Test func aDeeplyNestedProjectIsAnErrorNotACrash() throws {
         try requireBinary()
-        let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        let folder = ReleaseBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/Deep.xcodeproj", withIntermediateDirectories: true)
         let depth = 50_000

@@ -12,8 +12,7 @@ import Testing
     }
 
     private func isAlive(_ pid: Int32) -> Bool {
-        if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), status.contains(") Z ") { return false }
-        return kill(pid, 0) == 0
+        Platform.processIsRunning(pid)
     }
 
     /// A pipeline whose one step records its pid and sleeps, in its own process group.

@@ -3,10 +3,18 @@ import Testing
 
 /// The README's main job: Pipelines/demo.json on a scratch copy, published to the local GitHub server.
 @Suite(.serialized) struct DemoPipelineTests {
+    /// What scripts/build-demo-archive.sh needs: Debian's LLVM 14, or on a Mac Xcode's clang, ld, lipo and dsymutil.
     static var toolchainAvailable: Bool {
-        ["clang-14", "ld64.lld-14", "dsymutil-14", "llvm-lipo-14"].allSatisfy { tool in
-            (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+        #if os(macOS)
+        let tools = [["clang-14", "clang"], ["ld64.lld-14", "ld64.lld", "ld"], ["dsymutil-14", "dsymutil"], ["llvm-lipo-14", "lipo"]]
+        #else
+        let tools = [["clang-14"], ["ld64.lld-14"], ["dsymutil-14"], ["llvm-lipo-14"]]
+        #endif
+        return tools.allSatisfy { names in
+            names.contains { tool in
+                (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+                    .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+            }
         }
     }
 

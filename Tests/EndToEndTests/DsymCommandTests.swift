@@ -121,7 +121,7 @@ struct BareToolDsymTests {
     }
 
     private static func folder() -> String {
-        (ReleaseBinary.temporaryDirectory() as NSString).resolvingSymlinksInPath
+        ReleaseBinary.temporaryDirectory()
     }
 
     /// `release dsym crash crash.dSYM`, the tool and its dSYM in one folder: the pair is judged.

@@ -10,7 +10,7 @@ import ReleaseKit
 struct GitHubServerStreamingTests {
     static let binary = ReleaseBinary.path
     static var measurable: Bool {
-        FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: "/proc/self/status")
+        FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: "/proc/self/status")  // portability: linux-only (skipped where there is no /proc)
     }
     static let slow = ProcessInfo.processInfo.environment["RELEASE_SLOW_TESTS"] == "1"
 
@@ -78,7 +78,7 @@ struct GitHubServerStreamingTests {
 
     /// A `/proc/PID/status` field in bytes (`VmRSS`: resident now, `VmHWM`: peak resident).
     static func memory(of pid: Int32, _ field: String) throws -> Int64 {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)  // portability: linux-only (only where measurable)
         let line = try #require(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
         let kilobytes = try #require(Int64(line.split(separator: " ").dropFirst().first ?? ""))
         return kilobytes * 1024

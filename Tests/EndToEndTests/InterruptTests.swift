@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 import Testing
 
 /// Ctrl-C and SIGTERM as a user or CI sends them to the real binary.
@@ -9,8 +10,7 @@ import Testing
             return false
         }
         // A zombie is dead too: it only waits to be reaped.
-        if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), status.contains(") Z ") { return false }
-        return kill(pid, 0) == 0
+        return Platform.processIsRunning(pid)
     }
 
     /// The interrupt arrives while the run is still being planned (reading git, here a `git` that hangs): before

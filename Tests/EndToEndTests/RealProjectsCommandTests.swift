@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct RealProjectsCommandTests {
     /// The corpus: the repository root's parent + `/shared/real-projects`. CI always has it; without it the tests
     /// fail with this message rather than skip.
-    static let corpus = ReleaseBinary.root.deletingLastPathComponent().appendingPathComponent("shared/real-projects").standardizedFileURL.path
+    static let corpus = FilePath.normalized(ReleaseBinary.root.deletingLastPathComponent().appendingPathComponent("shared/real-projects").path)
 
     static func requireCorpus() throws -> String {
         try #require(

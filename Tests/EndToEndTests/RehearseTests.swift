@@ -5,11 +5,18 @@ import Testing
 /// `release run --rehearse` touches nothing outside the machine: every remote service a step talks to is a
 /// local stand-in, or the step is skipped and says so.
 @Suite struct RehearseTests {
-    /// Plays "the internet": every URL variable points at it (127.0.0.2, a loopback address the rehearsal's
-    /// clients are not allowed to use), so any request a rehearsal sent to a real endpoint would land here.
+    /// The host the URL variables name: `127.1`, another spelling of 127.0.0.1 (inet_aton's, which curl and
+    /// getaddrinfo accept on Linux and macOS alike) that is not among the hosts a rehearsal's clients may reach. A
+    /// Mac serves no other loopback address (lo0 has 127.0.0.1 only unless aliased), so the sentinel listens on
+    /// 127.0.0.1 and is "remote" by name only.
+    static let remoteHost = "127.1"
+
+    /// Plays "the internet": every URL variable points at it, so any request a rehearsal sent to a real endpoint
+    /// would land here.
     private static func sentinel() throws -> (RecordingServer, String) {
-        let server = RecordingServer(configuration: .init(status: 500, body: "a rehearsal reached a real endpoint", host: "127.0.0.2"))
-        return (server, try server.start())
+        let server = RecordingServer(configuration: .init(status: 500, body: "a rehearsal reached a real endpoint"))
+        let base = try server.start()
+        return (server, base.replacingOccurrences(of: "//127.0.0.1:", with: "//\(remoteHost):"))
     }
 
     private static func urlVariables(_ base: String) -> [String: String] {
@@ -35,9 +42,9 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(sentinel.requests.isEmpty, "reached: \(sentinel.summary())")
         // The stand-ins received what the real services would have, with the original hosts kept.
-        #expect(outcome.stderr.contains("POST /127.0.0.2:"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("POST /\(Self.remoteHost):"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("/crash/upload"))
-        #expect(outcome.stderr.contains("PUT /127.0.0.2:"))
+        #expect(outcome.stderr.contains("PUT /\(Self.remoteHost):"))
         #expect(outcome.stderr.contains("owner/app v1.0.0"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("key-0123456789abcdef"))
     }
@@ -48,7 +55,7 @@ import Testing
         let directory = try ReleaseBinary.prepareDemo()
         for branch in ["release/3.0.1", "develop"] {
             try ReleaseBinary.git(["checkout", "-q", "-B", branch], in: directory)
-            let outcome = try ReleaseBinary.run(["run", "distribute", "--rehearse"], in: directory, environment: Self.urlVariables(base))
+            let outcome = try ReleaseBinary.run(["run", "distribute", "--rehearse", "--os", "linux"], in: directory, environment: Self.urlVariables(base))
             #expect([0, 1, 2].contains(outcome.status), "\(outcome.stderr)")
             #expect(sentinel.requests.isEmpty, "\(branch) reached: \(sentinel.summary())")
         }

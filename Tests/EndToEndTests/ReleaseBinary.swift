@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 
 /// Runs the built `release` executable, as a user or CI would.
 enum ReleaseBinary {
@@ -110,11 +111,18 @@ enum ReleaseBinary {
         try handle.close()
     }
 
-    /// A new empty folder.
+    /// A new empty folder, spelled canonically. `release` makes its working directory canonical (`realpath`), so
+    /// the paths it prints are spelled that way; on a Mac `$TMPDIR` is `/var/folders/...`, a symlink away from the
+    /// `/private/var/folders/...` it prints (.ci/run reproduces that on Linux with a symlinked `TMPDIR`).
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        return canonical(path)
+    }
+
+    /// `path` with every symlink resolved, as `release` spells its working directory.
+    static func canonical(_ path: String) -> String {
+        Platform.canonicalPath(path) ?? path
     }
 
     /// A new git repository on `branch` with one commit.

@@ -281,7 +281,7 @@ import Testing
     @Test func distributeChoosesTheProfileByBranch() throws {
         let directory = try ReleaseBinary.prepareDemo()
         try ReleaseBinary.git(["checkout", "-q", "-b", "release/3.0.0"], in: directory)
-        let release = try ReleaseBinary.run(["run", "distribute", "--dry-run"], in: directory)
+        let release = try ReleaseBinary.run(["run", "distribute", "--dry-run", "--os", "linux"], in: directory)
         #expect(release.status == 0, "\(release.stderr)")
         #expect(release.stderr.contains("  branch:  release/3.0.0\n"))
         #expect(release.stderr.contains("  profile: release (when: branch matches 'release*')"))
@@ -289,7 +289,7 @@ import Testing
         #expect(release.stderr.contains("○ archive skipped: runs on macos only (when: os is 'macos'), this is linux; see it with --os macos"))
 
         try ReleaseBinary.git(["checkout", "-q", "-b", "develop"], in: directory)
-        let develop = try ReleaseBinary.run(["run", "distribute", "--dry-run"], in: directory)
+        let develop = try ReleaseBinary.run(["run", "distribute", "--dry-run", "--os", "linux"], in: directory)
         #expect(develop.status == 0, "\(develop.stderr)")
         #expect(develop.stderr.contains("  profile: adhoc (default)"))
         #expect(develop.stderr.contains("○ publish skipped: when: profile is 'release' is false"))

@@ -40,11 +40,26 @@ import Testing
         return "\(dist)/\(folder)/release"
     }
 
+    #if os(macOS)
+    /// The darwin-universal tarball runs on any Mac of the deployment target: both slices, and only the OS's
+    /// libraries (scripts/check-macos-binary.sh, which scripts/package.sh runs too).
+    @Test(.enabled(if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
+                   "builds the universal binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
+    func thePackagedBinaryNeedsOnlyWhatEveryMacHas() throws {
+        let binary = try Self.packagedBinary()
+        let check = try Self.run(ReleaseBinary.root.appendingPathComponent("scripts/check-macos-binary.sh").path,
+                                 ["--universal", binary], environment: Self.environment)
+        #expect(check.status == 0, "\(check.output)")
+        let version = try Self.run(binary, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(version.status == 0)
+        #expect(version.output.contains("."), "\(version.output)")
+    }
+    #else
     @Test(.enabled(if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
                    "builds the static binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
     func thePackagedBinaryNeedsNoSwiftLibraries() throws {
         let binary = try Self.packagedBinary()
-        let ldd = try Self.run("/usr/bin/env", ["ldd", binary], environment: Self.environment)
+        let ldd = try Self.run("/usr/bin/env", ["ldd", binary], environment: Self.environment)  // portability: linux-only (the ELF half of this test)
         #expect(ldd.status == 0, "ldd: \(ldd.output)")
         for library in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime"] {
             #expect(!ldd.output.contains(library), "still linked: \(ldd.output)")
@@ -60,6 +75,7 @@ import Testing
         #expect(elf.stackFlags.map { $0 & 1 == 0 } == true,
                 "the stack must not be executable: PT_GNU_STACK flags \(elf.stackFlags.map(String.init) ?? "missing")")
     }
+    #endif
 
     /// The ELF facts that make a hardened executable: `e_type`, whether it names a loader (PT_INTERP), and the flags
     /// of PT_GNU_STACK (nil when absent: the loader then assumes an executable stack). 64-bit little-endian only.

@@ -16,7 +16,7 @@ import ReleaseKit
     static func temporaryFolder() throws -> String {
         let folder = NSTemporaryDirectory() + "release-small-stack-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
+        return ReleaseBinary.canonical(folder)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ReleaseBinary.path)))

@@ -26,8 +26,8 @@ public final class RecordingServer: Sendable {
         public var contentType: String
         /// The port to listen on; 0 picks a free one.
         public var port: UInt16
-        /// The loopback address to listen on (127.0.0.0/8): tests use another one, such as 127.0.0.2, to play a
-        /// remote service that a rehearsal must never reach.
+        /// The loopback address to listen on (127.0.0.0/8). Only 127.0.0.1 is served on every system: macOS
+        /// configures no other loopback address unless one is aliased on lo0.
         public var host: String
 
         public init(status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0,

@@ -203,12 +203,7 @@ public struct ZipWriter: Sendable {
     }
 
     static func absolute(_ path: String) -> String {
-        let url = path.hasPrefix("/")
-            ? URL(fileURLWithPath: path)
-            : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
-        var result = url.standardizedFileURL.path
-        while result.count > 1 && result.hasSuffix("/") { result.removeLast() }
-        return result
+        FilePath.absolute(path)
     }
 }
 

@@ -34,7 +34,7 @@ public struct PluginResolver: Sendable {
             guard let location = member.value.string, !location.isEmpty else { continue }  // the loader reports it
             declared.insert(member.key)
             // A path, relative to the working directory like every path in a pipeline (never looked up on PATH).
-            let candidate = URL(fileURLWithPath: location.hasPrefix("/") ? location : "\(directory)/\(location)").standardizedFileURL.path
+            let candidate = FilePath.absolute(location, in: directory)
             guard let executable = ProcessRunner.resolveExecutable(candidate, directory: directory, environment: describer.environment) else {
                 diagnostics.add("plugin '\(Echo.text(member.key))': no executable file '\(Echo.text(location))'", at: member.value, path.appending(member.key))
                 continue

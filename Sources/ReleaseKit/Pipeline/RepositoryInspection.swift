@@ -100,8 +100,8 @@ public struct RepositoryInspection: Sendable, Equatable {
     ///   scheme that is not there (the message lists what is).
     public static func inspect(_ directory: String, answers: Answers = Answers()) throws -> RepositoryInspection {
         var result = RepositoryInspection(usesSwiftPackages: false, apps: [], schemes: [], configuration: "Release", reasons: [], notes: [])
-        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
-        func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: FilePath.lexicallyJoined(root, relative)) }
+        let root = FilePath.absolute(directory)
+        func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: FilePath.absolute(relative, in: root)) }
 
         // The workspace the user named decides the project when they did not name one.
         var projectAnswer = answers.project
@@ -110,7 +110,7 @@ public struct RepositoryInspection: Sendable, Equatable {
             guard workspace.hasSuffix(".xcworkspace"), exists(workspace) else {
                 throw Problem(description: "--workspace '\(Echo.text(workspace))': no such .xcworkspace in \(root)")
             }
-            let read = try? XcodeWorkspace(contentsOf: FilePath.lexicallyJoined(root, workspace))
+            let read = try? XcodeWorkspace(contentsOf: FilePath.absolute(workspace, in: root))
             guard let read, !read.projects.isEmpty else {
                 throw Problem(description: "--workspace '\(Echo.text(workspace))' references no .xcodeproj")
             }
@@ -199,7 +199,7 @@ public struct RepositoryInspection: Sendable, Equatable {
         // The workspace: the named one; else one in the repository that references the app's project; else the one
         // CocoaPods makes beside a Podfile.
         let projectFolder = projectPath.map(FilePath.parent(of:)) ?? root
-        if let podfile = [FilePath.lexicallyJoined(projectFolder, "Podfile"), FilePath.lexicallyJoined(root, "Podfile")].first(where: { FileManager.default.fileExists(atPath: $0) }) {
+        if let podfile = [FilePath.absolute("Podfile", in: projectFolder), FilePath.absolute("Podfile", in: root)].first(where: { FileManager.default.fileExists(atPath: $0) }) {
             result.podfile = relative(podfile, to: root)
         }
         var workspace = namedWorkspace
@@ -213,7 +213,7 @@ public struct RepositoryInspection: Sendable, Equatable {
             result.workspace = relative(workspace.path, to: root)
         } else if let podfile = result.podfile, let projectPath {
             let name = ((projectPath as NSString).lastPathComponent as NSString).deletingPathExtension
-            result.workspace = relative(FilePath.lexicallyJoined(FilePath.parent(of: FilePath.lexicallyJoined(root, podfile)), name + ".xcworkspace"), to: root)
+            result.workspace = relative(FilePath.absolute(name + ".xcworkspace", in: FilePath.parent(of: FilePath.absolute(podfile, in: root))), to: root)
             result.reasons.append("workspace \(result.workspace!): 'pod install' (from \(podfile)) creates it")
         }
 
@@ -384,9 +384,7 @@ public struct RepositoryInspection: Sendable, Equatable {
     }
 
     static func relative(_ path: String, to directory: String) -> String {
-        let base = URL(fileURLWithPath: directory).standardizedFileURL.path
-        let full = path.hasPrefix("/") ? URL(fileURLWithPath: path).standardizedFileURL.path : path
-        if full.hasPrefix(base + "/") { return String(full.dropFirst(base.count + 1)) }
-        return path
+        guard path.hasPrefix("/"), let inside = FilePath.relative(path, to: FilePath.absolute(directory)), inside != "." else { return path }
+        return inside
     }
 }

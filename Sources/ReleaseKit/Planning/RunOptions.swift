@@ -34,7 +34,7 @@ public struct RunOptions: Sendable {
     public var placeholderSecrets: Set<String> = []
 
     public init(
-        workingDirectory: String = FileManager.default.currentDirectoryPath,
+        workingDirectory: String = Platform.currentDirectory(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         profile: String? = nil,
         variables: [String: String] = [:],

@@ -61,7 +61,7 @@ public struct PluginDescriber: Sendable {
     }
 
     private func runDescribe(_ executable: String, plugin: String) async throws -> String {
-        let request = ProcessRequest(arguments: [executable, "describe"], directory: FileManager.default.currentDirectoryPath,
+        let request = ProcessRequest(arguments: [executable, "describe"], directory: Platform.currentDirectory(),
                                      environment: environment)
         let errors = PluginErrorLines()
         let limit = timeout

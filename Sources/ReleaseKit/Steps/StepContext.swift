@@ -93,8 +93,7 @@ public final class StepContext: Sendable {
     /// `path` made absolute against the working directory, with `~` expanded.
     public func resolvePath(_ path: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL.path }
-        return URL(fileURLWithPath: workingDirectory).appendingPathComponent(expanded).standardizedFileURL.path
+        return FilePath.absolute(expanded, in: workingDirectory)
     }
 
     /// Whether `path` exists, is promised by an upstream step (it, or a folder containing it), or is missing.

@@ -1,7 +1,13 @@
-/// Path arithmetic on strings.
+/// Path arithmetic on strings, lexical: nothing here asks the file system.
 ///
 /// Foundation's `NSString.deletingLastPathComponent` traps on short paths such as `"/a"` and `"a"` with the
 /// Linux toolchain this project builds with (swift-corelibs-foundation), so nothing here goes through it.
+/// Nor through `URL.standardizedFileURL` / `NSString.standardizingPath`: swift-foundation's `_standardizingPath`
+/// (Sources/FoundationEssentials/String/String+Path.swift) resolves symlinks when the path has a `..` and, on a Mac,
+/// strips a leading `/private` only when the shorter path exists, so one folder (`/private/var/folders/...`, where
+/// `$TMPDIR` and `getcwd` lead) would be spelled two ways depending on whether a file exists yet. The working
+/// directory is made canonical once (``Platform/currentDirectory()``, `realpath`); every path after that is
+/// joined and normalised here.
 public enum FilePath {
     /// The folder containing `path`: `/a/b` → `/a`, `/a` → `/`, `a/b` → `a`, `a` → `.`, `/` → `/`.
     public static func parent(of path: String) -> String {
@@ -14,18 +20,43 @@ public enum FilePath {
         return String(parent)
     }
 
-    /// `relative` joined to `base` with `.` and `..` removed lexically (never through the file system): `a/b` + `../c`
-    /// → `a/c`. An absolute `relative` is returned normalised.
-    public static func lexicallyJoined(_ base: String, _ relative: String) -> String {
-        let full = relative.hasPrefix("/") ? relative : (base.hasSuffix("/") ? base + relative : base + "/" + relative)
-        var parts: [Substring] = []
-        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
-            if part == "..", full.hasPrefix("/") { continue }
-            parts.append(part)
+    /// `path` with `.` segments, repeated and trailing slashes removed and each `..` taking away the segment before
+    /// it, without reading the file system: `/a/./b//../c/` → `/a/c`, `/..` → `/`, `a/../..` → `..`, `` → `.`.
+    public static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var kept: [Substring] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch segment {
+            case ".": continue
+            case "..":
+                if let last = kept.last, last != ".." { kept.removeLast() }
+                else if !absolute { kept.append(segment) }
+            default: kept.append(segment)
+            }
         }
-        let joined = parts.joined(separator: "/")
-        return full.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+        let joined = kept.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
+
+    /// `path` made absolute against `directory` (itself absolute) and ``normalized(_:)``; an absolute `path` is
+    /// only normalised.
+    public static func absolute(_ path: String, in directory: String) -> String {
+        if path.hasPrefix("/") { return normalized(path) }
+        return normalized(directory + "/" + path)
+    }
+
+    /// `path` made absolute against the (canonical) working directory and ``normalized(_:)``.
+    public static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? normalized(path) : absolute(path, in: Platform.currentDirectory())
+    }
+
+    /// `path` relative to `directory` when it lies inside it (both normalised first), else nil: `/a/b/c` in `/a` →
+    /// `b/c`, `/a` in `/a` → `.`.
+    public static func relative(_ path: String, to directory: String) -> String? {
+        let full = normalized(path), base = normalized(directory)
+        if full == base { return "." }
+        let prefix = base == "/" ? "/" : base + "/"
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : nil
     }
 }

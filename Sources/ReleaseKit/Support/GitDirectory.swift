@@ -10,7 +10,7 @@ import Foundation
 public enum GitDirectory {
     /// The git dir of the checkout holding `directory`, or nil outside a repository.
     public static func of(_ directory: String) -> String? {
-        var folder = URL(fileURLWithPath: directory).standardizedFileURL.path
+        var folder = FilePath.absolute(directory)
         while true {
             let candidate = folder == "/" ? "/.git" : folder + "/.git"
             var isDirectory: ObjCBool = false
@@ -42,6 +42,6 @@ public enum GitDirectory {
         let path = target.hasPrefix("/") ? target : (folder as NSString).appendingPathComponent(target)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        return URL(fileURLWithPath: path).standardizedFileURL.path
+        return FilePath.absolute(path)
     }
 }

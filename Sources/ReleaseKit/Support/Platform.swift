@@ -13,8 +13,15 @@
 //   fcntl(2) man pages); `fcntl(fd, F_FULLFSYNC)` does, on the file systems that support it, and fails on the
 //   others (network volumes, some external drives), where `fsync` is the best there is. Glibc's `fsync` already
 //   asks the drive to flush.
+// - `/tmp`, `/var` and `/etc` are symlinks into `/private` on a Mac, so `getcwd` (physical: `/private/var/...`) and
+//   `$TMPDIR` (`/var/folders/...`) spell one folder two ways. The working directory is made canonical once, with
+//   `realpath(3)` (stdlib.h on both; Darwin's SDK binds it to `realpath$DARWIN_EXTSN` through `__DARWIN_EXTSN`,
+//   which accepts a null buffer and mallocs the result, as glibc does), and paths are joined lexically after that
+//   (`FilePath`). Foundation's `standardizedFileURL` is not used: it strips `/private` only when the shorter path
+//   exists (swift-foundation, String+Path.swift, `_standardizingPath`).
 // - Child processes (swift-subprocess) and sockets (SwiftNIO) are left to those libraries, which carry their
 //   own seams; nothing of ours spawns or opens a socket by hand.
+import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -90,6 +97,45 @@ public enum Platform {
     public static func processExists(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// The working directory, canonical: every symlink resolved (`/private/var/...` on a Mac, never `/var/...`),
+    /// so a folder has one spelling whatever led there. Called once per command; paths are joined to it lexically.
+    public static func currentDirectory() -> String {
+        if let canonical = canonicalPath(".") { return canonical }
+        // The folder was removed under us: what the system still calls it.
+        return FilePath.normalized(FileManager.default.currentDirectoryPath)
+    }
+
+    /// `realpath(3)` of `path`: absolute, without `.`, `..` or symlinks; nil when it does not exist.
+    public static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether process `pid` is a zombie: ended, waiting for its parent to collect its status. Darwin: `sysctl`
+    /// `KERN_PROC_PID`'s `kinfo_proc.kp_proc.p_stat == SZOMB` (sys/sysctl.h, sys/proc.h); Linux: state `Z` in
+    /// `/proc/PID/stat` (proc(5)). False when there is no such process.
+    public static func isZombie(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        #if canImport(Darwin)
+        var info = kinfo_proc()
+        var size = MemoryLayout<kinfo_proc>.stride
+        var name: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+        guard sysctl(&name, 4, &info, &size, nil, 0) == 0, size > 0 else { return false }
+        return Int32(info.kp_proc.p_stat) == SZOMB
+        #else
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses, the state follows the last ")".
+        guard let close = text.lastIndex(of: ")") else { return false }
+        return text[text.index(after: close)...].hasPrefix(" Z")
+        #endif
+    }
+
+    /// Whether process `pid` exists and has not ended (a zombie has).
+    public static func processIsRunning(_ pid: Int32) -> Bool {
+        processExists(pid) && !isZombie(pid)
     }
 
     /// The current `errno`.

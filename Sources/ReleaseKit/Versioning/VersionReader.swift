@@ -29,9 +29,7 @@ public enum VersionReader {
     private static func readProject(project: String?, file: String?, in directory: String) throws -> ProjectVersions {
         func absolute(_ path: String) -> String {
             let expanded = (path as NSString).expandingTildeInPath
-            return expanded.hasPrefix("/")
-                ? URL(fileURLWithPath: expanded).standardizedFileURL.path
-                : URL(fileURLWithPath: directory).appendingPathComponent(expanded).standardizedFileURL.path
+            return FilePath.absolute(expanded, in: directory)
         }
         if let file {
             return try readVersionFile(absolute(file))
@@ -184,9 +182,7 @@ public enum VersionReader {
                     var infoPlistName: String? = infoPlist.map { relative($0.path) }
                     var missingPlist: MissingFile?
                     if infoPlist == nil, let plistSetting = try settings.value(of: "INFOPLIST_FILE"), !plistSetting.isEmpty {
-                        let path = plistSetting.hasPrefix("/")
-                            ? URL(fileURLWithPath: plistSetting).standardizedFileURL.path
-                            : URL(fileURLWithPath: project.sourceRoot).appendingPathComponent(plistSetting).standardizedFileURL.path
+                        let path = FilePath.absolute(plistSetting, in: project.sourceRoot)
                         infoPlistName = relative(path)
                         if FileManager.default.fileExists(atPath: path) {
                             let preprocess = try settings.value(of: "INFOPLIST_PREPROCESS")?.uppercased() == "YES"

@@ -78,7 +78,7 @@ public struct XCConfigFile: Sendable {
     }
 
     private static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        Platform.canonicalPath(path) ?? FilePath.absolute(path)
     }
 
     private static func load(_ path: String, stack: [String], into reader: inout Reader) throws {
@@ -203,9 +203,7 @@ public struct XCConfigFile: Sendable {
         let target = String(rest[rest.index(after: rest.startIndex)..<closeIndex])
         // `<DEVELOPER_DIR>/…` style includes point into Xcode itself; nothing there defines a version.
         if open == "<" { return }
-        let resolved = target.hasPrefix("/")
-            ? target
-            : URL(fileURLWithPath: directory).appendingPathComponent(target).standardizedFileURL.path
+        let resolved = target.hasPrefix("/") ? target : FilePath.absolute(target, in: directory)
         let chain = stack + [path]
         if let start = chain.firstIndex(of: resolved) {
             let cycle = Array(chain[start...]) + [resolved]

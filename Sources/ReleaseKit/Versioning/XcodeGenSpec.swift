@@ -26,7 +26,7 @@ public struct XcodeGenSpec: Sendable {
     /// Reads the spec at `path` and the files it includes.
     /// - Throws: ``VersioningError`` for unreadable files, YAML syntax errors and include cycles.
     public init(contentsOf path: String) throws {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let absolute = FilePath.absolute(path)
         var missing: [MissingFile] = []
         self.root = try Self.load(absolute, stack: [], missing: &missing)
         self.path = absolute
@@ -84,9 +84,7 @@ public struct XcodeGenSpec: Sendable {
 
     /// `path` relative to the folder of the file that names it (XcodeGen's `relativePaths`, on by default).
     static func resolve(_ path: String, from file: String) -> String {
-        path.hasPrefix("/")
-            ? URL(fileURLWithPath: path).standardizedFileURL.path
-            : URL(fileURLWithPath: FilePath.parent(of: file)).appendingPathComponent(path).standardizedFileURL.path
+        FilePath.absolute(path, in: FilePath.parent(of: file))
     }
 
     /// The spec as a project: configurations, targets with their settings per configuration, generated

@@ -30,7 +30,7 @@ public struct XcodeProject: Sendable {
     /// Loads the project at `path` (an `.xcodeproj` folder).
     /// - Throws: ``VersioningError`` naming the pbxproj line of anything malformed.
     public init(contentsOf path: String) throws {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let absolute = FilePath.absolute(path)
         let pbxprojPath = absolute + "/project.pbxproj"
         let plist = try OpenStepPlist(contentsOf: pbxprojPath)
         var loader = Loader(plist: plist, file: pbxprojPath, projectFolder: FilePath.parent(of: absolute))
@@ -63,7 +63,7 @@ public struct XcodeProject: Sendable {
     /// The `.xcodeproj` to use for `path`: the path itself when it is one, else the only one inside it.
     /// - Throws: ``VersioningError/noProject(directory:)`` or ``VersioningError/ambiguousProject(directory:candidates:)``.
     public static func locate(in path: String) throws -> String? {
-        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        let standardized = FilePath.absolute(path)
         if standardized.hasSuffix(".xcodeproj") { return standardized }
         if standardized.hasSuffix(".pbxproj") { return FilePath.parent(of: standardized) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: standardized)) ?? []
@@ -81,7 +81,7 @@ public struct XcodeProject: Sendable {
     /// folders or dependency folders), for repositories that keep the app in a subfolder (`App/isowords.xcodeproj`).
     /// - Throws: ``VersioningError/ambiguousProject(directory:candidates:)`` when there are several.
     public static func locateBelow(_ path: String, depth: Int = 3) throws -> String? {
-        let root = URL(fileURLWithPath: path).standardizedFileURL.path
+        let root = FilePath.absolute(path)
         var found: [String] = []
         var folders = [""]
         for _ in 0..<depth {
@@ -179,8 +179,7 @@ public struct XcodeProject: Sendable {
                 throw malformed("rootObject '\(rootID.value)' is not a PBXProject", line: rootID.line)
             }
             if let directory = project["projectDirPath"]?.string, !directory.isEmpty {
-                sourceRoot = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: projectFolder + "/"))
-                    .standardizedFileURL.path
+                sourceRoot = FilePath.absolute(directory, in: projectFolder)
             }
             return project
         }
@@ -230,7 +229,7 @@ public struct XcodeProject: Sendable {
                 guard let groupPath = resolvePath(of: anchor.value, group) else {
                     throw malformed("cannot resolve the path of baseConfigurationReferenceAnchor '\(anchor.value)'", line: anchor.line)
                 }
-                basePath = URL(fileURLWithPath: groupPath).appendingPathComponent(relative).standardizedFileURL.path
+                basePath = FilePath.absolute(relative, in: groupPath)
                 baseReference = "\(file):\(anchor.line)"
             }
             if let reference = object["baseConfigurationReference"]?.text {
@@ -267,9 +266,9 @@ public struct XcodeProject: Sendable {
             default:
                 return nil
             }
-            if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL.path }
+            if path.hasPrefix("/") { return FilePath.normalized(path) }
             if path.isEmpty { return base }
-            return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
+            return FilePath.absolute(path, in: base)
         }
 
         func targets(_ project: OpenStepValue.Dictionary) throws -> [XcodeTarget] {

@@ -115,8 +115,8 @@ public struct XcodeWorkspace: Sendable, Equatable {
         let rest = String(location[location.index(after: colon)...])
         switch kind {
         case "absolute": return rest
-        case "group": return rest.hasPrefix("/") ? rest : FilePath.lexicallyJoined(folder, rest)
-        case "container": return rest.isEmpty ? workspaceFolder : FilePath.lexicallyJoined(workspaceFolder, rest)
+        case "group": return rest.hasPrefix("/") ? rest : FilePath.absolute(rest, in: folder)
+        case "container": return rest.isEmpty ? workspaceFolder : FilePath.absolute(rest, in: workspaceFolder)
         case "self": return workspaceFolder
         default: return nil
         }

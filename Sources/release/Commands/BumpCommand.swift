@@ -117,7 +117,7 @@ struct BumpCommand: AsyncParsableCommand {
     }
 
     private func bump(interactive: Bool) async throws {
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Platform.currentDirectory()
         // One writer per checkout at a time (a run or another bump), and none before what a killed one left is
         // rolled back; held while the menu waits, so what it offers is still true when it writes.
         var checkout: CheckoutRecovery.Session?

@@ -22,7 +22,7 @@ struct ExportCommand: AsyncParsableCommand {
         )
 
         @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and trigger on its branches only (default: the profiles choose by branch).")
@@ -32,7 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
         var output: String?
 
         func run() async throws {
-            let directory = FileManager.default.currentDirectoryPath
+            let directory = Platform.currentDirectory()
             let validated = try await PipelineArguments.load(pipeline, directory: directory, format: .auto)
             var path = PipelineLocator.resolve(pipeline, in: directory)
             if path.hasPrefix(directory + "/") { path.removeFirst(directory.count + 1) }

@@ -49,7 +49,7 @@ struct InitCommand: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Platform.currentDirectory()
         let pipelinePath = PipelineLocator.defaultPath
         let absolute = (directory as NSString).appendingPathComponent(pipelinePath)
         guard !FileManager.default.fileExists(atPath: absolute) else {
@@ -135,7 +135,7 @@ struct InitCommand: ParsableCommand {
         let ignoreNote: String?
         do {
             try FileManager.default.createDirectory(atPath: (directory as NSString).appendingPathComponent("Pipelines"), withIntermediateDirectories: true)
-            let schemaPath = URL(fileURLWithPath: absolute).deletingLastPathComponent().appendingPathComponent(starter.schemaPath).standardizedFileURL.path
+            let schemaPath = FilePath.absolute(starter.schemaPath, in: FilePath.parent(of: absolute))
             if !FileManager.default.fileExists(atPath: schemaPath) {
                 try AtomicFile.write(PipelineSchema.text(registry: try StepRegistry.builtIn), to: schemaPath)
             }

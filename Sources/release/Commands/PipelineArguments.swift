@@ -5,11 +5,11 @@ import ReleaseKit
 /// Options shared by `run` and `plan`: which pipeline, profile and variables.
 struct PipelineArguments: ParsableArguments {
     @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-              completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+              completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
     var pipeline: String?
 
     @Option(help: "Use this profile instead of choosing one by its 'when'.",
-            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.profiles(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.profiles(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
     var profile: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, overriding the pipeline's and the profile's (repeatable).", valueName: "KEY=VALUE"))

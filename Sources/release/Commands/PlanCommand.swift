@@ -19,7 +19,7 @@ struct PlanCommand: AsyncParsableCommand {
     var format: Format = .text
 
     func run() async throws {
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Platform.currentDirectory()
         let validated = try await pipeline.load(directory: directory, format: .auto)
         let plan: Plan
         do {

@@ -20,7 +20,7 @@ struct RehearseToolsCommand: ParsableCommand {
     var directory: String
 
     func run() throws {
-        let folder = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
+        let folder = FilePath.absolute(directory)
         let written: [String]
         do {
             written = try RehearsalTools.write(to: folder)

@@ -23,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
     var jobs: Int?
 
     @Option(help: "Run only this step and the steps it needs (repeatable).",
-            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.stepIDs(words: words, in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.stepIDs(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
     var only: [String] = []
 
     @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")
@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Platform.currentDirectory()
         let validated = try await pipeline.load(directory: directory, format: logFormat)
         let masker = SecretMasker()
         var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),

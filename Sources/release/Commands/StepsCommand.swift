@@ -16,7 +16,7 @@ struct StepsCommand: AsyncParsableCommand {
     var pipelines: [String] = []
 
     func run() async throws {
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Platform.currentDirectory()
         var files = pipelines.map { PipelineLocator.resolve($0, in: directory) }
         if files.isEmpty { files = PipelineLocator.all(in: directory) }
         var kinds = try StepRegistry.builtIn.kinds

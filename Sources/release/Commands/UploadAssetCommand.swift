@@ -54,7 +54,7 @@ struct UploadAssetCommand: AsyncParsableCommand {
         let publisher = ReleasePublisher(client: client, observer: PublishObserver(log: { line in
             Terminal.writeError(masker.mask(line) + "\n")
         }))
-        let cwd = FileManager.default.currentDirectoryPath
+        let cwd = Platform.currentDirectory()
         let publication = ReleasePublication(
             repository: repo, tag: tag, name: tag, draft: draft,
             assets: files.map { PublishAsset(path: $0.hasPrefix("/") ? $0 : cwd + "/" + $0) }, replace: policy

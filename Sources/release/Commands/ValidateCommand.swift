@@ -17,7 +17,7 @@ struct ValidateCommand: AsyncParsableCommand {
     var variables: [String] = []
 
     func run() async throws {
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Platform.currentDirectory()
         var files = pipelines.map { PipelineLocator.resolve($0, in: directory) }
         if files.isEmpty { files = PipelineLocator.all(in: directory) }
         if files.isEmpty { files = [PipelineLocator.defaultPath] }

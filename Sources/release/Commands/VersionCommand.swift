@@ -25,7 +25,7 @@ struct VersionCommand: AsyncParsableCommand {
     func run() async throws {
         let versions: ProjectVersions
         do {
-            versions = try VersionReader.read(project: project, file: file, in: FileManager.default.currentDirectoryPath)
+            versions = try VersionReader.read(project: project, file: file, in: Platform.currentDirectory())
         } catch {
             VersioningConsole.line("error: \(error)")
             throw ExitCode(1)

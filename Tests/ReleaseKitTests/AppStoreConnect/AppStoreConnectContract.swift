@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 
 /// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset.json`, the
 /// OpenAPI 3.0 subset of the operations a release needs) as a checker for JSON bodies, so tests can prove the
@@ -27,10 +28,10 @@ struct AppStoreConnectContract: Sendable {
     }
 
     /// Where the contract is: the repository root's parent + `/shared/reference/app-store-connect`.
-    static let path = URL(fileURLWithPath: #filePath)
+    static let path = FilePath.normalized(URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/reference/app-store-connect/openapi-release-subset.json")
-        .standardizedFileURL.path
+        .path)
 
     /// The contract, loaded once; nil when the file is missing or unreadable.
     static let shared: AppStoreConnectContract? = {

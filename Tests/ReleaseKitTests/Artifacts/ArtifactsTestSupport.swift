@@ -81,14 +81,20 @@ func dwarfdumpUUIDs(_ path: String) throws -> [String: String] {
 
 /// The demo `.xcarchive`s built once per test process by `scripts/build-demo-archive.sh`.
 enum DemoArchive {
-    /// The dwarfdump the oracle uses.
-    static let dwarfdump = commandExists("llvm-dwarfdump-14") ? "llvm-dwarfdump-14" : "llvm-dwarfdump"
+    /// The dwarfdump the oracle uses: LLVM's, else Xcode's (`dwarfdump --uuid` prints the same lines).
+    static let dwarfdump = ["llvm-dwarfdump-14", "llvm-dwarfdump", "dwarfdump"].first(where: commandExists) ?? "llvm-dwarfdump"
 
-    /// Whether the Apple-target toolchain is here (Debian: clang-14 lld-14 llvm-14).
+    /// Whether the Apple-target toolchain is here (Debian: clang-14 lld-14 llvm-14; a Mac: Xcode's clang, ld, lipo,
+    /// dsymutil and dwarfdump, which scripts/build-demo-archive.sh falls back to there).
     static let toolchainAvailable: Bool = {
         let any = { (names: [String]) in names.contains(where: commandExists) }
-        return any(["clang-14", "clang"]) && any(["ld64.lld-14", "ld64.lld"]) && any(["llvm-lipo-14", "llvm-lipo"])
-            && any(["dsymutil-14", "dsymutil"]) && any(["llvm-dwarfdump-14", "llvm-dwarfdump"])
+        #if os(macOS)
+        let linkers = ["ld64.lld-14", "ld64.lld", "ld"]
+        #else
+        let linkers = ["ld64.lld-14", "ld64.lld"]  // GNU ld links no Mach-O
+        #endif
+        return any(["clang-14", "clang"]) && any(linkers) && any(["llvm-lipo-14", "llvm-lipo", "lipo"])
+            && any(["dsymutil-14", "dsymutil"]) && any(["llvm-dwarfdump-14", "llvm-dwarfdump", "dwarfdump"])
     }()
 
     /// Where the archives are; kept for the whole process (removed by the OS's temporary-file cleanup).

@@ -16,8 +16,10 @@ import Testing
     }
 
     private func repository() throws -> String {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory() + "release-lock-\(UUID().uuidString)").standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: directory + "/sub/deeper", withIntermediateDirectories: true)
+        let created = NSTemporaryDirectory() + "release-lock-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: created + "/sub/deeper", withIntermediateDirectories: true)
+        // Canonical, as git writes a linked worktree's `gitdir:` (a Mac's $TMPDIR is a symlink away from it).
+        let directory = try #require(Platform.canonicalPath(created))
         try git(["init", "-q", "-b", "main"], in: directory)
         try git(["-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-q", "--allow-empty", "-m", "initial"], in: directory)
         return directory

@@ -48,9 +48,7 @@ import Testing
 
     /// Whether `pid` is a live process (not gone, not a zombie waiting to be reaped).
     static func isRunning(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        return !state.contains(") Z ")
+        Platform.processIsRunning(pid)
     }
 
     @Test func aGrandchildThatIgnoresSIGTERMIsKilledWithItsGroupAfterTheLeaderHasGone() async throws {

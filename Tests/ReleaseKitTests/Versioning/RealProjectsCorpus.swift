@@ -10,7 +10,7 @@ enum RealProjectsCorpus {
     static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/real-projects").standardizedFileURL.path
+        return FilePath.normalized(url.deletingLastPathComponent().appendingPathComponent("shared/real-projects").path)
     }()
 
     /// The corpus root, or a failed expectation naming what is missing.

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks that a Mach-O `release` binary runs on any Mac of its deployment target, as `ldd` is checked on Linux:
+# - it links only what every Mac has: libraries under /usr/lib (the Swift runtime is in /usr/lib/swift since
+#   macOS 10.14.4) and frameworks under /System/Library; nothing from Homebrew (/opt/homebrew, /usr/local), no
+#   @rpath/@loader_path/@executable_path library shipped beside it (a back-deployment library such as
+#   libswiftCompatibilitySpan would be one);
+# - with --universal, it has both the arm64 and the x86_64 slice.
+# Uses Xcode's otool and lipo, else LLVM's (llvm-otool, llvm-lipo: Debian's llvm-14 has both), so the check itself
+# runs on Linux too (scripts/test-scripts.sh gives it Mach-O files made there).
+#
+#   scripts/check-macos-binary.sh [--universal] BINARY
+# Exit status: 0 portable, 1 not (each offending library printed), 2 usage or no otool.
+set -euo pipefail
+
+universal=0
+if [[ "${1:-}" == "--universal" ]]; then universal=1; shift; fi
+[[ $# -eq 1 ]] || { echo "usage: $0 [--universal] BINARY" >&2; exit 2; }
+binary=$1
+
+find_tool() {
+  local candidate
+  for candidate in "$@"; do
+    if command -v "$candidate" >/dev/null 2>&1; then command -v "$candidate"; return 0; fi
+  done
+  return 1
+}
+otool=${OTOOL:-$(find_tool otool llvm-otool llvm-otool-14 || true)}
+lipo=${LIPO:-$(find_tool lipo llvm-lipo llvm-lipo-14 || true)}
+[[ -n "$otool" ]] || { echo "check-macos-binary: no otool (Xcode) or llvm-otool (LLVM)" >&2; exit 2; }
+
+status=0
+if ((universal)); then
+  [[ -n "$lipo" ]] || { echo "check-macos-binary: no lipo (Xcode) or llvm-lipo (LLVM)" >&2; exit 2; }
+  archs=" $("$lipo" -archs "$binary") "
+  for arch in arm64 x86_64; do
+    if [[ "$archs" != *" $arch "* ]]; then
+      echo "check-macos-binary: $binary has no $arch slice (it has:$archs)" >&2
+      status=1
+    fi
+  done
+fi
+
+# `otool -L` prints the file (one header line per slice), then one tab-indented install name per line.
+libraries=$("$otool" -L "$binary" | awk '/^\t/ { print $1 }' | sort -u)
+[[ -n "$libraries" ]] || { echo "check-macos-binary: $binary names no libraries (not a Mach-O executable?)" >&2; exit 1; }
+while IFS= read -r library; do
+  case "$library" in
+    /usr/lib/*|/System/Library/*) ;;
+    *) echo "check-macos-binary: $binary needs $library, which a stock Mac does not have" >&2; status=1 ;;
+  esac
+done <<<"$libraries"
+exit $status

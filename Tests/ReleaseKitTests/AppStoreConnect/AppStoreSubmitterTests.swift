@@ -197,4 +197,32 @@ import Testing
             try step(["fr-FR": String(repeating: "x", count: 4001)])
         }
     }
+
+    @Test func fastlaneReleaseNotesFillLocalesWhatsNewOverridesThemAndAnUnknownFolderIsAPreflightError() throws {
+        let directory = NSTemporaryDirectory() + "release-submit-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (locale, text) in [("de-DE", "Aus fastlane\n"), ("fr-FR", "Depuis fastlane"), ("review_information", "")] {
+            try FileManager.default.createDirectory(atPath: directory + "/fastlane/metadata/\(locale)", withIntermediateDirectories: true)
+            if !text.isEmpty { try text.write(toFile: directory + "/fastlane/metadata/\(locale)/release_notes.txt", atomically: true, encoding: .utf8) }
+        }
+        var options = AppStoreSubmitStep.Options()
+        options.bundleID = "com.example.demo"
+        options.version = "1.4.0"
+        options.build = "42"
+        options.whatsNew = .locales(["fr-FR": "Explicite", "en-US": "Explicit"])
+        options.keyID = "2X9R4HXF34"
+        options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.key = "${secrets.APP_STORE_CONNECT_KEY}"
+        let context = StepContext(stepID: "submit", kind: AppStoreSubmitStep.kind, workingDirectory: directory, environment: [:])
+        #expect(try AppStoreSubmitStep(options: options).whatsNew(in: context) == ["de-DE": "Aus fastlane", "fr-FR": "Explicite", "en-US": "Explicit"])
+
+        try FileManager.default.createDirectory(atPath: directory + "/fastlane/metadata/de_de", withIntermediateDirectories: true)
+        try "x".write(toFile: directory + "/fastlane/metadata/de_de/release_notes.txt", atomically: true, encoding: .utf8)
+        #expect(throws: StepError.failed(directory + "/fastlane/metadata: 'de_de' is not a locale App Store Connect knows (did you mean 'de-DE'?); "
+                                          + "rename the folder to a known locale or remove its release_notes.txt")) {
+            try AppStoreSubmitStep(options: options).whatsNew(in: context)
+        }
+        options.metadata = "missing/metadata"
+        #expect(throws: StepError.self) { try AppStoreSubmitStep(options: options).whatsNew(in: context) }
+    }
 }

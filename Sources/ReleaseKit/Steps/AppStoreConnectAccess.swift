@@ -11,7 +11,7 @@ struct AppStoreConnectAccess: Sendable {
         static let api = "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)"
         /// The `with` lines of an example.
         static let example = #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
-            + "\n                  " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
+            + "\n          " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
     }
 
     var keyID: String

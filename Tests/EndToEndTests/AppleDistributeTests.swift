@@ -111,7 +111,7 @@ import Testing
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         for step in ["keychain", "profiles", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish",
-                     "upload", "testflight"] {
+                     "upload", "testflight", "submit"] {
             #expect(outcome.stderr.contains("✔ \(step)"), "\(step): \(outcome.stderr)")
         }
         // The exported .ipa went to App Store Connect through the API and on to the QA group, with the notes.
@@ -119,6 +119,13 @@ import Testing
         #expect(summary.contains { $0.hasPrefix("upload com.example.demo 3.0.0 (4146) IOS COMPLETE  Demo.ipa") && $0.contains("build VALID") }, "\(summary)")
         #expect(summary.contains("group QA (com.example.demo): 3.0.0 (4146)"), "\(summary)")
         #expect(machine.appStore.uploadedByteCount() > 0)
+        // Xcode's AppStoreInfo.plist (generateAppStoreInformation) went with it as the asset description, and the build
+        // on to App Review with the notes as What's New.
+        #expect(plistHasAppStoreInformation(machine))
+        #expect(summary.contains { $0.hasPrefix("upload com.example.demo 3.0.0 (4146)") && $0.contains("  AppStoreInfo.plist ") }, "\(summary)")
+        #expect(summary.contains("app store version com.example.demo 3.0.0 IOS WAITING_FOR_REVIEW  build 3.0.0 (4146)  release AFTER_APPROVAL  phased INACTIVE"),
+                "\(summary)")
+        #expect(summary.contains("review submission IOS WAITING_FOR_REVIEW: 3.0.0"), "\(summary)")
         // The keychain: created, unlocked, imported for codesign, partition list, first in the user's list.
         let security = machine.calls("security")
         let create = try #require(security.first { $0.first == "create-keychain" })
@@ -160,6 +167,13 @@ import Testing
         #expect(outcome.stderr.contains("○ tell-failure skipped: not sent: the outcome is success and 'on' is failure"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("XXXXSECRET"))
         try expectClean(machine)
+    }
+
+    func plistHasAppStoreInformation(_ machine: Machine) -> Bool {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))) ?? Data()
+        let plist = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+        return plist?["generateAppStoreInformation"] as? Bool == true
+            && FileManager.default.fileExists(atPath: machine.directory + "/build/export/AppStoreInfo.plist")
     }
 
     /// An export without `profiles` in a pipeline with a `signing.profile` step gets the profiles it installed:

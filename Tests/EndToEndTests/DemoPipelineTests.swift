@@ -55,6 +55,14 @@ import Testing
         #expect(summaryLines.contains { $0.contains("upload com.example.demo 3.0.1 (4321) IOS COMPLETE  Demo-3.0.1-4321.ipa") && $0.contains("build VALID") })
         #expect(summaryLines.contains { $0.contains("group QA (com.example.demo): 3.0.1 (4321)") })
         #expect(summaryLines.contains { $0.contains(#"what to test en-US for 3.0.1 (4321): "Build 3.0.1 (4321) of the demo""#) })
+        // …and on to App Review: the version created with What's New in two locales, the build, a phased release, submitted.
+        #expect(summaryLines.contains { $0.hasSuffix("app store version com.example.demo 3.0.1 IOS WAITING_FOR_REVIEW  build 3.0.1 (4321)  release AFTER_APPROVAL  phased INACTIVE") },
+                "\(summaryLines)")
+        #expect(summaryLines.contains { $0.contains(#"what's new de-DE for 3.0.1: "Version 3.0.1 der Demo""#) })
+        #expect(summaryLines.contains { $0.contains(#"what's new en-US for 3.0.1: "Version 3.0.1 of the demo""#) })
+        #expect(summaryLines.contains { $0.hasSuffix("review submission IOS WAITING_FOR_REVIEW: 3.0.1") })
+        let submit = try #require(steps.first { $0["id"] as? String == "submit" })
+        #expect((submit["outputs"] as? [String: Any])?["state"] as? String == "WAITING_FOR_REVIEW")
         let upload = try #require(steps.first { $0["id"] as? String == "testflight" })
         let outputs = try #require(upload["outputs"] as? [String: Any])
         #expect(outputs["bytes_sent"] as? Double == Double(ipa))
@@ -69,6 +77,8 @@ import Testing
         #expect(second.stderr.contains("testflight │ sent 0 bytes: App Store Connect already had 3.0.1 (4321)"))
         #expect(second.stderr.contains("testers │ beta groups 'QA': already so"))
         #expect(second.stderr.contains("bytes received on upload URLs since start: 0 B"))
+        #expect(second.stderr.contains("submit │ App Store version 3.0.1 is WAITING_FOR_REVIEW: already submitted; nothing to change"), "\(second.stderr)")
+        #expect(second.stderr.contains(", 0 writes"), "the re-run sends App Store Connect no write request")
     }
 
     /// The App Store Connect key and the tokens it signs appear nowhere the run writes: output, report, journal.

@@ -1,5 +1,5 @@
-/// The 25 operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
-/// speaks, named by their `operationId`, with method and path template as the contract has them.
+/// The operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
+/// speaks (uploads and TestFlight; App Store versions, review submissions, phased releases and release requests), named by their `operationId`, with method and path template as the contract has them.
 public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildUploadsCreate = "buildUploads_createInstance"
     case buildUploadsGet = "buildUploads_getInstance"
@@ -26,16 +26,48 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildBetaDetailsUpdate = "buildBetaDetails_updateInstance"
     case betaAppReviewSubmissionsCreate = "betaAppReviewSubmissions_createInstance"
     case betaAppReviewSubmissionsGet = "betaAppReviewSubmissions_getInstance"
+    case appAppStoreVersions = "apps_appStoreVersions_getToManyRelated"
+    case appStoreVersionsCreate = "appStoreVersions_createInstance"
+    case appStoreVersionsGet = "appStoreVersions_getInstance"
+    case appStoreVersionsUpdate = "appStoreVersions_updateInstance"
+    case appStoreVersionBuild = "appStoreVersions_build_getToOneRelated"
+    case appStoreVersionBuildUpdate = "appStoreVersions_build_updateToOneRelationship"
+    case appStoreVersionLocalizationsOfVersion = "appStoreVersions_appStoreVersionLocalizations_getToManyRelated"
+    case appStoreVersionLocalizationsCreate = "appStoreVersionLocalizations_createInstance"
+    case appStoreVersionLocalizationsGet = "appStoreVersionLocalizations_getInstance"
+    case appStoreVersionLocalizationsUpdate = "appStoreVersionLocalizations_updateInstance"
+    case reviewSubmissionsList = "reviewSubmissions_getCollection"
+    case reviewSubmissionsCreate = "reviewSubmissions_createInstance"
+    case reviewSubmissionsGet = "reviewSubmissions_getInstance"
+    case reviewSubmissionsUpdate = "reviewSubmissions_updateInstance"
+    case reviewSubmissionItemsOfSubmission = "reviewSubmissions_items_getToManyRelated"
+    case reviewSubmissionItemsCreate = "reviewSubmissionItems_createInstance"
+    case reviewSubmissionItemsDelete = "reviewSubmissionItems_deleteInstance"
+    case phasedReleasesCreate = "appStoreVersionPhasedReleases_createInstance"
+    case phasedReleasesUpdate = "appStoreVersionPhasedReleases_updateInstance"
+    case phasedReleasesDelete = "appStoreVersionPhasedReleases_deleteInstance"
+    case phasedReleaseOfVersion = "appStoreVersions_appStoreVersionPhasedRelease_getToOneRelated"
+    case releaseRequestsCreate = "appStoreVersionReleaseRequests_createInstance"
+
+    /// Whether the operation is one of the App Store release's (versions, review submissions, phased releases,
+    /// release requests) rather than an upload's or TestFlight's.
+    public var isAppStoreRelease: Bool {
+        guard let index = Self.allCases.firstIndex(of: self), let first = Self.allCases.firstIndex(of: .appAppStoreVersions) else { return false }
+        return index >= first
+    }
 
     /// The HTTP method.
     public var method: String {
         switch self {
         case .buildUploadsCreate, .buildUploadFilesCreate, .betaGroupAddBuilds, .buildAddBetaGroups,
-             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate:
+             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate, .appStoreVersionsCreate,
+             .appStoreVersionLocalizationsCreate, .reviewSubmissionsCreate, .reviewSubmissionItemsCreate, .phasedReleasesCreate,
+             .releaseRequestsCreate:
             return "POST"
-        case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate:
+        case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate, .appStoreVersionsUpdate,
+             .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsUpdate, .phasedReleasesUpdate:
             return "PATCH"
-        case .buildUploadsDelete:
+        case .buildUploadsDelete, .reviewSubmissionItemsDelete, .phasedReleasesDelete:
             return "DELETE"
         default:
             return "GET"
@@ -65,6 +97,23 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .buildBetaDetailsGet, .buildBetaDetailsUpdate: return "/v1/buildBetaDetails/{id}"
         case .betaAppReviewSubmissionsCreate: return "/v1/betaAppReviewSubmissions"
         case .betaAppReviewSubmissionsGet: return "/v1/betaAppReviewSubmissions/{id}"
+        case .appAppStoreVersions: return "/v1/apps/{id}/appStoreVersions"
+        case .appStoreVersionsCreate: return "/v1/appStoreVersions"
+        case .appStoreVersionsGet, .appStoreVersionsUpdate: return "/v1/appStoreVersions/{id}"
+        case .appStoreVersionBuild: return "/v1/appStoreVersions/{id}/build"
+        case .appStoreVersionBuildUpdate: return "/v1/appStoreVersions/{id}/relationships/build"
+        case .appStoreVersionLocalizationsOfVersion: return "/v1/appStoreVersions/{id}/appStoreVersionLocalizations"
+        case .appStoreVersionLocalizationsCreate: return "/v1/appStoreVersionLocalizations"
+        case .appStoreVersionLocalizationsGet, .appStoreVersionLocalizationsUpdate: return "/v1/appStoreVersionLocalizations/{id}"
+        case .reviewSubmissionsList, .reviewSubmissionsCreate: return "/v1/reviewSubmissions"
+        case .reviewSubmissionsGet, .reviewSubmissionsUpdate: return "/v1/reviewSubmissions/{id}"
+        case .reviewSubmissionItemsOfSubmission: return "/v1/reviewSubmissions/{id}/items"
+        case .reviewSubmissionItemsCreate: return "/v1/reviewSubmissionItems"
+        case .reviewSubmissionItemsDelete: return "/v1/reviewSubmissionItems/{id}"
+        case .phasedReleasesCreate: return "/v1/appStoreVersionPhasedReleases"
+        case .phasedReleasesUpdate, .phasedReleasesDelete: return "/v1/appStoreVersionPhasedReleases/{id}"
+        case .phasedReleaseOfVersion: return "/v1/appStoreVersions/{id}/appStoreVersionPhasedRelease"
+        case .releaseRequestsCreate: return "/v1/appStoreVersionReleaseRequests"
         }
     }
 

@@ -64,6 +64,11 @@ struct AppStoreConnectProblem: Error, Sendable {
              detail: "The parameter '\(name)' can not be used with this request", parameter: name)
     }
 
+    static func requiredParameter(_ name: String) -> Self {
+        Self(status: 400, code: "PARAMETER_ERROR.REQUIRED", title: "A required parameter is missing.",
+             detail: "The parameter '\(name)' is required for this request", parameter: name)
+    }
+
     static func unprocessable(_ detail: String) -> Self {
         Self(status: 422, code: "ENTITY_UNPROCESSABLE", title: "The request entity is unprocessable", detail: detail, pointer: "")
     }

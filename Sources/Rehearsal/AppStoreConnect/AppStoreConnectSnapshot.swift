@@ -116,6 +116,56 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
         var submittedDate: Date
     }
 
+    struct AppStoreVersion: Codable, Sendable {
+        var id: String
+        var appID: String
+        var platform: String
+        var versionString: String
+        /// `AppStoreVersionState`: PREPARE_FOR_SUBMISSION, WAITING_FOR_REVIEW, IN_REVIEW, REJECTED,
+        /// PENDING_DEVELOPER_RELEASE, READY_FOR_SALE, …
+        var appStoreState: String
+        var releaseType: String?
+        var earliestReleaseDate: String?
+        var buildID: String?
+        var createdDate: Date
+    }
+
+    struct VersionLocalization: Codable, Sendable {
+        var id: String
+        var versionID: String
+        var locale: String
+        var whatsNew: String?
+    }
+
+    struct ReviewSubmission: Codable, Sendable {
+        var id: String
+        var appID: String
+        var platform: String
+        /// READY_FOR_REVIEW, WAITING_FOR_REVIEW, IN_REVIEW, UNRESOLVED_ISSUES, CANCELING, COMPLETING or COMPLETE.
+        var state: String
+        var submittedDate: Date?
+        /// Whether the submission was canceled (it ends COMPLETE either way).
+        var canceled = false
+    }
+
+    struct ReviewItem: Codable, Sendable {
+        var id: String
+        var submissionID: String
+        var versionID: String
+        /// READY_FOR_REVIEW, ACCEPTED, APPROVED, REJECTED or REMOVED.
+        var state: String
+    }
+
+    struct PhasedRelease: Codable, Sendable {
+        var id: String
+        var versionID: String
+        /// INACTIVE, ACTIVE, PAUSED or COMPLETE.
+        var state: String
+        var startDate: Date?
+        var currentDayNumber: Int?
+        var totalPauseDuration: Int?
+    }
+
     /// Apps get Apple-style numeric ids counted from here; everything else gets a UUID.
     var nextAppNumber = 1_600_000_001
     var apps: [App] = []
@@ -127,4 +177,32 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var betaGroups: [BetaGroup] = []
     var localizations: [Localization] = []
     var submissions: [Submission] = []
+    var appStoreVersions: [AppStoreVersion] = []
+    var versionLocalizations: [VersionLocalization] = []
+    var reviewSubmissions: [ReviewSubmission] = []
+    var reviewItems: [ReviewItem] = []
+    var phasedReleases: [PhasedRelease] = []
+}
+
+extension AppStoreConnectSnapshot {
+    /// Decodes a state file, written by this version or an older one (which lacks the App Store release records).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func list<T: Decodable>(_ key: CodingKeys) throws -> [T] { try container.decodeIfPresent([T].self, forKey: key) ?? [] }
+        nextAppNumber = try container.decodeIfPresent(Int.self, forKey: .nextAppNumber) ?? 1_600_000_001
+        apps = try list(.apps)
+        buildUploads = try list(.buildUploads)
+        files = try list(.files)
+        preReleaseVersions = try list(.preReleaseVersions)
+        builds = try list(.builds)
+        betaDetails = try list(.betaDetails)
+        betaGroups = try list(.betaGroups)
+        localizations = try list(.localizations)
+        submissions = try list(.submissions)
+        appStoreVersions = try list(.appStoreVersions)
+        versionLocalizations = try list(.versionLocalizations)
+        reviewSubmissions = try list(.reviewSubmissions)
+        reviewItems = try list(.reviewItems)
+        phasedReleases = try list(.phasedReleases)
+    }
 }

@@ -140,6 +140,16 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             return (["build": nil, "locale": nil], [], true)
         case .buildBetaDetailsList:
             return (["build": nil, "id": nil], [], true)
+        case .appAppStoreVersions:
+            return (["platform": platforms, "versionString": nil, "appStoreState": nil, "appVersionState": nil, "id": nil], [], true)
+        case .appStoreVersionLocalizationsOfVersion:
+            return (["locale": nil], [], true)
+        case .reviewSubmissionsList:
+            return (["app": nil, "platform": platforms, "state": [
+                "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "UNRESOLVED_ISSUES", "CANCELING", "COMPLETING", "COMPLETE",
+            ]], [], true)
+        case .reviewSubmissionItemsOfSubmission:
+            return ([:], [], true)
         default:
             return ([:], [], false)
         }
@@ -270,6 +280,12 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         case "betaGroups": return snapshot.betaGroups.first { $0.id == id }.map(betaGroupJSON)
         case "betaBuildLocalizations": return snapshot.localizations.first { $0.id == id }.map(localizationJSON)
         case "betaAppReviewSubmissions": return snapshot.submissions.first { $0.id == id }.map(submissionJSON)
+        case "appStoreVersions":
+            return snapshot.appStoreVersions.first { $0.id == id }.map { version in
+                versionJSON(version, phasedReleaseID: snapshot.phasedReleases.first { $0.versionID == version.id }?.id)
+            }
+        case "appStoreVersionLocalizations": return snapshot.versionLocalizations.first { $0.id == id }.map(versionLocalizationJSON)
+        case "appStoreVersionPhasedReleases": return snapshot.phasedReleases.first { $0.id == id }.map(phasedReleaseJSON)
         default: return nil
         }
     }

@@ -12,6 +12,10 @@ extension LocalAppStoreConnectServer {
     /// group External Testers (com.example.app): builds 42
     /// what to test en-US for 42: "Fixes the login crash"
     /// beta review 42: WAITING_FOR_REVIEW
+    /// app store version com.example.app 1.4.0 IOS WAITING_FOR_REVIEW  build 1.4.0 (42)  release AFTER_APPROVAL  phased INACTIVE
+    /// what's new en-US for 1.4.0: "Fixes the login crash"
+    /// review submission IOS WAITING_FOR_REVIEW: 1.4.0
+    /// App Store review and release requests since start: 9 reads, 8 writes
     /// bytes received on upload URLs since start: 12.3 MiB
     /// ```
     public func summary() -> [String] {
@@ -49,6 +53,30 @@ extension LocalAppStoreConnectServer {
             }
             for submission in snapshot.submissions {
                 lines.append("beta review \(buildLabel(submission.buildID)): \(submission.state)")
+            }
+            for version in snapshot.appStoreVersions.sorted(by: { $0.createdDate < $1.createdDate }) {
+                var line = "app store version \(bundleID(version.appID)) \(Echo.text(version.versionString)) \(version.platform) \(version.appStoreState)"
+                if let build = version.buildID { line += "  build \(buildLabel(build))" }
+                if let releaseType = version.releaseType { line += "  release \(releaseType)" }
+                if let date = version.earliestReleaseDate { line += " from \(date)" }
+                if let phased = snapshot.phasedReleases.first(where: { $0.versionID == version.id }) { line += "  phased \(phased.state)" }
+                lines.append(line)
+                for localization in snapshot.versionLocalizations where localization.versionID == version.id && localization.whatsNew != nil {
+                    lines.append("what's new \(localization.locale) for \(Echo.text(version.versionString)): \"\(Echo.text(localization.whatsNew ?? "", limit: 80))\"")
+                }
+            }
+            for submission in snapshot.reviewSubmissions {
+                let versions = snapshot.reviewItems.filter { $0.submissionID == submission.id && $0.state != "REMOVED" }.compactMap { item in
+                    snapshot.appStoreVersions.first { $0.id == item.versionID }.map { Echo.text($0.versionString) }
+                }
+                lines.append("review submission \(submission.platform) \(submission.state)\(submission.canceled ? " (canceled)" : ""): "
+                    + (versions.isEmpty ? "no items" : versions.joined(separator: ", ")))
+            }
+            // What a re-run that converged shows as "0 writes": only when such requests were made at all.
+            let release = state.exchanges.filter { $0.operationID.flatMap(AppStoreConnectOperation.init(rawValue:))?.isAppStoreRelease == true }
+            if !release.isEmpty {
+                let writes = release.filter { $0.method != "GET" }.count
+                lines.append("App Store review and release requests since start: \(release.count - writes) reads, \(writes) writes")
             }
             if !lines.isEmpty || state.uploadedBytes > 0 {
                 lines.append("bytes received on upload URLs since start: \(ByteFormat.size(state.uploadedBytes))")

@@ -29,6 +29,13 @@ extension LocalAppStoreConnectServer {
         case .buildBetaDetailsUpdate: return try updateBetaDetail(request)
         case .betaAppReviewSubmissionsCreate: return try createSubmission(request)
         case .betaAppReviewSubmissionsGet: return try getSubmission(request)
+        case .appAppStoreVersions, .appStoreVersionsCreate, .appStoreVersionsGet, .appStoreVersionsUpdate, .appStoreVersionBuild,
+             .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsOfVersion, .appStoreVersionLocalizationsCreate,
+             .appStoreVersionLocalizationsGet, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsList, .reviewSubmissionsCreate,
+             .reviewSubmissionsGet, .reviewSubmissionsUpdate, .reviewSubmissionItemsOfSubmission, .reviewSubmissionItemsCreate,
+             .reviewSubmissionItemsDelete, .phasedReleasesCreate, .phasedReleasesUpdate, .phasedReleasesDelete, .phasedReleaseOfVersion,
+             .releaseRequestsCreate:
+            return try await handleAppStore(request)
         }
     }
 

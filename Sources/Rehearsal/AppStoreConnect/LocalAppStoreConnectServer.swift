@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// An App Store Connect API stand-in on 127.0.0.1, for tests and for rehearsing a TestFlight upload: the 25
-/// operations of Apple's OpenAPI subset (``AppStoreConnectOperation``) with Apple's JSON:API shapes, and upload
-/// URLs pointing back at itself.
+/// An App Store Connect API stand-in on 127.0.0.1, for tests and for rehearsing an upload, TestFlight and an App Store
+/// submission: the operations of Apple's OpenAPI subset that ``AppStoreConnectOperation`` lists, with Apple's JSON:API
+/// shapes, upload URLs pointing back at itself, and App Review's state machine (`+AppStore.swift`).
 ///
 /// - Every `/v1` request needs a bearer token that ``AppStoreConnectTokenVerifier`` accepts for one of
 ///   ``Configuration/keys``; otherwise 401 with Apple's `NOT_AUTHORIZED` body.

@@ -22,6 +22,18 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
     case noBuild(version: String, build: String)
     /// Waiting for a state took longer than allowed.
     case timedOut(what: String, seconds: Double, lastState: String)
+    /// The build number exists, but in other marketing versions than the one asked for.
+    case buildOfOtherVersion(build: String, version: String, actual: [String])
+    /// The App Store version is in a state in which it can no longer be changed or submitted.
+    case versionNotEditable(version: String, state: String)
+    /// App Review left a submission with unresolved issues (a rejection), naming what it rejected.
+    case unresolvedIssues(submissionID: String, rejected: [String])
+    /// Another review submission of the app on this platform is in progress and does not hold this version.
+    case submissionInProgress(submissionID: String, state: String, items: [String])
+    /// The app has no App Store version with this version string.
+    case noVersion(version: String, platform: String, existing: [String])
+    /// A rollout action that the version's state does not allow.
+    case rolloutRefused(action: String, version: String, reason: String)
 
     /// One entry of `errors[]` (Apple's `ErrorResponse.errors.items`: status, code, title, detail and a source
     /// pointer or parameter).
@@ -89,6 +101,28 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
             return "App Store Connect has no build \(build) of version \(version) (upload it first with appstore.upload)"
         case .timedOut(let what, let seconds, let lastState):
             return "\(what) was still \(lastState) after \(DurationFormat.string(seconds: seconds))"
+        case .buildOfOtherVersion(let build, let version, let actual):
+            return "build \(build) is not a build of version \(version) in App Store Connect: it belongs to "
+                + actual.map { "'\(Echo.text($0))'" }.joined(separator: ", ")
+                + " (set 'version' to the build's CFBundleShortVersionString, or upload a build of \(version))"
+        case .versionNotEditable(let version, let state):
+            return "App Store version \(version) is \(state) and can no longer be changed or submitted"
+                + " (create the next version with a higher version string, or wait until App Store Connect lets it be edited)"
+        case .unresolvedIssues(let submissionID, let rejected):
+            return "App Review left review submission \(submissionID) with unresolved issues (UNRESOLVED_ISSUES)"
+                + (rejected.isEmpty ? "" : ": " + rejected.joined(separator: ", "))
+                + "; read App Review's message in App Store Connect (App Review, Resolution Center) and fix what it asks,"
+                + " then either reply there, or re-run with 'cancel_open_submission: true' to cancel that submission and submit again"
+        case .submissionInProgress(let submissionID, let state, let items):
+            return "another review submission of this app (\(submissionID)) is \(state)"
+                + (items.isEmpty ? "" : " with " + items.joined(separator: ", "))
+                + "; App Store Connect allows one at a time per platform (wait for App Review, or cancel it in App Store Connect)"
+        case .noVersion(let version, let platform, let existing):
+            return "the app has no App Store version \(Echo.text(version)) on \(platform)"
+                + (existing.isEmpty ? " (it has none)" : "; it has " + existing.map { "'\(Echo.text($0))'" }.joined(separator: ", "))
+                + " (submit it first with appstore.submit)"
+        case .rolloutRefused(let action, let version, let reason):
+            return "cannot \(action) App Store version \(Echo.text(version)): \(reason)"
         }
     }
 }

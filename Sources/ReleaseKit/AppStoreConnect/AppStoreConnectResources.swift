@@ -157,3 +157,46 @@ public struct BuildBetaDetailAttributes: Decodable, Sendable {
 public struct BetaAppReviewSubmissionAttributes: Decodable, Sendable {
     public var betaReviewState: String?
 }
+
+/// `AppStoreVersion`: a version of the app on the App Store, with its review and release state.
+public struct AppStoreVersionAttributes: Decodable, Sendable {
+    public var platform: String?
+    public var versionString: String?
+    /// `AppStoreVersionState`: PREPARE_FOR_SUBMISSION, WAITING_FOR_REVIEW, IN_REVIEW, REJECTED, PENDING_DEVELOPER_RELEASE,
+    /// READY_FOR_SALE, …
+    public var appStoreState: String?
+    public var releaseType: String?
+    public var earliestReleaseDate: String?
+}
+
+/// `AppStoreVersionLocalization`: a version's metadata in one locale; the release uses `whatsNew`.
+public struct AppStoreVersionLocalizationAttributes: Decodable, Sendable {
+    public var locale: String?
+    public var whatsNew: String?
+}
+
+/// `ReviewSubmission`: what an app sends to App Review on one platform, and where App Review is with it.
+public struct ReviewSubmissionAttributes: Decodable, Sendable {
+    public var platform: String?
+    /// READY_FOR_REVIEW, WAITING_FOR_REVIEW, IN_REVIEW, UNRESOLVED_ISSUES, CANCELING, COMPLETING or COMPLETE.
+    public var state: String?
+    public var submittedDate: String?
+}
+
+/// `ReviewSubmissionItem`: one thing in a review submission (here, an App Store version).
+public struct ReviewSubmissionItemAttributes: Decodable, Sendable {
+    /// READY_FOR_REVIEW, ACCEPTED, APPROVED, REJECTED or REMOVED.
+    public var state: String?
+}
+
+/// `AppStoreVersionPhasedRelease`: a 7-day rollout to users with automatic updates.
+public struct PhasedReleaseAttributes: Decodable, Sendable {
+    /// INACTIVE, ACTIVE, PAUSED or COMPLETE.
+    public var phasedReleaseState: String?
+    public var startDate: String?
+    public var totalPauseDuration: Int?
+    public var currentDayNumber: Int?
+}
+
+/// `AppStoreVersionReleaseRequest`: it has no attributes.
+public struct ReleaseRequestAttributes: Decodable, Sendable {}

@@ -27,9 +27,14 @@ public struct AppStoreConnectUploader: Sendable {
         public var waitTimeout: Double
         /// What to do when App Store Connect already has this version and build from another file.
         public var existing: Existing
+        /// AppStoreInfo.plist (from `xcode.export`), attached as the upload's `ASSET_DESCRIPTION` file before the .ipa is
+        /// committed; Apple's upload tools need it off macOS.
+        public var assetDescription: String?
 
         public init(ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
-                    wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail) {
+                    wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail,
+                    assetDescription: String? = nil) {
+            self.assetDescription = assetDescription
             self.ipa = ipa
             self.bundleID = bundleID
             self.version = version
@@ -179,6 +184,9 @@ public struct AppStoreConnectUploader: Sendable {
 
         var sent: Int64 = 0
         let delivery = reserved.attributes?.assetDeliveryState?.state ?? "AWAITING_UPLOAD"
+        if delivery == "AWAITING_UPLOAD", let description = request.assetDescription {
+            _ = try await attachDescription(description, to: upload)  // bytes_sent counts the .ipa alone
+        }
         if delivery == "AWAITING_UPLOAD" {
             var operations = reserved.attributes?.uploadOperations ?? []
             if operations.isEmpty {
@@ -210,6 +218,49 @@ public struct AppStoreConnectUploader: Sendable {
             log("the file of upload \(upload.id) is already \(delivery): nothing to send")
         }
         return try await follow(upload, request: request, bytesSent: sent, alreadyUploaded: sent == 0)
+    }
+
+    /// Sends AppStoreInfo.plist as the upload's `ASSET_DESCRIPTION` file, unless App Store Connect has it already
+    /// (a re-run sends nothing); returns the bytes sent.
+    func attachDescription(_ path: String, to upload: Resource<BuildUploadAttributes>) async throws -> Int64 {
+        let files = try await client.resources(BuildUploadFileAttributes.self, "/v1/buildUploads/\(upload.id)/buildUploadFiles")
+        var file = files.first { $0.attributes?.assetType == "ASSET_DESCRIPTION" }
+        if let state = file?.attributes?.assetDeliveryState?.state, state != "AWAITING_UPLOAD" {
+            log("the asset description of upload \(upload.id) is already \(state): nothing to send")
+            return 0
+        }
+        let size = try Self.size(of: path)
+        let sha256 = try await FileDigest.sha256(ofFile: path).hex
+        if file == nil {
+            let binary = (FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 6) }).map { $0 == Data("bplist".utf8) } ?? false
+            file = try await client.write("POST", "/v1/buildUploadFiles", [
+                "data": [
+                    "type": "buildUploadFiles",
+                    "attributes": [
+                        "fileName": (path as NSString).lastPathComponent, "fileSize": size,
+                        "uti": binary ? "com.apple.binary-property-list" : "com.apple.xml-property-list", "assetType": "ASSET_DESCRIPTION",
+                    ],
+                    "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
+                ] as [String: Any],
+            ], as: BuildUploadFileAttributes.self)
+        }
+        guard let reserved = file else { throw AppStoreConnectError.badUploadOperation("no asset description file was reserved") }
+        var operations = reserved.attributes?.uploadOperations ?? []
+        if operations.isEmpty {
+            operations = try await client.resource(BuildUploadFileAttributes.self, "/v1/buildUploadFiles/\(reserved.id)").attributes?.uploadOperations ?? []
+        }
+        try Self.check(operations, size: size)
+        let record = UploadPartRecord(ipa: path, fileID: reserved.id, size: size)
+        let sent = try await send(operations, file: path, size: size, concurrency: 1, record: record)
+        _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", [
+            "data": [
+                "type": "buildUploadFiles", "id": reserved.id,
+                "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
+            ] as [String: Any],
+        ], as: BuildUploadFileAttributes.self)
+        record.remove()
+        log("attached \((path as NSString).lastPathComponent) as the asset description")
+        return sent
     }
 
     /// The size of the file at `path`.

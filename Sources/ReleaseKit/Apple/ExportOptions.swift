@@ -36,7 +36,11 @@ public struct ExportOptions: Sendable, Equatable {
         ]
         if let teamID { result["teamID"] = teamID }
         if !provisioningProfiles.isEmpty { result["provisioningProfiles"] = provisioningProfiles }
-        if method.profileType == .appStore { result["uploadSymbols"] = uploadSymbols }
+        if method.profileType == .appStore {
+            result["uploadSymbols"] = uploadSymbols
+            // AppStoreInfo.plist beside the .ipa: Apple's upload tools need it off macOS, so appstore.upload attaches it.
+            result["generateAppStoreInformation"] = true
+        }
         if let signingCertificate { result["signingCertificate"] = signingCertificate }
         return result
     }

@@ -3,6 +3,17 @@ import Foundation
 /// The App Store Connect options every `appstore.*` and `testflight.*` step takes (`key_id`, `issuer_id`, `key`,
 /// `api`), checked once and turned into a client.
 struct AppStoreConnectAccess: Sendable {
+    /// The help of the four options, for steps that declare them (each step's options are one flat struct).
+    enum Help {
+        static let keyID = "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}"
+        static let issuerID = "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}"
+        static let key = "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}"
+        static let api = "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)"
+        /// The `with` lines of an example.
+        static let example = #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
+            + "\n          " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
+    }
+
     var keyID: String
     var issuerID: String
     var key: String

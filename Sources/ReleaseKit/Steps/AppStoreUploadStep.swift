@@ -22,6 +22,8 @@ public struct AppStoreUploadStep: Step {
         public var api: String?
         @Option(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
         public var wait: AppStoreConnectUploader.Wait = .uploaded
+        @Option(.path, help: "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)")
+        public var appStoreInfo: String?
         @Option(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
         public var bundleID: String?
         @Option(range: 1...16, help: "parts sent at once")
@@ -145,6 +147,10 @@ public struct AppStoreUploadStep: Step {
             .note("send the file's parts to the upload operations' URLs, \(options.concurrency) at a time, with Apple's headers and no token"),
             .request(method: "PATCH", url: api + "/v1/buildUploadFiles/{id}", detail: "commit with the file's SHA-256"),
         ]
+        if let info = options.appStoreInfo, !info.isEmpty {
+            effects.insert(.request(method: "POST", url: api + "/v1/buildUploadFiles",
+                                    detail: "attach '\(context.resolvePath(info))' as the asset description (ASSET_DESCRIPTION) before the commit"), at: 4)
+        }
         switch options.wait {
         case .none: break
         case .uploaded: effects.append(.request(method: "GET", url: api + "/v1/buildUploads/{id}", detail: "wait until the upload is COMPLETE"))
@@ -155,16 +161,32 @@ public struct AppStoreUploadStep: Step {
         return StepPlan(effects: effects, outputs: outputs)
     }
 
+    /// The AppStoreInfo.plist to attach: `app_store_info` (which must exist when given and not empty), else the one
+    /// beside the .ipa. Without one, and without Xcode on this machine, a warning: Apple documents the file as
+    /// required by its upload tools off macOS, so App Store Connect may not process the build.
+    func assetDescription(ipa: String, in context: StepContext) throws -> String? {
+        if let given = options.appStoreInfo, !given.isEmpty { return try context.requireFile(given, option: "app_store_info") }
+        let beside = ((ipa as NSString).deletingLastPathComponent as NSString).appendingPathComponent("AppStoreInfo.plist")
+        if FileManager.default.fileExists(atPath: beside) { return beside }
+        if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
+            context.warn("uploading without AppStoreInfo.plist from a machine without Xcode: Apple's upload tools need it off macOS, "
+                + "and App Store Connect may not process the build (export with xcode.export's method app-store-connect, which makes it, "
+                + "and pass app_store_info: ${steps.export.outputs.app_store_info})")
+        }
+        return nil
+    }
+
     public func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
         let path = try context.requireFile(options.ipa, option: "ipa")
         let identity = try await identity(ofIPA: path)
+        let description = try assetDescription(ipa: path, in: context)
         let throttle = ProgressThrottle(context: context)
         let uploader = AppStoreConnectUploader(client: client, log: { context.log($0) }, progress: { throttle.report(done: $0, total: $1) })
         let request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
             concurrency: options.concurrency, wait: options.wait, pollInterval: polling.interval,
-            waitTimeout: polling.timeout, existing: options.existing)
+            waitTimeout: polling.timeout, existing: options.existing, assetDescription: description)
         let result: AppStoreConnectUploader.Result
         do {
             result = try await uploader.upload(request)

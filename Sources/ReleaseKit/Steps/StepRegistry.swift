@@ -88,6 +88,8 @@ public struct StepRegistry: Sendable {
             AppStoreUploadStep.self,
             AppStoreBuildNumberStep.self,
             TestFlightDistributeStep.self,
+            AppStoreSubmitStep.self,
+            AppStoreRolloutStep.self,
             NotesStep.self,
             NotifySlackStep.self,
             DsymUploadStep.self,

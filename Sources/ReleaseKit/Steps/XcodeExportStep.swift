@@ -77,6 +77,7 @@ public struct XcodeExportStep: Step {
         .init("path", "path", "the .ipa (also an artifact)"),
         .init("ipa", "path", "the .ipa (same as path)"),
         .init("options_plist", "path", "the ExportOptions.plist written"),
+        .init("app_store_info", "path", "AppStoreInfo.plist, which App Store exports ask Xcode for (generateAppStoreInformation) and appstore.upload attaches; empty for other methods"),
         .init("method", "string", "the method as written for the installed Xcode"),
     ]
     public static let example = """
@@ -213,7 +214,9 @@ public struct XcodeExportStep: Step {
                                   .writeFile(path: plistPath(context), diff: nil, detail: detail),
                                   .command(argv: command(context), directory: nil)],
                         outputs: StepOutputs(["path": .path(promisedIPA(context)), "ipa": .path(promisedIPA(context)),
-                                              "options_plist": .path(plistPath(context)), "method": .string(options.method.rawValue)]))
+                                              "options_plist": .path(plistPath(context)), "method": .string(options.method.rawValue),
+                                              "app_store_info": exportOptions.method.profileType == .appStore
+                                                  ? .path(context.resolvePath(options.exportPath) + "/AppStoreInfo.plist") : .string("")]))
     }
 
     /// Does the work; see the type's documentation.
@@ -239,7 +242,10 @@ public struct XcodeExportStep: Step {
         let ipas = ((try? FileManager.default.contentsOfDirectory(atPath: exportPath)) ?? []).filter { $0.hasSuffix(".ipa") }.sorted()
         guard let name = ipas.first else { throw StepError.failed("xcodebuild -exportArchive wrote no .ipa in '\(exportPath)'") }
         let ipa = exportPath + "/" + name
-        return StepOutputs(["path": .path(ipa), "ipa": .path(ipa), "options_plist": .path(plist), "method": .string(method)],
+        let info = exportPath + "/AppStoreInfo.plist"
+        let hasInfo = FileManager.default.fileExists(atPath: info)
+        return StepOutputs(["path": .path(ipa), "ipa": .path(ipa), "options_plist": .path(plist), "method": .string(method),
+                            "app_store_info": hasInfo ? .path(info) : .string("")],
                            artifacts: [try await context.artifact(ipa)])
     }
 }

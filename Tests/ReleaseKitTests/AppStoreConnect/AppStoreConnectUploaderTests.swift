@@ -48,6 +48,36 @@ import Testing
         fixture.expectContract()
     }
 
+    @Test func theAppStoreInformationFileGoesFirstAsTheAssetDescriptionAndOnce() async throws {
+        let fixture = try AppStoreConnectTestFixture(partSize: 10_000)
+        fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")
+        let path = try fixture.file(size: 12_000)
+        let info = fixture.directory + "/files/AppStoreInfo.plist"
+        try PropertyListSerialization.data(fromPropertyList: ["bundle_identifier": "com.example.demo"], format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: info))
+        var request = Self.request(path)
+        request.assetDescription = info
+        let first = try await Self.uploader(fixture).upload(request)
+        let infoSize = try #require(FileManager.default.attributesOfItem(atPath: info)[.size] as? Int)
+        #expect(first.bytesSent == 12_000, "the .ipa's bytes")
+        #expect(fixture.server.uploadedByteCount() == Int64(12_000 + infoSize))
+        let reserved = fixture.server.exchanges().filter { $0.operationID == "buildUploadFiles_createInstance" }
+            .map { String(decoding: $0.requestBody ?? Data(), as: UTF8.self) }
+        #expect(reserved.count == 2)
+        #expect(reserved.last?.contains(#""assetType":"ASSET_DESCRIPTION""#) == true && reserved.last?.contains("com.apple.xml-property-list") == true)
+        // Both files are committed, the description before the .ipa (whose commit starts processing).
+        let commits = fixture.server.exchanges().filter { $0.operationID == "buildUploadFiles_updateInstance" }
+        #expect(commits.count == 2)
+        #expect(String(decoding: commits.first?.requestBody ?? Data(), as: UTF8.self).contains(try Self.sha256(info)))
+        #expect(fixture.server.summary().first?.contains("  AppStoreInfo.plist ") == true, "\(fixture.server.summary())")
+        fixture.expectContract()
+
+        fixture.server.clearExchanges()
+        let second = try await Self.uploader(fixture).upload(request)
+        #expect(second.bytesSent == 0)
+        #expect(fixture.server.exchanges().allSatisfy { $0.method == "GET" })
+    }
+
     @Test func aReRunOfACompletedUploadSendsNothing() async throws {
         let fixture = try AppStoreConnectTestFixture(partSize: 10_000)
         fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")

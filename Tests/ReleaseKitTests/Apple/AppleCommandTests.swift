@@ -97,6 +97,7 @@ import Testing
         #expect(plist["manageAppVersionAndBuildNumber"] as? Bool == false)
         #expect(plist["provisioningProfiles"] as? [String: String] == ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"])
         #expect((plist["uploadSymbols"] as? Bool) == (method.profileType == .appStore ? false : nil))
+        #expect((plist["generateAppStoreInformation"] as? Bool) == (method.profileType == .appStore ? true : nil))
     }
 
     @Test func xcodebuildOutputIsCondensedToWhatMatters() {

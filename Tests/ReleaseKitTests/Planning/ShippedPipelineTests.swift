@@ -18,7 +18,7 @@ import Testing
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
         #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "keychain", "profiles", "archive", "export",
-                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "upload", "testflight", "publish"])
+                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "upload", "testflight", "submit", "publish"])
         // No shell strings left for signing, building, exporting or validating; the keychain and profiles are
         // removed by their steps' teardowns rather than an always-step.
         #expect(plan.step("keychain")?.definition.uses == "signing.keychain")
@@ -27,6 +27,7 @@ import Testing
         #expect(plan.step("export")?.definition.uses == "xcode.export")
         #expect(plan.step("validate")?.definition.uses == "appstore.validate")
         #expect(plan.step("validate")?.definition.gate == true)
+        #expect(plan.step("submit")?.definition.uses == "appstore.submit")
 
         // The seed's tag, name, body (with the release notes after it) and asset names.
         var interpolator = plan.interpolator

@@ -63,7 +63,7 @@ import Testing
 
     @Test func stepsAndSchemaShowTheRange() throws {
         let text = StepCatalog.text(try StepRegistry.builtIn)
-        #expect(text.contains("    concurrency    number (from 1 to 16, default 4): parts sent at once\n"))
+        #expect(text.contains("    concurrency     number (from 1 to 16, default 4): parts sent at once\n"))
         let json = StepCatalog.json(try StepRegistry.builtIn)
         let upload = try #require(json.first { $0["kind"] as? String == "appstore.upload" })
         let options = try #require(upload["options"] as? [[String: Any]])

@@ -1,0 +1,109 @@
+import Foundation
+
+/// What happens after App Review approves a version: release a version that waits for the developer (a release
+/// request), pause, resume or complete its phased release, or read where it is. Each action converges: asking for
+/// the state the version is already in changes nothing and says so.
+public struct AppStoreRollout: Sendable {
+    /// The rollout actions.
+    public enum Action: String, Sendable, CaseIterable {
+        case release, pause, resume, complete, status
+    }
+
+    /// Where the version is after the action.
+    public struct Result: Sendable, Equatable {
+        public var versionID: String
+        /// The version's `appStoreState`.
+        public var state: String
+        /// The phased release's state (INACTIVE, ACTIVE, PAUSED, COMPLETE), empty without one.
+        public var phasedState: String
+        /// The phased release's day (1 to 7), 0 when it has not started.
+        public var day: Int
+        /// Whether this run changed anything.
+        public var changed: Bool
+    }
+
+    public let client: AppStoreConnectClient
+    let log: @Sendable (String) -> Void
+
+    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void) {
+        self.client = client
+        self.log = log
+    }
+
+    public func perform(_ action: Action, bundleID: String, version versionString: String, platform: String = "IOS") async throws -> Result {
+        let app = try await AppStoreConnectCatalog(client: client).app(bundleID: bundleID)
+        let versions = try await client.resources(AppStoreVersionAttributes.self, AppStoreConnectClient.path(
+            "/v1/apps/\(app.id)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
+        guard let version = versions.first(where: { $0.attributes?.versionString == versionString }) else {
+            throw AppStoreConnectError.noVersion(version: versionString, platform: platform, existing: versions.compactMap { $0.attributes?.versionString })
+        }
+        let state = version.attributes?.appStoreState ?? ""
+        var phased = try await phasedRelease(of: version)
+        var result = Result(versionID: version.id, state: state, phasedState: phased?.attributes?.phasedReleaseState ?? "",
+                            day: phased?.attributes?.currentDayNumber ?? 0, changed: false)
+        let what = "version \(versionString)"
+        let refuse = { (reason: String) in AppStoreConnectError.rolloutRefused(action: action.rawValue, version: versionString, reason: reason) }
+
+        switch action {
+        case .status:
+            break
+        case .release:
+            if state == "PENDING_DEVELOPER_RELEASE" {
+                try await client.write("POST", "/v1/appStoreVersionReleaseRequests", [
+                    "data": [
+                        "type": "appStoreVersionReleaseRequests",
+                        "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
+                    ] as [String: Any],
+                ])
+                log("released \(what)")
+                result.changed = true
+                result.state = try await client.resource(AppStoreVersionAttributes.self, "/v1/appStoreVersions/\(version.id)").attributes?.appStoreState ?? state
+                phased = try await phasedRelease(of: version)
+            } else if ["READY_FOR_SALE", "PROCESSING_FOR_APP_STORE", "PENDING_APPLE_RELEASE", "REPLACED_WITH_NEW_VERSION"].contains(state) {
+                log("\(what) is \(state): already released (or scheduled); nothing to change")
+            } else {
+                throw refuse("it is \(state); only a version App Review approved with a manual release (PENDING_DEVELOPER_RELEASE) can be released")
+            }
+        case .pause, .resume, .complete:
+            guard let current = phased else {
+                if action == .complete && state == "READY_FOR_SALE" {
+                    log("\(what) is READY_FOR_SALE without a phased release: every user already gets it; nothing to change")
+                    break
+                }
+                throw refuse("it has no phased release (create one with appstore.submit's 'phased: true' before it is released)")
+            }
+            let phasedState = current.attributes?.phasedReleaseState ?? ""
+            let target = action == .pause ? "PAUSED" : action == .resume ? "ACTIVE" : "COMPLETE"
+            if phasedState == target {
+                log("the phased release of \(what) is \(target): nothing to change")
+                break
+            }
+            switch (phasedState, action) {
+            case ("INACTIVE", _):
+                throw refuse("its phased release has not started (the version is \(state); it starts when the version is released)")
+            case ("COMPLETE", _):
+                throw refuse("its phased release is COMPLETE")
+            default:
+                phased = try await client.write("PATCH", "/v1/appStoreVersionPhasedReleases/\(current.id)", [
+                    "data": ["type": "appStoreVersionPhasedReleases", "id": current.id, "attributes": ["phasedReleaseState": target]] as [String: Any],
+                ], as: PhasedReleaseAttributes.self)
+                log("phased release of \(what): \(phasedState) → \(target)")
+                result.changed = true
+            }
+        }
+        result.phasedState = phased?.attributes?.phasedReleaseState ?? ""
+        result.day = phased?.attributes?.currentDayNumber ?? 0
+        log("\(what) is \(result.state)" + (result.phasedState.isEmpty ? "" : "; phased release \(result.phasedState)")
+            + (result.day > 0 ? ", day \(result.day) of 7" : ""))
+        return result
+    }
+
+    /// The version's phased release, nil when it has none (404).
+    func phasedRelease(of version: Resource<AppStoreVersionAttributes>) async throws -> Resource<PhasedReleaseAttributes>? {
+        do {
+            return try await client.resource(PhasedReleaseAttributes.self, "/v1/appStoreVersions/\(version.id)/appStoreVersionPhasedRelease")
+        } catch AppStoreConnectError.api(_, _, 404, _) {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,364 @@
+import Foundation
+
+/// Submits a build to App Review: finds or creates the App Store version, sets its release type and What's New per
+/// locale, attaches the build (once processed), optionally creates a phased release, and submits it through a review
+/// submission (the app's open one is reused, never duplicated).
+///
+/// It converges: every write is preceded by a read and made only when the state differs, so a re-run once the
+/// version is `WAITING_FOR_REVIEW` (or later) sends no write at all. Everything that would make a run stop half-way
+/// (no such build, a build of another version, a version past editing, a rejection not dealt with, another submission
+/// in progress) is found before the first write.
+public struct AppStoreSubmitter: Sendable {
+    /// What to submit.
+    public struct Request: Sendable {
+        public var bundleID: String
+        public var version: String
+        public var build: String
+        public var platform: String
+        /// Locale → What's New text.
+        public var whatsNew: [String: String]
+        /// `MANUAL`, `AFTER_APPROVAL` or `SCHEDULED`; nil leaves it as it is.
+        public var releaseType: String?
+        /// ISO 8601, for `SCHEDULED`.
+        public var earliestReleaseDate: String?
+        /// true: make sure a phased release exists; false: remove one that has not started; nil: leave it.
+        public var phased: Bool?
+        /// false: prepare the version and stop before App Review.
+        public var submit: Bool
+        /// Cancel a submission App Review left with unresolved issues, and submit again.
+        public var cancelOpenSubmission: Bool
+        public var pollInterval: Duration
+        public var waitTimeout: Double
+
+        public init(bundleID: String, version: String, build: String, platform: String = "IOS", whatsNew: [String: String] = [:],
+                    releaseType: String? = nil, earliestReleaseDate: String? = nil, phased: Bool? = nil, submit: Bool = true,
+                    cancelOpenSubmission: Bool = false, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600) {
+            self.bundleID = bundleID
+            self.version = version
+            self.build = build
+            self.platform = platform
+            self.whatsNew = whatsNew
+            self.releaseType = releaseType
+            self.earliestReleaseDate = earliestReleaseDate
+            self.phased = phased
+            self.submit = submit
+            self.cancelOpenSubmission = cancelOpenSubmission
+            self.pollInterval = pollInterval
+            self.waitTimeout = waitTimeout
+        }
+    }
+
+    /// Where the version ended up, and what this run changed.
+    public struct Result: Sendable, Equatable {
+        public var versionID: String
+        public var submissionID: String
+        /// The version's `appStoreState` after the run.
+        public var state: String
+        public var changed: [String] = []
+        public var unchanged: [String] = []
+    }
+
+    /// Version states in which metadata and build can change.
+    public static let editableStates: Set<String> = ["PREPARE_FOR_SUBMISSION", "DEVELOPER_REJECTED", "REJECTED", "METADATA_REJECTED", "INVALID_BINARY"]
+    /// Version states that mean the version is submitted (or past it): a re-run has nothing to do.
+    public static let submittedStates: Set<String> = [
+        "WAITING_FOR_REVIEW", "IN_REVIEW", "WAITING_FOR_EXPORT_COMPLIANCE", "PENDING_DEVELOPER_RELEASE", "PENDING_APPLE_RELEASE",
+        "PROCESSING_FOR_APP_STORE", "READY_FOR_SALE", "ACCEPTED", "PREORDER_READY_FOR_SALE", "REPLACED_WITH_NEW_VERSION",
+    ]
+    /// Submission states that count as open (App Store Connect keeps one per app and platform).
+    static let openSubmissionStates = ["READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "UNRESOLVED_ISSUES", "CANCELING", "COMPLETING"]
+
+    public let client: AppStoreConnectClient
+    let log: @Sendable (String) -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> Date
+
+    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.client = client
+        self.log = log
+        self.sleep = sleep
+        self.now = now
+    }
+
+    typealias Version = Resource<AppStoreVersionAttributes>
+    typealias Submission = Resource<ReviewSubmissionAttributes>
+
+    public func submit(_ request: Request) async throws -> Result {
+        let catalog = AppStoreConnectCatalog(client: client)
+        let app = try await catalog.app(bundleID: request.bundleID)
+        let versions = try await self.versions(appID: app.id, platform: request.platform)
+        let existing = versions.first { $0.attributes?.versionString == request.version }
+        let what = "App Store version \(request.version)"
+
+        if let existing, let state = existing.attributes?.appStoreState, Self.submittedStates.contains(state) {
+            let submission = try await submissions(appID: app.id, platform: request.platform).first { $0.related["appStoreVersionForReview"] == existing.id }
+            log("\(what) is \(state): already submitted; nothing to change")
+            return Result(versionID: existing.id, submissionID: submission?.id ?? "", state: state, unchanged: ["\(what) (\(state))"])
+        }
+        if let existing, let state = existing.attributes?.appStoreState, !Self.editableStates.contains(state) {
+            throw AppStoreConnectError.versionNotEditable(version: request.version, state: state)
+        }
+
+        // Preflight: everything that could stop the run is found before the first write.
+        let buildID = try await processedBuild(request, appID: app.id, catalog: catalog)
+        var open: Submission?
+        var unresolved: Submission?
+        if request.submit {
+            for submission in try await submissions(appID: app.id, platform: request.platform) {
+                switch submission.attributes?.state ?? "" {
+                case "READY_FOR_REVIEW":
+                    open = submission
+                case "UNRESOLVED_ISSUES":
+                    let rejected = try await rejectedItems(submission, versions: versions)
+                    guard request.cancelOpenSubmission else { throw AppStoreConnectError.unresolvedIssues(submissionID: submission.id, rejected: rejected) }
+                    log("App Review left review submission \(submission.id) with unresolved issues (\(rejected.joined(separator: ", "))); canceling it as cancel_open_submission asks")
+                    unresolved = submission
+                default:
+                    let items = try await itemLabels(submission, versions: versions)
+                    throw AppStoreConnectError.submissionInProgress(submissionID: submission.id, state: submission.attributes?.state ?? "", items: items)
+                }
+            }
+        }
+
+        var result = Result(versionID: existing?.id ?? "", submissionID: "", state: existing?.attributes?.appStoreState ?? "")
+        if let unresolved {
+            try await cancel(unresolved)
+            result.changed.append("canceled review submission \(unresolved.id)")
+        }
+        var version = try await ensureVersion(request, existing: existing, versions: versions, appID: app.id, result: &result)
+        result.versionID = version.id
+        try await setWhatsNew(request, versionID: version.id, result: &result)
+        if version.related["build"] == buildID {
+            result.unchanged.append("build \(request.build)")
+        } else {
+            try await client.write("PATCH", "/v1/appStoreVersions/\(version.id)/relationships/build", AppStoreConnectClient.linkage("builds", buildID))
+            result.changed.append("build \(request.build) attached")
+        }
+        try await ensurePhased(request, version: version, result: &result)
+
+        if request.submit {
+            let submission = try await submitForReview(request, versionID: version.id, appID: app.id, reuse: open, result: &result)
+            result.submissionID = submission.id
+            version = try await client.resource(AppStoreVersionAttributes.self, "/v1/appStoreVersions/\(version.id)")
+        }
+        result.state = version.attributes?.appStoreState ?? result.state
+        for line in result.changed { log("set \(line)") }
+        for line in result.unchanged { log("\(line): already so") }
+        log("\(what) is \(result.state)")
+        return result
+    }
+
+    // MARK: Reads
+
+    func versions(appID: String, platform: String) async throws -> [Version] {
+        try await client.resources(AppStoreVersionAttributes.self, AppStoreConnectClient.path(
+            "/v1/apps/\(appID)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
+    }
+
+    func submissions(appID: String, platform: String) async throws -> [Submission] {
+        try await client.resources(ReviewSubmissionAttributes.self, AppStoreConnectClient.path("/v1/reviewSubmissions", [
+            ("filter[app]", appID), ("filter[platform]", platform), ("filter[state]", Self.openSubmissionStates.joined(separator: ",")),
+            ("limit", "200"),
+        ]))
+    }
+
+    func items(_ submission: Submission) async throws -> [Resource<ReviewSubmissionItemAttributes>] {
+        try await client.resources(ReviewSubmissionItemAttributes.self, AppStoreConnectClient.path(
+            "/v1/reviewSubmissions/\(submission.id)/items", [("limit", "200")]))
+    }
+
+    /// `version 1.4.0 (REJECTED)` for each item of a submission.
+    func itemLabels(_ submission: Submission, versions: [Version]) async throws -> [String] {
+        try await items(submission).map { item in
+            let version = versions.first { $0.id == item.related["appStoreVersion"] }?.attributes?.versionString
+            return (version.map { "version \($0)" } ?? "an item") + " (\(item.attributes?.state ?? "?"))"
+        }
+    }
+
+    func rejectedItems(_ submission: Submission, versions: [Version]) async throws -> [String] {
+        try await itemLabels(submission, versions: versions).filter { $0.hasSuffix("(REJECTED)") }
+    }
+
+    /// The build's id once it is processed: found by number in this version, waiting for an upload on its way and
+    /// for processing; a build number that exists only in other versions is named.
+    func processedBuild(_ request: Request, appID: String, catalog: AppStoreConnectCatalog) async throws -> String {
+        let started = now()
+        let distributor = TestFlightDistributor(client: client, log: log, sleep: sleep, now: now)
+        let lookup = TestFlightDistributor.Request(bundleID: request.bundleID, version: request.version, build: request.build,
+                                                   platform: request.platform, pollInterval: request.pollInterval, waitTimeout: request.waitTimeout)
+        let buildID: String
+        do {
+            buildID = try await distributor.findBuild(lookup, appID: appID, catalog: catalog, started: started)
+        } catch AppStoreConnectError.noBuild {
+            let trains = try await client.resources(PreReleaseVersionAttributes.self, AppStoreConnectClient.path("/v1/preReleaseVersions", [
+                ("filter[app]", appID), ("filter[builds.version]", request.build), ("filter[platform]", request.platform), ("limit", "200"),
+            ])).compactMap { $0.attributes?.version }.filter { $0 != request.version }
+            if !trains.isEmpty { throw AppStoreConnectError.buildOfOtherVersion(build: request.build, version: request.version, actual: trains.sorted()) }
+            throw AppStoreConnectError.noBuild(version: request.version, build: request.build)
+        }
+        let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
+        _ = try await uploader.waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
+                                                  pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+        return buildID
+    }
+
+    // MARK: Writes
+
+    /// The version, created (or, as fastlane does, an editable version of another string renamed) when absent, with
+    /// the release type and date asked for.
+    func ensureVersion(_ request: Request, existing: Version?, versions: [Version], appID: String, result: inout Result) async throws -> Version {
+        var wanted: [String: Any] = [:]
+        if let releaseType = request.releaseType, releaseType != existing?.attributes?.releaseType { wanted["releaseType"] = releaseType }
+        if let date = request.earliestReleaseDate, !Self.sameInstant(date, existing?.attributes?.earliestReleaseDate) {
+            wanted["earliestReleaseDate"] = date
+        }
+        guard let existing else {
+            if let draft = versions.first(where: { Self.editableStates.contains($0.attributes?.appStoreState ?? "") }) {
+                wanted["versionString"] = request.version
+                let renamed = try await client.write("PATCH", "/v1/appStoreVersions/\(draft.id)", [
+                    "data": ["type": "appStoreVersions", "id": draft.id, "attributes": wanted] as [String: Any],
+                ], as: AppStoreVersionAttributes.self)
+                result.changed.append("App Store version \(draft.attributes?.versionString ?? "?") renamed to \(request.version)")
+                return renamed
+            }
+            var attributes = wanted
+            attributes["platform"] = request.platform
+            attributes["versionString"] = request.version
+            let created = try await client.write("POST", "/v1/appStoreVersions", [
+                "data": [
+                    "type": "appStoreVersions", "attributes": attributes,
+                    "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
+                ] as [String: Any],
+            ], as: AppStoreVersionAttributes.self)
+            result.changed.append("App Store version \(request.version) created")
+            return created
+        }
+        guard !wanted.isEmpty else {
+            if request.releaseType != nil { result.unchanged.append("release type \(existing.attributes?.releaseType ?? "")") }
+            return existing
+        }
+        let updated = try await client.write("PATCH", "/v1/appStoreVersions/\(existing.id)", [
+            "data": ["type": "appStoreVersions", "id": existing.id, "attributes": wanted] as [String: Any],
+        ], as: AppStoreVersionAttributes.self)
+        result.changed.append("release type \(request.releaseType ?? existing.attributes?.releaseType ?? "")"
+            + (request.earliestReleaseDate.map { " from \($0)" } ?? ""))
+        return updated
+    }
+
+    static func sameInstant(_ left: String, _ right: String?) -> Bool {
+        guard let right else { return false }
+        if left == right { return true }
+        guard let a = Timestamp.parseISO8601(left), let b = Timestamp.parseISO8601(right) else { return false }
+        return a == b
+    }
+
+    func setWhatsNew(_ request: Request, versionID: String, result: inout Result) async throws {
+        guard !request.whatsNew.isEmpty else { return }
+        let existing = try await client.resources(AppStoreVersionLocalizationAttributes.self, AppStoreConnectClient.path(
+            "/v1/appStoreVersions/\(versionID)/appStoreVersionLocalizations", [("limit", "200")]))
+        for locale in request.whatsNew.keys.sorted() {
+            let text = request.whatsNew[locale] ?? ""
+            if let found = existing.first(where: { $0.attributes?.locale == locale }) {
+                if found.attributes?.whatsNew == text {
+                    result.unchanged.append("What's New (\(locale))")
+                    continue
+                }
+                try await client.write("PATCH", "/v1/appStoreVersionLocalizations/\(found.id)", [
+                    "data": ["type": "appStoreVersionLocalizations", "id": found.id, "attributes": ["whatsNew": text]] as [String: Any],
+                ])
+            } else {
+                try await client.write("POST", "/v1/appStoreVersionLocalizations", [
+                    "data": [
+                        "type": "appStoreVersionLocalizations", "attributes": ["locale": locale, "whatsNew": text],
+                        "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", versionID)],
+                    ] as [String: Any],
+                ])
+            }
+            result.changed.append("What's New (\(locale))")
+        }
+    }
+
+    func ensurePhased(_ request: Request, version: Version, result: inout Result) async throws {
+        guard let phased = request.phased else { return }
+        let current = version.related["appStoreVersionPhasedRelease"]
+        switch (phased, current) {
+        case (true, nil):
+            try await client.write("POST", "/v1/appStoreVersionPhasedReleases", [
+                "data": [
+                    "type": "appStoreVersionPhasedReleases", "attributes": ["phasedReleaseState": "INACTIVE"],
+                    "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
+                ] as [String: Any],
+            ])
+            result.changed.append("phased release (starts when the version is released)")
+        case (true, _?):
+            result.unchanged.append("phased release")
+        case (false, let id?):
+            _ = try await client.send("DELETE", "/v1/appStoreVersionPhasedReleases/\(id)")
+            result.changed.append("phased release removed")
+        case (false, nil):
+            result.unchanged.append("no phased release")
+        }
+    }
+
+    /// Cancels a submission and waits until App Store Connect has finished canceling it.
+    func cancel(_ submission: Submission) async throws {
+        _ = try await client.write("PATCH", "/v1/reviewSubmissions/\(submission.id)", [
+            "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["canceled": true]] as [String: Any],
+        ], as: ReviewSubmissionAttributes.self)
+        let started = now()
+        while true {
+            let state = try await client.resource(ReviewSubmissionAttributes.self, "/v1/reviewSubmissions/\(submission.id)").attributes?.state ?? ""
+            if state == "COMPLETE" { return }
+            let waited = now().timeIntervalSince(started)
+            guard waited < 600 else { throw AppStoreConnectError.timedOut(what: "canceling review submission \(submission.id)", seconds: waited, lastState: state) }
+            try await sleep(.seconds(2))
+        }
+    }
+
+    /// Adds the version to the open submission (or a new one) unless it is there, and submits it.
+    func submitForReview(_ request: Request, versionID: String, appID: String, reuse: Submission?, result: inout Result) async throws -> Submission {
+        var submission: Submission
+        if let reuse {
+            submission = reuse
+            result.unchanged.append("review submission \(reuse.id) (READY_FOR_REVIEW, reused)")
+        } else {
+            do {
+                submission = try await client.write("POST", "/v1/reviewSubmissions", [
+                    "data": [
+                        "type": "reviewSubmissions", "attributes": ["platform": request.platform],
+                        "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
+                    ] as [String: Any],
+                ], as: ReviewSubmissionAttributes.self)
+                result.changed.append("review submission \(submission.id) created")
+            } catch AppStoreConnectError.api(_, _, 409, let errors) {
+                // Another run (or a person) opened one since the preflight: use it when it still takes items.
+                guard let open = try await submissions(appID: appID, platform: request.platform).first(where: { $0.attributes?.state == "READY_FOR_REVIEW" }) else {
+                    throw AppStoreConnectError.api(method: "POST", path: "/v1/reviewSubmissions", status: 409, errors: errors)
+                }
+                submission = open
+                result.unchanged.append("review submission \(open.id) (READY_FOR_REVIEW, reused)")
+            }
+        }
+        if try await items(submission).contains(where: { $0.related["appStoreVersion"] == versionID && $0.attributes?.state != "REMOVED" }) {
+            result.unchanged.append("version \(request.version) in the submission")
+        } else {
+            try await client.write("POST", "/v1/reviewSubmissionItems", [
+                "data": [
+                    "type": "reviewSubmissionItems",
+                    "relationships": [
+                        "reviewSubmission": AppStoreConnectClient.linkage("reviewSubmissions", submission.id),
+                        "appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", versionID),
+                    ],
+                ] as [String: Any],
+            ])
+            result.changed.append("version \(request.version) added to the submission")
+        }
+        submission = try await client.write("PATCH", "/v1/reviewSubmissions/\(submission.id)", [
+            "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["submitted": true]] as [String: Any],
+        ], as: ReviewSubmissionAttributes.self)
+        result.changed.append("submitted for review (\(submission.attributes?.state ?? "WAITING_FOR_REVIEW"))")
+        return submission
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// `appstore.submit`: submits an uploaded build to App Review through the App Store Connect API. Finds the App Store
+/// version for the marketing version (creates it when absent), sets the release type and What's New per locale (from
+/// `whats_new`, and from fastlane's `metadata/<locale>/release_notes.txt` when the project has that folder), attaches
+/// the build once it is processed, optionally creates a phased release, and submits through the app's open review
+/// submission (reused, never duplicated). A re-run once the version is waiting for review changes nothing. See
+/// ``AppStoreSubmitter``.
+public struct AppStoreSubmitStep: Step {
+    public struct Options: StepOptions {
+        @Option(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
+        public var bundleID: String
+        @Option(help: "the marketing version (the App Store version string), e.g. ${steps.upload.outputs.version}")
+        public var version: String
+        @Option(help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
+        public var build: String
+        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @Option(help: "What's New: text for en-US, or {locale: text}; at most 4,000 characters each; overrides fastlane's release_notes.txt per locale")
+        public var whatsNew: TestFlightDistributeStep.WhatToTest?
+        @Option(help: "fastlane's metadata folder, whose <locale>/release_notes.txt give What's New (default: fastlane/metadata when it exists)")
+        public var metadata: String?
+        @Option(help: "when the approved version goes live: manual (appstore.rollout's release), after_approval, or scheduled")
+        public var releaseType: ReleaseType?
+        @Option(help: "for scheduled: the earliest release date, ISO 8601 (2026-12-01T08:00:00Z)")
+        public var earliestReleaseDate: String?
+        @Option(help: "release in phases over 7 days (true creates the phased release; false removes one that has not started)")
+        public var phased: Bool?
+        @Option(help: "submit for review; false prepares the version and stops")
+        public var submit: Bool = true
+        @Option(help: "when App Review left the open submission with unresolved issues (a rejection): cancel it and submit again")
+        public var cancelOpenSubmission: Bool = false
+        @Option(range: 0...3600, help: "seconds between looks at the build's processing")
+        public var pollInterval: Double = 15
+        @Option(range: 1...604_800, help: "seconds to wait for the build to be processed (VALID)")
+        public var waitTimeout: Double = 3600
+        @Option(help: AppStoreConnectAccess.Help.keyID)
+        public var keyID: String
+        @Option(help: AppStoreConnectAccess.Help.issuerID)
+        public var issuerID: String
+        @Option(help: AppStoreConnectAccess.Help.key)
+        public var key: String
+        @Option(help: AppStoreConnectAccess.Help.api)
+        public var api: String?
+
+        public init() {}
+    }
+
+    /// `release_type`.
+    public enum ReleaseType: String, OptionChoice, Sendable {
+        case manual
+        case afterApproval = "after_approval"
+        case scheduled
+
+        /// App Store Connect's `releaseType`.
+        var apiValue: String {
+            switch self {
+            case .manual: return "MANUAL"
+            case .afterApproval: return "AFTER_APPROVAL"
+            case .scheduled: return "SCHEDULED"
+            }
+        }
+    }
+
+    public static let kind = "appstore.submit"
+    public static let summary = "Submit a build to App Review: App Store version (created or reused), release type, What's New per locale, build, phased release, review submission (reused, never duplicated); a re-run changes nothing"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("version_id", "string", "the appStoreVersions resource's id"),
+        .init("submission_id", "string", "the reviewSubmissions resource's id (empty with submit: false)"),
+        .init("state", "string", "the version's App Store state after the run, e.g. WAITING_FOR_REVIEW"),
+        .init("changed", "list", "what this run changed (empty when the version was already submitted)"),
+    ]
+    public static let example = """
+        {"id": "submit", "uses": "appstore.submit", "needs": ["upload"],
+         "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
+                  "build": "${steps.upload.outputs.build}", "whats_new": {"en-US": "${steps.notes.outputs.text}"},
+                  "release_type": "after_approval", "phased": true,
+                  \(AppStoreConnectAccess.Help.example)}}
+        """
+
+    /// The largest release_notes.txt read.
+    static let maximumNotesFile = 64 << 10
+
+    public let options: Options
+    let access: AppStoreConnectAccess
+    let polling: AppStoreConnectAccess.Polling
+
+    public init(options: Options) throws {
+        try options.checkRanges()
+        for (name, value) in [("bundle_id", options.bundleID), ("version", options.version), ("build", options.build)]
+        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw StepError.invalidOption(name, "must not be empty")
+        }
+        try Self.check(options.whatsNew?.byLocale ?? [:], option: "whats_new")
+        if let date = options.earliestReleaseDate, !date.contains("${"), Timestamp.parseISO8601(date) == nil {
+            throw StepError.invalidOption("earliest_release_date", "'\(Echo.text(date))' is not an ISO 8601 date-time such as 2026-12-01T08:00:00Z")
+        }
+        if options.releaseType == .scheduled, options.earliestReleaseDate == nil {
+            throw StepError.invalidOption("earliest_release_date", "release_type 'scheduled' needs an earliest_release_date")
+        }
+        if options.earliestReleaseDate != nil, options.releaseType != .scheduled {
+            throw StepError.invalidOption("earliest_release_date", "only used with release_type 'scheduled'")
+        }
+        polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
+        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        self.options = options
+    }
+
+    /// Locales App Store Connect knows, texts within its limit.
+    static func check(_ texts: [String: String], option: String) throws {
+        for locale in texts.keys.sorted() where !locale.contains("${") {
+            guard AppStoreLocale.all.contains(locale) else {
+                let hint = AppStoreLocale.suggestion(for: locale).map { "did you mean '\($0)'?" } ?? "App Store Connect's locales are " + AppStoreLocale.all.joined(separator: ", ")
+                throw StepError.invalidOption(option, "'\(Echo.text(locale))' is not a locale App Store Connect knows (\(hint))")
+            }
+            if let text = texts[locale], text.count > AppStoreLocale.whatsNewLimit {
+                throw StepError.invalidOption(option, "\(text.count) characters for \(locale); App Store Connect accepts at most \(AppStoreLocale.whatsNewLimit)")
+            }
+        }
+    }
+
+    /// What's New per locale: fastlane's release notes, then `whats_new` over them.
+    func whatsNew(in context: StepContext) throws -> [String: String] {
+        var texts: [String: String] = [:]
+        let folder = options.metadata.map(context.resolvePath) ?? context.resolvePath("fastlane/metadata")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for locale in entries.sorted() {
+                let file = (folder as NSString).appendingPathComponent("\(locale)/release_notes.txt")
+                guard FileManager.default.fileExists(atPath: file) else { continue }
+                guard let handle = FileHandle(forReadingAtPath: file) else { throw StepError.failed("cannot read \(file)") }
+                defer { try? handle.close() }
+                let data = (try? handle.read(upToCount: Self.maximumNotesFile + 1)) ?? Data()
+                guard data.count <= Self.maximumNotesFile, let text = String(data: data, encoding: .utf8) else {
+                    throw StepError.failed("\(file): not UTF-8 text within \(ByteFormat.size(Int64(Self.maximumNotesFile)))")
+                }
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !trimmed.isEmpty { texts[locale] = trimmed }
+            }
+            do {
+                try Self.check(texts, option: "metadata")
+            } catch StepError.invalidOption(_, let reason) {
+                throw StepError.failed("\(folder): \(reason); rename the folder to a known locale or remove its release_notes.txt")
+            }
+        } else if options.metadata != nil {
+            throw StepError.invalidOption("metadata", "'\(Echo.text(folder))' is not a folder (fastlane's metadata folder, with <locale>/release_notes.txt)")
+        }
+        for (locale, text) in options.whatsNew?.byLocale ?? [:] { texts[locale] = text }
+        try Self.check(texts, option: "whats_new")
+        return texts
+    }
+
+    public func verify(in context: StepContext) async throws {
+        _ = try access.parsedKey(in: context)
+        _ = try whatsNew(in: context)
+    }
+
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let api = try access.apiURL(in: context)
+        let what = "\(options.bundleID) \(options.version)"
+        var effects: [PlannedEffect] = [
+            .request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until build \(options.build) of \(what) is processed (VALID)"),
+            .request(method: "POST", url: api + "/v1/appStoreVersions", detail: "create App Store version \(what) unless it exists"
+                + (options.releaseType.map { ", release type \($0.rawValue)" } ?? "")),
+        ]
+        for locale in try whatsNew(in: context).keys.sorted() {
+            effects.append(.request(method: "PATCH", url: api + "/v1/appStoreVersionLocalizations/{id}", detail: "set What's New for \(locale) unless it is the same"))
+        }
+        effects.append(.request(method: "PATCH", url: api + "/v1/appStoreVersions/{id}/relationships/build", detail: "attach build \(options.build) unless attached"))
+        if options.phased == true {
+            effects.append(.request(method: "POST", url: api + "/v1/appStoreVersionPhasedReleases", detail: "create a phased release unless there is one"))
+        }
+        if options.submit {
+            effects.append(.request(method: "PATCH", url: api + "/v1/reviewSubmissions/{id}",
+                                    detail: "submit for App Review through the open review submission (or a new one) unless already submitted"))
+        }
+        return StepPlan(effects: effects, outputs: StepOutputs([
+            "version_id": .string(""), "submission_id": .string(""), "state": .string(options.submit ? "WAITING_FOR_REVIEW" : "PREPARE_FOR_SUBMISSION"),
+            "changed": .list([]),
+        ]))
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let texts = try whatsNew(in: context)
+        let client = try access.client(in: context)
+        let submitter = AppStoreSubmitter(client: client, log: { context.log($0) })
+        let request = AppStoreSubmitter.Request(
+            bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.rawValue,
+            whatsNew: texts, releaseType: options.releaseType?.apiValue, earliestReleaseDate: options.earliestReleaseDate,
+            phased: options.phased, submit: options.submit, cancelOpenSubmission: options.cancelOpenSubmission,
+            pollInterval: polling.interval, waitTimeout: polling.timeout)
+        do {
+            let result = try await submitter.submit(request)
+            return StepOutputs([
+                "version_id": .string(result.versionID), "submission_id": .string(result.submissionID), "state": .string(result.state),
+                "changed": .list(result.changed.map { .string($0) }),
+            ])
+        } catch {
+            throw AppStoreConnectAccess.stepError(error)
+        }
+    }
+}

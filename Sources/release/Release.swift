@@ -27,6 +27,7 @@ struct Release: AsyncParsableCommand {
             SchemaCommand.self,
             ExportCommand.self,
             CompletionCommand.self,
+            SigningCommand.self,
         ]
     )
 

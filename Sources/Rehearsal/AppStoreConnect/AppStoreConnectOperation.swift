@@ -1,4 +1,4 @@
-/// The 25 operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
+/// The operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
 /// speaks, named by their `operationId`, with method and path template as the contract has them.
 public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildUploadsCreate = "buildUploads_createInstance"
@@ -26,16 +26,30 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildBetaDetailsUpdate = "buildBetaDetails_updateInstance"
     case betaAppReviewSubmissionsCreate = "betaAppReviewSubmissions_createInstance"
     case betaAppReviewSubmissionsGet = "betaAppReviewSubmissions_getInstance"
+    // Signing (issue 27): certificates, bundle ids, devices, profiles.
+    case certificatesList = "certificates_getCollection"
+    case certificatesCreate = "certificates_createInstance"
+    case certificatesGet = "certificates_getInstance"
+    case certificatesDelete = "certificates_deleteInstance"
+    case bundleIdsList = "bundleIds_getCollection"
+    case bundleIdsCreate = "bundleIds_createInstance"
+    case bundleIdProfiles = "bundleIds_profiles_getToManyRelated"
+    case devicesList = "devices_getCollection"
+    case profilesList = "profiles_getCollection"
+    case profilesCreate = "profiles_createInstance"
+    case profilesGet = "profiles_getInstance"
+    case profilesDelete = "profiles_deleteInstance"
 
     /// The HTTP method.
     public var method: String {
         switch self {
         case .buildUploadsCreate, .buildUploadFilesCreate, .betaGroupAddBuilds, .buildAddBetaGroups,
-             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate:
+             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate,
+             .certificatesCreate, .bundleIdsCreate, .profilesCreate:
             return "POST"
         case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate:
             return "PATCH"
-        case .buildUploadsDelete:
+        case .buildUploadsDelete, .certificatesDelete, .profilesDelete:
             return "DELETE"
         default:
             return "GET"
@@ -65,6 +79,13 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .buildBetaDetailsGet, .buildBetaDetailsUpdate: return "/v1/buildBetaDetails/{id}"
         case .betaAppReviewSubmissionsCreate: return "/v1/betaAppReviewSubmissions"
         case .betaAppReviewSubmissionsGet: return "/v1/betaAppReviewSubmissions/{id}"
+        case .certificatesList, .certificatesCreate: return "/v1/certificates"
+        case .certificatesGet, .certificatesDelete: return "/v1/certificates/{id}"
+        case .bundleIdsList, .bundleIdsCreate: return "/v1/bundleIds"
+        case .bundleIdProfiles: return "/v1/bundleIds/{id}/profiles"
+        case .devicesList: return "/v1/devices"
+        case .profilesList, .profilesCreate: return "/v1/profiles"
+        case .profilesGet, .profilesDelete: return "/v1/profiles/{id}"
         }
     }
 

@@ -127,4 +127,6 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var betaGroups: [BetaGroup] = []
     var localizations: [Localization] = []
     var submissions: [Submission] = []
+    /// Certificates, bundle ids, devices and profiles (optional, so a state file from before them still loads).
+    var signing: AppStoreConnectSigningState?
 }

@@ -140,6 +140,8 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             return (["build": nil, "locale": nil], [], true)
         case .buildBetaDetailsList:
             return (["build": nil, "id": nil], [], true)
+        case .certificatesList, .bundleIdsList, .bundleIdProfiles, .devicesList, .profilesList:
+            return signingQuerySpec(operation)
         default:
             return ([:], [], false)
         }
@@ -270,6 +272,7 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         case "betaGroups": return snapshot.betaGroups.first { $0.id == id }.map(betaGroupJSON)
         case "betaBuildLocalizations": return snapshot.localizations.first { $0.id == id }.map(localizationJSON)
         case "betaAppReviewSubmissions": return snapshot.submissions.first { $0.id == id }.map(submissionJSON)
+        case "certificates", "bundleIds", "devices", "profiles": return renderSigning(type, id, in: snapshot)
         default: return nil
         }
     }

@@ -50,6 +50,7 @@ extension LocalAppStoreConnectServer {
             for submission in snapshot.submissions {
                 lines.append("beta review \(buildLabel(submission.buildID)): \(submission.state)")
             }
+            lines += signingSummary(snapshot)
             if !lines.isEmpty || state.uploadedBytes > 0 {
                 lines.append("bytes received on upload URLs since start: \(ByteFormat.size(state.uploadedBytes))")
             }

@@ -29,6 +29,9 @@ extension LocalAppStoreConnectServer {
         case .buildBetaDetailsUpdate: return try updateBetaDetail(request)
         case .betaAppReviewSubmissionsCreate: return try createSubmission(request)
         case .betaAppReviewSubmissionsGet: return try getSubmission(request)
+        case .certificatesList, .certificatesCreate, .certificatesGet, .certificatesDelete, .bundleIdsList, .bundleIdsCreate,
+             .bundleIdProfiles, .devicesList, .profilesList, .profilesCreate, .profilesGet, .profilesDelete:
+            return try handleSigning(request)
         }
     }
 

@@ -66,8 +66,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // Certificates issued from CSRs and CMS-signed provisioning profiles.
+                // Certificates issued from CSRs and CMS-signed provisioning profiles; an RSA key for rehearsals.
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

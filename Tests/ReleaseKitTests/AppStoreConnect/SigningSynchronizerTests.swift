@@ -166,4 +166,18 @@ import Testing
         #expect(try key.certificateSigningRequest().hasPrefix("-----BEGIN CERTIFICATE REQUEST-----"))
         #expect(!"\(SigningKey.Failure.notRSA("x"))".contains("PRIVATE KEY-----\n"))
     }
+
+    @Test func aRehearsalGivesAnUnsetCertificateKeyAnRSAKeyKeptForTheNextRehearsal() async throws {
+        let storage = NSTemporaryDirectory() + "release-rehearsal-key-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: storage) }
+        let first = try Rehearsal(storage: storage, environment: [:], secrets: ["CERTIFICATE_KEY", "SLACK_TOKEN"])
+        first.stop()
+        let pem = try #require(first.environment["CERTIFICATE_KEY"])
+        _ = try SigningKey(pem: pem)
+        #expect(first.placeholderSecrets.contains("CERTIFICATE_KEY"))
+        #expect(first.environment["SLACK_TOKEN"]?.hasPrefix("rehearsal-") == true)
+        let second = try Rehearsal(storage: storage, environment: [:], secrets: ["CERTIFICATE_KEY"])
+        second.stop()
+        #expect(second.environment["CERTIFICATE_KEY"] == pem, "the next rehearsal finds the certificate made from the same key")
+    }
 }

@@ -180,4 +180,73 @@ import Testing
         second.stop()
         #expect(second.environment["CERTIFICATE_KEY"] == pem, "the next rehearsal finds the certificate made from the same key")
     }
+
+    @Test func aStaleProfileSomeoneElseMadeIsNeverDeletedAndAGoodOneIsUsed() async throws {
+        let fixture = try AppStoreConnectTestFixture()
+        let sync = try synchronizer(fixture)
+        let made = try await sync.apply(try await sync.assess()) { _ in }
+        let bundleResource = try #require(try await sync.assess().bundles.first?.resourceID)
+        // A teammate's own App Store profile for the app, with the same certificate.
+        let manual = try await fixture.raw("POST", "/v1/profiles", json: #"""
+            {"data": {"type": "profiles", "attributes": {"name": "Demo App Store manual", "profileType": "IOS_APP_STORE"},
+              "relationships": {"bundleId": {"data": {"type": "bundleIds", "id": "\#(bundleResource)"}},
+                                "certificates": {"data": [{"type": "certificates", "id": "\#(made.certificate.id)"}]}}}}
+            """#)
+        #expect(manual.status == 201)
+        // Ours expires soon, theirs soon after: ours is renewed, theirs is left alone.
+        #expect(try fixture.server.setProfileExpiration(name: "release app-store com.example.demo", to: Date().addingTimeInterval(2 * 86_400)))
+        #expect(try fixture.server.setProfileExpiration(name: "Demo App Store manual", to: Date().addingTimeInterval(4 * 86_400)))
+        let stale = try await sync.assess()
+        #expect(stale.changes.count == 1)
+        if case .renewProfile(_, let name, _, _)? = stale.changes.first { #expect(name == "release app-store com.example.demo") } else { Issue.record("\(stale.changes)") }
+        _ = try await sync.apply(stale) { _ in }
+        #expect(fixture.server.summary().contains { $0.hasPrefix("profile IOS_APP_STORE 'Demo App Store manual' com.example.demo ACTIVE") })
+
+        // Their profile, good again and listed first, is used as it is: nothing to change.
+        #expect(try fixture.server.setProfileExpiration(name: "Demo App Store manual", to: Date().addingTimeInterval(200 * 86_400)))
+        #expect(try await sync.assess().isComplete)
+        fixture.expectContract()
+    }
+
+    @Test func optionsAreCheckedBeforeAnythingRuns() throws {
+        func options(_ change: (inout SigningSyncStep.Options) -> Void) -> SigningSyncStep.Options {
+            var options = SigningSyncStep.Options()
+            options.type = .appStore
+            options.certificateKey = Self.pem
+            options.keyID = "2X9R4HXF34"
+            options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+            options.key = "-----BEGIN PRIVATE KEY-----"
+            change(&options)
+            return options
+        }
+        #expect(throws: StepError.invalidOption("type", "macos has no ad-hoc profiles")) {
+            try SigningSyncStep(options: options { $0.type = .adHoc; $0.platform = .macos })
+        }
+        #expect(throws: StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")) {
+            try SigningSyncStep(options: options { $0.certificateKey = "  " })
+        }
+        #expect(throws: StepError.invalidOption("bundle_ids", "item 2 is empty")) {
+            try SigningSyncStep(options: options { $0.bundleIDs = ["com.example.demo", " "] })
+        }
+        let step = try SigningSyncStep(options: options { _ in })
+        #expect(step.options.minDaysLeft == 30 && step.options.create == false && step.options.readonly == nil)
+        let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: ["CI": "true"])
+        #expect(step.isReadOnly(context), "readonly defaults to true on CI")
+        #expect(!step.isReadOnly(StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: ["CI": "false"])))
+        #expect(!step.isReadOnly(StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: [:])))
+    }
+
+    @Test func theProjectsAppAndExtensionBundleIDsAreTheDefault() throws {
+        var options = SigningSyncStep.Options()
+        options.type = .appStore
+        options.certificateKey = Self.pem
+        options.keyID = "2X9R4HXF34"
+        options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.key = "k"
+        options.project = "Fixtures/DemoApp/Demo.xcodeproj"
+        let step = try SigningSyncStep(options: options)
+        let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: FixturePaths.root.path, environment: [:])
+        let found = try step.bundleIDs(context)
+        #expect(found.count == 2 && Set(found) == ["com.example.demo", "com.example.demo.widget"], "the app and its widget, not the framework: \(found)")
+    }
 }

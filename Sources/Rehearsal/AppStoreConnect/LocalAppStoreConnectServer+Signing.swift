@@ -19,7 +19,7 @@ extension LocalAppStoreConnectServer {
         "MAC_CATALYST_APP_STORE", "MAC_CATALYST_APP_DIRECT",
     ]
     static let bundleIDPlatforms = ["IOS", "MAC_OS", "UNIVERSAL"]
-    /// Certificate types whose profiles need no devices, and the most current certificates of a type a team may hold.
+    /// How many current certificates of one type a team may hold (Apple refuses a fourth distribution certificate).
     static let certificateLimit = 3
 
     func handleSigning(_ request: APIRequest) throws -> Reply {

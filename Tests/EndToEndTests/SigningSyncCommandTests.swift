@@ -164,4 +164,17 @@ import Testing
         #expect(refused.stderr.contains("signing.sync makes a new certificate from the same key"), "\(refused.stderr)")
         #expect(Self.writes(machine) == [])
     }
+
+    @Test func aRehearsalSyncsAgainstTheStandInWithAPlaceholderKey() throws {
+        var machine = try Self.machine()
+        machine.environment["CERTIFICATE_KEY"] = ""
+        let outcome = try ReleaseBinary.run(["run", "sync", "--os", "macos", "--rehearse"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("CERTIFICATE_KEY"), "the header names the placeholder secret: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("certificate DISTRIBUTION "), "the rehearsal's summary lists the certificate made: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("profile IOS_APP_STORE 'release app-store com.example.demo' com.example.demo ACTIVE"), "\(outcome.stderr)")
+        #expect(Self.writes(machine) == [], "the pipeline's own App Store Connect was not used")
+        #expect(!outcome.stderr.contains("-----BEGIN RSA PRIVATE KEY-----") && !outcome.stdout.contains("PRIVATE KEY-----"))
+        try AppleDistributeTests().expectClean(machine)
+    }
 }

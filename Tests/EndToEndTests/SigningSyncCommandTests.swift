@@ -126,6 +126,12 @@ import Testing
             #expect(machine.calls("xcodebuild").isEmpty, "preflight stopped the run before the build")
             #expect(!Self.keyLines.contains { (outcome.stdout + outcome.stderr).contains($0) })
         }
+        // Explicit bundle ids replace the project's.
+        let machine = try Self.machine(with: #""bundle_ids": ["com.example.other"], "readonly": true"#)
+        let outcome = try ReleaseBinary.run(["run", "sync", "--os", "macos"], in: machine.directory, environment: machine.environment)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("- create bundle id 'com.example.other' (IOS)"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("com.example.demo.widget"), "\(outcome.stderr)")
     }
 
     @Test func signingStatusShowsWhatWouldBeUsedAndWhatASyncWouldChange() throws {

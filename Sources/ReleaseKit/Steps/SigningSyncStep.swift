@@ -20,7 +20,7 @@ public struct SigningSyncStep: Step {
         public var type: SigningProfileStep.ProfileTypeChoice
         @Option(help: "the platform: ios, tvos or macos")
         public var platform: PlatformChoice = .ios
-        @Option(help: "the bundle ids to sign (default: the project's app and its extensions)")
+        @Option(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
         public var bundleIDs: [String]?
         @Option(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
         public var project: String?

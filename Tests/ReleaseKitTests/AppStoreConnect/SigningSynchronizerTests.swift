@@ -228,6 +228,10 @@ import Testing
         #expect(throws: StepError.invalidOption("bundle_ids", "item 2 is empty")) {
             try SigningSyncStep(options: options { $0.bundleIDs = ["com.example.demo", " "] })
         }
+        #expect(SigningSyncStep.Options.optionDocumentation.map(\.name) == [
+            "type", "platform", "bundle_ids", "project", "configuration", "certificate_key", "create", "readonly", "min_days_left",
+            "key_id", "issuer_id", "key", "api", "keychain", "home",
+        ], "the names DESIGN.md gives: type, bundle_ids, certificate_key, create, readonly, min_days_left")
         let step = try SigningSyncStep(options: options { _ in })
         #expect(step.options.minDaysLeft == 30 && step.options.create == false && step.options.readonly == nil)
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: ["CI": "true"])

@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         // XcodeGen specs (project.yml) for the version engine.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // X.509 certificates, certificate signing requests and CMS for `signing.sync` and its stand-in.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
@@ -49,6 +51,9 @@ let package = Package(
                 // Subprocess spells paths with `FilePath`: the SDK's System module on Apple platforms, this package elsewhere.
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "X509", package: "swift-certificates"),
+                // RSA keys of signing certificates (PKCS #1 for the keychain import).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):
@@ -62,6 +67,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // Certificates issued from CSRs and CMS-signed provisioning profiles; an RSA key for rehearsals.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

@@ -9,6 +9,8 @@
 #   Distribution.p12          a self-signed 'Apple Distribution: Demo (TEAM123456)' certificate and key, password
 #                             'demo-p12-password' (the fake `security` does not read it; its shape is real)
 #   AuthKey_DEMO123456.p8     a P-256 key in PKCS #8 PEM, as App Store Connect hands out (a test key, nothing else)
+#   CertificateKey.pem        an RSA 2048 key in PKCS #1 PEM: the private key signing.sync tests make certificates
+#                             for (a test key, nothing else)
 set -eu
 cd "$(dirname "$0")"
 work=$(mktemp -d)
@@ -23,4 +25,5 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -subj "/CN=Apple Distribut
 openssl pkcs12 -export -inkey "$work/key.pem" -in "$work/cert.pem" -passout pass:demo-p12-password -out Distribution.p12
 openssl ecparam -genkey -name prime256v1 -noout -out "$work/ec.pem"
 openssl pkcs8 -topk8 -nocrypt -in "$work/ec.pem" -out AuthKey_DEMO123456.p8
+openssl genrsa -traditional -out CertificateKey.pem 2048 2>/dev/null
 ls -l

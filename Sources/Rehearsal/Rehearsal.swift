@@ -1,3 +1,4 @@
+import _CryptoExtras
 import Crypto
 import Foundation
 import ReleaseKit
@@ -64,7 +65,7 @@ public final class Rehearsal: Sendable {
             keys: Self.appStoreKeys(&environment), processingPolls: 0, autoCreate: true
         ))
         for name in secrets where !given(name) {
-            environment[name] = Self.placeholder(for: name)
+            environment[name] = Self.isCertificateKey(name) ? try Self.certificateKey(storage: storage) : Self.placeholder(for: name)
         }
         http = RecordingServer()
         do {
@@ -91,6 +92,26 @@ public final class Rehearsal: Sendable {
             return "https://rehearsal.invalid/\(name.lowercased())/\(random)"
         }
         return "rehearsal-\(random)"
+    }
+
+    /// Whether an unset secret holds a signing certificate's private key (`CERTIFICATE_KEY`, `SIGNING_KEY`), which
+    /// `signing.sync` reads as an RSA key: its placeholder is one.
+    static func isCertificateKey(_ name: String) -> Bool {
+        let upper = name.uppercased()
+        return upper.contains("CERTIFICATE_KEY") || upper.contains("SIGNING_KEY")
+    }
+
+    /// An RSA 2048 key in PKCS #1 PEM kept in the storage folder, so every rehearsal finds the certificate the
+    /// earlier ones made from it (a test key, made here, never used elsewhere).
+    static func certificateKey(storage: String) throws -> String {
+        let path = (storage as NSString).appendingPathComponent("rehearsal-certificate-key.pem")
+        if let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty { return text }
+        let pem = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
+        try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw LocalServerError.storage("rehearsal", path, "cannot write the placeholder certificate key")
+        }
+        return pem
     }
 
     /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.

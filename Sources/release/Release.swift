@@ -28,6 +28,7 @@ struct Release: AsyncParsableCommand {
             ExportCommand.self,
             CompletionCommand.self,
             RehearseToolsCommand.self,
+            SigningCommand.self,
         ]
     )
 

@@ -1,5 +1,5 @@
 /// The operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
-/// speaks (uploads and TestFlight; App Store versions, review submissions, phased releases and release requests), named by their `operationId`, with method and path template as the contract has them.
+/// speaks (uploads and TestFlight; signing resources; App Store versions, review submissions, phased releases and release requests), named by their `operationId`, with method and path template as the contract has them.
 public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildUploadsCreate = "buildUploads_createInstance"
     case buildUploadsGet = "buildUploads_getInstance"
@@ -26,6 +26,20 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildBetaDetailsUpdate = "buildBetaDetails_updateInstance"
     case betaAppReviewSubmissionsCreate = "betaAppReviewSubmissions_createInstance"
     case betaAppReviewSubmissionsGet = "betaAppReviewSubmissions_getInstance"
+    // Signing (issue 27): certificates, bundle ids, devices, profiles.
+    case certificatesList = "certificates_getCollection"
+    case certificatesCreate = "certificates_createInstance"
+    case certificatesGet = "certificates_getInstance"
+    case certificatesDelete = "certificates_deleteInstance"
+    case bundleIdsList = "bundleIds_getCollection"
+    case bundleIdsCreate = "bundleIds_createInstance"
+    case bundleIdProfiles = "bundleIds_profiles_getToManyRelated"
+    case devicesList = "devices_getCollection"
+    case profilesList = "profiles_getCollection"
+    case profilesCreate = "profiles_createInstance"
+    case profilesGet = "profiles_getInstance"
+    case profilesDelete = "profiles_deleteInstance"
+
     case appAppStoreVersions = "apps_appStoreVersions_getToManyRelated"
     case appStoreVersionsCreate = "appStoreVersions_createInstance"
     case appStoreVersionsGet = "appStoreVersions_getInstance"
@@ -62,12 +76,13 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .buildUploadsCreate, .buildUploadFilesCreate, .betaGroupAddBuilds, .buildAddBetaGroups,
              .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate, .appStoreVersionsCreate,
              .appStoreVersionLocalizationsCreate, .reviewSubmissionsCreate, .reviewSubmissionItemsCreate, .phasedReleasesCreate,
-             .releaseRequestsCreate:
+             .releaseRequestsCreate,
+             .certificatesCreate, .bundleIdsCreate, .profilesCreate:
             return "POST"
         case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate, .appStoreVersionsUpdate,
              .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsUpdate, .phasedReleasesUpdate:
             return "PATCH"
-        case .buildUploadsDelete, .reviewSubmissionItemsDelete, .phasedReleasesDelete:
+        case .buildUploadsDelete, .reviewSubmissionItemsDelete, .phasedReleasesDelete, .certificatesDelete, .profilesDelete:
             return "DELETE"
         default:
             return "GET"
@@ -114,6 +129,13 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .phasedReleasesUpdate, .phasedReleasesDelete: return "/v1/appStoreVersionPhasedReleases/{id}"
         case .phasedReleaseOfVersion: return "/v1/appStoreVersions/{id}/appStoreVersionPhasedRelease"
         case .releaseRequestsCreate: return "/v1/appStoreVersionReleaseRequests"
+        case .certificatesList, .certificatesCreate: return "/v1/certificates"
+        case .certificatesGet, .certificatesDelete: return "/v1/certificates/{id}"
+        case .bundleIdsList, .bundleIdsCreate: return "/v1/bundleIds"
+        case .bundleIdProfiles: return "/v1/bundleIds/{id}/profiles"
+        case .devicesList: return "/v1/devices"
+        case .profilesList, .profilesCreate: return "/v1/profiles"
+        case .profilesGet, .profilesDelete: return "/v1/profiles/{id}"
         }
     }
 

@@ -182,6 +182,8 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var reviewSubmissions: [ReviewSubmission] = []
     var reviewItems: [ReviewItem] = []
     var phasedReleases: [PhasedRelease] = []
+    /// Certificates, bundle ids, devices and profiles (optional, so a state file from before them still loads).
+    var signing: AppStoreConnectSigningState?
 }
 
 extension AppStoreConnectSnapshot {
@@ -204,5 +206,6 @@ extension AppStoreConnectSnapshot {
         reviewSubmissions = try list(.reviewSubmissions)
         reviewItems = try list(.reviewItems)
         phasedReleases = try list(.phasedReleases)
+        signing = try container.decodeIfPresent(AppStoreConnectSigningState.self, forKey: .signing)
     }
 }

@@ -150,6 +150,8 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             ]], [], true)
         case .reviewSubmissionItemsOfSubmission:
             return ([:], [], true)
+        case .certificatesList, .bundleIdsList, .bundleIdProfiles, .devicesList, .profilesList:
+            return signingQuerySpec(operation)
         default:
             return ([:], [], false)
         }
@@ -286,6 +288,7 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             }
         case "appStoreVersionLocalizations": return snapshot.versionLocalizations.first { $0.id == id }.map(versionLocalizationJSON)
         case "appStoreVersionPhasedReleases": return snapshot.phasedReleases.first { $0.id == id }.map(phasedReleaseJSON)
+        case "certificates", "bundleIds", "devices", "profiles": return renderSigning(type, id, in: snapshot)
         default: return nil
         }
     }

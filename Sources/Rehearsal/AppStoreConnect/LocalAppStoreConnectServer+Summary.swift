@@ -78,6 +78,7 @@ extension LocalAppStoreConnectServer {
                 let writes = release.filter { $0.method != "GET" }.count
                 lines.append("App Store review and release requests since start: \(release.count - writes) reads, \(writes) writes")
             }
+            lines += signingSummary(snapshot)
             if !lines.isEmpty || state.uploadedBytes > 0 {
                 lines.append("bytes received on upload URLs since start: \(ByteFormat.size(state.uploadedBytes))")
             }

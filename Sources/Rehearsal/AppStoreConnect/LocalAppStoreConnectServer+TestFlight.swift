@@ -36,6 +36,9 @@ extension LocalAppStoreConnectServer {
              .reviewSubmissionItemsDelete, .phasedReleasesCreate, .phasedReleasesUpdate, .phasedReleasesDelete, .phasedReleaseOfVersion,
              .releaseRequestsCreate:
             return try await handleAppStore(request)
+        case .certificatesList, .certificatesCreate, .certificatesGet, .certificatesDelete, .bundleIdsList, .bundleIdsCreate,
+             .bundleIdProfiles, .devicesList, .profilesList, .profilesCreate, .profilesGet, .profilesDelete:
+            return try handleSigning(request)
         }
     }
 

@@ -55,6 +55,8 @@ public final class LocalAppStoreConnectServer: Sendable {
         public var autoCreate: Bool
         /// Page size of collections when the request has no `limit`.
         public var defaultPageLimit: Int
+        /// The team whose certificates and profiles the signing routes issue (`TeamIdentifier` in profiles).
+        public var teamID: String = "ABCDE12345"
 
         public init(
             storageDirectory: String,
@@ -87,6 +89,8 @@ public final class LocalAppStoreConnectServer: Sendable {
     let verifier: AppStoreConnectTokenVerifier
     let http = LocalHTTPServer(name: "local App Store Connect server")
     let stateFile: SnapshotFile<AppStoreConnectSnapshot>
+    /// The test authority that issues certificates and signs profiles, made on first use.
+    let signingAuthority = Mutex<LocalSigningAuthority?>(nil)
 
     /// Creates the server and loads what an earlier run stored in `storageDirectory`.
     /// - Throws: ``LocalServerError`` when the folder cannot be created, its state cannot be read, or a key is

@@ -26,6 +26,18 @@ public enum SecurityCommand {
         ["security", "import", path, "-k", keychain, "-f", "pkcs12", "-P", password, "-T", "/usr/bin/codesign", "-T", "/usr/bin/security"]
     }
 
+    /// `security import KEY.pem -k KEYCHAIN -f openssl -t priv -T /usr/bin/codesign -T /usr/bin/security`: a PKCS #1
+    /// PEM private key on its own (`signing.sync`, which has the key and the certificate as separate files).
+    public static func importPrivateKey(_ path: String, keychain: String) -> [String] {
+        ["security", "import", path, "-k", keychain, "-f", "openssl", "-t", "priv", "-T", "/usr/bin/codesign", "-T", "/usr/bin/security"]
+    }
+
+    /// `security import CERT.cer -k KEYCHAIN -f x509 -t cert`: a DER certificate, which pairs with its imported key
+    /// into a code signing identity.
+    public static func importCertificateFile(_ path: String, keychain: String) -> [String] {
+        ["security", "import", path, "-k", keychain, "-f", "x509", "-t", "cert"]
+    }
+
     /// `security set-key-partition-list -S apple-tool:,apple:,codesign: -s -k PASSWORD KEYCHAIN`: lets Apple's
     /// tools use the imported key without asking (macOS 10.12.5 and later ask otherwise).
     public static func setKeyPartitionList(_ keychain: String, password: String) -> [String] {

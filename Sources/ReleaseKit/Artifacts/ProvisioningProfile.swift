@@ -55,6 +55,8 @@ public struct ProvisioningProfile: Sendable, Equatable {
     public var provisionsAllDevices: Bool
     /// `Entitlements.get-task-allow`.
     public var getTaskAllow: Bool
+    /// `DeveloperCertificates`: the DER certificates whose keys may sign with the profile.
+    public var developerCertificates: [[UInt8]]
 
     /// Reads a profile from the bytes of a `.mobileprovision` file.
     /// - Throws: ``Failure``.
@@ -77,6 +79,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
         devices = (profile["ProvisionedDevices"] as? [Any] ?? []).map { "\($0)" }
         provisionsAllDevices = profile["ProvisionsAllDevices"] as? Bool == true
         getTaskAllow = entitlements["get-task-allow"] as? Bool == true
+        developerCertificates = (profile["DeveloperCertificates"] as? [Any] ?? []).compactMap { ($0 as? Data).map { [UInt8]($0) } }
         if provisionsAllDevices {
             type = .enterprise
         } else if getTaskAllow {

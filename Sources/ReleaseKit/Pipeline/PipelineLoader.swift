@@ -256,10 +256,10 @@ public struct PipelineLoader: Sendable {
     static let idPattern = "[a-z0-9][a-z0-9-_]*"
 
     /// An `xcode.export` given neither `profiles` nor `provisioning_profiles`, and not automatic signing, maps the
-    /// archive's bundle identifiers to the profiles the pipeline's `signing.profile` steps install: its `profiles`
+    /// archive's bundle identifiers to the profiles the pipeline's `signing.profile` (and `signing.sync`) steps install: its `profiles`
     /// defaults to their `paths` outputs (`${steps.ID.outputs.paths}`), which also makes it follow them.
     static func defaultExportProfiles(_ steps: inout [StepDefinition]) {
-        let installers = steps.filter { $0.uses == SigningProfileStep.kind }.map(\.id)
+        let installers = steps.filter { $0.uses == SigningProfileStep.kind || $0.uses == SigningSyncStep.kind }.map(\.id)
         guard !installers.isEmpty else { return }
         for index in steps.indices where steps[index].uses == XcodeExportStep.kind {
             let with = steps[index].with

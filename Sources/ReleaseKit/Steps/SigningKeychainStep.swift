@@ -71,18 +71,10 @@ public struct SigningKeychainStep: Step {
     /// The commands `run` would run, the password shown as `<random>`.
     public func plan(in context: StepContext) async throws -> StepPlan {
         let keychain = keychainPath(context)
-        let password = "<random>"
         let certificate = certificatePath.map(context.resolvePath) ?? "<certificate from base64>"
-        let commands = [
-            SecurityCommand.listKeychains,
-            SecurityCommand.createKeychain(keychain, password: password),
-            SecurityCommand.setKeychainSettings(keychain),
-            SecurityCommand.unlockKeychain(keychain, password: password),
+        let commands = TemporaryKeychain.plannedCommands(keychain, imports: [
             SecurityCommand.importCertificate(certificate, keychain: keychain, password: options.password),
-            SecurityCommand.setKeyPartitionList(keychain, password: password),
-            SecurityCommand.setSearchList([keychain, "<the user's keychains>"]),
-            SecurityCommand.findIdentities(keychain),
-        ]
+        ])
         return StepPlan(effects: commands.map { .command(argv: $0, directory: nil) }
                             + [.note("teardown: delete '\(keychain)' and restore the user's search list")],
                         outputs: StepOutputs(["path": .path(keychain)]))
@@ -90,26 +82,8 @@ public struct SigningKeychainStep: Step {
 
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let keychain = keychainPath(context)
         if !options.password.isEmpty { context.masker.add(options.password) }
-        let password = Self.randomPassword()
-        context.masker.add(password)
-
-        let previous = SecurityCommand.searchList(from: try await context.capture(SecurityCommand.listKeychains))
-        if FileManager.default.fileExists(atPath: keychain) {
-            throw StepError.failed("keychain '\(keychain)' already exists; remove it or choose another 'keychain'")
-        }
-        try await runChecked(SecurityCommand.createKeychain(keychain, password: password), context)
-        context.addTeardown("delete keychain '\(keychain)' and restore the search list (\(previous.count) keychain\(previous.count == 1 ? "" : "s"))") {
-            var problems: [String] = []
-            let deleted = try await context.run(SecurityCommand.deleteKeychain(keychain), echo: false)
-            if !deleted.succeeded { problems.append("'security delete-keychain' exited with status \(deleted.status)") }
-            let restored = try await context.run(SecurityCommand.setSearchList(previous), echo: false)
-            if !restored.succeeded { problems.append("'security list-keychains -s' exited with status \(restored.status)") }
-            if !problems.isEmpty { throw StepError.failed(problems.joined(separator: "; ")) }
-        }
-        try await runChecked(SecurityCommand.setKeychainSettings(keychain), context)
-        try await runChecked(SecurityCommand.unlockKeychain(keychain, password: password), context)
+        let keychain = try await TemporaryKeychain.create(at: keychainPath(context), in: context)
 
         var certificate = try certificatePath.map { try context.requireFile($0, option: "certificate") }
         var temporary: String?
@@ -120,28 +94,16 @@ public struct SigningKeychainStep: Step {
             certificate = path
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        try await runChecked(SecurityCommand.importCertificate(certificate!, keychain: keychain, password: options.password), context)
-        try await runChecked(SecurityCommand.setKeyPartitionList(keychain, password: password), context)
-        try await runChecked(SecurityCommand.setSearchList([keychain] + previous.filter { $0 != keychain }), context)
+        try await TemporaryKeychain.run(SecurityCommand.importCertificate(certificate!, keychain: keychain.path, password: options.password), context)
 
-        let identities = SigningIdentity.parse(try await context.capture(SecurityCommand.findIdentities(keychain)))
-        guard let first = identities.first else {
-            throw StepError.failed("'\(keychain)' holds no valid code signing identity after importing the certificate")
-        }
-        for identity in identities { context.log("identity \(identity.sha1) \"\(identity.name)\"") }
+        let identities = try await keychain.finish(in: context)
+        let first = identities[0]
         return StepOutputs([
-            "path": .path(keychain),
+            "path": .path(keychain.path),
             "identity": .string(first.name),
             "identity_sha1": .string(first.sha1),
             "identities": .list(identities.map { .string("\($0.sha1) \($0.name)") }),
         ])
-    }
-
-    private func runChecked(_ arguments: [String], _ context: StepContext) async throws {
-        let result = try await context.run(arguments)
-        guard result.succeeded else {
-            throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))
-        }
     }
 
     /// 32 random bytes as hex: nobody types it, and it lives only in this process and the teardown.

@@ -142,11 +142,7 @@ public struct SigningProfileStep: Step {
     }
 
     func home(_ context: StepContext) throws -> String {
-        if let home = options.home { return context.resolvePath(home) }
-        guard let home = context.environment["HOME"], !home.isEmpty else {
-            throw StepError.failed("HOME is not set: cannot tell where Xcode looks for provisioning profiles")
-        }
-        return home
+        try ProfileInstaller.home(options.home, in: context)
     }
 
     /// Read-only checks: every profile reads, is current and matches team, type and bundle identifiers.
@@ -175,19 +171,7 @@ public struct SigningProfileStep: Step {
         let read = try readProfiles(context)
         let folders = ProvisioningProfileLocations.folders(home: try home(context))
         for (profile, data) in read {
-            for folder in folders {
-                let path = folder + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid)
-                if FileManager.default.fileExists(atPath: path) {
-                    context.log("'\(path)' is installed already; left as it is")
-                    continue
-                }
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try AtomicFile.write(data, to: path)
-                context.addTeardown("remove provisioning profile '\(path)'") {
-                    try FileManager.default.removeItem(atPath: path)
-                }
-            }
-            context.log("installed \(profile.type.rawValue) profile '\(profile.name)' (\(profile.uuid)) for \(profile.applicationIdentifier ?? "?"), valid until \(profile.expirationDate.map { Timestamp.iso8601($0) } ?? "?")")
+            try ProfileInstaller.install(profile, data: data, home: try home(context), in: context)
         }
         return outputs(read.map(\.profile), folder: folders[0])
     }

@@ -82,6 +82,7 @@ public struct StepRegistry: Sendable {
             ChecksumStep.self,
             SigningKeychainStep.self,
             SigningProfileStep.self,
+            SigningSyncStep.self,
             XcodeArchiveStep.self,
             XcodeExportStep.self,
             AppStoreValidateStep.self,

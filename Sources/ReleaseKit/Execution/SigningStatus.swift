@@ -1,0 +1,109 @@
+import Foundation
+
+/// `release signing status`: for every `signing.sync` step of a planned pipeline, which certificate and profiles a
+/// release would use, when each expires, and what a sync would change. Read-only: only the GET requests of
+/// ``SigningSynchronizer/assess()`` are sent, whatever the step's `create` and `readonly` say.
+public struct SigningStatus: Sendable {
+    /// One `signing.sync` step.
+    public struct Entry: Sendable {
+        public var stepID: String
+        public var type: String
+        public var platform: String
+        /// Whether the step would fail in preflight rather than make the changes (readonly, or create false).
+        public var wouldRefuse: Bool
+        /// Why the step runs not in this plan (a false `when`), if it does not.
+        public var skipped: String?
+        public var assessment: SigningAssessment?
+        /// Why it could not be assessed (bad options, App Store Connect refused the key).
+        public var error: String?
+    }
+
+    public var entries: [Entry]
+
+    /// Assesses every `signing.sync` step of `plan`, in order.
+    public static func assess(_ plan: Plan) async -> SigningStatus {
+        var entries: [Entry] = []
+        for planned in plan.steps where planned.kind.kind == SigningSyncStep.kind {
+            var entry = Entry(stepID: planned.id, type: "", platform: "", wouldRefuse: false)
+            if case .skip(let reason) = planned.decision { entry.skipped = reason }
+            let context = StepContext(
+                stepID: planned.id, kind: planned.kind.kind, workingDirectory: plan.options.workingDirectory, environment: plan.options.environment,
+                isDryRun: true, isPreflight: true, now: plan.options.now, masker: plan.interpolator.masker, endpoints: plan.options.endpoints)
+            do {
+                let resolved = try plan.interpolator.options(planned.definition.with, of: planned.kind)
+                let built = try planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved)
+                guard let step = built.step as? SigningSyncStep else { throw InternalError("step '\(planned.id)' was not built as signing.sync") }
+                entry.type = step.options.type.rawValue
+                entry.platform = step.options.platform.rawValue
+                let assessment = try await step.assess(in: context)
+                entry.assessment = assessment
+                entry.wouldRefuse = step.refusal(assessment, context) != nil
+            } catch {
+                entry.error = plan.interpolator.masker.mask((error as? CustomStringConvertible)?.description ?? "\(error)")
+            }
+            entries.append(entry)
+        }
+        return SigningStatus(entries: entries)
+    }
+
+    /// Whether every step could be assessed.
+    public var succeeded: Bool { entries.allSatisfy { $0.error == nil } }
+
+    /// The report for people.
+    public var text: String {
+        guard !entries.isEmpty else { return "the pipeline has no signing.sync step\n" }
+        var lines: [String] = []
+        for entry in entries {
+            lines.append("signing.sync '\(entry.stepID)'" + (entry.type.isEmpty ? "" : " (\(entry.type), \(entry.platform))")
+                + (entry.skipped.map { " — not run in this plan: \($0)" } ?? ""))
+            if let error = entry.error {
+                lines.append("  error: " + error.replacingOccurrences(of: "\n", with: "\n  "))
+                continue
+            }
+            guard let assessment = entry.assessment else { continue }
+            for line in SigningSyncStep.describe(assessment) where !line.hasPrefix("would ") { lines.append("  " + line) }
+            if assessment.isComplete {
+                lines.append("  a sync would change nothing")
+            } else {
+                lines.append("  a sync would change:")
+                lines += assessment.changes.map { "    - \($0)" }
+                if entry.wouldRefuse { lines.append("  (the step would fail in preflight: it may not make these changes; see its 'create' and 'readonly')") }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The report for programs (`--json`).
+    public var json: [String: Any] {
+        ["steps": entries.map { entry -> [String: Any] in
+            var object: [String: Any] = ["id": entry.stepID, "type": entry.type, "platform": entry.platform]
+            if let skipped = entry.skipped { object["skipped"] = skipped }
+            if let error = entry.error { object["error"] = error }
+            guard let assessment = entry.assessment else { return object }
+            if let certificate = assessment.certificate {
+                object["certificate"] = [
+                    "id": certificate.id, "type": certificate.type, "serial_number": certificate.info.serialNumber,
+                    "name": certificate.info.commonName, "expires": Timestamp.iso8601(certificate.info.notValidAfter),
+                ]
+            } else {
+                object["certificate"] = NSNull()
+            }
+            if let note = assessment.certificateNote { object["certificate_note"] = note }
+            object["bundle_ids"] = assessment.bundles.map { bundle -> [String: Any] in
+                var item: [String: Any] = ["bundle_id": bundle.identifier, "registered": bundle.resourceID != nil]
+                if let profile = bundle.profile {
+                    item["profile"] = ["name": profile.name, "uuid": profile.uuid, "state": profile.state,
+                                       "expires": profile.expires.map { Timestamp.iso8601($0) } ?? ""]
+                } else {
+                    item["profile"] = NSNull()
+                }
+                if let problem = bundle.problem { item["problem"] = problem }
+                return item
+            }
+            object["changes"] = assessment.changes.map(\.json)
+            object["complete"] = assessment.isComplete
+            object["would_refuse"] = entry.wouldRefuse
+            return object
+        }]
+    }
+}

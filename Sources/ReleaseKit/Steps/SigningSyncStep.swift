@@ -1,0 +1,324 @@
+import Foundation
+
+/// `signing.sync`: certificates, bundle ids and profiles through the App Store Connect API from the certificate's
+/// private key, what Codemagic's `fetch-signing-files` and fastlane's `match` (without its git repository) do.
+///
+/// Preflight (``verify(in:)``) reads App Store Connect (``SigningSynchronizer/assess()``): the certificate whose
+/// public key is the private key's, each bundle id (default: the project's app and its extensions), and per bundle
+/// id a profile of the type that is active, valid for `min_days_left` more days, names the certificate and, for ad
+/// hoc and development, lists every enabled device. When something is missing or stale it fails, listing what a
+/// sync would change and how to let it, unless `create` is true and `readonly` is false (`readonly` defaults to
+/// true on CI, where `CI` is set). `run` then makes exactly those writes (a certificate from a signing request
+/// made with the key; bundle ids; profiles, deleting first a stale one it made itself, named
+/// ``SigningSynchronizer/profileName(bundleID:type:)``), and installs the certificate with its key in a temporary
+/// keychain and the profiles where Xcode looks for them, as `signing.keychain` and `signing.profile` do; teardown
+/// removes them. Nothing is ever revoked. A second run finds everything and writes nothing.
+public struct SigningSyncStep: Step {
+    /// The step's `with` object.
+    public struct Options: StepOptions {
+        @Option(help: "the profile type: app-store, ad-hoc, development or enterprise")
+        public var type: SigningProfileStep.ProfileTypeChoice
+        @Option(help: "the platform: ios, tvos or macos")
+        public var platform: PlatformChoice = .ios
+        @Option(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
+        public var bundleIDs: [String]?
+        @Option(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
+        public var project: String?
+        @Option(help: "the build configuration whose bundle ids are read from the project")
+        public var configuration: String = "Release"
+        @Option(help: "the signing certificate's private key (RSA 2048, PEM), normally ${secrets.CERTIFICATE_KEY}")
+        public var certificateKey: String
+        @Option(help: "create a missing certificate, bundle id or profile, and renew stale profiles signing.sync made")
+        public var create: Bool = false
+        @Option(help: "change nothing on App Store Connect: fail in preflight, listing what would change (default: true when CI is set)")
+        public var readonly: Bool?
+        @Option(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
+        public var minDaysLeft: Int = 30
+        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        public var keyID: String
+        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        public var issuerID: String
+        @Option(help: "the API key's .p8 PEM text, normally ${secrets.APP_STORE_CONNECT_KEY}")
+        public var key: String
+        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+        public var api: String?
+        @Option(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
+        public var keychain: String?
+        @Option(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
+        public var home: String?
+
+        public init() {}
+    }
+
+    /// The platform as an option.
+    public enum PlatformChoice: String, OptionChoice, Sendable {
+        case ios
+        case tvos
+        case macos
+    }
+
+    /// The stable kind pipelines use in `uses`.
+    public static let kind = "signing.sync"
+    /// One line for `release steps`.
+    public static let summary = "Find (or with create: true make and renew) the certificate, bundle ids and profiles on App Store Connect from the certificate's private key, and install them for this run; teardown removes them"
+    public static let outputs: [StepDocumentation.Output] = [
+        .init("profiles", "string", "{bundle id: {name, uuid}} as JSON text"),
+        .init("paths", "list", "every profile as installed in Xcode 16's folder, for xcode.export's 'profiles' (its default)"),
+        .init("bundle_ids", "list", "the bundle ids, in order"),
+        .init("names", "list", "each bundle id's profile Name"),
+        .init("uuids", "list", "each bundle id's profile UUID"),
+        .init("path", "path", "the keychain file"),
+        .init("keychain", "path", "the keychain file (same as path)"),
+        .init("identity", "string", "the code signing identity's name, 'Apple Distribution: Name (TEAMID)'"),
+        .init("certificate_serial", "string", "the certificate's serial number"),
+        .init("certificate_expires", "string", "the certificate's expiry, ISO 8601 UTC"),
+        .init("writes", "number", "write requests made to App Store Connect (0 when everything was there)"),
+    ]
+    public static let example = """
+        { "id": "signing", "uses": "signing.sync", "when": {"os": "macos"},
+          "with": { "type": "app-store", "certificate_key": "${secrets.CERTIFICATE_KEY}", "create": true,
+                    "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
+                    "key": "${secrets.APP_STORE_CONNECT_KEY}" } }
+        """
+
+    public let options: Options
+    let access: AppStoreConnectAccess
+
+    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty key or bundle id, a type the platform has no profile
+    ///   of, or bad API options.
+    public init(options: Options) throws {
+        guard !options.certificateKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")
+        }
+        if let bundleIDs = options.bundleIDs {
+            if bundleIDs.isEmpty { throw StepError.invalidOption("bundle_ids", "must list at least one bundle id, or be left out for the project's") }
+            if let index = bundleIDs.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                throw StepError.invalidOption("bundle_ids", "item \(index + 1) is empty")
+            }
+        }
+        let platform = SigningPlatform(rawValue: options.platform.rawValue) ?? .ios
+        let type = ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore
+        if platform.profileType(type) == nil {
+            throw StepError.invalidOption("type", "\(options.platform.rawValue) has no \(options.type.rawValue) profiles")
+        }
+        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        self.options = options
+    }
+
+    // MARK: Parts
+
+    /// Whether the run may change App Store Connect: `readonly`, else true when `CI` is set (and not "false"/"0").
+    func isReadOnly(_ context: StepContext) -> Bool {
+        if let readonly = options.readonly { return readonly }
+        let ci = (context.environment["CI"] ?? "").lowercased()
+        return !ci.isEmpty && ci != "false" && ci != "0"
+    }
+
+    /// The private key, masked from here on in everything the run prints (its PKCS #1 form too).
+    func signingKey(_ context: StepContext) throws -> SigningKey {
+        context.masker.add(options.certificateKey)
+        do {
+            let key = try SigningKey(pem: options.certificateKey)
+            context.masker.add(key.pkcs1PEM)
+            return key
+        } catch {
+            throw StepError.invalidOption("certificate_key", error.description)
+        }
+    }
+
+    /// `bundle_ids`, else the app and extension targets' bundle ids of the project for `configuration`.
+    func bundleIDs(_ context: StepContext) throws -> [String] {
+        if let bundleIDs = options.bundleIDs { return bundleIDs.map { $0.trimmingCharacters(in: .whitespaces) } }
+        if let project = options.project { try context.requireFile(project, option: "project") }
+        let report = try VersionReader.read(project: options.project.map(context.resolvePath), in: context.workingDirectory).report
+        let signed = report.entries.filter { entry in
+            let type = entry.productType ?? ""
+            return type.hasPrefix("com.apple.product-type.application") || type.contains("extension") || type.contains("watchapp")
+        }
+        func identifiers(_ entries: [VersionEntry]) -> [String] {
+            var seen: Set<String> = []
+            return entries.compactMap(\.bundleIdentifier).filter { !$0.isEmpty && !$0.contains("$") && seen.insert($0).inserted }
+        }
+        var found = identifiers(signed.filter { $0.configuration == options.configuration })
+        if found.isEmpty { found = identifiers(signed) }
+        guard !found.isEmpty else {
+            throw StepError.invalidOption("bundle_ids", "the project '\(report.project)' has no app or extension target with a bundle identifier; list them in 'bundle_ids'")
+        }
+        return found
+    }
+
+    func synchronizer(_ context: StepContext) throws -> SigningSynchronizer {
+        let key = try signingKey(context)
+        let specification = SigningSpecification(
+            type: ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore,
+            platform: SigningPlatform(rawValue: options.platform.rawValue) ?? .ios,
+            bundleIDs: try bundleIDs(context), minDaysLeft: options.minDaysLeft, now: context.now)
+        return SigningSynchronizer(client: try access.client(in: context), key: key, specification: specification)
+    }
+
+    /// What App Store Connect holds and what a sync would change (read-only).
+    public func assess(in context: StepContext) async throws -> SigningAssessment {
+        let synchronizer = try synchronizer(context)
+        do {
+            return try await synchronizer.assess()
+        } catch {
+            throw AppStoreConnectAccess.stepError(error)
+        }
+    }
+
+    /// The failure when `assessment` needs writes the options do not allow; nil when none is needed or they are allowed.
+    func refusal(_ assessment: SigningAssessment, _ context: StepContext) -> StepError? {
+        guard !assessment.isComplete else { return nil }
+        let readonly = isReadOnly(context)
+        guard readonly || !options.create else { return nil }
+        var lines = ["signing.sync would have to change App Store Connect, and changed nothing ("
+            + (readonly ? (options.readonly == true ? "readonly: true" : "readonly: true, the default when CI is set") : "create: false") + "):"]
+        lines += assessment.changes.map { "  - \($0)" }
+        if let note = assessment.certificateNote { lines.append(note) }
+        for bundle in assessment.bundles where bundle.profile == nil && bundle.resourceID != nil {
+            if let problem = bundle.problem { lines.append("\(bundle.identifier): \(problem)") }
+        }
+        lines.append("to make these changes, run 'release run <this pipeline> --only \(context.stepID)' with \"create\": true"
+            + (readonly ? " where readonly is false (a machine without CI set, or \"readonly\": false)" : "")
+            + "; 'release signing status' shows the same without running anything")
+        return StepError.failed(lines.joined(separator: "\n"))
+    }
+
+    // MARK: Step
+
+    /// Read-only checks: the key is an RSA key, App Store Connect is reachable with the API key, and either
+    /// everything is there or the options allow the changes needed.
+    public func verify(in context: StepContext) async throws {
+        let assessment = try await assess(in: context)
+        for line in Self.describe(assessment) { context.log(line) }
+        if let refusal = refusal(assessment, context) { throw refusal }
+    }
+
+    /// The requests and commands `run` would send and run.
+    public func plan(in context: StepContext) async throws -> StepPlan {
+        let assessment = try await assess(in: context)
+        if let refusal = refusal(assessment, context) { throw refusal }
+        let api = try access.apiURL(in: context)
+        var effects: [PlannedEffect] = assessment.changes.map { change in
+            switch change {
+            case .createCertificate: return .request(method: "POST", url: api + "/v1/certificates", detail: change.description)
+            case .createBundleID: return .request(method: "POST", url: api + "/v1/bundleIds", detail: change.description)
+            case .createProfile: return .request(method: "POST", url: api + "/v1/profiles", detail: change.description)
+            case .renewProfile: return .request(method: "DELETE", url: api + "/v1/profiles/…", detail: change.description)
+            }
+        }
+        let keychain = keychainPath(context)
+        effects += TemporaryKeychain.plannedCommands(keychain, imports: [
+            SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
+            SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
+        ]).map { .command(argv: $0, directory: nil) }
+        let home = try ProfileInstaller.home(options.home, in: context)
+        for bundle in assessment.bundles {
+            let detail = "\(options.type.rawValue) profile for \(bundle.identifier)"
+            if let profile = bundle.profile {
+                effects.append(.writeFile(path: ProvisioningProfileLocations.folders(home: home)[0] + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid),
+                                          diff: nil, detail: detail + " '\(profile.name)'"))
+            } else {
+                effects.append(.note("install the new \(detail) in '\(ProvisioningProfileLocations.folders(home: home)[0])'"))
+            }
+        }
+        effects.append(.note("teardown: delete '\(keychain)', restore the user's search list and remove the profiles installed"))
+        var outputs: [String: OutputValue] = ["path": .path(keychain), "keychain": .path(keychain),
+                                              "bundle_ids": .list(assessment.bundles.map { .string($0.identifier) })]
+        if assessment.isComplete {
+            let found = assessment.bundles.compactMap { bundle in bundle.profile.map { (bundle.identifier, $0) } }
+            outputs.merge(Self.profileOutputs(found, home: home)) { _, new in new }
+        }
+        return StepPlan(effects: effects, outputs: StepOutputs(outputs))
+    }
+
+    /// Does the work; see the type's documentation.
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let synchronizer = try synchronizer(context)
+        let result: SigningSynchronizer.Result
+        do {
+            let assessment = try await synchronizer.assess()
+            if let refusal = refusal(assessment, context) { throw refusal }
+            result = try await synchronizer.apply(assessment) { line in context.log(line) }
+        } catch let error as StepError {
+            throw error
+        } catch {
+            throw AppStoreConnectAccess.stepError(error)
+        }
+        context.log("certificate \(result.certificate.info.serialNumber) '\(result.certificate.info.commonName)', valid until \(Timestamp.iso8601(result.certificate.info.notValidAfter))"
+            + (result.writes == 0 ? "; App Store Connect had everything (no write)" : "; \(result.writes) write\(result.writes == 1 ? "" : "s") to App Store Connect"))
+
+        // The certificate and its key in a temporary keychain.
+        let keychain = try await TemporaryKeychain.create(at: keychainPath(context), in: context)
+        let folder = (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keyFile = folder + "/signing.key"
+        let certificateFile = folder + "/signing.cer"
+        try InlineContents.writePrivate(Data(synchronizer.key.pkcs1PEM.utf8), to: keyFile)
+        do {
+            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            try await TemporaryKeychain.run(SecurityCommand.importPrivateKey(keyFile, keychain: keychain.path), context)
+        }
+        try InlineContents.writePrivate(Data(result.certificate.der), to: certificateFile)
+        try await TemporaryKeychain.run(SecurityCommand.importCertificateFile(certificateFile, keychain: keychain.path), context)
+        let identities = try await keychain.finish(in: context)
+
+        // The profiles where Xcode looks.
+        let home = try ProfileInstaller.home(options.home, in: context)
+        for (bundleID, found) in result.profiles {
+            let data = Data(found.content)
+            let profile: ProvisioningProfile
+            do {
+                profile = try ProvisioningProfile(data: data)
+            } catch {
+                throw StepError.failed("the profile '\(found.name)' App Store Connect has for \(bundleID) is \(error)")
+            }
+            try ProfileInstaller.install(profile, data: data, home: home, in: context)
+        }
+        var outputs = Self.profileOutputs(result.profiles.map { ($0.bundleID, $0.profile) }, home: home)
+        outputs["path"] = .path(keychain.path)
+        outputs["keychain"] = .path(keychain.path)
+        outputs["bundle_ids"] = .list(result.profiles.map { .string($0.bundleID) })
+        outputs["identity"] = .string(identities[0].name)
+        outputs["certificate_serial"] = .string(result.certificate.info.serialNumber)
+        outputs["certificate_expires"] = .string(Timestamp.iso8601(result.certificate.info.notValidAfter))
+        outputs["writes"] = .number(Double(result.writes))
+        return StepOutputs(outputs)
+    }
+
+    func keychainPath(_ context: StepContext) -> String {
+        options.keychain.map(context.resolvePath) ?? (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID).keychain-db")
+    }
+
+    /// `profiles` (JSON text), `paths`, `names` and `uuids` for profiles found or made.
+    static func profileOutputs(_ profiles: [(String, SigningAssessment.FoundProfile)], home: String) -> [String: OutputValue] {
+        let folder = ProvisioningProfileLocations.folders(home: home)[0]
+        var object: [String: Any] = [:]
+        for (bundleID, profile) in profiles { object[bundleID] = ["name": profile.name, "uuid": profile.uuid] }
+        return [
+            "profiles": .string(String(decoding: JSONWriter.data(object) ?? Data("{}".utf8), as: UTF8.self)),
+            "paths": .list(profiles.map { .path(folder + "/" + ProvisioningProfileLocations.fileName(uuid: $0.1.uuid)) }),
+            "names": .list(profiles.map { .string($0.1.name) }),
+            "uuids": .list(profiles.map { .string($0.1.uuid) }),
+        ]
+    }
+
+    /// What was found, one line each: the certificate and each bundle id's profile, and the changes a sync would make.
+    public static func describe(_ assessment: SigningAssessment) -> [String] {
+        var lines: [String] = []
+        if let certificate = assessment.certificate {
+            lines.append("certificate \(certificate.type) \(certificate.info.serialNumber) '\(certificate.info.commonName)', valid until \(Timestamp.iso8601(certificate.info.notValidAfter))")
+        } else {
+            lines.append("certificate: none for this key" + (assessment.certificateNote.map { " (\($0))" } ?? ""))
+        }
+        for bundle in assessment.bundles {
+            if let profile = bundle.profile {
+                lines.append("\(bundle.identifier): profile '\(profile.name)' (\(profile.uuid))" + (profile.expires.map { ", valid until \(Timestamp.iso8601($0))" } ?? ""))
+            } else {
+                lines.append("\(bundle.identifier): \(bundle.problem ?? "no usable profile")")
+            }
+        }
+        for change in assessment.changes { lines.append("would \(change)") }
+        return lines
+    }
+}

@@ -23,7 +23,7 @@ struct SigningCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let directory = FileManager.default.currentDirectoryPath
+            let directory = Platform.currentDirectory()
             let validated = try await pipeline.load(directory: directory, format: .auto)
             let plan: Plan
             do {

@@ -140,7 +140,10 @@ public final class Rehearsal: Sendable {
             _ = appStoreKeys(&environment)
         }
         for name in secrets where !given(name) && (environment[name] ?? "").isEmpty {
-            environment[name] = placeholder(for: name)
+            // A certificate's private key must parse as one: a throwaway RSA key, kept nowhere.
+            environment[name] = isCertificateKey(name)
+                ? ((try? _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation) ?? placeholder(for: name))
+                : placeholder(for: name)
         }
         return filled.sorted()
     }

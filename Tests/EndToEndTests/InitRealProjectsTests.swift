@@ -34,7 +34,7 @@ import Testing
             bundleID: "com.habitrpg.ios.Habitica", version: "3.12.1", build: "1009"),
         App(name: "isowords", container: ["-project", "App/isowords.xcodeproj"], scheme: "isowords",
             bundleID: "co.pointfree.IsoWordsTesting", version: "1.3.1", build: "106"),
-        App(name: "keepassium", flags: ["--target", "KeePassium"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
+        App(name: "keepassium", flags: ["--target", "KeePassium", "--signing", "sync"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
             bundleID: "com.keepassium.ios", version: "2.6.1", build: "174"),
         App(name: "owncloud-ios-app", flags: ["--testflight-group", "Beta"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
             bundleID: "com.owncloud.ios-app", version: "12.7.1", build: "303"),
@@ -108,8 +108,12 @@ import Testing
         let archive = (["xcodebuild"] + app.container + ["-scheme", app.scheme]).map(Self.quoted).joined(separator: " ")
             + " -configuration Release -destination \(app.destination)"
         #expect(dryRun.stderr.contains(archive), "\(archive)\n\(dryRun.stderr)")
-        #expect(dryRun.stderr.contains("-allowProvisioningUpdates -authenticationKeyPath '<private folder>/AuthKey_"), "\(dryRun.stderr)")
-        #expect(dryRun.stderr.contains("(method app-store-connect (named for the installed Xcode), signingStyle automatic)"), "\(dryRun.stderr)")
+        if app.flags.contains("sync") {
+            #expect(dryRun.stderr.contains("◇ signing (signing.sync) would:"), "\(dryRun.stderr)")
+        } else {
+            #expect(dryRun.stderr.contains("-allowProvisioningUpdates -authenticationKeyPath '<private folder>/AuthKey_"), "\(dryRun.stderr)")
+            #expect(dryRun.stderr.contains("(method app-store-connect (named for the installed Xcode), signingStyle automatic)"), "\(dryRun.stderr)")
+        }
         #expect(dryRun.stderr.contains("dry run: placeholder values (masked) for secrets not set here: APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY, APP_STORE_CONNECT_KEY_ID"))
         #expect(dryRun.stderr.contains("dry run finished: nothing was changed"), "\(dryRun.stderr)")
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
@@ -125,7 +129,8 @@ import Testing
         try #require(first.status == 0, "\(first.stderr)")
         let release = "\(app.bundleID) \(app.version) (\(app.build)) IOS COMPLETE"
         #expect(first.stderr.contains(release), "\(first.stderr)")
-        #expect(first.stderr.contains("check-ipa │ \(app.bundleID) \(app.version) (\(app.build)), app-store profile 'iOS Team Store Provisioning Profile: \(app.bundleID)'"), "\(first.stderr)")
+        let profile = app.flags.contains("sync") ? "release app-store \(app.bundleID)" : "iOS Team Store Provisioning Profile: \(app.bundleID)"
+        #expect(first.stderr.contains("check-ipa │ \(app.bundleID) \(app.version) (\(app.build)), app-store profile '\(profile)'"), "\(first.stderr)")
         let group = app.flags.contains("--testflight-group") ? "Beta" : "Internal Testers"
         #expect(first.stderr.contains("\(group) (\(app.bundleID)): \(app.version) (\(app.build))"), "\(first.stderr)")
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)

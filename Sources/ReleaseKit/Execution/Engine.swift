@@ -230,15 +230,16 @@ public final class Engine: Sendable {
                 if plan.options.dryRun, let secret = placeholderSecret(usedBy: planned),
                    let step = try? build(planned, try interpolator.options(planned.definition.with, of: planned.kind)) {
                     let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
-                    if let planned = try? await step.plan(in: context) {
-                        preflight.steps[id] = step
-                        preflight.effects[id] = planned.effects
-                        preflight.promised[id] = planned.outputs
-                        preflightWarnings.withLock {
-                            $0[id, default: []].append("not checked: it uses secret '\(secret)', not set here (a placeholder stands in); a real run checks it: \(text)")
-                        }
-                        continue
+                    // Its plan may need the same remote answers; then all a dry run can say is that it was not asked.
+                    let stepPlan = (try? await step.plan(in: context)) ?? step.offlinePlan(in: context)
+                        ?? StepPlan(effects: [.note("what it would do depends on answers a placeholder for '\(secret)' cannot get")])
+                    preflight.steps[id] = step
+                    preflight.effects[id] = stepPlan.effects
+                    preflight.promised[id] = stepPlan.outputs
+                    preflightWarnings.withLock {
+                        $0[id, default: []].append("not checked: it uses secret '\(secret)', not set here (a placeholder stands in); a real run checks it: \(text)")
                     }
+                    continue
                 }
                 // One cause (a secret not set) fails every step using it: reported once, by the first.
                 if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == text }) {

@@ -33,6 +33,15 @@ public enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
         }
     }
 
+    /// `signing.sync`'s `platform`: ios, tvos or macos (watch and visionOS apps sign as iOS).
+    public var signingPlatform: String {
+        switch self {
+        case .tvOS: "tvos"
+        case .macOS: "macos"
+        case .iOS, .watchOS, .visionOS: "ios"
+        }
+    }
+
     /// iOS first, the order `release init` offers apps in.
     public static func < (lhs: AppPlatform, rhs: AppPlatform) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

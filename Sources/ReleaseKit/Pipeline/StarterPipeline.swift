@@ -17,12 +17,16 @@ public struct StarterPipeline: Sendable, Equatable {
         case apiKey = "api-key"
         /// A distribution certificate (.p12) and provisioning profiles kept as secrets, installed for the run.
         case files
+        /// `signing.sync`: the certificate, bundle ids and profiles found (or made and renewed) through the App Store
+        /// Connect API from the certificate's private key, installed for the run.
+        case sync
 
         /// What `init` says about the choice.
         public var summary: String {
             switch self {
             case .apiKey: "Xcode-managed signing with the App Store Connect API key (no certificate files to keep)"
             case .files: "a certificate (.p12) and provisioning profiles from secrets"
+            case .sync: "a certificate and profiles kept up to date through the App Store Connect API (signing.sync; only the certificate's private key to keep)"
             }
         }
     }
@@ -115,6 +119,9 @@ public struct StarterPipeline: Sendable, Equatable {
                 ("ADHOC_PROFILE", "secret: the Ad Hoc provisioning profile, base64"),
             ]
         }
+        if signing == .sync {
+            list.append(("CERTIFICATE_KEY", "secret: the distribution certificate's private key, PEM (RSA 2048: openssl genrsa -out signing.key 2048); signing.sync makes the certificate from it when the account has none"))
+        }
         if githubRepository != nil { list.append(("GITHUB_TOKEN", "secret: a token that can write releases (GitHub Actions provides one)")) }
         return list
     }
@@ -175,6 +182,14 @@ public struct StarterPipeline: Sendable, Equatable {
             }
             beforeArchive += ["keychain", "profiles", "adhoc-profiles"]
             buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.keychain.outputs.path}")))
+        } else if signing == .sync {
+            // One step for both profiles: the App Store type on release*, ad hoc elsewhere (the profiles' `channel`).
+            steps.append(step("signing", "signing.sync", [mac], [
+                ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
+                ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
+            ] + key))
+            beforeArchive.append("signing")
+            buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.signing.outputs.keychain}")))
         } else {
             buildSettings.append(("CODE_SIGN_STYLE", .s("Automatic")))
         }

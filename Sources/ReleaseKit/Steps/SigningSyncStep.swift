@@ -232,6 +232,19 @@ public struct SigningSyncStep: Step {
         return StepPlan(effects: effects, outputs: StepOutputs(outputs))
     }
 
+    /// A dry run without the real keys: the keychain it would make and fill, and the profiles folder, without what
+    /// App Store Connect would answer.
+    public func offlinePlan(in context: StepContext) -> StepPlan? {
+        let keychain = keychainPath(context)
+        var effects: [PlannedEffect] = [.note("find (or with create: true make) the \(options.type.rawValue) certificate, bundle ids and profiles on App Store Connect")]
+        effects += TemporaryKeychain.plannedCommands(keychain, imports: [
+            SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
+            SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
+        ]).map { .command(argv: $0, directory: nil) }
+        effects.append(.note("teardown: delete '\(keychain)', restore the user's search list and remove the profiles installed"))
+        return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(keychain), "keychain": .path(keychain)]))
+    }
+
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let synchronizer = try synchronizer(context)

@@ -42,6 +42,10 @@ public protocol Step: Sendable {
     func verify(in context: StepContext) async throws
     /// What `run` would change, and the outputs it promises.
     func plan(in context: StepContext) async throws -> StepPlan
+
+    /// What a dry run shows when `plan` cannot answer because a secret is a placeholder (a key a remote service
+    /// refuses): the effects and outputs known without asking. Default: nil (only a note is shown).
+    func offlinePlan(in context: StepContext) -> StepPlan?
     /// Does the work.
     func run(in context: StepContext) async throws -> StepOutputs
 
@@ -52,6 +56,7 @@ public protocol Step: Sendable {
 
 extension Step {
     public func verify(in context: StepContext) async throws {}
+    public func offlinePlan(in context: StepContext) -> StepPlan? { nil }
     public var isReadOnly: Bool { false }
     public static var dynamicOutputs: Bool { false }
     public static var shellScript: ShellScriptOption? { nil }

@@ -36,7 +36,7 @@ struct InitCommand: ParsableCommand {
     @Option(help: "The GitHub repository for releases, owner/name ('-' for none; default: the GitHub remote).")
     var repository: String?
 
-    @Option(help: "How to sign: api-key (Xcode-managed signing with the App Store Connect API key; no certificate files) or files (a .p12 and profiles from secrets).")
+    @Option(help: "How to sign: api-key (Xcode-managed signing with the App Store Connect API key; no certificate files), files (a .p12 and profiles from secrets) or sync (signing.sync keeps the certificate and profiles up to date through the API).")
     var signing: String?
 
     @Option(help: "The Apple team ID that signs (default: the app's DEVELOPMENT_TEAM, or fastlane's team_id).")
@@ -107,9 +107,9 @@ struct InitCommand: ParsableCommand {
         if let testflightGroup { starter.testflightGroup = testflightGroup }
         if interactive {
             if signing == nil {
-                Terminal.writeError("signing:\n  1. \(StarterPipeline.Signing.apiKey.summary) [default]\n  2. \(StarterPipeline.Signing.files.summary)\n")
-                let answer = ask("How to sign (1 or 2)", "1")
-                starter.signing = answer == "2" || answer == StarterPipeline.Signing.files.rawValue ? .files : .apiKey
+                Terminal.writeError("signing:\n  1. \(StarterPipeline.Signing.apiKey.summary) [default]\n  2. \(StarterPipeline.Signing.files.summary)\n  3. \(StarterPipeline.Signing.sync.summary)\n")
+                let answer = ask("How to sign (1, 2 or 3)", "1")
+                starter.signing = ["2": .files, "3": .sync][answer] ?? StarterPipeline.Signing(rawValue: answer) ?? .apiKey
             }
             if team == nil {
                 while true {

@@ -64,6 +64,7 @@ import Testing
         // The starter it leads to is a valid pipeline.
         _ = try TestPipelines.load(StarterPipeline(inspection).text)
         _ = try TestPipelines.load(StarterPipeline(inspection, signing: .files).text)
+        _ = try TestPipelines.load(StarterPipeline(inspection, signing: .sync).text)
     }
 
     @Test func refusesWhatIsNotThere() throws {

@@ -39,6 +39,7 @@ public enum PlanRenderer {
         }
         let running = plan.steps.filter(\.willRun).count
         out += "\n\(running) of \(plan.steps.count) steps will run.\n"
+        out += "The commands, files and requests of each: 'release run --dry-run' with the same options (nothing is changed; no Xcode or secret needed).\n"
         return out
     }
 

@@ -255,29 +255,12 @@ public struct AppStoreSubmitter: Sendable {
     }
 
     func setWhatsNew(_ request: Request, versionID: String, result: inout Result) async throws {
-        guard !request.whatsNew.isEmpty else { return }
-        let existing = try await client.resources(AppStoreVersionLocalizationAttributes.self, AppStoreConnectClient.path(
-            "/v1/appStoreVersions/\(versionID)/appStoreVersionLocalizations", [("limit", "200")]))
-        for locale in request.whatsNew.keys.sorted() {
-            let text = request.whatsNew[locale] ?? ""
-            if let found = existing.first(where: { $0.attributes?.locale == locale }) {
-                if found.attributes?.whatsNew == text {
-                    result.unchanged.append("What's New (\(locale))")
-                    continue
-                }
-                try await client.write("PATCH", "/v1/appStoreVersionLocalizations/\(found.id)", [
-                    "data": ["type": "appStoreVersionLocalizations", "id": found.id, "attributes": ["whatsNew": text]] as [String: Any],
-                ])
-            } else {
-                try await client.write("POST", "/v1/appStoreVersionLocalizations", [
-                    "data": [
-                        "type": "appStoreVersionLocalizations", "attributes": ["locale": locale, "whatsNew": text],
-                        "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", versionID)],
-                    ] as [String: Any],
-                ])
-            }
-            result.changed.append("What's New (\(locale))")
-        }
+        let changes = try await client.convergeWhatsNew(
+            AppStoreVersionLocalizationAttributes.self, type: "appStoreVersionLocalizations",
+            existing: AppStoreConnectClient.path("/v1/appStoreVersions/\(versionID)/appStoreVersionLocalizations", [("limit", "200")]),
+            texts: request.whatsNew, parent: ("appStoreVersion", "appStoreVersions", versionID))
+        result.changed += changes.changed.map { "What's New (\($0))" }
+        result.unchanged += changes.unchanged.map { "What's New (\($0))" }
     }
 
     func ensurePhased(_ request: Request, version: Version, result: inout Result) async throws {

@@ -85,30 +85,12 @@ public struct TestFlightDistributor: Sendable {
             }
         }
 
-        if !request.whatToTest.isEmpty {
-            let existing = try await client.resources(BetaBuildLocalizationAttributes.self, AppStoreConnectClient.path(
-                "/v1/betaBuildLocalizations", [("filter[build]", buildID), ("limit", "200")]))
-            for locale in request.whatToTest.keys.sorted() {
-                let text = request.whatToTest[locale] ?? ""
-                if let found = existing.first(where: { $0.attributes?.locale == locale }) {
-                    if found.attributes?.whatsNew == text {
-                        result.unchanged.append("what to test (\(locale))")
-                        continue
-                    }
-                    try await client.write("PATCH", "/v1/betaBuildLocalizations/\(found.id)", [
-                        "data": ["type": "betaBuildLocalizations", "id": found.id, "attributes": ["whatsNew": text]] as [String: Any],
-                    ])
-                } else {
-                    try await client.write("POST", "/v1/betaBuildLocalizations", [
-                        "data": [
-                            "type": "betaBuildLocalizations", "attributes": ["locale": locale, "whatsNew": text],
-                            "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)],
-                        ] as [String: Any],
-                    ])
-                }
-                result.changed.append("what to test (\(locale))")
-            }
-        }
+        let changes = try await client.convergeWhatsNew(
+            BetaBuildLocalizationAttributes.self, type: "betaBuildLocalizations",
+            existing: AppStoreConnectClient.path("/v1/betaBuildLocalizations", [("filter[build]", buildID), ("limit", "200")]),
+            texts: request.whatToTest, parent: ("build", "builds", buildID))
+        result.changed += changes.changed.map { "what to test (\($0))" }
+        result.unchanged += changes.unchanged.map { "what to test (\($0))" }
 
         if !request.groups.isEmpty {
             var chosen: [Resource<BetaGroupAttributes>] = []

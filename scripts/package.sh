@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # Builds `release` as one binary that runs without Swift installed: the Swift runtime and Foundation linked
 # statically (--static-swift-stdlib); only system libraries stay shared (libc, libcurl, libarchive, zlib), which
-# every Linux CI image that can run curl has. Writes dist/release-VERSION-linux-ARCH.tar.gz with the binary,
-# README and the JSON Schema, and checks that `ldd` names no Swift library.
+# every Linux CI image that can run curl has. Writes dist/release-VERSION-PLATFORM.tar.gz (PLATFORM: linux-x86_64,
+# linux-arm64 or darwin-universal, the names exported workflows download) with the binary, README and the JSON
+# Schema, and checks that `ldd` names no Swift library.
 #
-#   scripts/package.sh [OUTPUT_DIR]     # default: dist
+#   scripts/package.sh [OUTPUT_DIR] [PLATFORM]  # default: dist; PLATFORM, when given, must be this machine's
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
 # The build itself, and how its code is laid out: scripts/build-static.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
+expected="${2:-}"
 version="$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
 arch="$(uname -m)"
+[[ "$arch" == "aarch64" ]] && arch=arm64
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"
+[[ "$os" == "darwin" ]] && arch=universal
+if [[ -n "$expected" && "$expected" != "$os-$arch" ]]; then
+  echo "package: cannot build $expected on this $os-$arch machine: run it on a $expected runner (the exported workflow of Pipelines/self.json does)" >&2
+  exit 1
+fi
 binary="$(scripts/build-static.sh)"
-if [[ "$os" == "darwin" ]]; then
-  arch=universal
-else
+if [[ "$os" != "darwin" ]]; then
   # (libicuuc may appear: the system's, through libxml2 from libarchive; Foundation's ICU is linked in.)
   if ldd "$binary" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|lib_FoundationICU' >&2; then
     echo "package: the binary still needs the Swift libraries above" >&2

@@ -9,7 +9,15 @@ paths differ and a job sees nothing another left except what the workflow carrie
 
   actions/checkout            a fresh `git clone` of ORIGIN (full history) on BRANCH
   the step with id install-release
-                              skipped: the release binary given with --release goes on the PATH instead
+                              run as written (bash): it downloads `release` from the URL the workflow pins (the
+                              simulation serves real tarballs of this build on 127.0.0.1), checks the pinned SHA-256
+                              and puts it on GITHUB_PATH; every later `release` of the job is that binary. A macOS job
+                              sees `uname -s` say Darwin (a shim on its PATH), so it fetches the darwin-universal
+                              tarball. A workflow that installs `release` another way (Homebrew, Mint, SwiftPM) cannot
+                              be played here, and the simulation says so
+  actions/cache               a cache miss: nothing restored, nothing saved
+  actions/attest-build-provenance
+                              checks that each subject-path matches a file (no signature is made)
   actions/upload-artifact     the files its `path` lines match (hidden files too), rooted where upload-artifact
                               roots them (the least common ancestor of the search paths), kept under WORK/artifacts
   actions/download-artifact   those files, unpacked into `path`
@@ -17,9 +25,10 @@ paths differ and a job sees nothing another left except what the workflow carrie
                               ${{ vars.NAME }} from --env)
 
 Nothing else crosses from one job to the next. A macOS job runs on this Linux machine: `release run` gets
-`--os macos` there (through a wrapper on its PATH), the one change the simulation makes to a command.
+`--os macos` there (through a wrapper on its PATH, in front of the installed binary), the one change the simulation
+makes to a command.
 
-  simulate-actions.py WORKFLOW --origin REPO --branch BRANCH --release BINARY --work DIR
+  simulate-actions.py WORKFLOW --origin REPO --branch BRANCH --work DIR
                       [--env NAME=VALUE]... [--secret NAME=VALUE]... [--job JOB]...
 
 --job plays only the named jobs (again), with the artifacts an earlier play left in WORK/artifacts.
@@ -138,6 +147,15 @@ def download(step, workspace, store):
     print(f"  downloaded {name} into {os.path.relpath(target, workspace)}/", file=sys.stderr)
 
 
+def write_wrapper(path, target, system):
+    """`release` for the job's steps: TARGET, with `--os macos` added to `run` on a macOS job."""
+    with open(path, "w") as out:
+        extra = "--os macos " if system == "macos" else ""
+        out.write(f'#!/bin/sh\nif [ "$1" = run ]; then shift; exec "{target}" run {extra}"$@"; fi\n'
+                  f'exec "{target}" "$@"\n')
+    os.chmod(path, 0o755)
+
+
 def play(job_id, job, arguments, store):
     system = system_of(job.get("runs-on"))
     repository = os.path.basename(os.path.abspath(arguments.origin))
@@ -149,40 +167,62 @@ def play(job_id, job, arguments, store):
     shutil.rmtree(bin_folder, ignore_errors=True)
     os.makedirs(bin_folder)
     wrapper = os.path.join(bin_folder, "release")
-    with open(wrapper, "w") as out:
-        extra = "--os macos " if system == "macos" else ""
-        out.write(f'#!/bin/sh\nif [ "$1" = run ]; then shift; exec "{arguments.release}" run {extra}"$@"; fi\n'
-                  f'exec "{arguments.release}" "$@"\n')
-    os.chmod(wrapper, 0o755)
+    if system == "macos":
+        with open(os.path.join(bin_folder, "uname"), "w") as out:
+            out.write('#!/bin/sh\ncase "$1" in -s) echo Darwin ;; -m) echo arm64 ;; *) PATH=/usr/bin:/bin exec uname "$@" ;; esac\n')
+        os.chmod(os.path.join(bin_folder, "uname"), 0o755)
     environment = dict(os.environ)
     environment.update(dict(item.split("=", 1) for item in arguments.env))
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true",
                         "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id,
-                        "RUNNER_TEMP": os.path.join(machine, "temp")})
+                        "RUNNER_TEMP": os.path.join(machine, "temp"),
+                        "GITHUB_PATH": os.path.join(machine, "github-path")})
     os.makedirs(environment["RUNNER_TEMP"])
+    open(environment["GITHUB_PATH"], "w").close()
     secrets = dict(item.split("=", 1) for item in arguments.secret)
     variables = dict(item.split("=", 1) for item in arguments.env)
+    installed = False
     print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
     for step in job.get("steps", []):
         uses = step.get("uses", "")
+        name = step.get("name", uses)
         if uses.startswith("actions/checkout@"):
             os.makedirs(os.path.dirname(workspace), exist_ok=True)
             subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
-        elif step.get("id") == "install-release":
-            continue
+        elif uses.startswith("actions/cache@"):
+            print(f"  cache {step.get('with', {}).get('path')}: a miss", file=sys.stderr)
         elif uses.startswith("actions/upload-artifact@"):
             upload(step, workspace, store)
         elif uses.startswith("actions/download-artifact@"):
             download(step, workspace, store)
+        elif uses.startswith("actions/attest-build-provenance@"):
+            patterns = [line.strip() for line in str(step.get("with", {}).get("subject-path", "")).splitlines() if line.strip()]
+            for pattern in patterns:
+                if not glob.glob(pattern, root_dir=workspace):
+                    fail(f"job {job_id}: attest: subject-path {pattern!r} matches no file")
+            print(f"  attest (simulated, nothing signed): {', '.join(patterns)}", file=sys.stderr)
         elif "run" in step:
+            if not installed and "release" in step["run"].split() and step.get("id") != "install-release":
+                fail(f"job {job_id}: step '{name}' runs release before any step installed it")
             env = dict(environment)
             env.update({key: expand(value, secrets, variables) for key, value in (step.get("env") or {}).items()})
             command = expand(step["run"], secrets, variables)
             print(f"  $ {command}", file=sys.stderr)
             if subprocess.run(["bash", "-eo", "pipefail", "-c", command], cwd=workspace, env=env).returncode != 0:
-                fail(f"job {job_id}: step '{step.get('name', command)}' failed")
+                fail(f"job {job_id}: step '{name}' failed")
+            if step.get("id") == "install-release":
+                with open(environment["GITHUB_PATH"]) as paths:
+                    folders = [line.strip() for line in paths if line.strip()]
+                found = [os.path.join(f, "release") for f in folders if os.access(os.path.join(f, "release"), os.X_OK)]
+                if not found:
+                    fail(f"job {job_id}: step '{name}' put no release on GITHUB_PATH")
+                write_wrapper(wrapper, found[-1], system)
+                installed = True
+                print(f"  installed {os.path.relpath(found[-1], machine)}", file=sys.stderr)
         else:
             fail(f"job {job_id}: cannot simulate step {step}")
+    if not installed:
+        fail(f"job {job_id}: no step with id install-release installed release (only a download can be played here)")
 
 
 def main():
@@ -190,14 +230,12 @@ def main():
     parser.add_argument("workflow")
     parser.add_argument("--origin", required=True)
     parser.add_argument("--branch", required=True)
-    parser.add_argument("--release", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--env", action="append", default=[])
     parser.add_argument("--secret", action="append", default=[])
     parser.add_argument("--job", action="append", default=[])
     arguments = parser.parse_args()
     arguments.work = os.path.abspath(arguments.work)
-    arguments.release = os.path.abspath(arguments.release)
     with open(arguments.workflow) as file:
         workflow = yaml.safe_load(file)
     jobs = workflow["jobs"]

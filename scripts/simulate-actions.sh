@@ -14,7 +14,9 @@
 #  4. checks that both GitHub servers hold the same release (tag, name, body, every asset's name, size and SHA-256)
 #     and both App Store Connect stand-ins the same upload (version, build, state, file size and SHA-256, TestFlight
 #     groups and what to test);
-#  5. plays each job once more on its own (a re-run on GitHub) and checks the release has not changed.
+#  5. plays each job once more on its own (a re-run on GitHub) and checks the release has not changed;
+#  6. plays the GitLab CI export the same way (--engine gitlab-ci: needs, artifacts, secrets only in the job whose
+#     environment the header scopes them to) against a third pair of servers, and checks it makes the same release.
 #
 #   scripts/simulate-actions.sh [WORK_DIR]     # default: a new temporary folder
 #   RELEASE_BINARY=PATH                        # the release to use (default: swift build, .build/debug/release)
@@ -67,12 +69,17 @@ server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
 print(f"http://127.0.0.1:{server.server_port}", flush=True)
 server.serve_forever()' "$work/downloads" < /dev/null > "$work/downloads.url" 2>/dev/null &
 servers+=($!)
-for _ in $(seq 100); do [[ -s "$work/downloads.url" ]] && break; sleep 0.1; done
+for _ in $(seq 600); do [[ -s "$work/downloads.url" ]] && break; sleep 0.1; done
+if [[ ! -s "$work/downloads.url" ]]; then
+  echo "simulate-actions: the download server did not start" >&2
+  exit 1
+fi
 tool_source="download:$(head -1 "$work/downloads.url")/v{version}/release-{version}-{platform}.tar.gz"
 
 "$root/scripts/prepare-demo.sh" "$origin" >&2
 (cd "$origin" && "$release" export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "$tool_source" >&2 \
-  && git add .github && git commit -q -m "The release workflow")
+  && "$release" export gitlab-ci Pipelines/demo.json --output .gitlab-ci.yml --tool-source "$tool_source" >&2 \
+  && git add .github .gitlab-ci.yml && git commit -q -m "The release workflow, for GitHub Actions and GitLab CI")
 workflow="$origin/.github/workflows/release.yml"
 for platform in linux-x86_64 linux-arm64 darwin-universal; do
   digest="$(awk -v f="release-$version-$platform.tar.gz" '$2 == f {print $1}' "$downloads/SHA256SUMS")"
@@ -86,13 +93,15 @@ serve() { # NAME: starts a local GitHub server keeping releases in $work/github-
   servers+=($!)
 }
 url_of() { # SERVER: the URL that server (github-NAME, appstore-NAME) printed to $work/SERVER.url, once it has
-  for _ in $(seq 100); do [[ -s "$work/$1.url" ]] && break; sleep 0.1; done
+  for _ in $(seq 600); do [[ -s "$work/$1.url" ]] && break; sleep 0.1; done
   head -1 "$work/$1.url"
 }
 serve single
 serve simulated
+serve gitlab
 single_url="$(url_of github-single)"
 simulated_url="$(url_of github-simulated)"
+gitlab_url="$(url_of github-gitlab)"
 
 # App Store Connect: one key, two stand-ins that accept it.
 key_id=SIMULATE01
@@ -107,8 +116,10 @@ appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $
 }
 appstore single
 appstore simulated
+appstore gitlab
 single_appstore="$(url_of appstore-single)"
 simulated_appstore="$(url_of appstore-simulated)"
+gitlab_appstore="$(url_of appstore-gitlab)"
 export APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer"
 key="$(cat "$work/key.p8")"
 
@@ -180,5 +191,17 @@ for job in $("$python" -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(
     exit 1
   fi
 done
+echo "simulate-actions: GitLab CI, job by job" >&2
+rm -rf "$work/artifacts"
+"$python" "$root/scripts/simulate-actions.py" "$origin/.gitlab-ci.yml" --engine gitlab-ci --origin "$origin" --branch "$branch" \
+  --work "$work" --env "GITHUB_API_URL=$gitlab_url" --env "APP_STORE_CONNECT_API_URL=$gitlab_appstore" \
+  --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer" \
+  --secret "GITHUB_TOKEN=$token" --secret "APP_STORE_CONNECT_KEY=$key"
+summary "$gitlab_url" > "$work/gitlab.txt"
+appstore_summary gitlab >> "$work/gitlab.txt"
+if ! diff -u "$work/single.txt" "$work/gitlab.txt" >&2; then
+  echo "simulate-actions: the GitLab pipeline's release differs from the one-machine release (above)" >&2
+  exit 1
+fi
 echo "simulate-actions: the workflow's release equals the one-machine release, and every job re-runs to the same release:" >&2
 cat "$work/single.txt"

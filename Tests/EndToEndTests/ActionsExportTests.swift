@@ -113,6 +113,38 @@ import Testing
         #expect(committed.contains("# Regenerate with: \(regenerate)\n"))
     }
 
+    /// check-jsonschema from the project's `.tools/venv` (scripts/setup.sh), else from PATH.
+    static let checkJSONSchema: String? = {
+        let local = ReleaseBinary.root.appendingPathComponent(".tools/venv/bin/check-jsonschema").path
+        if FileManager.default.isExecutableFile(atPath: local) { return local }
+        return ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/check-jsonschema" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// GitLab's own schema (../shared/reference/gitlab-ci), when it is there.
+    static let gitlabSchema: String? = {
+        let path = ReleaseBinary.root.deletingLastPathComponent().appendingPathComponent("shared/reference/gitlab-ci/ci.schema.json").path
+        return FileManager.default.fileExists(atPath: path) ? path : ProcessInfo.processInfo.environment["RELEASE_GITLAB_CI_SCHEMA"]
+    }()
+
+    /// Every shipped pipeline, with every tool source, exported as GitLab CI: valid against GitLab's schema, and the
+    /// same bytes from another folder.
+    @Test(arguments: shippedPipelines, sources)
+    func theGitLabExportOfEveryShippedPipelineIsSchemaClean(name: String, source: String) throws {
+        let checker = try #require(Self.checkJSONSchema, "check-jsonschema is not installed: run scripts/setup.sh")
+        let schema = try #require(Self.gitlabSchema, "GitLab's schema is not at ../shared/reference/gitlab-ci/ci.schema.json (or RELEASE_GITLAB_CI_SCHEMA)")
+        let tool = source == "download" ? try Self.localToolSource() : source
+        let exported = try ReleaseBinary.run(["export", "gitlab-ci", "Pipelines/\(name)", "--tool-source", tool], in: ReleaseBinary.root.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let file = ReleaseBinary.temporaryDirectory() + "/.gitlab-ci.yml"
+        try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let check = try Self.execute(checker, ["--schemafile", schema, "--data-transform", "gitlab-ci", file], in: ReleaseBinary.root.path)
+        #expect(check.status == 0, "GitLab's schema on the export of Pipelines/\(name):\n\(check.output)")
+        let subfolder = try ReleaseBinary.run(["export", "gitlab-ci", "../Pipelines/\(name)", "--tool-source", tool],
+                                              in: ReleaseBinary.root.appendingPathComponent("Pipelines").path)
+        #expect(subfolder.status == 0 && subfolder.stdout == exported.stdout, "\(subfolder.stderr)")
+    }
+
     /// The same pipeline exports the same bytes from another checkout at another path, run from a subfolder with an
     /// absolute `--output`: the header names paths relative to the repository's top, never a local folder.
     @Test func theSamePipelineExportsTheSameBytesFromAnotherFolder() throws {

@@ -115,7 +115,8 @@ import Testing
         let alone = try ReleaseBinary.run(["run", "self.json", "--rehearse"] + variables, in: directory,
                                           environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789"])
         #expect(alone.status == 0, "\(alone.stderr)")
-        #expect(!alone.stderr.contains("    SHA256SUMS  "), "\(alone.stderr)")
+        #expect(alone.stderr.contains("○ publish skipped: uses outputs of 'package-darwin-universal', which runs on macos only"), "\(alone.stderr)")
+        #expect(alone.stderr.contains("○ sums skipped"), "\(alone.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/dist"), "cleanup removes dist")
     }
 }

@@ -231,6 +231,19 @@ import Testing
         }
     }
 
+    /// Issue 24 item 2, on the starter `release init` writes for the demo app: the bump runs in the Linux job, and the
+    /// macOS job's (stand-in) xcodebuild sees the bumped version, because the bump's files travel as a patch.
+    @Test func theStartersArchiveJobSeesTheBumpedVersion() throws {
+        let work = ReleaseBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
+        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
+        #expect(outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump of the earlier job reached it"),
+                "\(outcome.output.suffix(3000))")
+        #expect(outcome.output.contains("archive │ xcodebuild (stand-in): MARKETING_VERSION = 3.0.1"))
+    }
+
     static func sha256(_ data: Data) -> String {
         FileDigest.sha256(of: data)
     }

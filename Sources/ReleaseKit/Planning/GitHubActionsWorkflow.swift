@@ -383,7 +383,7 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(5, "release --version")
         case .mint(let package, let version):
             out.line(3, "- name: Cache Mint's builds")
-            out.line(4, "uses: actions/cache@v4")
+            out.line(4, "uses: actions/cache@v5")
             out.line(4, "with:")
             out.line(5, "path: ~/.mint")
             out.line(5, "key: \(YAMLWriter.scalar("mint-\(package.replacingOccurrences(of: "/", with: "-"))-\(version)-${{ runner.os }}-${{ runner.arch }}"))")
@@ -397,7 +397,7 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(5, "echo \"$HOME/.mint/bin\" >> \"$GITHUB_PATH\"")
         case .swiftpm(let repository, let tag):
             out.line(3, "- name: Cache the build of release \(tag)")
-            out.line(4, "uses: actions/cache@v4")
+            out.line(4, "uses: actions/cache@v5")
             out.line(4, "with:")
             out.line(5, "path: ~/.cache/release-tool/\(tag)")
             out.line(5, "key: \(YAMLWriter.scalar("release-tool-\(tag)-${{ runner.os }}-${{ runner.arch }}"))")

@@ -62,7 +62,11 @@ done
 rm -rf "$work/downloads/stage"
 (cd "$downloads" && sha256sum release-*.tar.gz > SHA256SUMS)
 "$python" -c '
-import functools, http.server, sys
+import functools, http.server, signal, sys
+# A test runner may start us with SIGTERM blocked or ignored (the mask survives exec): take it back, so the trap that
+# stops the servers stops this one too.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
 handler.func.log_message = lambda *a: None
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

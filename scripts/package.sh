@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # Builds `release` as one binary that runs without Swift installed: the Swift runtime and Foundation linked
 # statically (--static-swift-stdlib); only system libraries stay shared (libc, libcurl, libarchive, zlib), which
-# every Linux CI image that can run curl has. Writes dist/release-VERSION-linux-ARCH.tar.gz with the binary,
-# README and the JSON Schema, and checks that `ldd` names no Swift library.
-# On macOS: a universal binary (arm64 + x86_64) in dist/release-VERSION-darwin-universal.tar.gz, linked only
-# against what every Mac has (the OS's Swift runtime, libcurl, libz and libarchive in /usr/lib), which
-# scripts/check-macos-binary.sh checks with `otool -L` and `lipo -archs`.
+# every Linux CI image that can run curl has. Writes dist/release-VERSION-PLATFORM.tar.gz (PLATFORM: linux-x86_64,
+# linux-arm64 or darwin-universal, the names exported workflows download) with the binary, README and the JSON
+# Schema, and checks that `ldd` names no Swift library.
+# On macOS: a universal binary (arm64 + x86_64), linked only against what every Mac has (the OS's Swift runtime,
+# libcurl, libz and libarchive in /usr/lib), which scripts/check-macos-binary.sh checks with `otool -L` and `lipo -archs`.
 #
-#   scripts/package.sh [OUTPUT_DIR]     # default: dist
+#   scripts/package.sh [OUTPUT_DIR] [PLATFORM]  # default: dist; PLATFORM, when given, must be this machine's
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
 # The build itself, and how its code is laid out: scripts/build-static.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
+expected="${2:-}"
 version="$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
 arch="$(uname -m)"
+[[ "$arch" == "aarch64" ]] && arch=arm64
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"
+[[ "$os" == "darwin" ]] && arch=universal
+if [[ -n "$expected" && "$expected" != "$os-$arch" ]]; then
+  echo "package: cannot build $expected on this $os-$arch machine: run it on a $expected runner (the exported workflow of Pipelines/self.json does)" >&2
+  exit 1
+fi
 binary="$(scripts/build-static.sh)"
 if [[ "$os" == "darwin" ]]; then
   arch=universal

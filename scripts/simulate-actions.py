@@ -9,7 +9,15 @@ paths differ and a job sees nothing another left except what the workflow carrie
 
   actions/checkout            a fresh `git clone` of ORIGIN (full history) on BRANCH
   the step with id install-release
-                              skipped: the release binary given with --release goes on the PATH instead
+                              run as written (bash): it downloads `release` from the URL the workflow pins (the
+                              simulation serves real tarballs of this build on 127.0.0.1), checks the pinned SHA-256
+                              and puts it on GITHUB_PATH; every later `release` of the job is that binary. A macOS job
+                              sees `uname -s` say Darwin (a shim on its PATH), so it fetches the darwin-universal
+                              tarball. A workflow that installs `release` another way (Homebrew, Mint, SwiftPM) cannot
+                              be played here, and the simulation says so
+  actions/cache               a cache miss: nothing restored, nothing saved
+  actions/attest-build-provenance
+                              checks that each subject-path matches a file (no signature is made)
   actions/upload-artifact     the files its `path` lines match (hidden files too), rooted where upload-artifact
                               roots them (the least common ancestor of the search paths), kept under WORK/artifacts
   actions/download-artifact   those files, unpacked into `path`
@@ -17,9 +25,10 @@ paths differ and a job sees nothing another left except what the workflow carrie
                               ${{ vars.NAME }} from --env)
 
 Nothing else crosses from one job to the next. A macOS job runs on this Linux machine: `release run` gets
-`--os macos` there (through a wrapper on its PATH), the one change the simulation makes to a command.
+`--os macos` there (through a wrapper on its PATH, in front of the installed binary), the one change the simulation
+makes to a command.
 
-  simulate-actions.py WORKFLOW --origin REPO --branch BRANCH --release BINARY --work DIR
+  simulate-actions.py WORKFLOW --origin REPO --branch BRANCH --work DIR
                       [--env NAME=VALUE]... [--secret NAME=VALUE]... [--job JOB]...
 
 --job plays only the named jobs (again), with the artifacts an earlier play left in WORK/artifacts.
@@ -138,6 +147,15 @@ def download(step, workspace, store):
     print(f"  downloaded {name} into {os.path.relpath(target, workspace)}/", file=sys.stderr)
 
 
+def write_wrapper(path, target, system):
+    """`release` for the job's steps: TARGET, with `--os macos` added to `run` on a macOS job."""
+    with open(path, "w") as out:
+        extra = "--os macos " if system == "macos" else ""
+        out.write(f'#!/bin/sh\nif [ "$1" = run ]; then shift; exec "{target}" run {extra}"$@"; fi\n'
+                  f'exec "{target}" "$@"\n')
+    os.chmod(path, 0o755)
+
+
 def play(job_id, job, arguments, store):
     system = system_of(job.get("runs-on"))
     repository = os.path.basename(os.path.abspath(arguments.origin))
@@ -149,40 +167,167 @@ def play(job_id, job, arguments, store):
     shutil.rmtree(bin_folder, ignore_errors=True)
     os.makedirs(bin_folder)
     wrapper = os.path.join(bin_folder, "release")
-    with open(wrapper, "w") as out:
-        extra = "--os macos " if system == "macos" else ""
-        out.write(f'#!/bin/sh\nif [ "$1" = run ]; then shift; exec "{arguments.release}" run {extra}"$@"; fi\n'
-                  f'exec "{arguments.release}" "$@"\n')
-    os.chmod(wrapper, 0o755)
+    if system == "macos":
+        with open(os.path.join(bin_folder, "uname"), "w") as out:
+            out.write('#!/bin/sh\ncase "$1" in -s) echo Darwin ;; -m) echo arm64 ;; *) PATH=/usr/bin:/bin exec uname "$@" ;; esac\n')
+        os.chmod(os.path.join(bin_folder, "uname"), 0o755)
     environment = dict(os.environ)
     environment.update(dict(item.split("=", 1) for item in arguments.env))
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true",
                         "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id,
-                        "RUNNER_TEMP": os.path.join(machine, "temp")})
+                        "RUNNER_TEMP": os.path.join(machine, "temp"),
+                        "GITHUB_PATH": os.path.join(machine, "github-path")})
     os.makedirs(environment["RUNNER_TEMP"])
+    open(environment["GITHUB_PATH"], "w").close()
     secrets = dict(item.split("=", 1) for item in arguments.secret)
     variables = dict(item.split("=", 1) for item in arguments.env)
+    installed = False
     print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
     for step in job.get("steps", []):
         uses = step.get("uses", "")
+        name = step.get("name", uses)
         if uses.startswith("actions/checkout@"):
             os.makedirs(os.path.dirname(workspace), exist_ok=True)
             subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
-        elif step.get("id") == "install-release":
-            continue
+        elif uses.startswith("actions/cache@"):
+            print(f"  cache {step.get('with', {}).get('path')}: a miss", file=sys.stderr)
         elif uses.startswith("actions/upload-artifact@"):
             upload(step, workspace, store)
         elif uses.startswith("actions/download-artifact@"):
             download(step, workspace, store)
+        elif uses.startswith("actions/attest-build-provenance@"):
+            patterns = [line.strip() for line in str(step.get("with", {}).get("subject-path", "")).splitlines() if line.strip()]
+            for pattern in patterns:
+                if not glob.glob(pattern, root_dir=workspace):
+                    fail(f"job {job_id}: attest: subject-path {pattern!r} matches no file")
+            print(f"  attest (simulated, nothing signed): {', '.join(patterns)}", file=sys.stderr)
         elif "run" in step:
+            if not installed and "release" in step["run"].split() and step.get("id") != "install-release":
+                fail(f"job {job_id}: step '{name}' runs release before any step installed it")
             env = dict(environment)
             env.update({key: expand(value, secrets, variables) for key, value in (step.get("env") or {}).items()})
             command = expand(step["run"], secrets, variables)
             print(f"  $ {command}", file=sys.stderr)
             if subprocess.run(["bash", "-eo", "pipefail", "-c", command], cwd=workspace, env=env).returncode != 0:
-                fail(f"job {job_id}: step '{step.get('name', command)}' failed")
+                fail(f"job {job_id}: step '{name}' failed")
+            if step.get("id") == "install-release":
+                with open(environment["GITHUB_PATH"]) as paths:
+                    folders = [line.strip() for line in paths if line.strip()]
+                found = [os.path.join(f, "release") for f in folders if os.access(os.path.join(f, "release"), os.X_OK)]
+                if not found:
+                    fail(f"job {job_id}: step '{name}' put no release on GITHUB_PATH")
+                write_wrapper(wrapper, found[-1], system)
+                installed = True
+                print(f"  installed {os.path.relpath(found[-1], machine)}", file=sys.stderr)
         else:
             fail(f"job {job_id}: cannot simulate step {step}")
+    if not installed:
+        fail(f"job {job_id}: no step with id install-release installed release (only a download can be played here)")
+
+
+GITLAB_KEYWORDS = {"spec", "include", "stages", "default", "workflow", "variables", "image", "services", "cache",
+                   "before_script", "after_script", "pages", "$schema"}
+
+
+def gitlab_scopes(path):
+    """environment -> secret names, from the header's "#   release/JOB: A, B" lines: what a team scopes as told."""
+    scopes = {}
+    with open(path) as file:
+        for line in file:
+            match = re.match(r"^#   (release/[a-z0-9-]+): (.*)$", line.rstrip("\n"))
+            if match:
+                scopes[match.group(1)] = [name.strip() for name in match.group(2).split(",")]
+    return scopes
+
+
+def variable_value(value):
+    if isinstance(value, dict):
+        if value.get("expand", True) is not False and "$" in str(value.get("value", "")):
+            fail(f"variable {value!r} would be expanded")
+        return str(value.get("value", ""))
+    return str(value)
+
+
+def play_gitlab(job_id, job, config, scopes, arguments, store):
+    """One GitLab job: a fresh clone, the artifacts of the jobs it needs with `artifacts: true`, its script items in
+    one bash (as GitLab's shell runs them), its artifacts' paths kept. CI/CD variables: --env for every job; a secret
+    only for a job whose environment the header scopes it to."""
+    system = system_of(job.get("tags"))
+    repository = os.path.basename(os.path.abspath(arguments.origin))
+    machine = os.path.join(arguments.work, system)
+    # The same folders as the GitHub runners' (a shell runner's builds_dir is the team's choice): the demo's Mach-O
+    # UUIDs, hence its assets' digests, depend on the folder the macOS job builds in.
+    home = "Users" if system == "macos" else "home"
+    workspace = os.path.join(machine, home, "runner", "work", repository, repository)
+    shutil.rmtree(machine, ignore_errors=True)
+    bin_folder = os.path.join(arguments.work, "bin-" + system)
+    shutil.rmtree(bin_folder, ignore_errors=True)
+    os.makedirs(bin_folder)
+    extra = "--os macos " if system == "macos" else ""
+    with open(os.path.join(bin_folder, "release"), "w") as out:
+        # The next `release` on PATH after this folder: the one the job installed.
+        out.write('#!/bin/sh\nself="$(dirname "$0")"\ntarget=\nold_ifs="$IFS"; IFS=:\n'
+                  'for d in $PATH; do [ "$d" = "$self" ] && continue; [ -x "$d/release" ] && { target="$d/release"; break; }; done\n'
+                  'IFS="$old_ifs"\n[ -n "$target" ] || { echo "simulate-actions: no release installed" >&2; exit 127; }\n'
+                  f'if [ "$1" = run ]; then shift; exec "$target" run {extra}"$@"; fi\nexec "$target" "$@"\n')
+    os.chmod(os.path.join(bin_folder, "release"), 0o755)
+    if system == "macos":
+        with open(os.path.join(bin_folder, "uname"), "w") as out:
+            out.write('#!/bin/sh\ncase "$1" in -s) echo Darwin ;; -m) echo arm64 ;; *) PATH=/usr/bin:/bin exec uname "$@" ;; esac\n')
+        os.chmod(os.path.join(bin_folder, "uname"), 0o755)
+    print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
+    os.makedirs(os.path.dirname(workspace), exist_ok=True)
+    subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
+    for need in as_list(job.get("needs")):
+        name, carry = (need.get("job"), need.get("artifacts", True)) if isinstance(need, dict) else (need, True)
+        source = os.path.join(store, name)
+        if carry and os.path.isdir(source):
+            shutil.copytree(source, workspace, dirs_exist_ok=True, symlinks=True)
+            print(f"  downloaded the artifacts of {name}", file=sys.stderr)
+    environment = dict(os.environ)
+    environment.update(dict(item.split("=", 1) for item in arguments.env))
+    for name, value in (config.get("variables") or {}).items():
+        environment[name] = variable_value(value)
+    for name, value in (job.get("variables") or {}).items():
+        environment[name] = variable_value(value)
+    secrets = dict(item.split("=", 1) for item in arguments.secret)
+    scope = (job.get("environment") or {}).get("name")
+    for name in scopes.get(scope, []):
+        if name in secrets:
+            environment[name] = secrets[name]
+    environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true", "GITLAB_CI": "true",
+                        "CI_COMMIT_BRANCH": arguments.branch, "CI_PIPELINE_SOURCE": "push", "CI_JOB_NAME": job_id,
+                        "CI_PROJECT_DIR": workspace})
+    items = [str(item) for item in as_list(job.get("script"))]
+    if not items:
+        fail(f"job {job_id}: no script")
+    # After the first item (the install), the wrapper goes back in front, and says what it found.
+    script = ["set -eo pipefail", items[0],
+              f'case "$(command -v release)" in "{bin_folder}"/*) echo "simulate-actions: the first script item installed no release" >&2; exit 1 ;; esac',
+              'echo "  installed $(command -v release)" >&2',
+              f'export PATH="{bin_folder}:$PATH"'] + items[1:]
+    for item in items:
+        print(f"  $ {item.splitlines()[0]}{' …' if len(item.splitlines()) > 1 else ''}", file=sys.stderr)
+    if subprocess.run(["bash", "-c", "\n".join(script)], cwd=workspace, env=environment).returncode != 0:
+        fail(f"job {job_id}: its script failed")
+    artifacts = job.get("artifacts") or {}
+    if artifacts:
+        target = os.path.join(store, job_id)
+        shutil.rmtree(target, ignore_errors=True)
+        count = 0
+        for pattern in artifacts.get("paths", []):
+            for match in glob.glob(pattern.rstrip("/"), root_dir=workspace, recursive=True, include_hidden=True):
+                source = os.path.join(workspace, match)
+                destination = os.path.join(target, match)
+                if os.path.isdir(source) and not os.path.islink(source):
+                    shutil.copytree(source, destination, dirs_exist_ok=True, symlinks=True)
+                else:
+                    os.makedirs(os.path.dirname(destination), exist_ok=True)
+                    shutil.copy2(source, destination, follow_symlinks=False)
+                count += 1
+        if not artifacts.get("expire_in"):
+            fail(f"job {job_id}: artifacts without expire_in")
+        print(f"  artifacts of {job_id}: {count} paths, expire in {artifacts['expire_in']}", file=sys.stderr)
 
 
 def main():
@@ -190,19 +335,28 @@ def main():
     parser.add_argument("workflow")
     parser.add_argument("--origin", required=True)
     parser.add_argument("--branch", required=True)
-    parser.add_argument("--release", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--env", action="append", default=[])
     parser.add_argument("--secret", action="append", default=[])
     parser.add_argument("--job", action="append", default=[])
+    parser.add_argument("--engine", choices=["github-actions", "gitlab-ci"], default="github-actions")
     arguments = parser.parse_args()
     arguments.work = os.path.abspath(arguments.work)
-    arguments.release = os.path.abspath(arguments.release)
     with open(arguments.workflow) as file:
         workflow = yaml.safe_load(file)
-    jobs = workflow["jobs"]
     store = os.path.join(arguments.work, "artifacts")
     os.makedirs(store, exist_ok=True)
+    if arguments.engine == "gitlab-ci":
+        jobs = {key: value for key, value in workflow.items() if key not in GITLAB_KEYWORDS and not key.startswith(".")}
+        ordered = {key: {"needs": [n["job"] if isinstance(n, dict) else n for n in as_list(value.get("needs"))]} for key, value in jobs.items()}
+        scopes = gitlab_scopes(arguments.workflow)
+        for job_id in job_order(ordered):
+            if arguments.job and job_id not in arguments.job:
+                continue
+            play_gitlab(job_id, jobs[job_id], workflow, scopes, arguments, store)
+        print("simulate-actions: every job succeeded", file=sys.stderr)
+        return
+    jobs = workflow["jobs"]
     for job_id in job_order(jobs):
         if arguments.job and job_id not in arguments.job:
             continue

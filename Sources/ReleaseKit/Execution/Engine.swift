@@ -437,10 +437,11 @@ public final class Engine: Sendable {
         let step: any Step
         let fingerprint: String
         do {
-            let resolved = try interpolator.options(definition.with, of: planned.kind)
             var names = interpolator
             names.secretsAsNames = true
             fingerprint = RunJournal.fingerprint(kind: kind, resolved: try names.options(definition.with, of: planned.kind), workspace: plan.options.workingDirectory)
+            // A step taken from an earlier run is checked by its fingerprint, which reads a secret's name and never its
+            // value: a CI job gets only the secrets of the steps it runs itself.
             if planned.carried {
                 let entry = try await carriedEntry(planned, fingerprint: fingerprint)
                 result.status = .resumed
@@ -455,6 +456,7 @@ public final class Engine: Sendable {
                 result.artifacts = entry.artifacts
                 return result
             }
+            let resolved = try interpolator.options(definition.with, of: planned.kind)
             step = try build(planned, resolved)
         } catch {
             result.message = masker.mask(message(for: error))

@@ -6,7 +6,7 @@ public struct PipelineLoader: Sendable {
     /// The format versions this release reads.
     public static let supportedVersions = [1]
     /// `$schema` is accepted and ignored, so editors can autocomplete from `release schema` (DESIGN §4).
-    static let topLevelKeys = ["$schema", "version", "name", "description", "variables", "profiles", "plugins", "runs_on", "steps"]
+    static let topLevelKeys = ["$schema", "version", "name", "description", "variables", "profiles", "plugins", "runs_on", "tool", "attest", "steps"]
     static let profileKeys = ["when", "default", "variables", "description"]
     static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
                            "timeout", "continue_on_error", "runs_on", "description"]
@@ -142,6 +142,15 @@ public struct PipelineLoader: Sendable {
         if let node = root["plugins"] { checkPlugins(node, into: &diagnostics) }
         let profiles = root["profiles"].map { readProfiles($0, into: &diagnostics) } ?? []
         let runsOn = root["runs_on"].flatMap { readRunner($0, path: .root.appending("runs_on"), into: &diagnostics) }
+        if let node = root["tool"], node.members == nil {
+            diagnostics.add("'tool' must be an object such as {\"source\": \"download\"}, found \(node.found)", at: node, .root.appending("tool"))
+        }
+        var attest = false
+        if let node = root["attest"] {
+            if case .bool(let value) = node.value { attest = value } else {
+                diagnostics.add("'attest' must be true or false, found \(node.found)", at: node, .root.appending("attest"))
+            }
+        }
 
         var steps: [StepDefinition] = []
         if let node = root["steps"] {
@@ -160,8 +169,11 @@ public struct PipelineLoader: Sendable {
             diagnostics.add("missing 'steps'", at: root, .root)
         }
         Self.defaultExportProfiles(&steps)
-        return PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles, steps: steps,
-                                  runsOn: runsOn)
+        var definition = PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles,
+                                            steps: steps, runsOn: runsOn)
+        definition.tool = root["tool"].flatMap { $0.members == nil ? nil : $0 }
+        definition.attest = attest
+        return definition
     }
 
     private func readVariables(_ node: JSONNode, path: JSONPath, into diagnostics: inout DiagnosticList) -> [VariableDefinition] {

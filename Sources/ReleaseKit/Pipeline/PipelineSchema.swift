@@ -50,6 +50,23 @@ public enum PipelineSchema {
                 "description": ["type": "string"],
                 "variables": ["$ref": "#/$defs/variables"],
                 "runs_on": ["$ref": "#/$defs/runner"],
+                "tool": [
+                    "type": "object",
+                    "description": "where exported CI jobs get release (default: the pinned tarballs of this version)",
+                    "required": ["source"],
+                    "additionalProperties": false,
+                    "properties": [
+                        "source": ["enum": ["download", "homebrew", "mint", "swiftpm"]],
+                        "version": ["type": "string"],
+                        "url": ["type": "string", "description": "download: URL pattern with {version} and {platform}"],
+                        "sha256": ["type": "object", "description": "download: platform -> SHA-256 of its tarball",
+                                   "additionalProperties": ["type": "string", "pattern": "^[0-9a-fA-F]{64}$"]],
+                        "tap": ["type": "string"], "formula": ["type": "string"],
+                        "package": ["type": "string"],
+                        "repository": ["type": "string"], "tag": ["type": "string"],
+                    ],
+                ],
+                "attest": ["type": "boolean", "description": "exported workflows attest the provenance of published files"],
                 "profiles": [
                     "type": "object",
                     "propertyNames": ["pattern": "^\(PipelineLoader.idPattern)$"],

@@ -2,21 +2,24 @@
 /// ``WorkflowPartition``, each running its steps with `release run PIPELINE --resume --only …` on its runner.
 ///
 /// What each job does, in order: check out the repository (full history, for tags and commit counts); install
-/// `release` (the packaged binary of this version from ``toolRepository``'s GitHub Release, checked against its
-/// SHA256SUMS); download the state every job it waits for left (the run journal and the folders their steps
-/// create); run its steps; upload its own state when a later job needs it. `--resume` takes the steps other jobs
-/// ran from the journal, checking each artifact's SHA-256.
+/// `release` from its ``ToolSource`` (by default the packaged tarball of this version, its SHA-256 pinned in the
+/// workflow and checked before it runs); download the state every job it waits for left (the run journal, the
+/// folders their steps create, and a patch of the tracked files they changed, such as the bump's) and apply those
+/// patches; run its steps; record its own changes to tracked files as a patch and upload its state when a later job
+/// needs it. `--resume` takes the steps other jobs ran from the journal, checking each artifact's SHA-256.
 ///
-/// Secrets the job's steps use (and the steps it takes from other jobs, whose options it resolves again to check
-/// their fingerprints) become `${{ secrets.NAME }}` environment variables of the run step, and nothing else does.
-/// Triggers mirror the profiles: a push to a branch a profile's `when` names, and `workflow_dispatch`. One
-/// concurrency group per ref keeps two releases of one branch from racing. The text is a function of the
-/// pipeline and the arguments alone: the same pipeline exports the same bytes.
+/// Least privilege: a job's run step gets, as `${{ secrets.NAME }}` environment variables, only the secrets its own
+/// steps use (steps taken from the journal are checked by fingerprint, which never needs a secret); each job has its
+/// own `permissions:` (`contents: read`, `write` only where a release, tag or push is made, `id-token` and
+/// `attestations` only where provenance is attested). Triggers mirror the profiles: a push to a branch a profile's
+/// `when` names, and `workflow_dispatch`. One concurrency group per ref keeps two releases of one branch from racing.
+/// Untrusted context reaches the run only through `env:`. The text is a function of the pipeline and the arguments
+/// alone: the same pipeline exports the same bytes, from any folder.
 public struct GitHubActionsWorkflow: Sendable {
-    /// Where the packaged `release` binaries are published (`Pipelines/self.json`).
-    public static let toolRepository = "owner/release"
     /// The artifact a job's state travels in.
     public static func stateArtifact(of job: String) -> String { "release-state-\(job)" }
+    /// Where a job leaves the patch of the tracked files it changed, for the jobs after it.
+    public static let changesFolder = ".git/release-changes"
 
     public let pipeline: ValidatedPipeline
     /// The pipeline as the workflow's `release run` names it, relative to the repository's top.
@@ -26,9 +29,15 @@ public struct GitHubActionsWorkflow: Sendable {
     /// The command that regenerates the file, for the header.
     public let command: String
     public let partition: WorkflowPartition
+    /// Where the jobs get `release`.
+    public let tool: ToolSource
+    /// Whether the jobs that publish assets attest their provenance (`attest: true`, `--attest`).
+    public let attest: Bool
 
-    /// - Throws: ``UsageError`` for an unknown profile.
-    public init(pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String) throws {
+    /// - Throws: ``UsageError`` for an unknown profile, or a download source without the digest of a platform a job
+    ///   runs on.
+    public init(pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
+                tool: ToolSource = .default, attest: Bool = false) throws {
         if let profile, !pipeline.definition.profiles.contains(where: { $0.name == profile }) {
             let names = pipeline.definition.profiles.map(\.name)
             throw UsageError("unknown profile '\(profile)'" + Suggestion.hint(for: profile, in: names)
@@ -39,6 +48,18 @@ public struct GitHubActionsWorkflow: Sendable {
         self.profile = profile
         self.command = command
         self.partition = WorkflowPartition(pipeline)
+        self.tool = tool
+        self.attest = attest || pipeline.definition.attest
+        if let problem = untravellablePaths().first { throw UsageError(problem) }
+        if case .download(_, let version, let sha256) = tool, !sha256.isEmpty {
+            let systems = Set(partition.jobs.map { $0.runner.system ?? "linux" })
+            if systems.contains("macos"), sha256["darwin-universal"] == nil {
+                throw UsageError("release \(version) has no pinned darwin-universal tarball, and a job runs on macOS")
+            }
+            if systems.contains("linux"), sha256["linux-x86_64"] == nil, sha256["linux-arm64"] == nil {
+                throw UsageError("release \(version) has no pinned Linux tarball (linux-x86_64 or linux-arm64), and a job runs on Linux")
+            }
+        }
     }
 
     /// The workflow file.
@@ -49,35 +70,42 @@ public struct GitHubActionsWorkflow: Sendable {
         out.comment("Regenerate with: \(command)")
         out.comment("")
         out.comment("Each job runs its steps of the pipeline with `release run --resume --only …` on the runner their `runs_on`")
-        out.comment("names. `release` is the packaged binary of release \(ReleaseKitVersion.string) (scripts/package.sh), downloaded from the")
-        out.comment("GitHub Release v\(ReleaseKitVersion.string) of \(Self.toolRepository) and checked against its SHA256SUMS. A job hands its state to")
-        out.comment("the jobs after it as an artifact: the run journal (\(JournalLocation.gitFolder)/: outputs, artifact digests, the")
-        out.comment("run's clock) and the folders its steps create; `--resume` takes those steps from it, and an artifact whose")
-        out.comment("SHA-256 changed on the way is an error. Secrets reach the run step as environment variables only.")
+        out.comment("names. \(toolSummary)")
+        out.comment("A job hands its state to the jobs after it as an artifact: the run journal (\(JournalLocation.gitFolder)/:")
+        out.comment("outputs, artifact digests, the run's clock), the folders its steps create, and a patch of the tracked files")
+        out.comment("it changed (\(Self.changesFolder)/JOB.patch: the version bump's files), applied before the next job runs;")
+        out.comment("`--resume` takes those steps from it, and an artifact whose SHA-256 changed on the way is an error. A job's run")
+        out.comment("step gets only the secrets its own steps use, as environment variables.")
         out.line(0, "name: \(YAMLWriter.scalar(Self.staticText(definition.name)))")
         out.line(0, "on:")
         let branches = triggerBranches
         if !branches.isEmpty {
             out.line(1, "push:")
             out.line(2, "branches:")
-            for branch in branches { out.line(3, "- \(YAMLWriter.scalar(branch))") }
+            for branch in branches { out.line(3, "- \(YAMLWriter.scalar(Self.staticText(branch)))") }
         }
         out.line(1, "workflow_dispatch:")
         out.line(0, "concurrency:")
         out.line(1, "group: \(YAMLWriter.scalar("release-${{ github.workflow }}-${{ github.ref }}"))")
         out.line(1, "cancel-in-progress: false")
-        out.line(0, "permissions:")
-        out.line(1, "contents: \(secrets(ofSteps: definition.steps.map(\.id)).contains("GITHUB_TOKEN") ? "write" : "read")")
+        out.line(0, "permissions: {}")
         out.line(0, "jobs:")
         let jobs = partition.jobs
         let needed = Set(jobs.flatMap(\.needs))
         for job in jobs {
             let steps = job.steps + partition.everyJob
+            let attested = attest ? attestedFiles(ofSteps: job.steps) : []
             out.line(1, "\(job.id):")
             out.line(2, "name: \(Self.literal("\(job.runner): \(job.steps.joined(separator: ", "))"))")
             out.line(2, "runs-on: \(job.runner.labels.count == 1 ? Self.literal(job.runner.labels[0]) : "[" + job.runner.labels.map(Self.literal).joined(separator: ", ") + "]")")
             if !job.needs.isEmpty {
                 out.line(2, "needs: [\(job.needs.map(YAMLWriter.scalar).joined(separator: ", "))]")
+            }
+            out.line(2, "permissions:")
+            out.line(3, "contents: \(writesContents(steps) || !attested.isEmpty ? "write" : "read")")
+            if !attested.isEmpty {
+                out.line(3, "id-token: write")
+                out.line(3, "attestations: write")
             }
             out.line(2, "steps:")
             out.line(3, "- name: Check out")
@@ -85,12 +113,30 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(4, "with:")
             out.line(5, "fetch-depth: 0")
             install(into: &out)
-            for ancestor in WorkflowJob.ancestors(of: job.id, in: jobs) where needed.contains(ancestor) {
+            let ancestors = WorkflowJob.ancestors(of: job.id, in: jobs).filter(needed.contains)
+            for ancestor in ancestors {
                 out.line(3, "- name: \(Self.literal("Download the state of job \(ancestor)"))")
                 out.line(4, "uses: actions/download-artifact@v7")
                 out.line(4, "with:")
                 out.line(5, "name: \(Self.stateArtifact(of: ancestor))")
                 out.line(5, "path: \(Self.literal(root(of: uploadPaths(of: jobs.first { $0.id == ancestor }!))))")
+            }
+            if !ancestors.isEmpty {
+                // Job ids are words of [a-z0-9-]: safe in the script as they are.
+                out.line(3, "- name: Apply the changes earlier jobs made to tracked files")
+                out.line(4, "shell: bash")
+                out.line(4, "run: |")
+                out.line(5, "set -euo pipefail")
+                out.line(5, "for job in \(ancestors.joined(separator: " ")); do")
+                out.line(5, "  patch=\"\(Self.changesFolder)/$job.patch\"")
+                out.line(5, "  if [ -s \"$patch\" ]; then git apply --binary --whitespace=nowarn \"$patch\"; fi")
+                out.line(5, "done")
+            }
+            if needed.contains(job.id) {
+                out.line(3, "- name: Note the tracked files before the run")
+                out.line(4, "shell: bash")
+                out.line(4, "run: |")
+                for line in Self.snapshot(into: "before") { out.line(5, line) }
             }
             // The pipeline path and the profile reach the command as environment variables, never pasted into `run:`
             // (GitHub's advice for values it does not write itself); step ids are words of [a-z0-9-_].
@@ -100,32 +146,164 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(3, "- name: \(Self.literal("Run " + job.steps.joined(separator: ", ")))")
             out.line(4, "id: release-run")
             out.line(4, "run: \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
+            // Secrets: the job's own steps only. Configuration variables: those steps' and the ones they take from the
+            // journal (whose fingerprints read them; a fingerprint reads a secret's name, never its value).
             let ancestorSteps = steps.reduce(into: Set<String>()) { $0.formUnion(pipeline.graph.ancestors(of: $1)) }
-            let used = references(ofSteps: steps + ancestorSteps.sorted())
+            let own = references(ofSteps: steps)
+            let carried = references(ofSteps: steps + ancestorSteps.sorted())
             out.line(4, "env:")
             var entries = [("RELEASE_PIPELINE", Self.literal(pipelinePath))] + (profile.map { [("RELEASE_PROFILE", Self.literal($0))] } ?? [])
-            var mapped = used.secrets.map { ($0, "${{ secrets.\($0) }}") }
-            mapped += used.variables.subtracting(used.secrets).map { ($0, "${{ vars.\($0) }}") }
+            var mapped = own.secrets.map { ($0, "${{ secrets.\($0) }}") }
+            mapped += carried.variables.subtracting(carried.secrets).map { ($0, "${{ vars.\($0) }}") }
             entries += mapped.filter { !["RELEASE_PIPELINE", "RELEASE_PROFILE"].contains($0.0) }.sorted(by: { $0.0 < $1.0 }).map { ($0.0, YAMLWriter.scalar($0.1)) }
             for (name, value) in entries { out.line(5, "\(name): \(value)") }
+            if !attested.isEmpty {
+                out.line(3, "- name: Attest the provenance of the published files")
+                out.line(4, "uses: actions/attest-build-provenance@v3")
+                out.line(4, "with:")
+                writePaths(attested.map(Self.escapingExpressions), key: "subject-path", level: 5, into: &out)
+            }
             if needed.contains(job.id) {
+                out.line(3, "- name: Record the changes to tracked files for later jobs")
+                out.line(4, "shell: bash")
+                out.line(4, "run: |")
+                for line in Self.snapshot(into: "after") { out.line(5, line) }
+                out.line(5, "mkdir -p \(Self.changesFolder)")
+                out.line(5, "git diff --binary \"$(cat \"$RUNNER_TEMP/release-tree-before\")\" \"$(cat \"$RUNNER_TEMP/release-tree-after\")\" > \(Self.changesFolder)/\(job.id).patch")
                 out.line(3, "- name: Upload the state for later jobs")
                 out.line(4, "uses: actions/upload-artifact@v6")
                 out.line(4, "with:")
                 out.line(5, "name: \(Self.stateArtifact(of: job.id))")
-                let paths = uploadPaths(of: job).map(Self.escapingExpressions)
-                if paths.allSatisfy(Self.fitsBlock) {
-                    out.line(5, "path: |")
-                    for path in paths { out.line(6, path) }
-                } else {
-                    out.line(5, "path: \(YAMLWriter.scalar(paths.joined(separator: "\n")))")
-                }
+                writePaths(uploadPaths(of: job).map(Self.escapingExpressions), key: "path", level: 5, into: &out)
                 out.line(5, "include-hidden-files: true")
                 out.line(5, "if-no-files-found: error")
                 out.line(5, "overwrite: true")
             }
         }
         return out.text
+    }
+
+    /// What may not reach the jobs that wait for it, one line each, naming the steps: a `shell` step (which may write
+    /// any file) that declares no `creates`, in a job a later job waits for. Tracked files it changes travel as a patch;
+    /// other files it writes do not.
+    public var warnings: [String] {
+        let jobs = partition.jobs
+        var lines: [String] = []
+        for job in jobs {
+            let later = jobs.filter { WorkflowJob.ancestors(of: $0.id, in: jobs).contains(job.id) }.map(\.id)
+            guard !later.isEmpty else { continue }
+            for id in job.steps {
+                guard let step = pipeline.definition.step(id), !step.always, step.uses == "shell", step.with["creates"] == nil else { continue }
+                lines.append("step '\(id)' (job \(job.id)) declares no 'creates': of the files it writes, only tracked ones (as a patch) reach job\(later.count == 1 ? "" : "s") \(later.joined(separator: ", ")); list what later steps read in \"creates\"")
+            }
+        }
+        return lines
+    }
+
+    /// Paths a step of one job creates outside the workspace while a step of a later job needs that step: nothing can
+    /// carry them (an artifact holds workspace files only), so the export refuses.
+    func untravellablePaths() -> [String] {
+        let jobs = partition.jobs
+        var jobOf: [String: String] = [:]
+        for job in jobs { for id in job.steps { jobOf[id] = job.id } }
+        var problems: [String] = []
+        for job in jobs {
+            for id in job.steps {
+                guard let step = pipeline.definition.step(id), let kind = pipeline.registry[step.uses] else { continue }
+                let readers = pipeline.definition.steps.filter { other in
+                    jobOf[other.id].map { $0 != job.id } == true && pipeline.graph.ancestors(of: other.id).contains(id)
+                }
+                guard let reader = readers.first else { continue }
+                for option in kind.optionsType.declaredOptions where option.declaration.createsPath {
+                    guard let node = step.with[option.key] else { continue }
+                    forEachString(in: node, path: .root) { text, _, _ in
+                        if travellingPath(text) == nil {
+                            problems.append("step '\(id)' (job \(job.id)) writes '\(Echo.text(text))' outside the repository, and step '\(reader.id)' (job \(jobOf[reader.id] ?? "")) comes after it on another runner: nothing can carry that file; write it inside the repository")
+                        }
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Commands that write the tree of the tracked files as they are now (the work tree's content, staged or not) to
+    /// `$RUNNER_TEMP/release-tree-NAME`, through an index of their own: the repository's index is left alone.
+    static func snapshot(into name: String) -> [String] {
+        [
+            "set -euo pipefail",
+            "export GIT_INDEX_FILE=\"$RUNNER_TEMP/release-index-\(name)\"",
+            "git read-tree HEAD",
+            "git add -u",
+            "git write-tree > \"$RUNNER_TEMP/release-tree-\(name)\"",
+        ]
+    }
+
+    /// `paths` under `key`: a `|` block when every path fits one, else one double-quoted scalar.
+    private func writePaths(_ paths: [String], key: String, level: Int, into out: inout YAMLWriter) {
+        if paths.allSatisfy(Self.fitsBlock) {
+            out.line(level, "\(key): |")
+            for path in paths { out.line(level + 1, path) }
+        } else {
+            out.line(level, "\(key): \(YAMLWriter.scalar(paths.joined(separator: "\n")))")
+        }
+    }
+
+    /// Step kinds that write to the repository or its releases: their job needs `contents: write`.
+    static let contentWritingKinds: Set<String> = ["github.release", "git.push", "git.tag"]
+
+    /// Whether `steps` write the repository's contents (a release, a tag, a push), or hold GitHub's token.
+    func writesContents(_ steps: [String]) -> Bool {
+        steps.contains { id in pipeline.definition.step(id).map { Self.contentWritingKinds.contains($0.uses) } ?? false }
+            || references(ofSteps: steps).secrets.contains("GITHUB_TOKEN")
+    }
+
+    /// The files the `github.release` steps among `steps` publish, as upload-artifact globs (references known only
+    /// at run time as `*`): an asset that is another step's output stands for the path that step's options create.
+    func attestedFiles(ofSteps steps: [String]) -> [String] {
+        var files: [String] = []
+        for id in steps {
+            guard let step = pipeline.definition.step(id), step.uses == "github.release", let assets = step.with["assets"] else { continue }
+            forEachString(in: assets, path: .root) { text, _, path in
+                if case .key(let key)? = path.components.last, key != "path" { return }
+                for file in attestedPaths(of: text) where !files.contains(file) { files.append(file) }
+            }
+        }
+        return files
+    }
+
+    private func attestedPaths(of template: String) -> [String] {
+        if let parsed = try? Template(parsing: template), let whole = parsed.wholeReference, case .stepOutput(let producer, let key) = whole,
+           let step = pipeline.definition.step(producer), let kind = pipeline.registry[step.uses] {
+            let creating = kind.optionsType.declaredOptions.filter { $0.declaration.createsPath && step.with[$0.key] != nil }
+            let chosen = creating.filter { $0.key == key } + (key == "path" ? creating.filter { $0.key == "output" } : [])
+            let options = chosen.isEmpty && creating.count == 1 ? creating : Array(chosen.prefix(1))
+            var paths: [String] = []
+            for option in options {
+                forEachString(in: step.with[option.key]!, path: .root) { text, _, _ in
+                    let path = expand(text)
+                    // A shell step's `creates` may be a folder: its files are what it made.
+                    paths.append(step.uses == "shell" && !(path.split(separator: "/").last ?? "").contains(".") ? path + "/*" : path)
+                }
+            }
+            return paths
+        }
+        let path = expand(template)
+        return path == "*" ? [] : [path]
+    }
+
+    /// What the header says about installing `release`.
+    var toolSummary: String {
+        switch tool {
+        case .download(let url, let version, _):
+            return "`release` \(version) is the packaged tarball for the runner's platform, downloaded from \(url) and checked against the SHA-256 pinned below before it runs."
+        case .homebrew(let tap, let formula):
+            return "`release` is installed with Homebrew from the tap \(tap) (formula \(formula)), which pins its version."
+        case .mint(let package, let version):
+            return "`release` \(version) is built and installed by Mint from \(package) (~/.mint cached between runs)."
+        case .swiftpm(let repository, let tag):
+            return "`release` is built with SwiftPM from tag \(tag) of \(repository), cached per tag and runner."
+        }
     }
 
     // MARK: Escaping
@@ -158,29 +336,89 @@ public struct GitHubActionsWorkflow: Sendable {
 
     // MARK: Parts
 
-    /// The step that puts `release` on the PATH: the packaged binary for this system, its digest checked.
+    /// The steps that put `release` on the PATH, from ``tool``.
     private func install(into out: inout YAMLWriter) {
-        let version = ReleaseKitVersion.string
-        out.line(3, "- name: Install release \(version)")
-        out.line(4, "id: install-release")
-        out.line(4, "shell: bash")
-        out.line(4, "run: |")
-        let script = [
-            "set -euo pipefail",
-            "case \"$(uname -s)\" in",
-            "  Darwin) name=release-\(version)-darwin-universal ;;",
-            "  *) name=release-\(version)-linux-$(uname -m) ;;",
-            "esac",
-            "dir=\"$RUNNER_TEMP/release-\(version)\"",
-            "mkdir -p \"$dir\"",
-            "base=https://github.com/\(Self.toolRepository)/releases/download/v\(version)",
-            "curl -fsSL --retry 3 -o \"$dir/$name.tar.gz\" \"$base/$name.tar.gz\"",
-            "curl -fsSL --retry 3 -o \"$dir/SHA256SUMS\" \"$base/SHA256SUMS\"",
-            "(cd \"$dir\" && grep \" $name.tar.gz\\$\" SHA256SUMS | shasum -a 256 -c -)",
-            "tar -xzf \"$dir/$name.tar.gz\" -C \"$dir\"",
-            "echo \"$dir/$name\" >> \"$GITHUB_PATH\"",
-        ]
-        for line in script { out.line(5, line) }
+        switch tool {
+        case .download(let url, let version, let sha256):
+            out.line(3, "- name: Install release \(version)")
+            out.line(4, "id: install-release")
+            out.line(4, "shell: bash")
+            out.line(4, "env:")
+            out.line(5, "RELEASE_TOOL_URL: \(Self.literal(url))")
+            out.line(4, "run: |")
+            var script = ["set -euo pipefail", "case \"$(uname -s)-$(uname -m)\" in"]
+            let patterns = ["darwin-universal": "Darwin-*", "linux-x86_64": "Linux-x86_64", "linux-arm64": "Linux-aarch64 | Linux-arm64"]
+            for platform in ToolSource.platforms {
+                guard let digest = sha256[platform] else { continue }
+                script.append("  \(patterns[platform]!)) platform=\(platform) sha256=\(digest) ;;")
+            }
+            script += [
+                "  *) echo \"::error::release \(version) has no pinned tarball for $(uname -s)-$(uname -m)\"; exit 1 ;;",
+                "esac",
+                "url=\"${RELEASE_TOOL_URL//\\{version\\}/\(version)}\"",
+                "url=\"${url//\\{platform\\}/$platform}\"",
+                "dir=\"$RUNNER_TEMP/release-\(version)-$platform\"",
+                "mkdir -p \"$dir\"",
+                "curl -fsSL --retry 3 -o \"$dir/release.tar.gz\" \"$url\"",
+                "if command -v sha256sum >/dev/null; then actual=\"$(sha256sum \"$dir/release.tar.gz\")\"; else actual=\"$(shasum -a 256 \"$dir/release.tar.gz\")\"; fi",
+                "if [ \"${actual%% *}\" != \"$sha256\" ]; then",
+                "  echo \"::error::$url has SHA-256 ${actual%% *}, not the pinned $sha256\"",
+                "  exit 1",
+                "fi",
+                "tar -xzf \"$dir/release.tar.gz\" -C \"$dir\"",
+                "bin=\"$(dirname \"$(find \"$dir\" -mindepth 2 -maxdepth 2 -type f -name release | head -1)\")\"",
+                "\"$bin/release\" --version",
+                "echo \"$bin\" >> \"$GITHUB_PATH\"",
+            ]
+            for line in script { out.line(5, line) }
+        case .homebrew(let tap, let formula):
+            out.line(3, "- name: Install release from the Homebrew tap \(tap)")
+            out.line(4, "id: install-release")
+            out.line(4, "shell: bash")
+            out.line(4, "run: |")
+            out.line(5, "set -euo pipefail")
+            out.line(5, "if ! command -v brew >/dev/null; then echo \"/home/linuxbrew/.linuxbrew/bin\" >> \"$GITHUB_PATH\"; export PATH=\"/home/linuxbrew/.linuxbrew/bin:$PATH\"; fi")
+            out.line(5, "brew tap \(tap)")
+            out.line(5, "brew install \(tap)/\(formula)")
+            out.line(5, "release --version")
+        case .mint(let package, let version):
+            out.line(3, "- name: Cache Mint's builds")
+            out.line(4, "uses: actions/cache@v5")
+            out.line(4, "with:")
+            out.line(5, "path: ~/.mint")
+            out.line(5, "key: \(YAMLWriter.scalar("mint-\(package.replacingOccurrences(of: "/", with: "-"))-\(version)-${{ runner.os }}-${{ runner.arch }}"))")
+            out.line(3, "- name: Install release \(version) with Mint")
+            out.line(4, "id: install-release")
+            out.line(4, "shell: bash")
+            out.line(4, "run: |")
+            out.line(5, "set -euo pipefail")
+            out.line(5, "command -v mint >/dev/null || brew install mint")
+            out.line(5, "mint install \(package)@\(version)")
+            out.line(5, "echo \"$HOME/.mint/bin\" >> \"$GITHUB_PATH\"")
+        case .swiftpm(let repository, let tag):
+            out.line(3, "- name: Cache the build of release \(tag)")
+            out.line(4, "uses: actions/cache@v5")
+            out.line(4, "with:")
+            out.line(5, "path: ~/.cache/release-tool/\(tag)")
+            out.line(5, "key: \(YAMLWriter.scalar("release-tool-\(tag)-${{ runner.os }}-${{ runner.arch }}"))")
+            out.line(3, "- name: Build release \(tag) with SwiftPM")
+            out.line(4, "id: install-release")
+            out.line(4, "shell: bash")
+            out.line(4, "env:")
+            out.line(5, "RELEASE_TOOL_REPOSITORY: \(Self.literal(repository))")
+            out.line(4, "run: |")
+            out.line(5, "set -euo pipefail")
+            out.line(5, "dir=\"$HOME/.cache/release-tool/\(tag)\"")
+            out.line(5, "if [ ! -x \"$dir/bin/release\" ]; then")
+            out.line(5, "  rm -rf \"$dir\" && mkdir -p \"$dir/bin\"")
+            out.line(5, "  git clone --quiet --depth 1 --branch \(tag) \"$RELEASE_TOOL_REPOSITORY\" \"$dir/source\"")
+            out.line(5, "  swift build --package-path \"$dir/source\" -c release --product release")
+            out.line(5, "  cp \"$(swift build --package-path \"$dir/source\" -c release --show-bin-path)/release\" \"$dir/bin/release\"")
+            out.line(5, "  rm -rf \"$dir/source\"")
+            out.line(5, "fi")
+            out.line(5, "\"$dir/bin/release\" --version")
+            out.line(5, "echo \"$dir/bin\" >> \"$GITHUB_PATH\"")
+        }
     }
 
     /// Branch patterns of the profiles' `when` (only `--profile`'s when given), as GitHub's filters spell them:
@@ -197,6 +435,15 @@ public struct GitHubActionsWorkflow: Sendable {
         return patterns
     }
 
+    /// Branch patterns of the profiles' `when` (only `--profile`'s when given), as the pipeline writes them.
+    var triggerBranchGlobs: [String] {
+        var patterns: [String] = []
+        for chosen in pipeline.definition.profiles where profile == nil || chosen.name == profile {
+            for pattern in chosen.when.map(Self.branchPatterns) ?? [] where !patterns.contains(pattern) { patterns.append(pattern) }
+        }
+        return patterns
+    }
+
     private static func branchPatterns(_ condition: Condition) -> [String] {
         switch condition {
         case .branch(let patterns): return patterns
@@ -208,7 +455,7 @@ public struct GitHubActionsWorkflow: Sendable {
     /// What a job uploads: the journal folder, then the folder of every path its steps declare they create (the path
     /// itself when it lies at the top), with references only known at run time as `*`.
     func uploadPaths(of job: WorkflowJob) -> [String] {
-        var paths = [JournalLocation.gitFolder + "/"]
+        var paths = [JournalLocation.gitFolder + "/", Self.changesFolder + "/"]
         for id in job.steps {
             guard let step = pipeline.definition.step(id), let kind = pipeline.registry[step.uses] else { continue }
             for option in kind.optionsType.declaredOptions where option.declaration.createsPath {

@@ -7,7 +7,7 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export a pipeline to a CI engine.",
-        subcommands: [GitHubActions.self]
+        subcommands: [GitHubActions.self, GitLabCI.self]
     )
 
     /// `release export github-actions`: a GitHub Actions workflow whose jobs run the pipeline across runners.
@@ -31,21 +31,38 @@ struct ExportCommand: AsyncParsableCommand {
         @Option(help: "Write the workflow to this file (such as .github/workflows/release.yml) instead of standard output.")
         var output: String?
 
+        @Option(help: ArgumentHelp("Where the jobs get release: download[:URL] (the default: this version's published tarballs, SHA-256 pinned), homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]; overrides the pipeline's tool block.", valueName: "source"))
+        var toolSource: String?
+
+        @Flag(help: "Attest the provenance of every file the release publishes (actions/attest-build-provenance), as 'attest: true' in the pipeline does.")
+        var attest = false
+
         func run() async throws {
             let directory = Platform.currentDirectory()
             let validated = try await PipelineArguments.load(pipeline, directory: directory, format: .auto)
-            var path = PipelineLocator.resolve(pipeline, in: directory)
-            if path.hasPrefix(directory + "/") { path.removeFirst(directory.count + 1) }
+            // Paths in the workflow and its header are relative to the repository's top, where the jobs run: the same
+            // pipeline exports the same bytes from any folder and any checkout.
+            let top = ExportPaths.repositoryTop(containing: directory) ?? directory
+            let path = ExportPaths.relative(PipelineLocator.resolve(pipeline, in: directory), in: directory, to: top)
             var command = ["release", "export", "github-actions", path]
             if let profile { command += ["--profile", profile] }
-            if let output { command += ["--output", output] }
+            if let output {
+                let relative = ExportPaths.relative(output, in: directory, to: top)
+                if !relative.hasPrefix("/") { command += ["--output", relative] }
+            }
+            if let toolSource { command += ["--tool-source", toolSource] }
+            if attest { command += ["--attest"] }
             let workflow: GitHubActionsWorkflow
             do {
+                var tool = try validated.definition.tool.map { try ToolSource.decode($0, file: validated.definition.file) } ?? .default
+                if let toolSource { tool = try ToolSource.parse(toolSource) }
+                tool = try await tool.pinned(using: HTTPClient(configuration: .init(connectTimeout: .seconds(15), totalTimeout: .seconds(60))))
                 workflow = try GitHubActionsWorkflow(pipeline: validated, pipelinePath: path, profile: profile,
-                                                     command: ShellQuoting.commandLine(command))
+                                                     command: ShellQuoting.commandLine(command), tool: tool, attest: attest)
             } catch let error as UsageError {
                 throw usageFailure(error)
             }
+            for warning in workflow.warnings { Terminal.writeError("warning: \(warning)\n") }
             guard let output else {
                 Terminal.writeOutput(workflow.text)
                 return
@@ -59,6 +76,84 @@ struct ExportCommand: AsyncParsableCommand {
                 throw ExitCode(ExitCodes.stepFailed)
             }
             let jobs = workflow.partition.jobs
+            Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
+        }
+    }
+
+    /// `release export gitlab-ci`: a `.gitlab-ci.yml` whose jobs run the pipeline across runners.
+    struct GitLabCI: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gitlab-ci",
+            abstract: "Write GitLab CI configuration: one job per group of steps that share a runner (runs_on), needs for the DAG, state as artifacts.",
+            discussion: """
+                Each job runs its steps with 'release run PIPELINE --resume --only …' and hands the run journal, the folders \
+                its steps create and a patch of the tracked files it changed to the jobs after it as artifacts. Secrets are \
+                CI/CD variables scoped to the environment of the job that uses them. The same pipeline gives the same bytes.
+                """
+        )
+
+        @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
+                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+        var pipeline: String?
+
+        @Option(help: "Run every job with this profile, and run on its branches only (default: the profiles choose by branch).")
+        var profile: String?
+
+        @Option(help: "Write the configuration to this file (such as .gitlab-ci.yml) instead of standard output.")
+        var output: String?
+
+        @Option(help: ArgumentHelp("Where the jobs get release, as for github-actions.", valueName: "source"))
+        var toolSource: String?
+
+        @Option(help: ArgumentHelp("The GitLab runner tags for a runs_on label (default: the label itself; GitHub's ubuntu-* labels: none).", valueName: "label=tag[,tag]"))
+        var runnerTags: [String] = []
+
+        func run() async throws {
+            let directory = FileManager.default.currentDirectoryPath
+            let validated = try await PipelineArguments.load(pipeline, directory: directory, format: .auto)
+            let top = ExportPaths.repositoryTop(containing: directory) ?? directory
+            let path = ExportPaths.relative(PipelineLocator.resolve(pipeline, in: directory), in: directory, to: top)
+            var command = ["release", "export", "gitlab-ci", path]
+            if let profile { command += ["--profile", profile] }
+            if let output {
+                let relative = ExportPaths.relative(output, in: directory, to: top)
+                if !relative.hasPrefix("/") { command += ["--output", relative] }
+            }
+            if let toolSource { command += ["--tool-source", toolSource] }
+            for mapping in runnerTags { command += ["--runner-tags", mapping] }
+            let configuration: GitLabCIPipeline
+            do {
+                var tags: [String: [String]] = [:]
+                for mapping in runnerTags {
+                    let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
+                    let values = parts.count == 2 ? parts[1].split(separator: ",").map(String.init) : []
+                    guard parts.count == 2, !parts[0].isEmpty, !values.isEmpty else {
+                        throw UsageError("--runner-tags '\(mapping)': write LABEL=TAG[,TAG], such as macos-15=saas-macos-medium-m1")
+                    }
+                    tags[parts[0]] = values
+                }
+                var tool = try validated.definition.tool.map { try ToolSource.decode($0, file: validated.definition.file) } ?? .default
+                if let toolSource { tool = try ToolSource.parse(toolSource) }
+                tool = try await tool.pinned(using: HTTPClient(configuration: .init(connectTimeout: .seconds(15), totalTimeout: .seconds(60))))
+                configuration = try GitLabCIPipeline(pipeline: validated, pipelinePath: path, profile: profile,
+                                                     command: ShellQuoting.commandLine(command), tool: tool, runnerTags: tags)
+            } catch let error as UsageError {
+                throw usageFailure(error)
+            }
+            for warning in configuration.warnings { Terminal.writeError("warning: \(warning)\n") }
+            guard let output else {
+                Terminal.writeOutput(configuration.text)
+                return
+            }
+            do {
+                let folder = (output as NSString).deletingLastPathComponent
+                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                try AtomicFile.write(configuration.text, to: output)
+            } catch {
+                Terminal.writeError("error: cannot write '\(output)': \(error)\n")
+                throw ExitCode(ExitCodes.stepFailed)
+            }
+            let jobs = configuration.partition.jobs
             Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
         }
     }

@@ -53,12 +53,16 @@ import Yams
             let name = trimmed.prefix { $0 != ":" }
             #expect(trimmed == "\(name): '${{ secrets.\(name) }}'", "\(line)")
         }
-        // The Linux job resolves the macOS steps it takes from the journal, so it needs their secrets too; the first
-        // job never sees the secrets of the steps after it.
+        // Each job gets the secrets of its own steps only: the Linux job takes the macOS steps from the journal by
+        // fingerprint, which needs no secret.
         let first = text.components(separatedBy: "\n  linux:\n")[0]
+        let linux = text.components(separatedBy: "\n  linux:\n")[1].components(separatedBy: "\n  macos-2:\n")[0]
         #expect(first.contains("CERT_PASSWORD: '${{ secrets.CERT_PASSWORD }}'"))
         #expect(!first.contains("ALTOOL") && !first.contains("GITHUB_TOKEN: "))
-        #expect(text.contains("permissions:\n  contents: write\n"))
+        #expect(!linux.contains("CERT_PASSWORD") && linux.contains("GITHUB_TOKEN: '${{ secrets.GITHUB_TOKEN }}'"))
+        #expect(text.contains("\npermissions: {}\n"))
+        #expect(first.contains("    permissions:\n      contents: read\n"))
+        #expect(linux.contains("    permissions:\n      contents: write\n"))
     }
 
     @Test func eachJobRunsItsStepsAndHandsItsStateOn() throws {
@@ -66,8 +70,8 @@ import Yams
         #expect(text.contains(#"run: 'release run "$RELEASE_PIPELINE" --resume --only sign --only archive --only cleanup'"# + "\n        env:\n          RELEASE_PIPELINE: Pipelines/app.json\n"))
         #expect(text.contains(#"run: 'release run "$RELEASE_PIPELINE" --resume --only zip --only sums --only publish --only cleanup'"# + "\n"))
         // The macOS job uploads the journal and the folder of what it creates; the zip's name is known only at run time.
-        #expect(text.contains("name: release-state-macos\n          path: |\n            .git/release-journal/\n            build/\n          include-hidden-files: true\n"))
-        #expect(text.contains("name: release-state-linux\n          path: |\n            .git/release-journal/\n            dist/\n            SHA256SUMS\n          include-hidden-files: true\n"))
+        #expect(text.contains("name: release-state-macos\n          path: |\n            .git/release-journal/\n            .git/release-changes/\n            build/\n          include-hidden-files: true\n"))
+        #expect(text.contains("name: release-state-linux\n          path: |\n            .git/release-journal/\n            .git/release-changes/\n            dist/\n            SHA256SUMS\n          include-hidden-files: true\n"))
         // The last job downloads every earlier job's state, each where upload-artifact rooted it; it uploads nothing.
         let last = text.components(separatedBy: "\n  macos-2:\n")[1]
         #expect(last.contains("name: release-state-macos\n          path: .\n"))
@@ -177,5 +181,260 @@ import Yams
         #expect(Runner.resolve(explicit: nil, when: .any([.os(["macos"]), .os(["linux"])]), pipelineDefault: nil) == .runner(.fallback))
         #expect(Runner.resolve(explicit: nil, when: .os(["macos", "windows"]), pipelineDefault: nil) == .ambiguous(systems: ["macos", "windows"]))
         #expect(Runner.resolve(explicit: nil, when: .any([.os(["macos"]), .profile(["x"])]), pipelineDefault: nil) == .runner(.fallback))
+    }
+
+    // MARK: Issue 24
+
+    /// Every job's run step gets exactly the secrets its own steps reference, for every job of every shape.
+    @Test func aJobNeverReceivesASecretItDoesNotUse() throws {
+        let workflow = try workflow(profile: "release")
+        let object = try #require(try Yams.load(yaml: workflow.text, .basic) as? [String: Any])
+        let jobs = try #require(object["jobs"] as? [String: Any])
+        for job in workflow.partition.jobs {
+            let spec = try #require(jobs[job.id] as? [String: Any])
+            let steps = try #require(spec["steps"] as? [[String: Any]])
+            var received: Set<String> = []
+            for step in steps {
+                for (name, value) in (step["env"] as? [String: String]) ?? [:] where value.contains("secrets.") { received.insert(name) }
+                #expect(!"\(step["run"] ?? "")".contains("secrets."), "a secret in run: of job \(job.id)")
+            }
+            let used = workflow.references(ofSteps: job.steps + workflow.partition.everyJob).secrets
+            #expect(received == used, "job \(job.id) receives \(received.sorted()), its steps use \(used.sorted())")
+        }
+        #expect(workflow.text.components(separatedBy: "CERT_PASSWORD:").count == 2, "one job (sign's) gets CERT_PASSWORD")
+    }
+
+    static let sums = """
+        1111111111111111111111111111111111111111111111111111111111111111  release-0.1.0-linux-x86_64.tar.gz
+        2222222222222222222222222222222222222222222222222222222222222222  release-0.1.0-linux-arm64.tar.gz
+        3333333333333333333333333333333333333333333333333333333333333333  release-0.1.0-darwin-universal.tar.gz
+        4444444444444444444444444444444444444444444444444444444444444444  unrelated.txt
+        """
+
+    @Test func theDefaultInstallIsThePinnedTarballOfThisVersion() throws {
+        let pinned = try ToolSource.default.pinning(Self.sums)
+        #expect(ToolSource.default.checksumsURL == "https://github.com/\(ReleaseKitVersion.repository)/releases/download/v\(ReleaseKitVersion.string)/SHA256SUMS")
+        guard case .download(_, _, let sha256) = pinned else { Issue.record("not a download"); return }
+        #expect(sha256 == ["linux-x86_64": String(repeating: "1", count: 64), "linux-arm64": String(repeating: "2", count: 64),
+                           "darwin-universal": String(repeating: "3", count: 64)])
+        let text = try GitHubActionsWorkflow(pipeline: try TestPipelines.load(Self.pipeline), pipelinePath: "Pipelines/app.json", profile: nil,
+                                             command: "release export github-actions Pipelines/app.json", tool: pinned).text
+        #expect(text.contains("  Darwin-*) platform=darwin-universal sha256=\(String(repeating: "3", count: 64)) ;;\n"))
+        #expect(text.contains("  Linux-aarch64 | Linux-arm64) platform=linux-arm64 sha256=\(String(repeating: "2", count: 64)) ;;\n"))
+        #expect(text.contains("RELEASE_TOOL_URL: 'https://github.com/\(ReleaseKitVersion.repository)/releases/download/v{version}/release-{version}-{platform}.tar.gz'\n"))
+        #expect(text.contains(#"if [ "${actual%% *}" != "$sha256" ]; then"#))
+        // The Linux-only tarballs cannot serve a macOS job.
+        #expect(throws: UsageError.self) {
+            try GitHubActionsWorkflow(pipeline: try TestPipelines.load(Self.pipeline), pipelinePath: "p.json", profile: nil, command: "c",
+                                      tool: try ToolSource.default.pinning(String(Self.sums.split(separator: "\n")[0])))
+        }
+        #expect(throws: UsageError.self) { try ToolSource.default.pinning("0000  other.tar.gz\n") }
+    }
+
+    /// The self pipeline publishes the tarballs the default install fetches: one per platform, each built on a runner
+    /// of that platform, and SHA256SUMS.
+    @Test func theSelfPipelineBuildsEveryPlatformTheInstallFetches() throws {
+        let url = FixturePaths.root.appendingPathComponent("Pipelines/self.json")
+        let pipeline = try TestPipelines.load(try String(contentsOf: url, encoding: .utf8))
+        #expect(pipeline.definition.variables.first { $0.name == "repo" }?.value == ReleaseKitVersion.repository)
+        let workflow = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "Pipelines/self.json", profile: nil, command: "c",
+                                                 tool: try ToolSource.default.pinning(Self.sums))
+        for platform in ToolSource.platforms {
+            let step = try #require(pipeline.definition.step("package-\(platform)"))
+            guard case .array(let run)? = step.with["run"]?.value else { Issue.record("no run"); continue }
+            #expect(run.last?.string == platform)
+        }
+        let jobs = Dictionary(uniqueKeysWithValues: workflow.partition.jobs.map { ($0.runner.labels, $0.steps) })
+        #expect(jobs == [["ubuntu-24.04"]: ["package-linux-x86_64", "sums", "publish", "cleanup"], ["ubuntu-24.04-arm"]: ["package-linux-arm64"],
+                         ["macos-15"]: ["package-darwin-universal"]])
+    }
+
+    @Test(arguments: [
+        ("download", "download"), ("homebrew:acme/homebrew-tools", "homebrew"), ("mint:acme/release@1.2.3", "mint"),
+        ("swiftpm:https://github.com/acme/release.git@v1.2.3", "swiftpm"), ("download:https://dl.example.com/{version}/r-{platform}.tgz", "download"),
+    ])
+    func toolSourcesParse(text: String, kind: String) throws {
+        #expect(try ToolSource.parse(text).name == kind)
+    }
+
+    @Test(arguments: ["ftp:x", "homebrew", "homebrew:a b/c", "mint:acme/release@1.0;rm", "swiftpm:https://x/y.git@v1$(id)",
+                      "download:https://x/{version}.tgz", "download:https://x/$(id) {platform}", "download:javascript:{platform}"])
+    func toolSourcesThatCouldNotWorkOrInjectAreRefused(text: String) {
+        #expect(throws: UsageError.self) { try ToolSource.parse(text) }
+    }
+
+    @Test func theToolBlockOfThePipelineIsReadWithItsLine() throws {
+        let source = try TestPipelines.load(#"""
+            {"version": 1, "tool": {"source": "swiftpm", "repository": "https://git.example.com/release.git", "tag": "v2.0.0"},
+             "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
+            """#)
+        let tool = try ToolSource.decode(try #require(source.definition.tool), file: "p.json")
+        #expect(tool == .swiftpm(repository: "https://git.example.com/release.git", tag: "v2.0.0"))
+        let text = try GitHubActionsWorkflow(pipeline: source, pipelinePath: "p.json", profile: nil, command: "c", tool: tool).text
+        #expect(text.contains("key: 'release-tool-v2.0.0-${{ runner.os }}-${{ runner.arch }}'"))
+        #expect(text.contains("RELEASE_TOOL_REPOSITORY: 'https://git.example.com/release.git'"))
+        let bad = try TestPipelines.load(#"""
+            {"version": 1,
+             "tool": {"source": "download", "sha256": {"linux-x86": "00"}},
+             "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
+            """#)
+        #expect { try ToolSource.decode(try #require(bad.definition.tool), file: "p.json") } throws: { error in
+            "\(error)".hasPrefix("p.json:2: tool: unknown platform 'linux-x86' in sha256 (did you mean 'linux-x86_64'?)")
+        }
+    }
+
+    /// Injection case: the download URL (from the pipeline or the command line) reaches the install script only
+    /// through `env:`, escaped; `$(…)` and `${{ … }}` in it are text.
+    @Test func theDownloadURLReachesTheScriptOnlyThroughEnv() throws {
+        let url = "https://dl.example.com/${{ github.head_ref }}/a'b/{platform}"
+        let tool = ToolSource.download(url: url, version: "1.0.0", sha256: ["linux-x86_64": String(repeating: "a", count: 64)])
+        let text = try GitHubActionsWorkflow(pipeline: try TestPipelines.load(#"{"version": 1, "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}"#),
+                                             pipelinePath: "p.json", profile: nil, command: "c", tool: tool).text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any])
+        let job = try #require((object["jobs"] as? [String: Any])?["linux"] as? [String: Any])
+        let install = try #require((job["steps"] as? [[String: Any]])?.first { $0["id"] as? String == "install-release" })
+        #expect(!(install["run"] as? String ?? "").contains("example.com"))
+        var expressions: [String] = []
+        #expect(Self.evaluate(try #require((install["env"] as? [String: String])?["RELEASE_TOOL_URL"]), expressions: &expressions) == url)
+        #expect(expressions == ["'${{'"])
+    }
+
+    /// Injection case: untrusted context (`github.head_ref`, PR titles) in a step's options or a branch pattern never
+    /// becomes an expression in `run:` or anywhere else.
+    @Test func untrustedContextInAStepOrABranchPatternIsNeverEvaluated() throws {
+        let pipeline = try TestPipelines.load(#"""
+            {"version": 1, "profiles": {"release": {"when": {"branch": "release/${{ github.event.pull_request.title }}"}}},
+             "steps": [{"id": "a", "uses": "shell", "with": {"run": ["echo", "$${{ github.head_ref }}"], "creates": ["out/$${{ github.head_ref }}"]}},
+                       {"id": "b", "uses": "shell", "runs_on": "macos-15", "needs": ["a"], "with": {"run": ["true"]}}]}
+            """#)
+        let text = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c").text
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") && line.contains("${{") {
+            let allowed = ["${{ '${{' }}", "${{ github.workflow }}", "${{ github.ref }}"]
+            var rest = String(line)
+            for token in allowed { rest = rest.replacingOccurrences(of: token, with: "") }
+            #expect(!rest.contains("${{"), "an expression from the pipeline: \(line)")
+        }
+        // `on:` allows no expression at all: the pattern's `${{` is written `$ {{` there.
+        #expect(text.contains("      - 'release/$ {{ github.event.pull_request.title }}'\n"), "\(text)")
+        #expect(!text.contains("${{ github.head_ref") && !text.contains("${{ github.event"), "\(text)")
+    }
+
+    /// Issue 24 item 2: the starter's shape (bump on Linux, archive on macOS): the bump's files travel as a patch the
+    /// macOS job applies before it runs.
+    @Test func theBumpsFilesTravelToTheJobThatArchives() throws {
+        let pipeline = try TestPipelines.load(#"""
+            {"version": 1,
+             "steps": [{"id": "bump", "uses": "version.bump", "with": {"project": "App.xcodeproj", "part": "patch"}},
+                       {"id": "archive", "uses": "shell", "needs": ["bump"], "when": {"os": "macos"},
+                        "with": {"run": ["xcodebuild", "archive"], "creates": ["build/App.xcarchive"]}}]}
+            """#)
+        let workflow = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c")
+        #expect(workflow.partition.jobs.map(\.id) == ["linux", "macos"])
+        let text = workflow.text
+        let linux = text.components(separatedBy: "\n  macos:\n")[0], macos = text.components(separatedBy: "\n  macos:\n")[1]
+        #expect(linux.contains("- name: Note the tracked files before the run\n"))
+        #expect(linux.contains(#"git diff --binary "$(cat "$RUNNER_TEMP/release-tree-before")" "$(cat "$RUNNER_TEMP/release-tree-after")" > .git/release-changes/linux.patch"#))
+        #expect(linux.contains("            .git/release-changes/\n"))
+        #expect(macos.contains("for job in linux; do\n"))
+        #expect(macos.contains(#"if [ -s "$patch" ]; then git apply --binary --whitespace=nowarn "$patch"; fi"#))
+        #expect(macos.range(of: "Apply the changes")!.lowerBound < macos.range(of: "id: release-run")!.lowerBound)
+        #expect(!macos.contains("Record the changes"), "nothing waits for the last job")
+        #expect(workflow.warnings.isEmpty, "\(workflow.warnings)")
+    }
+
+    @Test func aStepWritingFilesNothingCarriesIsNamed() throws {
+        #expect(try workflow().warnings == ["step 'sign' (job macos) declares no 'creates': of the files it writes, only tracked ones (as a patch) reach jobs linux, macos-2; list what later steps read in \"creates\""])
+        let outside = try TestPipelines.load(#"""
+            {"version": 1,
+             "steps": [{"id": "build", "uses": "shell", "runs_on": "macos-15", "with": {"run": ["make"], "creates": ["/tmp/app.zip"]}},
+                       {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship"]}}]}
+            """#)
+        #expect { try GitHubActionsWorkflow(pipeline: outside, pipelinePath: "p.json", profile: nil, command: "c") } throws: { error in
+            "\(error)" == "step 'build' (job macos) writes '/tmp/app.zip' outside the repository, and step 'ship' (job linux) comes after it on another runner: nothing can carry that file; write it inside the repository"
+        }
+    }
+
+    @Test func attestationIsAddedToThePublishingJobWithItsPermissionsOnly() throws {
+        let workflow = try GitHubActionsWorkflow(pipeline: try TestPipelines.load(Self.pipeline), pipelinePath: "Pipelines/app.json",
+                                                 profile: nil, command: "c", attest: true)
+        let text = workflow.text
+        let parts = text.components(separatedBy: "\n  linux:\n")
+        let linux = parts[1].components(separatedBy: "\n  macos-2:\n")[0]
+        #expect(linux.contains("    permissions:\n      contents: write\n      id-token: write\n      attestations: write\n"))
+        #expect(linux.contains("uses: actions/attest-build-provenance@v3\n        with:\n          subject-path: |\n            dist/Demo-*.zip\n"))
+        #expect(!parts[0].contains("id-token") && !parts[1].components(separatedBy: "\n  macos-2:\n")[1].contains("id-token"))
+        #expect(try !self.workflow().text.contains("attest"))
+    }
+}
+
+/// Issue 24 item 5: the same pipeline as GitLab CI configuration.
+@Suite struct GitLabCIPipelineTests {
+    func configuration(profile: String? = nil, tags: [String: [String]] = [:]) throws -> GitLabCIPipeline {
+        try GitLabCIPipeline(pipeline: try TestPipelines.load(GitHubActionsWorkflowTests.pipeline), pipelinePath: "Pipelines/app.json",
+                             profile: profile, command: "release export gitlab-ci Pipelines/app.json",
+                             tool: try ToolSource.default.pinning(GitHubActionsWorkflowTests.sums), runnerTags: tags)
+    }
+
+    @Test func jobsNeedTheirAncestorsAndCarryStateAsExpiringArtifacts() throws {
+        let text = try configuration().text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
+        #expect(Set(object.keys) == ["workflow", "stages", "variables", "macos", "linux", "macos-2"])
+        let linux = try #require(object["linux"] as? [String: Any])
+        #expect(linux["image"] as? String == GitLabCIPipeline.linuxImage)
+        #expect(linux["tags"] == nil, "ubuntu-latest means any shared runner")
+        #expect((linux["needs"] as? [[String: Any]])?.map { $0["job"] as? String } == ["macos"])
+        let artifacts = try #require(linux["artifacts"] as? [String: Any])
+        #expect(artifacts["paths"] as? [String] == [".git/release-journal/", ".git/release-changes/", "dist/", "SHA256SUMS"])
+        #expect(artifacts["expire_in"] as? String == "1 week")
+        let last = try #require(object["macos-2"] as? [String: Any])
+        #expect(last["tags"] as? [String] == ["macos-latest"])
+        #expect((last["needs"] as? [[String: Any]])?.map { $0["job"] as? String } == ["macos", "linux"])
+        #expect(last["artifacts"] == nil)
+        let script = try #require(last["script"] as? [String])
+        #expect(script.contains { $0.contains("for job in macos linux; do") })
+        #expect(script.contains("release run \"$RELEASE_PIPELINE\" --resume --only upload --only cleanup"))
+        #expect(try configuration(tags: ["macos-latest": ["saas-macos-medium-m1"]]).text.contains("  tags:\n    - saas-macos-medium-m1\n"))
+    }
+
+    @Test func aJobGetsOnlyItsOwnSecretsThroughItsEnvironment() throws {
+        let configuration = try configuration()
+        let text = configuration.text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any])
+        for job in configuration.partition.jobs {
+            let spec = try #require(object[job.id] as? [String: Any])
+            let secrets = configuration.actions.references(ofSteps: job.steps + configuration.partition.everyJob).secrets.sorted()
+            let environment = (spec["environment"] as? [String: Any])?["name"] as? String
+            #expect(environment == (secrets.isEmpty ? nil : "release/\(job.id)"))
+            if !secrets.isEmpty { #expect(text.contains("#   release/\(job.id): \(secrets.joined(separator: ", "))\n"), "\(text)") }
+        }
+        #expect(text.contains("#   release/macos: CERT_PASSWORD\n#   release/linux: GITHUB_TOKEN\n#   release/macos-2: ALTOOL\n"))
+        #expect(!text.contains("id_tokens"))
+    }
+
+    @Test func rulesComeFromTheProfilesBranchesAndValuesAreNotExpanded() throws {
+        let text = try configuration().text
+        #expect(text.contains("workflow:\n  rules:\n    - if: '$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH =~ /^release.*$/'\n    - if: '$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH =~ /^hotfix\\/.*$/'\n    - if: '$CI_PIPELINE_SOURCE == \"web\"'\n"), "\(text)")
+        #expect(text.contains("  RELEASE_PIPELINE:\n    value: Pipelines/app.json\n    expand: false\n"))
+        #expect(GitLabCIPipeline.regex("rel.ease/$X(1)*") == "^rel\\.ease\\/\\$X\\(1\\).*$")
+    }
+
+    /// Injection: a line break, `$VAR` and `${{ … }}` in the pipeline's name, path and branch patterns cannot add YAML,
+    /// variables or script.
+    @Test func hostileValuesStayText() throws {
+        let pipeline = try TestPipelines.load(#"""
+            {"version": 1, "name": "app\nstages: [x]\n$CI_JOB_TOKEN",
+             "profiles": {"release": {"when": {"branch": "release/$CI_JOB_TOKEN'\n/"}}},
+             "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
+            """#)
+        let path = "Pipelines/$CI_JOB_TOKEN\n.json"
+        let text = try GitLabCIPipeline(pipeline: pipeline, pipelinePath: path, profile: nil, command: "c",
+                                        tool: try ToolSource.default.pinning(GitHubActionsWorkflowTests.sums)).text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
+        #expect(Set(object.keys) == ["workflow", "stages", "variables", "linux"])
+        let variables = try #require(object["variables"] as? [String: Any])
+        #expect((variables["RELEASE_PIPELINE"] as? [String: Any])?["value"] as? String == path)
+        #expect((variables["RELEASE_PIPELINE"] as? [String: Any])?["expand"].map { "\($0)" } == "false")
+        let rules = try #require((object["workflow"] as? [String: Any])?["rules"] as? [[String: String]])
+        #expect(rules.first?["if"] == "$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH =~ /^release\\/\\$CI_JOB_TOKEN'\\x{A}\\/$/")
     }
 }

@@ -2,13 +2,14 @@
 # Proves that the state one exported job changes reaches the next (issue 24 item 2) on the starter `release init`
 # writes, not only on the demo: the starter bumps the version on Linux and archives on macOS, so the macOS job must
 # build the bumped sources.
-#  1. lays out a repository that is a copy of Fixtures/DemoApp (with scripts/build-demo-archive.sh under tools/,
-#     pointed at the checkout itself), runs `release init --yes` in it and commits whatever starter it writes;
+#  1. lays out a repository that is a copy of Fixtures/DemoApp, runs `release init --yes` in it and commits whatever
+#     starter it writes (one job on macos-15: the bump must reach the archive of that job, and a split pipeline's
+#     later jobs the same way);
 #  2. serves tarballs of this build on 127.0.0.1 (as scripts/simulate-actions.sh does) and exports the starter with
 #     `--tool-source download:` that server;
-#  3. plays the workflow with scripts/simulate-actions.py, a stand-in `xcodebuild` first on PATH: it records the
-#     version `release version` reads in the checkout it runs in, builds a real archive with
-#     scripts/build-demo-archive.sh for `archive`, and writes a stand-in .ipa for `-exportArchive`;
+#  3. plays the workflow with scripts/simulate-actions.py, the fake Xcode tools of `release rehearse-tools` first on
+#     PATH behind a stand-in `xcodebuild` that records the version `release version` reads in the checkout it
+#     archives in, and a local App Store Connect (`release appstore-server`) for the upload and TestFlight;
 #  4. checks that the stand-in saw the version the bump wrote in the earlier job, not the committed one.
 #
 #   scripts/simulate-starter.sh [WORK_DIR]     # default: a new temporary folder
@@ -37,10 +38,6 @@ trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 origin="$work/origin/starter"
 mkdir -p "$(dirname "$origin")"
 cp -R "$root/Fixtures/DemoApp" "$origin"
-# The archive builder builds TOOLS/Fixtures/DemoApp: here, the checkout it runs in (with the bump, or without).
-mkdir -p "$origin/tools/scripts" "$origin/tools/Fixtures"
-cp "$root/scripts/build-demo-archive.sh" "$origin/tools/scripts/"
-ln -s ../.. "$origin/tools/Fixtures/DemoApp"
 (cd "$origin" && git init -q -b "$branch" && printf 'build/\n' > .gitignore && git add -A && git commit -q -m "The app")
 (cd "$origin" && "$release" init --yes >&2 && git add -A && git commit -q -m "The starter release pipeline")
 pipeline="$(cd "$origin" && ls Pipelines/*.json | head -1)"
@@ -79,39 +76,44 @@ tool_source="download:$(head -1 "$work/downloads.url")/v{version}/release-{versi
 (cd "$origin" && "$release" export github-actions "$pipeline" --output .github/workflows/release.yml --tool-source "$tool_source" >&2 \
   && git add .github && git commit -q -m "The release workflow")
 
-# 3. A stand-in xcodebuild, and the play.
+# 3. The fake Xcode tools (`release rehearse-tools`) behind a stand-in xcodebuild that records the version it sees,
+#    a local App Store Connect for the release profile's upload and TestFlight group, and the play. The job gets the
+#    secrets a team would set (a throwaway API key the stand-in accepts).
 mkdir -p "$work/stubs"
+"$release" rehearse-tools "$work/fake-xcode" 2>/dev/null
 cat > "$work/stubs/xcodebuild" <<EOF
 #!/usr/bin/env bash
 set -euo pipefail
-seen="\$("$release" version --json | "$python" -c 'import json, sys; print(json.load(sys.stdin)["entries"][0]["version"])')"
-echo "xcodebuild (stand-in): MARKETING_VERSION = \$seen" >&2
-echo "\$seen" >> "$work/xcodebuild-saw"
-archive= export_path= exporting=0
-while [[ \$# -gt 0 ]]; do
-  case "\$1" in
-    -archivePath) archive="\$2"; shift ;;
-    -exportPath) export_path="\$2"; shift ;;
-    -exportArchive) exporting=1 ;;
-  esac
-  shift
-done
-if [[ \$exporting == 1 ]]; then
-  mkdir -p "\$export_path" && printf 'ipa' > "\$export_path/Demo.ipa"
-else
-  tools/scripts/build-demo-archive.sh "\$(dirname "\$archive")" >&2
+if [[ " \$* " == *" archive "* ]]; then
+  seen="\$("$release" version --json | "$python" -c 'import json, sys; print(json.load(sys.stdin)["entries"][0]["version"])')"
+  echo "xcodebuild (stand-in): MARKETING_VERSION = \$seen" >&2
+  echo "\$seen" >> "$work/xcodebuild-saw"
 fi
+exec "$work/fake-xcode/xcodebuild" "\$@"
 EOF
 chmod +x "$work/stubs/xcodebuild"
 rm -f "$work/xcodebuild-saw"
+openssl ecparam -genkey -name prime256v1 -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/AuthKey.p8" 2>/dev/null
+key_id=SIMULATE42 issuer_id=69a6de70-0000-47e3-e053-5b8c7c11a4d1
+"$release" appstore-server --storage "$work/appstore" --key-id "$key_id" --issuer-id "$issuer_id" \
+  --public-key "$work/AuthKey.p8" --processing-polls 0 --auto-create < /dev/null > "$work/appstore.url" 2>/dev/null &
+servers+=($!)
+for _ in $(seq 600); do [[ -s "$work/appstore.url" ]] && break; sleep 0.1; done
+[[ -s "$work/appstore.url" ]] || { echo "simulate-starter: the App Store Connect stand-in did not start" >&2; exit 1; }
+# A CI job pushes to the repository it cloned: let the simulated origin take a push to its checked-out branch.
+git -C "$origin" config receive.denyCurrentBranch updateInstead
 echo "simulate-starter: $pipeline as $(cd "$origin" && git log -1 --format=%h), version $committed committed" >&2
-PATH="$work/stubs:$PATH" "$python" "$root/scripts/simulate-actions.py" "$origin/.github/workflows/release.yml" \
-  --origin "$origin" --branch "$branch" --work "$work"
+PATH="$work/stubs:$work/fake-xcode:$PATH" RELEASE_FAKE_RELEASE="$release" RELEASE_FAKE_STATE="$work/fake-state" HOME="$work/home" \
+  "$python" "$root/scripts/simulate-actions.py" "$origin/.github/workflows/release.yml" \
+  --origin "$origin" --branch "$branch" --work "$work" \
+  --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer_id" \
+  --env "APP_STORE_CONNECT_API_URL=$(head -1 "$work/appstore.url")" \
+  --secret "APP_STORE_CONNECT_KEY=$(cat "$work/AuthKey.p8")"
 
 # 4. What the archive job saw.
 saw="$(sort -u "$work/xcodebuild-saw" | tr '\n' ' ')"
 if [[ "$saw" == *"$committed "* ]]; then
-  echo "simulate-starter: the archive job built version $committed, the committed one: the bump did not reach it" >&2
+  echo "simulate-starter: the archive job built version $committed, the committed one: the bump did not reach the archive" >&2
   exit 1
 fi
-echo "simulate-starter: the archive job built version $saw(committed: $committed): the bump of the earlier job reached it" >&2
+echo "simulate-starter: the archive job built version $saw(committed: $committed): the bump reached the archive" >&2

@@ -246,9 +246,8 @@ import Testing
         let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
         let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
-        #expect(outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump of the earlier job reached it"),
+        #expect(outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump reached the archive"),
                 "\(outcome.output.suffix(3000))")
-        #expect(outcome.output.contains("archive │ xcodebuild (stand-in): MARKETING_VERSION = 3.0.1"))
     }
 
     static func sha256(_ data: Data) -> String {

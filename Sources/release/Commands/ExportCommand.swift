@@ -93,7 +93,7 @@ struct ExportCommand: AsyncParsableCommand {
         )
 
         @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: FileManager.default.currentDirectoryPath, prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and run on its branches only (default: the profiles choose by branch).")
@@ -109,7 +109,7 @@ struct ExportCommand: AsyncParsableCommand {
         var runnerTags: [String] = []
 
         func run() async throws {
-            let directory = FileManager.default.currentDirectoryPath
+            let directory = Platform.currentDirectory()
             let validated = try await PipelineArguments.load(pipeline, directory: directory, format: .auto)
             let top = ExportPaths.repositoryTop(containing: directory) ?? directory
             let path = ExportPaths.relative(PipelineLocator.resolve(pipeline, in: directory), in: directory, to: top)

@@ -28,13 +28,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-actions.XXXXXX")}"
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
-release="${RELEASE_BINARY:-}"
-if [[ -z "$release" ]]; then
-  swift build --package-path "$root" --product release >&2
-  release="$(swift build --package-path "$root" --show-bin-path)/release"
-fi
-python="python3"
-[[ -x "$root/.tools/venv/bin/python3" ]] && "$root/.tools/venv/bin/python3" -c "import yaml" 2>/dev/null && python="$root/.tools/venv/bin/python3"
+# shellcheck source=scripts/simulate-lib.sh
+source "$root/scripts/simulate-lib.sh"
+simulate_tools "$root"
 branch=release/3.0.1
 token=simulated-token
 export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
@@ -47,38 +43,7 @@ servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
 # 0. The tarballs of this build, served like a GitHub Release's assets.
-version="$("$release" --version | awk '{print $NF}')"
-downloads="$work/downloads/v$version"
-mkdir -p "$downloads"
-for platform in linux-x86_64 linux-arm64 darwin-universal; do
-  stage="$work/downloads/stage/release-$version-$platform"
-  mkdir -p "$stage"
-  cp "$release" "$stage/release"
-  cp "$root/README.md" "$stage/"
-  "$release" schema > "$stage/release.schema.json"
-  tar -C "$work/downloads/stage" -czf "$downloads/release-$version-$platform.tar.gz" "release-$version-$platform"
-done
-rm -rf "$work/downloads/stage"
-(cd "$downloads" && sha256sum release-*.tar.gz > SHA256SUMS)
-echo "simulate-actions: serving this build as release $version (linux-arm64 and darwin-universal are this Linux build relabelled: this machine cannot build them)" >&2
-"$python" -c '
-import functools, http.server, signal, sys
-# A test runner may start us with SIGTERM blocked or ignored (the mask survives exec): take it back, so the trap that
-# stops the servers stops this one too.
-signal.pthread_sigmask(signal.SIG_SETMASK, [])
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-handler.func.log_message = lambda *a: None
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-print(f"http://127.0.0.1:{server.server_port}", flush=True)
-server.serve_forever()' "$work/downloads" < /dev/null > "$work/downloads.url" 2>/dev/null &
-servers+=($!)
-for _ in $(seq 600); do [[ -s "$work/downloads.url" ]] && break; sleep 0.1; done
-if [[ ! -s "$work/downloads.url" ]]; then
-  echo "simulate-actions: the download server did not start" >&2
-  exit 1
-fi
-tool_source="download:$(head -1 "$work/downloads.url")/v{version}/release-{version}-{platform}.tar.gz"
+serve_this_build "$root" "$work" simulate-actions
 
 "$root/scripts/prepare-demo.sh" "$origin" >&2
 (cd "$origin" && "$release" export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "$tool_source" >&2 \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Proves that the state one exported job changes reaches the next (issue 24 item 2) on the starter `release init`
-# writes, not only on the demo: the starter bumps the version on Linux and archives on macOS, so the macOS job must
-# build the bumped sources.
+# Proves, on the starter `release init` writes and not only on the demo, that an exported workflow played as CI
+# plays it archives the bumped sources (issue 24 item 2): the starter bumps, commits and archives in its macos-15
+# job, so its archive must see the new version, not the committed one.
 #  1. lays out a repository that is a copy of Fixtures/DemoApp, runs `release init --yes` in it and commits whatever
 #     starter it writes (one job on macos-15: the bump must reach the archive of that job, and a split pipeline's
 #     later jobs the same way);
@@ -19,13 +19,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-starter.XXXXXX")}"
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
-release="${RELEASE_BINARY:-}"
-if [[ -z "$release" ]]; then
-  swift build --package-path "$root" --product release >&2
-  release="$(swift build --package-path "$root" --show-bin-path)/release"
-fi
-python="python3"
-[[ -x "$root/.tools/venv/bin/python3" ]] && "$root/.tools/venv/bin/python3" -c "import yaml" 2>/dev/null && python="$root/.tools/venv/bin/python3"
+# shellcheck source=scripts/simulate-lib.sh
+source "$root/scripts/simulate-lib.sh"
+simulate_tools "$root"
 branch=release/3.0.1
 export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
 export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
@@ -47,32 +43,7 @@ version_of() { # DIR: the app's version as `release version` reads it there
 committed="$(version_of "$origin")"
 
 # 2. This build, served; the workflow exported to install it from there.
-version="$("$release" --version | awk '{print $NF}')"
-downloads="$work/downloads/v$version"
-mkdir -p "$downloads"
-for platform in linux-x86_64 linux-arm64 darwin-universal; do
-  stage="$work/downloads/stage/release-$version-$platform"
-  mkdir -p "$stage"
-  cp "$release" "$stage/release"
-  tar -C "$work/downloads/stage" -czf "$downloads/release-$version-$platform.tar.gz" "release-$version-$platform"
-done
-rm -rf "$work/downloads/stage"
-(cd "$downloads" && sha256sum release-*.tar.gz > SHA256SUMS)
-"$python" -c '
-import functools, http.server, signal, sys
-# A test runner may start us with SIGTERM blocked or ignored (the mask survives exec): take it back, so the trap that
-# stops the servers stops this one too.
-signal.pthread_sigmask(signal.SIG_SETMASK, [])
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-handler.func.log_message = lambda *a: None
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-print(f"http://127.0.0.1:{server.server_port}", flush=True)
-server.serve_forever()' "$work/downloads" < /dev/null > "$work/downloads.url" 2>/dev/null &
-servers+=($!)
-for _ in $(seq 600); do [[ -s "$work/downloads.url" ]] && break; sleep 0.1; done
-[[ -s "$work/downloads.url" ]] || { echo "simulate-starter: the download server did not start" >&2; exit 1; }
-tool_source="download:$(head -1 "$work/downloads.url")/v{version}/release-{version}-{platform}.tar.gz"
+serve_this_build "$root" "$work" simulate-starter
 (cd "$origin" && "$release" export github-actions "$pipeline" --output .github/workflows/release.yml --tool-source "$tool_source" >&2 \
   && git add .github && git commit -q -m "The release workflow")
 

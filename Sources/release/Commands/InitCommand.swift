@@ -67,9 +67,6 @@ struct InitCommand: ParsableCommand {
         if let repository, repository != "-", !RepositoryInspection.isRepositoryName(repository) {
             throw usage("--repository '\(Echo.text(repository))' is not a GitHub repository (owner/name)")
         }
-        if let team, !RepositoryInspection.isTeamID(team) {
-            throw usage("--team '\(Echo.text(team))' is not an Apple team ID (10 capital letters and digits, such as ABCDE12345)")
-        }
         if let testflightGroup, testflightGroup.trimmingCharacters(in: .whitespaces).isEmpty || testflightGroup.count > 100 {
             throw usage("--testflight-group must be a group's name (1 to 100 characters)")
         }
@@ -112,21 +109,13 @@ struct InitCommand: ParsableCommand {
                 starter.signing = ["2": .files, "3": .sync][answer] ?? StarterPipeline.Signing(rawValue: answer) ?? .apiKey
             }
             if team == nil {
-                while true {
-                    let answer = ask("Apple team ID", starter.team ?? "-")
-                    if answer == "-" { break }
-                    if RepositoryInspection.isTeamID(answer) { starter.team = answer; break }
-                    Terminal.writeError("'\(Echo.text(answer))' is not a team ID (10 capital letters and digits)\n")
-                }
+                starter.team = ask("Apple team ID ('-' for none yet)", starter.team, valid: RepositoryInspection.isTeamID,
+                                   what: "a team ID (10 capital letters and digits)")
             }
             if testflightGroup == nil { starter.testflightGroup = ask("TestFlight group for release builds", starter.testflightGroup) }
             if repository == nil {
-                while true {
-                    let answer = ask("GitHub repository for releases (owner/name, '-' for none)", starter.githubRepository ?? "-")
-                    if answer == "-" { starter.githubRepository = nil; break }
-                    if RepositoryInspection.isRepositoryName(answer) { starter.githubRepository = answer; break }
-                    Terminal.writeError("'\(Echo.text(answer))' is not owner/name\n")
-                }
+                starter.githubRepository = ask("GitHub repository for releases (owner/name, '-' for none)", starter.githubRepository,
+                                               valid: RepositoryInspection.isRepositoryName, what: "owner/name")
             }
         }
         Terminal.writeError("signing:    \(starter.signing.summary)\(starter.team.map { ", team \($0)" } ?? "; no team: set the pipeline's 'team' variable (or pass --team)")\n")
@@ -200,6 +189,16 @@ struct InitCommand: ParsableCommand {
             """)
         for reason in inspection.reasons { Terminal.writeError("why: \(reason)\n") }
         for note in inspection.notes { Terminal.writeError("note: \(note)\n") }
+    }
+
+    /// Asks until the answer is `valid` or `-` (none, returned as nil), with `value` pre-filled (`-` when nil).
+    private func ask(_ question: String, _ value: String?, valid: (String) -> Bool, what: String) -> String? {
+        while true {
+            let answer = ask(question, value ?? "-")
+            if answer == "-" { return nil }
+            if valid(answer) { return answer }
+            Terminal.writeError("'\(Echo.text(answer))' is not \(what)\n")
+        }
     }
 
     /// Asks with `value` pre-filled: Enter keeps it.

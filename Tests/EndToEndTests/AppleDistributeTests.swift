@@ -59,6 +59,9 @@ import Testing
             "RELEASE_FAKE_P12_PASSWORD": "demo-p12-password", "CERTIFICATE_PASSWORD": "demo-p12-password",
             "APP_STORE_CONNECT_KEY_ID": "DEMO123456", "APP_STORE_CONNECT_ISSUER_ID": "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
             "APP_STORE_CONNECT_KEY": key,
+            // The distribution certificate's private key, from which the release profile's signing.sync finds or makes
+            // the certificate and profiles on App Store Connect.
+            "CERTIFICATE_KEY": try String(contentsOfFile: signing + "/CertificateKey.pem", encoding: .utf8),
         ]
         // A local App Store Connect that knows the demo app and its TestFlight group, and accepts the demo key.
         let appStore = try LocalAppStoreConnectServer(configuration: .init(
@@ -110,7 +113,7 @@ import Testing
         let machine = try Self.machine(extra: github.merging(webhook) { _, new in new })
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for step in ["keychain", "profiles", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish",
+        for step in ["signing", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish",
                      "upload", "testflight", "submit"] {
             #expect(outcome.stderr.contains("✔ \(step)"), "\(step): \(outcome.stderr)")
         }
@@ -126,7 +129,12 @@ import Testing
         #expect(summary.contains("app store version com.example.demo 3.0.0 IOS WAITING_FOR_REVIEW  build 3.0.0 (4146)  release AFTER_APPROVAL  phased INACTIVE"),
                 "\(summary)")
         #expect(summary.contains("review submission IOS WAITING_FOR_REVIEW: 3.0.0"), "\(summary)")
-        // The keychain: created, unlocked, imported for codesign, partition list, first in the user's list.
+        // The release profile signs with what signing.sync made on the empty account: one certificate from the
+        // private key, the app's and the widget's bundle ids and App Store profiles. The key is in no output.
+        let writes = machine.appStore.exchanges().filter { $0.method != "GET" }.map { "\($0.method) \($0.target.split(separator: "?")[0])" }
+        #expect(writes.prefix(5) == ["POST /v1/certificates", "POST /v1/bundleIds", "POST /v1/profiles", "POST /v1/bundleIds", "POST /v1/profiles"], "\(writes)")
+        #expect(!SigningSyncCommandTests.keyLines.isEmpty && !SigningSyncCommandTests.keyLines.contains { outcome.stderr.contains($0) })
+        // The keychain: created, unlocked, key and certificate imported for codesign, partition list, first in the user's list.
         let security = machine.calls("security")
         let create = try #require(security.first { $0.first == "create-keychain" })
         let keychain = try #require(create.last)
@@ -145,7 +153,9 @@ import Testing
         let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
         #expect(plist["method"] as? String == "app-store-connect")
-        #expect(plist["provisioningProfiles"] as? [String: String] == ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"])
+        let mapping = try #require(plist["provisioningProfiles"] as? [String: String])
+        #expect(Set(mapping.keys) == ["com.example.demo", "com.example.demo.widget"])
+        #expect(outcome.stderr.contains("created profile 'release app-store com.example.demo' (\(mapping["com.example.demo"] ?? "?"))"), "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: machine.directory + "/build/export/Demo.ipa"))
         #expect(FileManager.default.fileExists(atPath: machine.directory + "/build/Demo.xcodebuild.log"))
         #expect(outcome.stderr.contains("[Demo] Linking Demo"))
@@ -177,21 +187,21 @@ import Testing
     }
 
     /// An export without `profiles` in a pipeline with a `signing.profile` step gets the profiles it installed:
-    /// the App Store export's plist maps the app's bundle identifier to the installed App Store profile.
+    /// distribute.json's export names none, and its ad hoc build's plist maps the app's bundle identifier to the
+    /// installed ad hoc profile, though the pipeline's other installer (signing.sync, for the release profile) is
+    /// skipped.
     @Test func anExportWithoutProfilesUsesTheProfilesTheRunInstalled() throws {
-        let machine = try Self.machine()
-        let pipeline = machine.directory + "/Pipelines/distribute.json"
-        let text = try String(contentsOfFile: pipeline, encoding: .utf8)
-        let wired = #", "profiles": "${steps.profiles.outputs.paths}""#
-        #expect(text.contains(wired))
-        try text.replacingOccurrences(of: wired, with: "").write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let machine = try Self.machine(branch: "develop")
+        let text = try String(contentsOfFile: machine.directory + "/Pipelines/distribute.json", encoding: .utf8)
+        #expect(!text.contains(#""profiles": "${steps."#))
 
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--only", "export"], in: machine.directory,
                                             environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("○ signing skipped: when: (profile is 'release') and (os is 'macos') is false"), "\(outcome.stderr)")
         let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
-        #expect(plist["method"] as? String == "app-store-connect")
+        #expect(plist["method"] as? String == "release-testing")
         #expect(plist["signingStyle"] as? String == "manual")
         #expect(plist["provisioningProfiles"] as? [String: String] == ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"])
     }
@@ -249,9 +259,10 @@ import Testing
     func aBadProfileFailsPreflightBeforeAnythingRuns(profile: String, message: String) throws {
         let (server, github) = try Self.github()
         defer { server.stop() }
-        let machine = try Self.machine(extra: github)
-        try FileManager.default.removeItem(atPath: machine.directory + "/Signing/release.mobileprovision")
-        try FileManager.default.copyItem(atPath: Self.signing + "/" + profile, toPath: machine.directory + "/Signing/release.mobileprovision")
+        // The ad hoc build signs with the team's files (the release build with signing.sync).
+        let machine = try Self.machine(branch: "develop", extra: github)
+        try FileManager.default.removeItem(atPath: machine.directory + "/Signing/adhoc.mobileprovision")
+        try FileManager.default.copyItem(atPath: Self.signing + "/" + profile, toPath: machine.directory + "/Signing/adhoc.mobileprovision")
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
@@ -299,7 +310,7 @@ import Testing
                         "xcodebuild -exportArchive -archivePath ", "xcrun altool --validate-app"] {
             #expect(outcome.stderr.contains(command), "\(command): \(outcome.stderr)")
         }
-        for (step, tool) in [("keychain", "security"), ("archive", "xcodebuild"), ("export", "xcodebuild"), ("validate", "xcrun")] {
+        for (step, tool) in [("signing", "security"), ("archive", "xcodebuild"), ("export", "xcodebuild"), ("validate", "xcrun")] {
             let warning = "\(step) warning: needs Xcode: run on macOS ('\(tool)' is not on PATH here; its command is shown as a Mac would run it)\n"
             #expect(outcome.stderr.contains(warning), "\(warning)\(outcome.stderr)")
         }
@@ -309,7 +320,7 @@ import Testing
 
         let real = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(real.status == 1, "\(real.stderr)")
-        #expect(real.stderr.contains("✘ preflight: keychain: command not found: 'security' (signing.keychain runs on macOS)\n"), "\(real.stderr)")
+        #expect(real.stderr.contains("✘ preflight: signing: command not found: 'security' (signing.sync installs the certificate in a keychain on macOS)\n"), "\(real.stderr)")
         #expect(!real.stderr.contains("needs Xcode"))
         try expectClean(machine)
     }
@@ -321,7 +332,7 @@ import Testing
         let machine = try Self.machine(extra: github)
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "linux", "--dry-run"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for step in ["keychain", "profiles", "archive", "export", "validate"] {
+        for step in ["signing", "archive", "export", "validate"] {
             let line = "○ \(step) skipped: runs on macos only (when: "
             #expect(outcome.stderr.contains(line), "\(line)\n\(outcome.stderr)")
         }

@@ -191,7 +191,7 @@ public final class Engine: Sendable {
         for planned in plan.steps where planned.willRun {
             if isInterrupted { break }
             let id = planned.id
-            if let producer = (plan.pipeline.outputUses[id] ?? []).first(where: { preflight.unavailable[$0] != nil }) {
+            if let producer = planned.reads.sorted().first(where: { preflight.unavailable[$0] != nil }) {
                 preflight.unavailable[id] = "uses outputs of '\(producer)', which is skipped"
                 continue
             }
@@ -332,7 +332,7 @@ public final class Engine: Sendable {
                 }
                 if case .skip(let reason) = planned.decision { conclude(.skipped, reason); continue }
                 if let reason = preflight.unavailable[id] { conclude(.skipped, reason); continue }
-                if let producer = (plan.pipeline.outputUses[id] ?? []).first(where: { results[$0]?.status == .skipped }) {
+                if let producer = planned.reads.sorted().first(where: { results[$0]?.status == .skipped }) {
                     conclude(.skipped, "uses outputs of '\(producer)', which is skipped")
                     continue
                 }

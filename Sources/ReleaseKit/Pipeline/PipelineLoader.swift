@@ -277,11 +277,16 @@ public struct PipelineLoader: Sendable {
             let with = steps[index].with
             guard var members = with.members, with["profiles"] == nil, with["provisioning_profiles"] == nil,
                   with["signing_style"]?.string != XcodeExportStep.SigningStyle.automatic.rawValue else { continue }
-            let references = installers.map { JSONNode(.string("${steps.\($0).outputs.paths}"), at: with.location) }
-            let value = references.count == 1 ? references[0] : JSONNode(.array(references), at: with.location)
-            members.append(JSONNode.Member(key: "profiles", keyLocation: with.location, value: value))
+            members.append(JSONNode.Member(key: "profiles", keyLocation: with.location, value: profilesReference(to: installers, at: with.location)))
             steps[index].with = JSONNode(.object(members), at: with.location)
+            steps[index].defaultedProfileInstallers = installers
         }
+    }
+
+    /// `profiles` naming the `paths` of `installers`: one reference, or a list of them.
+    static func profilesReference(to installers: [String], at location: SourceLocation) -> JSONNode {
+        let references = installers.map { JSONNode(.string("${steps.\($0).outputs.paths}"), at: location) }
+        return references.count == 1 ? references[0] : JSONNode(.array(references), at: location)
     }
 
     static func isValidID(_ id: String) -> Bool {

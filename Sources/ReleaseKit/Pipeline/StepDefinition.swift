@@ -22,4 +22,8 @@ public struct StepDefinition: Sendable {
     public var path: JSONPath
     /// Where each `needs` entry was written.
     public var needsLocations: [SourceLocation]
+    /// For an `xcode.export` whose `profiles` the loader defaulted (``PipelineLoader/defaultExportProfiles(_:)``), the
+    /// installing steps it names: the planner keeps those that run (a pipeline may sign one profile with
+    /// `signing.profile` and another with `signing.sync`).
+    public var defaultedProfileInstallers: [String] = []
 }

@@ -28,7 +28,8 @@ public enum PlanRenderer {
                 let needs = step.definition.always && step.definition.needs.isEmpty
                     ? "after every other step"
                     : step.needs.map { need in
-                        if implied.contains(need) { return "\(need) (uses its outputs)" }
+                        if step.reads.contains(need) { return "\(need) (uses its outputs)" }
+                        if implied.contains(need) { return "\(need) (uses its outputs under another profile)" }
                         if let path = reads[need] { return "\(need) (reads \(path))" }
                         return need
                     }.joined(separator: ", ")

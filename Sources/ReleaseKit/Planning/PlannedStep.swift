@@ -17,6 +17,9 @@ public struct PlannedStep: Sendable {
     /// on another machine): its outputs and artifacts are taken from the journal, and if they cannot be (its inputs
     /// or an artifact changed), the step fails rather than running here.
     public var carried = false
+    /// The steps whose outputs it reads in this run (``Planner/producers(readBy:variables:)``): among ``needs``, the
+    /// ones that make it skipped when they are.
+    public var reads: Set<String> = []
 
     public var id: String { definition.id }
     /// Whether it runs after what it follows whatever their outcome: `always: true`, or a kind that reports on the

@@ -84,8 +84,10 @@ public struct Planner: Sendable {
         let order = pipeline.graph.topologicalOrder()
         let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
         for id in order {
-            guard let step = byID[id], let kind = registry[step.uses] else { continue }
+            guard var step = byID[id], let kind = registry[step.uses] else { continue }
+            if !step.defaultedProfileInstallers.isEmpty { Self.keepRunningInstallers(in: &step, decisions: decisions) }
             var decision = PlannedStep.Decision.run
+            let reads = (pipeline.outputUses[id] ?? []).intersection(Self.producers(readBy: step, variables: variables))
             let carried = carriedSteps.contains(id)
             if !selected.contains(id) {
                 decision = .skip("not selected by --only")
@@ -94,7 +96,7 @@ public struct Planner: Sendable {
             } else if let when = step.when, !when.evaluate(stepFacts) {
                 decision = .skip(Self.skipReason(when, facts: stepFacts))
                 if let system = Self.otherSystem(making: when, hold: stepFacts) { skippedForSystem[id] = system }
-            } else if let producer = pipeline.outputUses[id]?.sorted().first(where: { decisions[$0] != .run }) {
+            } else if let producer = reads.sorted().first(where: { decisions[$0] != .run }) {
                 if let system = skippedForSystem[producer] {
                     skippedForSystem[id] = system
                     decision = .skip("uses outputs of '\(producer)', which runs on \(system) only; see both with --os \(system)")
@@ -107,7 +109,8 @@ public struct Planner: Sendable {
             if runsAlways(step) && step.needs.isEmpty {
                 needs = nonAlways.filter { $0 != id }
             }
-            planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision, carried: carried && decision == .run))
+            planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision, carried: carried && decision == .run,
+                                       reads: reads))
         }
         // An `always` step with no needs waits for every other step, so it must come after them in order too.
         let (finals, rest) = (planned.filter { $0.runsAlways && $0.definition.needs.isEmpty },
@@ -116,6 +119,42 @@ public struct Planner: Sendable {
                                         git: git, now: options.now, masker: masker)
         return Plan(pipeline: pipeline, profile: profile?.name, profileReason: reason, git: git, options: options,
                     steps: rest + finals, interpolator: interpolator)
+    }
+
+    /// An export's defaulted `profiles` names only the installing steps that run, so one skipped in this profile
+    /// (the ad hoc `signing.profile` when `signing.sync` signs the App Store build) does not skip the export; with none
+    /// running, it has no `profiles`, as in a pipeline without installers.
+    static func keepRunningInstallers(in step: inout StepDefinition, decisions: [String: PlannedStep.Decision]) {
+        let running = step.defaultedProfileInstallers.filter { decisions[$0] == .run }
+        guard running != step.defaultedProfileInstallers, var members = step.with.members,
+              let index = members.firstIndex(where: { $0.key == "profiles" }) else { return }
+        if running.isEmpty {
+            members.remove(at: index)
+        } else {
+            members[index].value = PipelineLoader.profilesReference(to: running, at: members[index].value.location)
+        }
+        step.with = JSONNode(.object(members), at: step.with.location)
+    }
+
+    /// The steps whose outputs `step` reads in this run: its own `${steps.ID.outputs.NAME}` references and those of the
+    /// variables it uses as this run defines them (the profile's value, `--var`). The graph orders a step after every
+    /// producer any profile would have it read; only these make it skipped when the producer is, so a profile can
+    /// point a variable at the one of two alternative steps that runs under it.
+    static func producers(readBy step: StepDefinition, variables: [String: String]) -> Set<String> {
+        var producers: Set<String> = []
+        var seen: Set<String> = []
+        func scan(_ text: String) {
+            guard Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return }
+            for reference in template.references {
+                switch reference {
+                case .stepOutput(let producer, _): producers.insert(producer)
+                case .variable(let name) where seen.insert(name).inserted: variables[name].map(scan)
+                default: break
+                }
+            }
+        }
+        forEachString(in: step.with, path: .root) { text, _, _ in scan(text) }
+        return producers
     }
 
     /// Every `${secrets.NAME}` the pipeline refers to, by name: what a rehearsal stands in for when unset.

@@ -192,6 +192,7 @@ public struct SigningSyncStep: Step {
         let assessment = try await assess(in: context)
         for line in Self.describe(assessment) { context.log(line) }
         if let refusal = refusal(assessment, context) { throw refusal }
+        try context.requireCommand("security", purpose: "signing.sync installs the certificate in a keychain on macOS")
     }
 
     /// The requests and commands `run` would send and run.
@@ -228,6 +229,12 @@ public struct SigningSyncStep: Step {
         if assessment.isComplete {
             let found = assessment.bundles.compactMap { bundle in bundle.profile.map { (bundle.identifier, $0) } }
             outputs.merge(Self.profileOutputs(found, home: home)) { _, new in new }
+        } else {
+            // Promised, so an export planned from them shows its command: a profile to be made has no UUID yet.
+            let folder = ProvisioningProfileLocations.folders(home: home)[0]
+            outputs["paths"] = .list(assessment.bundles.map { bundle in
+                .path(folder + "/" + (bundle.profile.map { ProvisioningProfileLocations.fileName(uuid: $0.uuid) } ?? "<new profile for \(bundle.identifier)>.mobileprovision"))
+            })
         }
         return StepPlan(effects: effects, outputs: StepOutputs(outputs))
     }
@@ -242,7 +249,9 @@ public struct SigningSyncStep: Step {
             SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
         ]).map { .command(argv: $0, directory: nil) }
         effects.append(.note("teardown: delete '\(keychain)', restore the user's search list and remove the profiles installed"))
-        return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(keychain), "keychain": .path(keychain)]))
+        let profiles = ((try? ProfileInstaller.home(options.home, in: context)).map { ProvisioningProfileLocations.folders(home: $0)[0] } ?? "~")
+            + "/<the profiles signing.sync finds>.mobileprovision"
+        return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(keychain), "keychain": .path(keychain), "paths": .list([.path(profiles)])]))
     }
 
     /// Does the work; see the type's documentation.

@@ -17,12 +17,19 @@ import Testing
         #expect(plan.profile == "release")
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
-        #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "keychain", "profiles", "archive", "export",
+        #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "signing", "archive", "export",
                                                             "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "upload", "testflight", "submit", "publish"])
-        // No shell strings left for signing, building, exporting or validating; the keychain and profiles are
-        // removed by their steps' teardowns rather than an always-step.
-        #expect(plan.step("keychain")?.definition.uses == "signing.keychain")
-        #expect(plan.step("profiles")?.definition.uses == "signing.profile")
+        // No shell strings left for signing, building, exporting or validating. The App Store build signs with what
+        // signing.sync finds (or makes) through the API, whose teardown removes the keychain and profiles; the
+        // archive's keychain is the one it made.
+        #expect(plan.step("signing")?.definition.uses == "signing.sync")
+        #expect(plan.step("signing")?.definition.with["type"]?.string == "app-store")
+        #expect(plan.step("keychain")?.decision == .skip("when: (profile is 'adhoc') and (os is 'macos') is false"))
+        #expect(plan.step("profiles")?.decision == .skip("when: (profile is 'adhoc') and (os is 'macos') is false"))
+        // The profile points the archive's keychain and the export's profiles at signing.sync, so the ad hoc
+        // signing steps being skipped skips neither.
+        #expect(plan.step("archive")?.reads == ["signing"])
+        #expect(plan.step("export")?.reads == ["signing", "archive"])
         #expect(plan.step("archive")?.definition.uses == "xcode.archive")
         #expect(plan.step("export")?.definition.uses == "xcode.export")
         #expect(plan.step("validate")?.definition.uses == "appstore.validate")
@@ -59,6 +66,14 @@ import Testing
         #expect(try plan.interpolator.variable("configuration") == "AdHoc")
         #expect(plan.step("publish")?.decision == .skip("when: profile is 'release' is false"))
         #expect(plan.step("testers")?.decision == .run)
+        // Ad hoc builds sign with the team's files: the certificate in a temporary keychain and the ad hoc profile,
+        // both removed by the steps' teardowns.
+        #expect(plan.steps.filter(\.willRun).map(\.id).prefix(5) == ["version", "keychain", "profiles", "archive", "export"])
+        #expect(plan.step("keychain")?.definition.uses == "signing.keychain")
+        #expect(plan.step("profiles")?.definition.uses == "signing.profile")
+        #expect(plan.step("signing")?.decision == .skip("when: (profile is 'release') and (os is 'macos') is false"))
+        #expect(plan.step("archive")?.reads == ["keychain"])
+        #expect(plan.step("export")?.reads == ["profiles", "archive"])
         #expect(plan.step("crash-reporter")?.decision == .skip("when: env CRASH_REPORTER_URL matches '*' is false"))
     }
 

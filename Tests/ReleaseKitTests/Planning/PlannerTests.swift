@@ -27,6 +27,32 @@ import Testing
         return try await Planner().plan(pipeline, options: options)
     }
 
+    /// Two alternative steps, one per profile, and a step reading whichever runs through a profile variable: it is
+    /// skipped for neither, and the plan says which edge belongs to another profile.
+    @Test func aStepReadsOnlyTheProducersItsProfileNamesThroughVariables() async throws {
+        let pipeline = try TestPipelines.load("""
+            {"version": 1,
+             "profiles": {"release": {"when": {"branch": "release*"}, "variables": {"source": "${steps.a.outputs.message}"}},
+                          "adhoc": {"default": true, "variables": {"source": "${steps.b.outputs.message}"}}},
+             "steps": [
+               {"id": "a", "uses": "print", "when": {"profile": "release"}, "with": {"message": "from a"}},
+               {"id": "b", "uses": "print", "when": {"profile": "adhoc"}, "with": {"message": "from b"}},
+               {"id": "use", "uses": "print", "with": {"message": "got ${source}"}},
+               {"id": "both", "uses": "print", "with": {"message": "${steps.a.outputs.message} ${steps.b.outputs.message}"}}
+             ]}
+            """)
+        for (branch, reads, skipped) in [("release/1.0", "a", "b"), ("develop", "b", "a")] {
+            let plan = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: "/tmp", environment: [:],
+                                                                           git: GitInfo(branch: branch, sha: "abc", commitCount: 1)))
+            #expect(plan.step("use")?.decision == .run)
+            #expect(plan.step("use")?.reads == [reads])
+            #expect(Set(plan.step("use")?.needs ?? []) == ["a", "b"], "the graph orders it after both, whatever the profile")
+            #expect(plan.step("both")?.decision == .skip("uses outputs of '\(skipped)', which is skipped"))
+            #expect(PlanRenderer.text(plan).contains("needs: a (uses its outputs\(reads == "a" ? "" : " under another profile")), b (uses its outputs\(reads == "b" ? "" : " under another profile"))"),
+                    "\(PlanRenderer.text(plan))")
+        }
+    }
+
     @Test func choosesTheFirstProfileWhoseConditionHolds() async throws {
         let release = try await plan(branch: "release/3.0.0", environment: ["BETA": "1"])
         #expect(release.profile == "release")

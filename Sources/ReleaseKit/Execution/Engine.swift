@@ -215,10 +215,7 @@ public final class Engine: Sendable {
                 preflight.steps[id] = prepared.step
                 preflight.effects[id] = prepared.plan.effects
                 preflight.promised[id] = prepared.plan.outputs
-                for artifact in prepared.plan.outputs.artifacts { promisedPaths[artifact.path] = id }
-                for value in prepared.plan.outputs.values.values {
-                    for path in Self.paths(in: value) { promisedPaths[prepared.context.resolvePath(path)] = id }
-                }
+                Self.promise(prepared.plan.outputs, of: id, in: prepared.context, to: &promisedPaths)
             } catch ResolutionError.pendingOutput {
                 preflight.deferred.insert(id)
             } catch StepError.unavailable(let reason) {
@@ -236,6 +233,7 @@ public final class Engine: Sendable {
                     preflight.steps[id] = step
                     preflight.effects[id] = stepPlan.effects
                     preflight.promised[id] = stepPlan.outputs
+                    Self.promise(stepPlan.outputs, of: id, in: context, to: &promisedPaths)
                     preflightWarnings.withLock {
                         $0[id, default: []].append("not checked: it uses secret '\(secret)', not set here (a placeholder stands in); a real run checks it: \(text)")
                     }
@@ -250,6 +248,15 @@ public final class Engine: Sendable {
             }
         }
         return preflight
+    }
+
+    /// Records the paths a step's plan promises (artifacts, path outputs) as made by it, so steps after it that read
+    /// them are checked against the promise rather than the disk.
+    private static func promise(_ outputs: StepOutputs, of id: String, in context: StepContext, to promisedPaths: inout [String: String]) {
+        for artifact in outputs.artifacts { promisedPaths[artifact.path] = id }
+        for value in outputs.values.values {
+            for path in paths(in: value) { promisedPaths[context.resolvePath(path)] = id }
+        }
     }
 
     /// Resolves a step's options, builds the step, runs its `verify` and asks for its `plan`: what preflight does

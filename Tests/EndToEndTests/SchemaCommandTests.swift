@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 import Testing
 
 /// `release schema` checked by an independent validator (check-jsonschema, installed by scripts/setup.sh): every
@@ -66,6 +67,38 @@ import Testing
         let file = ReleaseBinary.root.appendingPathComponent("Fixtures/Pipelines/invalid/\(name).json").path
         let outcome = try Self.check(try Self.schema(), [file])
         #expect(outcome.status != 0, "\(name) passed the schema")
+    }
+
+    /// Every number key of the format (``PipelineKey/all``) at its bounds and just outside them: `release validate`
+    /// and the independent validator take and refuse the same values.
+    @Test func theLoaderAndTheSchemaAgreeOnEveryRange() throws {
+        let schema = try Self.schema()
+        let directory = ReleaseBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var checked = 0
+        for key in PipelineKey.all {
+            guard case .number(let whole, let range) = key.value else { continue }
+            let values = [(range.minimum, true), (range.maximum, true),
+                          (whole ? range.minimum - 1 : range.minimum.nextDown, false), (whole ? range.maximum + 1 : range.maximum.nextUp, false)]
+            for (value, accepted) in values {
+                let text = value.rounded() == value ? String(Int64(value)) : "\(value)"
+                let member = "\"\(key.name)\": \(text)"
+                let pipeline: String
+                switch key.scope {
+                case .pipeline: pipeline = #"{"version": 1, \#(member), "steps": [{"id": "a", "uses": "noop"}]}"#
+                case .profile: pipeline = #"{"version": 1, "profiles": {"p": {\#(member)}}, "steps": [{"id": "a", "uses": "noop"}]}"#
+                case .step: pipeline = #"{"version": 1, "steps": [{"id": "a", "uses": "noop", \#(member)}]}"#
+                }
+                let file = directory + "/\(key.name)-\(checked).json"
+                try pipeline.write(toFile: file, atomically: true, encoding: .utf8)
+                let validator = try Self.check(schema, [file])
+                #expect((validator.status == 0) == accepted, "schema, \(member): \(validator.stdout)")
+                let loader = try ReleaseBinary.run(["validate", file], in: directory)
+                #expect(loader.status == (accepted ? 0 : 65), "validate, \(member): \(loader.stderr)")
+                checked += 1
+            }
+        }
+        #expect(checked == 12)
     }
 
     @Test func aMisspeltOptionIsFlagged() throws {

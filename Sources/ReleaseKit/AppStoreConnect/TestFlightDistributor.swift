@@ -72,79 +72,96 @@ public struct TestFlightDistributor: Sendable {
         let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
         _ = try await uploader.waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
                                                   pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
-
         if let encryption = request.usesNonExemptEncryption {
-            let current = try await client.resource(BuildAttributes.self, "/v1/builds/\(buildID)").attributes?.usesNonExemptEncryption
-            if current == encryption {
-                result.unchanged.append("export compliance (uses non-exempt encryption: \(encryption))")
-            } else {
-                try await client.write("PATCH", "/v1/builds/\(buildID)", [
-                    "data": ["type": "builds", "id": buildID, "attributes": ["usesNonExemptEncryption": encryption]] as [String: Any],
-                ])
-                result.changed.append("export compliance (uses non-exempt encryption: \(encryption))")
-            }
+            try await setExportCompliance(encryption, buildID: buildID, into: &result)
         }
-
         let changes = try await client.convergeWhatsNew(
             BetaBuildLocalizationAttributes.self, type: "betaBuildLocalizations",
             existing: AppStoreConnectClient.path("/v1/betaBuildLocalizations", [("filter[build]", buildID), ("limit", "200")]),
             texts: request.whatToTest, parent: ("build", "builds", buildID))
         result.changed += changes.changed.map { "what to test (\($0))" }
         result.unchanged += changes.unchanged.map { "what to test (\($0))" }
-
         if !request.groups.isEmpty {
-            var chosen: [Resource<BetaGroupAttributes>] = []
-            for name in request.groups {
-                let matches = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-                    "/v1/betaGroups", [("filter[app]", app.id), ("filter[name]", name)]))
-                // The filter may match more loosely than the name: only an exact one counts.
-                guard let group = matches.first(where: { $0.attributes?.name == name }) else {
-                    let all = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-                        "/v1/betaGroups", [("filter[app]", app.id), ("limit", "200")]))
-                    throw AppStoreConnectError.noBetaGroup(name: name, available: all.compactMap { $0.attributes?.name }.sorted())
-                }
-                chosen.append(group)
-            }
-            // Only the groups that do not have the build yet are asked to take it.
-            let having = Set(try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-                "/v1/betaGroups", [("filter[app]", app.id), ("filter[builds]", buildID), ("limit", "200")])).map(\.id))
-            let missing = chosen.filter { !having.contains($0.id) }
-            let names = { (groups: [Resource<BetaGroupAttributes>]) in groups.map { "'\($0.attributes?.name ?? $0.id)'" }.joined(separator: ", ") }
-            if !missing.isEmpty {
-                try await client.write("POST", "/v1/builds/\(buildID)/relationships/betaGroups", [
-                    "data": missing.map { ["type": "betaGroups", "id": $0.id] },
-                ])
-                result.changed.append("beta groups " + names(missing))
-            }
-            let already = chosen.filter { having.contains($0.id) }
-            if !already.isEmpty { result.unchanged.append("beta groups " + names(already)) }
+            try await addToGroups(request.groups, appID: app.id, buildID: buildID, into: &result)
         }
-
         if request.submitForReview {
-            let details = try await client.resources(BuildBetaDetailAttributes.self, AppStoreConnectClient.path(
-                "/v1/buildBetaDetails", [("filter[build]", buildID)]))
-            let state = details.first?.attributes?.externalBuildState ?? ""
-            if Self.submittedStates.contains(state) {
-                result.unchanged.append("beta review (\(state))")
-                result.externalState = state
-            } else {
-                do {
-                    let submission = try await client.write("POST", "/v1/betaAppReviewSubmissions", [
-                        "data": ["type": "betaAppReviewSubmissions", "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)]] as [String: Any],
-                    ], as: BetaAppReviewSubmissionAttributes.self)
-                    result.changed.append("beta review submission (\(submission.attributes?.betaReviewState ?? "submitted"))")
-                    result.externalState = "WAITING_FOR_BETA_REVIEW"
-                } catch AppStoreConnectError.api(_, _, 409, let errors) {
-                    // Already submitted: App Store Connect keeps one submission per build.
-                    for error in errors { log("App Store Connect: \(error.line)") }
-                    result.unchanged.append("beta review (already submitted)")
-                    result.externalState = state
-                }
-            }
+            try await submitForReview(buildID: buildID, into: &result)
         }
         for line in result.changed { log("set \(line)") }
         for line in result.unchanged { log("\(line): already so") }
         return result
+    }
+
+    /// Sets the build's export compliance answer unless it already has it.
+    private func setExportCompliance(_ encryption: Bool, buildID: String, into result: inout Result) async throws {
+        let current = try await client.resource(BuildAttributes.self, "/v1/builds/\(buildID)").attributes?.usesNonExemptEncryption
+        if current == encryption {
+            result.unchanged.append("export compliance (uses non-exempt encryption: \(encryption))")
+        } else {
+            try await client.write("PATCH", "/v1/builds/\(buildID)", [
+                "data": ["type": "builds", "id": buildID, "attributes": ["usesNonExemptEncryption": encryption]] as [String: Any],
+            ])
+            result.changed.append("export compliance (uses non-exempt encryption: \(encryption))")
+        }
+    }
+
+    /// Adds the build to the beta groups named `groupNames` that do not have it yet.
+    /// - Throws: ``AppStoreConnectError/noBetaGroup(name:available:)`` for a name no group of the app has exactly.
+    private func addToGroups(_ groupNames: [String], appID: String, buildID: String, into result: inout Result) async throws {
+        var chosen: [Resource<BetaGroupAttributes>] = []
+        for name in groupNames {
+            chosen.append(try await betaGroup(named: name, appID: appID))
+        }
+        // Only the groups that do not have the build yet are asked to take it.
+        let having = Set(try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+            "/v1/betaGroups", [("filter[app]", appID), ("filter[builds]", buildID), ("limit", "200")])).map(\.id))
+        let missing = chosen.filter { !having.contains($0.id) }
+        let names = { (groups: [Resource<BetaGroupAttributes>]) in groups.map { "'\($0.attributes?.name ?? $0.id)'" }.joined(separator: ", ") }
+        if !missing.isEmpty {
+            try await client.write("POST", "/v1/builds/\(buildID)/relationships/betaGroups", [
+                "data": missing.map { ["type": "betaGroups", "id": $0.id] },
+            ])
+            result.changed.append("beta groups " + names(missing))
+        }
+        let already = chosen.filter { having.contains($0.id) }
+        if !already.isEmpty { result.unchanged.append("beta groups " + names(already)) }
+    }
+
+    /// The app's beta group named exactly `name`.
+    private func betaGroup(named name: String, appID: String) async throws -> Resource<BetaGroupAttributes> {
+        let matches = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+            "/v1/betaGroups", [("filter[app]", appID), ("filter[name]", name)]))
+        // The filter may match more loosely than the name: only an exact one counts.
+        guard let group = matches.first(where: { $0.attributes?.name == name }) else {
+            let all = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
+                "/v1/betaGroups", [("filter[app]", appID), ("limit", "200")]))
+            throw AppStoreConnectError.noBetaGroup(name: name, available: all.compactMap { $0.attributes?.name }.sorted())
+        }
+        return group
+    }
+
+    /// Submits the build to beta review unless it is already submitted (or further).
+    private func submitForReview(buildID: String, into result: inout Result) async throws {
+        let details = try await client.resources(BuildBetaDetailAttributes.self, AppStoreConnectClient.path(
+            "/v1/buildBetaDetails", [("filter[build]", buildID)]))
+        let state = details.first?.attributes?.externalBuildState ?? ""
+        if Self.submittedStates.contains(state) {
+            result.unchanged.append("beta review (\(state))")
+            result.externalState = state
+            return
+        }
+        do {
+            let submission = try await client.write("POST", "/v1/betaAppReviewSubmissions", [
+                "data": ["type": "betaAppReviewSubmissions", "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)]] as [String: Any],
+            ], as: BetaAppReviewSubmissionAttributes.self)
+            result.changed.append("beta review submission (\(submission.attributes?.betaReviewState ?? "submitted"))")
+            result.externalState = "WAITING_FOR_BETA_REVIEW"
+        } catch AppStoreConnectError.api(_, _, 409, let errors) {
+            // Already submitted: App Store Connect keeps one submission per build.
+            for error in errors { log("App Store Connect: \(error.line)") }
+            result.unchanged.append("beta review (already submitted)")
+            result.externalState = state
+        }
     }
 
     /// The build by id, or found by version and number, waiting for it to appear after an upload.

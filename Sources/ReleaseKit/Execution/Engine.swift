@@ -401,13 +401,30 @@ public final class Engine: Sendable {
 
     private func execute(_ planned: PlannedStep, preflight: Preflight, upstream: [String: StepResult], scratch: String,
                          describeOnly: Bool, run status: RunStatus?) async -> StepResult {
-        let definition = planned.definition
-        let id = planned.id
-        let kind = planned.kind.kind
         let started = Date()
-        var result = StepResult(id: id, kind: kind, gate: definition.gate, status: .failed)
+        let interpolator = interpolator(upstream: upstream)
+        if describeOnly {
+            return await describe(planned, preflight: preflight, interpolator: interpolator, scratch: scratch)
+        }
+        var result = StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .failed)
+        switch await start(planned, interpolator: interpolator) {
+        case .resumed(let entry):
+            result.status = .resumed
+            result.outputs = entry.outputs
+            result.artifacts = entry.artifacts
+        case .failed(let message):
+            result.message = message
+            result.duration = Date().timeIntervalSince(started)
+        case .ready(let step, let fingerprint):
+            await runAttempts(step, planned, preflight: preflight, fingerprint: fingerprint, scratch: scratch, run: status, into: &result)
+            result.duration = Date().timeIntervalSince(started)
+        }
+        return result
+    }
 
-        // Resolve options against what upstream steps really produced (or, in a dry run, promised).
+    /// The plan's interpolator with what upstream steps really produced (or, in a dry run, promised), to resolve a
+    /// step's options against.
+    private func interpolator(upstream: [String: StepResult]) -> Interpolator {
         var interpolator = plan.interpolator
         var outputs: [String: [String: OutputValue]] = [:]
         var promisedSteps: Set<String> = []
@@ -417,65 +434,75 @@ public final class Engine: Sendable {
         }
         interpolator.outputs = outputs
         interpolator.promisedSteps = promisedSteps
+        return interpolator
+    }
 
-        if describeOnly {
-            result.status = .planned
-            result.effects = preflight.effects[id] ?? []
-            result.outputs = preflight.promised[id]?.values ?? [:]
-            result.artifacts = preflight.promised[id]?.artifacts ?? []
-            if preflight.deferred.contains(id) {
-                // Preflight could not resolve the options; read-only steps upstream may have run since.
-                do {
-                    let prepared = try await prepare(planned, interpolator: interpolator, scratch: scratch, promisedPaths: [:])
-                    result.effects = prepared.plan.effects
-                    result.outputs = prepared.plan.outputs.values
-                    result.artifacts = prepared.plan.outputs.artifacts
-                } catch ResolutionError.pendingOutput(let producer, let key) {
-                    result.message = "not checked: it uses output '\(key)' of '\(producer)', known only when '\(producer)' really runs"
-                } catch {
-                    result.status = .failed
-                    result.message = masker.mask(message(for: error))
-                }
+    /// A dry run's result for `planned`: what preflight found it would do, or, when preflight could not resolve its
+    /// options, what it says now that read-only steps upstream may have run.
+    private func describe(_ planned: PlannedStep, preflight: Preflight, interpolator: Interpolator, scratch: String) async -> StepResult {
+        let id = planned.id
+        var result = StepResult(id: id, kind: planned.kind.kind, gate: planned.definition.gate, status: .planned)
+        result.effects = preflight.effects[id] ?? []
+        result.outputs = preflight.promised[id]?.values ?? [:]
+        result.artifacts = preflight.promised[id]?.artifacts ?? []
+        if preflight.deferred.contains(id) {
+            do {
+                let prepared = try await prepare(planned, interpolator: interpolator, scratch: scratch, promisedPaths: [:])
+                result.effects = prepared.plan.effects
+                result.outputs = prepared.plan.outputs.values
+                result.artifacts = prepared.plan.outputs.artifacts
+            } catch ResolutionError.pendingOutput(let producer, let key) {
+                result.message = "not checked: it uses output '\(key)' of '\(producer)', known only when '\(producer)' really runs"
+            } catch {
+                result.status = .failed
+                result.message = masker.mask(message(for: error))
             }
-            emitPreflightWarnings(of: result)
-            return result
         }
+        emitPreflightWarnings(of: result)
+        return result
+    }
 
-        let step: any Step
-        let fingerprint: String
+    /// How a step starts: taken from an earlier run, or built from its resolved options, or failed doing so.
+    private enum Start {
+        case resumed(RunJournal.Entry)
+        case ready(any Step, fingerprint: String)
+        case failed(String)
+    }
+
+    /// Resolves `planned`'s options and builds the step, unless the journal of an earlier run already has it.
+    private func start(_ planned: PlannedStep, interpolator: Interpolator) async -> Start {
+        let definition = planned.definition
         do {
             var names = interpolator
             names.secretsAsNames = true
-            fingerprint = RunJournal.fingerprint(kind: kind, resolved: try names.options(definition.with, of: planned.kind), workspace: plan.options.workingDirectory)
+            let fingerprint = RunJournal.fingerprint(kind: planned.kind.kind, resolved: try names.options(definition.with, of: planned.kind),
+                                                     workspace: plan.options.workingDirectory)
             // A step taken from an earlier run is checked by its fingerprint, which reads a secret's name and never its
             // value: a CI job gets only the secrets of the steps it runs itself.
             if planned.carried {
-                let entry = try await carriedEntry(planned, fingerprint: fingerprint)
-                result.status = .resumed
-                result.outputs = entry.outputs
-                result.artifacts = entry.artifacts
-                return result
+                return .resumed(try await carriedEntry(planned, fingerprint: fingerprint))
             }
-            if plan.options.resume, !definition.always, let entry = journal?.entry(id), entry.fingerprint == fingerprint,
+            if plan.options.resume, !definition.always, let entry = journal?.entry(planned.id), entry.fingerprint == fingerprint,
                await Self.unchanged(entry.artifacts) {
-                result.status = .resumed
-                result.outputs = entry.outputs
-                result.artifacts = entry.artifacts
-                return result
+                return .resumed(entry)
             }
             let resolved = try interpolator.options(definition.with, of: planned.kind)
-            step = try build(planned, resolved)
+            return .ready(try build(planned, resolved), fingerprint: fingerprint)
         } catch {
-            result.message = masker.mask(message(for: error))
-            result.duration = Date().timeIntervalSince(started)
-            return result
+            return .failed(masker.mask(message(for: error)))
         }
+    }
 
-        let attempts = definition.retries + 1
+    /// Runs `step` until an attempt succeeds or no retry is left, recording the outcome in `result`.
+    private func runAttempts(_ step: any Step, _ planned: PlannedStep, preflight: Preflight, fingerprint: String, scratch: String,
+                             run status: RunStatus?, into result: inout StepResult) async {
+        let definition = planned.definition
+        let id = planned.id
         var attempt = 1
         while true {
-            bus.emit(.stepStarted(step: id, kind: kind, attempt: attempt))
+            bus.emit(.stepStarted(step: id, kind: planned.kind.kind, attempt: attempt))
             let context = makeContext(planned, attempt: attempt, scratch: scratch, promisedPaths: [:], run: status)
+            result.attempts = attempt
             do {
                 if preflight.deferred.contains(id) || preflight.steps[id] == nil {
                     try await withTimeout(definition.timeout, "verify") { try await step.verify(in: context) }
@@ -484,49 +511,50 @@ public final class Engine: Sendable {
                 result.status = .succeeded
                 result.outputs = produced.values
                 result.artifacts = produced.artifacts
-                result.attempts = attempt
                 result.message = nil
                 let leaksSecret = produced.values.values.contains { masker.mask($0.text) != $0.text }
                 if !leaksSecret {
                     journal?.record(id, RunJournal.Entry(fingerprint: fingerprint, outputs: produced.values, artifacts: produced.artifacts))
                 }
-                break
+                return
             } catch {
-                result.attempts = attempt
-                let cancelled = error is CancellationError || Task.isCancelled
-                if cancelled {
-                    result.status = .cancelled
-                    result.message = "interrupted"
-                    break
-                }
-                if case StepError.unavailable(let reason) = error {
-                    result.status = .skipped
-                    result.message = masker.mask(reason)
-                    break
-                }
-                result.message = masker.mask(message(for: error))
-                if case StepError.exitStatus(let status, _) = error { result.exitStatus = status }
-                let rejected: Bool
-                if case StepError.rejected = error { rejected = true } else { rejected = false }
-                if attempt < attempts && !rejected && !isInterrupted {
-                    let delay = Self.retryDelay(definition.retryDelay, after: attempt)
-                    bus.emit(.stepRetrying(step: id, attempt: attempt, delay: delay, message: result.message ?? ""))
-                    do {
-                        try await Task.sleep(for: .seconds(delay))
-                    } catch {
-                        result.status = .cancelled
-                        result.message = "interrupted"
-                        break
-                    }
-                    attempt += 1
-                    continue
-                }
-                result.status = definition.continueOnError ? .ignoredFailure : definition.gate ? .rejected : .failed
-                break
+                guard await shouldRetry(after: error, attempt: attempt, of: definition, id: id, into: &result) else { return }
+                attempt += 1
             }
         }
-        result.duration = Date().timeIntervalSince(started)
-        return result
+    }
+
+    /// Records a failed attempt in `result`; true when the step gets another one, after its retry delay.
+    private func shouldRetry(after error: any Error, attempt: Int, of definition: StepDefinition, id: String,
+                             into result: inout StepResult) async -> Bool {
+        if error is CancellationError || Task.isCancelled {
+            result.status = .cancelled
+            result.message = "interrupted"
+            return false
+        }
+        if case StepError.unavailable(let reason) = error {
+            result.status = .skipped
+            result.message = masker.mask(reason)
+            return false
+        }
+        result.message = masker.mask(message(for: error))
+        if case StepError.exitStatus(let status, _) = error { result.exitStatus = status }
+        let rejected: Bool
+        if case StepError.rejected = error { rejected = true } else { rejected = false }
+        if attempt < definition.retries + 1 && !rejected && !isInterrupted {
+            let delay = Self.retryDelay(definition.retryDelay, after: attempt)
+            bus.emit(.stepRetrying(step: id, attempt: attempt, delay: delay, message: result.message ?? ""))
+            do {
+                try await Task.sleep(for: .seconds(delay))
+            } catch {
+                result.status = .cancelled
+                result.message = "interrupted"
+                return false
+            }
+            return true
+        }
+        result.status = definition.continueOnError ? .ignoredFailure : definition.gate ? .rejected : .failed
+        return false
     }
 
     /// How the steps `planned` follows went, for a step that reports on the run: all of them have finished.

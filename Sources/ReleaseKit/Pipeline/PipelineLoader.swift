@@ -5,11 +5,11 @@ import Foundation
 public struct PipelineLoader: Sendable {
     /// The format versions this release reads.
     public static let supportedVersions = [1]
-    /// `$schema` is accepted and ignored, so editors can autocomplete from `release schema` (DESIGN §4).
-    static let topLevelKeys = ["$schema", "version", "name", "description", "variables", "profiles", "plugins", "runs_on", "tool", "attest", "steps"]
-    static let profileKeys = ["when", "default", "variables", "description"]
-    static let stepKeys = ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
-                           "timeout", "continue_on_error", "runs_on", "description"]
+    /// The keys of each object, from ``PipelineKey/all``. `$schema` is accepted and ignored, so editors can
+    /// autocomplete from `release schema` (DESIGN §4).
+    static let topLevelKeys = PipelineKey.keys(in: .pipeline).map(\.name)
+    static let profileKeys = PipelineKey.keys(in: .profile).map(\.name)
+    static let stepKeys = PipelineKey.keys(in: .step).map(\.name)
 
     /// The step kinds pipelines may use; nil for the built-in ones.
     public let registry: StepRegistry?
@@ -132,11 +132,8 @@ public struct PipelineLoader: Sendable {
         }
 
         var name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        if let node = root["name"] {
-            if let text = node.string, !text.isEmpty { name = text } else {
-                diagnostics.add("'name' must be a non-empty string, found \(node.found)", at: node, .root.appending("name"))
-            }
-        }
+        if let text = readText(root, "name", .pipeline, path: .root, into: &diagnostics) { name = text }
+        for key in ["$schema", "description"] { _ = readText(root, key, .pipeline, path: .root, into: &diagnostics) }
 
         let variables = root["variables"].map { readVariables($0, path: .root.appending("variables"), into: &diagnostics) } ?? []
         if let node = root["plugins"] { checkPlugins(node, into: &diagnostics) }
@@ -145,12 +142,7 @@ public struct PipelineLoader: Sendable {
         if let node = root["tool"], node.members == nil {
             diagnostics.add("'tool' must be an object such as {\"source\": \"download\"}, found \(node.found)", at: node, .root.appending("tool"))
         }
-        var attest = false
-        if let node = root["attest"] {
-            if case .bool(let value) = node.value { attest = value } else {
-                diagnostics.add("'attest' must be true or false, found \(node.found)", at: node, .root.appending("attest"))
-            }
-        }
+        let attest = readBool(root, "attest", .pipeline, path: .root, into: &diagnostics)
 
         var steps: [StepDefinition] = []
         if let node = root["steps"] {
@@ -252,7 +244,8 @@ public struct PipelineLoader: Sendable {
                     diagnostics.add("a profile's 'when' cannot test the profile itself", at: node, profilePath.appending("when"))
                 }
             }
-            let isDefault = readBool(member.value["default"], key: "default", path: profilePath, into: &diagnostics) ?? false
+            let isDefault = readBool(member.value, "default", .profile, path: profilePath, into: &diagnostics)
+            _ = readText(member.value, "description", .profile, path: profilePath, into: &diagnostics)
             let variables = member.value["variables"].map { readVariables($0, path: profilePath.appending("variables"), into: &diagnostics) } ?? []
             profiles.append(ProfileDefinition(name: member.key, when: when, isDefault: isDefault, variables: variables, location: member.keyLocation))
         }
@@ -361,12 +354,13 @@ public struct PipelineLoader: Sendable {
         }
 
         let when = node["when"].flatMap { Condition.parse($0, at: path.appending("when"), into: &diagnostics) }
-        let gate = readBool(node["gate"], key: "gate", path: path, into: &diagnostics) ?? false
-        let always = readBool(node["always"], key: "always", path: path, into: &diagnostics) ?? false
-        let continueOnError = readBool(node["continue_on_error"], key: "continue_on_error", path: path, into: &diagnostics) ?? false
-        let retries = readNumber(node["retries"], key: "retries", path: path, whole: true, range: 0...100, into: &diagnostics).map { Int($0) } ?? 0
-        let retryDelay = readNumber(node["retry_delay"], key: "retry_delay", path: path, whole: false, range: 0...3600, into: &diagnostics) ?? 1
-        let timeout = readNumber(node["timeout"], key: "timeout", path: path, whole: false, range: 0.001...604_800, into: &diagnostics)
+        let gate = readBool(node, "gate", .step, path: path, into: &diagnostics)
+        let always = readBool(node, "always", .step, path: path, into: &diagnostics)
+        let continueOnError = readBool(node, "continue_on_error", .step, path: path, into: &diagnostics)
+        let retries = readNumber(node, "retries", .step, path: path, into: &diagnostics).map { Int($0) } ?? 0
+        let retryDelay = readNumber(node, "retry_delay", .step, path: path, into: &diagnostics) ?? 1
+        let timeout = readNumber(node, "timeout", .step, path: path, into: &diagnostics)
+        _ = readText(node, "description", .step, path: path, into: &diagnostics)
         if gate && always {
             diagnostics.add("step '\(id)': a step cannot be both a gate and always", at: node["always"] ?? node, path.appending("always"))
         }
@@ -450,21 +444,38 @@ public struct PipelineLoader: Sendable {
         }
     }
 
-    private func readBool(_ node: JSONNode?, key: String, path: JSONPath, into diagnostics: inout DiagnosticList) -> Bool? {
-        guard let node else { return nil }
+    // The simple values, checked as ``PipelineKey/all`` declares them. A name missing from the table is a bug the
+    // tests catch (`PipelineKeyTests`); the value then goes unchecked rather than trapping.
+
+    /// `object[key]`, a boolean key of `scope`: its value, else its declared default (`false`).
+    private func readBool(_ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
+                          into diagnostics: inout DiagnosticList) -> Bool {
+        let fallback = PipelineKey.key(key, in: scope)?.defaultValue == "true"
+        guard let node = object[key] else { return fallback }
         if case .bool(let flag) = node.value { return flag }
         diagnostics.add("'\(key)' must be true or false, found \(node.found)", at: node, path.appending(key))
+        return fallback
+    }
+
+    /// `object[key]`, a text key of `scope`, or nil when absent or wrong.
+    private func readText(_ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
+                          into diagnostics: inout DiagnosticList) -> String? {
+        guard let node = object[key], case .text(let nonEmpty)? = PipelineKey.key(key, in: scope)?.value else { return nil }
+        if let text = node.string, !nonEmpty || !text.isEmpty { return text }
+        diagnostics.add("'\(key)' must be a \(nonEmpty ? "non-empty " : "")string, found \(node.found)", at: node, path.appending(key))
         return nil
     }
 
-    private func readNumber(_ node: JSONNode?, key: String, path: JSONPath, whole: Bool, range: ClosedRange<Double>, into diagnostics: inout DiagnosticList) -> Double? {
-        guard let node else { return nil }
+    /// `object[key]`, a number key of `scope` within its declared range, or nil when absent or wrong.
+    private func readNumber(_ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
+                            into diagnostics: inout DiagnosticList) -> Double? {
+        guard let node = object[key], case .number(let whole, let range)? = PipelineKey.key(key, in: scope)?.value else { return nil }
         guard case .number(let value, let text) = node.value, !whole || value.rounded() == value else {
             diagnostics.add("'\(key)' must be a \(whole ? "whole " : "")number, found \(node.found)", at: node, path.appending(key))
             return nil
         }
         guard range.contains(value) else {
-            diagnostics.add("'\(key)' must be \(OptionRange(range).text), found \(text)", at: node, path.appending(key))
+            diagnostics.add("'\(key)' must be \(range.text), found \(text)", at: node, path.appending(key))
             return nil
         }
         return value

@@ -41,48 +41,9 @@ public enum PipelineSchema {
             "title": "release pipeline (format version \(PipelineLoader.supportedVersions.map(String.init).joined(separator: ", ")))",
             "description": "A release as a graph of steps; see Pipelines/README.md and 'release steps'.",
             "type": "object",
-            "required": ["version", "steps"],
+            "required": PipelineKey.keys(in: .pipeline).filter(\.required).map(\.name),
             "additionalProperties": false,
-            "properties": [
-                "$schema": ["type": "string", "description": "accepted and ignored: where editors find this schema"],
-                "version": ["enum": PipelineLoader.supportedVersions, "description": "the format version"],
-                "name": ["type": "string", "minLength": 1, "description": "shown in output and reports (default: the file name)"],
-                "description": ["type": "string"],
-                "variables": ["$ref": "#/$defs/variables"],
-                "runs_on": ["$ref": "#/$defs/runner"],
-                "tool": [
-                    "type": "object",
-                    "description": "where exported CI jobs get release (default: the pinned tarballs of this version)",
-                    "required": ["source"],
-                    "additionalProperties": false,
-                    "properties": [
-                        "source": ["enum": ["download", "homebrew", "mint", "swiftpm"]],
-                        "version": ["type": "string"],
-                        "url": ["type": "string", "description": "download: URL pattern with {version} and {platform}"],
-                        "sha256": ["type": "object", "description": "download: platform -> SHA-256 of its tarball",
-                                   "additionalProperties": ["type": "string", "pattern": "^[0-9a-fA-F]{64}$"]],
-                        "tap": ["type": "string"], "formula": ["type": "string"],
-                        "package": ["type": "string"],
-                        "repository": ["type": "string"], "tag": ["type": "string"],
-                    ],
-                ],
-                "attest": ["type": "boolean", "description": "exported workflows attest the provenance of published files"],
-                "profiles": [
-                    "type": "object",
-                    "propertyNames": ["pattern": "^\(PipelineLoader.idPattern)$"],
-                    "additionalProperties": [
-                        "type": "object",
-                        "additionalProperties": false,
-                        "properties": [
-                            "when": ["$ref": "#/$defs/condition"],
-                            "default": ["type": "boolean"],
-                            "variables": ["$ref": "#/$defs/variables"],
-                            "description": ["type": "string"],
-                        ] as [String: Any],
-                    ] as [String: Any],
-                ] as [String: Any],
-                "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]] as [String: Any],
-            ] as [String: Any],
+            "properties": properties(.pipeline, kinds: registry.kinds),
             "$defs": definitions,
         ]
     }
@@ -114,25 +75,79 @@ public enum PipelineSchema {
     private static func step(kinds: [StepKind], conditionals: [Any]) -> [String: Any] {
         [
             "type": "object",
-            "required": ["id", "uses"],
+            "required": PipelineKey.keys(in: .step).filter(\.required).map(\.name),
+            "additionalProperties": false,
+            "properties": properties(.step, kinds: kinds),
+            "allOf": conditionals,
+        ]
+    }
+
+    /// The keys of `scope` from ``PipelineKey/all``: each value's schema, with the key's help (and default) as its
+    /// description.
+    static func properties(_ scope: PipelineKey.Scope, kinds: [StepKind]) -> [String: Any] {
+        var properties: [String: Any] = [:]
+        for key in PipelineKey.keys(in: scope) {
+            var schema = value(key.value, kinds: kinds)
+            var description = key.help
+            if let defaultValue = key.defaultValue {
+                if !description.contains("(default") { description += " (default: \(defaultValue))" }
+                if let value = try? JSONSerialization.jsonObject(with: Data(defaultValue.utf8), options: [.fragmentsAllowed]) {
+                    schema["default"] = value
+                }
+            }
+            schema["description"] = description
+            properties[key.name] = schema
+        }
+        return properties
+    }
+
+    /// The schema of a key's value. Number bounds are the loader's, inclusive (integral ones written as integers).
+    static func value(_ value: PipelineKey.Value, kinds: [StepKind]) -> [String: Any] {
+        switch value {
+        case .text(let nonEmpty): return nonEmpty ? ["type": "string", "minLength": 1] : ["type": "string"]
+        case .boolean: return ["type": "boolean"]
+        case .number(let whole, let range):
+            let bound = { (value: Double) -> Any in value.rounded() == value ? Int64(value) as Any : value }
+            return ["type": whole ? "integer" : "number", "minimum": bound(range.minimum), "maximum": bound(range.maximum)]
+        case .version: return ["enum": PipelineLoader.supportedVersions]
+        case .stepID: return ["type": "string", "pattern": "^\(PipelineLoader.idPattern)$"]
+        case .stepKind: return ["enum": kinds.map(\.kind)]
+        case .stepIDs: return ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]]
+        case .options: return ["type": "object"]
+        case .condition: return ["$ref": "#/$defs/condition"]
+        case .variables: return ["$ref": "#/$defs/variables"]
+        case .runner: return ["$ref": "#/$defs/runner"]
+        case .plugins: return ["type": "object", "additionalProperties": ["type": "string", "minLength": 1]]
+        case .tool: return tool
+        case .steps: return ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]]
+        case .profiles:
+            return [
+                "type": "object",
+                "propertyNames": ["pattern": "^\(PipelineLoader.idPattern)$"],
+                "additionalProperties": [
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": properties(.profile, kinds: kinds),
+                ] as [String: Any],
+            ]
+        }
+    }
+
+    private static var tool: [String: Any] {
+        [
+            "type": "object",
+            "required": ["source"],
             "additionalProperties": false,
             "properties": [
-                "id": ["type": "string", "pattern": "^\(PipelineLoader.idPattern)$"],
-                "uses": ["enum": kinds.map(\.kind), "description": "the step kind ('release steps' lists them)"],
-                "needs": ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]],
-                          "description": "step ids that must finish first"],
-                "with": ["type": "object", "description": "the step kind's options"],
-                "when": ["$ref": "#/$defs/condition"],
-                "gate": ["type": "boolean", "description": "a validation gate: a rejection blocks everything downstream (exit 2)"],
-                "always": ["type": "boolean", "description": "runs after its needs whatever their outcome, and after an interrupt"],
-                "retries": ["type": "integer", "minimum": 0, "maximum": 100],
-                "retry_delay": ["type": "number", "minimum": 0, "maximum": 3600],
-                "timeout": ["type": "number", "exclusiveMinimum": 0, "maximum": 604_800, "description": "seconds"],
-                "continue_on_error": ["type": "boolean"],
-                "runs_on": ["$ref": "#/$defs/runner"],
-                "description": ["type": "string"],
+                "source": ["enum": ["download", "homebrew", "mint", "swiftpm"]],
+                "version": ["type": "string"],
+                "url": ["type": "string", "description": "download: URL pattern with {version} and {platform}"],
+                "sha256": ["type": "object", "description": "download: platform -> SHA-256 of its tarball",
+                           "additionalProperties": ["type": "string", "pattern": "^[0-9a-fA-F]{64}$"]],
+                "tap": ["type": "string"], "formula": ["type": "string"],
+                "package": ["type": "string"],
+                "repository": ["type": "string"], "tag": ["type": "string"],
             ] as [String: Any],
-            "allOf": conditionals,
         ]
     }
 

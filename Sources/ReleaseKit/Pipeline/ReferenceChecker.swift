@@ -4,54 +4,98 @@ struct ReferenceChecker {
     let registry: StepRegistry
     let extraVariables: Set<String>
 
+    /// Where each unknown variable is used: one error for each name, however many places use it.
+    typealias UnknownUses = [String: [(location: SourceLocation, path: JSONPath)]]
+
     func check(into diagnostics: inout DiagnosticList) -> ValidatedPipeline? {
         let steps = definition.steps
+        let ids = uniqueIDs(of: steps, into: &diagnostics)
+        var unknown: UnknownUses = [:]
+        let variables = checkVariables(ids: ids, unknown: &unknown, into: &diagnostics)
+        let outputUses = checkSteps(ids: ids, variables: variables, unknown: &unknown, into: &diagnostics)
+        reportUnknownVariables(unknown, known: variables.known, into: &diagnostics)
+        guard let explicit = explicitDependencies(of: steps, ids: ids, into: &diagnostics) else { return nil }
+        let graphIDs = explicit.ids
+        var combined = explicit.needs
+        let implied = addOutputEdges(steps: steps, ids: ids, graphIDs: graphIDs, outputUses: outputUses, to: &combined, into: &diagnostics)
+        let pathNeeds = addPathEdges(steps: steps, ids: ids, graph: &combined, into: &diagnostics)
+        guard diagnostics.isEmpty else { return nil }
+        return ValidatedPipeline(
+            definition: definition,
+            graph: StepGraph(ids: graphIDs, dependencies: combined),
+            outputUses: outputUses,
+            impliedNeeds: implied,
+            pathNeeds: pathNeeds,
+            registry: registry
+        )
+    }
+
+    /// Each step by id, reporting a second step with an id already used.
+    private func uniqueIDs(of steps: [StepDefinition], into diagnostics: inout DiagnosticList) -> [String: StepDefinition] {
         var ids: [String: StepDefinition] = [:]
         for step in steps {
             if let first = ids[step.id] {
-                diagnostics.add("duplicate step id '\(step.id)' (first used by the step at line \(first.location.line))", at: step.with.location == step.location ? step.location : step.location, step.path.appending("id"))
+                diagnostics.add("duplicate step id '\(step.id)' (first used by the step at line \(first.location.line))", at: step.location, step.path.appending("id"))
             } else {
                 ids[step.id] = step
             }
         }
-        let stepIDs = steps.map(\.id)
+        return ids
+    }
 
-        // Variables: every definition's references, and which steps' outputs each variable pulls in.
+    /// The pipeline's and profiles' variables: the names known, and what each one's definitions refer to.
+    private struct Variables {
+        var known: Set<String>
+        var references: [String: [TemplateReference]]
+
+        /// The steps whose outputs variable `name` uses, through other variables too.
+        func outputsUsed(by name: String) -> Set<String> {
+            var seen: Set<String> = []
+            return outputsUsed(by: name, seen: &seen)
+        }
+
+        private func outputsUsed(by name: String, seen: inout Set<String>) -> Set<String> {
+            guard seen.insert(name).inserted else { return [] }
+            var result: Set<String> = []
+            for reference in references[name] ?? [] {
+                switch reference {
+                case .stepOutput(let step, _): result.insert(step)
+                case .variable(let inner): result.formUnion(outputsUsed(by: inner, seen: &seen))
+                default: break
+                }
+            }
+            return result
+        }
+    }
+
+    /// Checks every variable definition's references, and reports variables that refer to each other in a cycle.
+    private func checkVariables(ids: [String: StepDefinition], unknown: inout UnknownUses, into diagnostics: inout DiagnosticList) -> Variables {
         var variableDefinitions: [String: [VariableDefinition]] = [:]
         for variable in definition.variables + definition.profiles.flatMap(\.variables) {
             variableDefinitions[variable.name, default: []].append(variable)
         }
         let knownVariables = Set(variableDefinitions.keys).union(extraVariables)
-        /// Where each unknown variable is used: one error for each name, however many places use it.
-        var unknownVariables: [String: [(location: SourceLocation, path: JSONPath)]] = [:]
         var variableReferences: [String: [TemplateReference]] = [:]
         for (name, definitions) in variableDefinitions {
             for variable in definitions {
                 let references = parseReferences(variable.value, location: variable.location, path: variable.path, owner: nil, into: &diagnostics)
                 variableReferences[name, default: []].append(contentsOf: references)
-                checkReferences(references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, unknown: &unknownVariables, into: &diagnostics)
+                checkReferences(references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, unknown: &unknown, into: &diagnostics)
             }
         }
         if let cycle = variableCycle(variableReferences) {
             let variable = variableDefinitions[cycle[0]]?.first
             diagnostics.add("variables refer to each other in a cycle: \(cycle.joined(separator: " -> "))", at: variable?.location, variable?.path)
         }
-        func outputsUsed(byVariable name: String, seen: inout Set<String>) -> Set<String> {
-            guard seen.insert(name).inserted else { return [] }
-            var result: Set<String> = []
-            for reference in variableReferences[name] ?? [] {
-                switch reference {
-                case .stepOutput(let step, _): result.insert(step)
-                case .variable(let inner): result.formUnion(outputsUsed(byVariable: inner, seen: &seen))
-                default: break
-                }
-            }
-            return result
-        }
+        return Variables(known: knownVariables, references: variableReferences)
+    }
 
-        // Steps: needs, options, references, conditions.
+    /// Checks each step's needs, options, references and condition; returns the steps whose outputs each one uses.
+    private func checkSteps(ids: [String: StepDefinition], variables: Variables, unknown: inout UnknownUses,
+                            into diagnostics: inout DiagnosticList) -> [String: Set<String>] {
+        let stepIDs = definition.steps.map(\.id)
         var outputUses: [String: Set<String>] = [:]
-        for step in steps {
+        for step in definition.steps {
             for (offset, need) in step.needs.enumerated() {
                 let location = step.needsLocations[offset]
                 let path = step.path.appending("needs").appending(offset)
@@ -66,26 +110,36 @@ struct ReferenceChecker {
                 checkOptions(step, kind: kind, reported: notEnabled ? kind.shellScript?.script : nil, into: &diagnostics)
                 if !notEnabled { checkShellScript(step, kind: kind, into: &diagnostics) }
             }
-            var uses: Set<String> = []
-            forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
-                let references = parseReferences(text, location: node.location, path: path, owner: step.id, into: &diagnostics)
-                checkReferences(references, location: node.location, path: path, owner: step, ids: ids, knownVariables: knownVariables, unknown: &unknownVariables, into: &diagnostics)
-                for reference in references {
-                    switch reference {
-                    case .stepOutput(let producer, _) where producer != step.id && ids[producer] != nil: uses.insert(producer)
-                    case .variable(let name):
-                        var seen: Set<String> = []
-                        uses.formUnion(outputsUsed(byVariable: name, seen: &seen).subtracting([step.id]).filter { ids[$0] != nil })
-                    default: break
-                    }
-                }
-            }
-            outputUses[step.id] = uses
+            outputUses[step.id] = checkStepReferences(step, ids: ids, variables: variables, unknown: &unknown, into: &diagnostics)
             if let when = step.when { checkProfileNames(in: when, step: step, into: &diagnostics) }
         }
-        reportUnknownVariables(unknownVariables, known: knownVariables, into: &diagnostics)
+        return outputUses
+    }
 
-        // The graph: explicit needs first, so a plain cycle is reported as one.
+    /// Checks the references in `step`'s options; returns the other steps whose outputs it uses, directly or through
+    /// variables.
+    private func checkStepReferences(_ step: StepDefinition, ids: [String: StepDefinition], variables: Variables,
+                                     unknown: inout UnknownUses, into diagnostics: inout DiagnosticList) -> Set<String> {
+        var uses: Set<String> = []
+        forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
+            let references = parseReferences(text, location: node.location, path: path, owner: step.id, into: &diagnostics)
+            checkReferences(references, location: node.location, path: path, owner: step, ids: ids, knownVariables: variables.known, unknown: &unknown, into: &diagnostics)
+            for reference in references {
+                switch reference {
+                case .stepOutput(let producer, _) where producer != step.id && ids[producer] != nil: uses.insert(producer)
+                case .variable(let name):
+                    uses.formUnion(variables.outputsUsed(by: name).subtracting([step.id]).filter { ids[$0] != nil })
+                default: break
+                }
+            }
+        }
+        return uses
+    }
+
+    /// The graph's step ids (each once, in declaration order) and each step's explicit `needs`, or nil after reporting
+    /// a cycle of them: explicit needs are checked first, so a plain cycle is reported as one.
+    private func explicitDependencies(of steps: [StepDefinition], ids: [String: StepDefinition],
+                                      into diagnostics: inout DiagnosticList) -> (ids: [String], needs: [String: [String]])? {
         var explicit: [String: [String]] = [:]
         for step in steps { explicit[step.id] = step.needs.filter { ids[$0] != nil && $0 != step.id } }
         var seenIDs: Set<String> = []
@@ -95,44 +149,32 @@ struct ReferenceChecker {
             diagnostics.add("steps wait for each other in a cycle: \(cycle.joined(separator: " -> ")) (each must finish before the next starts)", at: step.location, step.path.appending("needs"))
             return nil
         }
-        var combined = explicit
+        return (explicitGraph.ids, explicit)
+    }
+
+    /// Adds the edges output uses imply to `graph`, reporting a use of a step that runs after the user; returns the
+    /// edges added. Usually they make no cycle: all are added and checked once (linear). Only when they do are they
+    /// added one at a time, to name the use that closes the cycle.
+    private func addOutputEdges(steps: [StepDefinition], ids: [String: StepDefinition], graphIDs: [String], outputUses: [String: Set<String>],
+                                to graph: inout [String: [String]], into diagnostics: inout DiagnosticList) -> [String: [String]] {
         var implied: [String: [String]] = [:]
-        // Output uses add edges too. Usually they make no cycle: add them all and check once (linear). Only when
-        // they do, add them one at a time to name the use that closes the cycle.
-        var all = explicit
+        var all = graph
         for step in steps {
             for producer in outputUses[step.id] ?? [] where !(all[step.id] ?? []).contains(producer) { all[step.id, default: []].append(producer) }
         }
-        let needsOneByOne = StepGraph(ids: explicitGraph.ids, dependencies: all).findCycle() != nil
-        for step in steps where !needsOneByOne {
-            let position = { (id: String) in ids[id]?.index ?? 0 }
-            for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(combined[step.id] ?? []).contains(producer) {
-                combined[step.id, default: []].append(producer)
-                implied[step.id, default: []].append(producer)
-            }
-        }
-        for step in steps where needsOneByOne {
-            let position = { (id: String) in ids[id]?.index ?? 0 }
-            for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(combined[step.id] ?? []).contains(producer) {
-                let graph = StepGraph(ids: explicitGraph.ids, dependencies: combined)
-                if let path = graph.dependencyPath(from: producer, to: step.id) {
+        let needsOneByOne = StepGraph(ids: graphIDs, dependencies: all).findCycle() != nil
+        let position = { (id: String) in ids[id]?.index ?? 0 }
+        for step in steps {
+            for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(graph[step.id] ?? []).contains(producer) {
+                if needsOneByOne, let path = StepGraph(ids: graphIDs, dependencies: graph).dependencyPath(from: producer, to: step.id) {
                     diagnostics.add("step '\(step.id)' uses outputs of '\(producer)', which is not upstream of it ('\(producer)' runs after '\(step.id)': \(path.reversed().joined(separator: " -> ")))", at: step.location, step.path.appending("with"))
                     continue
                 }
-                combined[step.id, default: []].append(producer)
+                graph[step.id, default: []].append(producer)
                 implied[step.id, default: []].append(producer)
             }
         }
-        let pathNeeds = addPathEdges(steps: steps, ids: ids, graph: &combined, into: &diagnostics)
-        guard diagnostics.isEmpty else { return nil }
-        return ValidatedPipeline(
-            definition: definition,
-            graph: StepGraph(ids: explicitGraph.ids, dependencies: combined),
-            outputUses: outputUses,
-            impliedNeeds: implied,
-            pathNeeds: pathNeeds,
-            registry: registry
-        )
+        return implied
     }
 
     // MARK: Paths

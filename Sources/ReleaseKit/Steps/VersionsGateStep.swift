@@ -123,33 +123,54 @@ public struct VersionsGateStep: Step {
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         let report = try read(context)
-        let entries: [VersionEntry]
-        if report.kind == .file {
-            entries = report.entries
-        } else {
-            entries = report.entries.filter { $0.configuration == configuration }
-            if entries.isEmpty {
-                let names = Set(report.entries.compactMap(\.configuration)).sorted().map { "'\($0)'" }.joined(separator: ", ")
-                throw StepError.invalidOption("configuration", "'\(report.project)' has no configuration '\(configuration)' (configurations: \(names))")
-            }
-        }
-        let isApp = { (entry: VersionEntry) in
+        let entries = try configurationEntries(report)
+        let apps = entries.filter { entry in
             report.kind == .file || entry.host != nil || (entry.productType?.hasPrefix("com.apple.product-type.application") ?? false)
         }
-        let apps = entries.filter(isApp)
         let primary = apps.first { $0.target == report.primaryTarget } ?? apps.first { $0.host == nil } ?? apps.first
         guard let primary else {
             throw StepError.rejected(["'\(report.project)' has no app target in configuration '\(configuration)'"])
         }
-        func name(_ entry: VersionEntry) -> String {
-            entry.configuration.map { "'\(entry.target)' (\($0))" } ?? "'\(entry.target)'"
+        var problems = agreementProblems(apps: apps, entries: entries, primary: primary) + formProblems(primary)
+        var latestTag = ""
+        if let pattern = options.tagPattern {
+            let above = try await releaseTagProblems(primary, pattern: pattern, context: context)
+            latestTag = above.latestTag
+            problems += above.problems
         }
-        func place(_ location: DefinitionLocation?) -> String {
-            location.map { ", defined at \($0)" } ?? ""
-        }
-        var problems: [String] = []
+        guard problems.isEmpty else { throw StepError.rejected(problems) }
+        let version = primary.version ?? ""
+        let build = primary.build ?? ""
+        context.log("\(apps.count) app \(apps.count == 1 ? "target" : "targets") at \(version) (\(build))" + (latestTag.isEmpty ? "" : ", above release tag '\(latestTag)'"))
+        return StepOutputs(["version": .string(version), "build": .string(build), "latest_tag": .string(latestTag)])
+    }
 
-        // Every app-like target against its host (or the primary app).
+    /// The entries of the configuration checked (every entry of a version file).
+    /// - Throws: ``StepError/invalidOption(_:_:)`` when the project has no such configuration.
+    private func configurationEntries(_ report: VersionReport) throws -> [VersionEntry] {
+        if report.kind == .file { return report.entries }
+        let entries = report.entries.filter { $0.configuration == configuration }
+        if entries.isEmpty {
+            let names = Set(report.entries.compactMap(\.configuration)).sorted().map { "'\($0)'" }.joined(separator: ", ")
+            throw StepError.invalidOption("configuration", "'\(report.project)' has no configuration '\(configuration)' (configurations: \(names))")
+        }
+        return entries
+    }
+
+    /// `'Demo' (Release)`: an entry as problems name it.
+    private static func name(_ entry: VersionEntry) -> String {
+        entry.configuration.map { "'\(entry.target)' (\($0))" } ?? "'\(entry.target)'"
+    }
+
+    /// `, defined at FILE:LINE`, or nothing.
+    private static func place(_ location: DefinitionLocation?) -> String {
+        location.map { ", defined at \($0)" } ?? ""
+    }
+
+    /// Every app-like target against its host (or the primary app).
+    private func agreementProblems(apps: [VersionEntry], entries: [VersionEntry], primary: VersionEntry) -> [String] {
+        let name = Self.name, place = Self.place
+        var problems: [String] = []
         for entry in apps where entry.target != primary.target {
             let reference = entry.host.flatMap { host in entries.first { $0.target == host } } ?? primary
             let relation = entry.host != nil ? "its app" : "the app"
@@ -160,10 +181,15 @@ public struct VersionsGateStep: Step {
                 problems.append("\(name(entry)) has build '\(entry.build ?? "")'\(place(entry.buildDefinedAt)), expected '\(reference.build ?? "")' like \(relation) '\(reference.target)'")
             }
         }
+        return problems
+    }
 
-        // Well formed for App Store Connect.
+    /// The primary app's version and build: well formed for App Store Connect, and the expected ones.
+    private func formProblems(_ primary: VersionEntry) -> [String] {
+        let name = Self.name, place = Self.place
         let version = primary.version ?? ""
         let build = primary.build ?? ""
+        var problems: [String] = []
         if Self.integers(version) == nil {
             problems.append(version.isEmpty
                 ? "\(name(primary)) has no version (CFBundleShortVersionString / MARKETING_VERSION)"
@@ -180,44 +206,55 @@ public struct VersionsGateStep: Step {
         if let expected = options.expectedBuild, expected != build {
             problems.append("\(name(primary)) has build '\(build)'\(place(primary.buildDefinedAt)), expected '\(expected)' (expected_build)")
         }
+        return problems
+    }
 
-        // Above the last release.
+    /// The primary app's version and build against the latest release tags matching `pattern`: the latest version
+    /// tag, and the problems when the app is not above them.
+    private func releaseTagProblems(_ primary: VersionEntry, pattern: String, context: StepContext) async throws -> (latestTag: String, problems: [String]) {
+        let name = Self.name, place = Self.place
+        let version = primary.version ?? ""
+        let build = primary.build ?? ""
+        let latest = try await latestReleaseTags(pattern: pattern, version: version, build: build, context: context)
+        var problems: [String] = []
         var latestTag = ""
-        if let pattern = options.tagPattern {
-            let listed = try await context.capture(["git", "tag", "--list", pattern], directory: options.directory)
-            let onHead = try await context.capture(["git", "tag", "--list", pattern, "--points-at", "HEAD"], directory: options.directory)
-            let headTags = Set(onHead.split(separator: "\n").map(String.init))
-            let tags = listed.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-            let buildRegex = try options.buildPattern.map { try Regex($0) }
-            var latestVersion: (tag: String, value: [Int])?
-            var latestBuild: (tag: String, text: String, value: [Int])?
-            for tag in tags {
-                guard let (tagVersion, end) = Self.version(inTag: tag) else { continue }
-                let buildText = buildRegex.map { Self.build(inTag: tag, regex: $0) } ?? Self.build(inTag: tag, after: end)
-                // This release's own tag, from an earlier run of the same pipeline: nothing to be above.
-                if headTags.contains(tag), let current = Self.integers(version), Self.compare(tagVersion, current) == 0,
-                   buildText.map({ $0 == build }) ?? true {
-                    continue
-                }
-                if latestVersion.map({ Self.compare(tagVersion, $0.value) > 0 }) ?? true { latestVersion = (tag, tagVersion) }
-                if let buildText, let value = Self.integers(buildText),
-                   latestBuild.map({ Self.compare(value, $0.value) > 0 }) ?? true {
-                    latestBuild = (tag, buildText, value)
-                }
-            }
-            if let latest = latestVersion {
-                latestTag = latest.tag
-                if let current = Self.integers(version), Self.compare(current, latest.value) <= 0 {
-                    problems.append("\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected greater than '\(latest.value.map(String.init).joined(separator: "."))' of release tag '\(latest.tag)'")
-                }
-            }
-            if let latest = latestBuild, let current = Self.integers(build), Self.compare(current, latest.value) <= 0 {
-                problems.append("\(name(primary)) has build '\(build)'\(place(primary.buildDefinedAt)), expected greater than '\(latest.text)' of release tag '\(latest.tag)'")
+        if let latest = latest.version {
+            latestTag = latest.tag
+            if let current = Self.integers(version), Self.compare(current, latest.value) <= 0 {
+                problems.append("\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected greater than '\(latest.value.map(String.init).joined(separator: "."))' of release tag '\(latest.tag)'")
             }
         }
-        guard problems.isEmpty else { throw StepError.rejected(problems) }
-        context.log("\(apps.count) app \(apps.count == 1 ? "target" : "targets") at \(version) (\(build))" + (latestTag.isEmpty ? "" : ", above release tag '\(latestTag)'"))
-        return StepOutputs(["version": .string(version), "build": .string(build), "latest_tag": .string(latestTag)])
+        if let latest = latest.build, let current = Self.integers(build), Self.compare(current, latest.value) <= 0 {
+            problems.append("\(name(primary)) has build '\(build)'\(place(primary.buildDefinedAt)), expected greater than '\(latest.text)' of release tag '\(latest.tag)'")
+        }
+        return (latestTag, problems)
+    }
+
+    /// The tags matching `pattern` with the greatest version and the greatest build, leaving out this release's own
+    /// tag on HEAD (from an earlier run of the same pipeline: nothing to be above).
+    private func latestReleaseTags(pattern: String, version: String, build: String, context: StepContext) async throws
+        -> (version: (tag: String, value: [Int])?, build: (tag: String, text: String, value: [Int])?) {
+        let listed = try await context.capture(["git", "tag", "--list", pattern], directory: options.directory)
+        let onHead = try await context.capture(["git", "tag", "--list", pattern, "--points-at", "HEAD"], directory: options.directory)
+        let headTags = Set(onHead.split(separator: "\n").map(String.init))
+        let tags = listed.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        let buildRegex = try options.buildPattern.map { try Regex($0) }
+        var latestVersion: (tag: String, value: [Int])?
+        var latestBuild: (tag: String, text: String, value: [Int])?
+        for tag in tags {
+            guard let (tagVersion, end) = Self.version(inTag: tag) else { continue }
+            let buildText = buildRegex.map { Self.build(inTag: tag, regex: $0) } ?? Self.build(inTag: tag, after: end)
+            if headTags.contains(tag), let current = Self.integers(version), Self.compare(tagVersion, current) == 0,
+               buildText.map({ $0 == build }) ?? true {
+                continue
+            }
+            if latestVersion.map({ Self.compare(tagVersion, $0.value) > 0 }) ?? true { latestVersion = (tag, tagVersion) }
+            if let buildText, let value = Self.integers(buildText),
+               latestBuild.map({ Self.compare(value, $0.value) > 0 }) ?? true {
+                latestBuild = (tag, buildText, value)
+            }
+        }
+        return (latestVersion, latestBuild)
     }
 
     // MARK: Rules

@@ -93,129 +93,40 @@ struct BumpCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let interactive = isatty(0) == 1
-        if choice == nil, exactVersion == nil, !interactive {
-            VersioningConsole.line("""
-                error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
-                and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')
-                """)
-            throw ExitCode(64)
-        }
-        do {
-            try await bump(interactive: interactive)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch let error as VersioningError {
-            VersioningConsole.line("error: \(error)")
-            // A --target the project does not have is a bad command line.
-            if case .unknownTarget = error { throw ExitCode(64) }
-            throw ExitCode(1)
-        } catch {
-            VersioningConsole.line("error: \(error)")
-            throw ExitCode(1)
-        }
+        let request = BumpService.Request(
+            choice: choice ?? exactVersion, build: build, project: project, file: file, targets: targets,
+            branch: branch, branchPattern: branchPattern, message: message, push: push, remote: remote,
+            yes: yes, dryRun: dryRun, json: json
+        )
+        let service = BumpService(directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment,
+                                  console: TerminalBumpConsole(isInteractive: isatty(0) == 1))
+        let code = await service.run(request)
+        if code != ExitCodes.success { throw ExitCode(code) }
+    }
+}
+
+/// The real terminal for ``BumpService``: human lines on standard error, results on standard output, the menu and
+/// the [Y/n] question on standard input.
+struct TerminalBumpConsole: BumpConsole {
+    let isInteractive: Bool
+
+    func write(_ text: String) {
+        VersioningConsole.write(text)
     }
 
-    private func bump(interactive: Bool) async throws {
-        let directory = Platform.currentDirectory()
-        // One writer per checkout at a time (a run or another bump), and none before what a killed one left is
-        // rolled back; held while the menu waits, so what it offers is still true when it writes.
-        var checkout: CheckoutRecovery.Session?
-        if !dryRun {
-            checkout = try await CheckoutRecovery.take(in: directory, command: "release bump")
-        }
-        defer { checkout?.lock.release() }
-        var strategy = try build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
-        if strategy == .appStore(nil) {
-            strategy = .appStore(try await AppStoreBuildNumberLookup.next(project: project, file: file, in: directory,
-                                                                          environment: ProcessInfo.processInfo.environment))
-        }
-        let session = try await BumpSession.prepare(
-            project: project, file: file, in: directory, strategy: strategy,
-            environment: ProcessInfo.processInfo.environment, now: Date(),
-            commitCount: { try await BumpWorkflow.commitCount(in: $0) }, targets: targets
-        )
-        for line in session.versions.report.warnings ?? [] { VersioningConsole.line("warning: \(line)") }
-        for line in session.versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
-        let remote = remote ?? "origin"
-        let workflow = BumpWorkflow(
-            directory: session.versions.baseDirectory, branchPattern: branchPattern ?? BumpWorkflow.defaultBranchPattern,
-            commitMessage: message ?? BumpWorkflow.defaultCommitMessage,
-            createBranch: branch, commit: branch, push: push, remote: remote
-        )
-        let versionChoice: VersionChoice
-        if let choice = choice ?? exactVersion {
-            versionChoice = try VersionChoice(parsing: choice)
-        } else {
-            switch TerminalPrompt.run(try session.prompt()) {
-            case .chosen(let option):
-                versionChoice = option.choice
-            case .cancelled, .pending:
-                VersioningConsole.line("cancelled: nothing changed")
-                throw ExitCode(1)
-            case .interrupted:
-                VersioningConsole.line("interrupted: nothing changed")
-                throw ExitCode(130)
-            }
-        }
+    func output(_ text: String) {
+        print(text, terminator: "")
+    }
 
-        let plan = try session.plan(versionChoice)
-        if let warning = plan.downgradeWarning { VersioningConsole.line("warning: \(warning)") }
-        for note in plan.notes { VersioningConsole.line("note: \(note)") }
-        let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
-        if dryRun {
-            // The same checks as a real run, so a taken branch shows up now rather than later.
-            try await workflow.preflight(plan)
-            VersioningConsole.line("Dry run: \(title); nothing is written")
-            for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
-                VersioningConsole.line("would run: \(ShellQuoting.commandLine(command))")
-            }
-            if json {
-                print(try plan.jsonText(branch: branch ? workflow.branchName(for: plan) : nil, dryRun: true), terminator: "")
-            } else {
-                print(plan.diff, terminator: "")
-            }
-            return
-        }
-        if plan.files.isEmpty {
-            VersioningConsole.line("Nothing to change: the project is at \(title)")
-            if json { print(try plan.jsonText(), terminator: "") }
-            return
-        }
-        // Every write, branch, commit and push is either confirmed after its preview (on a terminal, whether the
-        // version came from the menu or the command line) or asked for with --yes. Never without a terminal.
-        if !yes {
-            guard interactive else {
-                VersioningConsole.line("error: no terminal to confirm on: pass --yes to write \(plan.files.count) file(s)\(workflow.usesGit ? ", branch and commit" : "") without asking (nothing was changed)")
-                throw ExitCode(64)
-            }
-            VersioningConsole.write(workflow.preview(for: plan) + " [Y/n]?")
-            let answer = Swift.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let answer, ["", "y", "yes"].contains(answer) else {
-                if answer == nil { VersioningConsole.line("") }
-                VersioningConsole.line("cancelled: nothing changed")
-                throw ExitCode(1)
-            }
-        }
-        try await workflow.preflight(plan)
-        // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds the
-        // transaction takes (it is handled right after).
-        try Interrupts.shared.holdingOff {
-            try FileTransaction.apply(plan.files, journal: try FileTransaction.journalFolder(for: directory))
-        }
-        VersioningConsole.line("Bumped \(title)")
-        for file in plan.files {
-            for change in file.changes {
-                VersioningConsole.line("  \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)")
-            }
-        }
-        var result: (branch: String?, commit: String?) = (nil, nil)
-        if workflow.usesGit {
-            result = try await workflow.perform(plan)
-            if let branch = result.branch { VersioningConsole.line("Created branch \(branch)") }
-            if let commit = result.commit { VersioningConsole.line("Committed \(commit.prefix(12))") }
-            if push { VersioningConsole.line("Pushed to \(remote)") }
-        }
-        if json { print(try plan.jsonText(branch: result.branch, commit: result.commit), terminator: "") }
+    func choose(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome {
+        TerminalPrompt.run(prompt)
+    }
+
+    func readAnswer() -> String? {
+        Swift.readLine()
+    }
+
+    func holdingOffInterrupts(_ body: () throws -> Void) throws {
+        try Interrupts.shared.holdingOff(body)
     }
 }

@@ -100,25 +100,15 @@ struct RunCommand: AsyncParsableCommand {
             checkout = try await CheckoutRecovery.take(in: directory, command: "release run")
         }
         defer { checkout?.lock.release() }
-        var plan: Plan
+        let planned: RunService.Planned
         do {
-            plan = try await Planner().plan(validated, options: options, masker: masker)
+            planned = try await RunService.plan(validated, options: options, masker: masker)
         } catch let error as UsageError {
             throw usageFailure(error)
         }
-        var journal: RunJournal?
-        if resume {
-            let path = RunJournal.path(for: validated.definition.file, in: directory, only: only)
-            journal = RunJournal.load(path: path, pipeline: validated.definition.file, profile: plan.profile, workspace: directory)
-            if let journal {
-                // The resumed run keeps the first run's clock, so tags and names built from ${now:…} match.
-                options.now = journal.now
-                options.journaled = journal.steps
-                plan = try await Planner().plan(validated, options: options, masker: masker)
-            } else {
-                Terminal.writeError("resume: no unfinished run of \(validated.definition.file) with profile '\(plan.profile ?? "none")'; running \(only.isEmpty ? "every step" : "the selected steps and what they need")\n")
-            }
-        }
+        if let notice = planned.notice { Terminal.writeError(notice + "\n") }
+        let plan = planned.plan
+        let journal = planned.journal
         let reporter = logFormat.reporter(masker: masker)
         if let rehearsal, !(reporter is JSONLinesReporter) { Terminal.writeError(rehearsal.header()) }
         if !dryRunPlaceholders.isEmpty, !(reporter is JSONLinesReporter) {

@@ -8,7 +8,7 @@ import Foundation
 /// text. In ``Mode/validation`` a string that still holds `${...}` stands for any value of the requested type.
 ///
 /// A ``StepOptions`` type is decoded from its declarations (read from `T()`, as swift-argument-parser does): each
-/// `@Option` property is looked up under its key (`archivePath` under `archive_path`), and an absent one takes its
+/// `@StepOption` property is looked up under its key (`archivePath` under `archive_path`), and an absent one takes its
 /// declared default, or fails as a missing required option. An ``OptionChoice`` accepts only its words.
 public struct OptionsDecoder {
     /// Whether `${...}` references are still in the values.

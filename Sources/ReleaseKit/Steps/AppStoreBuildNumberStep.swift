@@ -4,19 +4,19 @@ import Foundation
 /// the next free one, so a pipeline can stamp the build before archiving. Read-only: it also runs in dry runs.
 public struct AppStoreBuildNumberStep: Step {
     public struct Options: StepOptions {
-        @Option(help: "the app's bundle id, e.g. com.example.app")
+        @StepOption(help: "the app's bundle id, e.g. com.example.app")
         public var bundleID: String
-        @Option(help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
+        @StepOption(help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
         public var version: String?
-        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStorePlatform = .ios
-        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
         public var keyID: String
-        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
         public var issuerID: String
-        @Option(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
+        @StepOption(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
         public var key: String
-        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+        @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
         public var api: String?
 
         public init() {}

@@ -6,21 +6,21 @@ import Foundation
 /// the state the version is already in changes nothing. See ``AppStoreRollout``.
 public struct AppStoreRolloutStep: Step {
     public struct Options: StepOptions {
-        @Option(help: "the app's bundle id, e.g. com.example.app")
+        @StepOption(help: "the app's bundle id, e.g. com.example.app")
         public var bundleID: String
-        @Option(help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
+        @StepOption(help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
         public var version: String
-        @Option(help: "release (a version waiting for the developer), pause, resume or complete (its phased release), or status")
+        @StepOption(help: "release (a version waiting for the developer), pause, resume or complete (its phased release), or status")
         public var action: Action
-        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @Option(help: AppStoreConnectAccess.Help.keyID)
+        @StepOption(help: AppStoreConnectAccess.Help.keyID)
         public var keyID: String
-        @Option(help: AppStoreConnectAccess.Help.issuerID)
+        @StepOption(help: AppStoreConnectAccess.Help.issuerID)
         public var issuerID: String
-        @Option(help: AppStoreConnectAccess.Help.key)
+        @StepOption(help: AppStoreConnectAccess.Help.key)
         public var key: String
-        @Option(help: AppStoreConnectAccess.Help.api)
+        @StepOption(help: AppStoreConnectAccess.Help.api)
         public var api: String?
 
         public init() {}

@@ -2,13 +2,13 @@
 public struct GitBranchStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the branch to create, for example release/${steps.bump.outputs.version}")
+        @StepOption(help: "the branch to create, for example release/${steps.bump.outputs.version}")
         public var name: String
-        @Option(help: "the commit or branch to start from (default: HEAD)")
+        @StepOption(help: "the commit or branch to start from (default: HEAD)")
         public var startPoint: String?
-        @Option(help: "switch to the new branch (false only creates it)")
+        @StepOption(help: "switch to the new branch (false only creates it)")
         public var checkout: Bool = true
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}

@@ -11,17 +11,17 @@ import Foundation
 public struct SigningProfileStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
+        @StepOption(help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
         public var profiles: PathListOption
-        @Option(help: "each profile must be of this team (TeamIdentifier)")
+        @StepOption(help: "each profile must be of this team (TeamIdentifier)")
         public var teamID: String?
-        @Option(help: "each profile's application identifier must cover this bundle identifier")
+        @StepOption(help: "each profile's application identifier must cover this bundle identifier")
         public var bundleID: String?
-        @Option(.path, help: "an Xcode project (or its folder): each profile must cover one of its targets' bundle identifiers")
+        @StepOption(.path, help: "an Xcode project (or its folder): each profile must cover one of its targets' bundle identifiers")
         public var project: String?
-        @Option(help: "each profile must be of this type")
+        @StepOption(help: "each profile must be of this type")
         public var type: ProfileTypeChoice?
-        @Option(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
+        @StepOption(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
         public var home: String?
 
         public init() {}

@@ -1,4 +1,4 @@
-/// A step's `with` object: a struct whose stored properties are all ``Option``s (the rules are in `Option.swift`).
+/// A step's `with` object: a struct whose stored properties are all ``StepOption``s (the rules are in `StepOption.swift`).
 public protocol StepOptions: Decodable, Sendable {
     /// The declaration: every option at its default, read with `Mirror` for decoding and for `release steps`.
     init()

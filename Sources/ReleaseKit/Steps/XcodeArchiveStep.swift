@@ -10,35 +10,35 @@ import Synchronization
 public struct XcodeArchiveStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .xcodeproj to build (or give 'workspace')")
+        @StepOption(.path, help: "the .xcodeproj to build (or give 'workspace')")
         public var project: String?
-        @Option(.path, help: "the .xcworkspace to build (or give 'project')")
+        @StepOption(.path, help: "the .xcworkspace to build (or give 'project')")
         public var workspace: String?
-        @Option(help: "the scheme to archive")
+        @StepOption(help: "the scheme to archive")
         public var scheme: String
-        @Option(help: "the build configuration")
+        @StepOption(help: "the build configuration")
         public var configuration: String = "Release"
-        @Option(help: "xcodebuild's -destination")
+        @StepOption(help: "xcodebuild's -destination")
         public var destination: String = "generic/platform=iOS"
-        @Option(.output, help: "the .xcarchive to write")
+        @StepOption(.output, help: "the .xcarchive to write")
         public var archivePath: String
-        @Option(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
+        @StepOption(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
         public var derivedDataPath: String?
-        @Option(.path, help: "xcodebuild's -resultBundlePath (none when absent)")
+        @StepOption(.path, help: "xcodebuild's -resultBundlePath (none when absent)")
         public var resultBundlePath: String?
-        @Option(.path, help: "an .xcconfig whose settings override the project's (-xcconfig)")
+        @StepOption(.path, help: "an .xcconfig whose settings override the project's (-xcconfig)")
         public var xcconfig: String?
-        @Option(help: "build settings passed as KEY=VALUE, e.g. {\"CODE_SIGN_STYLE\": \"Manual\"}")
+        @StepOption(help: "build settings passed as KEY=VALUE, e.g. {\"CODE_SIGN_STYLE\": \"Manual\"}")
         public var buildSettings: [String: String] = [:]
-        @Option(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
+        @StepOption(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
-        @Option(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
+        @StepOption(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
         public var authenticationKey: String?
-        @Option(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        @StepOption(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
         public var authenticationKeyID: String?
-        @Option(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        @StepOption(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
         public var authenticationKeyIssuerID: String?
-        @Option(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
+        @StepOption(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
         public var log: String?
 
         public init() {}

@@ -9,11 +9,11 @@ private enum SampleMode: String, OptionChoice {
 
 /// One option of each shape: required, defaulted, optional, choice, renamed.
 private struct SampleOptions: StepOptions, Equatable {
-    @Option(.path, help: "required") var archivePath: String
-    @Option(help: "defaulted") var level: Int = 6
-    @Option(.glob, help: "optional") var exclude: [String]?
-    @Option(help: "a choice") var mode: SampleMode = .all
-    @Option(name: "cwd", help: "an irregular key") var directory: String?
+    @StepOption(.path, help: "required") var archivePath: String
+    @StepOption(help: "defaulted") var level: Int = 6
+    @StepOption(.glob, help: "optional") var exclude: [String]?
+    @StepOption(help: "a choice") var mode: SampleMode = .all
+    @StepOption(name: "cwd", help: "an irregular key") var directory: String?
 }
 
 private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved) throws -> OptionsDecoder.Outcome<SampleOptions> {

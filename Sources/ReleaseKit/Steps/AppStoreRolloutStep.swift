@@ -14,14 +14,8 @@ public struct AppStoreRolloutStep: Step {
         public var action: Action
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @StepOption(help: AppStoreConnectAccess.Help.keyID)
-        public var keyID: String
-        @StepOption(help: AppStoreConnectAccess.Help.issuerID)
-        public var issuerID: String
-        @StepOption(help: AppStoreConnectAccess.Help.key)
-        public var key: String
-        @StepOption(help: AppStoreConnectAccess.Help.api)
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -43,7 +37,7 @@ public struct AppStoreRolloutStep: Step {
     public static let example = """
         {"id": "rollout", "uses": "appstore.rollout",
          "with": {"bundle_id": "com.example.app", "version": "${version}", "action": "pause",
-                  \(AppStoreConnectAccess.Help.example)}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -54,7 +48,7 @@ public struct AppStoreRolloutStep: Step {
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw StepError.invalidOption(name, "must not be empty")
         }
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

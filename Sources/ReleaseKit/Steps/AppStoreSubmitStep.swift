@@ -34,14 +34,8 @@ public struct AppStoreSubmitStep: Step {
         public var pollInterval: Double = 15
         @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed (VALID)")
         public var waitTimeout: Double = 3600
-        @StepOption(help: AppStoreConnectAccess.Help.keyID)
-        public var keyID: String
-        @StepOption(help: AppStoreConnectAccess.Help.issuerID)
-        public var issuerID: String
-        @StepOption(help: AppStoreConnectAccess.Help.key)
-        public var key: String
-        @StepOption(help: AppStoreConnectAccess.Help.api)
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -75,7 +69,7 @@ public struct AppStoreSubmitStep: Step {
          "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
                   "build": "${steps.upload.outputs.build}", "whats_new": {"en-US": "${steps.notes.outputs.text}"},
                   "release_type": "after_approval", "phased": true,
-                  \(AppStoreConnectAccess.Help.example)}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     /// The largest release_notes.txt read.
@@ -102,7 +96,7 @@ public struct AppStoreSubmitStep: Step {
             throw StepError.invalidOption("earliest_release_date", "only used with release_type 'scheduled'")
         }
         polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

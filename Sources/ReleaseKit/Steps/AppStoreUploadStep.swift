@@ -12,14 +12,8 @@ public struct AppStoreUploadStep: Step {
     public struct Options: StepOptions {
         @StepOption(.path, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
         public var ipa: String
-        @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @StepOption(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
         @StepOption(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
         public var wait: AppStoreConnectUploader.Wait = .uploaded
         @StepOption(.path, help: "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)")
@@ -52,8 +46,7 @@ public struct AppStoreUploadStep: Step {
     public static let example = """
         {"id": "upload", "uses": "appstore.upload", "needs": ["export"],
          "with": {"ipa": "${steps.export.outputs.path}", "wait": "processed",
-                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
-                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -64,7 +57,7 @@ public struct AppStoreUploadStep: Step {
         try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
         polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

@@ -34,14 +34,8 @@ public struct SigningSyncStep: Step {
         public var readonly: Bool?
         @StepOption(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
         public var minDaysLeft: Int = 30
-        @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @StepOption(help: "the API key's .p8 PEM text, normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
         @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
         public var keychain: String?
         @StepOption(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
@@ -101,7 +95,7 @@ public struct SigningSyncStep: Step {
         if platform.profileType(type) == nil {
             throw StepError.invalidOption("type", "\(options.platform.rawValue) has no \(options.type.rawValue) profiles")
         }
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

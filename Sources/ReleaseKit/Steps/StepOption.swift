@@ -12,7 +12,8 @@
 ///
 /// ## Implementation requirements
 /// - The options type conforms to ``StepOptions`` and keeps synthesized `Decodable`: no `CodingKeys`, no
-///   `init(from:)`, and every stored property is a `@StepOption`. A test decodes every step kind and fails for a key
+///   `init(from:)`, and every stored property is a `@StepOption`, or a ``StepOptionGroup`` of options several steps
+///   share (written flat beside the step's own). A test decodes every step kind and fails for a key
 ///   that is decoded but not declared, or declared but never decoded.
 /// - The key is the property's name in snake_case (`archivePath` → `archive_path`, `bundleID` → `bundle_id`);
 ///   `name:` gives an irregular key.
@@ -30,7 +31,8 @@
 ///   `Self()`): it maps property names to keys, records the keys asked for (any other key is unknown) and gives an
 ///   absent option its declared default. Other decoders see the Swift names and know no defaults.
 /// - A public options type spells out `public init() {}`, since a requirement of a public protocol needs a public
-///   witness; initialisers for code call `self.init()` and assign the properties.
+///   witness. Code builds options from `Options()` (every option at its default) and assigns the ones it sets: no
+///   memberwise initialiser restates the defaults.
 /// - Nested objects (an asset entry, a multipart form) are plain `Decodable` types conforming to ``OptionValue``,
 ///   which names their keys for `release steps`.
 @propertyWrapper

@@ -28,14 +28,8 @@ public struct TestFlightDistributeStep: Step {
         public var pollInterval: Double = 15
         @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed")
         public var waitTimeout: Double = 3600
-        @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @StepOption(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -80,8 +74,7 @@ public struct TestFlightDistributeStep: Step {
          "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
                   "build": "${steps.upload.outputs.build}", "build_id": "${steps.upload.outputs.build_id}",
                   "what_to_test": "${steps.notes.outputs.text}", "groups": ["QA"], "uses_non_exempt_encryption": false,
-                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
-                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -102,7 +95,7 @@ public struct TestFlightDistributeStep: Step {
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
         polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

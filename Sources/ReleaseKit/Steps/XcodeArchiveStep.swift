@@ -32,36 +32,12 @@ public struct XcodeArchiveStep: Step {
         public var buildSettings: [String: String] = [:]
         @StepOption(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
-        @StepOption(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
-        public var authenticationKey: String?
-        @StepOption(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var authenticationKeyID: String?
-        @StepOption(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var authenticationKeyIssuerID: String?
+        @StepOptionGroup
+        public var authentication: XcodeAuthenticationOptions
         @StepOption(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
         public var log: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, workspace: String? = nil, scheme: String, configuration: String = "Release",
-                    destination: String = "generic/platform=iOS", archivePath: String, derivedDataPath: String? = nil,
-                    resultBundlePath: String? = nil, xcconfig: String? = nil, buildSettings: [String: String] = [:],
-                    allowProvisioningUpdates: Bool = false, log: String? = nil) {
-            self.init()
-            self.project = project
-            self.workspace = workspace
-            self.scheme = scheme
-            self.configuration = configuration
-            self.destination = destination
-            self.archivePath = archivePath
-            self.derivedDataPath = derivedDataPath
-            self.resultBundlePath = resultBundlePath
-            self.xcconfig = xcconfig
-            self.buildSettings = buildSettings
-            self.allowProvisioningUpdates = allowProvisioningUpdates
-            self.log = log
-        }
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -102,8 +78,7 @@ public struct XcodeArchiveStep: Step {
         guard options.archivePath.hasSuffix(".xcarchive") else {
             throw StepError.invalidOption("archive_path", "'\(options.archivePath)' must end in .xcarchive")
         }
-        self.authentication = try XcodeAuthentication(key: options.authenticationKey, keyID: options.authenticationKeyID,
-                                                      issuerID: options.authenticationKeyIssuerID)
+        self.authentication = try XcodeAuthentication(options.authentication)
         self.options = options
     }
 

@@ -33,34 +33,12 @@ public struct XcodeExportStep: Step {
         public var uploadSymbols: Bool = true
         @StepOption(help: "let xcodebuild update profiles (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
-        @StepOption(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
-        public var authenticationKey: String?
-        @StepOption(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var authenticationKeyID: String?
-        @StepOption(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var authenticationKeyIssuerID: String?
+        @StepOptionGroup
+        public var authentication: XcodeAuthenticationOptions
         @StepOption(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
         public var optionsPlist: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(archive: String, method: ExportMethod, exportPath: String, teamID: String? = nil, signingStyle: SigningStyle? = nil,
-                    provisioningProfiles: [String: String] = [:], profiles: [String]? = nil, signingCertificate: String? = nil,
-                    uploadSymbols: Bool = true, allowProvisioningUpdates: Bool = false, optionsPlist: String? = nil) {
-            self.init()
-            self.archive = archive
-            self.method = method
-            self.exportPath = exportPath
-            self.teamID = teamID
-            self.signingStyle = signingStyle
-            self.provisioningProfiles = provisioningProfiles
-            self.profiles = profiles.map(PathListOption.init)
-            self.signingCertificate = signingCertificate
-            self.uploadSymbols = uploadSymbols
-            self.allowProvisioningUpdates = allowProvisioningUpdates
-            self.optionsPlist = optionsPlist
-        }
     }
 
     /// ExportOptions' `signingStyle`.
@@ -96,8 +74,7 @@ public struct XcodeExportStep: Step {
         if options.exportPath.hasSuffix(".ipa") {
             throw StepError.invalidOption("export_path", "'\(options.exportPath)' is a folder for xcodebuild, not the .ipa")
         }
-        self.authentication = try XcodeAuthentication(key: options.authenticationKey, keyID: options.authenticationKeyID,
-                                                      issuerID: options.authenticationKeyIssuerID)
+        self.authentication = try XcodeAuthentication(options.authentication)
         self.options = options
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take (``AppStoreConnectOptions``),
-/// checked once and turned into a client.
+/// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take
+/// (``AppStoreConnectOptions``), checked once and turned into a client.
 struct AppStoreConnectAccess: Sendable {
     var keyID: String
     var issuerID: String

@@ -28,19 +28,6 @@ public struct AppStoreValidateStep: Step {
         public var platform: String = "ios"
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(ipa: String, keyID: String? = nil, issuerID: String? = nil, key: String? = nil, username: String? = nil,
-                    password: String? = nil, platform: String = "ios") {
-            self.init()
-            self.ipa = ipa
-            self.keyID = keyID
-            self.issuerID = issuerID
-            self.key = key
-            self.username = username
-            self.password = password
-            self.platform = platform
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -13,13 +13,6 @@ public struct ArchiveGateStep: Step {
         public var exclude: [String] = []
 
         public init() {}
-
-        public init(zip: String, source: String, exclude: [String] = []) {
-            self.init()
-            self.zip = zip
-            self.source = source
-            self.exclude = exclude
-        }
     }
 
     public static let kind = "gate.archive"

@@ -23,16 +23,6 @@ public struct ArchiveZipStep: Step {
         public var reuse: [String] = []
 
         public init() {}
-
-        public init(source: String, output: String, level: Int = 6, deterministic: Bool = false, exclude: [String] = [], reuse: [String] = []) {
-            self.init()
-            self.source = source
-            self.output = output
-            self.level = level
-            self.deterministic = deterministic
-            self.exclude = exclude
-            self.reuse = reuse
-        }
     }
 
     public static let kind = "archive.zip"

@@ -14,14 +14,6 @@ public struct AssetsGateStep: Step {
         public var maxCount: Int?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(files: [String], maxSize: Int64 = AssetsGateStep.defaultMaxSize, maxCount: Int? = nil) {
-            self.init()
-            self.files = PathListOption(files)
-            self.maxSize = maxSize
-            self.maxCount = maxCount
-        }
     }
 
     /// GitHub's limit for one release asset: 2 GiB.

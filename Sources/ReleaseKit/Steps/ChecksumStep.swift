@@ -12,13 +12,6 @@ public struct ChecksumStep: Step {
         public var output: String = "SHA256SUMS"
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(files: [String], output: String = "SHA256SUMS") {
-            self.init()
-            self.files = PathListOption(files)
-            self.output = output
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

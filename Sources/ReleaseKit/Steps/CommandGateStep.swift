@@ -20,16 +20,6 @@ public struct CommandGateStep: Step {
         public var require: [String] = []
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(run: [String], env: [String: String] = [:], cwd: String? = nil, failOn: [String] = [], require: [String] = []) {
-            self.init()
-            self.run = run
-            self.env = env
-            self.cwd = cwd
-            self.failOn = failOn
-            self.require = require
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -14,13 +14,6 @@ public struct DsymGateStep: Step {
         public var ignore: [String] = []
 
         public init() {}
-
-        public init(archive: String, dsyms: [String] = [], ignore: [String] = []) {
-            self.init()
-            self.archive = archive
-            self.dsyms = dsyms
-            self.ignore = ignore
-        }
     }
 
     public static let kind = "gate.dsym"

@@ -38,22 +38,6 @@ public struct DsymPackageStep: Step {
         public var deterministic: Bool = false
 
         public init() {}
-
-        public init(
-            archive: String? = nil, search: [String] = [], paths: [String] = [], output: String, mode: Mode = .all,
-            manifest: String? = nil, moveIntoArchive: Bool = false, level: Int = 6, deterministic: Bool = false
-        ) {
-            self.init()
-            self.archive = archive
-            self.search = search
-            self.paths = paths
-            self.output = output
-            self.mode = mode
-            self.manifest = manifest
-            self.moveIntoArchive = moveIntoArchive
-            self.level = level
-            self.deterministic = deterministic
-        }
     }
 
     public static let kind = "dsym.package"

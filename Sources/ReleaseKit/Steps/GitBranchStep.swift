@@ -12,15 +12,6 @@ public struct GitBranchStep: Step {
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(name: String, startPoint: String? = nil, checkout: Bool = true, directory: String? = nil) {
-            self.init()
-            self.name = name
-            self.startPoint = startPoint
-            self.checkout = checkout
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

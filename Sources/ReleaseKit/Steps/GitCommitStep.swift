@@ -14,15 +14,6 @@ public struct GitCommitStep: Step {
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(message: String, paths: [String]? = nil, allowEmpty: Bool = false, directory: String? = nil) {
-            self.init()
-            self.message = message
-            self.paths = paths
-            self.allowEmpty = allowEmpty
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

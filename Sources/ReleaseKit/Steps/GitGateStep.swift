@@ -19,17 +19,6 @@ public struct GitGateStep: Step {
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(clean: Bool = true, ignore: [String] = [], branch: String? = nil, tag: String? = nil, remote: String? = nil, directory: String? = nil) {
-            self.init()
-            self.clean = clean
-            self.ignore = ignore
-            self.branch = branch
-            self.tag = tag
-            self.remote = remote
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

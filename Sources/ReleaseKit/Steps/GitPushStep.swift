@@ -18,17 +18,6 @@ public struct GitPushStep: Step {
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(remote: String = "origin", refs: [String] = [], tags: Bool = false, setUpstream: Bool = false, force: Bool = false, directory: String? = nil) {
-            self.init()
-            self.remote = remote
-            self.refs = refs
-            self.tags = tags
-            self.setUpstream = setUpstream
-            self.force = force
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

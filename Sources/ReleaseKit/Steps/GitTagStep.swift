@@ -14,16 +14,6 @@ public struct GitTagStep: Step {
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(name: String, message: String? = nil, ref: String? = nil, force: Bool = false, directory: String? = nil) {
-            self.init()
-            self.name = name
-            self.message = message
-            self.ref = ref
-            self.force = force
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

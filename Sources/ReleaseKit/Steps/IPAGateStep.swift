@@ -23,17 +23,6 @@ public struct IPAGateStep: Step {
         public var requireProfile: Bool = true
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(ipa: String, channel: Channel? = nil, version: String? = nil, build: String? = nil, bundleID: String? = nil, requireProfile: Bool = true) {
-            self.init()
-            self.ipa = ipa
-            self.channel = channel
-            self.version = version
-            self.build = build
-            self.bundleID = bundleID
-            self.requireProfile = requireProfile
-        }
     }
 
     /// A distribution channel: each needs its own kind of provisioning profile.

@@ -21,16 +21,6 @@ public struct ITMSPackageStep: Step {
         public var packageVersion: String = "software5.4"
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(ipa: String, appleID: String, output: String? = nil, platform: Platform = .ios, packageVersion: String = "software5.4") {
-            self.init()
-            self.ipa = ipa
-            self.appleID = appleID
-            self.output = output
-            self.platform = platform
-            self.packageVersion = packageVersion
-        }
     }
 
     /// `app_platform` values App Store Connect knows.

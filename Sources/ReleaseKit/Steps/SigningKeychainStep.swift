@@ -18,14 +18,6 @@ public struct SigningKeychainStep: Step {
         public var keychain: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(certificate: String, password: String, keychain: String? = nil) {
-            self.init()
-            self.certificate = certificate
-            self.password = password
-            self.keychain = keychain
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

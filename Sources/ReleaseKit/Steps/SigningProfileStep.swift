@@ -25,18 +25,6 @@ public struct SigningProfileStep: Step {
         public var home: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(profiles: [String], teamID: String? = nil, bundleID: String? = nil, project: String? = nil,
-                    type: ProfileTypeChoice? = nil, home: String? = nil) {
-            self.init()
-            self.profiles = PathListOption(profiles)
-            self.teamID = teamID
-            self.bundleID = bundleID
-            self.project = project
-            self.type = type
-            self.home = home
-        }
     }
 
     /// A profile type as an option.

@@ -20,19 +20,6 @@ public struct VersionBumpStep: Step {
         public var converge: Bool = true
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, part: Part? = nil, version: String? = nil, build: String = "increment",
-                    targets: [String] = [], converge: Bool = true) {
-            self.init()
-            self.converge = converge
-            self.project = project
-            self.file = file
-            self.part = part
-            self.version = version
-            self.build = build
-            self.targets = targets
-        }
     }
 
     /// The part of the version to increment.

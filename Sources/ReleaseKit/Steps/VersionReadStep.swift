@@ -14,15 +14,6 @@ public struct VersionReadStep: Step {
         public var configuration: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, target: String? = nil, configuration: String? = nil) {
-            self.init()
-            self.project = project
-            self.file = file
-            self.target = target
-            self.configuration = configuration
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

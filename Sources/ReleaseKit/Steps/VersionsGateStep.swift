@@ -38,20 +38,6 @@ public struct VersionsGateStep: Step {
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, configuration: String? = nil, tagPattern: String? = nil,
-                    buildPattern: String? = nil, expectedVersion: String? = nil, expectedBuild: String? = nil, directory: String? = nil) {
-            self.init()
-            self.project = project
-            self.file = file
-            self.configuration = configuration
-            self.tagPattern = tagPattern
-            self.buildPattern = buildPattern
-            self.expectedVersion = expectedVersion
-            self.expectedBuild = expectedBuild
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

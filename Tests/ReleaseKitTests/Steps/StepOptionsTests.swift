@@ -89,11 +89,11 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
     }
 
     @Test func optionsBuiltInCodeKeepTheirDefaults() {
-        let options = ArchiveZipStep.Options(source: "a", output: "a.zip")
+        let options = ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip" }
         #expect(options.level == 6)
         #expect(options.deterministic == false)
-        #expect(options == ArchiveZipStep.Options(source: "a", output: "a.zip", level: 6))
-        #expect(options != ArchiveZipStep.Options(source: "a", output: "a.zip", level: 0))
+        #expect(options == ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip"; $0.level = 6 })
+        #expect(options != ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip"; $0.level = 0 })
     }
 
     @Test func aStepWithoutOptionsRejectsEveryKey() {

@@ -63,14 +63,14 @@ final class Blackboard: Sendable {
 /// `test.work`: sleeps, records concurrency on a blackboard, can fail the first N attempts, produces outputs.
 struct WorkStep: Step {
     struct Options: StepOptions {
-        @Option(help: "") var board: String
-        @Option(help: "") var milliseconds: Int?
-        @Option(help: "") var failTimes: Int?
-        @Option(help: "") var reject: Bool?
-        @Option(help: "") var value: String?
-        @Option(help: "") var readOnly: Bool?
+        @StepOption(help: "") var board: String
+        @StepOption(help: "") var milliseconds: Int?
+        @StepOption(help: "") var failTimes: Int?
+        @StepOption(help: "") var reject: Bool?
+        @StepOption(help: "") var value: String?
+        @StepOption(help: "") var readOnly: Bool?
         /// A warning its `plan` and `run` both give, as `version.bump` does for what it reads.
-        @Option(help: "") var warn: String?
+        @StepOption(help: "") var warn: String?
     }
 
     static let kind = "test.work"
@@ -109,7 +109,7 @@ struct WorkStep: Step {
 
 /// `test.verify-fails`: its verify always fails (preflight).
 struct VerifyFailsStep: Step {
-    struct Options: StepOptions { @Option(help: "") var board: String }
+    struct Options: StepOptions { @StepOption(help: "") var board: String }
     static let kind = "test.verify-fails"
     static let summary = "test step"
     static let outputs: [StepDocumentation.Output] = []
@@ -128,10 +128,10 @@ struct VerifyFailsStep: Step {
 /// fail after registering, wait to be interrupted, or have an undo that fails.
 struct SetupStep: Step {
     struct Options: StepOptions {
-        @Option(.path, help: "") var log: String
-        @Option(help: "") var fail: Bool?
-        @Option(help: "") var milliseconds: Int?
-        @Option(help: "") var failTeardown: Bool?
+        @StepOption(.path, help: "") var log: String
+        @StepOption(help: "") var fail: Bool?
+        @StepOption(help: "") var milliseconds: Int?
+        @StepOption(help: "") var failTeardown: Bool?
     }
     static let kind = "test.setup"
     static let summary = "test step"

@@ -8,8 +8,9 @@ import Foundation
 /// text. In ``Mode/validation`` a string that still holds `${...}` stands for any value of the requested type.
 ///
 /// A ``StepOptions`` type is decoded from its declarations (read from `T()`, as swift-argument-parser does): each
-/// `@Option` property is looked up under its key (`archivePath` under `archive_path`), and an absent one takes its
-/// declared default, or fails as a missing required option. An ``OptionChoice`` accepts only its words.
+/// `@StepOption` property is looked up under its key (`archivePath` under `archive_path`), and an absent one takes its
+/// declared default, or fails as a missing required option. An ``OptionChoice`` accepts only its words. A
+/// ``StepOptionGroup``'s options are looked up in the same object, beside the step's own.
 public struct OptionsDecoder {
     /// Whether `${...}` references are still in the values.
     public enum Mode: Sendable {
@@ -348,6 +349,8 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // A group's options sit in this same object (their keys beside the step's own): the property name is no key.
+        if T.self is any OptionGroupStorage.Type { return try decoder.decodeValue(type) }
         // An absent declared option that is not required is its declaration: the default, or nil.
         guard let option = declared[key.stringValue]?.declaration else { return try member(key).decodeValue(type) }
         if !option.isRequired, !contains(key), let declaration = option as? T {

@@ -3,7 +3,7 @@ import Foundation
 /// The JSON Schema (draft 2020-12) of pipeline files, generated from a step registry, so editors (VS Code,
 /// JetBrains) autocomplete step kinds and their options and flag mistakes as they are typed (`release schema`).
 ///
-/// Each step kind's `with` object comes from its `@Option` declarations (the same ones decoding and `release steps`
+/// Each step kind's `with` object comes from its `@StepOption` declarations (the same ones decoding and `release steps`
 /// read): key, type, allowed words, default, description, required or not. Where the loader accepts more than the
 /// declared type, so does the schema: a `${...}` reference stands for any value, and text options accept numbers
 /// and booleans (interpolation makes text). The loader remains the judge of what references refer to.

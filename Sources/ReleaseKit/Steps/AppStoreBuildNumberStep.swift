@@ -4,20 +4,14 @@ import Foundation
 /// the next free one, so a pipeline can stamp the build before archiving. Read-only: it also runs in dry runs.
 public struct AppStoreBuildNumberStep: Step {
     public struct Options: StepOptions {
-        @Option(help: "the app's bundle id, e.g. com.example.app")
+        @StepOption(help: "the app's bundle id, e.g. com.example.app")
         public var bundleID: String
-        @Option(help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
+        @StepOption(help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
         public var version: String?
-        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStorePlatform = .ios
-        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @Option(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -40,8 +34,7 @@ public struct AppStoreBuildNumberStep: Step {
     public static let example = """
         {"id": "build_number", "uses": "appstore.build-number",
          "with": {"bundle_id": "com.example.app", "version": "${steps.bump.outputs.version}",
-                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
-                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -52,7 +45,7 @@ public struct AppStoreBuildNumberStep: Step {
             throw StepError.invalidOption("bundle_id", "must not be empty")
         }
         if options.version?.isEmpty == true { throw StepError.invalidOption("version", "must not be empty; leave it out for every version") }
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

@@ -1,19 +1,8 @@
 import Foundation
 
-/// The App Store Connect options every `appstore.*` and `testflight.*` step takes (`key_id`, `issuer_id`, `key`,
-/// `api`), checked once and turned into a client.
+/// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take
+/// (``AppStoreConnectOptions``), checked once and turned into a client.
 struct AppStoreConnectAccess: Sendable {
-    /// The help of the four options, for steps that declare them (each step's options are one flat struct).
-    enum Help {
-        static let keyID = "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}"
-        static let issuerID = "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}"
-        static let key = "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}"
-        static let api = "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)"
-        /// The `with` lines of an example.
-        static let example = #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
-            + "\n          " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
-    }
-
     var keyID: String
     var issuerID: String
     var key: String
@@ -21,7 +10,8 @@ struct AppStoreConnectAccess: Sendable {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty id, a key id that is not letters and digits, or an
     ///   `api` that is not an http(s) URL. The key itself is checked in `verify`, once secrets are resolved.
-    init(keyID: String, issuerID: String, key: String, api: String?) throws {
+    init(_ options: AppStoreConnectOptions) throws {
+        let (keyID, issuerID, key, api) = (options.keyID, options.issuerID, options.key, options.api)
         let trimmedID = keyID.trimmingCharacters(in: .whitespaces)
         guard !trimmedID.isEmpty else { throw StepError.invalidOption("key_id", "the API key id is empty") }
         guard trimmedID.allSatisfy({ $0.isLetter || $0.isNumber }) || trimmedID.contains("${") else {

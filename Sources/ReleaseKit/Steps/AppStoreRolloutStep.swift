@@ -6,22 +6,16 @@ import Foundation
 /// the state the version is already in changes nothing. See ``AppStoreRollout``.
 public struct AppStoreRolloutStep: Step {
     public struct Options: StepOptions {
-        @Option(help: "the app's bundle id, e.g. com.example.app")
+        @StepOption(help: "the app's bundle id, e.g. com.example.app")
         public var bundleID: String
-        @Option(help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
+        @StepOption(help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
         public var version: String
-        @Option(help: "release (a version waiting for the developer), pause, resume or complete (its phased release), or status")
+        @StepOption(help: "release (a version waiting for the developer), pause, resume or complete (its phased release), or status")
         public var action: Action
-        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @Option(help: AppStoreConnectAccess.Help.keyID)
-        public var keyID: String
-        @Option(help: AppStoreConnectAccess.Help.issuerID)
-        public var issuerID: String
-        @Option(help: AppStoreConnectAccess.Help.key)
-        public var key: String
-        @Option(help: AppStoreConnectAccess.Help.api)
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -43,7 +37,7 @@ public struct AppStoreRolloutStep: Step {
     public static let example = """
         {"id": "rollout", "uses": "appstore.rollout",
          "with": {"bundle_id": "com.example.app", "version": "${version}", "action": "pause",
-                  \(AppStoreConnectAccess.Help.example)}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -54,7 +48,7 @@ public struct AppStoreRolloutStep: Step {
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw StepError.invalidOption(name, "must not be empty")
         }
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

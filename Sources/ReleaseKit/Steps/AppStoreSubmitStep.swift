@@ -8,40 +8,34 @@ import Foundation
 /// ``AppStoreSubmitter``.
 public struct AppStoreSubmitStep: Step {
     public struct Options: StepOptions {
-        @Option(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
+        @StepOption(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
         public var bundleID: String
-        @Option(help: "the marketing version (the App Store version string), e.g. ${steps.upload.outputs.version}")
+        @StepOption(help: "the marketing version (the App Store version string), e.g. ${steps.upload.outputs.version}")
         public var version: String
-        @Option(help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
+        @StepOption(help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
         public var build: String
-        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @Option(help: "What's New: text for en-US, or {locale: text}; at most 4,000 characters each; overrides fastlane's release_notes.txt per locale")
+        @StepOption(help: "What's New: text for en-US, or {locale: text}; at most 4,000 characters each; overrides fastlane's release_notes.txt per locale")
         public var whatsNew: TestFlightDistributeStep.WhatToTest?
-        @Option(help: "fastlane's metadata folder, whose <locale>/release_notes.txt give What's New (default: fastlane/metadata when it exists)")
+        @StepOption(help: "fastlane's metadata folder, whose <locale>/release_notes.txt give What's New (default: fastlane/metadata when it exists)")
         public var metadata: String?
-        @Option(help: "when the approved version goes live: manual (appstore.rollout's release), after_approval, or scheduled")
+        @StepOption(help: "when the approved version goes live: manual (appstore.rollout's release), after_approval, or scheduled")
         public var releaseType: ReleaseType?
-        @Option(help: "for scheduled: the earliest release date, ISO 8601 (2026-12-01T08:00:00Z)")
+        @StepOption(help: "for scheduled: the earliest release date, ISO 8601 (2026-12-01T08:00:00Z)")
         public var earliestReleaseDate: String?
-        @Option(help: "release in phases over 7 days (true creates the phased release; false removes one that has not started)")
+        @StepOption(help: "release in phases over 7 days (true creates the phased release; false removes one that has not started)")
         public var phased: Bool?
-        @Option(help: "submit for review; false prepares the version and stops")
+        @StepOption(help: "submit for review; false prepares the version and stops")
         public var submit: Bool = true
-        @Option(help: "when App Review left the open submission with unresolved issues (a rejection): cancel it and submit again")
+        @StepOption(help: "when App Review left the open submission with unresolved issues (a rejection): cancel it and submit again")
         public var cancelOpenSubmission: Bool = false
-        @Option(range: 0...3600, help: "seconds between looks at the build's processing")
+        @StepOption(range: 0...3600, help: "seconds between looks at the build's processing")
         public var pollInterval: Double = 15
-        @Option(range: 1...604_800, help: "seconds to wait for the build to be processed (VALID)")
+        @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed (VALID)")
         public var waitTimeout: Double = 3600
-        @Option(help: AppStoreConnectAccess.Help.keyID)
-        public var keyID: String
-        @Option(help: AppStoreConnectAccess.Help.issuerID)
-        public var issuerID: String
-        @Option(help: AppStoreConnectAccess.Help.key)
-        public var key: String
-        @Option(help: AppStoreConnectAccess.Help.api)
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -75,7 +69,7 @@ public struct AppStoreSubmitStep: Step {
          "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
                   "build": "${steps.upload.outputs.build}", "whats_new": {"en-US": "${steps.notes.outputs.text}"},
                   "release_type": "after_approval", "phased": true,
-                  \(AppStoreConnectAccess.Help.example)}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     /// The largest release_notes.txt read.
@@ -102,7 +96,7 @@ public struct AppStoreSubmitStep: Step {
             throw StepError.invalidOption("earliest_release_date", "only used with release_type 'scheduled'")
         }
         polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

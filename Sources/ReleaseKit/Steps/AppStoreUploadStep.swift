@@ -10,29 +10,23 @@ import Foundation
 /// get exactly the headers Apple lists and no token.
 public struct AppStoreUploadStep: Step {
     public struct Options: StepOptions {
-        @Option(.path, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
+        @StepOption(.path, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
         public var ipa: String
-        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @Option(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
-        @Option(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
+        @StepOption(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
         public var wait: AppStoreConnectUploader.Wait = .uploaded
-        @Option(.path, help: "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)")
+        @StepOption(.path, help: "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)")
         public var appStoreInfo: String?
-        @Option(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
+        @StepOption(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
         public var bundleID: String?
-        @Option(range: 1...16, help: "parts sent at once")
+        @StepOption(range: 1...16, help: "parts sent at once")
         public var concurrency: Int = 4
-        @Option(range: 0...3600, help: "seconds between looks at the upload's and the build's state")
+        @StepOption(range: 0...3600, help: "seconds between looks at the upload's and the build's state")
         public var pollInterval: Double = 15
-        @Option(range: 1...604_800, help: "seconds to wait for processing before giving up")
+        @StepOption(range: 1...604_800, help: "seconds to wait for processing before giving up")
         public var waitTimeout: Double = 3600
-        @Option(help: "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)")
+        @StepOption(help: "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)")
         public var existing: AppStoreConnectUploader.Existing = .fail
 
         public init() {}
@@ -52,8 +46,7 @@ public struct AppStoreUploadStep: Step {
     public static let example = """
         {"id": "upload", "uses": "appstore.upload", "needs": ["export"],
          "with": {"ipa": "${steps.export.outputs.path}", "wait": "processed",
-                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
-                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -64,7 +57,7 @@ public struct AppStoreUploadStep: Step {
         try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
         polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

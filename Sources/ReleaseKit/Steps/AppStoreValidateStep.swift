@@ -12,35 +12,22 @@ import Synchronization
 public struct AppStoreValidateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .ipa to validate")
+        @StepOption(.path, help: "the .ipa to validate")
         public var ipa: String
-        @Option(help: "App Store Connect API key ID")
+        @StepOption(help: "App Store Connect API key ID")
         public var keyID: String?
-        @Option(help: "App Store Connect API issuer ID")
+        @StepOption(help: "App Store Connect API issuer ID")
         public var issuerID: String?
-        @Option(help: "the API key's .p8 PEM text, e.g. ${secrets.APP_STORE_CONNECT_KEY}")
+        @StepOption(help: "the API key's .p8 PEM text, e.g. ${secrets.APP_STORE_CONNECT_KEY}")
         public var key: String?
-        @Option(help: "Apple ID, with 'password' instead of an API key")
+        @StepOption(help: "Apple ID, with 'password' instead of an API key")
         public var username: String?
-        @Option(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
+        @StepOption(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
         public var password: String?
-        @Option(help: "altool's -t: ios, appletvos, visionos or macos")
+        @StepOption(help: "altool's -t: ios, appletvos, visionos or macos")
         public var platform: String = "ios"
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(ipa: String, keyID: String? = nil, issuerID: String? = nil, key: String? = nil, username: String? = nil,
-                    password: String? = nil, platform: String = "ios") {
-            self.init()
-            self.ipa = ipa
-            self.keyID = keyID
-            self.issuerID = issuerID
-            self.key = key
-            self.username = username
-            self.password = password
-            self.platform = platform
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -5,21 +5,14 @@ import Foundation
 public struct ArchiveGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the zip to check")
+        @StepOption(.path, help: "the zip to check")
         public var zip: String
-        @Option(.path, help: "the file or folder it was made from")
+        @StepOption(.path, help: "the file or folder it was made from")
         public var source: String
-        @Option(.glob, help: "the exclude patterns the zip was made with")
+        @StepOption(.glob, help: "the exclude patterns the zip was made with")
         public var exclude: [String] = []
 
         public init() {}
-
-        public init(zip: String, source: String, exclude: [String] = []) {
-            self.init()
-            self.zip = zip
-            self.source = source
-            self.exclude = exclude
-        }
     }
 
     public static let kind = "gate.archive"

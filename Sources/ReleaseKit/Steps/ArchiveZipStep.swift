@@ -9,30 +9,20 @@ import Foundation
 public struct ArchiveZipStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
+        @StepOption(.path, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
         public var source: String
-        @Option(.output, help: "the zip to write; replaced atomically, its folder is created if missing")
+        @StepOption(.output, help: "the zip to write; replaced atomically, its folder is created if missing")
         public var output: String
-        @Option(range: 0...9, help: "deflate level, 0 stores without compression")
+        @StepOption(range: 0...9, help: "deflate level, 0 stores without compression")
         public var level: Int = 6
-        @Option(help: "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes")
+        @StepOption(help: "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes")
         public var deterministic: Bool = false
-        @Option(.glob, help: "patterns matched against entry names and their last component, e.g. '*.DS_Store'")
+        @StepOption(.glob, help: "patterns matched against entry names and their last component, e.g. '*.DS_Store'")
         public var exclude: [String] = []
-        @Option(.path, help: "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again")
+        @StepOption(.path, help: "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again")
         public var reuse: [String] = []
 
         public init() {}
-
-        public init(source: String, output: String, level: Int = 6, deterministic: Bool = false, exclude: [String] = [], reuse: [String] = []) {
-            self.init()
-            self.source = source
-            self.output = output
-            self.level = level
-            self.deterministic = deterministic
-            self.exclude = exclude
-            self.reuse = reuse
-        }
     }
 
     public static let kind = "archive.zip"

@@ -6,22 +6,14 @@ import Foundation
 public struct AssetsGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
+        @StepOption(help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
         public var files: PathListOption
-        @Option(range: 1...1_099_511_627_776, help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
+        @StepOption(range: 1...1_099_511_627_776, help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
         public var maxSize: Int64 = AssetsGateStep.defaultMaxSize
-        @Option(range: 1...1_000_000, help: "most files allowed (default: no limit)")
+        @StepOption(range: 1...1_000_000, help: "most files allowed (default: no limit)")
         public var maxCount: Int?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(files: [String], maxSize: Int64 = AssetsGateStep.defaultMaxSize, maxCount: Int? = nil) {
-            self.init()
-            self.files = PathListOption(files)
-            self.maxSize = maxSize
-            self.maxCount = maxCount
-        }
     }
 
     /// GitHub's limit for one release asset: 2 GiB.

@@ -6,19 +6,12 @@ import Foundation
 public struct ChecksumStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "files to list; items may be list outputs of other steps; a glob must match a file")
+        @StepOption(help: "files to list; items may be list outputs of other steps; a glob must match a file")
         public var files: PathListOption
-        @Option(.output, help: "the file to write, relative to the working directory; it is never listed in itself")
+        @StepOption(.output, help: "the file to write, relative to the working directory; it is never listed in itself")
         public var output: String = "SHA256SUMS"
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(files: [String], output: String = "SHA256SUMS") {
-            self.init()
-            self.files = PathListOption(files)
-            self.output = output
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

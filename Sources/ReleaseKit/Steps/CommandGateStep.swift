@@ -8,28 +8,18 @@ import Synchronization
 public struct CommandGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "the command as argv; its output is shown with secrets masked")
+        @StepOption(help: "the command as argv; its output is shown with secrets masked")
         public var run: [String]
-        @Option(help: "extra environment variables for the command")
+        @StepOption(help: "extra environment variables for the command")
         public var env: [String: String] = [:]
-        @Option(.path, help: "directory to run in (default: the pipeline's working directory)")
+        @StepOption(.path, help: "directory to run in (default: the pipeline's working directory)")
         public var cwd: String?
-        @Option(.regex, help: "a line of output (stdout or stderr) matching one of these rejects the release, whatever the exit status")
+        @StepOption(.regex, help: "a line of output (stdout or stderr) matching one of these rejects the release, whatever the exit status")
         public var failOn: [String] = []
-        @Option(.regex, help: "each must match some line of output, or the release is rejected")
+        @StepOption(.regex, help: "each must match some line of output, or the release is rejected")
         public var require: [String] = []
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(run: [String], env: [String: String] = [:], cwd: String? = nil, failOn: [String] = [], require: [String] = []) {
-            self.init()
-            self.run = run
-            self.env = env
-            self.cwd = cwd
-            self.failOn = failOn
-            self.require = require
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

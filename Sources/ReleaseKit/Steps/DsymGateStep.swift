@@ -6,21 +6,14 @@ import Foundation
 public struct DsymGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "an .xcarchive, .app, .ipa or build folder holding the app's binaries")
+        @StepOption(.path, help: "an .xcarchive, .app, .ipa or build folder holding the app's binaries")
         public var archive: String
-        @Option(.path, help: "more .dSYM bundles, or folders holding them, besides those found with the binaries")
+        @StepOption(.path, help: "more .dSYM bundles, or folders holding them, besides those found with the binaries")
         public var dsyms: [String] = []
-        @Option(.glob, help: "binary names allowed to have no dSYM (a vendor's binary-only framework)")
+        @StepOption(.glob, help: "binary names allowed to have no dSYM (a vendor's binary-only framework)")
         public var ignore: [String] = []
 
         public init() {}
-
-        public init(archive: String, dsyms: [String] = [], ignore: [String] = []) {
-            self.init()
-            self.archive = archive
-            self.dsyms = dsyms
-            self.ignore = ignore
-        }
     }
 
     public static let kind = "gate.dsym"

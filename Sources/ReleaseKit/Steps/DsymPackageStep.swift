@@ -18,42 +18,26 @@ public struct DsymPackageStep: Step {
 
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "an .xcarchive: its dSYMs/ folder is searched, and receives the dSYMs with move_into_archive")
+        @StepOption(.path, help: "an .xcarchive: its dSYMs/ folder is searched, and receives the dSYMs with move_into_archive")
         public var archive: String?
-        @Option(.path, help: "folders searched for .dSYM bundles (a build folder)")
+        @StepOption(.path, help: "folders searched for .dSYM bundles (a build folder)")
         public var search: [String] = []
-        @Option(.path, help: ".dSYM bundles given directly")
+        @StepOption(.path, help: ".dSYM bundles given directly")
         public var paths: [String] = []
-        @Option(.output, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
+        @StepOption(.output, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
         public var output: String
-        @Option(help: "'all': one zip with every dSYM; 'each': one zip per dSYM")
+        @StepOption(help: "'all': one zip with every dSYM; 'each': one zip per dSYM")
         public var mode: Mode = .all
-        @Option(.output, help: "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json")
+        @StepOption(.output, help: "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json")
         public var manifest: String?
-        @Option(help: "after zipping, move dSYMs found through search/paths into archive/dSYMs/")
+        @StepOption(help: "after zipping, move dSYMs found through search/paths into archive/dSYMs/")
         public var moveIntoArchive: Bool = false
-        @Option(range: 0...9, help: "deflate level")
+        @StepOption(range: 0...9, help: "deflate level")
         public var level: Int = 6
-        @Option(help: "same dSYMs, same zip bytes")
+        @StepOption(help: "same dSYMs, same zip bytes")
         public var deterministic: Bool = false
 
         public init() {}
-
-        public init(
-            archive: String? = nil, search: [String] = [], paths: [String] = [], output: String, mode: Mode = .all,
-            manifest: String? = nil, moveIntoArchive: Bool = false, level: Int = 6, deterministic: Bool = false
-        ) {
-            self.init()
-            self.archive = archive
-            self.search = search
-            self.paths = paths
-            self.output = output
-            self.mode = mode
-            self.manifest = manifest
-            self.moveIntoArchive = moveIntoArchive
-            self.level = level
-            self.deterministic = deterministic
-        }
     }
 
     public static let kind = "dsym.package"

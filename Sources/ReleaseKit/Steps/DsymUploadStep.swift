@@ -17,27 +17,27 @@ public struct DsymUploadStep: Step {
 
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "'sentry' (sentry-cli debug-files upload) or 'crashlytics' (Firebase's upload-symbols)")
+        @StepOption(help: "'sentry' (sentry-cli debug-files upload) or 'crashlytics' (Firebase's upload-symbols)")
         public var provider: Provider
-        @Option(.path, help: "the dSYMs: a .dSYM bundle, a folder of them, a zip of them (dsym.package's output) or an .xcarchive (its dSYMs/)")
+        @StepOption(.path, help: "the dSYMs: a .dSYM bundle, a folder of them, a zip of them (dsym.package's output) or an .xcarchive (its dSYMs/)")
         public var path: String
-        @Option(.path, help: "the uploader (default: sentry-cli, or upload-symbols, found on PATH)")
+        @StepOption(.path, help: "the uploader (default: sentry-cli, or upload-symbols, found on PATH)")
         public var tool: String?
-        @Option(help: "provider 'sentry': the organization slug")
+        @StepOption(help: "provider 'sentry': the organization slug")
         public var org: String?
-        @Option(help: "provider 'sentry': the project slug")
+        @StepOption(help: "provider 'sentry': the project slug")
         public var project: String?
-        @Option(help: "provider 'sentry': an auth token with project:write, normally ${secrets.SENTRY_AUTH_TOKEN}, given to sentry-cli as SENTRY_AUTH_TOKEN (default: sentry-cli's own configuration)")
+        @StepOption(help: "provider 'sentry': an auth token with project:write, normally ${secrets.SENTRY_AUTH_TOKEN}, given to sentry-cli as SENTRY_AUTH_TOKEN (default: sentry-cli's own configuration)")
         public var authToken: String?
-        @Option(help: "provider 'sentry': a self-hosted Sentry's URL, given as SENTRY_URL")
+        @StepOption(help: "provider 'sentry': a self-hosted Sentry's URL, given as SENTRY_URL")
         public var url: String?
-        @Option(help: "provider 'sentry': also upload the sources the dSYMs refer to (--include-sources)")
+        @StepOption(help: "provider 'sentry': also upload the sources the dSYMs refer to (--include-sources)")
         public var includeSources: Bool = false
-        @Option(help: "provider 'sentry': wait until Sentry has processed the files, failing if it rejects them (--wait)")
+        @StepOption(help: "provider 'sentry': wait until Sentry has processed the files, failing if it rejects them (--wait)")
         public var wait: Bool = false
-        @Option(.path, help: "provider 'crashlytics': the app's GoogleService-Info.plist (-gsp)")
+        @StepOption(.path, help: "provider 'crashlytics': the app's GoogleService-Info.plist (-gsp)")
         public var googleServicePlist: String?
-        @Option(help: "provider 'crashlytics': the platform (-p): ios, mac or tvos")
+        @StepOption(help: "provider 'crashlytics': the platform (-p): ios, mac or tvos")
         public var platform: String = "ios"
 
         public init() {}

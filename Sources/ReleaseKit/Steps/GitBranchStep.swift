@@ -2,25 +2,16 @@
 public struct GitBranchStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the branch to create, for example release/${steps.bump.outputs.version}")
+        @StepOption(help: "the branch to create, for example release/${steps.bump.outputs.version}")
         public var name: String
-        @Option(help: "the commit or branch to start from (default: HEAD)")
+        @StepOption(help: "the commit or branch to start from (default: HEAD)")
         public var startPoint: String?
-        @Option(help: "switch to the new branch (false only creates it)")
+        @StepOption(help: "switch to the new branch (false only creates it)")
         public var checkout: Bool = true
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(name: String, startPoint: String? = nil, checkout: Bool = true, directory: String? = nil) {
-            self.init()
-            self.name = name
-            self.startPoint = startPoint
-            self.checkout = checkout
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

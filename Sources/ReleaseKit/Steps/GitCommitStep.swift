@@ -4,25 +4,16 @@ import Foundation
 public struct GitCommitStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the commit message")
+        @StepOption(help: "the commit message")
         public var message: String
-        @Option(.path, help: "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)")
+        @StepOption(.path, help: "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)")
         public var paths: [String]?
-        @Option(help: "commit even when nothing changed")
+        @StepOption(help: "commit even when nothing changed")
         public var allowEmpty: Bool = false
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(message: String, paths: [String]? = nil, allowEmpty: Bool = false, directory: String? = nil) {
-            self.init()
-            self.message = message
-            self.paths = paths
-            self.allowEmpty = allowEmpty
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -5,31 +5,20 @@ import Foundation
 public struct GitGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "require a clean working tree: no modified, staged or untracked files")
+        @StepOption(help: "require a clean working tree: no modified, staged or untracked files")
         public var clean: Bool = true
-        @Option(.glob, help: "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)")
+        @StepOption(.glob, help: "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)")
         public var ignore: [String] = []
-        @Option(.glob, help: "the current branch must match it, for example release/*")
+        @StepOption(.glob, help: "the current branch must match it, for example release/*")
         public var branch: String?
-        @Option(help: "a tag that must not exist yet, locally nor on 'remote'")
+        @StepOption(help: "a tag that must not exist yet, locally nor on 'remote'")
         public var tag: String?
-        @Option(help: "a remote to check 'tag' on too (git ls-remote --tags)")
+        @StepOption(help: "a remote to check 'tag' on too (git ls-remote --tags)")
         public var remote: String?
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(clean: Bool = true, ignore: [String] = [], branch: String? = nil, tag: String? = nil, remote: String? = nil, directory: String? = nil) {
-            self.init()
-            self.clean = clean
-            self.ignore = ignore
-            self.branch = branch
-            self.tag = tag
-            self.remote = remote
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

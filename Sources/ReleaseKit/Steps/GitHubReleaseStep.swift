@@ -10,39 +10,39 @@ import Synchronization
 public struct GitHubReleaseStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the repository, 'owner/name'")
+        @StepOption(help: "the repository, 'owner/name'")
         public var repo: String
-        @Option(help: "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts")
+        @StepOption(help: "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts")
         public var token: String
-        @Option(help: "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)")
+        @StepOption(help: "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)")
         public var api: String?
-        @Option(help: "the release's tag, for example v${steps.bump.outputs.version}")
+        @StepOption(help: "the release's tag, for example v${steps.bump.outputs.version}")
         public var tag: String
-        @Option(help: "the release title (default: GitHub shows the tag)")
+        @StepOption(help: "the release title (default: GitHub shows the tag)")
         public var name: String?
-        @Option(help: "the release notes (at most 125,000 characters)")
+        @StepOption(help: "the release notes (at most 125,000 characters)")
         public var body: String?
-        @Option(.path, help: "read the release notes from this file instead of 'body'")
+        @StepOption(.path, help: "read the release notes from this file instead of 'body'")
         public var bodyFile: String?
-        @Option(help: "let GitHub generate the notes when creating the release")
+        @StepOption(help: "let GitHub generate the notes when creating the release")
         public var generateNotes: Bool = false
-        @Option(help: "branch or commit the tag is created from when it does not exist")
+        @StepOption(help: "branch or commit the tag is created from when it does not exist")
         public var targetCommitish: String?
-        @Option(help: "leave the release a draft (false: publish after the assets are verified)")
+        @StepOption(help: "leave the release a draft (false: publish after the assets are verified)")
         public var draft: Bool = false
-        @Option(help: "mark the release as a pre-release")
+        @StepOption(help: "mark the release as a pre-release")
         public var prerelease: Bool = false
-        @Option(help: "true, false or \"legacy\" (GitHub's default when absent)")
+        @StepOption(help: "true, false or \"legacy\" (GitHub's default when absent)")
         public var makeLatest: MakeLatest?
-        @Option(help: "files to attach; globs must match at least one file; content type by extension unless given")
+        @StepOption(help: "files to attach; globs must match at least one file; content type by extension unless given")
         public var assets: [AssetOption] = []
-        @Option(help: "what to do about a remote asset with the same name and different content")
+        @StepOption(help: "what to do about a remote asset with the same name and different content")
         public var replace: AssetReplacePolicy = .fail
-        @Option(range: 1...8, help: "uploads at once")
+        @StepOption(range: 1...8, help: "uploads at once")
         public var concurrency: Int = 2
-        @Option(range: 1...86_400, help: "seconds without progress before an upload is abandoned and retried")
+        @StepOption(range: 1...86_400, help: "seconds without progress before an upload is abandoned and retried")
         public var stallTimeout: Int = 60
-        @Option(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
+        @StepOption(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
         public var cacert: String?
 
         public init() {}

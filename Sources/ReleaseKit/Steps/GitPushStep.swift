@@ -4,31 +4,20 @@ import Foundation
 public struct GitPushStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the remote")
+        @StepOption(help: "the remote")
         public var remote: String = "origin"
-        @Option(help: "branches or tags to push (default: the current branch)")
+        @StepOption(help: "branches or tags to push (default: the current branch)")
         public var refs: [String] = []
-        @Option(help: "also push every tag")
+        @StepOption(help: "also push every tag")
         public var tags: Bool = false
-        @Option(help: "make the remote branch the upstream, git push -u")
+        @StepOption(help: "make the remote branch the upstream, git push -u")
         public var setUpstream: Bool = false
-        @Option(help: "push with --force-with-lease")
+        @StepOption(help: "push with --force-with-lease")
         public var force: Bool = false
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(remote: String = "origin", refs: [String] = [], tags: Bool = false, setUpstream: Bool = false, force: Bool = false, directory: String? = nil) {
-            self.init()
-            self.remote = remote
-            self.refs = refs
-            self.tags = tags
-            self.setUpstream = setUpstream
-            self.force = force
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -2,28 +2,18 @@
 public struct GitTagStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the tag, for example v${steps.bump.outputs.version}")
+        @StepOption(help: "the tag, for example v${steps.bump.outputs.version}")
         public var name: String
-        @Option(help: "make an annotated tag with this message")
+        @StepOption(help: "make an annotated tag with this message")
         public var message: String?
-        @Option(help: "the commit to tag (default: HEAD)")
+        @StepOption(help: "the commit to tag (default: HEAD)")
         public var ref: String?
-        @Option(help: "replace an existing tag (false: an existing tag fails verification, unless it already names the commit to tag, which a re-run leaves as it is)")
+        @StepOption(help: "replace an existing tag (false: an existing tag fails verification, unless it already names the commit to tag, which a re-run leaves as it is)")
         public var force: Bool = false
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(name: String, message: String? = nil, ref: String? = nil, force: Bool = false, directory: String? = nil) {
-            self.init()
-            self.name = name
-            self.message = message
-            self.ref = ref
-            self.force = force
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

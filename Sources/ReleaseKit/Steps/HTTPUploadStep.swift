@@ -11,25 +11,25 @@ import Foundation
 public struct HTTPUploadStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "where to send the file (http or https; no credentials in the URL)")
+        @StepOption(help: "where to send the file (http or https; no credentials in the URL)")
         public var url: String
-        @Option(.path, help: "the file to upload, streamed from disk")
+        @StepOption(.path, help: "the file to upload, streamed from disk")
         public var file: String
-        @Option(help: "POST or PUT")
+        @StepOption(help: "POST or PUT")
         public var method: String = "POST"
-        @Option(help: "extra header fields; values of auth/token/key/secret/password/cookie headers are masked")
+        @StepOption(help: "extra header fields; values of auth/token/key/secret/password/cookie headers are masked")
         public var headers: [String: String] = [:]
-        @Option(help: "Content-Type of a raw upload (default by extension)")
+        @StepOption(help: "Content-Type of a raw upload (default by extension)")
         public var contentType: String?
-        @Option(help: "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")")
+        @StepOption(help: "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")")
         public var multipart: Multipart?
-        @Option(range: 100...599, help: "statuses that count as success (default any 2xx)")
+        @StepOption(range: 100...599, help: "statuses that count as success (default any 2xx)")
         public var expectStatus: [Int]?
-        @Option(range: 1...10, help: "attempts in total on connection errors, 5xx, 429 and rate limits")
+        @StepOption(range: 1...10, help: "attempts in total on connection errors, 5xx, 429 and rate limits")
         public var attempts: Int = 5
-        @Option(range: 1...86_400, help: "seconds without progress before the attempt is abandoned")
+        @StepOption(range: 1...86_400, help: "seconds without progress before the attempt is abandoned")
         public var stallTimeout: Int = 60
-        @Option(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
+        @StepOption(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
         public var cacert: String?
 
         public init() {}

@@ -9,31 +9,20 @@ import Foundation
 public struct IPAGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .ipa to check")
+        @StepOption(.path, help: "the .ipa to check")
         public var ipa: String
-        @Option(help: "the profile type the build needs")
+        @StepOption(help: "the profile type the build needs")
         public var channel: Channel?
-        @Option(help: "CFBundleShortVersionString must equal it, e.g. ${steps.bump.outputs.version}")
+        @StepOption(help: "CFBundleShortVersionString must equal it, e.g. ${steps.bump.outputs.version}")
         public var version: String?
-        @Option(help: "CFBundleVersion must equal it")
+        @StepOption(help: "CFBundleVersion must equal it")
         public var build: String?
-        @Option(help: "CFBundleIdentifier must equal it")
+        @StepOption(help: "CFBundleIdentifier must equal it")
         public var bundleID: String?
-        @Option(help: "reject an ipa without embedded.mobileprovision")
+        @StepOption(help: "reject an ipa without embedded.mobileprovision")
         public var requireProfile: Bool = true
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(ipa: String, channel: Channel? = nil, version: String? = nil, build: String? = nil, bundleID: String? = nil, requireProfile: Bool = true) {
-            self.init()
-            self.ipa = ipa
-            self.channel = channel
-            self.version = version
-            self.build = build
-            self.bundleID = bundleID
-            self.requireProfile = requireProfile
-        }
     }
 
     /// A distribution channel: each needs its own kind of provisioning profile.

@@ -9,28 +9,18 @@ import Foundation
 public struct ITMSPackageStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .ipa to package")
+        @StepOption(.path, help: "the .ipa to package")
         public var ipa: String
-        @Option(help: "the app's Apple ID in App Store Connect (digits)")
+        @StepOption(help: "the app's Apple ID in App Store Connect (digits)")
         public var appleID: String
-        @Option(.output, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
+        @StepOption(.output, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
         public var output: String?
-        @Option(help: "app_platform in metadata.xml")
+        @StepOption(help: "app_platform in metadata.xml")
         public var platform: Platform = .ios
-        @Option(help: "the package format version")
+        @StepOption(help: "the package format version")
         public var packageVersion: String = "software5.4"
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(ipa: String, appleID: String, output: String? = nil, platform: Platform = .ios, packageVersion: String = "software5.4") {
-            self.init()
-            self.ipa = ipa
-            self.appleID = appleID
-            self.output = output
-            self.platform = platform
-            self.packageVersion = packageVersion
-        }
     }
 
     /// `app_platform` values App Store Connect knows.

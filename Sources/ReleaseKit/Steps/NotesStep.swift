@@ -18,29 +18,29 @@ public struct NotesStep: Step {
 
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "'git': from the commits since the previous release tag; 'github': GitHub's generated notes")
+        @StepOption(help: "'git': from the commits since the previous release tag; 'github': GitHub's generated notes")
         public var source: Source = .git
-        @Option(.glob, help: "tags that mark releases (git describe --match); the previous release is the newest one reachable from the parent of 'to', so a re-run after tagging gives the same notes")
+        @StepOption(.glob, help: "tags that mark releases (git describe --match); the previous release is the newest one reachable from the parent of 'to', so a re-run after tagging gives the same notes")
         public var tagPattern: String = "v*"
-        @Option(help: "start after this tag or commit instead of the previous release tag")
+        @StepOption(help: "start after this tag or commit instead of the previous release tag")
         public var from: String?
-        @Option(help: "the release's last commit")
+        @StepOption(help: "the release's last commit")
         public var to: String = "HEAD"
-        @Option(help: "'owner/name' on GitHub, for pull request links and source 'github' (default: from the URL of 'remote' when it is on github.com)")
+        @StepOption(help: "'owner/name' on GitHub, for pull request links and source 'github' (default: from the URL of 'remote' when it is on github.com)")
         public var repo: String?
-        @Option(help: "the git remote whose URL names the GitHub repository")
+        @StepOption(help: "the git remote whose URL names the GitHub repository")
         public var remote: String = "origin"
-        @Option(help: "source 'github': a token that can read the repository, normally ${secrets.GITHUB_TOKEN}")
+        @StepOption(help: "source 'github': a token that can read the repository, normally ${secrets.GITHUB_TOKEN}")
         public var token: String?
-        @Option(help: "source 'github': the tag of the release the notes are for (it need not exist yet)")
+        @StepOption(help: "source 'github': the tag of the release the notes are for (it need not exist yet)")
         public var tag: String?
-        @Option(help: "source 'github': the branch or commit the tag would be created from when it does not exist (default: the repository's default branch)")
+        @StepOption(help: "source 'github': the branch or commit the tag would be created from when it does not exist (default: the repository's default branch)")
         public var target: String?
-        @Option(help: "source 'github': the API base URL (default $GITHUB_API_URL, else https://api.github.com)")
+        @StepOption(help: "source 'github': the API base URL (default $GITHUB_API_URL, else https://api.github.com)")
         public var api: String?
-        @Option(range: 1...1_000_000, help: "the most characters of the 'text' output; longer notes lose entries from the end and say how many")
+        @StepOption(range: 1...1_000_000, help: "the most characters of the 'text' output; longer notes lose entries from the end and say how many")
         public var textLimit: Int = 4000
-        @Option(.path, help: "the repository folder (default: the working directory)")
+        @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
         public init() {}

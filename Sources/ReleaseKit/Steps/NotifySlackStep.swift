@@ -26,17 +26,17 @@ public struct NotifySlackStep: RunReportingStep {
 
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the incoming webhook URL, normally ${secrets.SLACK_WEBHOOK_URL}")
+        @StepOption(help: "the incoming webhook URL, normally ${secrets.SLACK_WEBHOOK_URL}")
         public var webhook: String
-        @Option(help: "when to send, judged once the steps it follows have finished: 'failure' also covers a rejecting gate and an interrupted run")
+        @StepOption(help: "when to send, judged once the steps it follows have finished: 'failure' also covers a rejecting gate and an interrupted run")
         public var on: When = .always
-        @Option(help: "the header, plain text (at most 150 characters); {{…}} placeholders as for 'text'")
+        @StepOption(help: "the header, plain text (at most 150 characters); {{…}} placeholders as for 'text'")
         public var title: String = "{{pipeline}} {{version}} {{outcome}}"
-        @Option(help: "the message in Slack mrkdwn (default: version and outcome); placeholders {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}}")
+        @StepOption(help: "the message in Slack mrkdwn (default: version and outcome); placeholders {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}}")
         public var text: String?
-        @Option(help: "what {{version}} shows (default: the 'version' and 'build' outputs of the first followed step that has them, as '3.0.0 (4321)')")
+        @StepOption(help: "what {{version}} shows (default: the 'version' and 'build' outputs of the first followed step that has them, as '3.0.0 (4321)')")
         public var version: String?
-        @Option(help: "links shown under the message, label → URL; placeholders allowed; a link whose URL comes out empty (a step that failed) is left out")
+        @StepOption(help: "links shown under the message, label → URL; placeholders allowed; a link whose URL comes out empty (a step that failed) is left out")
         public var links: [String: String] = [:]
 
         public init() {}

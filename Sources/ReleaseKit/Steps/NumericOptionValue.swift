@@ -1,4 +1,4 @@
-/// An ``OptionValue`` made of numbers (`Int`, `Double`, `Int64`, a list of them): an ``Option`` holding one is
+/// An ``OptionValue`` made of numbers (`Int`, `Double`, `Int64`, a list of them): a ``StepOption`` holding one is
 /// declared with an ``OptionRange``, checked on every number it holds.
 public protocol NumericOptionValue: OptionValue {
     /// The numbers to check against the declared range.

@@ -1,4 +1,4 @@
-/// What an option's text is, for `release steps`: `@Option(.path, help: …) var output: String` shows `path`,
+/// What an option's text is, for `release steps`: `@StepOption(.path, help: …) var output: String` shows `path`,
 /// and a list of them `[path]`.
 public struct OptionFormat: Sendable, Equatable, ExpressibleByStringLiteral {
     /// The word `release steps` shows in place of `string`.

@@ -1,4 +1,4 @@
-/// The smallest and largest value a number option accepts, declared with the option (`@Option(range: 1...16, …)`),
+/// The smallest and largest value a number option accepts, declared with the option (`@StepOption(range: 1...16, …)`),
 /// so decoding checks it with the value's JSON path and line, and `release steps` and `release schema` show it.
 ///
 /// Every number option has one: a number from a pipeline file ends up as a `Duration`, an `Int` count or a C

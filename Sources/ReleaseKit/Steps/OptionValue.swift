@@ -1,6 +1,6 @@
 import Foundation
 
-/// A type an ``Option`` can hold: it says how `release steps` names it and shows a default.
+/// A type a ``StepOption`` can hold: it says how `release steps` names it and shows a default.
 public protocol OptionValue: Decodable, Sendable {
     /// The type as `release steps` shows it (`number`, `[path]`, `{string: string}`); `format` says what text is.
     static func optionTypeName(_ format: OptionFormat) -> String

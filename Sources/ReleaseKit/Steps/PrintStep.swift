@@ -2,7 +2,7 @@
 public struct PrintStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the text to print; may span lines")
+        @StepOption(help: "the text to print; may span lines")
         public var message: String
 
         public init() {}

@@ -11,17 +11,17 @@ import Foundation
 public struct ShellStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the command as argv, or a shell string with shell: true")
+        @StepOption(help: "the command as argv, or a shell string with shell: true")
         public var run: Command
-        @Option(help: "run `run` through /bin/sh -c; its ${…} values reach the script as environment variables, never as script text")
+        @StepOption(help: "run `run` through /bin/sh -c; its ${…} values reach the script as environment variables, never as script text")
         public var shell: Bool = false
-        @Option(help: "extra environment variables for the command")
+        @StepOption(help: "extra environment variables for the command")
         public var env: [String: String] = [:]
-        @Option(.path, help: "directory to run in (default: the pipeline's working directory)")
+        @StepOption(.path, help: "directory to run in (default: the pipeline's working directory)")
         public var cwd: String?
-        @Option(help: "the command changes nothing, so --dry-run really runs it")
+        @StepOption(help: "the command changes nothing, so --dry-run really runs it")
         public var readOnly: Bool = false
-        @Option(.output, help: "paths the command creates, so steps after it can be checked before it runs")
+        @StepOption(.output, help: "paths the command creates, so steps after it can be checked before it runs")
         public var creates: [String] = []
 
         public init() {}

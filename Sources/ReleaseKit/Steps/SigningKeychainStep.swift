@@ -10,22 +10,14 @@ import Foundation
 public struct SigningKeychainStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "the .p12 (certificate and private key): a path, or its contents in base64, e.g. ${secrets.CERTIFICATE_P12}")
+        @StepOption(help: "the .p12 (certificate and private key): a path, or its contents in base64, e.g. ${secrets.CERTIFICATE_P12}")
         public var certificate: String
-        @Option(help: "the .p12's password, e.g. ${secrets.CERTIFICATE_PASSWORD} (may be empty)")
+        @StepOption(help: "the .p12's password, e.g. ${secrets.CERTIFICATE_PASSWORD} (may be empty)")
         public var password: String
-        @Option(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
+        @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
         public var keychain: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(certificate: String, password: String, keychain: String? = nil) {
-            self.init()
-            self.certificate = certificate
-            self.password = password
-            self.keychain = keychain
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -11,32 +11,20 @@ import Foundation
 public struct SigningProfileStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
+        @StepOption(help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
         public var profiles: PathListOption
-        @Option(help: "each profile must be of this team (TeamIdentifier)")
+        @StepOption(help: "each profile must be of this team (TeamIdentifier)")
         public var teamID: String?
-        @Option(help: "each profile's application identifier must cover this bundle identifier")
+        @StepOption(help: "each profile's application identifier must cover this bundle identifier")
         public var bundleID: String?
-        @Option(.path, help: "an Xcode project (or its folder): each profile must cover one of its targets' bundle identifiers")
+        @StepOption(.path, help: "an Xcode project (or its folder): each profile must cover one of its targets' bundle identifiers")
         public var project: String?
-        @Option(help: "each profile must be of this type")
+        @StepOption(help: "each profile must be of this type")
         public var type: ProfileTypeChoice?
-        @Option(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
+        @StepOption(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
         public var home: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(profiles: [String], teamID: String? = nil, bundleID: String? = nil, project: String? = nil,
-                    type: ProfileTypeChoice? = nil, home: String? = nil) {
-            self.init()
-            self.profiles = PathListOption(profiles)
-            self.teamID = teamID
-            self.bundleID = bundleID
-            self.project = project
-            self.type = type
-            self.home = home
-        }
     }
 
     /// A profile type as an option.

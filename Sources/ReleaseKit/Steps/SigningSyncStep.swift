@@ -16,35 +16,29 @@ import Foundation
 public struct SigningSyncStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(help: "the profile type: app-store, ad-hoc, development or enterprise")
+        @StepOption(help: "the profile type: app-store, ad-hoc, development or enterprise")
         public var type: SigningProfileStep.ProfileTypeChoice
-        @Option(help: "the platform: ios, tvos or macos")
+        @StepOption(help: "the platform: ios, tvos or macos")
         public var platform: PlatformChoice = .ios
-        @Option(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
+        @StepOption(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
         public var bundleIDs: [String]?
-        @Option(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
+        @StepOption(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
         public var project: String?
-        @Option(help: "the build configuration whose bundle ids are read from the project")
+        @StepOption(help: "the build configuration whose bundle ids are read from the project")
         public var configuration: String = "Release"
-        @Option(help: "the signing certificate's private key (RSA 2048, PEM), normally ${secrets.CERTIFICATE_KEY}")
+        @StepOption(help: "the signing certificate's private key (RSA 2048, PEM), normally ${secrets.CERTIFICATE_KEY}")
         public var certificateKey: String
-        @Option(help: "create a missing certificate, bundle id or profile, and renew stale profiles signing.sync made")
+        @StepOption(help: "create a missing certificate, bundle id or profile, and renew stale profiles signing.sync made")
         public var create: Bool = false
-        @Option(help: "change nothing on App Store Connect: fail in preflight, listing what would change (default: true when CI is set)")
+        @StepOption(help: "change nothing on App Store Connect: fail in preflight, listing what would change (default: true when CI is set)")
         public var readonly: Bool?
-        @Option(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
+        @StepOption(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
         public var minDaysLeft: Int = 30
-        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @Option(help: "the API key's .p8 PEM text, normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
-        @Option(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
+        @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
         public var keychain: String?
-        @Option(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
+        @StepOption(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
         public var home: String?
 
         public init() {}
@@ -101,7 +95,7 @@ public struct SigningSyncStep: Step {
         if platform.profileType(type) == nil {
             throw StepError.invalidOption("type", "\(options.platform.rawValue) has no \(options.type.rawValue) profiles")
         }
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

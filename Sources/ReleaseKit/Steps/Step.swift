@@ -4,8 +4,8 @@ import Foundation
 ///
 /// ## Implementation requirements
 /// - `kind` is a stable dotted string, independent of the Swift type name; `summary` is one line.
-/// - `Options` is a ``StepOptions`` struct of `@Option` properties, each declaring its key, type, default and help
-///   once (see `Option.swift`). It is decoded from the step's `with` object at plan time by a decoder that
+/// - `Options` is a ``StepOptions`` struct of `@StepOption` properties, each declaring its key, type, default and help
+///   once (see `StepOption.swift`). It is decoded from the step's `with` object at plan time by a decoder that
 ///   records every key the type asks for: keys it never asks for are reported as unknown, with a did-you-mean.
 ///   `release steps` documents the options from the same declarations; the step adds `outputs` and `example`.
 /// - `init(options:)` rejects bad option *values* (throw ``StepError/invalidOption(_:_:)``): it runs

@@ -1,7 +1,7 @@
 /// What `release steps` prints for a step kind: its options (generated from its ``StepOptions`` declaration),
 /// outputs and an example.
 public struct StepDocumentation: Sendable, Codable, Equatable {
-    /// One documented option of a step's `with` object, generated from its ``Option`` declaration.
+    /// One documented option of a step's `with` object, generated from its ``StepOption`` declaration.
     public struct Option: Sendable, Codable, Equatable {
         public var name: String
         public var type: String

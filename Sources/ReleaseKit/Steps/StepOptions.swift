@@ -1,4 +1,5 @@
-/// A step's `with` object: a struct whose stored properties are all ``Option``s (the rules are in `Option.swift`).
+/// A step's `with` object: a struct whose stored properties are all ``StepOption``s or ``StepOptionGroup``s (the rules
+/// are in `StepOption.swift` and `StepOptionGroup.swift`).
 public protocol StepOptions: Decodable, Sendable {
     /// The declaration: every option at its default, read with `Mirror` for decoding and for `release steps`.
     init()
@@ -12,15 +13,22 @@ struct DeclaredOption {
 }
 
 extension StepOptions {
-    /// The declared options in declaration order.
+    /// The declared options in declaration order, a group's (``StepOptionGroup``) in the group's place.
     static var declaredOptions: [DeclaredOption] {
-        Mirror(reflecting: Self()).children.compactMap { child in
+        Self().storedOptions.map { property, declaration in
+            DeclaredOption(property: property, key: declaration.name ?? snakeCase(property), declaration: declaration)
+        }
+    }
+
+    /// This value's `@StepOption`s with their Swift property names, in declaration order, a group's in the group's
+    /// place: the declarations of `Self()`, the decoded options of decoded options.
+    private var storedOptions: [(property: String, option: any OptionDeclaration)] {
+        Mirror(reflecting: self).children.flatMap { child -> [(property: String, option: any OptionDeclaration)] in
             // A wrapped property `files` is stored as `_files`; synthesized `Decodable` asks for it as `files`.
-            guard let label = child.label, label.hasPrefix("_"), let declaration = child.value as? any OptionDeclaration else {
-                return nil
-            }
-            let property = String(label.dropFirst())
-            return DeclaredOption(property: property, key: declaration.name ?? snakeCase(property), declaration: declaration)
+            guard let label = child.label, label.hasPrefix("_") else { return [] }
+            if let option = child.value as? any OptionDeclaration { return [(String(label.dropFirst()), option)] }
+            if let group = child.value as? any OptionGroupStorage { return group.group.storedOptions }
+            return []
         }
     }
 
@@ -53,13 +61,9 @@ extension StepOptions {
     /// declarations decoding checks (decoding has already rejected such a number in a pipeline, with its line).
     /// - Throws: ``StepError/invalidOption(_:_:)``.
     public func checkRanges() throws(StepError) {
-        var values: [String: Any] = [:]
-        for child in Mirror(reflecting: self).children {
-            if let label = child.label { values[label] = child.value }
-        }
-        for option in Self.declaredOptions {
-            guard let range = option.declaration.range, let value = values["_" + option.property],
-                  let number = option.declaration.numberOutsideRange(in: value) else { continue }
+        // `Self()` and `self` have the same stored properties, so their options pair up in order.
+        for (option, value) in zip(Self.declaredOptions, storedOptions) {
+            guard let range = option.declaration.range, let number = option.declaration.numberOutsideRange(in: value.option) else { continue }
             throw StepError.invalidOption(option.key, "'\(NumberText.string(number))' must be \(range.text)")
         }
     }

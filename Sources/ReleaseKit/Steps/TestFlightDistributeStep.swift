@@ -6,36 +6,30 @@ import Foundation
 /// ``TestFlightDistributor``.
 public struct TestFlightDistributeStep: Step {
     public struct Options: StepOptions {
-        @Option(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
+        @StepOption(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
         public var bundleID: String
-        @Option(help: "the marketing version, e.g. ${steps.upload.outputs.version}")
+        @StepOption(help: "the marketing version, e.g. ${steps.upload.outputs.version}")
         public var version: String
-        @Option(help: "the build number, e.g. ${steps.upload.outputs.build}")
+        @StepOption(help: "the build number, e.g. ${steps.upload.outputs.build}")
         public var build: String
-        @Option(help: "the build's id when known (appstore.upload's build_id); else found by version and build")
+        @StepOption(help: "the build's id when known (appstore.upload's build_id); else found by version and build")
         public var buildID: String?
-        @Option(help: "what to test: text for en-US, or {locale: text}; at most 4,000 characters each")
+        @StepOption(help: "what to test: text for en-US, or {locale: text}; at most 4,000 characters each")
         public var whatToTest: WhatToTest?
-        @Option(help: "beta groups to add the build to, by name")
+        @StepOption(help: "beta groups to add the build to, by name")
         public var groups: [String] = []
-        @Option(help: "submit the build for beta review (external groups need it)")
+        @StepOption(help: "submit the build for beta review (external groups need it)")
         public var submitForReview: Bool = false
-        @Option(help: "answer export compliance: does the app use non-exempt encryption")
+        @StepOption(help: "answer export compliance: does the app use non-exempt encryption")
         public var usesNonExemptEncryption: Bool?
-        @Option(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
+        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @Option(range: 0...3600, help: "seconds between looks at the build's state")
+        @StepOption(range: 0...3600, help: "seconds between looks at the build's state")
         public var pollInterval: Double = 15
-        @Option(range: 1...604_800, help: "seconds to wait for the build to be processed")
+        @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed")
         public var waitTimeout: Double = 3600
-        @Option(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String
-        @Option(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String
-        @Option(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String
-        @Option(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
+        @StepOptionGroup
+        public var appStoreConnect: AppStoreConnectOptions
 
         public init() {}
     }
@@ -80,8 +74,7 @@ public struct TestFlightDistributeStep: Step {
          "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
                   "build": "${steps.upload.outputs.build}", "build_id": "${steps.upload.outputs.build_id}",
                   "what_to_test": "${steps.notes.outputs.text}", "groups": ["QA"], "uses_non_exempt_encryption": false,
-                  "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
-                  "key": "${secrets.APP_STORE_CONNECT_KEY}"}}
+                  \(AppStoreConnectOptions.example)}}
         """
 
     public let options: Options
@@ -102,7 +95,7 @@ public struct TestFlightDistributeStep: Step {
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
         polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
-        access = try AppStoreConnectAccess(keyID: options.keyID, issuerID: options.issuerID, key: options.key, api: options.api)
+        access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

@@ -4,35 +4,22 @@ import Foundation
 public struct VersionBumpStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
+        @StepOption(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
         public var project: String?
-        @Option(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
+        @StepOption(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
         public var file: String?
-        @Option(help: "the part to increment, 'build' for only the build number; this or 'version' is required")
+        @StepOption(help: "the part to increment, 'build' for only the build number; this or 'version' is required")
         public var part: Part?
-        @Option(help: "an explicit version such as 3.1.0, 3.1 or 7.1.3b5")
+        @StepOption(help: "an explicit version such as 3.1.0, 3.1 or 7.1.3b5")
         public var version: String?
-        @Option(help: "increment, git-count, timestamp, keep, env:NAME or a number such as 4321")
+        @StepOption(help: "increment, git-count, timestamp, keep, env:NAME or a number such as 4321")
         public var build: String = "increment"
-        @Option(help: "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)")
+        @StepOption(help: "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)")
         public var targets: [String] = []
-        @Option(help: "keep this release's bump when the checkout already carries it (an uncommitted bump, HEAD's bump commit, or a release/X.Y.Z branch at X.Y.Z), so a re-run bumps once; false bumps on every run")
+        @StepOption(help: "keep this release's bump when the checkout already carries it (an uncommitted bump, HEAD's bump commit, or a release/X.Y.Z branch at X.Y.Z), so a re-run bumps once; false bumps on every run")
         public var converge: Bool = true
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, part: Part? = nil, version: String? = nil, build: String = "increment",
-                    targets: [String] = [], converge: Bool = true) {
-            self.init()
-            self.converge = converge
-            self.project = project
-            self.file = file
-            self.part = part
-            self.version = version
-            self.build = build
-            self.targets = targets
-        }
     }
 
     /// The part of the version to increment.

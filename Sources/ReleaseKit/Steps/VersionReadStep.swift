@@ -4,25 +4,16 @@ import Foundation
 public struct VersionReadStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions {
-        @Option(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
+        @StepOption(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
         public var project: String?
-        @Option(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
+        @StepOption(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
         public var file: String?
-        @Option(help: "the target whose version is output (default: the app nothing embeds)")
+        @StepOption(help: "the target whose version is output (default: the app nothing embeds)")
         public var target: String?
-        @Option(help: "the configuration whose version is output (default: the target's default, usually Release)")
+        @StepOption(help: "the configuration whose version is output (default: the target's default, usually Release)")
         public var configuration: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, target: String? = nil, configuration: String? = nil) {
-            self.init()
-            self.project = project
-            self.file = file
-            self.target = target
-            self.configuration = configuration
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

@@ -20,38 +20,24 @@ import Foundation
 public struct VersionsGateStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
+        @StepOption(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
         public var project: String?
-        @Option(.path, help: "a VERSION file instead of an Xcode project")
+        @StepOption(.path, help: "a VERSION file instead of an Xcode project")
         public var file: String?
-        @Option(help: "the build configuration to check (default Release)")
+        @StepOption(help: "the build configuration to check (default Release)")
         public var configuration: String?
-        @Option(.glob, help: "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each")
+        @StepOption(.glob, help: "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each")
         public var tagPattern: String?
-        @Option(.regex, help: "where a tag carries its build number (first capture group); default: digits right after the version and '-', '+' or '_'")
+        @StepOption(.regex, help: "where a tag carries its build number (first capture group); default: digits right after the version and '-', '+' or '_'")
         public var buildPattern: String?
-        @Option(help: "the version the project must be at, e.g. ${steps.bump.outputs.version}")
+        @StepOption(help: "the version the project must be at, e.g. ${steps.bump.outputs.version}")
         public var expectedVersion: String?
-        @Option(help: "the build number the project must be at, e.g. ${steps.bump.outputs.build}")
+        @StepOption(help: "the build number the project must be at, e.g. ${steps.bump.outputs.build}")
         public var expectedBuild: String?
-        @Option(.path, help: "the git repository holding the tags (default: the working directory)")
+        @StepOption(.path, help: "the git repository holding the tags (default: the working directory)")
         public var directory: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, file: String? = nil, configuration: String? = nil, tagPattern: String? = nil,
-                    buildPattern: String? = nil, expectedVersion: String? = nil, expectedBuild: String? = nil, directory: String? = nil) {
-            self.init()
-            self.project = project
-            self.file = file
-            self.configuration = configuration
-            self.tagPattern = tagPattern
-            self.buildPattern = buildPattern
-            self.expectedVersion = expectedVersion
-            self.expectedBuild = expectedBuild
-            self.directory = directory
-        }
     }
 
     /// The stable kind pipelines use in `uses`.

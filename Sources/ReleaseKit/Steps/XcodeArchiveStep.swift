@@ -10,58 +10,34 @@ import Synchronization
 public struct XcodeArchiveStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .xcodeproj to build (or give 'workspace')")
+        @StepOption(.path, help: "the .xcodeproj to build (or give 'workspace')")
         public var project: String?
-        @Option(.path, help: "the .xcworkspace to build (or give 'project')")
+        @StepOption(.path, help: "the .xcworkspace to build (or give 'project')")
         public var workspace: String?
-        @Option(help: "the scheme to archive")
+        @StepOption(help: "the scheme to archive")
         public var scheme: String
-        @Option(help: "the build configuration")
+        @StepOption(help: "the build configuration")
         public var configuration: String = "Release"
-        @Option(help: "xcodebuild's -destination")
+        @StepOption(help: "xcodebuild's -destination")
         public var destination: String = "generic/platform=iOS"
-        @Option(.output, help: "the .xcarchive to write")
+        @StepOption(.output, help: "the .xcarchive to write")
         public var archivePath: String
-        @Option(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
+        @StepOption(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
         public var derivedDataPath: String?
-        @Option(.path, help: "xcodebuild's -resultBundlePath (none when absent)")
+        @StepOption(.path, help: "xcodebuild's -resultBundlePath (none when absent)")
         public var resultBundlePath: String?
-        @Option(.path, help: "an .xcconfig whose settings override the project's (-xcconfig)")
+        @StepOption(.path, help: "an .xcconfig whose settings override the project's (-xcconfig)")
         public var xcconfig: String?
-        @Option(help: "build settings passed as KEY=VALUE, e.g. {\"CODE_SIGN_STYLE\": \"Manual\"}")
+        @StepOption(help: "build settings passed as KEY=VALUE, e.g. {\"CODE_SIGN_STYLE\": \"Manual\"}")
         public var buildSettings: [String: String] = [:]
-        @Option(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
+        @StepOption(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
-        @Option(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
-        public var authenticationKey: String?
-        @Option(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var authenticationKeyID: String?
-        @Option(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var authenticationKeyIssuerID: String?
-        @Option(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
+        @StepOptionGroup
+        public var authentication: XcodeAuthenticationOptions
+        @StepOption(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
         public var log: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(project: String? = nil, workspace: String? = nil, scheme: String, configuration: String = "Release",
-                    destination: String = "generic/platform=iOS", archivePath: String, derivedDataPath: String? = nil,
-                    resultBundlePath: String? = nil, xcconfig: String? = nil, buildSettings: [String: String] = [:],
-                    allowProvisioningUpdates: Bool = false, log: String? = nil) {
-            self.init()
-            self.project = project
-            self.workspace = workspace
-            self.scheme = scheme
-            self.configuration = configuration
-            self.destination = destination
-            self.archivePath = archivePath
-            self.derivedDataPath = derivedDataPath
-            self.resultBundlePath = resultBundlePath
-            self.xcconfig = xcconfig
-            self.buildSettings = buildSettings
-            self.allowProvisioningUpdates = allowProvisioningUpdates
-            self.log = log
-        }
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -102,8 +78,7 @@ public struct XcodeArchiveStep: Step {
         guard options.archivePath.hasSuffix(".xcarchive") else {
             throw StepError.invalidOption("archive_path", "'\(options.archivePath)' must end in .xcarchive")
         }
-        self.authentication = try XcodeAuthentication(key: options.authenticationKey, keyID: options.authenticationKeyID,
-                                                      issuerID: options.authenticationKeyIssuerID)
+        self.authentication = try XcodeAuthentication(options.authentication)
         self.options = options
     }
 

@@ -15,7 +15,8 @@ struct XcodeAuthentication: Sendable, Equatable {
 
     /// All three options, or none.
     /// - Throws: ``StepError/invalidOption(_:_:)`` naming the missing or malformed one.
-    init?(key: String?, keyID: String?, issuerID: String?) throws {
+    init?(_ options: XcodeAuthenticationOptions) throws {
+        let (key, keyID, issuerID) = (options.authenticationKey, options.authenticationKeyID, options.authenticationKeyIssuerID)
         if key == nil, keyID == nil, issuerID == nil { return nil }
         guard let key, !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption("authentication_key", "missing or empty: give the API key's .p8 (${secrets.APP_STORE_CONNECT_KEY}) with authentication_key_id and authentication_key_issuer_id")

@@ -13,54 +13,32 @@ import Foundation
 public struct XcodeExportStep: Step {
     /// The step's `with` object.
     public struct Options: StepOptions, Equatable {
-        @Option(.path, help: "the .xcarchive to export")
+        @StepOption(.path, help: "the .xcarchive to export")
         public var archive: String
-        @Option(help: "how to export; old and new Xcode names are both accepted")
+        @StepOption(help: "how to export; old and new Xcode names are both accepted")
         public var method: ExportMethod
-        @Option(.output, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
+        @StepOption(.output, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
         public var exportPath: String
-        @Option(help: "teamID (default: the profiles' team)")
+        @StepOption(help: "teamID (default: the profiles' team)")
         public var teamID: String?
-        @Option(help: "signingStyle (default: manual when profiles are known, else automatic)")
+        @StepOption(help: "signingStyle (default: manual when profiles are known, else automatic)")
         public var signingStyle: SigningStyle?
-        @Option(help: "bundle identifier → profile name or UUID, written as they are")
+        @StepOption(help: "bundle identifier → profile name or UUID, written as they are")
         public var provisioningProfiles: [String: String] = [:]
-        @Option(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)")
+        @StepOption(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)")
         public var profiles: PathListOption?
-        @Option(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
+        @StepOption(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
         public var signingCertificate: String?
-        @Option(help: "uploadSymbols (App Store exports)")
+        @StepOption(help: "uploadSymbols (App Store exports)")
         public var uploadSymbols: Bool = true
-        @Option(help: "let xcodebuild update profiles (-allowProvisioningUpdates)")
+        @StepOption(help: "let xcodebuild update profiles (-allowProvisioningUpdates)")
         public var allowProvisioningUpdates: Bool = false
-        @Option(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
-        public var authenticationKey: String?
-        @Option(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var authenticationKeyID: String?
-        @Option(help: "the API key's issuer ID (-authenticationKeyIssuerID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var authenticationKeyIssuerID: String?
-        @Option(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
+        @StepOptionGroup
+        public var authentication: XcodeAuthenticationOptions
+        @StepOption(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
         public var optionsPlist: String?
 
         public init() {}
-
-        /// Creates the options; defaults match the declared ones.
-        public init(archive: String, method: ExportMethod, exportPath: String, teamID: String? = nil, signingStyle: SigningStyle? = nil,
-                    provisioningProfiles: [String: String] = [:], profiles: [String]? = nil, signingCertificate: String? = nil,
-                    uploadSymbols: Bool = true, allowProvisioningUpdates: Bool = false, optionsPlist: String? = nil) {
-            self.init()
-            self.archive = archive
-            self.method = method
-            self.exportPath = exportPath
-            self.teamID = teamID
-            self.signingStyle = signingStyle
-            self.provisioningProfiles = provisioningProfiles
-            self.profiles = profiles.map(PathListOption.init)
-            self.signingCertificate = signingCertificate
-            self.uploadSymbols = uploadSymbols
-            self.allowProvisioningUpdates = allowProvisioningUpdates
-            self.optionsPlist = optionsPlist
-        }
     }
 
     /// ExportOptions' `signingStyle`.
@@ -96,8 +74,7 @@ public struct XcodeExportStep: Step {
         if options.exportPath.hasSuffix(".ipa") {
             throw StepError.invalidOption("export_path", "'\(options.exportPath)' is a folder for xcodebuild, not the .ipa")
         }
-        self.authentication = try XcodeAuthentication(key: options.authenticationKey, keyID: options.authenticationKeyID,
-                                                      issuerID: options.authenticationKeyIssuerID)
+        self.authentication = try XcodeAuthentication(options.authentication)
         self.options = options
     }
 

@@ -16,7 +16,7 @@ import Foundation
 /// of input (Ctrl-D, a closed pipe) returns `nil` so nothing changes.
 public struct BumpPrompt: Sendable {
     /// One line of the menu.
-    public struct Option: Sendable, Equatable {
+    public struct Item: Sendable, Equatable {
         /// What the option does to the version.
         public var choice: VersionChoice
         /// The version this option writes.
@@ -39,7 +39,7 @@ public struct BumpPrompt: Sendable {
     /// The build number every choice gets (`nil` when the project has none).
     public let newBuild: String?
     /// The four choices: major, minor, patch, keep.
-    public let options: [Option]
+    public let options: [Item]
     /// The index of the choice taken by an empty answer (and highlighted first on a terminal): patch.
     public let defaultIndex = 2
 
@@ -49,10 +49,10 @@ public struct BumpPrompt: Sendable {
         self.currentBuild = currentBuild
         self.newBuild = newBuild
         self.options = [
-            Option(choice: .part(.major), version: current.bumped(.major)),
-            Option(choice: .part(.minor), version: current.bumped(.minor)),
-            Option(choice: .part(.patch), version: current.bumped(.patch)),
-            Option(choice: .keep, version: current),
+            Item(choice: .part(.major), version: current.bumped(.major)),
+            Item(choice: .part(.minor), version: current.bumped(.minor)),
+            Item(choice: .part(.patch), version: current.bumped(.patch)),
+            Item(choice: .keep, version: current),
         ]
     }
 
@@ -73,7 +73,7 @@ public struct BumpPrompt: Sendable {
     ///   - readLine: the next input line without its newline, or `nil` at the end of input.
     ///   - write: prints text as is.
     /// - Returns: the chosen option, or `nil` when input ended first.
-    public func run(readLine: () -> String?, write: (String) -> Void) -> Option? {
+    public func run(readLine: () -> String?, write: (String) -> Void) -> Item? {
         write(menu)
         while let line = readLine() {
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -88,7 +88,7 @@ public struct BumpPrompt: Sendable {
     }
 
     /// One menu line without its newline: `3. 3.0.1 (4321)  patch`, the kinds aligned in a column.
-    public func line(for option: Option, number: Int) -> String {
+    public func line(for option: Item, number: Int) -> String {
         let text = "\(number). \(label(option.version.description, newBuild))"
         let width = options.enumerated().map { "\($0.offset + 1). \(label($0.element.version.description, newBuild))".count }.max() ?? 0
         return text + String(repeating: " ", count: width - text.count + 2) + option.kind

@@ -33,7 +33,7 @@ public struct BumpPromptEditor: Sendable {
     /// Where the prompt stands after a key.
     public enum Outcome: Sendable, Equatable {
         case pending
-        case chosen(BumpPrompt.Option)
+        case chosen(BumpPrompt.Item)
         /// `q`, Esc or the end of input: nothing is chosen.
         case cancelled
         /// Ctrl-C: nothing is chosen.

@@ -5,7 +5,7 @@ import Synchronization
 /// `release/<version>`, commit exactly the bumped files and optionally push.
 public struct BumpWorkflow: Sendable {
     /// Runs a command in a directory and returns how it ended and its standard error.
-    public typealias Runner = @Sendable (_ arguments: [String], _ directory: String) async throws -> (result: ProcessResult, errors: String)
+    public typealias CommandRunner = @Sendable (_ arguments: [String], _ directory: String) async throws -> (result: ProcessResult, errors: String)
 
     /// The repository folder (the project's folder).
     public var directory: String
@@ -21,7 +21,7 @@ public struct BumpWorkflow: Sendable {
     public var push: Bool
     /// The remote `push` pushes to.
     public var remote: String
-    private let runner: Runner
+    private let runner: CommandRunner
 
     /// `release/{version}`.
     public static let defaultBranchPattern = "release/{version}"
@@ -32,7 +32,7 @@ public struct BumpWorkflow: Sendable {
     public init(
         directory: String, branchPattern: String = BumpWorkflow.defaultBranchPattern,
         commitMessage: String = BumpWorkflow.defaultCommitMessage, createBranch: Bool = true, commit: Bool = true,
-        push: Bool = false, remote: String = "origin", runner: Runner? = nil
+        push: Bool = false, remote: String = "origin", runner: CommandRunner? = nil
     ) {
         self.directory = directory
         self.branchPattern = branchPattern

@@ -184,9 +184,9 @@ import Testing
             options.version = "1.4.0"
             options.build = "42"
             options.whatsNew = .locales(texts)
-            options.keyID = "2X9R4HXF34"
-            options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-            options.key = "${secrets.APP_STORE_CONNECT_KEY}"
+            options.appStoreConnect.keyID = "2X9R4HXF34"
+            options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+            options.appStoreConnect.key = "${secrets.APP_STORE_CONNECT_KEY}"
             return try AppStoreSubmitStep(options: options)
         }
         _ = try step(["en-US": "ok", "de-DE": "ok"])
@@ -210,9 +210,9 @@ import Testing
         options.version = "1.4.0"
         options.build = "42"
         options.whatsNew = .locales(["fr-FR": "Explicite", "en-US": "Explicit"])
-        options.keyID = "2X9R4HXF34"
-        options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-        options.key = "${secrets.APP_STORE_CONNECT_KEY}"
+        options.appStoreConnect.keyID = "2X9R4HXF34"
+        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.appStoreConnect.key = "${secrets.APP_STORE_CONNECT_KEY}"
         let context = StepContext(stepID: "submit", kind: AppStoreSubmitStep.kind, workingDirectory: directory, environment: [:])
         #expect(try AppStoreSubmitStep(options: options).whatsNew(in: context) == ["de-DE": "Aus fastlane", "fr-FR": "Explicite", "en-US": "Explicit"])
 

@@ -213,9 +213,9 @@ import Testing
             var options = SigningSyncStep.Options()
             options.type = .appStore
             options.certificateKey = Self.pem
-            options.keyID = "2X9R4HXF34"
-            options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-            options.key = "-----BEGIN PRIVATE KEY-----"
+            options.appStoreConnect.keyID = "2X9R4HXF34"
+            options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+            options.appStoreConnect.key = "-----BEGIN PRIVATE KEY-----"
             change(&options)
             return options
         }
@@ -244,9 +244,9 @@ import Testing
         var options = SigningSyncStep.Options()
         options.type = .appStore
         options.certificateKey = Self.pem
-        options.keyID = "2X9R4HXF34"
-        options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-        options.key = "k"
+        options.appStoreConnect.keyID = "2X9R4HXF34"
+        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.appStoreConnect.key = "k"
         options.project = "Fixtures/DemoApp/Demo.xcodeproj"
         let step = try SigningSyncStep(options: options)
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: FixturePaths.root.path, environment: [:])

@@ -37,7 +37,7 @@ import Testing
         let folder = try TemporaryFolder()
         try writeFile(folder("tree/a.txt"), "a")
         try writeFile(folder("fake.zip"), "this is not a zip")
-        let step = try ArchiveGateStep(options: .init(zip: "fake.zip", source: "tree"))
+        let step = try ArchiveGateStep(options: .with { $0.zip = "fake.zip"; $0.source = "tree" })
         do {
             _ = try await step.run(in: EventRecorder().context(ArchiveGateStep.kind, in: folder.path))
             Issue.record("accepted a file that is not a zip")

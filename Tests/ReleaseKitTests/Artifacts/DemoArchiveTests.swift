@@ -80,13 +80,13 @@ struct DemoArchiveTests {
     @Test func gateDsymPassesAndFails() async throws {
         let recorder = EventRecorder()
         let good = try DemoArchive.good()
-        let passing = try DsymGateStep(options: .init(archive: good))
+        let passing = try DsymGateStep(options: .with { $0.archive = good })
         let outputs = try await passing.run(in: recorder.context(DsymGateStep.kind, in: "/"))
         #expect(outputs["binaries"] == .number(3))
         #expect(outputs["slices"] == .number(5))
 
         let bad = try DemoArchive.mismatched()
-        let failing = try DsymGateStep(options: .init(archive: bad))
+        let failing = try DsymGateStep(options: .with { $0.archive = bad })
         let binary = try dwarfdumpUUIDs(bad + "/" + Self.binaries[0])
         let dsym = try dwarfdumpUUIDs(bad + "/" + Self.dsyms[0])
         do {
@@ -99,7 +99,7 @@ struct DemoArchiveTests {
             }
         }
         // Ignoring the rebuilt binary lets the rest pass.
-        let ignoring = try DsymGateStep(options: .init(archive: bad, ignore: ["Demo"]))
+        let ignoring = try DsymGateStep(options: .with { $0.archive = bad; $0.ignore = ["Demo"] })
         #expect(try await ignoring.run(in: recorder.context(DsymGateStep.kind, in: "/"))["binaries"] == .number(2))
     }
 
@@ -110,7 +110,7 @@ struct DemoArchiveTests {
         try FileManager.default.removeItem(atPath: copy + "/dSYMs/DemoWidget.appex.dSYM")
         let uuid = try #require(try dwarfdumpUUIDs(copy + "/" + Self.binaries[2])["arm64"])
         await #expect(throws: StepError.rejected(["binary '\(Self.binaries[2])' (arm64) uuid '\(uuid)': no dSYM"])) {
-            try await DsymGateStep(options: .init(archive: copy)).run(in: EventRecorder().context(DsymGateStep.kind, in: "/"))
+            try await DsymGateStep(options: .with { $0.archive = copy }).run(in: EventRecorder().context(DsymGateStep.kind, in: "/"))
         }
     }
 
@@ -133,7 +133,7 @@ struct DemoArchiveTests {
         let dsymFolder = try DemoArchive.good() + "/dSYMs"
         let bundles = try FileManager.default.contentsOfDirectory(atPath: dsymFolder).sorted().map { dsymFolder + "/" + $0 }
         _ = try await ZipWriter(options: ZipOptions()).write(sources: bundles, to: folder("dSYMs.zip"))
-        let gate = try DsymGateStep(options: .init(archive: "Demo.ipa", dsyms: ["dSYMs.zip"]))
+        let gate = try DsymGateStep(options: .with { $0.archive = "Demo.ipa"; $0.dsyms = ["dSYMs.zip"] })
         let gated = try await gate.run(in: EventRecorder().context(DsymGateStep.kind, in: folder.path))
         #expect(gated["slices"] == .number(5))
         // The header of one entry, straight from the zip.
@@ -176,9 +176,10 @@ struct DemoArchiveTests {
         try FileManager.default.moveItem(atPath: archive + "/dSYMs/Demo.app.dSYM", toPath: folder("build/Release-iphoneos/Demo.app.dSYM"))
         let oracle = try dwarfdumpUUIDs(folder("build/Release-iphoneos/Demo.app.dSYM/Contents/Resources/DWARF/Demo"))
 
-        let step = try DsymPackageStep(options: .init(
-            archive: "build/Demo.xcarchive", search: ["build/Release-iphoneos"], output: "build/Demo.app.dSYM.zip",
-            moveIntoArchive: true, deterministic: true))
+        let step = try DsymPackageStep(options: .with {
+            $0.archive = "build/Demo.xcarchive"; $0.search = ["build/Release-iphoneos"]; $0.output = "build/Demo.app.dSYM.zip"
+            $0.moveIntoArchive = true; $0.deterministic = true
+        })
         let recorder = EventRecorder()
         let context = recorder.context(DsymPackageStep.kind, in: folder.path)
         let plan = try await step.plan(in: context)
@@ -203,7 +204,7 @@ struct DemoArchiveTests {
         #expect(outputs.artifacts.map(\.path) == [folder("build/Demo.app.dSYM.zip"), folder("build/Demo.app.dSYM.uuids.json")])
         #expect(outputs.artifacts[0].sha256 == (try await FileDigest.sha256(ofFile: folder("build/Demo.app.dSYM.zip")).hex))
         // After the move, the archive passes the gate.
-        _ = try await DsymGateStep(options: .init(archive: archive)).run(in: context)
+        _ = try await DsymGateStep(options: .with { $0.archive = archive }).run(in: context)
     }
 
     @Test func archiveZipAndGateArchiveOnTheDemoArchive() async throws {
@@ -212,7 +213,7 @@ struct DemoArchiveTests {
         try FileManager.default.copyItem(atPath: try DemoArchive.good(), toPath: source)
         let recorder = EventRecorder()
         let context = recorder.context(ArchiveZipStep.kind, in: folder.path)
-        let step = try ArchiveZipStep(options: .init(source: "Demo.xcarchive", output: "out/Demo.xcarchive.zip", level: 0))
+        let step = try ArchiveZipStep(options: .with { $0.source = "Demo.xcarchive"; $0.output = "out/Demo.xcarchive.zip"; $0.level = 0 })
         let outputs = try await step.run(in: context)
         let zip = folder("out/Demo.xcarchive.zip")
         let digest = try await FileDigest.sha256(ofFile: zip)
@@ -222,7 +223,7 @@ struct DemoArchiveTests {
         #expect(outputs.artifacts == [Artifact(path: zip, size: digest.size, sha256: digest.hex)])
         #expect(recorder.events.contains { if case .progress(let done, let total, .bytes) = $0 { return done == total } else { return false } })
 
-        let gate = try ArchiveGateStep(options: .init(zip: zip, source: source))
+        let gate = try ArchiveGateStep(options: .with { $0.zip = zip; $0.source = source })
         let checked = try await gate.run(in: context)
         #expect(checked["entries"] == outputs["entries"])
 
@@ -274,8 +275,9 @@ struct DemoArchiveTests {
     @Test func dsymPackageCanZipEachDsymOnItsOwn() async throws {
         let folder = try TemporaryFolder()
         let archive = try DemoArchive.good()
-        let step = try DsymPackageStep(options: .init(
-            paths: [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"], output: "zips", mode: .each, level: 0))
+        let step = try DsymPackageStep(options: .with {
+            $0.paths = [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"]; $0.output = "zips"; $0.mode = .each; $0.level = 0
+        })
         let outputs = try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
         #expect(outputs["paths"] == .list([.path(folder("zips/Demo.app.dSYM.zip")), .path(folder("zips/DemoKit.framework.dSYM.zip"))]))
         #expect(outputs["manifest"] == .path(folder("zips/dsym-uuids.json")))
@@ -289,7 +291,7 @@ struct DemoArchiveTests {
     @Test func dsymPackageFailsClearlyWhenThereIsNothingToPackage() async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder("build"), withIntermediateDirectories: true)
-        let step = try DsymPackageStep(options: .init(search: ["build"], output: "d.zip"))
+        let step = try DsymPackageStep(options: .with { $0.search = ["build"]; $0.output = "d.zip" })
         await #expect(throws: StepError.failed("no .dSYM bundles found in 'build'")) {
             try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
         }

@@ -86,7 +86,7 @@ import Testing
         let folder = try TemporaryFolder("dsyms")
         try Self.layout(in: folder)
         let recorder = EventRecorder()
-        let gate = try DsymGateStep(options: .init(archive: folder.path))
+        let gate = try DsymGateStep(options: .with { $0.archive = folder.path })
         let outputs = try await gate.run(in: recorder.context(DsymGateStep.kind, in: folder.path))
         #expect(outputs["binaries"] == .number(3))
         let warnings = recorder.events.compactMap { event -> String? in

@@ -7,9 +7,9 @@ import Testing
     static func upload(_ change: (inout AppStoreUploadStep.Options) -> Void = { _ in }) throws -> AppStoreUploadStep {
         var options = AppStoreUploadStep.Options()
         options.ipa = "build/Demo.ipa"
-        options.keyID = "2X9R4HXF34"
-        options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-        options.key = "${secrets.APP_STORE_CONNECT_KEY}"
+        options.appStoreConnect.keyID = "2X9R4HXF34"
+        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.appStoreConnect.key = "${secrets.APP_STORE_CONNECT_KEY}"
         change(&options)
         return try AppStoreUploadStep(options: options)
     }
@@ -19,9 +19,9 @@ import Testing
         options.bundleID = "com.example.demo"
         options.version = "3.0.1"
         options.build = "4321"
-        options.keyID = "2X9R4HXF34"
-        options.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-        options.key = "-----BEGIN PRIVATE KEY-----"
+        options.appStoreConnect.keyID = "2X9R4HXF34"
+        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.appStoreConnect.key = "-----BEGIN PRIVATE KEY-----"
         change(&options)
         return try TestFlightDistributeStep(options: options)
     }
@@ -29,10 +29,10 @@ import Testing
     @Test func uploadOptionsAreChecked() throws {
         _ = try Self.upload()
         #expect(throws: StepError.invalidOption("key_id", "'2X9R-4HXF34' is not a key ID (letters and digits, for example 2X9R4HXF34)")) {
-            try Self.upload { $0.keyID = "2X9R-4HXF34" }
+            try Self.upload { $0.appStoreConnect.keyID = "2X9R-4HXF34" }
         }
         #expect(throws: StepError.invalidOption("key", "the API key is empty; pass ${secrets.APP_STORE_CONNECT_KEY}")) {
-            try Self.upload { $0.key = " " }
+            try Self.upload { $0.appStoreConnect.key = " " }
         }
         #expect(throws: StepError.invalidOption("concurrency", "'17' must be from 1 to 16")) {
             try Self.upload { $0.concurrency = 17 }
@@ -41,7 +41,7 @@ import Testing
             try Self.upload { $0.pollInterval = -1 }
         }
         #expect(throws: StepError.invalidOption("api", "'ftp://example.com' is not an http(s) URL without credentials")) {
-            try Self.upload { $0.api = "ftp://example.com" }
+            try Self.upload { $0.appStoreConnect.api = "ftp://example.com" }
         }
     }
 

@@ -33,25 +33,25 @@ private func decode<S: Step>(_ type: S.Type, _ json: String) throws -> S.Options
             try ArchiveZipStep(options: decode(ArchiveZipStep.self, #"{"source": "a", "output": "a.zip", "level": 12}"#))
         }
         #expect(throws: StepError.invalidOption("level", "'12' must be from 0 to 9")) {
-            try ArchiveZipStep(options: .init(source: "a", output: "a.zip", level: 12))
+            try ArchiveZipStep(options: .with { $0.source = "a"; $0.output = "a.zip"; $0.level = 12 })
         }
         #expect(throws: StepError.invalidOption("source", "must not be empty")) {
-            try ArchiveZipStep(options: .init(source: "", output: "a.zip"))
+            try ArchiveZipStep(options: .with { $0.source = ""; $0.output = "a.zip" })
         }
         #expect {
             try decode(DsymPackageStep.self, #"{"archive": "A.xcarchive", "output": "d.zip", "mode": "some"}"#)
         } throws: { ($0 as? OptionsDecoder.Failure)?.message == "'some' is not 'all' or 'each'" }
         #expect(throws: StepError.invalidOption("archive", "one of 'archive', 'search' or 'paths' is required")) {
-            try DsymPackageStep(options: .init(output: "d.zip"))
+            try DsymPackageStep(options: .with { $0.output = "d.zip" })
         }
         #expect(throws: StepError.invalidOption("move_into_archive", "needs 'archive' to move the dSYMs into")) {
-            try DsymPackageStep(options: .init(search: ["build"], output: "d.zip", moveIntoArchive: true))
+            try DsymPackageStep(options: .with { $0.search = ["build"]; $0.output = "d.zip"; $0.moveIntoArchive = true })
         }
         #expect(throws: StepError.invalidOption("paths", "'build/App.app' is not a .dSYM bundle")) {
-            try DsymPackageStep(options: .init(paths: ["build/App.app"], output: "d.zip"))
+            try DsymPackageStep(options: .with { $0.paths = ["build/App.app"]; $0.output = "d.zip" })
         }
         #expect(throws: StepError.invalidOption("ignore", "pattern 1 is empty")) {
-            try DsymGateStep(options: .init(archive: "A.xcarchive", ignore: [""]))
+            try DsymGateStep(options: .with { $0.archive = "A.xcarchive"; $0.ignore = [""] })
         }
         #expect(throws: OptionsDecoder.Failure.self) {
             try decode(ArchiveZipStep.self, #"{"source": "a", "output": "a.zip", "level": "six"}"#)
@@ -60,7 +60,7 @@ private func decode<S: Step>(_ type: S.Type, _ json: String) throws -> S.Options
 
     @Test func verifyAndPlanWithoutTouchingTheFileSystem() async throws {
         let folder = try TemporaryFolder()
-        let step = try ArchiveZipStep(options: .init(source: "build/Demo.xcarchive", output: "build/Demo.xcarchive.zip", deterministic: true))
+        let step = try ArchiveZipStep(options: .with { $0.source = "build/Demo.xcarchive"; $0.output = "build/Demo.xcarchive.zip"; $0.deterministic = true })
         let missing = EventRecorder().context(ArchiveZipStep.kind, in: folder.path)
         await #expect(throws: StepError.missingFile(path: folder("build/Demo.xcarchive"), option: "source")) {
             try await step.verify(in: missing)
@@ -74,9 +74,9 @@ private func decode<S: Step>(_ type: S.Type, _ json: String) throws -> S.Options
         #expect(plan.outputs["path"] == .path(folder("build/Demo.xcarchive.zip")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
 
-        let wouldOverwrite = try ArchiveZipStep(options: .init(source: ".", output: "x.zip"))
+        let wouldOverwrite = try ArchiveZipStep(options: .with { $0.source = "."; $0.output = "x.zip" })
         try await wouldOverwrite.verify(in: missing)
-        let itself = try ArchiveZipStep(options: .init(source: "a", output: "a"))
+        let itself = try ArchiveZipStep(options: .with { $0.source = "a"; $0.output = "a" })
         try writeFile(folder("a"), "a")
         await #expect(throws: StepError.invalidOption("output", "'\(folder("a"))' would overwrite the source '\(folder("a"))'")) {
             try await itself.verify(in: missing)

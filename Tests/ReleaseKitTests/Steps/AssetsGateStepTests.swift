@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func rejectsBadOptions() {
-        #expect(throws: StepError.invalidOption("max_size", "'0' must be from 1 to 1099511627776")) { try AssetsGateStep(options: .init(files: ["a"], maxSize: 0)) }
-        #expect(throws: StepError.invalidOption("files", "must list at least one file")) { try AssetsGateStep(options: .init(files: [])) }
+        #expect(throws: StepError.invalidOption("max_size", "'0' must be from 1 to 1099511627776")) { try AssetsGateStep(options: .with { $0.files = PathListOption(["a"]); $0.maxSize = 0 }) }
+        #expect(throws: StepError.invalidOption("files", "must list at least one file")) { try AssetsGateStep(options: .with { $0.files = PathListOption([]) }) }
     }
 }

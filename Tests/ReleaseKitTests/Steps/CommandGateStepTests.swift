@@ -53,8 +53,8 @@ import Testing
     }
 
     @Test func rejectsBadOptions() {
-        #expect(throws: StepError.invalidOption("run", "the command is empty")) { try CommandGateStep(options: .init(run: [])) }
-        #expect(throws: (any Error).self) { try CommandGateStep(options: .init(run: ["true"], failOn: ["(unclosed"])) }
-        #expect(throws: StepError.invalidOption("require", "a pattern is empty")) { try CommandGateStep(options: .init(run: ["true"], require: [""])) }
+        #expect(throws: StepError.invalidOption("run", "the command is empty")) { try CommandGateStep(options: .with { $0.run = [] }) }
+        #expect(throws: (any Error).self) { try CommandGateStep(options: .with { $0.run = ["true"]; $0.failOn = ["(unclosed"] }) }
+        #expect(throws: StepError.invalidOption("require", "a pattern is empty")) { try CommandGateStep(options: .with { $0.run = ["true"]; $0.require = [""] }) }
     }
 }

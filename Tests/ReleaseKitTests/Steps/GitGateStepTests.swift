@@ -72,8 +72,8 @@ import Testing
         let noRemote = try await GatePipelines.runGate("gate.git", ["tag": "v1", "remote": "upstream"], directory: repository.path)
         #expect(noRemote.statuses == ["gate=failed"])
         #expect(noRemote.step("gate")?.message == "'git remote get-url upstream' exited with status 2: error: No such remote 'upstream'")
-        #expect(throws: StepError.invalidOption("tag", "'v 1' is not a valid tag name")) { try GitGateStep(options: .init(tag: "v 1")) }
-        #expect(throws: StepError.invalidOption("remote", "'remote' checks 'tag', which is not set")) { try GitGateStep(options: .init(remote: "origin")) }
+        #expect(throws: StepError.invalidOption("tag", "'v 1' is not a valid tag name")) { try GitGateStep(options: .with { $0.tag = "v 1" }) }
+        #expect(throws: StepError.invalidOption("remote", "'remote' checks 'tag', which is not set")) { try GitGateStep(options: .with { $0.remote = "origin" }) }
     }
 
     @Test func ignorePatternsCoverGlobsAndFolders() {

@@ -60,10 +60,10 @@ import Testing
 
     @Test func rejectsBadOptions() {
         #expect(throws: StepError.invalidOption("apple_id", "'com.example.demo' is not an Apple ID (the app's numeric id in App Store Connect)")) {
-            try ITMSPackageStep(options: .init(ipa: "a.ipa", appleID: "com.example.demo"))
+            try ITMSPackageStep(options: .with { $0.ipa = "a.ipa"; $0.appleID = "com.example.demo" })
         }
         #expect(throws: StepError.invalidOption("output", "'build/App' must name a folder ending in .itmsp")) {
-            try ITMSPackageStep(options: .init(ipa: "a.ipa", appleID: "1", output: "build/App"))
+            try ITMSPackageStep(options: .with { $0.ipa = "a.ipa"; $0.appleID = "1"; $0.output = "build/App" })
         }
         #expect(ITMSPackageStep.escape("A&B <\"x\">") == "A&amp;B &lt;&quot;x&quot;&gt;")
     }

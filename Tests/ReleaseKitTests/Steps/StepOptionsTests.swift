@@ -9,11 +9,11 @@ private enum SampleMode: String, OptionChoice {
 
 /// One option of each shape: required, defaulted, optional, choice, renamed.
 private struct SampleOptions: StepOptions, Equatable {
-    @Option(.path, help: "required") var archivePath: String
-    @Option(help: "defaulted") var level: Int = 6
-    @Option(.glob, help: "optional") var exclude: [String]?
-    @Option(help: "a choice") var mode: SampleMode = .all
-    @Option(name: "cwd", help: "an irregular key") var directory: String?
+    @StepOption(.path, help: "required") var archivePath: String
+    @StepOption(help: "defaulted") var level: Int = 6
+    @StepOption(.glob, help: "optional") var exclude: [String]?
+    @StepOption(help: "a choice") var mode: SampleMode = .all
+    @StepOption(name: "cwd", help: "an irregular key") var directory: String?
 }
 
 private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved) throws -> OptionsDecoder.Outcome<SampleOptions> {
@@ -89,11 +89,11 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
     }
 
     @Test func optionsBuiltInCodeKeepTheirDefaults() {
-        let options = ArchiveZipStep.Options(source: "a", output: "a.zip")
+        let options = ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip" }
         #expect(options.level == 6)
         #expect(options.deterministic == false)
-        #expect(options == ArchiveZipStep.Options(source: "a", output: "a.zip", level: 6))
-        #expect(options != ArchiveZipStep.Options(source: "a", output: "a.zip", level: 0))
+        #expect(options == ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip"; $0.level = 6 })
+        #expect(options != ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip"; $0.level = 0 })
     }
 
     @Test func aStepWithoutOptionsRejectsEveryKey() {

@@ -25,14 +25,14 @@ func optionDrift(_ kind: StepKind) throws -> [String] {
 /// Declares `board` and also reads `extra` by hand: a key the documentation does not know.
 private struct UndeclaredKeyStep: Step {
     struct Options: StepOptions {
-        @Option(help: "declared") var board: String
+        @StepOption(help: "declared") var board: String
         init() {}
 
         enum CodingKeys: String, CodingKey { case board, extra }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            _board = try container.decode(Option<String>.self, forKey: .board)
+            _board = try container.decode(StepOption<String>.self, forKey: .board)
             _ = try container.decodeIfPresent(String.self, forKey: .extra)
         }
     }
@@ -49,15 +49,15 @@ private struct UndeclaredKeyStep: Step {
 /// Declares `unused` but its hand-written decoding never reads it: documented, never accepted.
 private struct UndecodedOptionStep: Step {
     struct Options: StepOptions {
-        @Option(help: "declared") var board: String
-        @Option(help: "declared, never decoded") var unused: String?
+        @StepOption(help: "declared") var board: String
+        @StepOption(help: "declared, never decoded") var unused: String?
         init() {}
 
         enum CodingKeys: String, CodingKey { case board }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            _board = try container.decode(Option<String>.self, forKey: .board)
+            _board = try container.decode(StepOption<String>.self, forKey: .board)
         }
     }
 

@@ -109,10 +109,10 @@ import Testing
         #expect(result.statuses == ["gate=rejected"])
         #expect(result.step("gate")?.message == "option 'configuration': 'Binary.xcodeproj' has no configuration 'AdHoc' (configurations: 'Debug', 'Release')")
         #expect(throws: StepError.invalidOption("build_pattern", "reads tags, but 'tag_pattern' is not set")) {
-            try VersionsGateStep(options: .init(buildPattern: "-([0-9]+)"))
+            try VersionsGateStep(options: .with { $0.buildPattern = "-([0-9]+)" })
         }
         #expect(throws: StepError.invalidOption("expected_version", "'3.0.0-beta' is not one to three dot-separated integers")) {
-            try VersionsGateStep(options: .init(expectedVersion: "3.0.0-beta"))
+            try VersionsGateStep(options: .with { $0.expectedVersion = "3.0.0-beta" })
         }
     }
 

@@ -12,7 +12,7 @@ extension VersioningTests {
             ?
             """
 
-        private func run(_ lines: [String?]) throws -> (BumpPrompt.Option?, String) {
+        private func run(_ lines: [String?]) throws -> (BumpPrompt.Item?, String) {
             let prompt = BumpPrompt(current: try #require(SemanticVersion("3.0.0")), currentBuild: "4146", newBuild: "4321")
             var input = lines[...]
             var output = ""

@@ -1,18 +1,19 @@
 /// One option of a step's `with` object, declared once (key, type, default, help) the way swift-argument-parser's
-/// `@Option(help:)` declares a command-line option, so decoding and `release steps` read the same declaration.
+/// `@StepOption(help:)` declares a command-line option, so decoding and `release steps` read the same declaration.
 ///
 /// ```swift
 /// public struct Options: StepOptions {
-///     @Option(help: "files to list") public var files: PathListOption                  // required
-///     @Option(.path, help: "the file to write") public var output: String = "SHA256SUMS" // default
-///     @Option(.path, help: "where the manifest goes") public var manifest: String?       // optional
+///     @StepOption(help: "files to list") public var files: PathListOption                  // required
+///     @StepOption(.path, help: "the file to write") public var output: String = "SHA256SUMS" // default
+///     @StepOption(.path, help: "where the manifest goes") public var manifest: String?       // optional
 ///     public init() {}
 /// }
 /// ```
 ///
 /// ## Implementation requirements
 /// - The options type conforms to ``StepOptions`` and keeps synthesized `Decodable`: no `CodingKeys`, no
-///   `init(from:)`, and every stored property is an `@Option`. A test decodes every step kind and fails for a key
+///   `init(from:)`, and every stored property is a `@StepOption`, or a ``StepOptionGroup`` of options several steps
+///   share (written flat beside the step's own). A test decodes every step kind and fails for a key
 ///   that is decoded but not declared, or declared but never decoded.
 /// - The key is the property's name in snake_case (`archivePath` → `archive_path`, `bundleID` → `bundle_id`);
 ///   `name:` gives an irregular key.
@@ -23,18 +24,19 @@
 ///   what the text is (``OptionFormat/path``, ``OptionFormat/glob``, ``OptionFormat/regex``). A fixed set of words
 ///   is an ``OptionChoice`` enum: `release steps` lists them and decoding rejects any other.
 /// - A number (``NumericOptionValue``: `Int`, `Double`, `Int64`, a list of them) is declared with the numbers it
-///   accepts, `@Option(range: 1...16, help: …)`: decoding rejects any other with its JSON path and line (at `validate`
+///   accepts, `@StepOption(range: 1...16, help: …)`: decoding rejects any other with its JSON path and line (at `validate`
 ///   for literal values), `release steps` and `release schema` show the range, and a test fails for a number option
 ///   declared without one.
 /// - ``OptionsDecoder`` reads the declarations from `Options()` with `Mirror` (as swift-argument-parser reads
 ///   `Self()`): it maps property names to keys, records the keys asked for (any other key is unknown) and gives an
 ///   absent option its declared default. Other decoders see the Swift names and know no defaults.
 /// - A public options type spells out `public init() {}`, since a requirement of a public protocol needs a public
-///   witness; initialisers for code call `self.init()` and assign the properties.
+///   witness. Code builds options from `Options()` (every option at its default) and assigns the ones it sets: no
+///   memberwise initialiser restates the defaults.
 /// - Nested objects (an asset entry, a multipart form) are plain `Decodable` types conforming to ``OptionValue``,
 ///   which names their keys for `release steps`.
 @propertyWrapper
-public struct Option<Value: Decodable & Sendable>: Sendable {
+public struct StepOption<Value: Decodable & Sendable>: Sendable {
     /// In a declaration the default (nil for a required option); after decoding or assignment, the value.
     private var value: Value?
     /// The key given with `name:`; nil derives it from the property's name.
@@ -78,7 +80,7 @@ public struct Option<Value: Decodable & Sendable>: Sendable {
     }
 }
 
-extension Option where Value: OptionValue {
+extension StepOption where Value: OptionValue {
     /// A required option.
     /// - Parameters:
     ///   - format: what the text is, when the value is text: a path, a glob, a regex.
@@ -96,7 +98,7 @@ extension Option where Value: OptionValue {
     }
 }
 
-extension Option where Value: NumericOptionValue {
+extension StepOption where Value: NumericOptionValue {
     /// A required number option accepting `range`.
     public init(name: String? = nil, range: ClosedRange<Double>, help: String) {
         self.init(value: nil, name: name, type: Value.optionTypeName(.string), allowedValues: nil, defaultText: nil, help: help,
@@ -110,7 +112,7 @@ extension Option where Value: NumericOptionValue {
     }
 }
 
-extension Option {
+extension StepOption {
     /// A number option that may be left out (`nil` then), accepting `range`.
     public init<Wrapped: NumericOptionValue>(name: String? = nil, range: ClosedRange<Double>, help: String) where Value == Wrapped? {
         self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(.string), allowedValues: nil, defaultText: nil,
@@ -124,7 +126,7 @@ extension Option {
     }
 }
 
-extension Option: Decodable {
+extension StepOption: Decodable {
     /// Decodes the value; ``OptionsDecoder`` has already found its key and handles its absence.
     public init(from decoder: any Decoder) throws {
         self.init(value: try decoder.singleValueContainer().decode(Value.self), name: nil, type: "", allowedValues: nil,
@@ -132,14 +134,14 @@ extension Option: Decodable {
     }
 }
 
-extension Option: Equatable where Value: Equatable {
+extension StepOption: Equatable where Value: Equatable {
     /// Options are equal when their values are; declarations are not compared.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.value == rhs.value
     }
 }
 
-/// What ``OptionsDecoder`` and `release steps` read from a declared ``Option``, whatever its value type.
+/// What ``OptionsDecoder`` and `release steps` read from a declared ``StepOption``, whatever its value type.
 protocol OptionDeclaration: Sendable {
     /// The key given with `name:`, if any.
     var name: String? { get }
@@ -151,11 +153,11 @@ protocol OptionDeclaration: Sendable {
     var range: OptionRange? { get }
     /// How `release steps` shows the option under `key`.
     func documentation(key: String) -> StepDocumentation.Option
-    /// The first number of `decoded` (a decoded `Option` of this declaration's type) outside ``range``, if any.
+    /// The first number of `decoded` (a decoded `StepOption` of this declaration's type) outside ``range``, if any.
     func numberOutsideRange(in decoded: Any) -> Double?
 }
 
-extension Option: OptionDeclaration {
+extension StepOption: OptionDeclaration {
     var isRequired: Bool { value == nil }
 
     func documentation(key: String) -> StepDocumentation.Option {

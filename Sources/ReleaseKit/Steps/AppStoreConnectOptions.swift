@@ -1,0 +1,19 @@
+/// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take (`key_id`,
+/// `issuer_id`, `key`, `api`), declared once and written flat beside each step's own options
+/// (`@StepOptionGroup public var appStoreConnect: AppStoreConnectOptions`). ``AppStoreConnectAccess`` checks them.
+public struct AppStoreConnectOptions: StepOptions {
+    @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+    public var keyID: String
+    @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+    public var issuerID: String
+    @StepOption(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
+    public var key: String
+    @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+    public var api: String?
+
+    public init() {}
+
+    /// The `with` lines of a step's example that give the options.
+    static let example = #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
+        + "\n          " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
+}

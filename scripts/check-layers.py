@@ -3,9 +3,9 @@
 
 The layers of ReleaseKit, each using only those to its right:
   Execution → Planning → Pipeline → Steps → {Apple, AppStoreConnect, GitHub} → {Versioning, Artifacts} → HTTP → Support
-Folders of one brace group do not use each other; Support uses nothing of ours. Above ReleaseKit sit Rehearsal (the
-local servers; its folders layered the same way, below) and the executable `release`, which may use both libraries.
-And the C libraries: only `ReleaseKit/HTTP/` imports CCurl, only `ReleaseKit/Artifacts/` imports CArchive and
+Folders of one brace group do not use each other; Support uses nothing of ours. Above ReleaseKit sits Rehearsal (the
+local servers), layered the same way: (its top folder) → Tools → {AppStoreConnect, GitHub, Recording} → Server. Above
+both, the executable `release`, whose two folders use each other, and nothing uses it. And the C libraries: only `ReleaseKit/HTTP/` imports CCurl, only `ReleaseKit/Artifacts/` imports CArchive and
 CZlib; nothing else sees C.
 
 A debug build (`swift build`) writes the compiler's index store: for every source file, every occurrence of every
@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 SOURCES = os.path.join(ROOT, "Sources")
@@ -47,8 +47,9 @@ TARGETS = ["release", "Rehearsal", "ReleaseKit"]
 C_MODULES = {"CCurl": {("ReleaseKit", "HTTP")}, "CArchive": {("ReleaseKit", "Artifacts")},
              "CZlib": {("ReleaseKit", "Artifacts")}}
 
-DECLARATION, DEFINITION, REFERENCE, IMPLICIT = 1 << 0, 1 << 1, 1 << 2, 1 << 8
-KIND_MODULE, KIND_EXTENSION = 1, 9
+# indexstore.h: symbol roles and kinds.
+DECLARATION, DEFINITION, REFERENCE = 1 << 0, 1 << 1, 1 << 2
+KIND_EXTENSION = 9
 
 
 class Ref(ctypes.Structure):
@@ -191,10 +192,13 @@ class Index:
 def library_path(argument):
     candidates = [argument] if argument else []
     candidates += [os.environ.get("INDEXSTORE_LIB", "")]
-    for swift in [os.path.realpath(p) for p in os.environ.get("PATH", "").split(os.pathsep)
-                  if os.path.exists(os.path.join(p, "swift"))]:
-        candidates += [os.path.join(os.path.dirname(swift), "lib", "libIndexStore.so"),
-                       os.path.join(os.path.dirname(swift), "lib", "libIndexStore.dylib")]
+    swifts = [os.path.join(p, "swift") for p in os.environ.get("PATH", "").split(os.pathsep)]
+    if sys.platform == "darwin":  # /usr/bin/swift is a shim: ask for the selected Xcode's
+        found = subprocess.run(["xcrun", "--find", "swift"], capture_output=True, text=True)
+        swifts.insert(0, found.stdout.strip())
+    for swift in [os.path.realpath(path) for path in swifts if path and os.path.exists(path)]:
+        usr = os.path.dirname(os.path.dirname(swift))  # …/usr/bin/swift → …/usr
+        candidates += [os.path.join(usr, "lib", "libIndexStore.so"), os.path.join(usr, "lib", "libIndexStore.dylib")]
     candidates += ["/opt/swift/usr/lib/libIndexStore.so",
                    "/Applications/Xcode.app/Contents/Developer/Toolchains/XcodeDefault.xctoolchain/usr/lib/"
                    "libIndexStore.dylib"]

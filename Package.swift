@@ -33,6 +33,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // X.509 certificates, certificate signing requests and CMS for `signing.sync` and its stand-in.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        // Already in the graph (swift-certificates and swift-crypto read ASN.1 with it; swift-nio uses
+        // swift-collections): named here because ReleaseKit uses them directly, which fetches nothing new.
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
     ],
     targets: [
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
@@ -54,6 +58,10 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 // RSA keys of signing certificates (PKCS #1 for the keychain import).
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // BER of the CMS envelope around provisioning profiles.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                // The scheduler's ready queue.
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):

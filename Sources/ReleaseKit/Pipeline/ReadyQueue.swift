@@ -1,3 +1,5 @@
+internal import HeapModule
+
 /// Kahn's algorithm one step at a time: which steps of a ``StepGraph`` are ready, given which have finished.
 ///
 /// ``StepGraph/topologicalOrder()`` finishes each step as soon as it is taken; the engine finishes a step when it
@@ -8,7 +10,8 @@ public struct ReadyQueue: Sendable {
     private var waiting: [Int]
     /// For each step, the steps that need it.
     private var dependents: [[Int]]
-    private var ready = MinHeap<Int>()
+    /// The ready steps: swift-collections' min-max heap, smallest position first.
+    private var ready = Heap<Int>()
 
     /// Starts with every step that needs nothing ready.
     public init(_ graph: StepGraph) {

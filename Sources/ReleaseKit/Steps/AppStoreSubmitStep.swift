@@ -117,12 +117,10 @@ public struct AppStoreSubmitStep: Step {
     func whatsNew(in context: StepContext) throws -> [String: String] {
         var texts: [String: String] = [:]
         let folder = options.metadata.map(context.resolvePath) ?? context.resolvePath("fastlane/metadata")
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for locale in entries.sorted() {
+        if context.files.isDirectory(folder) {
+            for locale in context.files.names(in: folder) ?? [] {
                 let file = (folder as NSString).appendingPathComponent("\(locale)/release_notes.txt")
-                guard FileManager.default.fileExists(atPath: file) else { continue }
+                guard context.files.exists(file) else { continue }
                 guard let handle = FileHandle(forReadingAtPath: file) else { throw StepError.failed("cannot read \(file)") }
                 defer { try? handle.close() }
                 let data = (try? handle.read(upToCount: Self.maximumNotesFile + 1)) ?? Data()

@@ -125,8 +125,7 @@ public struct AppStoreUploadStep: Step {
         if case .exists = context.fileState(options.ipa) {
             let path = context.resolvePath(options.ipa)
             let identity = try await identity(ofIPA: path)
-            var info = stat()
-            let size = stat(path, &info) == 0 ? " (\(ByteFormat.size(Int64(info.st_size))))" : ""
+            let size = context.files.size(path).map { " (\(ByteFormat.size($0)))" } ?? ""
             what = "\(identity.bundleID) \(identity.version) (\(identity.build)) for \(identity.platform)\(size)"
             outputs["bundle_id"] = .string(identity.bundleID)
             outputs["version"] = .string(identity.version)
@@ -160,7 +159,7 @@ public struct AppStoreUploadStep: Step {
     func assetDescription(ipa: String, in context: StepContext) throws -> String? {
         if let given = options.appStoreInfo, !given.isEmpty { return try context.requireFile(given, option: "app_store_info") }
         let beside = ((ipa as NSString).deletingLastPathComponent as NSString).appendingPathComponent("AppStoreInfo.plist")
-        if FileManager.default.fileExists(atPath: beside) { return beside }
+        if context.files.exists(beside) { return beside }
         if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
             context.warn("uploading without AppStoreInfo.plist from a machine without Xcode: Apple's upload tools need it off macOS, "
                 + "and App Store Connect may not process the build (export with xcode.export's method app-store-connect, which makes it, "

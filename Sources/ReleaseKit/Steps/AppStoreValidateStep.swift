@@ -114,10 +114,10 @@ public struct AppStoreValidateStep: Step {
         if let keyID = options.keyID, let key = options.key {
             context.masker.add(key)
             let folder = (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID)-\(UUID().uuidString)/private_keys")
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try context.files.createDirectory(folder, permissions: 0o700)
             let parent = (folder as NSString).deletingLastPathComponent
             context.addTeardown("remove the API key folder '\(parent)'") {
-                try FileManager.default.removeItem(atPath: parent)
+                try LocalFiles().remove(parent)
             }
             try InlineContents.writePrivate(Data((key.hasSuffix("\n") ? key : key + "\n").utf8), to: folder + "/" + AltoolCommand.keyFileName(keyID: keyID))
             environment["API_PRIVATE_KEYS_DIR"] = folder

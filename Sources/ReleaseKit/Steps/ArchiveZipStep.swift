@@ -61,8 +61,7 @@ public struct ArchiveZipStep: Step {
         if output == source || source.hasPrefix(output + "/") {
             throw StepError.invalidOption("output", "'\(output)' would overwrite the source '\(source)'")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+        if context.files.isDirectory(output) {
             throw StepError.invalidOption("output", "'\(output)' is a folder")
         }
     }
@@ -89,7 +88,7 @@ public struct ArchiveZipStep: Step {
         let result = try await ZipWriter(options: options).write(sources: [source], to: output) { progress in
             throttle.report(done: progress.bytesDone, total: progress.bytesTotal)
         }
-        context.log("zipped \(result.entries) entries (\(result.uncompressedBytes) bytes) into '\(result.path)' (\(result.size) bytes)")
+        context.log("zipped \(result.entries) entries (\(ByteFormat.size(result.uncompressedBytes))) into '\(result.path)' (\(ByteFormat.size(result.size)))")
         return StepOutputs(
             [
                 "path": .path(result.path),

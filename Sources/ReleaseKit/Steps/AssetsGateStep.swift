@@ -58,7 +58,7 @@ public struct AssetsGateStep: Step {
 
     /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
-        StepPlan(effects: [.note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(limit) bytes each and have unique names")])
+        StepPlan(effects: [.note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(ByteFormat.size(limit)) each and have unique names")])
     }
 
     private var limit: Int64 { options.maxSize }
@@ -74,10 +74,10 @@ public struct AssetsGateStep: Step {
                 continue
             }
             let path = expansion.files[0]
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            let kind = context.files.kind(path)
+            if kind == nil {
                 problems.append("'\(path)' does not exist")
-            } else if isDirectory.boolValue {
+            } else if kind == .directory {
                 problems.append("'\(path)' is a folder, not a file (zip it first)")
             } else if !files.contains(path) {
                 files.append(path)
@@ -85,9 +85,8 @@ public struct AssetsGateStep: Step {
         }
         var total: Int64 = 0
         for path in files {
-            // stat(2) follows symbolic links: the size is what an upload would send.
-            var info = stat()
-            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+            // Links followed: the size is what an upload would send.
+            let size = context.files.size(path) ?? 0
             total += size
             if size > limit {
                 problems.append("'\(path)' is \(size) bytes (\(ByteFormat.size(size))), more than the limit of \(limit) bytes (\(ByteFormat.size(limit)))")

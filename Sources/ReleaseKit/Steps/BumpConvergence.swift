@@ -183,7 +183,7 @@ struct BumpConvergence: Sendable {
 
     /// The text of the site's line before its value (an opening quote included), read from the file as it is now.
     static func linePrefix(of site: ValueSite) -> String? {
-        guard let range = site.range, let data = FileManager.default.contents(atPath: site.path), range.lowerBound <= data.count else { return nil }
+        guard let range = site.range, let data = LocalFiles().contents(site.path), range.lowerBound <= data.count else { return nil }
         let bytes = Array(data)
         var start = range.lowerBound
         while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }

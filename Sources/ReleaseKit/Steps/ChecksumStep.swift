@@ -55,7 +55,7 @@ public struct ChecksumStep: Step {
                 }
             } else if !expansion.isPromised {
                 let path = try context.requireFile(expansion.item, option: "files")
-                if FileSystemSupport.isDirectory(path) {
+                if context.files.isDirectory(path) {
                     throw StepError.invalidOption("files", "'\(path)' is a folder, not a file")
                 }
             }

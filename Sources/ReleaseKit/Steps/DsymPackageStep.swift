@@ -158,11 +158,11 @@ public struct DsymPackageStep: Step {
             for (index, bundle) in bundles.enumerated() where !bundle.hasPrefix(destination + "/") {
                 let target = destination + "/" + (bundle as NSString).lastPathComponent
                 do {
-                    if FileManager.default.fileExists(atPath: target) {
+                    if context.files.exists(target) {
                         context.warn("replacing '\(target)'")
-                        try FileManager.default.removeItem(atPath: target)
+                        try context.files.remove(target)
                     }
-                    try FileManager.default.moveItem(atPath: bundle, toPath: target)
+                    try context.files.move(bundle, to: target)
                 } catch {
                     throw StepError.failed("cannot move '\(bundle)' to '\(target)': \(error.localizedDescription)")
                 }
@@ -204,7 +204,7 @@ public struct DsymPackageStep: Step {
         for folder in options.search {
             found += FileSystemSupport.findDsyms(in: context.resolvePath(folder))
         }
-        for path in options.paths where FileSystemSupport.isDirectory(context.resolvePath(path)) {
+        for path in options.paths where context.files.isDirectory(context.resolvePath(path)) {
             found.append(context.resolvePath(path))
         }
         // One bundle per name (a zip cannot hold two): a dSYM from `search` or `paths` replaces the archive's

@@ -96,7 +96,7 @@ public struct DsymUploadStep: Step {
         if let token = options.authToken { context.masker.add(token) }
         let target = uploadPath(in: context)
         var effects: [PlannedEffect] = [.command(argv: command(tool: try tool(in: context), path: target, in: context), directory: nil)]
-        if FileManager.default.fileExists(atPath: target), let uuids = try? await uuids(at: target) {
+        if context.files.exists(target), let uuids = try? await uuids(at: target) {
             effects.append(.note("would send \(uuids.count) dSYM UUID\(uuids.count == 1 ? "" : "s"): \(uuids.map(\.uuid).joined(separator: ", "))"))
         }
         return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(target)]))

@@ -8,7 +8,7 @@ enum FileSystemSupport {
         let parent = FilePath.parent(of: path)
         guard !parent.isEmpty else { return }
         do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            try LocalFiles().createDirectory(parent)
         } catch {
             throw StepError.failed("cannot create folder '\(parent)': \(error.localizedDescription)")
         }
@@ -16,15 +16,14 @@ enum FileSystemSupport {
 
     /// Whether `path` is a folder (following links).
     static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        LocalFiles().isDirectory(path)
     }
 
     /// `.dSYM` bundles in `folder`, searched `depth` levels deep, not descending into bundles or links.
     static func findDsyms(in folder: String, depth: Int = 8) -> [String] {
-        guard depth >= 0, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        guard depth >= 0, let names = LocalFiles().names(in: folder) else { return [] }
         var found: [String] = []
-        for name in names.sorted() {
+        for name in names {
             let path = folder + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }

@@ -193,9 +193,7 @@ public struct GitHubReleaseStep: Step {
             .request(method: "POST", url: repoPath + "/releases", detail: "create draft release '\(options.tag)' unless it exists"),
         ]
         for asset in publication.assets {
-            var size = ""
-            var info = stat()
-            if stat(asset.path, &info) == 0 { size = "\(info.st_size) bytes, " }
+            let size = context.files.size(asset.path).map { ByteFormat.size($0) + ", " } ?? ""
             effects.append(.request(
                 method: "POST",
                 url: Self.uploadsBase(api: api) + GitHubClient.repoPath(options.repo) + "/releases/{id}/assets?name=" + URITemplate.encode(asset.name),

@@ -77,8 +77,8 @@ public struct GitPushStep: Step {
             // remote, without `-u` (the checkout's upstream stays the real remote).
             let folder = try context.endpoints.baseURL(.git, configured: "")
             let mirror = (folder as NSString).appendingPathComponent(options.remote + ".git")
-            if !FileManager.default.fileExists(atPath: mirror) {
-                try FileManager.default.createDirectory(atPath: mirror, withIntermediateDirectories: true)
+            if !context.files.exists(mirror) {
+                try context.files.createDirectory(mirror)
                 try await context.git(["git", "init", "-q", "--bare", mirror], directory: options.directory)
             }
             context.log("rehearsal: pushing to the local stand-in '\(mirror)' instead of remote '\(options.remote)'")

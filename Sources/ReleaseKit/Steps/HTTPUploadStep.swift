@@ -120,8 +120,7 @@ public struct HTTPUploadStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         registerSecrets(context)
         let path = context.resolvePath(options.file)
-        var info = stat()
-        let size = stat(path, &info) == 0 ? "\(info.st_size) bytes" : "size known after upstream steps"
+        let size = context.files.size(path).map(ByteFormat.size) ?? "size known after upstream steps"
         let form = options.multipart.map { " as multipart field '\($0.field ?? "file")'" } ?? ""
         let headers = options.headers.keys.sorted().map { "\($0): \(context.masker.mask(options.headers[$0] ?? ""))" }
         let detail = "'\(path)' (\(size))\(form)" + (headers.isEmpty ? "" : "; headers " + headers.joined(separator: ", "))
@@ -175,7 +174,7 @@ public struct HTTPUploadStep: Step {
             ))
         }
         let text = context.masker.mask(answer, limit: 64 * 1024)
-        context.log("HTTP \(response.status), \(response.bytesSent) bytes sent")
+        context.log("HTTP \(response.status), \(ByteFormat.size(response.bytesSent)) sent")
         return StepOutputs([
             "status": .number(Double(response.status)),
             "body": .string(text),

@@ -81,7 +81,7 @@ public struct ITMSPackageStep: Step {
     /// Read-only checks: inputs exist or are promised.
     public func verify(in context: StepContext) async throws {
         let ipa = try context.requireFile(options.ipa, option: "ipa")
-        if FileSystemSupport.isDirectory(ipa) { throw StepError.invalidOption("ipa", "'\(ipa)' is a folder, not an .ipa") }
+        if context.files.isDirectory(ipa) { throw StepError.invalidOption("ipa", "'\(ipa)' is a folder, not an .ipa") }
     }
 
     /// What `run` would do, and the outputs it promises.
@@ -91,7 +91,7 @@ public struct ITMSPackageStep: Step {
         let ipa = output + "/" + name
         let metadata = output + "/metadata.xml"
         var effects: [PlannedEffect] = []
-        if FileManager.default.fileExists(atPath: output) { effects.append(.delete(path: output)) }
+        if context.files.exists(output) { effects.append(.delete(path: output)) }
         effects.append(.writeFile(path: ipa, diff: nil, detail: "copy of '\(context.resolvePath(options.ipa))'"))
         effects.append(.writeFile(path: metadata, diff: nil, detail: "apple_id \(options.appleID), file_name \(name), size and MD5 of the ipa"))
         return StepPlan(
@@ -130,7 +130,7 @@ public struct ITMSPackageStep: Step {
     static func copy(_ source: String, to destination: String, flag: CancellationFlag) throws -> (md5: String, size: Int64) {
         guard let input = FileHandle(forReadingAtPath: source) else { throw StepError.missingFile(path: source, option: "ipa") }
         defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination, contents: nil),
+        guard LocalFiles().createFile(destination),
               let output = FileHandle(forWritingAtPath: destination) else {
             throw StepError.failed("cannot write '\(destination)'")
         }
@@ -157,7 +157,7 @@ public struct ITMSPackageStep: Step {
         try FileSystemSupport.createParent(of: output)
         let temporary = AtomicFile.temporaryPath(for: output)
         do {
-            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+            try context.files.createDirectory(temporary, parents: false)
         } catch {
             throw StepError.failed("cannot create folder '\(temporary)': \(error.localizedDescription)")
         }
@@ -168,7 +168,7 @@ public struct ITMSPackageStep: Step {
             try AtomicFile.write(xml, to: temporary + "/metadata.xml")
             // rename(2) cannot replace a folder that has files: move the old package aside first, and back on failure.
             var previous: String?
-            if FileManager.default.fileExists(atPath: output) {
+            if context.files.exists(output) {
                 let aside = AtomicFile.temporaryPath(for: output)
                 if rename(output, aside) != 0 {
                     throw StepError.failed("cannot move '\(output)' aside: \(String(cString: strerror(errno)))")
@@ -180,15 +180,15 @@ public struct ITMSPackageStep: Step {
                 if let previous { _ = rename(previous, output) }
                 throw StepError.failed("cannot rename '\(temporary)' to '\(output)': \(reason)")
             }
-            if let previous { try? FileManager.default.removeItem(atPath: previous) }
-            context.log("\(output): \(name) (\(size) bytes, MD5 \(md5)), metadata.xml for Apple ID \(options.appleID)")
+            if let previous { try? context.files.remove(previous) }
+            context.log("\(output): \(name) (\(ByteFormat.size(size)), MD5 \(md5)), metadata.xml for Apple ID \(options.appleID)")
             let metadata = output + "/metadata.xml"
             return StepOutputs(
                 ["path": .path(output), "metadata": .path(metadata), "md5": .string(md5), "size": .number(Double(size))],
                 artifacts: [try await context.artifact(output + "/" + name), try await context.artifact(metadata)]
             )
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            try? context.files.remove(temporary)
             if error is StepError || error is CancellationError { throw error }
             throw StepError.failed("cannot build '\(output)': \(error)")
         }

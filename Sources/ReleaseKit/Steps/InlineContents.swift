@@ -17,7 +17,7 @@ enum InlineContents {
     /// Writes `data` to `path` readable only by the owner (it is a secret).
     static func writePrivate(_ data: Data, to path: String) throws {
         try FileSystemSupport.createParent(of: path)
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        guard LocalFiles().createFile(path, contents: data, permissions: 0o600) else {
             throw StepError.failed("cannot write '\(path)'")
         }
     }

@@ -112,7 +112,7 @@ public struct NotifySlackStep: RunReportingStep {
             let answer = context.masker.mask(response.text.trimmingCharacters(in: .whitespacesAndNewlines), limit: 200)
             throw StepError.failed(context.masker.mask("Slack refused the message: HTTP \(response.status)" + (answer.isEmpty ? "" : " '\(answer)'")))
         }
-        context.log("sent the \(status.outcome.rawValue) message to Slack (\(body.count) bytes)")
+        context.log("sent the \(status.outcome.rawValue) message to Slack (\(ByteFormat.size(Int64(body.count))))")
         return StepOutputs(["outcome": .string(status.outcome.rawValue)])
     }
 

@@ -20,8 +20,7 @@ public struct PluginDescriber: Sendable {
     /// The cache file in the user's cache folder (`~/Library/Caches/release` on macOS, `$XDG_CACHE_HOME/release`
     /// or `~/.cache/release` elsewhere).
     public static var userCacheFile: String? {
-        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
-            .appendingPathComponent("release").appendingPathComponent("plugins.json").path
+        LocalFiles().userCacheFolder.map { $0 + "/release/plugins.json" }
     }
 
     /// Executables named `release-step-KIND` on PATH, first one per kind, as `(kind, path)` sorted by kind.
@@ -29,8 +28,8 @@ public struct PluginDescriber: Sendable {
         let prefix = "release-step-"
         var found: [String: String] = [:]
         for folder in (environment["PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: String(folder)) else { continue }
-            for name in names.sorted() where name.hasPrefix(prefix) && name.count > prefix.count {
+            guard let names = LocalFiles().names(in: String(folder)) else { continue }
+            for name in names where name.hasPrefix(prefix) && name.count > prefix.count {
                 let kind = String(name.dropFirst(prefix.count))
                 let path = "\(folder)/\(name)"
                 if found[kind] == nil, ProcessRunner.resolveExecutable(path, directory: "/", environment: environment) != nil {
@@ -46,11 +45,11 @@ public struct PluginDescriber: Sendable {
     /// - Throws: ``PluginError/badDescription(_:_:)``.
     public func describe(_ executable: String, name: String) async throws -> PluginDescription {
         let plugin = "'\(name)' (\(executable))"
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: executable),
+        guard LocalFiles().exists(executable),
               ProcessRunner.resolveExecutable(executable, directory: "/", environment: environment) != nil else {
             throw PluginError.badDescription(plugin, "cannot run: no executable file at that path")
         }
-        let stamp = Self.stamp(attributes)
+        let stamp = Self.stamp(executable)
         if let cached = cachedAnswer(executable, stamp: stamp), let description = try? PluginDescription(json: cached, plugin: plugin) {
             return description
         }
@@ -87,9 +86,9 @@ public struct PluginDescriber: Sendable {
 
     // MARK: Cache
 
-    private static func stamp(_ attributes: [FileAttributeKey: Any]) -> String {
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+    private static func stamp(_ executable: String) -> String {
+        let modified = LocalFiles().modificationDate(executable)?.timeIntervalSince1970 ?? 0
+        let size = LocalFiles().size(executable) ?? 0
         return "\(modified):\(size)"
     }
 
@@ -99,7 +98,7 @@ public struct PluginDescriber: Sendable {
     }
 
     private func readCache() -> [String: Entry] {
-        guard let cacheFile, let data = FileManager.default.contents(atPath: cacheFile) else { return [:] }
+        guard let cacheFile, let data = LocalFiles().contents(cacheFile) else { return [:] }
         return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
     }
 
@@ -116,7 +115,7 @@ public struct PluginDescriber: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(entries) else { return }
-        try? FileManager.default.createDirectory(atPath: (cacheFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? LocalFiles().createDirectory((cacheFile as NSString).deletingLastPathComponent)
         try? AtomicFile.write(data, to: cacheFile)
     }
 }

@@ -10,14 +10,14 @@ enum ProfileInstaller {
         let folders = ProvisioningProfileLocations.folders(home: home)
         for folder in folders {
             let path = folder + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid)
-            if FileManager.default.fileExists(atPath: path) {
+            if context.files.exists(path) {
                 context.log("'\(path)' is installed already; left as it is")
                 continue
             }
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try context.files.createDirectory(folder)
             try AtomicFile.write(data, to: path)
             context.addTeardown("remove provisioning profile '\(path)'") {
-                try FileManager.default.removeItem(atPath: path)
+                try LocalFiles().remove(path)
             }
         }
         context.log("installed \(profile.type.rawValue) profile '\(profile.name)' (\(profile.uuid)) for \(profile.applicationIdentifier ?? "?"), valid until \(profile.expirationDate.map { Timestamp.iso8601($0) } ?? "?")")

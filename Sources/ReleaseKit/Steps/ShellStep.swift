@@ -109,8 +109,8 @@ public struct ShellStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let outputFile = URL(fileURLWithPath: context.temporaryDirectory)
             .appendingPathComponent("\(context.stepID)-\(context.attempt).outputs").path
-        _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outputFile) }
+        context.files.createFile(outputFile)
+        defer { try? context.files.remove(outputFile) }
         var environment = options.env
         environment["RELEASE_OUTPUT"] = outputFile
         let result = try await context.run(arguments, directory: options.cwd, environment: environment)
@@ -128,11 +128,10 @@ public struct ShellStep: Step {
         }
         for path in options.creates {
             let absolute = context.resolvePath(path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+            guard let kind = context.files.kind(absolute) else {
                 throw StepError.failed("the command succeeded but did not create '\(path)' (listed in 'creates')")
             }
-            if !isDirectory.boolValue { outputs.artifacts.append(try await context.artifact(absolute)) }
+            if kind == .file { outputs.artifacts.append(try await context.artifact(absolute)) }
         }
         return outputs
     }

@@ -85,7 +85,7 @@ public struct SigningKeychainStep: Step {
             temporary = path
             certificate = path
         }
-        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        defer { if let temporary { try? context.files.remove(temporary) } }
         try await TemporaryKeychain.run(SecurityCommand.importCertificate(certificate!, keychain: keychain.path, password: options.password), context)
 
         let identities = try await keychain.finish(in: context)

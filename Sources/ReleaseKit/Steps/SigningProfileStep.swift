@@ -81,7 +81,7 @@ public struct SigningProfileStep: Step {
             if let data = InlineContents.decode(item) { return Source(label: "profile \(index + 1) (base64)", data: data) }
             if case .promised = context.fileState(item) { return Source(label: "'\(context.resolvePath(item))'", data: nil) }
             let path = try context.requireFile(item, option: "profiles")
-            guard let data = FileManager.default.contents(atPath: path) else { throw StepError.failed("cannot read '\(path)'") }
+            guard let data = context.files.contents(path) else { throw StepError.failed("cannot read '\(path)'") }
             return Source(label: "'\(path)'", data: data)
         }
     }

@@ -267,12 +267,12 @@ public struct SigningSyncStep: Step {
         // The certificate and its key in a temporary keychain.
         let keychain = try await TemporaryKeychain.create(at: keychainPath(context), in: context)
         let folder = (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? context.files.remove(folder) }
         let keyFile = folder + "/signing.key"
         let certificateFile = folder + "/signing.cer"
         try InlineContents.writePrivate(Data(synchronizer.key.pkcs1PEM.utf8), to: keyFile)
         do {
-            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            defer { try? context.files.remove(keyFile) }
             try await TemporaryKeychain.run(SecurityCommand.importPrivateKey(keyFile, keychain: keychain.path), context)
         }
         try InlineContents.writePrivate(Data(result.certificate.der), to: certificateFile)

@@ -35,6 +35,8 @@ public final class StepContext: Sendable {
     public let promisedPaths: [String: String]
     /// How the steps it follows went, for a ``RunReportingStep`` when it runs; nil otherwise.
     public let run: RunStatus?
+    /// What is at a path (kind, size, listing, contents): the one way steps look at files.
+    public let files = LocalFiles()
     private let sink: @Sendable (StepEvent) -> Void
 
     public init(
@@ -99,7 +101,7 @@ public final class StepContext: Sendable {
     /// Whether `path` exists, is promised by an upstream step (it, or a folder containing it), or is missing.
     public func fileState(_ path: String) -> FileState {
         let absolute = resolvePath(path)
-        if FileManager.default.fileExists(atPath: absolute) { return .exists }
+        if files.exists(absolute) { return .exists }
         var candidate = absolute
         while candidate != "/" && !candidate.isEmpty {
             if let step = promisedPaths[candidate] { return .promised(by: step) }

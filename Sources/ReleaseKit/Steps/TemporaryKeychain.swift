@@ -18,7 +18,7 @@ struct TemporaryKeychain {
         let password = SigningKeychainStep.randomPassword()
         context.masker.add(password)
         let previous = SecurityCommand.searchList(from: try await context.capture(SecurityCommand.listKeychains))
-        if FileManager.default.fileExists(atPath: path) {
+        if context.files.exists(path) {
             throw StepError.failed("keychain '\(path)' already exists; remove it or choose another 'keychain'")
         }
         try await run(SecurityCommand.createKeychain(path, password: password), context)

@@ -136,7 +136,7 @@ public struct XcodeArchiveStep: Step {
         let arguments = command(context, authentication: try authentication?.install(in: context)).arguments
         let logPath = self.logPath(context)
         try FileSystemSupport.createParent(of: logPath)
-        guard FileManager.default.createFile(atPath: logPath, contents: Data()), let log = FileHandle(forWritingAtPath: logPath) else {
+        guard context.files.createFile(logPath, contents: Data()), let log = FileHandle(forWritingAtPath: logPath) else {
             throw StepError.failed("cannot write the xcodebuild log '\(logPath)'")
         }
         defer { try? log.close() }
@@ -172,11 +172,11 @@ public struct XcodeArchiveStep: Step {
             throw StepError.exitStatus(result.status, command: command)
         }
         let archive = context.resolvePath(options.archivePath)
-        guard FileSystemSupport.isDirectory(archive) else {
+        guard context.files.isDirectory(archive) else {
             throw StepError.failed("xcodebuild succeeded but wrote no archive at '\(archive)'")
         }
         let applications = archive + "/Products/Applications"
-        let app = (try? FileManager.default.contentsOfDirectory(atPath: applications))?.sorted().first { $0.hasSuffix(".app") }
+        let app = context.files.names(in: applications)?.first { $0.hasSuffix(".app") }
         var outputs = outputs(context, app: app.map { applications + "/" + $0 }, warnings: warnings)
         outputs.artifacts = [try await context.artifact(logPath)]
         return outputs

@@ -53,9 +53,9 @@ struct XcodeAuthentication: Sendable, Equatable {
         guard isInline else { return arguments(keyPath: try context.requireFile(key, option: "authentication_key")) }
         context.masker.add(key)
         let folder = (context.temporaryDirectory as NSString).appendingPathComponent("release-\(context.stepID)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try context.files.createDirectory(folder, permissions: 0o700)
         context.addTeardown("remove the API key folder '\(folder)'") {
-            try FileManager.default.removeItem(atPath: folder)
+            try LocalFiles().remove(folder)
         }
         let path = folder + "/AuthKey_\(keyID).p8"
         try InlineContents.writePrivate(Data((key.hasSuffix("\n") ? key : key + "\n").utf8), to: path)

@@ -95,17 +95,17 @@ public struct XcodeExportStep: Step {
     static func bundleIdentifiers(inArchive archive: String) -> [String] {
         let applications = archive + "/Products/Applications"
         var bundles: [String] = []
-        for app in ((try? FileManager.default.contentsOfDirectory(atPath: applications)) ?? []).sorted() where app.hasSuffix(".app") {
+        for app in LocalFiles().names(in: applications) ?? [] where app.hasSuffix(".app") {
             bundles.append(applications + "/" + app)
             for folder in ["PlugIns", "Extensions"] {
                 let path = applications + "/" + app + "/" + folder
-                for appex in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where appex.hasSuffix(".appex") {
+                for appex in LocalFiles().names(in: path) ?? [] where appex.hasSuffix(".appex") {
                     bundles.append(path + "/" + appex)
                 }
             }
         }
         return bundles.compactMap { bundle in
-            guard let data = FileManager.default.contents(atPath: bundle + "/Info.plist"),
+            guard let data = LocalFiles().contents(bundle + "/Info.plist"),
                   let plist = PropertyListDepth.propertyList(from: data) as? [String: Any] else { return nil }
             return plist["CFBundleIdentifier"] as? String
         }
@@ -210,17 +210,17 @@ public struct XcodeExportStep: Step {
         try FileSystemSupport.createParent(of: plist)
         try AtomicFile.write(try exportOptions.propertyList(for: xcode), to: plist)
         let exportPath = context.resolvePath(options.exportPath)
-        try FileManager.default.createDirectory(atPath: exportPath, withIntermediateDirectories: true)
+        try context.files.createDirectory(exportPath)
         let arguments = command(context, authentication: try authentication?.install(in: context))
         let result = try await context.run(arguments)
         guard result.succeeded else {
             throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))
         }
-        let ipas = ((try? FileManager.default.contentsOfDirectory(atPath: exportPath)) ?? []).filter { $0.hasSuffix(".ipa") }.sorted()
+        let ipas = (context.files.names(in: exportPath) ?? []).filter { $0.hasSuffix(".ipa") }
         guard let name = ipas.first else { throw StepError.failed("xcodebuild -exportArchive wrote no .ipa in '\(exportPath)'") }
         let ipa = exportPath + "/" + name
         let info = exportPath + "/AppStoreInfo.plist"
-        let hasInfo = FileManager.default.fileExists(atPath: info)
+        let hasInfo = context.files.exists(info)
         return StepOutputs(["path": .path(ipa), "ipa": .path(ipa), "options_plist": .path(plist), "method": .string(method),
                             "app_store_info": hasInfo ? .path(info) : .string("")],
                            artifacts: [try await context.artifact(ipa)])

@@ -59,9 +59,11 @@ public enum TextDiff {
         return (parts, endsWithNewline)
     }
 
-    /// A shortest edit script: common prefix and suffix first, then Myers' O((N+M)·D) algorithm on the rest
-    /// (a version bump changes a few lines of a long file, so D is small). Past a size limit the middle is
-    /// replaced wholesale, which is still a correct diff.
+    /// A shortest edit script: common prefix and suffix first, then the standard library's
+    /// `difference(from:)` (Myers' O((N+M)·D) algorithm) on the rest, deletions before insertions at each change.
+    /// It remembers about D²/2 positions and cannot be stopped, so it runs only when an edit script of at most
+    /// 8,000 lines is known to exist (``editBound(_:_:)``: a version bump changes a few lines of a long file);
+    /// otherwise the middle is replaced wholesale, which is still a correct diff.
     private static func diff(_ a: [String], _ b: [String]) -> [Operation] {
         var prefix = 0
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
@@ -70,83 +72,62 @@ public enum TextDiff {
             suffix += 1
         }
         var operations: [Operation] = (0..<prefix).map { .same($0, $0) }
-        let oldMiddle = Array(a[prefix..<(a.count - suffix)]), newMiddle = Array(b[prefix..<(b.count - suffix)])
-        if let middle = myers(oldMiddle, newMiddle) {
-            operations += middle.map { operation in
-                switch operation {
-                case .same(let x, let y): return .same(prefix + x, prefix + y)
-                case .delete(let x): return .delete(prefix + x)
-                case .insert(let y): return .insert(prefix + y)
+        let oldMiddle = a[prefix..<(a.count - suffix)], newMiddle = b[prefix..<(b.count - suffix)]
+        var removed = Set<Int>(), inserted = Set<Int>()
+        if editBound(oldMiddle, newMiddle) <= 8_000 {
+            for change in newMiddle.difference(from: oldMiddle) {
+                switch change {
+                case .remove(let offset, _, _): removed.insert(prefix + offset)
+                case .insert(let offset, _, _): inserted.insert(prefix + offset)
                 }
             }
         } else {
-            operations += oldMiddle.indices.map { .delete(prefix + $0) }
-            operations += newMiddle.indices.map { .insert(prefix + $0) }
+            removed = Set(oldMiddle.indices)
+            inserted = Set(newMiddle.indices)
+        }
+        var x = prefix, y = prefix
+        while x < a.count - suffix || y < b.count - suffix {
+            if removed.contains(x) {
+                operations.append(.delete(x))
+                x += 1
+            } else if inserted.contains(y) {
+                operations.append(.insert(y))
+                y += 1
+            } else {
+                operations.append(.same(x, y))
+                x += 1
+                y += 1
+            }
         }
         operations += (0..<suffix).map { .same(a.count - suffix + $0, b.count - suffix + $0) }
         return operations
     }
 
-    /// Myers' greedy shortest edit script, deletions before insertions; `nil` when it would need more than
-    /// about 32 million remembered positions.
-    private static func myers(_ a: [String], _ b: [String]) -> [Operation]? {
-        let n = a.count, m = b.count
-        if n == 0 { return (0..<m).map { .insert($0) } }
-        if m == 0 { return (0..<n).map { .delete($0) } }
-        let limit = n + m
-        let offset = limit + 1
-        var v = [Int](repeating: 0, count: 2 * limit + 3)
-        var trace: [[Int]] = []
-        var remembered = 0
-        var found: Int?
-        search: for d in 0...limit {
-            trace.append(v)
-            remembered += v.count
-            if remembered > 32_000_000 { return nil }
-            for k in stride(from: -d, through: d, by: 2) {
-                var x = (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]))
-                    ? v[offset + k + 1]
-                    : v[offset + k - 1] + 1
-                var y = x - k
-                while x < n, y < m, a[x] == b[y] {
-                    x += 1
-                    y += 1
-                }
-                v[offset + k] = x
-                if x >= n, y >= m {
-                    found = d
-                    break search
-                }
+    /// The length of some edit script from `a` to `b`, so at least the shortest one's: equal lines kept, a
+    /// mismatch resynchronised by deleting or inserting up to 64 lines when that meets an equal line, else one
+    /// line replaced. Linear time; exact enough to tell a few edits from a rewrite.
+    private static func editBound(_ a: ArraySlice<String>, _ b: ArraySlice<String>) -> Int {
+        var x = a.startIndex, y = b.startIndex, edits = 0
+        while x < a.endIndex, y < b.endIndex {
+            if a[x] == b[y] {
+                x += 1
+                y += 1
+                continue
             }
-        }
-        guard let distance = found else { return nil }
-        var operations: [Operation] = []
-        var x = n, y = m
-        for d in stride(from: distance, to: 0, by: -1) {
-            let previous = trace[d]
-            let k = x - y
-            let previousK = (k == -d || (k != d && previous[offset + k - 1] < previous[offset + k + 1])) ? k + 1 : k - 1
-            let previousX = previous[offset + previousK]
-            let previousY = previousX - previousK
-            while x > previousX, y > previousY {
-                operations.append(.same(x - 1, y - 1))
-                x -= 1
-                y -= 1
+            var skip = 0
+            for distance in 1...64 {
+                if x + distance < a.endIndex, a[x + distance] == b[y] { skip = distance; x += distance; break }
+                if y + distance < b.endIndex, a[x] == b[y + distance] { skip = distance; y += distance; break }
             }
-            if x == previousX {
-                operations.append(.insert(y - 1))
-                y -= 1
+            if skip == 0 {
+                edits += 2
+                x += 1
+                y += 1
             } else {
-                operations.append(.delete(x - 1))
-                x -= 1
+                edits += skip
             }
         }
-        while x > 0, y > 0 {
-            operations.append(.same(x - 1, y - 1))
-            x -= 1
-            y -= 1
-        }
-        return operations.reversed()
+        return edits + (a.endIndex - x) + (b.endIndex - y)
     }
 
     private static func hunks(_ operations: [Operation], context: Int) -> [Hunk] {

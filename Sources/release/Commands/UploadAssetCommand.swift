@@ -76,7 +76,7 @@ struct UploadAssetCommand: AsyncParsableCommand {
                 ]
                 print(JSONWriter.text(object) ?? "{}")
             } else {
-                print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(result.bytesUploaded) bytes, \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
+                print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(ByteFormat.size(result.bytesUploaded)), \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
             }
         } catch {
             Terminal.writeError("error: " + masker.mask("\(error)") + "\n")

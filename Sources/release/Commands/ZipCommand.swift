@@ -43,7 +43,7 @@ struct ZipCommand: AsyncParsableCommand {
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(result), as: UTF8.self))
             } else {
-                print("\(result.path): \(result.entries) entries, \(result.size) bytes, sha256 \(result.sha256)")
+                print("\(result.path): \(result.entries) entries, \(ByteFormat.size(result.size)), sha256 \(result.sha256)")
             }
         } catch {
             Terminal.writeError("error: \(error)\n")

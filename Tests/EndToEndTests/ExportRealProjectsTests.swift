@@ -60,8 +60,10 @@ import Testing
     }
 
     /// The starter of a real app, split across three runners (the git steps on Linux, the build on macOS) and played
-    /// job by job: the archive sees the bumped version, and the tag the last job pushes names the bump's commit.
-    @Test func theStarterOfARealAppCarriesItsBumpAcrossJobs() throws {
+    /// job by job: the archive sees the bumped version, and the tag the last job pushes names the bump's commit. About
+    /// two minutes on a loaded machine (ActionsExportTests plays the demo app's starter the same way, ungated).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["RELEASE_SLOW_TESTS"] == "1", "plays three jobs of a real app's starter (~2 min); set RELEASE_SLOW_TESTS=1"))
+    func theStarterOfARealAppCarriesItsBumpAcrossJobs() throws {
         let (name, flags) = Self.apps[0]
         let head = try RealProjectsCommandTests.requireCorpus() + "/\(name)/head"
         let work = ReleaseBinary.temporaryDirectory() + "/simulate-\(name)"
@@ -71,7 +73,7 @@ import Testing
                                                      environment: ["RELEASE_BINARY": ReleaseBinary.path])
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(outcome.output.contains("the bump reached the archive"), "\(outcome.output.suffix(3000))")
-        #expect(outcome.output.contains("the commits reached the later job"), "\(outcome.output.suffix(3000))")
+        #expect(outcome.output.components(separatedBy: "the commits reached the later job").count == 3, "both engines: \(outcome.output.suffix(3000))")
         #expect(outcome.output.contains("simulate-actions: job linux-2"), "\(outcome.output.suffix(3000))")
     }
 }

@@ -17,7 +17,7 @@ struct ExportCommand: AsyncParsableCommand {
             abstract: "Write a GitHub Actions workflow: one job per group of steps that share a runner (runs_on), state handed between jobs.",
             discussion: """
                 Each job runs its steps with 'release run PIPELINE --resume --only …' and hands the run journal and the \
-                folders its steps create to the jobs after it as artifacts. The same pipeline gives the same bytes.
+                folders its steps create to the jobs after it as artifacts, with a git bundle of its commits and changes to tracked files. The same pipeline gives the same bytes.
                 """
         )
 
@@ -85,7 +85,7 @@ struct ExportCommand: AsyncParsableCommand {
             abstract: "Write GitLab CI configuration: one job per group of steps that share a runner (runs_on), needs for the DAG, state as artifacts.",
             discussion: """
                 Each job runs its steps with 'release run PIPELINE --resume --only …' and hands the run journal, the folders \
-                its steps create and a patch of the tracked files it changed to the jobs after it as artifacts. Secrets are \
+                its steps create and a git bundle of its commits and changes to tracked files to the jobs after it as artifacts. Secrets are \
                 CI/CD variables scoped to the environment of the job that uses them. The same pipeline gives the same bytes.
                 """
         )

@@ -44,12 +44,16 @@ let package = Package(
         // zlib's raw deflate, for the parallel zip writer: libarchive compresses one entry at a time on one
         // thread, so the writer deflates chunks on every core itself and writes the zip container around them.
         cLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        // What scripts/package.sh stamps into the binary (the repository it is published in), as a C macro: one
+        // header, nothing to link.
+        .systemLibrary(name: "CReleaseStamp"),
         .target(
             name: "ReleaseKit",
             dependencies: [
                 "CCurl",
                 "CArchive",
                 "CZlib",
+                "CReleaseStamp",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 // Subprocess spells paths with `FilePath`: the SDK's System module on Apple platforms, this package elsewhere.

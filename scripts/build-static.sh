@@ -7,6 +7,7 @@
 #   scripts/build-static.sh             # builds in .build
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead (the tests build while `swift test` holds .build)
 #   RELEASE_PACK_RELOCS=1               # Linux: pack the relocations (DT_RELR); needs glibc >= 2.36 to run
+#   RELEASE_REPOSITORY=OWNER/NAME       # stamp the GitHub repository the binary is published in (scripts/package.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=(--scratch-path "${RELEASE_SCRATCH_PATH:-.build}")
@@ -35,6 +36,15 @@ else
          -Xlinker "--symbol-ordering-file=$PWD/Packaging/release.order" -Xlinker --no-warn-symbol-ordering
          -Xlinker -T -Xlinker "$PWD/Packaging/release-layout.ld")
   if [[ "${RELEASE_PACK_RELOCS:-}" == "1" ]]; then flags+=(-Xlinker -z -Xlinker pack-relative-relocs); fi
+fi
+# The repository the binary is published in (scripts/package.sh sets it), stamped in as a C macro the Swift code reads
+# (Sources/CReleaseStamp): exports of the binary download it from there by default.
+if [[ -n "${RELEASE_REPOSITORY:-}" ]]; then
+  if [[ ! "$RELEASE_REPOSITORY" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]]; then
+    echo "build-static: RELEASE_REPOSITORY must be OWNER/NAME, found '$RELEASE_REPOSITORY'" >&2
+    exit 1
+  fi
+  flags+=(-Xswiftc -Xcc -Xswiftc "-DRELEASE_REPOSITORY=\"$RELEASE_REPOSITORY\"")
 fi
 binary="$(swift build "${scratch[@]}" -c release --product release "${flags[@]}" --show-bin-path)/release"
 # SwiftPM does not know the order file is an input: link again every time (lld takes seconds).

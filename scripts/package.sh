@@ -9,6 +9,9 @@
 #
 #   scripts/package.sh [OUTPUT_DIR] [PLATFORM]  # default: dist; PLATFORM, when given, must be this machine's
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
+#   RELEASE_REPOSITORY=OWNER/NAME       # the GitHub repository the tarballs are published in (default: the origin
+#                                       # remote when it is on github.com), stamped into the binary: its exports
+#                                       # download release from there by default
 # The build itself, and how its code is laid out: scripts/build-static.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +26,32 @@ if [[ -n "$expected" && "$expected" != "$os-$arch" ]]; then
   echo "package: cannot build $expected on this $os-$arch machine: run it on a $expected runner (the exported workflow of Pipelines/self.json does)" >&2
   exit 1
 fi
-binary="$(scripts/build-static.sh)"
+# The GitHub repository the tarballs are published in, stamped into the binary: what its exported workflows download
+# by default. RELEASE_REPOSITORY when given, else the origin remote of this checkout when it is on github.com (on a
+# runner, the repository the workflow runs in). Without one the binary knows none, and its exports say what to pass.
+repository="${RELEASE_REPOSITORY:-}"
+if [[ -z "$repository" ]]; then
+  remote="$(git remote get-url origin 2>/dev/null || true)"
+  remote="${remote%/}"
+  remote="${remote%.git}"
+  if [[ "$remote" =~ ^(https://([^@/]+@)?github\.com/|git@github\.com:|ssh://git@github\.com/)([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)$ ]]; then
+    repository="${BASH_REMATCH[3]}"
+  fi
+fi
+if [[ -n "$repository" && ! "$repository" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]]; then
+  echo "package: RELEASE_REPOSITORY must be OWNER/NAME, found '$repository'" >&2
+  exit 1
+fi
+if [[ -z "$repository" ]]; then
+  echo "package: no GitHub repository to stamp (no RELEASE_REPOSITORY, no origin remote on github.com): the binary's exports will need --tool-source or a tool block" >&2
+else
+  echo "package: stamping $repository: exported workflows download release from its Releases" >&2
+fi
+binary="$(RELEASE_REPOSITORY="$repository" scripts/build-static.sh)"
+if [[ -n "$repository" ]] && ! grep -qF "$repository" "$binary"; then
+  echo "package: $repository is not in the binary: the stamp did not take" >&2
+  exit 1
+fi
 if [[ "$os" == "darwin" ]]; then
   arch=universal
   scripts/check-macos-binary.sh --universal "$binary"

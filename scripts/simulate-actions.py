@@ -7,7 +7,8 @@ WORK/macos/Users/runner/work/REPO/REPO, Linux ones in WORK/linux/home/runner/wor
 paths differ and a job sees nothing another left except what the workflow carries. Jobs run in an order their
 `needs` allow (file order among ready ones). What each step does:
 
-  actions/checkout            a fresh `git clone` of ORIGIN (full history) on BRANCH
+  actions/checkout            a fresh `git clone` of ORIGIN (full history) on BRANCH, at the commit BRANCH was at when
+                              the play started (GitHub's `github.sha`), whatever a job pushed since
   the step with id install-release
                               run as written (bash): it downloads `release` from the URL the workflow pins (the
                               simulation serves real tarballs of this build on 127.0.0.1), checks the pinned SHA-256
@@ -147,6 +148,13 @@ def download(step, workspace, store):
     print(f"  downloaded {name} into {os.path.relpath(target, workspace)}/", file=sys.stderr)
 
 
+def checkout(arguments, workspace):
+    """A fresh clone of ORIGIN on BRANCH, at the commit the run started on (GitHub's `github.sha`, GitLab's
+    CI_COMMIT_SHA), even when an earlier job pushed to the branch since."""
+    subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
+    subprocess.run(["git", "-C", workspace, "reset", "-q", "--hard", arguments.sha], check=True)
+
+
 def write_wrapper(path, target, system):
     """`release` for the job's steps: TARGET, with `--os macos` added to `run` on a macOS job."""
     with open(path, "w") as out:
@@ -174,7 +182,7 @@ def play(job_id, job, arguments, store):
     environment = dict(os.environ)
     environment.update(dict(item.split("=", 1) for item in arguments.env))
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true",
-                        "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id,
+                        "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id, "GITHUB_SHA": arguments.sha,
                         "RUNNER_TEMP": os.path.join(machine, "temp"),
                         "GITHUB_PATH": os.path.join(machine, "github-path")})
     os.makedirs(environment["RUNNER_TEMP"])
@@ -188,7 +196,7 @@ def play(job_id, job, arguments, store):
         name = step.get("name", uses)
         if uses.startswith("actions/checkout@"):
             os.makedirs(os.path.dirname(workspace), exist_ok=True)
-            subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
+            checkout(arguments, workspace)
         elif uses.startswith("actions/cache@"):
             print(f"  cache {step.get('with', {}).get('path')}: a miss", file=sys.stderr)
         elif uses.startswith("actions/upload-artifact@"):
@@ -277,7 +285,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
         os.chmod(os.path.join(bin_folder, "uname"), 0o755)
     print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
     os.makedirs(os.path.dirname(workspace), exist_ok=True)
-    subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
+    checkout(arguments, workspace)
     for need in as_list(job.get("needs")):
         name, carry = (need.get("job"), need.get("artifacts", True)) if isinstance(need, dict) else (need, True)
         source = os.path.join(store, name)
@@ -296,7 +304,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
         if name in secrets:
             environment[name] = secrets[name]
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true", "GITLAB_CI": "true",
-                        "CI_COMMIT_BRANCH": arguments.branch, "CI_PIPELINE_SOURCE": "push", "CI_JOB_NAME": job_id,
+                        "CI_COMMIT_BRANCH": arguments.branch, "CI_COMMIT_SHA": arguments.sha, "CI_PIPELINE_SOURCE": "push", "CI_JOB_NAME": job_id,
                         "CI_PROJECT_DIR": workspace})
     items = [str(item) for item in as_list(job.get("script"))]
     if not items:
@@ -342,6 +350,8 @@ def main():
     parser.add_argument("--engine", choices=["github-actions", "gitlab-ci"], default="github-actions")
     arguments = parser.parse_args()
     arguments.work = os.path.abspath(arguments.work)
+    arguments.sha = subprocess.run(["git", "-C", arguments.origin, "rev-parse", "refs/heads/" + arguments.branch],
+                                   check=True, capture_output=True, text=True).stdout.strip()
     with open(arguments.workflow) as file:
         workflow = yaml.safe_load(file)
     store = os.path.join(arguments.work, "artifacts")

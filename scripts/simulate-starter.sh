@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
 # Proves, on the starter `release init` writes and not only on the demo, that an exported workflow played as CI
-# plays it archives the bumped sources (issue 24 item 2): the starter bumps, commits and archives in its macos-15
-# job, so its archive must see the new version, not the committed one.
-#  1. lays out a repository that is a copy of Fixtures/DemoApp, runs `release init --yes` in it and commits whatever
-#     starter it writes (one job on macos-15: the bump must reach the archive of that job, and a split pipeline's
-#     later jobs the same way);
-#  2. serves tarballs of this build on 127.0.0.1 (as scripts/simulate-actions.sh does) and exports the starter with
-#     `--tool-source download:` that server;
+# plays it carries commits from job to job (issue 24 item 2): the bump and its commit, the archive and the tag run in
+# three jobs on separate checkouts, and the archive must see the bumped version and the tag name the bump's commit.
+#  1. lays out a repository that is a copy of Fixtures/DemoApp (or APP_DIR), runs `release init --yes` in it and commits the
+#     starter it writes, split the way a team saving macOS minutes would: the git gate, the bump and its commit on
+#     a Linux runner, the build and App Store steps on macos-15, the tag and the pushes on Linux again (three jobs:
+#     linux, macos, linux-2);
+#  2. serves tarballs of this build on 127.0.0.1 (as scripts/simulate-actions.sh does) and exports the starter to
+#     GitHub Actions and to GitLab CI with `--tool-source download:` that server;
 #  3. plays the workflow with scripts/simulate-actions.py, the fake Xcode tools of `release rehearse-tools` first on
 #     PATH behind a stand-in `xcodebuild` that records the version `release version` reads in the checkout it
-#     archives in, and a local App Store Connect (`release appstore-server`) for the upload and TestFlight;
-#  4. checks that the stand-in saw the version the bump wrote in the earlier job, not the committed one.
+#     archives in, and a local App Store Connect (`release appstore-server`) for the upload and TestFlight; every job
+#     checks out the commit the run started on, as GitHub's do;
+#  4. checks that the stand-in saw the version the bump wrote in the earlier job, not the committed one;
+#  5. checks that the tag the last job made and pushed names the commit that holds the bump, and that the branch was
+#     pushed at that commit too.
+# Steps 3 to 5 run for the GitHub workflow, then again for the GitLab configuration (--engine gitlab-ci), the origin
+# put back as it was in between.
 #
-#   scripts/simulate-starter.sh [WORK_DIR]     # default: a new temporary folder
+#   scripts/simulate-starter.sh [WORK_DIR [APP_DIR [INIT_FLAG]...]]
+#                                              # WORK_DIR default: a new temporary folder; APP_DIR: the app to lay
+#                                              # out (default: Fixtures/DemoApp), INIT_FLAGs for `release init`
 #   RELEASE_BINARY=PATH                        # the release to use (default: swift build, .build/debug/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-starter.XXXXXX")}"
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
+app="$(cd "${2:-$root/Fixtures/DemoApp}" && pwd)"
+init_flags=("${@:3}")
 # shellcheck source=scripts/simulate-lib.sh
 source "$root/scripts/simulate-lib.sh"
 simulate_tools "$root"
@@ -26,17 +36,28 @@ branch=release/3.0.1
 export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
 export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
 unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH
-rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/downloads" "$work/stubs"
+rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/downloads" "$work/stubs" "$work/tagged"
 servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
 # 1. The app, and the starter `release init` writes for it.
-origin="$work/origin/starter"
+origin="$work/origin/$(basename "$app")"
 mkdir -p "$(dirname "$origin")"
-cp -R "$root/Fixtures/DemoApp" "$origin"
-(cd "$origin" && git init -q -b "$branch" && printf 'build/\n' > .gitignore && git add -A && git commit -q -m "The app")
-(cd "$origin" && "$release" init --yes >&2 && git add -A && git commit -q -m "The starter release pipeline")
+cp -R "$app" "$origin"
+(cd "$origin" && git init -q -b "$branch" && printf 'build/\nPods/\n' > .gitignore && git add -A && git commit -q -m "The app")
+(cd "$origin" && "$release" init --yes ${init_flags[@]+"${init_flags[@]}"} >&2)
 pipeline="$(cd "$origin" && ls Pipelines/*.json | head -1)"
+"$python" - "$origin/$pipeline" <<'EOF'
+import json, sys
+path = sys.argv[1]
+document = json.load(open(path))
+linux = {"check-git", "bump", "commit", "tag", "push", "push-tag"}
+for step in document["steps"]:
+    if step["id"] in linux:
+        step["runs_on"] = "ubuntu-24.04"
+json.dump(document, open(path, "w"), indent=2)
+EOF
+(cd "$origin" && git add -A && git commit -q -m "The starter release pipeline, its git steps on Linux")
 version_of() { # DIR: the app's version as `release version` reads it there
   (cd "$1" && "$release" version --json) | "$python" -c 'import json, sys; print(json.load(sys.stdin)["entries"][0]["version"])'
 }
@@ -45,7 +66,14 @@ committed="$(version_of "$origin")"
 # 2. This build, served; the workflow exported to install it from there.
 serve_this_build "$root" "$work" simulate-starter
 (cd "$origin" && "$release" export github-actions "$pipeline" --output .github/workflows/release.yml --tool-source "$tool_source" >&2 \
-  && git add .github && git commit -q -m "The release workflow")
+  && "$release" export gitlab-ci "$pipeline" --output .gitlab-ci.yml --tool-source "$tool_source" >&2 \
+  && git add .github .gitlab-ci.yml && git commit -q -m "The release workflow, for GitHub Actions and GitLab CI")
+jobs="$("$python" -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(sys.argv[1]))["jobs"]))' "$origin/.github/workflows/release.yml")"
+if [[ "$jobs" != "linux macos linux-2" ]]; then
+  echo "simulate-starter: expected the jobs linux, macos and linux-2, the export has: $jobs" >&2
+  exit 1
+fi
+started="$(git -C "$origin" rev-parse HEAD)"
 
 # 3. The fake Xcode tools (`release rehearse-tools`) behind a stand-in xcodebuild that records the version it sees,
 #    a local App Store Connect for the release profile's upload and TestFlight group, and the play. The job gets the
@@ -74,17 +102,46 @@ for _ in $(seq 600); do [[ -s "$work/appstore.url" ]] && break; sleep 0.1; done
 # A CI job pushes to the repository it cloned: let the simulated origin take a push to its checked-out branch.
 git -C "$origin" config receive.denyCurrentBranch updateInstead
 echo "simulate-starter: $pipeline as $(cd "$origin" && git log -1 --format=%h), version $committed committed" >&2
-PATH="$work/stubs:$work/fake-xcode:$PATH" RELEASE_FAKE_RELEASE="$release" RELEASE_FAKE_STATE="$work/fake-state" HOME="$work/home" \
-  "$python" "$root/scripts/simulate-actions.py" "$origin/.github/workflows/release.yml" \
-  --origin "$origin" --branch "$branch" --work "$work" \
-  --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer_id" \
-  --env "APP_STORE_CONNECT_API_URL=$(head -1 "$work/appstore.url")" \
-  --secret "APP_STORE_CONNECT_KEY=$(cat "$work/AuthKey.p8")"
 
-# 4. What the archive job saw.
-saw="$(sort -u "$work/xcodebuild-saw" | tr '\n' ' ')"
-if [[ "$saw" == *"$committed "* ]]; then
-  echo "simulate-starter: the archive job built version $committed, the committed one: the bump did not reach the archive" >&2
-  exit 1
-fi
-echo "simulate-starter: the archive job built version $saw(committed: $committed): the bump reached the archive" >&2
+play() { # ENGINE FILE: plays the exported file, then checks 4. and 5.; the origin is put back as it was first
+  rm -rf "$work/artifacts" "$work/xcodebuild-saw" "$work/fake-state"
+  git -C "$origin" reset -q --hard "$started"
+  git -C "$origin" tag --list 'v*' | while read -r tag; do git -C "$origin" tag -d "$tag" >/dev/null; done
+  echo "simulate-starter: $1, job by job" >&2
+  PATH="$work/stubs:$work/fake-xcode:$PATH" RELEASE_FAKE_RELEASE="$release" RELEASE_FAKE_STATE="$work/fake-state" HOME="$work/home" \
+    "$python" "$root/scripts/simulate-actions.py" "$origin/$2" --engine "$1" \
+    --origin "$origin" --branch "$branch" --work "$work" \
+    --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer_id" \
+    --env "APP_STORE_CONNECT_API_URL=$(head -1 "$work/appstore.url")" \
+    --secret "APP_STORE_CONNECT_KEY=$(cat "$work/AuthKey.p8")"
+
+  # 4. What the archive job saw.
+  saw="$(sort -u "$work/xcodebuild-saw" | tr '\n' ' ')"
+  if [[ "$saw" == *"$committed "* ]]; then
+    echo "simulate-starter: $1: the archive job built version $committed, the committed one: the bump did not reach the archive" >&2
+    exit 1
+  fi
+  echo "simulate-starter: the archive job built version $saw(committed: $committed): the bump reached the archive" >&2
+
+  # 5. What the last job tagged and pushed.
+  tags="$(git -C "$origin" tag --list 'v*')"
+  if [[ -z "$tags" || "$tags" == *$'\n'* ]]; then
+    echo "simulate-starter: $1: expected one tag pushed by job linux-2, origin has: ${tags:-none}" >&2
+    exit 1
+  fi
+  tagged="$(git -C "$origin" rev-parse "$tags^{commit}")"
+  rm -rf "$work/tagged" && mkdir -p "$work/tagged"
+  git -C "$origin" archive "$tagged" | tar -x -C "$work/tagged"
+  at_tag="$(version_of "$work/tagged")"
+  if [[ "$tagged" == "$started" || "$at_tag" == "$committed" ]]; then
+    echo "simulate-starter: tag $tags names $(git -C "$origin" log -1 --format='%h %s' "$tagged"), version $at_tag: not the bump's commit" >&2
+    exit 1
+  fi
+  if [[ "$(git -C "$origin" rev-parse "refs/heads/$branch")" != "$tagged" ]]; then
+    echo "simulate-starter: $1: the branch was pushed at $(git -C "$origin" rev-parse --short "refs/heads/$branch"), not at the tagged commit" >&2
+    exit 1
+  fi
+  echo "simulate-starter: tag $tags names $(git -C "$origin" log -1 --format='%h "%s"' "$tagged") (version $at_tag), the commit the branch was pushed at: the commits reached the later job" >&2
+}
+play github-actions .github/workflows/release.yml
+play gitlab-ci .gitlab-ci.yml

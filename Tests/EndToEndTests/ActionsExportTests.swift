@@ -97,6 +97,38 @@ import Testing
         #expect(lint.status == 0, "actionlint:\n\(lint.output)")
     }
 
+    /// An invalid `tool` block is invalid pipeline content (exit 65, DESIGN §3), named by line and JSON path, for both
+    /// engines and `release validate`; with no `tool` block and no `--tool-source`, a build that does not know the
+    /// repository it is published in stops with exit 64 and says what to pass, writing nothing.
+    @Test func anInvalidToolBlockExits65AndNoKnownSourceExits64() throws {
+        let directory = ReleaseBinary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/Pipelines", withIntermediateDirectories: true)
+        try """
+            {"version": 1,
+             "tool": {"source": "download", "url": "https://x/{platform}", "sha256": {"linux-x86": "00"}},
+             "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
+
+            """.write(toFile: directory + "/Pipelines/p.json", atomically: true, encoding: .utf8)
+        let message = "Pipelines/p.json:2:88: error: $.tool.sha256.linux-x86: unknown platform 'linux-x86' in sha256 (did you mean 'linux-x86_64'?)"
+        for arguments in [["export", "github-actions", "p"], ["export", "gitlab-ci", "p", "--tool-source", "homebrew:acme/tools"], ["validate", "p"]] {
+            let outcome = try ReleaseBinary.run(arguments, in: directory)
+            #expect(outcome.status == 65, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty)
+        }
+        try #"{"version": 1, "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}"#
+            .write(toFile: directory + "/Pipelines/q.json", atomically: true, encoding: .utf8)
+        if ReleaseKitVersion.repository == nil {
+            for arguments in [["export", "github-actions", "q", "--output", "wf.yml"], ["export", "gitlab-ci", "q"], ["export", "github-actions", "q", "--tool-source", "download"]] {
+                let outcome = try ReleaseBinary.run(arguments, in: directory)
+                #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+                #expect(outcome.stderr.contains("this build of release does not know the repository it is published in"), "\(outcome.stderr)")
+                #expect(outcome.stderr.contains("pass --tool-source download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz"), "\(outcome.stderr)")
+                #expect(outcome.stdout.isEmpty && !FileManager.default.fileExists(atPath: directory + "/wf.yml"))
+            }
+        }
+    }
+
     @Test func theCommittedExampleWorkflowIsUpToDate() throws {
         let example = "Examples/.github/workflows/release.yml"
         let regenerate = "release export github-actions Pipelines/distribute.json --output \(example) --tool-source homebrew:owner/homebrew-release"
@@ -238,8 +270,9 @@ import Testing
         }
     }
 
-    /// Issue 24 item 2, on the starter `release init` writes for the demo app: the bump runs in the Linux job, and the
-    /// macOS job's (stand-in) xcodebuild sees the bumped version, because the bump's files travel as a patch.
+    /// Issue 24 item 2, on the starter `release init` writes for the demo app: the bump and its commit run in the Linux
+    /// job, and the macOS job's (stand-in) xcodebuild sees the bumped version, and the tag the last (Linux) job makes
+    /// and pushes names the bump's commit, because commits travel as a git bundle; on GitHub Actions and on GitLab CI.
     @Test func theStartersArchiveJobSeesTheBumpedVersion() throws {
         let work = ReleaseBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -247,6 +280,10 @@ import Testing
         let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump reached the archive"),
+                "\(outcome.output.suffix(3000))")
+        // Both engines: the GitHub workflow, then the GitLab configuration.
+        #expect(outcome.output.contains("simulate-starter: gitlab-ci, job by job"), "\(outcome.output.suffix(3000))")
+        #expect(outcome.output.components(separatedBy: "the commit the branch was pushed at: the commits reached the later job").count == 3,
                 "\(outcome.output.suffix(3000))")
     }
 

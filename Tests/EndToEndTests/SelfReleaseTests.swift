@@ -120,7 +120,8 @@ import Testing
         let variables = ["--var", "package=" + fake]
         // One machine plays the three runners: macOS for the universal binary, RUNNER_ARCH for the arm64 one.
         let outcome = try ReleaseBinary.run(["run", "self.json", "--rehearse", "--os", "macos"] + variables, in: directory,
-                                            environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "RUNNER_ARCH": "ARM64"])
+                                            environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "RUNNER_ARCH": "ARM64",
+                                                                         "GITHUB_REPOSITORY": "owner/release"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("owner/release v"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("    SHA256SUMS  "), "\(outcome.stderr)")
@@ -129,7 +130,7 @@ import Testing
         }
         // On one Linux machine, the other platforms' steps are skipped, and so is the publish: nothing half-released.
         let alone = try ReleaseBinary.run(["run", "self.json", "--rehearse"] + variables, in: directory,
-                                          environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789"])
+                                          environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "GITHUB_REPOSITORY": "owner/release"])
         #expect(alone.status == 0, "\(alone.stderr)")
         #expect(alone.stderr.contains("○ publish skipped: uses outputs of 'package-darwin-universal', which runs on macos only"), "\(alone.stderr)")
         #expect(alone.stderr.contains("○ sums skipped"), "\(alone.stderr)")

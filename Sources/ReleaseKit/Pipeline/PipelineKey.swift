@@ -84,7 +84,7 @@ public struct PipelineKey: Sendable, Equatable {
         PipelineKey("runs_on", .pipeline, .runner, default: "\"ubuntu-latest\"",
                     help: "the runner steps without their own need when exported to CI"),
         PipelineKey("tool", .pipeline, .tool,
-                    help: "where exported CI jobs get release (default: the pinned tarballs of this version)"),
+                    help: "where exported CI jobs get release (default: the pinned tarballs of this version from the repository scripts/package.sh stamped into the binary)"),
         PipelineKey("attest", .pipeline, .boolean, default: "false",
                     help: "exported workflows attest the provenance of published files"),
         PipelineKey("steps", .pipeline, .steps, required: true, help: "the steps, in declaration order"),

@@ -4,9 +4,9 @@
 /// What each job does, in order: check out the repository (full history, for tags and commit counts); install
 /// `release` from its ``ToolSource`` (by default the packaged tarball of this version, its SHA-256 pinned in the
 /// workflow and checked before it runs); download the state every job it waits for left (the run journal, the
-/// folders their steps create, and a patch of the tracked files they changed, such as the bump's) and apply those
-/// patches; run its steps; record its own changes to tracked files as a patch and upload its state when a later job
-/// needs it. `--resume` takes the steps other jobs ran from the journal, checking each artifact's SHA-256.
+/// folders their steps create, and a git bundle of the commits they made and the tracked files they changed, such as
+/// the bump and its commit: ``WorkflowState``) and start from the latest; run its steps; record its own commits and
+/// changes in a bundle and upload its state when a later job needs it. `--resume` takes the steps other jobs ran from the journal, checking each artifact's SHA-256.
 ///
 /// Least privilege: a job's run step gets, as `${{ secrets.NAME }}` environment variables, only the secrets its own
 /// steps use (steps taken from the journal are checked by fingerprint, which never needs a secret); each job has its
@@ -18,8 +18,9 @@
 public struct GitHubActionsWorkflow: Sendable {
     /// The artifact a job's state travels in.
     public static func stateArtifact(of job: String) -> String { "release-state-\(job)" }
-    /// Where a job leaves the patch of the tracked files it changed, for the jobs after it.
-    public static let changesFolder = ".git/release-changes"
+    /// Where a job leaves the bundle of its commits and changes to tracked files, for the jobs after it
+    /// (``WorkflowState``).
+    public static let changesFolder = WorkflowState.folder
 
     public let pipeline: ValidatedPipeline
     /// The pipeline as the workflow's `release run` names it, relative to the repository's top.
@@ -37,7 +38,7 @@ public struct GitHubActionsWorkflow: Sendable {
     /// - Throws: ``UsageError`` for an unknown profile, or a download source without the digest of a platform a job
     ///   runs on.
     public init(pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
-                tool: ToolSource = .default, attest: Bool = false) throws {
+                tool: ToolSource, attest: Bool = false) throws {
         if let profile, !pipeline.definition.profiles.contains(where: { $0.name == profile }) {
             let names = pipeline.definition.profiles.map(\.name)
             throw UsageError("unknown profile '\(profile)'" + Suggestion.hint(for: profile, in: names)
@@ -72,10 +73,11 @@ public struct GitHubActionsWorkflow: Sendable {
         out.comment("Each job runs its steps of the pipeline with `release run --resume --only …` on the runner their `runs_on`")
         out.comment("names. \(toolSummary)")
         out.comment("A job hands its state to the jobs after it as an artifact: the run journal (\(JournalLocation.gitFolder)/:")
-        out.comment("outputs, artifact digests, the run's clock), the folders its steps create, and a patch of the tracked files")
-        out.comment("it changed (\(Self.changesFolder)/JOB.patch: the version bump's files), applied before the next job runs;")
-        out.comment("`--resume` takes those steps from it, and an artifact whose SHA-256 changed on the way is an error. A job's run")
-        out.comment("step gets only the secrets its own steps use, as environment variables.")
+        out.comment("outputs, artifact digests, the run's clock), the folders its steps create, and a git bundle of the commits it")
+        out.comment("made and the tracked files it changed (\(Self.changesFolder)/JOB.bundle: the version bump and its commit), which the")
+        out.comment("next job starts from, so a tag or a push there names the bumped commit; `--resume` takes those steps from the")
+        out.comment("journal, and an artifact whose SHA-256 changed on the way is an error. A job's run step gets only the secrets")
+        out.comment("its own steps use, as environment variables.")
         out.line(0, "name: \(YAMLWriter.scalar(Self.staticText(definition.name)))")
         out.line(0, "on:")
         let branches = triggerBranches
@@ -123,20 +125,18 @@ public struct GitHubActionsWorkflow: Sendable {
             }
             if !ancestors.isEmpty {
                 // Job ids are words of [a-z0-9-]: safe in the script as they are.
-                out.line(3, "- name: Apply the changes earlier jobs made to tracked files")
+                out.line(3, "- name: Start from the commits and changes earlier jobs made")
                 out.line(4, "shell: bash")
                 out.line(4, "run: |")
-                out.line(5, "set -euo pipefail")
-                out.line(5, "for job in \(ancestors.joined(separator: " ")); do")
-                out.line(5, "  patch=\"\(Self.changesFolder)/$job.patch\"")
-                out.line(5, "  if [ -s \"$patch\" ]; then git apply --binary --whitespace=nowarn \"$patch\"; fi")
-                out.line(5, "done")
+                for line in ["set -euo pipefail"] + WorkflowState.restore(ancestors: ancestors, temporary: "$RUNNER_TEMP", annotation: "::error::") {
+                    out.line(5, line)
+                }
             }
             if needed.contains(job.id) {
-                out.line(3, "- name: Note the tracked files before the run")
+                out.line(3, "- name: Note the repository before the run")
                 out.line(4, "shell: bash")
                 out.line(4, "run: |")
-                for line in Self.snapshot(into: "before") { out.line(5, line) }
+                for line in ["set -euo pipefail"] + WorkflowState.before(temporary: "$RUNNER_TEMP") { out.line(5, line) }
             }
             // The pipeline path and the profile reach the command as environment variables, never pasted into `run:`
             // (GitHub's advice for values it does not write itself); step ids are words of [a-z0-9-_].
@@ -164,12 +164,10 @@ public struct GitHubActionsWorkflow: Sendable {
                 writePaths(attested.map(Self.escapingExpressions), key: "subject-path", level: 5, into: &out)
             }
             if needed.contains(job.id) {
-                out.line(3, "- name: Record the changes to tracked files for later jobs")
+                out.line(3, "- name: Record the commits and changes for later jobs")
                 out.line(4, "shell: bash")
                 out.line(4, "run: |")
-                for line in Self.snapshot(into: "after") { out.line(5, line) }
-                out.line(5, "mkdir -p \(Self.changesFolder)")
-                out.line(5, "git diff --binary \"$(cat \"$RUNNER_TEMP/release-tree-before\")\" \"$(cat \"$RUNNER_TEMP/release-tree-after\")\" > \(Self.changesFolder)/\(job.id).patch")
+                for line in ["set -euo pipefail"] + WorkflowState.record(job: job.id, temporary: "$RUNNER_TEMP") { out.line(5, line) }
                 out.line(3, "- name: Upload the state for later jobs")
                 out.line(4, "uses: actions/upload-artifact@v6")
                 out.line(4, "with:")
@@ -184,8 +182,8 @@ public struct GitHubActionsWorkflow: Sendable {
     }
 
     /// What may not reach the jobs that wait for it, one line each, naming the steps: a `shell` step (which may write
-    /// any file) that declares no `creates`, in a job a later job waits for. Tracked files it changes travel as a patch;
-    /// other files it writes do not.
+    /// any file) that declares no `creates`, in a job a later job waits for. Tracked files it changes travel in the
+    /// job's bundle; other files it writes do not.
     public var warnings: [String] {
         let jobs = partition.jobs
         var lines: [String] = []
@@ -194,7 +192,7 @@ public struct GitHubActionsWorkflow: Sendable {
             guard !later.isEmpty else { continue }
             for id in job.steps {
                 guard let step = pipeline.definition.step(id), !step.always, step.uses == "shell", step.with["creates"] == nil else { continue }
-                lines.append("step '\(id)' (job \(job.id)) declares no 'creates': of the files it writes, only tracked ones (as a patch) reach job\(later.count == 1 ? "" : "s") \(later.joined(separator: ", ")); list what later steps read in \"creates\"")
+                lines.append("step '\(id)' (job \(job.id)) declares no 'creates': of the files it writes, only tracked ones (in the job's git bundle) reach job\(later.count == 1 ? "" : "s") \(later.joined(separator: ", ")); list what later steps read in \"creates\"")
             }
         }
         return lines
@@ -225,18 +223,6 @@ public struct GitHubActionsWorkflow: Sendable {
             }
         }
         return problems
-    }
-
-    /// Commands that write the tree of the tracked files as they are now (the work tree's content, staged or not) to
-    /// `$RUNNER_TEMP/release-tree-NAME`, through an index of their own: the repository's index is left alone.
-    static func snapshot(into name: String) -> [String] {
-        [
-            "set -euo pipefail",
-            "export GIT_INDEX_FILE=\"$RUNNER_TEMP/release-index-\(name)\"",
-            "git read-tree HEAD",
-            "git add -u",
-            "git write-tree > \"$RUNNER_TEMP/release-tree-\(name)\"",
-        ]
     }
 
     /// `paths` under `key`: a `|` block when every path fits one, else one double-quoted scalar.

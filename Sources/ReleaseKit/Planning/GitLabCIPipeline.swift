@@ -5,7 +5,8 @@ import Foundation
 /// guarantees, in GitLab's words.
 ///
 /// - The DAG is `needs:`; each job lists every earlier job whose state it takes (`artifacts: true`), so GitLab
-///   downloads their artifacts (the run journal, the created folders, the patch of tracked files) before it starts.
+///   downloads their artifacts (the run journal, the created folders, the git bundle of the commits and changes to
+///   tracked files, ``WorkflowState``) before it starts.
 /// - `tags:` come from `runs_on` (the labels as written; `--runner-tags LABEL=TAG,…` maps them to the team's runner
 ///   tags); GitHub's hosted Linux labels (`ubuntu-*`) mean "any shared runner" and give no tags. Linux jobs run in
 ///   ``linuxImage``, which has git and curl.
@@ -29,7 +30,7 @@ public struct GitLabCIPipeline: Sendable {
 
     /// - Throws: ``UsageError`` as ``GitHubActionsWorkflow`` does.
     public init(pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
-                tool: ToolSource = .default, runnerTags: [String: [String]] = [:]) throws {
+                tool: ToolSource, runnerTags: [String: [String]] = [:]) throws {
         actions = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: pipelinePath, profile: profile, command: command, tool: tool)
         self.runnerTags = runnerTags
     }
@@ -60,7 +61,8 @@ public struct GitLabCIPipeline: Sendable {
         out.comment("Each job runs its steps of the pipeline with `release run --resume --only …` on the runner its tags choose.")
         out.comment(actions.toolSummary)
         out.comment("A job hands its state to the jobs after it as artifacts (expire in \(Self.expireIn)): the run journal, the folders its")
-        out.comment("steps create, and a patch of the tracked files it changed (the version bump's), applied before the next job runs.")
+        out.comment("steps create, and a git bundle of the commits it made and the tracked files it changed (the version bump and its")
+        out.comment("commit), which the next job starts from, so a tag or a push there names the bumped commit.")
         out.comment("Secrets: add each as a CI/CD variable, masked and protected (protect the release branches too), scoped to the")
         out.comment("environment of the one job that uses it:")
         for job in jobs {
@@ -127,24 +129,14 @@ public struct GitLabCIPipeline: Sendable {
             out.line(1, "script:")
             block(install, into: &out)
             let carried = ancestors.filter(needed.contains)
-            if !carried.isEmpty {
-                block([
-                    "for job in \(carried.joined(separator: " ")); do",
-                    "  patch=\"\(GitHubActionsWorkflow.changesFolder)/$job.patch\"",
-                    "  if [ -s \"$patch\" ]; then git apply --binary --whitespace=nowarn \"$patch\"; fi",
-                    "done",
-                ], into: &out)
-            }
-            if needed.contains(job.id) { block(Self.snapshot(into: "before"), into: &out) }
+            if !carried.isEmpty { block(WorkflowState.restore(ancestors: carried, temporary: Self.temporary), into: &out) }
+            if needed.contains(job.id) { block(WorkflowState.before(temporary: Self.temporary), into: &out) }
             var arguments = ["release", "run", "\"$RELEASE_PIPELINE\"", "--resume"]
             if actions.profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
             for step in steps { arguments += ["--only", ShellQuoting.quote(step)] }
             out.line(2, "- \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
             if needed.contains(job.id) {
-                block(Self.snapshot(into: "after") + [
-                    "mkdir -p \(GitHubActionsWorkflow.changesFolder)",
-                    "git diff --binary \"$(cat \(Self.temporary)/tree-before)\" \"$(cat \(Self.temporary)/tree-after)\" > \(GitHubActionsWorkflow.changesFolder)/\(job.id).patch",
-                ], into: &out)
+                block(WorkflowState.record(job: job.id, temporary: Self.temporary), into: &out)
                 out.line(1, "artifacts:")
                 out.line(2, "paths:")
                 for path in actions.uploadPaths(of: job) { out.line(3, "- \(YAMLWriter.scalar(path))") }
@@ -158,16 +150,6 @@ public struct GitLabCIPipeline: Sendable {
     private func block(_ lines: [String], into out: inout YAMLWriter) {
         out.line(2, "- |")
         for line in lines { out.line(3, line) }
-    }
-
-    /// The tree of the tracked files as they are now, through an index of its own, into `.git/release-tmp/tree-NAME`.
-    static func snapshot(into name: String) -> [String] {
-        [
-            "mkdir -p \(temporary)",
-            "GIT_INDEX_FILE=\(temporary)/index-\(name) git read-tree HEAD",
-            "GIT_INDEX_FILE=\(temporary)/index-\(name) git add -u",
-            "GIT_INDEX_FILE=\(temporary)/index-\(name) git write-tree > \(temporary)/tree-\(name)",
-        ]
     }
 
     /// The script lines that put `release` on the PATH (POSIX sh: GitLab's images may have no bash).

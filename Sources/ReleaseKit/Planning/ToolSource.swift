@@ -3,8 +3,9 @@ import Foundation
 /// Where an exported CI job gets `release` from: `--tool-source`, or the pipeline's `tool` block.
 ///
 /// The default is the packaged binaries `Pipelines/self.json` publishes for this very version
-/// (``ReleaseKitVersion/repository``'s GitHub Release `vVERSION`), pinned: the workflow carries the SHA-256 of each
-/// platform's tarball and checks it before anything runs. The other sources build or install from elsewhere and say
+/// (``ReleaseKitVersion/repository``'s GitHub Release `vVERSION`, the repository `scripts/package.sh` stamps into the
+/// binary), pinned: the workflow carries the SHA-256 of each platform's tarball and checks it before anything runs. A
+/// build without a stamped repository has no default, and says what to pass (``missingRepository``). The other sources build or install from elsewhere and say
 /// what they pin in the workflow's header.
 public enum ToolSource: Sendable, Equatable {
     /// A tarball per platform, downloaded from `url` (`{version}` and `{platform}` substituted) and checked against
@@ -20,13 +21,33 @@ public enum ToolSource: Sendable, Equatable {
     /// The platforms the packaged tarballs are built for (`scripts/package.sh`), in the order a workflow lists them.
     public static let platforms = ["linux-x86_64", "linux-arm64", "darwin-universal"]
 
-    /// The URL pattern of the published tarballs of `release` itself.
-    public static var defaultURL: String {
-        "https://github.com/\(ReleaseKitVersion.repository)/releases/download/v{version}/release-{version}-{platform}.tar.gz"
+    /// The URL pattern of the tarballs `release` publishes in the GitHub repository `repository` (OWNER/NAME).
+    public static func publishedURL(in repository: String) -> String {
+        "https://github.com/\(repository)/releases/download/v{version}/release-{version}-{platform}.tar.gz"
     }
 
-    /// The published tarballs of this version of `release`, with the digests still to pin (``pinning(_:)``).
-    public static var `default`: ToolSource { .download(url: defaultURL, version: ReleaseKitVersion.string, sha256: [:]) }
+    /// The URL pattern of the published tarballs of this build of `release`: nil when it was built without a
+    /// repository stamped in (``ReleaseKitVersion/repository``).
+    public static var defaultURL: String? { ReleaseKitVersion.repository.map(publishedURL(in:)) }
+
+    /// The tarballs of this version of `release` published in `repository`, with the digests still to pin
+    /// (``pinning(_:)``).
+    public static func published(in repository: String) -> ToolSource {
+        .download(url: publishedURL(in: repository), version: ReleaseKitVersion.string, sha256: [:])
+    }
+
+    /// The published tarballs of this version of `release`, from the repository stamped in at packaging time; nil
+    /// when none was (a build from source): an export then needs `--tool-source` or a `tool` block
+    /// (``missingRepository``).
+    public static var `default`: ToolSource? { ReleaseKitVersion.repository.map(published(in:)) }
+
+    /// Why an export without `--tool-source` or a `tool` block cannot say where the jobs get `release`, and what to
+    /// pass instead.
+    public static let missingRepository = "this build of release does not know the repository it is published in (scripts/package.sh stamps "
+        + "it from the origin remote or RELEASE_REPOSITORY), so it cannot say where the jobs download it from: pass --tool-source "
+        + "download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz (or homebrew:OWNER/TAP, "
+        + "mint:OWNER/NAME@VERSION, swiftpm:GIT-URL@TAG), or add a \"tool\" block to the pipeline such as "
+        + "{\"source\": \"download\", \"url\": \"https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz\"}"
 
     /// The source's name as `--tool-source` and the `tool` block spell it.
     public var name: String {
@@ -102,7 +123,8 @@ public enum ToolSource: Sendable, Equatable {
         let source: ToolSource
         switch kind {
         case "download":
-            source = .download(url: rest ?? defaultURL, version: version, sha256: [:])
+            guard let url = rest ?? defaultURL else { throw UsageError("--tool-source download: " + missingRepository) }
+            source = .download(url: url, version: version, sha256: [:])
         case "homebrew":
             guard let rest else { throw UsageError("--tool-source homebrew needs a tap: homebrew:OWNER/TAP[/FORMULA]") }
             let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -129,65 +151,84 @@ public enum ToolSource: Sendable, Equatable {
     }
 
     /// Rejects values that could not stand in a workflow safely or could not work: each one names `place`.
+    /// - Throws: ``UsageError``.
     public func check(where place: String) throws {
+        if let problem { throw UsageError("\(place): \(problem.message)") }
+    }
+
+    /// The first value that could not stand in a workflow safely or could not work: the `tool` block's key that holds
+    /// it (`sha256.PLATFORM` for a digest), and what is wrong.
+    var problem: (key: String, message: String)? {
         switch self {
         case .download(let url, let version, let sha256):
             guard url.hasPrefix("https://") || url.hasPrefix("http://") || url.hasPrefix("file:///") else {
-                throw UsageError("\(place): the download URL must start with https:// (or http:// or file:/// for a mirror of your own), found '\(Echo.text(url))'")
+                return ("url", "the download URL must start with https:// (or http:// or file:/// for a mirror of your own), found '\(Echo.text(url))'")
             }
             guard url.contains("{platform}") else {
-                throw UsageError("\(place): the download URL must name the platform with {platform} (one of \(Self.platforms.joined(separator: ", "))), found '\(Echo.text(url))'")
+                return ("url", "the download URL must name the platform with {platform} (one of \(Self.platforms.joined(separator: ", "))), found '\(Echo.text(url))'")
             }
             guard !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw UsageError("\(place): the download URL holds a space or a control character")
+                return ("url", "the download URL holds a space or a control character")
             }
-            guard Self.isVersion(version) else { throw UsageError("\(place): version '\(Echo.text(version))' must be letters, digits and . + - _") }
+            guard Self.isVersion(version) else { return ("version", "version '\(Echo.text(version))' must be letters, digits and . + - _") }
             for (platform, digest) in sha256.sorted(by: { $0.key < $1.key }) {
-                guard Self.platforms.contains(platform) else {
-                    throw UsageError("\(place): unknown platform '\(Echo.text(platform))' in sha256" + Suggestion.hint(for: platform, in: Self.platforms)
-                        + "; platforms: \(Self.platforms.joined(separator: ", "))")
-                }
-                guard Self.isDigest(digest) else { throw UsageError("\(place): sha256 of \(platform) must be 64 hexadecimal digits, found '\(Echo.text(digest))'") }
+                if let problem = Self.digestProblem(platform: platform, digest: digest) { return ("sha256." + platform, problem) }
             }
         case .homebrew(let tap, let formula):
-            guard Self.isRepositoryName(tap) else { throw UsageError("\(place): tap '\(Echo.text(tap))' must be OWNER/NAME") }
-            guard Self.isVersion(formula) else { throw UsageError("\(place): formula '\(Echo.text(formula))' must be letters, digits and . + - _") }
+            guard Self.isRepositoryName(tap) else { return ("tap", "tap '\(Echo.text(tap))' must be OWNER/NAME") }
+            guard Self.isVersion(formula) else { return ("formula", "formula '\(Echo.text(formula))' must be letters, digits and . + - _") }
         case .mint(let package, let version):
-            guard Self.isRepositoryName(package) else { throw UsageError("\(place): Mint package '\(Echo.text(package))' must be OWNER/NAME") }
-            guard Self.isVersion(version) else { throw UsageError("\(place): version '\(Echo.text(version))' must be letters, digits and . + - _") }
+            guard Self.isRepositoryName(package) else { return ("package", "Mint package '\(Echo.text(package))' must be OWNER/NAME") }
+            guard Self.isVersion(version) else { return ("version", "version '\(Echo.text(version))' must be letters, digits and . + - _") }
         case .swiftpm(let repository, let tag):
             guard repository.hasPrefix("https://") || repository.hasPrefix("git@") || repository.hasPrefix("ssh://") || repository.hasPrefix("file://") else {
-                throw UsageError("\(place): the git URL must start with https://, ssh://, git@ or file://, found '\(Echo.text(repository))'")
+                return ("repository", "the git URL must start with https://, ssh://, git@ or file://, found '\(Echo.text(repository))'")
             }
             guard !repository.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw UsageError("\(place): the git URL holds a space or a control character")
+                return ("repository", "the git URL holds a space or a control character")
             }
-            guard Self.isVersion(tag) else { throw UsageError("\(place): tag '\(Echo.text(tag))' must be letters, digits and . + - _") }
+            guard Self.isVersion(tag) else { return ("tag", "tag '\(Echo.text(tag))' must be letters, digits and . + - _") }
         }
+        return nil
+    }
+
+    /// What is wrong with one entry of a download's `sha256`, if anything.
+    static func digestProblem(platform: String, digest: String) -> String? {
+        guard platforms.contains(platform) else {
+            return "unknown platform '\(Echo.text(platform))' in sha256" + Suggestion.hint(for: platform, in: platforms)
+                + "; platforms: \(platforms.joined(separator: ", "))"
+        }
+        guard isDigest(digest) else { return "sha256 of \(platform) must be 64 hexadecimal digits, found '\(Echo.text(digest))'" }
+        return nil
     }
 
     /// Reads the pipeline's `tool` block: `{"source": "download", "url": ..., "version": ..., "sha256": {PLATFORM: DIGEST}}`,
     /// `{"source": "homebrew", "tap": ..., "formula": ...}`, `{"source": "mint", "package": ..., "version": ...}` or
     /// `{"source": "swiftpm", "repository": ..., "tag": ...}`; what is left out takes the defaults `--tool-source` has.
-    /// - Throws: ``UsageError`` naming the file, line and key.
+    /// - Throws: ``PipelineError`` (exit 65: the pipeline's content is invalid) with a diagnostic naming the file, the
+    ///   line and the JSON path (`$.tool.sha256.linux-x86`).
     public static func decode(_ node: JSONNode, file: String) throws -> ToolSource {
         let allowed: [String: [String]] = ["download": ["url", "version", "sha256"], "homebrew": ["tap", "formula"],
                                            "mint": ["package", "version"], "swiftpm": ["repository", "tag"]]
-        func at(_ node: JSONNode) -> String { "\(file):\(node.location.line): tool" }
+        let root = JSONPath.root.appending("tool")
+        func invalid(_ message: String, at node: JSONNode, _ path: JSONPath) -> PipelineError {
+            .invalid([Diagnostic(file: file, location: node.location, path: path, message: message)])
+        }
         func string(_ key: String) throws -> String? {
             guard let value = node[key] else { return nil }
-            guard let text = value.string else { throw UsageError("\(at(value)).\(key) must be a string, found \(value.found)") }
+            guard let text = value.string else { throw invalid("'\(key)' must be a string, found \(value.found)", at: value, root.appending(key)) }
             return text
         }
         guard let kind = try string("source") else {
-            throw UsageError("\(at(node)): missing 'source' (one of download, homebrew, mint, swiftpm)")
+            throw invalid("missing 'source' (one of download, homebrew, mint, swiftpm)", at: node, root)
         }
         guard let keys = allowed[kind] else {
-            throw UsageError("\(at(node)).source: unknown source '\(Echo.text(kind))'" + Suggestion.hint(for: kind, in: allowed.keys.sorted())
-                + "; sources: download, homebrew, mint, swiftpm")
+            throw invalid("unknown source '\(Echo.text(kind))'" + Suggestion.hint(for: kind, in: allowed.keys.sorted())
+                + "; sources: download, homebrew, mint, swiftpm", at: node["source"] ?? node, root.appending("source"))
         }
         for member in node.members ?? [] where member.key != "source" && !keys.contains(member.key) {
-            throw UsageError("\(file):\(member.keyLocation.line): tool: '\(Echo.text(member.key))' does not apply to source '\(kind)'; it takes \(keys.joined(separator: ", "))")
+            throw PipelineError.invalid([Diagnostic(file: file, location: member.keyLocation, path: root.appending(member.key),
+                                                    message: "'\(Echo.text(member.key))' does not apply to source '\(kind)'; it takes \(keys.joined(separator: ", "))")])
         }
         let version = try string("version") ?? ReleaseKitVersion.string
         let source: ToolSource
@@ -195,23 +236,44 @@ public enum ToolSource: Sendable, Equatable {
         case "download":
             var sha256: [String: String] = [:]
             if let table = node["sha256"] {
-                guard let members = table.members else { throw UsageError("\(at(table)).sha256 must be an object of platform and SHA-256, found \(table.found)") }
+                guard let members = table.members else {
+                    throw invalid("'sha256' must be an object of platform and SHA-256, found \(table.found)", at: table, root.appending("sha256"))
+                }
                 for member in members {
-                    guard let digest = member.value.string else { throw UsageError("\(at(member.value)).sha256.\(member.key) must be a string, found \(member.value.found)") }
+                    guard let digest = member.value.string else {
+                        throw invalid("the SHA-256 of \(Echo.text(member.key)) must be a string, found \(member.value.found)", at: member.value,
+                                      root.appending("sha256").appending(member.key))
+                    }
+                    if let problem = digestProblem(platform: member.key, digest: digest) {
+                        throw invalid(problem, at: member.value, root.appending("sha256").appending(member.key))
+                    }
                     sha256[member.key] = digest.lowercased()
                 }
             }
-            source = .download(url: try string("url") ?? defaultURL, version: version, sha256: sha256)
+            guard let url = try string("url") ?? defaultURL else { throw invalid("missing 'url': " + missingRepository, at: node, root) }
+            source = .download(url: url, version: version, sha256: sha256)
         case "homebrew":
-            guard let tap = try string("tap") else { throw UsageError("\(at(node)): source homebrew needs 'tap' (OWNER/NAME)") }
+            guard let tap = try string("tap") else { throw invalid("source homebrew needs 'tap' (OWNER/NAME)", at: node, root) }
             source = .homebrew(tap: tap, formula: try string("formula") ?? "release")
         case "mint":
-            source = .mint(package: try string("package") ?? ReleaseKitVersion.repository, version: version)
+            guard let package = try string("package") ?? ReleaseKitVersion.repository else {
+                throw invalid("source mint needs 'package' (OWNER/NAME): this build of release does not know the repository it is published in", at: node, root)
+            }
+            source = .mint(package: package, version: version)
         default:
-            guard let repository = try string("repository") else { throw UsageError("\(at(node)): source swiftpm needs 'repository' (a git URL)") }
+            guard let repository = try string("repository") else { throw invalid("source swiftpm needs 'repository' (a git URL)", at: node, root) }
             source = .swiftpm(repository: repository, tag: try string("tag") ?? "v" + ReleaseKitVersion.string)
         }
-        try source.check(where: at(node))
+        if let problem = source.problem {
+            // The value's own place when the block gives it; the block's when it is a default.
+            var value: JSONNode? = node
+            var path = root
+            for part in problem.key.split(separator: ".", maxSplits: 1).map(String.init) {
+                value = value?[part]
+                path = path.appending(part)
+            }
+            throw invalid(problem.message, at: value ?? node, value == nil ? root : path)
+        }
         return source
     }
 

@@ -17,7 +17,7 @@ struct ExportCommand: AsyncParsableCommand {
             abstract: "Write a GitHub Actions workflow: one job per group of steps that share a runner (runs_on), state handed between jobs.",
             discussion: """
                 Each job runs its steps with 'release run PIPELINE --resume --only …' and hands the run journal and the \
-                folders its steps create to the jobs after it as artifacts. The same pipeline gives the same bytes.
+                folders its steps create to the jobs after it as artifacts, with a git bundle of its commits and changes to tracked files. The same pipeline gives the same bytes.
                 """
         )
 
@@ -31,7 +31,7 @@ struct ExportCommand: AsyncParsableCommand {
         @Option(help: "Write the workflow to this file (such as .github/workflows/release.yml) instead of standard output.")
         var output: String?
 
-        @Option(help: ArgumentHelp("Where the jobs get release: download[:URL] (the default: this version's published tarballs, SHA-256 pinned), homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]; overrides the pipeline's tool block.", valueName: "source"))
+        @Option(help: ArgumentHelp("Where the jobs get release: download[:URL] (the default, when this build knows the repository it is published in: this version's published tarballs, SHA-256 pinned), homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]; overrides the pipeline's tool block.", valueName: "source"))
         var toolSource: String?
 
         @Flag(help: "Attest the provenance of every file the release publishes (actions/attest-build-provenance), as 'attest: true' in the pipeline does.")
@@ -54,9 +54,7 @@ struct ExportCommand: AsyncParsableCommand {
             if attest { command += ["--attest"] }
             let workflow: GitHubActionsWorkflow
             do {
-                var tool = try validated.definition.tool.map { try ToolSource.decode($0, file: validated.definition.file) } ?? .default
-                if let toolSource { tool = try ToolSource.parse(toolSource) }
-                tool = try await tool.pinned(using: HTTPClient(configuration: .init(connectTimeout: .seconds(15), totalTimeout: .seconds(60))))
+                let tool = try await exportedToolSource(toolSource, pipeline: validated)
                 workflow = try GitHubActionsWorkflow(pipeline: validated, pipelinePath: path, profile: profile,
                                                      command: ShellQuoting.commandLine(command), tool: tool, attest: attest)
             } catch let error as UsageError {
@@ -87,7 +85,7 @@ struct ExportCommand: AsyncParsableCommand {
             abstract: "Write GitLab CI configuration: one job per group of steps that share a runner (runs_on), needs for the DAG, state as artifacts.",
             discussion: """
                 Each job runs its steps with 'release run PIPELINE --resume --only …' and hands the run journal, the folders \
-                its steps create and a patch of the tracked files it changed to the jobs after it as artifacts. Secrets are \
+                its steps create and a git bundle of its commits and changes to tracked files to the jobs after it as artifacts. Secrets are \
                 CI/CD variables scoped to the environment of the job that uses them. The same pipeline gives the same bytes.
                 """
         )
@@ -132,9 +130,7 @@ struct ExportCommand: AsyncParsableCommand {
                     }
                     tags[parts[0]] = values
                 }
-                var tool = try validated.definition.tool.map { try ToolSource.decode($0, file: validated.definition.file) } ?? .default
-                if let toolSource { tool = try ToolSource.parse(toolSource) }
-                tool = try await tool.pinned(using: HTTPClient(configuration: .init(connectTimeout: .seconds(15), totalTimeout: .seconds(60))))
+                let tool = try await exportedToolSource(toolSource, pipeline: validated)
                 configuration = try GitLabCIPipeline(pipeline: validated, pipelinePath: path, profile: profile,
                                                      command: ShellQuoting.commandLine(command), tool: tool, runnerTags: tags)
             } catch let error as UsageError {
@@ -157,4 +153,23 @@ struct ExportCommand: AsyncParsableCommand {
             Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
         }
     }
+}
+
+/// Where the exported jobs get `release`: `--tool-source`, else the pipeline's `tool` block, else the published tarballs
+/// of this build (when a repository was stamped into it), pinned.
+/// - Throws: ``UsageError`` (exit 64) for a bad `--tool-source` or when nothing says where `release` comes from; an
+///   invalid `tool` block is an invalid pipeline (printed with its line and JSON path, exit 65).
+func exportedToolSource(_ option: String?, pipeline: ValidatedPipeline) async throws -> ToolSource {
+    var tool: ToolSource?
+    if let block = pipeline.definition.tool {
+        do {
+            tool = try ToolSource.decode(block, file: pipeline.definition.file)
+        } catch let error as PipelineError {
+            printDiagnostics(error.diagnostics, format: .auto)
+            throw ExitCode(ExitCodes.invalidPipeline)
+        }
+    }
+    if let option { tool = try ToolSource.parse(option) }
+    guard let chosen = tool ?? ToolSource.default else { throw UsageError(ToolSource.missingRepository) }
+    return try await chosen.pinned(using: HTTPClient(configuration: .init(connectTimeout: .seconds(15), totalTimeout: .seconds(60))))
 }

@@ -28,6 +28,12 @@ struct ValidateCommand: AsyncParsableCommand {
             do {
                 let pipeline = try await PipelineLoader().load(path: absolute, displayPath: file, extraVariables: extra,
                                                                plugins: pluginResolver(directory: directory))
+                // The `tool` block is read where it is used, by `release export`: check it here too.
+                if let block = pipeline.definition.tool, let problem = toolBlockProblem(block, file: pipeline.definition.file) {
+                    invalid = true
+                    printDiagnostics(problem.diagnostics, format: .auto)
+                    continue
+                }
                 Terminal.writeError("ok: \(file) (\(pipeline.definition.steps.count) steps)\n")
             } catch {
                 invalid = true
@@ -35,5 +41,17 @@ struct ValidateCommand: AsyncParsableCommand {
             }
         }
         if invalid { throw ExitCode(ExitCodes.invalidPipeline) }
+    }
+}
+
+/// What is wrong with a pipeline's `tool` block, if anything.
+private func toolBlockProblem(_ block: JSONNode, file: String) -> PipelineError? {
+    do {
+        _ = try ToolSource.decode(block, file: file)
+        return nil
+    } catch let error as PipelineError {
+        return error
+    } catch {
+        return .invalid([Diagnostic(file: file, location: block.location, path: JSONPath.root.appending("tool"), message: "\(error)")])
     }
 }

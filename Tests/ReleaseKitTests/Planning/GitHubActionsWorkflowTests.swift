@@ -25,7 +25,7 @@ import Yams
 
     func workflow(profile: String? = nil) throws -> GitHubActionsWorkflow {
         try GitHubActionsWorkflow(pipeline: try TestPipelines.load(Self.pipeline), pipelinePath: "Pipelines/app.json",
-                                  profile: profile, command: "release export github-actions Pipelines/app.json")
+                                  profile: profile, command: "release export github-actions Pipelines/app.json", tool: GitHubActionsWorkflowTests.published)
     }
 
     @Test func stepsSharingARunnerFormTheFewestJobsWithoutCycles() throws {
@@ -129,7 +129,7 @@ import Yams
             """
         let path = "Pipelines/${{ github.head_ref }}\n.json"
         let workflow = try GitHubActionsWorkflow(pipeline: try TestPipelines.load(pipeline), pipelinePath: path, profile: "release",
-                                                 command: "release export github-actions '\(path)'")
+                                                 command: "release export github-actions '\(path)'", tool: GitHubActionsWorkflowTests.published)
         let text = workflow.text
         let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
         #expect(Set(object.keys) == ["name", "on", "concurrency", "permissions", "jobs"], "\(text)")
@@ -204,6 +204,9 @@ import Yams
         #expect(workflow.text.components(separatedBy: "CERT_PASSWORD:").count == 2, "one job (sign's) gets CERT_PASSWORD")
     }
 
+    /// The published tarballs of this version, in a repository of the tests' (a build from source has none stamped).
+    static let published = ToolSource.published(in: "acme/release")
+
     static let sums = """
         1111111111111111111111111111111111111111111111111111111111111111  release-0.1.0-linux-x86_64.tar.gz
         2222222222222222222222222222222222222222222222222222222222222222  release-0.1.0-linux-arm64.tar.gz
@@ -212,8 +215,8 @@ import Yams
         """
 
     @Test func theDefaultInstallIsThePinnedTarballOfThisVersion() throws {
-        let pinned = try ToolSource.default.pinning(Self.sums)
-        #expect(ToolSource.default.checksumsURL == "https://github.com/\(ReleaseKitVersion.repository)/releases/download/v\(ReleaseKitVersion.string)/SHA256SUMS")
+        let pinned = try GitHubActionsWorkflowTests.published.pinning(Self.sums)
+        #expect(GitHubActionsWorkflowTests.published.checksumsURL == "https://github.com/acme/release/releases/download/v\(ReleaseKitVersion.string)/SHA256SUMS")
         guard case .download(_, _, let sha256) = pinned else { Issue.record("not a download"); return }
         #expect(sha256 == ["linux-x86_64": String(repeating: "1", count: 64), "linux-arm64": String(repeating: "2", count: 64),
                            "darwin-universal": String(repeating: "3", count: 64)])
@@ -221,14 +224,14 @@ import Yams
                                              command: "release export github-actions Pipelines/app.json", tool: pinned).text
         #expect(text.contains("  Darwin-*) platform=darwin-universal sha256=\(String(repeating: "3", count: 64)) ;;\n"))
         #expect(text.contains("  Linux-aarch64 | Linux-arm64) platform=linux-arm64 sha256=\(String(repeating: "2", count: 64)) ;;\n"))
-        #expect(text.contains("RELEASE_TOOL_URL: 'https://github.com/\(ReleaseKitVersion.repository)/releases/download/v{version}/release-{version}-{platform}.tar.gz'\n"))
+        #expect(text.contains("RELEASE_TOOL_URL: 'https://github.com/acme/release/releases/download/v{version}/release-{version}-{platform}.tar.gz'\n"))
         #expect(text.contains(#"if [ "${actual%% *}" != "$sha256" ]; then"#))
         // The Linux-only tarballs cannot serve a macOS job.
         #expect(throws: UsageError.self) {
             try GitHubActionsWorkflow(pipeline: try TestPipelines.load(Self.pipeline), pipelinePath: "p.json", profile: nil, command: "c",
-                                      tool: try ToolSource.default.pinning(String(Self.sums.split(separator: "\n")[0])))
+                                      tool: try GitHubActionsWorkflowTests.published.pinning(String(Self.sums.split(separator: "\n")[0])))
         }
-        #expect(throws: UsageError.self) { try ToolSource.default.pinning("0000  other.tar.gz\n") }
+        #expect(throws: UsageError.self) { try GitHubActionsWorkflowTests.published.pinning("0000  other.tar.gz\n") }
     }
 
     /// The self pipeline publishes the tarballs the default install fetches: one per platform, each built on a runner
@@ -236,9 +239,11 @@ import Yams
     @Test func theSelfPipelineBuildsEveryPlatformTheInstallFetches() throws {
         let url = FixturePaths.root.appendingPathComponent("Pipelines/self.json")
         let pipeline = try TestPipelines.load(try String(contentsOf: url, encoding: .utf8))
-        #expect(pipeline.definition.variables.first { $0.name == "repo" }?.value == ReleaseKitVersion.repository)
+        // It publishes in the repository its workflow runs in, where scripts/package.sh (reading the origin remote) says
+        // the binaries it packages download from.
+        #expect(pipeline.definition.variables.first { $0.name == "repo" }?.value == "${env.GITHUB_REPOSITORY}")
         let workflow = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "Pipelines/self.json", profile: nil, command: "c",
-                                                 tool: try ToolSource.default.pinning(Self.sums))
+                                                 tool: try GitHubActionsWorkflowTests.published.pinning(Self.sums))
         for platform in ToolSource.platforms {
             let step = try #require(pipeline.definition.step("package-\(platform)"))
             guard case .array(let run)? = step.with["run"]?.value else { Issue.record("no run"); continue }
@@ -254,6 +259,12 @@ import Yams
         ("swiftpm:https://github.com/acme/release.git@v1.2.3", "swiftpm"), ("download:https://dl.example.com/{version}/r-{platform}.tgz", "download"),
     ])
     func toolSourcesParse(text: String, kind: String) throws {
+        // Plain `download` means this build's published tarballs: a build from source knows no repository for them
+        // (withoutAStampedRepositoryTheDefaultAsksForASource).
+        if text == "download", ReleaseKitVersion.repository == nil {
+            #expect(throws: UsageError.self) { try ToolSource.parse(text) }
+            return
+        }
         #expect(try ToolSource.parse(text).name == kind)
     }
 
@@ -278,9 +289,50 @@ import Yams
              "tool": {"source": "download", "sha256": {"linux-x86": "00"}},
              "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
             """#)
+        // Invalid pipeline content (exit 65), named by line and JSON path.
         #expect { try ToolSource.decode(try #require(bad.definition.tool), file: "p.json") } throws: { error in
-            "\(error)".hasPrefix("p.json:2: tool: unknown platform 'linux-x86' in sha256 (did you mean 'linux-x86_64'?)")
+            let text = (error as? PipelineError).map { "\($0)" } ?? ""
+            return text.hasPrefix("p.json:2:") && text.contains(": error: $.tool.sha256.linux-x86: unknown platform 'linux-x86' in sha256 (did you mean 'linux-x86_64'?)")
         }
+    }
+
+    /// Every problem of a `tool` block is a diagnostic at the value's own line and JSON path (or the block's, for a
+    /// missing key), not a command-line error.
+    @Test(arguments: [
+        (#"{"source": "brew"}"#, "$.tool.source: unknown source 'brew'"),
+        (#"{"source": "homebrew", "tap": "a b/c"}"#, "$.tool.tap: tap 'a b/c' must be OWNER/NAME"),
+        (#"{"source": "download", "url": "ftp://x/{platform}"}"#, "$.tool.url: the download URL must start with https://"),
+        (#"{"source": "download", "url": "https://x/{platform}", "sha256": {"linux-x86_64": "00"}}"#, "$.tool.sha256.linux-x86_64: sha256 of linux-x86_64 must be 64 hexadecimal digits"),
+        (#"{"source": "mint", "package": "acme/release", "version": "1;rm"}"#, "$.tool.version: version '1;rm' must be letters"),
+        (#"{"source": "swiftpm"}"#, "$.tool: source swiftpm needs 'repository'"),
+        (#"{"source": "swiftpm", "repository": "https://x/r.git", "tap": "a/b"}"#, "$.tool.tap: 'tap' does not apply to source 'swiftpm'"),
+        (#"{"source": 1}"#, "$.tool.source: 'source' must be a string, found a number"),
+    ])
+    func anInvalidToolBlockIsNamedByLineAndPath(block: String, expected: String) throws {
+        let pipeline = try TestPipelines.load("{\"version\": 1,\n \"tool\": \(block),\n \"steps\": [{\"id\": \"a\", \"uses\": \"shell\", \"with\": {\"run\": [\"true\"]}}]}")
+        #expect { try ToolSource.decode(try #require(pipeline.definition.tool), file: "p.json") } throws: { error in
+            let text = (error as? PipelineError).map { "\($0)" } ?? "not a PipelineError: \(error)"
+            return text.hasPrefix("p.json:2:") && text.contains(": error: " + expected)
+        }
+    }
+
+    /// A build without a stamped repository has no default source, and says what to pass instead.
+    @Test func withoutAStampedRepositoryTheDefaultAsksForASource() throws {
+        if ReleaseKitVersion.repository == nil {
+            #expect(ToolSource.default == nil)
+            #expect { try ToolSource.parse("download") } throws: { error in
+                "\(error)".contains("--tool-source download: this build of release does not know the repository it is published in")
+                    && "\(error)".contains("pass --tool-source download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz")
+            }
+            let pipeline = try TestPipelines.load(#"{"version": 1, "tool": {"source": "download"}, "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}"#)
+            #expect { try ToolSource.decode(try #require(pipeline.definition.tool), file: "p.json") } throws: { error in
+                "\(error)".contains("error: $.tool: missing 'url': this build of release does not know the repository")
+            }
+        } else {
+            #expect(ToolSource.default == ToolSource.published(in: ReleaseKitVersion.repository!))
+        }
+        #expect(ReleaseKitVersion.isRepositoryName("acme/release") && !ReleaseKitVersion.isRepositoryName("owner/re lease")
+            && !ReleaseKitVersion.isRepositoryName("") && !ReleaseKitVersion.isRepositoryName("a/b/c"))
     }
 
     /// Injection case: the download URL (from the pipeline or the command line) reaches the install script only
@@ -307,7 +359,7 @@ import Yams
              "steps": [{"id": "a", "uses": "shell", "with": {"run": ["echo", "$${{ github.head_ref }}"], "creates": ["out/$${{ github.head_ref }}"]}},
                        {"id": "b", "uses": "shell", "runs_on": "macos-15", "needs": ["a"], "with": {"run": ["true"]}}]}
             """#)
-        let text = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c").text
+        let text = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published).text
         for line in text.split(separator: "\n") where !line.hasPrefix("#") && line.contains("${{") {
             let allowed = ["${{ '${{' }}", "${{ github.workflow }}", "${{ github.ref }}"]
             var rest = String(line)
@@ -319,8 +371,8 @@ import Yams
         #expect(!text.contains("${{ github.head_ref") && !text.contains("${{ github.event"), "\(text)")
     }
 
-    /// Issue 24 item 2: the starter's shape (bump on Linux, archive on macOS): the bump's files travel as a patch the
-    /// macOS job applies before it runs.
+    /// Issue 24 item 2: the starter's shape (bump on Linux, archive on macOS): the bump's files (and commits) travel
+    /// as a git bundle the macOS job starts from (WorkflowStateTests runs those scripts).
     @Test func theBumpsFilesTravelToTheJobThatArchives() throws {
         let pipeline = try TestPipelines.load(#"""
             {"version": 1,
@@ -328,35 +380,37 @@ import Yams
                        {"id": "archive", "uses": "shell", "needs": ["bump"], "when": {"os": "macos"},
                         "with": {"run": ["xcodebuild", "archive"], "creates": ["build/App.xcarchive"]}}]}
             """#)
-        let workflow = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c")
+        let workflow = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published)
         #expect(workflow.partition.jobs.map(\.id) == ["linux", "macos"])
         let text = workflow.text
         let linux = text.components(separatedBy: "\n  macos:\n")[0], macos = text.components(separatedBy: "\n  macos:\n")[1]
-        #expect(linux.contains("- name: Note the tracked files before the run\n"))
-        #expect(linux.contains(#"git diff --binary "$(cat "$RUNNER_TEMP/release-tree-before")" "$(cat "$RUNNER_TEMP/release-tree-after")" > .git/release-changes/linux.patch"#))
+        #expect(linux.contains("- name: Note the repository before the run\n"))
+        #expect(linux.contains("git bundle create --quiet .git/release-changes/linux.bundle refs/release-state/linux --not \"$(cat \"$RUNNER_TEMP/release-checkout\")\"\n"))
+        #expect(linux.range(of: "id: release-run")!.lowerBound < linux.range(of: "Record the commits and changes")!.lowerBound)
         #expect(linux.contains("            .git/release-changes/\n"))
         #expect(macos.contains("for job in linux; do\n"))
-        #expect(macos.contains(#"if [ -s "$patch" ]; then git apply --binary --whitespace=nowarn "$patch"; fi"#))
-        #expect(macos.range(of: "Apply the changes")!.lowerBound < macos.range(of: "id: release-run")!.lowerBound)
-        #expect(!macos.contains("Record the changes"), "nothing waits for the last job")
+        #expect(macos.contains(#"git fetch --quiet --no-tags "$bundle" "+refs/release-state/$job:refs/release-state/$job""#))
+        #expect(macos.range(of: "Download the state of job linux")!.lowerBound < macos.range(of: "Start from the commits and changes")!.lowerBound)
+        #expect(macos.range(of: "Start from the commits and changes")!.lowerBound < macos.range(of: "id: release-run")!.lowerBound)
+        #expect(!macos.contains("Record the commits"), "nothing waits for the last job")
         #expect(workflow.warnings.isEmpty, "\(workflow.warnings)")
     }
 
     @Test func aStepWritingFilesNothingCarriesIsNamed() throws {
-        #expect(try workflow().warnings == ["step 'sign' (job macos) declares no 'creates': of the files it writes, only tracked ones (as a patch) reach jobs linux, macos-2; list what later steps read in \"creates\""])
+        #expect(try workflow().warnings == ["step 'sign' (job macos) declares no 'creates': of the files it writes, only tracked ones (in the job's git bundle) reach jobs linux, macos-2; list what later steps read in \"creates\""])
         let outside = try TestPipelines.load(#"""
             {"version": 1,
              "steps": [{"id": "build", "uses": "shell", "runs_on": "macos-15", "with": {"run": ["make"], "creates": ["/tmp/app.zip"]}},
                        {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship"]}}]}
             """#)
-        #expect { try GitHubActionsWorkflow(pipeline: outside, pipelinePath: "p.json", profile: nil, command: "c") } throws: { error in
+        #expect { try GitHubActionsWorkflow(pipeline: outside, pipelinePath: "p.json", profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published) } throws: { error in
             "\(error)" == "step 'build' (job macos) writes '/tmp/app.zip' outside the repository, and step 'ship' (job linux) comes after it on another runner: nothing can carry that file; write it inside the repository"
         }
     }
 
     @Test func attestationIsAddedToThePublishingJobWithItsPermissionsOnly() throws {
         let workflow = try GitHubActionsWorkflow(pipeline: try TestPipelines.load(Self.pipeline), pipelinePath: "Pipelines/app.json",
-                                                 profile: nil, command: "c", attest: true)
+                                                 profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published, attest: true)
         let text = workflow.text
         let parts = text.components(separatedBy: "\n  linux:\n")
         let linux = parts[1].components(separatedBy: "\n  macos-2:\n")[0]
@@ -372,7 +426,7 @@ import Yams
     func configuration(profile: String? = nil, tags: [String: [String]] = [:]) throws -> GitLabCIPipeline {
         try GitLabCIPipeline(pipeline: try TestPipelines.load(GitHubActionsWorkflowTests.pipeline), pipelinePath: "Pipelines/app.json",
                              profile: profile, command: "release export gitlab-ci Pipelines/app.json",
-                             tool: try ToolSource.default.pinning(GitHubActionsWorkflowTests.sums), runnerTags: tags)
+                             tool: try GitHubActionsWorkflowTests.published.pinning(GitHubActionsWorkflowTests.sums), runnerTags: tags)
     }
 
     @Test func jobsNeedTheirAncestorsAndCarryStateAsExpiringArtifacts() throws {
@@ -428,7 +482,7 @@ import Yams
             """#)
         let path = "Pipelines/$CI_JOB_TOKEN\n.json"
         let text = try GitLabCIPipeline(pipeline: pipeline, pipelinePath: path, profile: nil, command: "c",
-                                        tool: try ToolSource.default.pinning(GitHubActionsWorkflowTests.sums)).text
+                                        tool: try GitHubActionsWorkflowTests.published.pinning(GitHubActionsWorkflowTests.sums)).text
         let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
         #expect(Set(object.keys) == ["workflow", "stages", "variables", "linux"])
         let variables = try #require(object["variables"] as? [String: Any])

@@ -8,7 +8,7 @@ import Foundation
 /// version is `WAITING_FOR_REVIEW` (or later) sends no write at all. Everything that would make a run stop half-way
 /// (no such build, a build of another version, a version past editing, a rejection not dealt with, another submission
 /// in progress) is found before the first write.
-public struct AppStoreSubmitter: Sendable {
+public struct AppStoreSubmitter: AppStoreConnectWorker {
     /// What to submit.
     public struct Request: Sendable {
         public var bundleID: String
@@ -68,18 +68,10 @@ public struct AppStoreSubmitter: Sendable {
     /// Submission states that count as open (App Store Connect keeps one per app and platform).
     static let openSubmissionStates = ["READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "UNRESOLVED_ISSUES", "CANCELING", "COMPLETING"]
 
-    public let client: AppStoreConnectClient
-    let log: @Sendable (String) -> Void
-    let sleep: @Sendable (Duration) async throws -> Void
-    let now: @Sendable () -> Date
+    public let session: AppStoreConnectSession
 
-    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = Date.init) {
-        self.client = client
-        self.log = log
-        self.sleep = sleep
-        self.now = now
+    public init(session: AppStoreConnectSession) {
+        self.session = session
     }
 
     typealias Version = Resource<AppStoreVersionAttributes>
@@ -185,7 +177,7 @@ public struct AppStoreSubmitter: Sendable {
     /// for processing; a build number that exists only in other versions is named.
     func processedBuild(_ request: Request, appID: String, catalog: AppStoreConnectCatalog) async throws -> String {
         let started = now()
-        let distributor = TestFlightDistributor(client: client, log: log, sleep: sleep, now: now)
+        let distributor = TestFlightDistributor(session: session)
         let lookup = TestFlightDistributor.Request(bundleID: request.bundleID, version: request.version, build: request.build,
                                                    platform: request.platform, pollInterval: request.pollInterval, waitTimeout: request.waitTimeout)
         let buildID: String

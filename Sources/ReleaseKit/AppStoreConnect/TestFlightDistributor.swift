@@ -3,7 +3,7 @@ import Foundation
 /// Gets an uploaded build to testers: waits for processing, sets the what-to-test text per locale, answers the
 /// export-compliance question, adds the build to beta groups by name, and optionally submits it for beta review.
 /// Each action looks first and changes only what differs, so running it again changes nothing.
-public struct TestFlightDistributor: Sendable {
+public struct TestFlightDistributor: AppStoreConnectWorker {
     /// What to do with which build.
     public struct Request: Sendable {
         /// The build's id, when known (`appstore.upload`'s `build_id`); else it is found by the fields below.
@@ -49,18 +49,10 @@ public struct TestFlightDistributor: Sendable {
     /// External states in which a submission for beta review exists or is no longer needed.
     static let submittedStates: Set<String> = ["WAITING_FOR_BETA_REVIEW", "IN_BETA_REVIEW", "BETA_APPROVED", "IN_BETA_TESTING"]
 
-    public let client: AppStoreConnectClient
-    let log: @Sendable (String) -> Void
-    let sleep: @Sendable (Duration) async throws -> Void
-    let now: @Sendable () -> Date
+    public let session: AppStoreConnectSession
 
-    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = Date.init) {
-        self.client = client
-        self.log = log
-        self.sleep = sleep
-        self.now = now
+    public init(session: AppStoreConnectSession) {
+        self.session = session
     }
 
     public func distribute(_ request: Request) async throws -> Result {

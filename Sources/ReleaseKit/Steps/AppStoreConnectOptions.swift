@@ -17,3 +17,17 @@ public struct AppStoreConnectOptions: StepOptions {
     static let example = #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
         + "\n          " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
 }
+
+/// How the steps that wait on App Store Connect (`appstore.upload`, `testflight.distribute`, `appstore.submit`) poll:
+/// `poll_interval` and `wait_timeout`, declared once and written flat beside each step's own options.
+public struct AppStoreConnectPollingOptions: StepOptions {
+    @StepOption(range: 0...3600, help: "seconds between looks at App Store Connect's state (the upload's, the build's processing)")
+    public var pollInterval: Double = 15
+    @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed before giving up")
+    public var waitTimeout: Double = 3600
+
+    public init() {}
+
+    /// The options as ``AppStoreConnectAccess/Polling``.
+    var polling: AppStoreConnectAccess.Polling { AppStoreConnectAccess.Polling(interval: pollInterval, timeout: waitTimeout) }
+}

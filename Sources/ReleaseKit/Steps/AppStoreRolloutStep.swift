@@ -44,10 +44,7 @@ public struct AppStoreRolloutStep: Step {
     let access: AppStoreConnectAccess
 
     public init(options: Options) throws {
-        for (name, value) in [("bundle_id", options.bundleID), ("version", options.version)]
-        where value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption(name, "must not be empty")
-        }
+        try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version])
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }

@@ -30,10 +30,8 @@ public struct AppStoreSubmitStep: Step {
         public var submit: Bool = true
         @StepOption(help: "when App Review left the open submission with unresolved issues (a rejection): cancel it and submit again")
         public var cancelOpenSubmission: Bool = false
-        @StepOption(range: 0...3600, help: "seconds between looks at the build's processing")
-        public var pollInterval: Double = 15
-        @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed (VALID)")
-        public var waitTimeout: Double = 3600
+        @StepOptionGroup
+        public var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
         public var appStoreConnect: AppStoreConnectOptions
 
@@ -81,10 +79,7 @@ public struct AppStoreSubmitStep: Step {
 
     public init(options: Options) throws {
         try options.checkRanges()
-        for (name, value) in [("bundle_id", options.bundleID), ("version", options.version), ("build", options.build)]
-        where value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption(name, "must not be empty")
-        }
+        try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
         try Self.check(options.whatsNew?.byLocale ?? [:], option: "whats_new")
         if let date = options.earliestReleaseDate, !date.contains("${"), Timestamp.parseISO8601(date) == nil {
             throw StepError.invalidOption("earliest_release_date", "'\(Echo.text(date))' is not an ISO 8601 date-time such as 2026-12-01T08:00:00Z")
@@ -95,7 +90,7 @@ public struct AppStoreSubmitStep: Step {
         if options.earliestReleaseDate != nil, options.releaseType != .scheduled {
             throw StepError.invalidOption("earliest_release_date", "only used with release_type 'scheduled'")
         }
-        polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
+        polling = options.waiting.polling
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -176,7 +171,7 @@ public struct AppStoreSubmitStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let texts = try whatsNew(in: context)
         let client = try access.client(in: context)
-        let submitter = AppStoreSubmitter(client: client, log: { context.log($0) })
+        let submitter = AppStoreSubmitter(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
         let request = AppStoreSubmitter.Request(
             bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.rawValue,
             whatsNew: texts, releaseType: options.releaseType?.apiValue, earliestReleaseDate: options.earliestReleaseDate,

@@ -22,10 +22,8 @@ public struct AppStoreUploadStep: Step {
         public var bundleID: String?
         @StepOption(range: 1...16, help: "parts sent at once")
         public var concurrency: Int = 4
-        @StepOption(range: 0...3600, help: "seconds between looks at the upload's and the build's state")
-        public var pollInterval: Double = 15
-        @StepOption(range: 1...604_800, help: "seconds to wait for processing before giving up")
-        public var waitTimeout: Double = 3600
+        @StepOptionGroup
+        public var waiting: AppStoreConnectPollingOptions
         @StepOption(help: "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)")
         public var existing: AppStoreConnectUploader.Existing = .fail
 
@@ -56,7 +54,7 @@ public struct AppStoreUploadStep: Step {
     public init(options: Options) throws {
         try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
-        polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
+        polling = options.waiting.polling
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors a step reports. Messages are lower-case with the offending value in quotes.
 public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option value is wrong: `(option, message)`.
@@ -13,6 +15,13 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The step cannot run here and is skipped, not failed (a rehearsal without a stand-in for its service, a
     /// notification whose `on` does not match the run's outcome).
     case unavailable(String)
+
+    /// Throws ``invalidOption(_:_:)`` "must not be empty" for the first `(key, value)` whose value is blank.
+    static func requireNonBlank(_ values: KeyValuePairs<String, String>) throws(StepError) {
+        for (key, value) in values where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw StepError.invalidOption(key, "must not be empty")
+        }
+    }
 
     public var description: String {
         switch self {

@@ -24,10 +24,8 @@ public struct TestFlightDistributeStep: Step {
         public var usesNonExemptEncryption: Bool?
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
-        @StepOption(range: 0...3600, help: "seconds between looks at the build's state")
-        public var pollInterval: Double = 15
-        @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed")
-        public var waitTimeout: Double = 3600
+        @StepOptionGroup
+        public var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
         public var appStoreConnect: AppStoreConnectOptions
 
@@ -83,10 +81,7 @@ public struct TestFlightDistributeStep: Step {
 
     public init(options: Options) throws {
         try options.checkRanges()
-        for (name, value) in [("bundle_id", options.bundleID), ("version", options.version), ("build", options.build)]
-        where value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption(name, "must not be empty")
-        }
+        try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
         for (locale, text) in options.whatToTest?.byLocale ?? [:] {
             if locale.isEmpty { throw StepError.invalidOption("what_to_test", "a locale is empty (use names like en-US)") }
             if text.count > Self.maximumWhatToTest {
@@ -94,7 +89,7 @@ public struct TestFlightDistributeStep: Step {
             }
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
-        polling = AppStoreConnectAccess.Polling(interval: options.pollInterval, timeout: options.waitTimeout)
+        polling = options.waiting.polling
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -125,7 +120,7 @@ public struct TestFlightDistributeStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
-        let distributor = TestFlightDistributor(client: client, log: { context.log($0) })
+        let distributor = TestFlightDistributor(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
         let request = TestFlightDistributor.Request(
             buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
             build: options.build, platform: options.platform.rawValue, whatToTest: options.whatToTest?.byLocale ?? [:],

@@ -286,7 +286,7 @@ import Testing
     // MARK: TestFlight
 
     static func distributor(_ fixture: AppStoreConnectTestFixture, logs: Recorder<String> = Recorder()) throws -> TestFlightDistributor {
-        TestFlightDistributor(client: try fixture.client(), log: { logs.append($0) }, sleep: { _ in try await Task.sleep(for: .milliseconds(1)) })
+        TestFlightDistributor(session: AppStoreConnectSession(client: try fixture.client(), log: { logs.append($0) }, sleep: { _ in try await Task.sleep(for: .milliseconds(1)) }))
     }
 
     @Test func distributionSetsNotesGroupsAndReviewThenConverges() async throws {

@@ -17,7 +17,7 @@ import Testing
     }
 
     static func submitter(_ fixture: AppStoreConnectTestFixture, log: Recorder<String> = Recorder()) throws -> AppStoreSubmitter {
-        AppStoreSubmitter(client: try fixture.client(), log: { log.append($0) }, sleep: { _ in })
+        AppStoreSubmitter(session: AppStoreConnectSession(client: try fixture.client(), log: { log.append($0) }, sleep: { _ in }))
     }
 
     static func request(_ change: (inout AppStoreSubmitter.Request) -> Void = { _ in }) -> AppStoreSubmitter.Request {

@@ -38,7 +38,7 @@ import Testing
             try Self.upload { $0.concurrency = 17 }
         }
         #expect(throws: StepError.invalidOption("poll_interval", "'-1' must be from 0 to 3600")) {
-            try Self.upload { $0.pollInterval = -1 }
+            try Self.upload { $0.waiting.pollInterval = -1 }
         }
         #expect(throws: StepError.invalidOption("api", "'ftp://example.com' is not an http(s) URL without credentials")) {
             try Self.upload { $0.appStoreConnect.api = "ftp://example.com" }
@@ -55,7 +55,7 @@ import Testing
             try Self.distribute { $0.groups = ["QA", ""] }
         }
         #expect(throws: StepError.invalidOption("wait_timeout", "'0' must be from 1 to 604800")) {
-            try Self.distribute { $0.waitTimeout = 0 }
+            try Self.distribute { $0.waiting.waitTimeout = 0 }
         }
     }
 }

@@ -99,7 +99,8 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ReleaseKit", "Rehearsal"]
+            dependencies: ["ReleaseKit", "Rehearsal"],
+            exclude: ["Snapshots"]
         ),
     ],
     swiftLanguageModes: [.v6]

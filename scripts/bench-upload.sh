@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # portability: linux-only (measures the Linux package with GNU time, stat and find; bench-lib.sh stops elsewhere)
-# Upload benchmark: ours (`release upload-asset`, the converging publisher on libcurl) against `curl -T`,
-# uploading the same 1 GB file to the same local GitHub server in the same run, several rounds.
+# Upload benchmark: ours against `curl -T`, uploading the same 1 GB file to the same local GitHub server in
+# the same run, several paired rounds: `release run` with a one-step `github.release` pipeline (what users
+# run), `release upload-asset` (the same converging publisher without the engine) and its --transfer-only.
 # Prints throughput and peak RSS side by side, then a re-run that must upload 0 bytes.
 #
-#   scripts/bench-upload.sh                 # 1 GiB, 3 rounds, builds the release binary first
+#   scripts/bench-upload.sh                 # 1 GiB, 5 rounds, builds the release binary first
 #   SIZE_MB=256 ROUNDS=5 scripts/bench-upload.sh
 #   RELEASE_BIN=/path/to/release scripts/bench-upload.sh   # skip the build
 #
@@ -12,7 +13,7 @@
 set -euo pipefail
 
 SIZE_MB=${SIZE_MB:-1024}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 source "$(dirname "$0")/bench-lib.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-upload.XXXXXX")
@@ -50,12 +51,26 @@ CURL_UPLOAD=$(curl -sf -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Typ
     -d '{"tag_name":"curl-bench","draft":true}' "$API/repos/bench/app/releases" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["upload_url"].split("{")[0])')
 
-declare -a OURS_T OURS_R CURL_T CURL_R RAW_T RAW_R
+# The step users run: a pipeline with one `github.release` step publishing the file, one tag per round.
+mkdir -p "$WORK/project"
+cat > "$WORK/project/publish.json" <<JSON
+{"version": 1, "name": "bench-upload", "variables": {"tag": "run"},
+ "steps": [{"id": "publish", "uses": "github.release",
+            "with": {"repo": "bench/app", "token": "\${secrets.GITHUB_TOKEN}", "api": "$API", "tag": "\${tag}",
+                     "assets": ["$FILE"]}}]}
+JSON
+
+declare -a OURS_T OURS_R CURL_T CURL_R RAW_T RAW_R RUN_T RUN_R
 for round in $(seq "$ROUNDS"); do
     /usr/bin/time -v -o "$WORK/curl.time" curl -sf -o /dev/null -X POST -T "$FILE" -H "Expect:" \
         -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/octet-stream" \
         "$CURL_UPLOAD?name=payload-$round.bin"
     CURL_T+=("$(seconds "$WORK/curl.time")"); CURL_R+=("$(rss_kb "$WORK/curl.time")"); free_storage
+
+    (cd "$WORK/project" && /usr/bin/time -v -o "$WORK/run.time" "${WRAP[@]}" "$RELEASE_BIN" run publish.json \
+        --var "tag=run-$round" --log-format plain > "$WORK/run-$round.log" 2>&1) \
+        || { echo "bench-upload: release run failed" >&2; cat "$WORK/run-$round.log" >&2; exit 1; }
+    RUN_T+=("$(seconds "$WORK/run.time")"); RUN_R+=("$(rss_kb "$WORK/run.time")"); free_storage
 
     /usr/bin/time -v -o "$WORK/ours.time" "${WRAP[@]}" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app \
         --tag "ours-$round" --json "$FILE" > "$WORK/ours-$round.json" 2> "$WORK/ours-$round.log"
@@ -73,7 +88,8 @@ IDLE_R=$(rss_kb "$WORK/idle.time")
 # Re-run of the last published release: nothing to upload.
 "${WRAP[@]}" "$RELEASE_BIN" upload-asset --api "$API" --repo bench/app --tag "ours-$ROUNDS" --json "$FILE" > "$WORK/rerun.json" 2> "$WORK/rerun.log"
 
-PYTHONPATH="$ROOT/scripts/bench" python3 - "$BYTES" "$WORK/rerun.json" "$IDLE_R" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" <<'PY'
+PYTHONPATH="$ROOT/scripts/bench" python3 - "$BYTES" "$WORK/rerun.json" "$IDLE_R" "${#OURS_T[@]}" "${OURS_T[@]}" "${OURS_R[@]}" "${CURL_T[@]}" "${CURL_R[@]}" "${RAW_T[@]}" "${RAW_R[@]}" \
+    "${RUN_T[@]}" "${RUN_R[@]}" <<'PY'
 import json, statistics, sys
 import table
 size = int(sys.argv[1]); rerun = json.load(open(sys.argv[2])); idle = int(sys.argv[3]); n = int(sys.argv[4])
@@ -81,18 +97,23 @@ values = sys.argv[5:]
 ours_t = [float(v) for v in values[0:n]]; ours_r = [int(v) for v in values[n:2*n]]
 curl_t = [float(v) for v in values[2*n:3*n]]; curl_r = [int(v) for v in values[3*n:4*n]]
 raw_t = [float(v) for v in values[4*n:5*n]]; raw_r = [int(v) for v in values[5*n:6*n]]
+run_t = [float(v) for v in values[6*n:7*n]]; run_r = [int(v) for v in values[7*n:8*n]]
 mb = size / 1e6
 def row(name, times, rss):
     return table.row(name, times, rss, mb, 28)
 print(f"upload of {mb:.0f} MB to the local GitHub server, median of {n} rounds (wall clock, peak RSS)")
 table.header(28)
 c = row("curl -T", curl_t, curl_r)
+p = row("release run (github.release)", run_t, run_r)
 o = row("release upload-asset", ours_t, ours_r)
 r = row("  --transfer-only", raw_t, raw_r)
 print(f"ratio ours / curl -T: {o / c:.2f}x publish, {r / c:.2f}x transfer only (target >= 0.95x); "
       f"peak RSS {statistics.median(ours_r) / 1024:.1f} MB (target <= 32 MB)")
+print(f"ratio release run / curl -T: {p / c:.2f}x publish (target >= 0.95x); "
+      f"peak RSS {statistics.median(run_r) / 1024:.1f} MB (target <= 32 MB)")
 print(f"baseline: 'release --version' alone peaks at {idle / 1024:.1f} MB (Swift runtime, Foundation + ICU, libcurl, libarchive mapped)")
-print("publish = preflight, draft, upload hashing the bytes in libcurl's read callback (SHA-256, ~0.5 s CPU/GB), verify, publish;")
+print("publish = preflight, draft, upload while a thread of its own hashes the file (SHA-256, ~0.5 s CPU/GB), verify, publish;")
+print("release run = the same publish as a pipeline step: load, validate, plan, verify (preflight), run, report;")
 print("transfer only = the same libcurl streaming upload without the digest, apples to apples with curl -T")
 calls = rerun["api_calls"]; assets = len(rerun["assets"])
 print(f"re-run of the published release: {rerun['bytes_uploaded']} bytes uploaded, {calls} API calls for {assets} asset(s) "

@@ -21,7 +21,7 @@ import Rehearsal
         var plist: String { path + "/Classic/Info.plist" }
 
         init(fixture name: String = "literal-plist") throws {
-            path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+            path = TestTemporary.root + "/release-e2e-\(UUID().uuidString)"
             fixture = BumpCommandTests.packageRoot + "/Fixtures/Xcode/" + name
             try FileManager.default.copyItem(atPath: fixture, toPath: path)
             try FileManager.default.removeItem(atPath: path + "/expected")
@@ -257,7 +257,7 @@ import Rehearsal
         let issuer = "57246542-96fe-1a63-e053-0824d011072a"
         let key = try AppStoreConnectKey(id: "BUMP123456", issuer: issuer, pem: pem)
         let server = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: NSTemporaryDirectory() + "release-asc-\(UUID().uuidString)",
+            storageDirectory: TestTemporary.root + "/release-asc-\(UUID().uuidString)",
             keys: [.init(keyID: "BUMP123456", issuerID: issuer, publicKeyPEM: try key.publicKeyPEM)]))
         let url = try server.start()
         defer { server.stop() }
@@ -379,7 +379,7 @@ import Rehearsal
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
-        let remote = NSTemporaryDirectory() + "release-e2e-remote-\(UUID().uuidString).git"
+        let remote = TestTemporary.root + "/release-e2e-remote-\(UUID().uuidString).git"
         defer { try? FileManager.default.removeItem(atPath: remote) }
         #expect(try Self.execute(["/usr/bin/env", "git", "init", "-q", "--bare", remote], in: repository.path).status == 0)
         _ = try repository.git("remote", "add", "origin", remote)
@@ -399,7 +399,7 @@ import Rehearsal
 
     @Test func versionFileWithoutBranch() throws {
         try requireBinary()
-        let folder = NSTemporaryDirectory() + "release-e2e-file-\(UUID().uuidString)"
+        let folder = TestTemporary.root + "/release-e2e-file-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "  VERSION = '7.1.3b5'\r\n".write(toFile: folder + "/version.rb", atomically: true, encoding: .utf8)
@@ -418,22 +418,7 @@ import Rehearsal
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
         let result = try Self.execute([Self.binary, "bump", "minor", "--build", "5000", "--dry-run"], in: repository.path)
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout == """
-            --- a/Classic/Info.plist
-            +++ b/Classic/Info.plist
-            @@ -15,8 +15,8 @@
-             \t<key>CFBundlePackageType</key>
-             \t<string>$(PRODUCT_BUNDLE_PACKAGE_TYPE)</string>
-             \t<key>CFBundleShortVersionString</key>
-            -\t<string>3.0.0</string>
-            +\t<string>3.1.0</string>
-             \t<key>CFBundleVersion</key>
-            -\t<string>4146</string>
-            +\t<string>5000</string>
-             </dict>
-             </plist>
-
-            """)
+        try Snapshot.expect(result.stdout, matches: "bump-dry-run-diff")
         #expect(result.stderr.contains("would run: git checkout -b release/3.1.0"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
         #expect(try repository.git("branch", "--list", "release/*") == "")
@@ -520,7 +505,7 @@ import Rehearsal
     /// lists, and a nested one) `--version` is an unknown option, never a silent success.
     @Test func versionAfterAnyOtherSubcommandIsAUsageError() throws {
         try requireBinary()
-        let directory = NSTemporaryDirectory()
+        let directory = TestTemporary.root
         let root = try Self.execute([Self.binary, "--version"], in: directory)
         #expect(root.status == 0)
         #expect(root.stdout == ReleaseKitVersion.string + "\n")

@@ -22,6 +22,30 @@ import Testing
         try ReleaseBinary.prepareDemo()
     }
 
+    /// "STEP: KEY" for every output a step of the report returned that its kind does not declare in `release steps
+    /// --json` (a name ending in an upper-case placeholder, `asset_url_NAME`, declares a prefix; a kind with dynamic
+    /// outputs and no such name may return any key).
+    func undeclaredOutputs(_ steps: [[String: Any]], in directory: String) throws -> [String] {
+        let catalog = try ReleaseBinary.run(["steps", "--json"], in: directory)
+        let kinds = try #require(try JSONSerialization.jsonObject(with: Data(catalog.stdout.utf8)) as? [[String: Any]])
+        var undeclared: [String] = []
+        for step in steps {
+            guard let kind = kinds.first(where: { $0["kind"] as? String == step["kind"] as? String }) else { continue }
+            let names = (kind["outputs"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            let prefixes = names.compactMap { name -> Substring? in
+                guard let underscore = name.lastIndex(of: "_") else { return nil }
+                let placeholder = name[name.index(after: underscore)...]
+                return !placeholder.isEmpty && placeholder.allSatisfy(\.isUppercase) ? name[...underscore] : nil
+            }
+            if kind["dynamic_outputs"] as? Bool == true && prefixes.isEmpty { continue }
+            for key in (step["outputs"] as? [String: Any] ?? [:]).keys.sorted()
+            where !names.contains(key) && !prefixes.contains(where: { key.hasPrefix($0) }) {
+                undeclared.append("\(step["id"] as? String ?? "?"): \(key)")
+            }
+        }
+        return undeclared
+    }
+
     @Test(.enabled(if: toolchainAvailable, "needs clang-14, lld-14 and llvm-14 (scripts/setup.sh installs them)"))
     func publishesTheDemoReleaseAndARerunConverges() throws {
         let directory = try prepare()
@@ -45,6 +69,7 @@ import Testing
         }
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/first.json"))) as! [String: Any]
         let steps = report["steps"] as! [[String: Any]]
+        #expect(try undeclaredOutputs(steps, in: directory) == [])
         let zip = steps.first { $0["id"] as? String == "zip" }!
         let artifact = (zip["artifacts"] as! [[String: Any]]).first!
         let sha = artifact["sha256"] as! String

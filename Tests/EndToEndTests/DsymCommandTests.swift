@@ -17,7 +17,7 @@ private let thinArm64: [UInt8] = {
 @Suite
 struct DsymCommandTests {
     @Test func printsUUIDsAsJSON() throws {
-        let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        let folder = TestTemporary.root + "/release-e2e-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(thinArm64).write(to: URL(fileURLWithPath: folder + "/App"))
@@ -37,7 +37,7 @@ struct DsymCommandTests {
     /// A dSYM holding a file that is not Mach-O and an empty one: warnings name them, the rest is matched, and the
     /// exit status is that of what could be checked.
     @Test func junkInsideADsymIsAWarning() throws {
-        let folder = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        let folder = TestTemporary.root + "/release-e2e-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let dwarf = folder + "/App.dSYM/Contents/Resources/DWARF"
         try FileManager.default.createDirectory(atPath: dwarf, withIntermediateDirectories: true)
@@ -136,22 +136,7 @@ struct BareToolDsymTests {
         let result = try release(["dsym", "crash", "crash.dSYM"], in: folder)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        #expect(result.stdout == """
-            \(folder)/crash (binary)
-              binaries:
-                crash [file]
-                  arm64    \(uuid)  ok: crash.dSYM/Contents/Resources/DWARF/crash
-              dSYMs:
-                crash.dSYM/Contents/Resources/DWARF/crash
-                  arm64    \(uuid)
-              1 of 1 binary slices have their dSYM; 0 dSYM slices match no binary
-
-            \(folder)/crash.dSYM (dsym)
-              dSYMs:
-                crash.dSYM/Contents/Resources/DWARF/crash
-                  arm64    \(uuid)
-
-            """)
+        try Snapshot.expect(result.stdout, matches: "dsym-tool-and-dsym", placeholders: [folder: "$FOLDER", uuid: "$UUID"])
     }
 
     /// The tool and its dSYM in different folders are judged together when both are given, and a dSYM of
@@ -202,23 +187,9 @@ struct BareToolDsymTests {
         let result = try release(["dsym", "."], in: folder)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        #expect(result.stdout == """
-            \(folder) (folder)
-              binaries:
-                crash [file]
-                  arm64    \(crash)  ok: crash.dSYM/Contents/Resources/DWARF/crash
-                stale [file]
-                  arm64    \(rebuilt)  MISMATCH: stale.dSYM/Contents/Resources/DWARF/stale has \(stale)
-              dSYMs:
-                crash.dSYM/Contents/Resources/DWARF/crash
-                  arm64    \(crash)
-                stale.dSYM/Contents/Resources/DWARF/stale
-                  arm64    \(stale)
-              1 of 2 binary slices have their dSYM; 1 dSYM slices match no binary
-              problem: binary 'stale' (arm64) has uuid '\(rebuilt)' but its dSYM 'stale.dSYM/Contents/Resources/DWARF/stale' has uuid '\(stale)'
-              unmatched dSYM: stale.dSYM/Contents/Resources/DWARF/stale (arm64) \(stale)
-
-            """)
+        try Snapshot.expect(result.stdout, matches: "dsym-folder-of-tools", placeholders: [
+            folder: "$FOLDER", crash: "$CRASH_UUID", rebuilt: "$REBUILT_UUID", stale: "$STALE_UUID",
+        ])
     }
 
     /// A command-line tool's archive (`Products/usr/local/bin/crash`, `dSYMs/crash.dSYM`) pairs the tool with its
@@ -243,18 +214,6 @@ struct BareToolDsymTests {
             warning: 'Products/usr/local/bin/report' is not a mach-o file (magic '0x23212f62'); skipped, though a dSYM has its name
 
             """)
-        #expect(result.stdout == """
-            \(archive) (xcarchive)
-              binaries:
-                Products/usr/local/bin/crash [file]
-                  arm64    \(uuid)  ok: dSYMs/crash.dSYM/Contents/Resources/DWARF/crash
-              dSYMs:
-                dSYMs/crash.dSYM/Contents/Resources/DWARF/crash
-                  arm64    \(uuid)
-                dSYMs/report.dSYM/Contents/Resources/DWARF/crash
-                  arm64    \(uuid)
-              1 of 1 binary slices have their dSYM; 0 dSYM slices match no binary
-
-            """)
+        try Snapshot.expect(result.stdout, matches: "dsym-tool-archive", placeholders: [folder: "$FOLDER", uuid: "$UUID"])
     }
 }

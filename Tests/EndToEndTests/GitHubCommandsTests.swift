@@ -7,13 +7,13 @@ struct GitHubCommandsTests {
     static let binary = ReleaseBinary.path
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let outcome = try ReleaseBinary.run(arguments, in: NSTemporaryDirectory(), environment: environment)
+        let outcome = try ReleaseBinary.run(arguments, in: TestTemporary.root, environment: environment)
         return (outcome.status, outcome.stdout, outcome.stderr)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
     func serverAndUploadConverge() throws {
-        let directory = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        let directory = TestTemporary.root + "/release-e2e-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let token = "ghp_EndToEndToken_42"

@@ -46,7 +46,7 @@ import Testing
     ]
 
     func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "release-portability-\(UUID().uuidString)"
+        let folder = TestTemporary.root + "/release-portability-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/Tests", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder + "/Sources/ReleaseKit/Support", withIntermediateDirectories: true)
         return folder

@@ -30,15 +30,17 @@ enum ReleaseBinary {
     }
 
     /// Runs `release ARGUMENTS` in `directory` with the environment (minus terminal and CI variables) plus `environment`.
-    /// `executable` runs instead of `release` when given (a wrapper that starts it).
+    /// `executable` runs instead of `release` when given (a wrapper that starts it). With `interruptOnceExists`, the
+    /// process gets SIGINT as soon as that file exists (a step writes it when it is running).
     static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:],
-                    interruptAfter: TimeInterval? = nil, executable: String? = nil) throws -> Outcome {
+                    interruptOnceExists marker: String? = nil, executable: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var base = ProcessInfo.processInfo.environment
         for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { base[name] = nil }
+        base["TMPDIR"] = TestTemporary.root  // what it leaves in its temporary folder goes when the tests end
         process.environment = base.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -52,8 +54,8 @@ enum ReleaseBinary {
         DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
         DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        if let interruptAfter {
-            Thread.sleep(forTimeInterval: interruptAfter)
+        if let marker {
+            try waitFor(marker)
             process.interrupt()
         }
         process.waitUntilExit()
@@ -74,6 +76,7 @@ enum ReleaseBinary {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { environment[name] = nil }
+        environment["TMPDIR"] = TestTemporary.root
         if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
         process.environment = environment.merging(extra) { _, new in new }
         FileManager.default.createFile(atPath: directory + "/" + stderrFile, contents: nil)
@@ -115,7 +118,7 @@ enum ReleaseBinary {
     /// the paths it prints are spelled that way; on a Mac `$TMPDIR` is `/var/folders/...`, a symlink away from the
     /// `/private/var/folders/...` it prints (.ci/run reproduces that on Linux with a symlinked `TMPDIR`).
     static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "release-e2e-\(UUID().uuidString)"
+        let path = TestTemporary.root + "/release-e2e-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return canonical(path)
     }

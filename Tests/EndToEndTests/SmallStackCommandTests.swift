@@ -14,7 +14,7 @@ import ReleaseKit
     }
 
     static func temporaryFolder() throws -> String {
-        let folder = NSTemporaryDirectory() + "release-small-stack-\(UUID().uuidString)"
+        let folder = TestTemporary.root + "/release-small-stack-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return ReleaseBinary.canonical(folder)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 @testable import ReleaseKit
 
 /// Records every event a run emits.
@@ -164,7 +165,7 @@ enum TestPipelines {
     }
 
     static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "release-tests-\(UUID().uuidString)"
+        let path = TestTemporary.root + "/release-tests-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -200,7 +201,12 @@ enum TestPipelines {
         let reporter = RecordingReporter()
         let engine = Engine(plan: plan, reporter: reporter, masker: masker)
         onStart?(engine)
-        return (await engine.run(), reporter)
+        let result = await engine.run()
+        // Every run in the unit tests also checks that built-in steps return only the outputs they declare.
+        for problem in DeclaredOutputs.problems(result, registry: try StepRegistry(StepRegistry.builtInTypes)) {
+            Issue.record(Comment(rawValue: problem))
+        }
+        return (result, reporter)
     }
 }
 

@@ -352,7 +352,6 @@ public struct BuildSettings: Sendable {
         }
     }
 
-    // swiftlint:disable:next function_parameter_count
     private func expand(
         _ text: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int
     ) throws(Expansion) -> String {
@@ -415,7 +414,6 @@ public struct BuildSettings: Sendable {
         return result
     }
 
-    // swiftlint:disable:next function_parameter_count
     private func reference(
         _ inner: String, inheritedKey: String?, inheritedFrom: Int, visiting: inout Set<String>, trace: inout Trace, depth: Int
     ) throws(Expansion) -> String {

@@ -159,7 +159,6 @@ public enum VersionReader {
             return plist
         }
 
-        // swiftlint:disable:next function_body_length
         mutating func read(xcodegenSpec: String?, kind: VersionReport.Kind) throws -> ProjectVersions {
             for file in project.missingFiles { note(file) }
             var tracked: [ProjectVersions.Tracked] = []

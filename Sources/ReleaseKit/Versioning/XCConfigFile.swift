@@ -118,7 +118,6 @@ public struct XCConfigFile: Sendable {
         }
     }
 
-    // swiftlint:disable:next function_parameter_count
     private static func parseLine(
         bytes: [UInt8], start: Int, end: Int, number: Int, path: String, directory: String,
         stack: [String], into reader: inout Reader
@@ -178,7 +177,6 @@ public struct XCConfigFile: Sendable {
         reader.assignments.append(SettingDefinition(key: key, condition: condition, value: value, site: site))
     }
 
-    // swiftlint:disable:next function_parameter_count
     private static func include(
         _ text: String, line: Int, path: String, directory: String, stack: [String],
         into reader: inout Reader

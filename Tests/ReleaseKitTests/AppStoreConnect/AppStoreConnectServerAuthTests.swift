@@ -64,7 +64,7 @@ struct AppStoreConnectServerAuthTests {
     @Test func aKeyThatIsNotAKeyIsRefusedAtStart() throws {
         #expect(throws: LocalServerError.self) {
             _ = try LocalAppStoreConnectServer(configuration: .init(
-                storageDirectory: NSTemporaryDirectory() + "release-asc-\(UUID().uuidString)",
+                storageDirectory: TestTemporary.root + "/release-asc-\(UUID().uuidString)",
                 keys: [.init(keyID: "K", issuerID: Fixture.issuer, publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----")]))
         }
     }

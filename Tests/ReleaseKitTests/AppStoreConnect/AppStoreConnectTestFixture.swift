@@ -19,7 +19,7 @@ final class AppStoreConnectTestFixture: Sendable {
 
     init(partSize: Int = 1000, processingPolls: Int = 1, autoCreate: Bool = false, defaultPageLimit: Int = 50,
          directory: String? = nil, pem: String? = nil) throws {
-        self.directory = directory ?? NSTemporaryDirectory() + "release-asc-\(UUID().uuidString)"
+        self.directory = directory ?? TestTemporary.root + "/release-asc-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: self.directory + "/files", withIntermediateDirectories: true)
         key = try AppStoreConnectKey(id: Self.keyID, issuer: Self.issuer, pem: pem ?? P256.Signing.PrivateKey().pemRepresentation)
         server = try LocalAppStoreConnectServer(configuration: .init(

@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func fastlaneReleaseNotesFillLocalesWhatsNewOverridesThemAndAnUnknownFolderIsAPreflightError() throws {
-        let directory = NSTemporaryDirectory() + "release-submit-\(UUID().uuidString)"
+        let directory = TestTemporary.root + "/release-submit-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for (locale, text) in [("de-DE", "Aus fastlane\n"), ("fr-FR", "Depuis fastlane"), ("review_information", "")] {
             try FileManager.default.createDirectory(atPath: directory + "/fastlane/metadata/\(locale)", withIntermediateDirectories: true)

@@ -81,7 +81,7 @@ struct LocalAppStoreConnectServerTests {
     struct Listed: Decodable, Sendable { var id: String }
 
     @Test func aRestartedServerKeepsItsState() async throws {
-        let directory = NSTemporaryDirectory() + "release-asc-\(UUID().uuidString)"
+        let directory = TestTemporary.root + "/release-asc-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try Fixture(directory: directory)
         let buildID = first.server.addBuild(bundleID: Fixture.bundleID, version: "2.0", build: "7")

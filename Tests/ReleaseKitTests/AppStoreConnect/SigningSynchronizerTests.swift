@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func aRehearsalGivesAnUnsetCertificateKeyAnRSAKeyKeptForTheNextRehearsal() async throws {
-        let storage = NSTemporaryDirectory() + "release-rehearsal-key-\(UUID().uuidString)"
+        let storage = TestTemporary.root + "/release-rehearsal-key-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
         let first = try Rehearsal(storage: storage, environment: [:], secrets: ["CERTIFICATE_KEY", "SLACK_TOKEN"])
         first.stop()

@@ -2,12 +2,12 @@ import Foundation
 import Synchronization
 @testable import ReleaseKit
 
-/// A fresh folder under the system temporary folder, removed when the value goes away.
+/// A fresh folder under ``TestTemporary/root``, removed when the value goes away.
 final class TemporaryFolder: Sendable {
     let path: String
 
     init(_ label: String = "artifacts") throws {
-        path = NSTemporaryDirectory() + "release-\(label)-\(UUID().uuidString)"
+        path = TestTemporary.root + "/release-\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
@@ -97,9 +97,9 @@ enum DemoArchive {
             && any(["dsymutil-14", "dsymutil"]) && any(["llvm-dwarfdump-14", "llvm-dwarfdump", "dwarfdump"])
     }()
 
-    /// Where the archives are; kept for the whole process (removed by the OS's temporary-file cleanup).
+    /// Where the archives are; kept for the whole process (removed with ``TestTemporary/root`` when it exits).
     private static let built: Result<(good: String, mismatched: String), any Error> = Result {
-        let folder = NSTemporaryDirectory() + "release-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = TestTemporary.root + "/release-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let script = repositoryRoot + "/scripts/build-demo-archive.sh"
         for (name, extra) in [("good", [String]()), ("mismatched", ["--mismatch"])] {
             let result = try runCommand([script, folder + "/" + name] + extra)

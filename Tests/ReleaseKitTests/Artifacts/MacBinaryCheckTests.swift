@@ -29,7 +29,7 @@ struct MacBinaryCheckTests {
     }
 
     @Test func aFileThatIsNoMachOIsRefused() throws {
-        let text = NSTemporaryDirectory() + "release-not-macho-\(UUID().uuidString)"
+        let text = TestTemporary.root + "/release-not-macho-\(UUID().uuidString)"
         try "#!/bin/sh\n".write(toFile: text, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: text) }
         #expect(try runCommand([Self.script, text]).status != 0)

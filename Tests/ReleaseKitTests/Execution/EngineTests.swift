@@ -115,12 +115,18 @@ import Testing
     }
 
     @Test func timeoutKillsTheStepsProcess() async throws {
-        let marker = TestPipelines.temporaryDirectory() + "/survived"
-        let text = pipeline([#"{"id": "slow", "uses": "shell", "timeout": 0.5, "with": {"run": ["sh", "-c", "sleep 3; touch \#(marker)"]}}"#])
+        let folder = TestPipelines.temporaryDirectory()
+        let marker = folder + "/survived", pidFile = folder + "/shell.pid"
+        let script = "echo $$ > \(pidFile); sleep 3; touch \(marker)"
+        let text = pipeline([#"{"id": "slow", "uses": "shell", "timeout": 0.5, "with": {"run": ["sh", "-c", "\#(script)"]}}"#])
         let (result, _) = try await TestPipelines.run(text)
         #expect(result.step("slow")?.status == .failed)
         #expect(result.step("slow")?.message == "timed out after 0.5s; the step's processes were stopped")
-        try await Task.sleep(for: .seconds(3.5))
+        // Wait for the shell to be gone (at once when it was stopped; after its `touch` if it survived), then look.
+        let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        let deadline = Date().addingTimeInterval(30)
+        while let pid, Platform.processIsRunning(pid), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(pid.map { !Platform.processIsRunning($0) } ?? true, "the step's shell outlived its timeout")
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 

@@ -21,7 +21,7 @@ final class GitHubTestFixture: Sendable {
 
     init(immutable: Bool = false, token: String = GitHubTestFixture.token) throws {
         self.token = token
-        directory = NSTemporaryDirectory() + "release-github-\(UUID().uuidString)"
+        directory = TestTemporary.root + "/release-github-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/files", withIntermediateDirectories: true)
         server = try LocalGitHubServer(configuration: .init(
             storageDirectory: directory + "/server", token: token, readOnlyTokens: [Self.readOnlyToken],

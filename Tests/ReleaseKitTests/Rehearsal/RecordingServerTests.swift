@@ -10,7 +10,7 @@ struct RecordingServerTests {
         let server = RecordingServer()
         let url = try server.start()
         defer { server.stop() }
-        let directory = NSTemporaryDirectory() + "release-recording-\(UUID().uuidString)"
+        let directory = TestTemporary.root + "/release-recording-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/Demo.app.dSYM.zip"

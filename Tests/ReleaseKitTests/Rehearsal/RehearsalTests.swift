@@ -7,7 +7,7 @@ import Rehearsal
 @Suite("Rehearsal")
 struct RehearsalTests {
     @Test func startsEveryStandInAndSummarisesWhatTheyReceived() async throws {
-        let storage = NSTemporaryDirectory() + "release-rehearsal-\(UUID().uuidString)"
+        let storage = TestTemporary.root + "/release-rehearsal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
         let rehearsal = try Rehearsal(storage: storage, environment: ["HOME": "/home/x"])
         defer { rehearsal.stop() }
@@ -37,7 +37,7 @@ struct RehearsalTests {
     }
 
     @Test func keepsAGivenToken() throws {
-        let storage = NSTemporaryDirectory() + "release-rehearsal-\(UUID().uuidString)"
+        let storage = TestTemporary.root + "/release-rehearsal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
         let rehearsal = try Rehearsal(storage: storage, environment: ["GITHUB_TOKEN": "ghp_given"])
         defer { rehearsal.stop() }
@@ -46,7 +46,7 @@ struct RehearsalTests {
     }
 
     @Test func theAppStoreConnectStandInAcceptsAGeneratedOrTheGivenKey() async throws {
-        let storage = NSTemporaryDirectory() + "release-rehearsal-\(UUID().uuidString)"
+        let storage = TestTemporary.root + "/release-rehearsal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
         let generated = try Rehearsal(storage: storage, environment: [:])
         let environment = generated.environment
@@ -77,7 +77,7 @@ struct RehearsalTests {
 /// named in the header (issue 23, item 3).
 @Suite struct RehearsalPlaceholderTests {
     @Test func unsetSecretsGetPlaceholdersAndTheHeaderSaysWhatIsReal() throws {
-        let storage = NSTemporaryDirectory() + "release-rehearsal-\(UUID().uuidString)"
+        let storage = TestTemporary.root + "/release-rehearsal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
         let rehearsal = try Rehearsal(storage: storage, environment: ["CRASH_KEY": "given"],
                                       secrets: ["SLACK_WEBHOOK_URL", "CRASH_KEY", "SIGNING_PASSWORD", "GITHUB_TOKEN"])

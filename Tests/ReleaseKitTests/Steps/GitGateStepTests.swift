@@ -44,7 +44,7 @@ import Testing
     @Test func rejectsATagTakenLocallyOrOnTheRemote() async throws {
         let repository = try await VersioningGitRepository()
         defer { repository.remove() }
-        let remote = NSTemporaryDirectory() + "release-remote-\(UUID().uuidString).git"
+        let remote = TestTemporary.root + "/release-remote-\(UUID().uuidString).git"
         defer { try? FileManager.default.removeItem(atPath: remote) }
         try await repository.git("init", "-q", "--bare", remote)
         try await repository.git("remote", "add", "origin", remote)

@@ -149,7 +149,7 @@ extension VersioningTests {
         @Test func gitStepsBranchCommitTagAndPush() async throws {
             let repository = try await VersioningGitRepository()
             defer { repository.remove() }
-            let remote = NSTemporaryDirectory() + "release-remote-\(UUID().uuidString).git"
+            let remote = TestTemporary.root + "/release-remote-\(UUID().uuidString).git"
             defer { try? FileManager.default.removeItem(atPath: remote) }
             _ = try await ProcessRunner.run(ProcessRequest(arguments: ["git", "init", "-q", "--bare", remote], directory: "/", environment: ProcessInfo.processInfo.environment)) { _, _ in }
             try await repository.git("remote", "add", "origin", remote)

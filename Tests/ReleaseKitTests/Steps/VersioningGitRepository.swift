@@ -6,7 +6,7 @@ struct VersioningGitRepository {
     let path: String
 
     init(copying fixture: String? = nil) async throws {
-        let folder = NSTemporaryDirectory() + "release-git-\(UUID().uuidString)"
+        let folder = TestTemporary.root + "/release-git-\(UUID().uuidString)"
         if let fixture {
             try FileManager.default.copyItem(atPath: fixture, toPath: folder)
             try? FileManager.default.removeItem(atPath: folder + "/expected")

@@ -16,7 +16,7 @@ import Testing
     }
 
     private func repository() throws -> String {
-        let created = NSTemporaryDirectory() + "release-lock-\(UUID().uuidString)"
+        let created = TestTemporary.root + "/release-lock-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: created + "/sub/deeper", withIntermediateDirectories: true)
         // Canonical, as git writes a linked worktree's `gitdir:` (a Mac's $TMPDIR is a symlink away from it).
         let directory = try #require(Platform.canonicalPath(created))
@@ -33,7 +33,7 @@ import Testing
         #expect(GitDirectory.of(main + "/sub/deeper") == main + "/.git")
         try git(["worktree", "add", "-q", main + "-linked"], in: main)
         #expect(GitDirectory.of(main + "-linked") == main + "/.git/worktrees/" + (main as NSString).lastPathComponent + "-linked")
-        let plain = NSTemporaryDirectory() + "release-plain-\(UUID().uuidString)"
+        let plain = TestTemporary.root + "/release-plain-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)
         #expect(GitDirectory.of(plain) == nil)
         #expect(try GitDirectory.stateFolder(for: plain) == (plain as NSString).appendingPathComponent(".release"))

@@ -28,7 +28,7 @@ import Testing
     /// exists or not and whatever `..` it has (Foundation's `standardizedFileURL` changes it in both cases), and
     /// the canonical spelling is the physical one.
     @Test func aFolderReachedThroughASymlinkKeepsOneSpelling() throws {
-        let base = NSTemporaryDirectory() + "release-filepath-\(UUID().uuidString)"
+        let base = TestTemporary.root + "/release-filepath-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: base) }
         try FileManager.default.createDirectory(atPath: base + "/real/sub", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/real/sub")

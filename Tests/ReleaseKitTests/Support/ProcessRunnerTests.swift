@@ -55,7 +55,7 @@ import Testing
         // Issue 13: the leader dies on SIGTERM at once; the grandchild ignores SIGTERM and, with its output
         // sent elsewhere, does not keep the pipes open. Only a SIGKILL to the group after the grace stops it:
         // without one it would live for 10 minutes.
-        let directory = NSTemporaryDirectory() + "ignores-term-\(UUID().uuidString)"
+        let directory = TestTemporary.root + "/ignores-term-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = "(trap '' TERM; echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 600) >/dev/null 2>&1 & sleep 600"
@@ -213,7 +213,7 @@ import Testing
     @Test func aBackgroundProcessHoldingTheOutputOpenDoesNotHoldUpTheRunner() async throws {
         // The command is done when its own process exits; a daemon it started may keep the pipes open for
         // much longer (it stays in the group, and is stopped with it only on cancellation).
-        let marker = NSTemporaryDirectory() + "daemon-\(UUID().uuidString)"
+        let marker = TestTemporary.root + "/daemon-\(UUID().uuidString)"
         let lines = Lines()
         let request = ProcessRequest(arguments: ["sh", "-c", "echo $$; (sleep 600; touch \(marker)) & echo done"],
                                      directory: "/tmp", environment: ProcessInfo.processInfo.environment)

@@ -8,7 +8,7 @@ extension VersioningTests {
         /// A fixture copy, its bump plan and a journal folder outside it (so the fixture's file list stays comparable).
         private func prepare() throws -> (folder: String, journal: String, plan: BumpPlan, before: [String: Data]) {
             let folder = try XcodeFixture(name: "binary-plist").copy()
-            let journal = NSTemporaryDirectory() + "release-journal-\(UUID().uuidString)/release-bump"
+            let journal = TestTemporary.root + "/release-journal-\(UUID().uuidString)/release-bump"
             let plan = try BumpPlanner.plan(try VersionReader.read(in: folder), choice: .part(.major), build: "9999")
             #expect(plan.files.count == 2)
             return (folder, journal, plan, XcodeFixture.files(in: folder))

@@ -21,7 +21,7 @@ struct XcodeFixture {
 
     /// A fresh copy of the fixture (without `expected`) in a temporary folder.
     func copy() throws -> String {
-        let destination = NSTemporaryDirectory() + "release-fixture-\(name)-\(UUID().uuidString)"
+        let destination = TestTemporary.root + "/release-fixture-\(name)-\(UUID().uuidString)"
         try FileManager.default.copyItem(atPath: source, toPath: destination)
         try FileManager.default.removeItem(atPath: destination + "/expected")
         return destination
@@ -65,7 +65,7 @@ struct XcodeFixture {
     }
 
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "release-test-\(UUID().uuidString)"
+        let path = TestTemporary.root + "/release-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -75,7 +75,6 @@ public struct AppStoreSubmitStep: Step {
 
     public let options: Options
     let access: AppStoreConnectAccess
-    let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
         try options.checkRanges()
@@ -90,7 +89,6 @@ public struct AppStoreSubmitStep: Step {
         if options.earliestReleaseDate != nil, options.releaseType != .scheduled {
             throw StepError.invalidOption("earliest_release_date", "only used with release_type 'scheduled'")
         }
-        polling = options.waiting.polling
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -176,7 +174,7 @@ public struct AppStoreSubmitStep: Step {
             bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.rawValue,
             whatsNew: texts, releaseType: options.releaseType?.apiValue, earliestReleaseDate: options.earliestReleaseDate,
             phased: options.phased, submit: options.submit, cancelOpenSubmission: options.cancelOpenSubmission,
-            pollInterval: polling.interval, waitTimeout: polling.timeout)
+            pollInterval: options.waiting.polling.interval, waitTimeout: options.waiting.polling.timeout)
         do {
             let result = try await submitter.submit(request)
             return StepOutputs([

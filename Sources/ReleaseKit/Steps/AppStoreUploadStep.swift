@@ -49,12 +49,10 @@ public struct AppStoreUploadStep: Step {
 
     public let options: Options
     let access: AppStoreConnectAccess
-    let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
         try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
-        polling = options.waiting.polling
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -175,8 +173,8 @@ public struct AppStoreUploadStep: Step {
         let uploader = AppStoreConnectUploader(client: client, log: { context.log($0) }, progress: { throttle.report(done: $0, total: $1) })
         let request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
-            concurrency: options.concurrency, wait: options.wait, pollInterval: polling.interval,
-            waitTimeout: polling.timeout, existing: options.existing, assetDescription: description)
+            concurrency: options.concurrency, wait: options.wait, pollInterval: options.waiting.polling.interval,
+            waitTimeout: options.waiting.polling.timeout, existing: options.existing, assetDescription: description)
         let result: AppStoreConnectUploader.Result
         do {
             result = try await uploader.upload(request)

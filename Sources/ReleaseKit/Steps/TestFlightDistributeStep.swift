@@ -77,7 +77,6 @@ public struct TestFlightDistributeStep: Step {
 
     public let options: Options
     let access: AppStoreConnectAccess
-    let polling: AppStoreConnectAccess.Polling
 
     public init(options: Options) throws {
         try options.checkRanges()
@@ -89,7 +88,6 @@ public struct TestFlightDistributeStep: Step {
             }
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
-        polling = options.waiting.polling
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -125,7 +123,7 @@ public struct TestFlightDistributeStep: Step {
             buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
             build: options.build, platform: options.platform.rawValue, whatToTest: options.whatToTest?.byLocale ?? [:],
             groups: options.groups, submitForReview: options.submitForReview, usesNonExemptEncryption: options.usesNonExemptEncryption,
-            pollInterval: polling.interval, waitTimeout: polling.timeout)
+            pollInterval: options.waiting.polling.interval, waitTimeout: options.waiting.polling.timeout)
         do {
             let result = try await distributor.distribute(request)
             return StepOutputs([

@@ -13,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/check-portability.sh
+# The code is as swift-format (the toolchain's) writes it with .swift-format: `swift format format -i -r -p Sources Tests`.
+swift format lint --strict -r -p Sources Tests Package.swift
 swift build --build-tests
 # The layer check reads the index store the debug build just wrote (.build/debug/index/store); its self-test
 # first proves it reports a planted upward use.

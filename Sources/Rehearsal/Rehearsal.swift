@@ -1,7 +1,7 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import ReleaseKit
+import _CryptoExtras
 
 /// `release run --rehearse`: local stand-ins on 127.0.0.1 for the remote services steps talk to, so nothing
 /// leaves the machine, and a summary of what they received.
@@ -59,19 +59,22 @@ public final class Rehearsal: Sendable {
         let token = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? "rehearsal-\(UUID().uuidString.lowercased())"
         environment["GITHUB_TOKEN"] = token
         github = try LocalGitHubServer(configuration: .init(storageDirectory: storage, token: token, port: 0))
-        appStore = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
-            // Builds are processed at once: a rehearsal shows the whole flow without Apple's minutes of waiting.
-            keys: Self.appStoreKeys(&environment), processingPolls: 0, autoCreate: true
-        ))
+        appStore = try LocalAppStoreConnectServer(
+            configuration: .init(
+                storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
+                // Builds are processed at once: a rehearsal shows the whole flow without Apple's minutes of waiting.
+                keys: Self.appStoreKeys(&environment), processingPolls: 0, autoCreate: true
+            ))
         for name in secrets where !given(name) {
             environment[name] = Self.isCertificateKey(name) ? try Self.certificateKey(storage: storage) : Self.placeholder(for: name)
         }
         http = RecordingServer()
         do {
             let recording = try http.start()
-            endpoints = [.github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording,
-                         .git: (storage as NSString).appendingPathComponent("git")]
+            endpoints = [
+                .github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording,
+                .git: (storage as NSString).appendingPathComponent("git"),
+            ]
         } catch {
             github.stop()
             appStore.stop()
@@ -116,7 +119,8 @@ public final class Rehearsal: Sendable {
 
     /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.
     public func header() -> String {
-        var text = "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
+        var text =
+            "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
         text += "rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout\n"
         if !placeholderSecrets.isEmpty {
             text += "rehearsal: placeholder values (masked) for secrets that are not set: \(placeholderSecrets.joined(separator: ", "))\n"
@@ -141,7 +145,8 @@ public final class Rehearsal: Sendable {
         }
         for name in secrets where !given(name) && (environment[name] ?? "").isEmpty {
             // A certificate's private key must parse as one: a throwaway RSA key, kept nowhere.
-            environment[name] = isCertificateKey(name)
+            environment[name] =
+                isCertificateKey(name)
                 ? ((try? _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation) ?? placeholder(for: name))
                 : placeholder(for: name)
         }

@@ -14,8 +14,10 @@ import Testing
     }()
 
     /// Runs an executable with arguments in `directory`; returns the status and both outputs together.
-    static func execute(_ executable: String, _ arguments: [String], in directory: String,
-                        environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    static func execute(
+        _ executable: String, _ arguments: [String], in directory: String,
+        environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -78,15 +80,18 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory + "/Pipelines", withIntermediateDirectories: true)
         let path = "Pipelines/${{ github.head_ref }}.json"
         try #"""
-            {"version": 1, "name": "app\njobs: {}\u2028x: ${{ github.event.issue.title }}",
-             "profiles": {"release": {"when": {"branch": "release*"}}},
-             "steps": [
-               {"id": "build", "uses": "shell", "runs_on": "macos-15", "with": {"run": ["make"], "creates": ["out/$${{ github.head_ref }}/app.zip"]}},
-               {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship", "${secrets.TOKEN}"]}}
-             ]}
-            """#.write(toFile: directory + "/" + path, atomically: true, encoding: .utf8)
-        let exported = try ReleaseBinary.run(["export", "github-actions", path, "--profile", "release", "--output", "wf.yml",
-                                              "--tool-source", "homebrew:acme/homebrew-tools"], in: directory)
+        {"version": 1, "name": "app\njobs: {}\u2028x: ${{ github.event.issue.title }}",
+         "profiles": {"release": {"when": {"branch": "release*"}}},
+         "steps": [
+           {"id": "build", "uses": "shell", "runs_on": "macos-15", "with": {"run": ["make"], "creates": ["out/$${{ github.head_ref }}/app.zip"]}},
+           {"id": "ship", "uses": "shell", "needs": ["build"], "with": {"run": ["ship", "${secrets.TOKEN}"]}}
+         ]}
+        """#.write(toFile: directory + "/" + path, atomically: true, encoding: .utf8)
+        let exported = try ReleaseBinary.run(
+            [
+                "export", "github-actions", path, "--profile", "release", "--output", "wf.yml",
+                "--tool-source", "homebrew:acme/homebrew-tools",
+            ], in: directory)
         #expect(exported.status == 0, "\(exported.stderr)")
         let text = try String(contentsOfFile: directory + "/wf.yml", encoding: .utf8)
         #expect(text.contains(#"\#nname: "app\njobs: {}\u2028x: $ {{ github.event.issue.title }}"\#n"#), "\(text)")
@@ -104,11 +109,11 @@ import Testing
         let directory = ReleaseBinary.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/Pipelines", withIntermediateDirectories: true)
         try """
-            {"version": 1,
-             "tool": {"source": "download", "url": "https://x/{platform}", "sha256": {"linux-x86": "00"}},
-             "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
+        {"version": 1,
+         "tool": {"source": "download", "url": "https://x/{platform}", "sha256": {"linux-x86": "00"}},
+         "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}
 
-            """.write(toFile: directory + "/Pipelines/p.json", atomically: true, encoding: .utf8)
+        """.write(toFile: directory + "/Pipelines/p.json", atomically: true, encoding: .utf8)
         let message = "Pipelines/p.json:2:88: error: $.tool.sha256.linux-x86: unknown platform 'linux-x86' in sha256 (did you mean 'linux-x86_64'?)"
         for arguments in [["export", "github-actions", "p"], ["export", "gitlab-ci", "p", "--tool-source", "homebrew:acme/tools"], ["validate", "p"]] {
             let outcome = try ReleaseBinary.run(arguments, in: directory)
@@ -119,11 +124,15 @@ import Testing
         try #"{"version": 1, "steps": [{"id": "a", "uses": "shell", "with": {"run": ["true"]}}]}"#
             .write(toFile: directory + "/Pipelines/q.json", atomically: true, encoding: .utf8)
         if ReleaseKitVersion.repository == nil {
-            for arguments in [["export", "github-actions", "q", "--output", "wf.yml"], ["export", "gitlab-ci", "q"], ["export", "github-actions", "q", "--tool-source", "download"]] {
+            for arguments in [
+                ["export", "github-actions", "q", "--output", "wf.yml"], ["export", "gitlab-ci", "q"], ["export", "github-actions", "q", "--tool-source", "download"],
+            ] {
                 let outcome = try ReleaseBinary.run(arguments, in: directory)
                 #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
                 #expect(outcome.stderr.contains("this build of release does not know the repository it is published in"), "\(outcome.stderr)")
-                #expect(outcome.stderr.contains("pass --tool-source download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz"), "\(outcome.stderr)")
+                #expect(
+                    outcome.stderr.contains("pass --tool-source download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz"),
+                    "\(outcome.stderr)")
                 #expect(outcome.stdout.isEmpty && !FileManager.default.fileExists(atPath: directory + "/wf.yml"))
             }
         }
@@ -135,8 +144,11 @@ import Testing
         // Exported in a scratch folder with the same relative paths, so the header names the same command.
         let directory = ReleaseBinary.temporaryDirectory()
         try ReleaseBinary.copyFixture("../Pipelines/distribute.json", to: directory + "/Pipelines")
-        let outcome = try ReleaseBinary.run(["export", "github-actions", "Pipelines/distribute.json", "--output", example,
-                                             "--tool-source", "homebrew:owner/homebrew-release"], in: directory)
+        let outcome = try ReleaseBinary.run(
+            [
+                "export", "github-actions", "Pipelines/distribute.json", "--output", example,
+                "--tool-source", "homebrew:owner/homebrew-release",
+            ], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("wrote \(example): 2 jobs (macos on macos-15, linux on ubuntu-latest)"), "\(outcome.stderr)")
         let fresh = try String(contentsOfFile: directory + "/" + example, encoding: .utf8)
@@ -174,8 +186,9 @@ import Testing
                 let file = folder + "/\(name)-\(index).gitlab-ci.yml"
                 try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
                 files.append(file)
-                let subfolder = try ReleaseBinary.run(["export", "gitlab-ci", "../Pipelines/\(name)", "--tool-source", tool],
-                                                      in: ReleaseBinary.root.appendingPathComponent("Pipelines").path)
+                let subfolder = try ReleaseBinary.run(
+                    ["export", "gitlab-ci", "../Pipelines/\(name)", "--tool-source", tool],
+                    in: ReleaseBinary.root.appendingPathComponent("Pipelines").path)
                 #expect(subfolder.status == 0 && subfolder.stdout == exported.stdout, "\(name) \(source): \(subfolder.stderr)")
             }
         }
@@ -200,7 +213,8 @@ import Testing
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let text = try String(contentsOfFile: output, encoding: .utf8)
             #expect(!text.contains(top), "the header names the checkout's path")
-            #expect(text.contains("# Regenerate with: release export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "), "\(text.prefix(400))")
+            #expect(
+                text.contains("# Regenerate with: release export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "), "\(text.prefix(400))")
             texts.append(text)
         }
         #expect(texts[0] == texts[1])
@@ -219,7 +233,10 @@ import Testing
         let second = try ReleaseBinary.run(["run", "resume.json", "--resume", "--only", "upload"], in: directory)
         #expect(second.status == 1)
         let journaled = Self.sha256(built), now = Self.sha256(Data("tampered\n".utf8))
-        #expect(second.stderr.contains("'app.zip', made by step 'archive' in an earlier run (perhaps on another machine), changed since: SHA-256 \(journaled) in the journal, \(now) here"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains(
+                "'app.zip', made by step 'archive' in an earlier run (perhaps on another machine), changed since: SHA-256 \(journaled) in the journal, \(now) here"),
+            "\(second.stderr)")
         #expect(try String(contentsOfFile: directory + "/archive.count", encoding: .utf8) == "run\n", "archive was not run again")
         #expect(!FileManager.default.fileExists(atPath: directory + "/uploaded.txt"))
     }
@@ -279,12 +296,14 @@ import Testing
         let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
         let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
-        #expect(outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump reached the archive"),
-                "\(outcome.output.suffix(3000))")
+        #expect(
+            outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump reached the archive"),
+            "\(outcome.output.suffix(3000))")
         // Both engines: the GitHub workflow, then the GitLab configuration.
         #expect(outcome.output.contains("simulate-starter: gitlab-ci, job by job"), "\(outcome.output.suffix(3000))")
-        #expect(outcome.output.components(separatedBy: "the commit the branch was pushed at: the commits reached the later job").count == 3,
-                "\(outcome.output.suffix(3000))")
+        #expect(
+            outcome.output.components(separatedBy: "the commit the branch was pushed at: the commits reached the later job").count == 3,
+            "\(outcome.output.suffix(3000))")
     }
 
     static func sha256(_ data: Data) -> String {

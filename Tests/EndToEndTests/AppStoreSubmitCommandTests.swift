@@ -52,10 +52,11 @@ struct AppStoreSubmitCommandTests {
     static func setup() throws -> Setup {
         let directory = try ReleaseBinary.gitRepository(branch: "release/1.4.0")
         let pem = P256.Signing.PrivateKey().pemRepresentation
-        let server = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: ReleaseBinary.temporaryDirectory(),
-            keys: [.init(keyID: keyID, issuerID: issuer, publicKeyPEM: try AppStoreConnectKey(id: keyID, issuer: issuer, pem: pem).publicKeyPEM)],
-            processingPolls: 0))
+        let server = try LocalAppStoreConnectServer(
+            configuration: .init(
+                storageDirectory: ReleaseBinary.temporaryDirectory(),
+                keys: [.init(keyID: keyID, issuerID: issuer, publicKeyPEM: try AppStoreConnectKey(id: keyID, issuer: issuer, pem: pem).publicKeyPEM)],
+                processingPolls: 0))
         server.addApp(bundleID: bundleID, name: "Demo")
         server.addBuild(bundleID: bundleID, version: "1.4.0", build: "42")
         let environment = [
@@ -103,9 +104,10 @@ struct AppStoreSubmitCommandTests {
         let resubmitted = try setup.run("resubmit.json")
         #expect(resubmitted.status == 0, "\(resubmitted.stderr)")
         let resubmitWrites = setup.writes
-        #expect(resubmitWrites == [
-            "PATCH /v1/reviewSubmissions/{id}", "POST /v1/reviewSubmissions", "POST /v1/reviewSubmissionItems", "PATCH /v1/reviewSubmissions/{id}",
-        ])
+        #expect(
+            resubmitWrites == [
+                "PATCH /v1/reviewSubmissions/{id}", "POST /v1/reviewSubmissions", "POST /v1/reviewSubmissionItems", "PATCH /v1/reviewSubmissions/{id}",
+            ])
         #expect(setup.server.summary().contains { $0.hasPrefix("review submission IOS COMPLETE (canceled)") })
         #expect(setup.server.summary().contains("review submission IOS WAITING_FOR_REVIEW: 1.4.0"))
 

@@ -64,11 +64,15 @@ import Testing
             "CERTIFICATE_KEY": try String(contentsOfFile: signing + "/CertificateKey.pem", encoding: .utf8),
         ]
         // A local App Store Connect that knows the demo app and its TestFlight group, and accepts the demo key.
-        let appStore = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: ReleaseBinary.temporaryDirectory(),
-            keys: [.init(keyID: "DEMO123456", issuerID: "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
-                         publicKeyPEM: try AppStoreConnectKey(id: "DEMO123456", issuer: "69a6de70-0000-47e3-e053-5b8c7c11a4d1", pem: key).publicKeyPEM)],
-            processingPolls: 0))
+        let appStore = try LocalAppStoreConnectServer(
+            configuration: .init(
+                storageDirectory: ReleaseBinary.temporaryDirectory(),
+                keys: [
+                    .init(
+                        keyID: "DEMO123456", issuerID: "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
+                        publicKeyPEM: try AppStoreConnectKey(id: "DEMO123456", issuer: "69a6de70-0000-47e3-e053-5b8c7c11a4d1", pem: key).publicKeyPEM)
+                ],
+                processingPolls: 0))
         appStore.addApp(bundleID: "com.example.demo", name: "Demo")
         appStore.addBetaGroup(bundleID: "com.example.demo", name: "QA")
         environment["APP_STORE_CONNECT_API_URL"] = try appStore.start()
@@ -113,8 +117,10 @@ import Testing
         let machine = try Self.machine(extra: github.merging(webhook) { _, new in new })
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for step in ["signing", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish",
-                     "upload", "testflight", "submit"] {
+        for step in [
+            "signing", "archive", "export", "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "publish",
+            "upload", "testflight", "submit",
+        ] {
             #expect(outcome.stderr.contains("✔ \(step)"), "\(step): \(outcome.stderr)")
         }
         // The exported .ipa went to App Store Connect through the API and on to the QA group, with the notes.
@@ -126,8 +132,9 @@ import Testing
         // on to App Review with the notes as What's New.
         #expect(plistHasAppStoreInformation(machine))
         #expect(summary.contains { $0.hasPrefix("upload com.example.demo 3.0.0 (4146)") && $0.contains("  AppStoreInfo.plist ") }, "\(summary)")
-        #expect(summary.contains("app store version com.example.demo 3.0.0 IOS WAITING_FOR_REVIEW  build 3.0.0 (4146)  release AFTER_APPROVAL  phased INACTIVE"),
-                "\(summary)")
+        #expect(
+            summary.contains("app store version com.example.demo 3.0.0 IOS WAITING_FOR_REVIEW  build 3.0.0 (4146)  release AFTER_APPROVAL  phased INACTIVE"),
+            "\(summary)")
         #expect(summary.contains("review submission IOS WAITING_FOR_REVIEW: 3.0.0"), "\(summary)")
         // The release profile signs with what signing.sync made on the empty account: one certificate from the
         // private key, the app's and the widget's bundle ids and App Store profiles. The key is in no output.
@@ -146,9 +153,12 @@ import Testing
         #expect(security.last == ["list-keychains", "-d", "user", "-s", "/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"])
         // xcodebuild: the archive command, the version asked, the export with the generated plist.
         let xcodebuild = machine.calls("xcodebuild")
-        #expect(xcodebuild.first == ["-project", "Fixtures/DemoApp/Demo.xcodeproj", "-scheme", "Demo", "-configuration", "Release",
-                                     "-destination", "generic/platform=iOS", "-archivePath", machine.directory + "/build/Demo.xcarchive",
-                                     "archive", "DEVELOPMENT_TEAM=ABCDE12345", "OTHER_CODE_SIGN_FLAGS=--keychain \(keychain)"])
+        #expect(
+            xcodebuild.first == [
+                "-project", "Fixtures/DemoApp/Demo.xcodeproj", "-scheme", "Demo", "-configuration", "Release",
+                "-destination", "generic/platform=iOS", "-archivePath", machine.directory + "/build/Demo.xcarchive",
+                "archive", "DEVELOPMENT_TEAM=ABCDE12345", "OTHER_CODE_SIGN_FLAGS=--keychain \(keychain)",
+            ])
         #expect(xcodebuild.contains(["-version"]))
         let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
@@ -195,8 +205,9 @@ import Testing
         let text = try String(contentsOfFile: machine.directory + "/Pipelines/distribute.json", encoding: .utf8)
         #expect(!text.contains(#""profiles": "${steps."#))
 
-        let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--only", "export"], in: machine.directory,
-                                            environment: machine.environment)
+        let outcome = try ReleaseBinary.run(
+            ["run", "distribute", "--os", "macos", "--only", "export"], in: machine.directory,
+            environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("○ signing skipped: when: (profile is 'release') and (os is 'macos') is false"), "\(outcome.stderr)")
         let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
@@ -246,8 +257,14 @@ import Testing
         let machine = try Self.machine(extra: github.merging(["RELEASE_FAKE_ALTOOL": "fail"]) { _, new in new })
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 2, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("- *** Error: Error Domain=ITunesConnectionOperationErrorDomain Code=1350 \"Unable to validate your application. The App Store is unavailable.\""), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("- *** Error: Exception while launching iTunesTransporter: Transporter transfer failed. Error Domain=NSCocoaErrorDomain Code=50 \"The operation couldn't be completed.\" -[ITunesSoftwareServiceValidator _terminateWithStatus:]"))
+        #expect(
+            outcome.stderr.contains(
+                "- *** Error: Error Domain=ITunesConnectionOperationErrorDomain Code=1350 \"Unable to validate your application. The App Store is unavailable.\""),
+            "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "- *** Error: Exception while launching iTunesTransporter: Transporter transfer failed. Error Domain=NSCocoaErrorDomain Code=50 \"The operation couldn't be completed.\" -[ITunesSoftwareServiceValidator _terminateWithStatus:]"
+            ))
         #expect(!outcome.stderr.contains("✔ publish"))
         try expectClean(machine)
     }
@@ -276,8 +293,10 @@ import Testing
         let machine = try Self.machine(extra: github)
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--dry-run"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for command in ["security create-keychain -p '<random>'", "security set-key-partition-list", "xcodebuild -project Fixtures/DemoApp/Demo.xcodeproj",
-                        "xcodebuild -exportArchive", "xcrun altool --validate-app"] {
+        for command in [
+            "security create-keychain -p '<random>'", "security set-key-partition-list", "xcodebuild -project Fixtures/DemoApp/Demo.xcodeproj",
+            "xcodebuild -exportArchive", "xcrun altool --validate-app",
+        ] {
             #expect(outcome.stderr.contains(command), "\(command): \(outcome.stderr)")
         }
         #expect(machine.log.isEmpty, "a dry run runs none of the tools")
@@ -305,9 +324,11 @@ import Testing
         machine.environment["PATH"] = try Self.pathWithOnlyGit()
         let outcome = try ReleaseBinary.run(["run", "distribute", "--os", "macos", "--dry-run"], in: machine.directory, environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for command in ["security create-keychain -p '<random>'", "security import ", "security set-key-partition-list",
-                        "xcodebuild -project Fixtures/DemoApp/Demo.xcodeproj -scheme Demo -configuration Release -destination generic/platform=iOS",
-                        "xcodebuild -exportArchive -archivePath ", "xcrun altool --validate-app"] {
+        for command in [
+            "security create-keychain -p '<random>'", "security import ", "security set-key-partition-list",
+            "xcodebuild -project Fixtures/DemoApp/Demo.xcodeproj -scheme Demo -configuration Release -destination generic/platform=iOS",
+            "xcodebuild -exportArchive -archivePath ", "xcrun altool --validate-app",
+        ] {
             #expect(outcome.stderr.contains(command), "\(command): \(outcome.stderr)")
         }
         for (step, tool) in [("signing", "security"), ("archive", "xcodebuild"), ("export", "xcodebuild"), ("validate", "xcrun")] {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import ReleaseKit
 import Rehearsal
+import ReleaseKit
+import Testing
 
 /// `release bump` and `release version` run as the built binary (`swift build` first) against a fixture copied
 /// into a temporary git repository: through a pseudo-terminal, and without one.
@@ -72,9 +72,11 @@ import Rehearsal
 
     /// Runs the binary in a pseudo-terminal (python3's `pty`: no tmux, and no controlling terminal needed), typing
     /// each answer once the output written since the previous answer contains its `after` text.
-    static func executeInTerminal(_ arguments: [String], in directory: String,
-                                  answers: [(after: String, send: String)],
-                                  environment: [String: String] = ["NO_COLOR": ""]) throws -> (status: Int32, output: String) {
+    static func executeInTerminal(
+        _ arguments: [String], in directory: String,
+        answers: [(after: String, send: String)],
+        environment: [String: String] = ["NO_COLOR": ""]
+    ) throws -> (status: Int32, output: String) {
         let script = """
             import json, os, pty, select, signal, sys, termios, time
             answers = json.loads(sys.argv[1])
@@ -127,19 +129,22 @@ import Rehearsal
         try requireBinary()
         let repository = try Repository()
         defer { repository.remove() }
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "4321"], in: repository.path,
-                                                          answers: [(Self.menuPrompt, "3\n"), (Self.confirmation, "\n")])
+        let (status, output) = try Self.executeInTerminal(
+            [Self.binary, "bump", "--build", "4321"], in: repository.path,
+            answers: [(Self.menuPrompt, "3\n"), (Self.confirmation, "\n")])
         #expect(status == 0, "output: \(output)")
         // The first screen: what each line is, patch highlighted (the terminal turns \n into \r\n).
-        #expect(output.hasPrefix("""
-            (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)\r
-            Select new version [current: 3.0.0 (4146)]:\r
-              1. 4.0.0 (4321)  major\r
-              2. 3.1.0 (4321)  minor\r
-            \u{1B}[7m> 3. 3.0.1 (4321)  patch\u{1B}[0m\r
-              4. 3.0.0 (4321)  build only\r
-            ?3
-            """), "output: \(output)")
+        #expect(
+            output.hasPrefix(
+                """
+                (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)\r
+                Select new version [current: 3.0.0 (4146)]:\r
+                  1. 4.0.0 (4321)  major\r
+                  2. 3.1.0 (4321)  minor\r
+                \u{1B}[7m> 3. 3.0.1 (4321)  patch\u{1B}[0m\r
+                  4. 3.0.0 (4321)  build only\r
+                ?3
+                """), "output: \(output)")
         // The menu answer is not enough: a preview naming the branch, the commit and its message comes first.
         #expect(output.contains("  write Classic/Info.plist:"), "output: \(output)")
         #expect(output.contains("  create the branch 'release/3.0.1' and switch to it\r\n"), "output: \(output)")
@@ -161,8 +166,9 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         // With NO_COLOR the `>` alone marks the highlighted line.
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
-                                                          answers: [(Self.menuPrompt, "\r"), (Self.confirmation, "y\n")], environment: ["NO_COLOR": "1"])
+        let (status, output) = try Self.executeInTerminal(
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+            answers: [(Self.menuPrompt, "\r"), (Self.confirmation, "y\n")], environment: ["NO_COLOR": "1"])
         #expect(status == 0, "output: \(output)")
         #expect(output.contains("\r\n> 3. 3.0.1 (4146)  patch\r\n"), "output: \(output)")
         #expect(!output.contains("\u{1B}[7m"), "output: \(output)")
@@ -177,16 +183,18 @@ import Rehearsal
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
         // "1" moves the highlight to major; "q" then leaves: nothing was taken.
-        let (cancelled, cancelledOutput) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path,
-                                                                      answers: [(Self.menuPrompt, "1"), ("?1", "q")])
+        let (cancelled, cancelledOutput) = try Self.executeInTerminal(
+            [Self.binary, "bump"], in: repository.path,
+            answers: [(Self.menuPrompt, "1"), ("?1", "q")])
         #expect(cancelled == 1, "output: \(cancelledOutput)")
         #expect(cancelledOutput.contains("\u{1B}[7m> 1. 4.0.0 (4147)  major\u{1B}[0m\r\n"), "output: \(cancelledOutput)")
         #expect(!cancelledOutput.contains("[Y/n]"), "output: \(cancelledOutput)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
 
         // "1" then Enter: major.
-        let (status, output) = try Self.executeInTerminal([Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
-                                                          answers: [(Self.menuPrompt, "1"), ("?1", "\r"), (Self.confirmation, "y\n")])
+        let (status, output) = try Self.executeInTerminal(
+            [Self.binary, "bump", "--build", "keep", "--no-branch"], in: repository.path,
+            answers: [(Self.menuPrompt, "1"), ("?1", "\r"), (Self.confirmation, "y\n")])
         #expect(status == 0, "output: \(output)")
         #expect(output.contains("Bumped 3.0.0 (4146) -> 4.0.0 (4146)"), "output: \(output)")
     }
@@ -200,8 +208,9 @@ import Rehearsal
         let (status, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path, answers: [(Self.menuPrompt, key)])
         #expect(status == 1, "\(name): \(output)")
         // The options drawn again without a highlight, the cursor on a fresh line, then the message.
-        #expect(output.hasSuffix("\r\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n\r\u{1B}[2K?\u{1B}[0m\r\ncancelled: nothing changed\r\n"),
-                "\(name): \(output)")
+        #expect(
+            output.hasSuffix("\r\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n\r\u{1B}[2K?\u{1B}[0m\r\ncancelled: nothing changed\r\n"),
+            "\(name): \(output)")
         #expect(!output.contains("[the terminal was left in raw mode]"), "\(name): \(output)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
         #expect(try repository.git("branch", "--list", "release/*") == "")
@@ -256,19 +265,23 @@ import Rehearsal
         let pem = try Self.execute(["/usr/bin/env", "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], in: repository.path).stdout
         let issuer = "57246542-96fe-1a63-e053-0824d011072a"
         let key = try AppStoreConnectKey(id: "BUMP123456", issuer: issuer, pem: pem)
-        let server = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: TestTemporary.root + "/release-asc-\(UUID().uuidString)",
-            keys: [.init(keyID: "BUMP123456", issuerID: issuer, publicKeyPEM: try key.publicKeyPEM)]))
+        let server = try LocalAppStoreConnectServer(
+            configuration: .init(
+                storageDirectory: TestTemporary.root + "/release-asc-\(UUID().uuidString)",
+                keys: [.init(keyID: "BUMP123456", issuerID: issuer, publicKeyPEM: try key.publicKeyPEM)]))
         let url = try server.start()
         defer { server.stop() }
         server.addApp(bundleID: "com.example.classic", name: "Classic")
         server.addBuild(bundleID: "com.example.classic", version: "2.9.0", build: "4200")
         server.addBuild(bundleID: "com.example.classic", version: "3.0.0", build: "4146")
         server.addBuild(bundleID: "com.example.other", version: "9.0.0", build: "9999")  // another app's numbers do not count
-        let environment = ["APP_STORE_CONNECT_API_URL": url, "APP_STORE_CONNECT_KEY_ID": "BUMP123456",
-                           "APP_STORE_CONNECT_ISSUER_ID": issuer, "APP_STORE_CONNECT_KEY": pem]
-        let result = try Self.execute([Self.binary, "bump", "patch", "--build", "appstore", "--no-branch", "--yes"], in: repository.path,
-                                      environment: environment)
+        let environment = [
+            "APP_STORE_CONNECT_API_URL": url, "APP_STORE_CONNECT_KEY_ID": "BUMP123456",
+            "APP_STORE_CONNECT_ISSUER_ID": issuer, "APP_STORE_CONNECT_KEY": pem,
+        ]
+        let result = try Self.execute(
+            [Self.binary, "bump", "patch", "--build", "appstore", "--no-branch", "--yes"], in: repository.path,
+            environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("App Store Connect: com.example.classic has build 4200 as its latest (4146 in 3.0.0); next build 4201"), "\(result.stderr)")
         let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
@@ -276,10 +289,14 @@ import Rehearsal
         #expect(!result.stderr.contains("BEGIN PRIVATE KEY"))
 
         // Without the key nothing is asked and nothing changes.
-        let missing = try Self.execute([Self.binary, "bump", "patch", "--build", "appstore", "--no-branch", "--yes"], in: repository.path,
-                                       environment: ["APP_STORE_CONNECT_KEY_ID": "", "APP_STORE_CONNECT_ISSUER_ID": "", "APP_STORE_CONNECT_KEY": ""])
+        let missing = try Self.execute(
+            [Self.binary, "bump", "patch", "--build", "appstore", "--no-branch", "--yes"], in: repository.path,
+            environment: ["APP_STORE_CONNECT_KEY_ID": "", "APP_STORE_CONNECT_ISSUER_ID": "", "APP_STORE_CONNECT_KEY": ""])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("error: --build appstore reads the API key from the environment: set APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY"), "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains(
+                "error: --build appstore reads the API key from the environment: set APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY"),
+            "\(missing.stderr)")
     }
 
     @Test func aSIGTERMInTheMenuRestoresTheTerminalAndChangesNothing() throws {
@@ -299,8 +316,9 @@ import Rehearsal
         let repository = try Repository()
         defer { repository.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
-        let (interrupted, output) = try Self.executeInTerminal([Self.binary, "bump"], in: repository.path,
-                                                               answers: [(Self.menuPrompt, "\u{1B}[B\u{03}")])
+        let (interrupted, output) = try Self.executeInTerminal(
+            [Self.binary, "bump"], in: repository.path,
+            answers: [(Self.menuPrompt, "\u{1B}[B\u{03}")])
         #expect(interrupted == 130, "output: \(output)")
         let afterHighlight = try #require(output.components(separatedBy: "\u{1B}[7m").last)
         #expect(afterHighlight.contains("\u{1B}[2K  4. 3.0.0 (4147)  build only\r\n"), "the options are drawn again without the highlight: \(output)")
@@ -359,8 +377,9 @@ import Rehearsal
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.map { $0["path"] as? String } == ["Classic/Info.plist"])
         let changes = try #require(files.first?["changes"] as? [[String: Any]])
-        #expect(changes.map { "\($0["key"] ?? ""):\($0["line"] ?? ""):\($0["old"] ?? "")->\($0["new"] ?? "")" }
-            == ["CFBundleShortVersionString:18:3.0.0->3.0.1", "CFBundleVersion:20:4146->4321"])
+        #expect(
+            changes.map { "\($0["key"] ?? ""):\($0["line"] ?? ""):\($0["old"] ?? "")->\($0["new"] ?? "")" }
+                == ["CFBundleShortVersionString:18:3.0.0->3.0.1", "CFBundleVersion:20:4146->4321"])
         let expected = try Data(contentsOf: URL(fileURLWithPath: repository.fixture + "/expected/after/Classic/Info.plist"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == expected)
         #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.0.1")
@@ -384,7 +403,10 @@ import Rehearsal
         #expect(try Self.execute(["/usr/bin/env", "git", "init", "-q", "--bare", remote], in: repository.path).status == 0)
         _ = try repository.git("remote", "add", "origin", remote)
         let result = try Self.execute(
-            [Self.binary, "bump", "2.0", "--build", "keep", "--yes", "--push", "--branch-pattern", "rc/{version}-{build}", "--message", "Release {version} (was {previous_version})"],
+            [
+                Self.binary, "bump", "2.0", "--build", "keep", "--yes", "--push", "--branch-pattern", "rc/{version}-{build}", "--message",
+                "Release {version} (was {previous_version})",
+            ],
             in: repository.path
         )
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -511,7 +533,8 @@ import Rehearsal
         #expect(root.stdout == ReleaseKitVersion.string + "\n")
         let help = try Self.execute([Self.binary, "--help"], in: directory)
         #expect(help.stdout.contains("release --version prints the tool's version."), "\(help.stdout)")
-        let listed = help.stdout.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n")
+        let listed =
+            help.stdout.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n")
             .compactMap { $0.hasPrefix("  ") ? $0.split(separator: " ").first.map(String.init) : nil }
             .filter { $0.first?.isLowercase == true } ?? []
         #expect(listed.count >= 15, "\(help.stdout)")
@@ -530,7 +553,10 @@ import Rehearsal
 
     /// An option that would have no effect with the others given is a usage error, not ignored.
     @Test(arguments: [
-        (["bump", "patch", "--no-branch", "--branch-pattern", "rel/{version}", "--yes"], "error: --branch-pattern names the release branch: it cannot be combined with --no-branch"),
+        (
+            ["bump", "patch", "--no-branch", "--branch-pattern", "rel/{version}", "--yes"],
+            "error: --branch-pattern names the release branch: it cannot be combined with --no-branch"
+        ),
         (["bump", "patch", "--no-branch", "--message", "v{version}", "--yes"], "error: --message is the commit's: --no-branch does not commit"),
         (["bump", "patch", "--remote", "upstream", "--yes"], "error: --remote 'upstream' is where --push pushes: add --push, or leave --remote out"),
         (["run", "--rehearsal-storage", "store", "--dry-run"], "error: --rehearsal-storage 'store' is where --rehearse keeps its releases: add --rehearse, or leave it out"),
@@ -564,7 +590,9 @@ import Rehearsal
         let table = try Self.execute([Self.binary, "version"], in: repository.path)
         #expect(table.status == 0)
         #expect(table.stdout == "")
-        #expect(table.stderr.contains("Classic  Release        3.0.0    4146   Classic/Info.plist:18 (CFBundleShortVersionString)  Classic/Info.plist:20 (CFBundleVersion)"), "stderr: \(table.stderr)")
+        #expect(
+            table.stderr.contains("Classic  Release        3.0.0    4146   Classic/Info.plist:18 (CFBundleShortVersionString)  Classic/Info.plist:20 (CFBundleVersion)"),
+            "stderr: \(table.stderr)")
         let missing = try Self.execute([Self.binary, "version", "--project", "Nope.xcodeproj"], in: repository.path)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("Nope.xcodeproj/project.pbxproj"), "stderr: \(missing.stderr)")

@@ -18,8 +18,8 @@ import Testing
     /// A pipeline whose one step records its pid and sleeps, in its own process group.
     private func sleeper(in directory: String) throws {
         try #"""
-            {"version": 1, "steps": [{"id": "work", "uses": "shell", "with": {"run": ["sh", "-c", "echo $$ > work.pid; exec sleep 300"]}}]}
-            """#.write(toFile: directory + "/slow.json", atomically: true, encoding: .utf8)
+        {"version": 1, "steps": [{"id": "work", "uses": "shell", "with": {"run": ["sh", "-c", "echo $$ > work.pid; exec sleep 300"]}}]}
+        """#.write(toFile: directory + "/slow.json", atomically: true, encoding: .utf8)
         try #"{"version": 1, "steps": [{"id": "a", "uses": "print", "with": {"message": "hi"}}]}"#
             .write(toFile: directory + "/quick.json", atomically: true, encoding: .utf8)
     }
@@ -81,8 +81,11 @@ import Testing
         let next = try ReleaseBinary.run(["run", "quick.json"], in: directory)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("note: pid \(first.processIdentifier) ('release run', started 20"), "\(next.stderr)")
-        #expect(next.stderr.contains("Z) ended without releasing '\(directory)/.git/release.lock'; taken over; stopped the process group of its steps still running (\(orphan)); removed 1 temporary file it left\n"),
-                "\(next.stderr)")
+        #expect(
+            next.stderr.contains(
+                "Z) ended without releasing '\(directory)/.git/release.lock'; taken over; stopped the process group of its steps still running (\(orphan)); removed 1 temporary file it left\n"
+            ),
+            "\(next.stderr)")
         #expect(!isAlive(orphan), "the orphaned step still runs")
         #expect(!FileManager.default.fileExists(atPath: leftover))
         #expect(FileManager.default.fileExists(atPath: unrelated), "another process's temporary file is not touched")
@@ -129,17 +132,21 @@ import Testing
         let recovered = try BumpCommandTests.execute([BumpCommandTests.binary] + arguments, in: crashed.path)
         #expect(recovered.status == 0, "\(recovered.stderr)")
         #expect(recovered.stderr.contains("note: rolled back an interrupted bump (pid \(getpid()), started 20"), "\(recovered.stderr)")
-        #expect(recovered.stderr.contains("Z): restored '\(plan.files[0].displayPath)' to their contents before it\nnote: removed 1 temporary file the interrupted bump left\n"),
-                "\(recovered.stderr)")
+        #expect(
+            recovered.stderr.contains("Z): restored '\(plan.files[0].displayPath)' to their contents before it\nnote: removed 1 temporary file the interrupted bump left\n"),
+            "\(recovered.stderr)")
         let once = try BumpCommandTests.execute([BumpCommandTests.binary] + arguments, in: clean.path)
         #expect(once.status == 0, "\(once.stderr)")
         // Values, not bytes: a binary property list's key order is not fixed from one process to the next.
         let versions = try BumpCommandTests.execute([BumpCommandTests.binary, "version", "--json"], in: crashed.path)
         #expect(versions.status == 0 && versions.stdout.contains("\"9999\""), "\(versions.stdout)\(versions.stderr)")
-        #expect(versions.stdout == (try BumpCommandTests.execute([BumpCommandTests.binary, "version", "--json"], in: clean.path)).stdout
-                    .replacingOccurrences(of: clean.path, with: crashed.path), "not the versions one bump gives")
-        #expect(try crashed.git("status", "--porcelain", "--untracked-files=all") == clean.git("status", "--porcelain", "--untracked-files=all"),
-                "no temporary file is left")
+        #expect(
+            versions.stdout
+                == (try BumpCommandTests.execute([BumpCommandTests.binary, "version", "--json"], in: clean.path)).stdout
+                .replacingOccurrences(of: clean.path, with: crashed.path), "not the versions one bump gives")
+        #expect(
+            try crashed.git("status", "--porcelain", "--untracked-files=all") == clean.git("status", "--porcelain", "--untracked-files=all"),
+            "no temporary file is left")
         #expect(!FileManager.default.fileExists(atPath: crashed.path + "/.git/release-bump"))
     }
 }

@@ -56,12 +56,14 @@ import Testing
         let directory = try Self.checkout()
         let first = try ReleaseBinary.run(["run", "converge.json", "--rehearse"], in: directory, environment: Self.environment)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.hasPrefix("""
-            rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
-            rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
-            rehearsal: placeholder values (masked) for secrets that are not set: SLACK_WEBHOOK_URL
+        #expect(
+            first.stderr.hasPrefix(
+                """
+                rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
+                rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
+                rehearsal: placeholder values (masked) for secrets that are not set: SLACK_WEBHOOK_URL
 
-            """), "\(first.stderr)")
+                """), "\(first.stderr)")
         #expect(!first.stderr.contains("rehearsal.invalid/slack_webhook_url/"), "the placeholder is masked: \(first.stderr)")
         #expect(first.stderr.contains("rehearsal: local HTTP endpoint ") && first.stderr.contains("  POST /"), "Slack reached the stand-in: \(first.stderr)")
         #expect(try Self.version(in: directory) == "MARKETING_VERSION = 3.0.1; CURRENT_PROJECT_VERSION = 4147")
@@ -80,17 +82,21 @@ import Testing
 
     @Test func aFailedRunSaysHowToResumeAndAPlainReRunBumpsOnce() throws {
         let directory = try Self.checkout()
-        let failed = try ReleaseBinary.run(["run", "converge.json", "--rehearse"], in: directory,
-                                           environment: Self.environment.merging(["FAIL_BUILD": "1"]) { _, new in new })
+        let failed = try ReleaseBinary.run(
+            ["run", "converge.json", "--rehearse"], in: directory,
+            environment: Self.environment.merging(["FAIL_BUILD": "1"]) { _, new in new })
         #expect(failed.status == 1, "\(failed.stderr)")
-        #expect(failed.stderr.contains("""
+        #expect(
+            failed.stderr.contains(
+                """
 
-            left changed by the steps that finished:
-              bump (version.bump): Fixtures/DemoApp/Config/Version.xcconfig
+                left changed by the steps that finished:
+                  bump (version.bump): Fixtures/DemoApp/Config/Version.xcconfig
 
-            """), "\(failed.stderr)")
-        #expect(failed.stderr.hasSuffix(
-            "to resume once the cause is fixed (steps that succeeded are skipped): release run converge.json --rehearse --resume\n"), "\(failed.stderr)")
+                """), "\(failed.stderr)")
+        #expect(
+            failed.stderr.hasSuffix(
+                "to resume once the cause is fixed (steps that succeeded are skipped): release run converge.json --rehearse --resume\n"), "\(failed.stderr)")
         #expect(try Self.git(["status", "--porcelain"], in: directory) == "M Fixtures/DemoApp/Config/Version.xcconfig")
 
         let again = try ReleaseBinary.run(["run", "converge.json", "--rehearse"], in: directory, environment: Self.environment)

@@ -81,8 +81,9 @@ import Testing
         #expect(summaryLines.contains { $0.contains("group QA (com.example.demo): 3.0.1 (4321)") })
         #expect(summaryLines.contains { $0.contains(#"what to test en-US for 3.0.1 (4321): "Build 3.0.1 (4321) of the demo""#) })
         // …and on to App Review: the version created with What's New in two locales, the build, a phased release, submitted.
-        #expect(summaryLines.contains { $0.hasSuffix("app store version com.example.demo 3.0.1 IOS WAITING_FOR_REVIEW  build 3.0.1 (4321)  release AFTER_APPROVAL  phased INACTIVE") },
-                "\(summaryLines)")
+        #expect(
+            summaryLines.contains { $0.hasSuffix("app store version com.example.demo 3.0.1 IOS WAITING_FOR_REVIEW  build 3.0.1 (4321)  release AFTER_APPROVAL  phased INACTIVE") },
+            "\(summaryLines)")
         #expect(summaryLines.contains { $0.contains(#"what's new de-DE for 3.0.1: "Version 3.0.1 der Demo""#) })
         #expect(summaryLines.contains { $0.contains(#"what's new en-US for 3.0.1: "Version 3.0.1 of the demo""#) })
         #expect(summaryLines.contains { $0.hasSuffix("review submission IOS WAITING_FOR_REVIEW: 3.0.1") })
@@ -119,15 +120,18 @@ import Testing
         let pem = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         openssl.waitUntilExit()
         try #require(pem.contains("BEGIN PRIVATE KEY"))
-        let environment = ["APP_STORE_CONNECT_KEY_ID": "2X9R4HXF34", "APP_STORE_CONNECT_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a",
-                           "APP_STORE_CONNECT_KEY": pem]
+        let environment = [
+            "APP_STORE_CONNECT_KEY_ID": "2X9R4HXF34", "APP_STORE_CONNECT_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a",
+            "APP_STORE_CONNECT_KEY": pem,
+        ]
         // A last step fails, so the journal is kept for a resume (a successful run removes it).
         let pipelinePath = directory + "/Pipelines/demo.json"
         var pipeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: pipelinePath))) as? [String: Any])
         pipeline["steps"] = (pipeline["steps"] as? [[String: Any]] ?? []) + [["id": "fail", "uses": "shell", "needs": ["testers"], "with": ["run": ["false"]]]]
         try JSONSerialization.data(withJSONObject: pipeline).write(to: URL(fileURLWithPath: pipelinePath))
-        let outcome = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse", "--report", "report.json", "--log-format", "json"],
-                                            in: directory, environment: environment)
+        let outcome = try ReleaseBinary.run(
+            ["run", "Pipelines/demo.json", "--rehearse", "--report", "report.json", "--log-format", "json"],
+            in: directory, environment: environment)
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("\"testflight\""))
         // The key's body lines, and any JWT ("eyJ" is the base64url of '{"'), in anything the run wrote.

@@ -48,11 +48,12 @@ struct DsymCommandTests {
 
         let result = try release(["dsym", "App.dSYM"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == """
-            warning: 'App.dSYM/Contents/Resources/DWARF/README' is not a mach-o file (magic '0x6e6f7420'); skipped, the rest of 'App.dSYM' is still checked
-            warning: 'App.dSYM/Contents/Resources/DWARF/empty' is empty or too short to be a mach-o file; skipped, the rest of 'App.dSYM' is still checked
+        #expect(
+            result.stderr == """
+                warning: 'App.dSYM/Contents/Resources/DWARF/README' is not a mach-o file (magic '0x6e6f7420'); skipped, the rest of 'App.dSYM' is still checked
+                warning: 'App.dSYM/Contents/Resources/DWARF/empty' is empty or too short to be a mach-o file; skipped, the rest of 'App.dSYM' is still checked
 
-            """)
+                """)
         #expect(result.stdout.contains("App.dSYM/Contents/Resources/DWARF/App\n      arm64    DEADBEEF-0001-2002-8003-000000000042"))
 
         let json = try release(["dsym", ".", "--json"], in: folder)
@@ -92,10 +93,16 @@ struct BareToolDsymTests {
     /// Compiles and links the arm64 macOS executable `folder/name` from `body` (the text of `main`'s body).
     private static func link(_ name: String, in folder: String, body: String) throws {
         try Data("int main(void) { \(body) }\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name).c"))
-        try toolchain(["clang-14", "-target", "arm64-apple-macos11", "-g", "-O1", "-ffreestanding", "-fno-builtin",
-                       "-fno-stack-protector", "-c", "\(name).c", "-o", "\(name).o"], in: folder)
-        try toolchain(["ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-e", "_main",
-                       "-o", name, "\(name).o"], in: folder)
+        try toolchain(
+            [
+                "clang-14", "-target", "arm64-apple-macos11", "-g", "-O1", "-ffreestanding", "-fno-builtin",
+                "-fno-stack-protector", "-c", "\(name).c", "-o", "\(name).o",
+            ], in: folder)
+        try toolchain(
+            [
+                "ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-e", "_main",
+                "-o", name, "\(name).o",
+            ], in: folder)
     }
 
     /// `folder/name` and `folder/name.dSYM` (from dsymutil); only those two are left in the folder.
@@ -158,17 +165,19 @@ struct BareToolDsymTests {
         let result = try release(["dsym", "bin/crash", "symbols/crash.dSYM", "symbols/other.dSYM"], in: folder)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        #expect(result.stdout.hasPrefix("""
-            \(folder)/bin/crash (binary)
-              binaries:
-                crash [file]
-                  arm64    \(uuid)  ok: \(folder)/symbols/crash.dSYM/Contents/Resources/DWARF/crash
-              1 of 1 binary slices have their dSYM; 1 dSYM slices match no binary
-              unmatched dSYM: \(folder)/symbols/other.dSYM/Contents/Resources/DWARF/other (arm64) \(other)
+        #expect(
+            result.stdout.hasPrefix(
+                """
+                \(folder)/bin/crash (binary)
+                  binaries:
+                    crash [file]
+                      arm64    \(uuid)  ok: \(folder)/symbols/crash.dSYM/Contents/Resources/DWARF/crash
+                  1 of 1 binary slices have their dSYM; 1 dSYM slices match no binary
+                  unmatched dSYM: \(folder)/symbols/other.dSYM/Contents/Resources/DWARF/other (arm64) \(other)
 
-            \(folder)/symbols/crash.dSYM (dsym)
+                \(folder)/symbols/crash.dSYM (dsym)
 
-            """))
+                """))
     }
 
     /// `release dsym DIR`: bare tools beside their dSYMs are matched, and one rebuilt after its dSYM is a mismatch.
@@ -187,9 +196,11 @@ struct BareToolDsymTests {
         let result = try release(["dsym", "."], in: folder)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        try Snapshot.expect(result.stdout, matches: "dsym-folder-of-tools", placeholders: [
-            folder: "$FOLDER", crash: "$CRASH_UUID", rebuilt: "$REBUILT_UUID", stale: "$STALE_UUID",
-        ])
+        try Snapshot.expect(
+            result.stdout, matches: "dsym-folder-of-tools",
+            placeholders: [
+                folder: "$FOLDER", crash: "$CRASH_UUID", rebuilt: "$REBUILT_UUID", stale: "$STALE_UUID",
+            ])
     }
 
     /// A command-line tool's archive (`Products/usr/local/bin/crash`, `dSYMs/crash.dSYM`) pairs the tool with its
@@ -210,10 +221,11 @@ struct BareToolDsymTests {
 
         let result = try release(["dsym", "Tool.xcarchive"], in: folder)
         #expect(result.status == 0)
-        #expect(result.stderr == """
-            warning: 'Products/usr/local/bin/report' is not a mach-o file (magic '0x23212f62'); skipped, though a dSYM has its name
+        #expect(
+            result.stderr == """
+                warning: 'Products/usr/local/bin/report' is not a mach-o file (magic '0x23212f62'); skipped, though a dSYM has its name
 
-            """)
+                """)
         try Snapshot.expect(result.stdout, matches: "dsym-tool-archive", placeholders: [folder: "$FOLDER", uuid: "$UUID"])
     }
 }

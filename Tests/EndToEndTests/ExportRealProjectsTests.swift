@@ -41,8 +41,9 @@ import Testing
         for (engine, output) in [("github-actions", ".github/workflows/release.yml"), ("gitlab-ci", ".gitlab-ci.yml")] {
             let exported = try ReleaseBinary.run(["export", engine, "Pipelines/release.json", "--output", output, "--tool-source", tool], in: first)
             #expect(exported.status == 0, "\(name) \(engine): \(exported.stderr)")
-            let again = try ReleaseBinary.run(["export", engine, "release.json", "--output", second + "/" + output, "--tool-source", tool],
-                                              in: second + "/Pipelines")
+            let again = try ReleaseBinary.run(
+                ["export", engine, "release.json", "--output", second + "/" + output, "--tool-source", tool],
+                in: second + "/Pipelines")
             #expect(again.status == 0, "\(name) \(engine) from another folder: \(again.stderr)")
             let text = try String(contentsOfFile: first + "/" + output, encoding: .utf8)
             let other = try String(contentsOfFile: second + "/" + output, encoding: .utf8)
@@ -69,8 +70,9 @@ import Testing
         let work = ReleaseBinary.temporaryDirectory() + "/simulate-\(name)"
         defer { try? FileManager.default.removeItem(atPath: work) }
         let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
-        let outcome = try ActionsExportTests.execute(script, [work, head] + flags, in: ReleaseBinary.root.path,
-                                                     environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        let outcome = try ActionsExportTests.execute(
+            script, [work, head] + flags, in: ReleaseBinary.root.path,
+            environment: ["RELEASE_BINARY": ReleaseBinary.path])
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(outcome.output.contains("the bump reached the archive"), "\(outcome.output.suffix(3000))")
         #expect(outcome.output.components(separatedBy: "the commits reached the later job").count == 3, "both engines: \(outcome.output.suffix(3000))")

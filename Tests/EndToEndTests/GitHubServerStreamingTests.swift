@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReleaseKit
+import Testing
 
 /// `release github-server` streams uploads to disk: its resident memory does not grow with the upload's size.
 ///
@@ -10,7 +10,8 @@ import ReleaseKit
 struct GitHubServerStreamingTests {
     static let binary = ReleaseBinary.path
     static var measurable: Bool {
-        FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: "/proc/self/status")  // portability: linux-only (skipped where there is no /proc)
+        let status = "/proc/self/status"  // portability: linux-only (skipped where there is no /proc)
+        return FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.fileExists(atPath: status)
     }
     static let slow = ProcessInfo.processInfo.environment["RELEASE_SLOW_TESTS"] == "1"
 

@@ -26,21 +26,29 @@ import Testing
     }
 
     static let apps: [App] = [
-        App(name: "duckduckgo-ios", container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
+        App(
+            name: "duckduckgo-ios", container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
             bundleID: "com.duckduckgo.mobile.ios", version: "7.157.1", build: "6"),
-        App(name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
+        App(
+            name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
             bundleID: "io.element.elementx", version: "26.07.6", build: "2", generation: ["xcodegen generate --spec project.yml"]),
-        App(name: "habitica-ios", container: ["-workspace", "Habitica.xcworkspace"], scheme: "Habitica",
+        App(
+            name: "habitica-ios", container: ["-workspace", "Habitica.xcworkspace"], scheme: "Habitica",
             bundleID: "com.habitrpg.ios.Habitica", version: "3.12.1", build: "1009"),
-        App(name: "isowords", container: ["-project", "App/isowords.xcodeproj"], scheme: "isowords",
+        App(
+            name: "isowords", container: ["-project", "App/isowords.xcodeproj"], scheme: "isowords",
             bundleID: "co.pointfree.IsoWordsTesting", version: "1.3.1", build: "106"),
-        App(name: "keepassium", flags: ["--target", "KeePassium", "--signing", "sync"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
+        App(
+            name: "keepassium", flags: ["--target", "KeePassium", "--signing", "sync"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
             bundleID: "com.keepassium.ios", version: "2.6.1", build: "174"),
-        App(name: "owncloud-ios-app", flags: ["--testflight-group", "Beta"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
+        App(
+            name: "owncloud-ios-app", flags: ["--testflight-group", "Beta"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
             bundleID: "com.owncloud.ios-app", version: "12.7.1", build: "303"),
-        App(name: "pocket-casts-ios", container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
+        App(
+            name: "pocket-casts-ios", container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
             bundleID: "au.com.shiftyjelly.podcasts", version: "7.75.1", build: "7.75.0.4", generation: ["pod install"]),
-        App(name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], container: ["-project", "Swiftfin.xcodeproj"], scheme: "Swiftfin",
+        App(
+            name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], container: ["-project", "Swiftfin.xcodeproj"], scheme: "Swiftfin",
             bundleID: "org.jellyfin.swiftfin", version: "1.0.1", build: "2"),
     ]
 
@@ -105,7 +113,8 @@ import Testing
         try ReleaseBinary.git(["checkout", "-q", "-b", "release/next"], in: directory)
         let dryRun = try ReleaseBinary.run(["run", "--dry-run", "--os", "macos"], in: directory)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
-        let archive = (["xcodebuild"] + app.container + ["-scheme", app.scheme]).map(Self.quoted).joined(separator: " ")
+        let archive =
+            (["xcodebuild"] + app.container + ["-scheme", app.scheme]).map(Self.quoted).joined(separator: " ")
             + " -configuration Release -destination \(app.destination)"
         #expect(dryRun.stderr.contains(archive), "\(archive)\n\(dryRun.stderr)")
         if app.flags.contains("sync") {
@@ -114,7 +123,8 @@ import Testing
             #expect(dryRun.stderr.contains("-allowProvisioningUpdates -authenticationKeyPath '<private folder>/AuthKey_"), "\(dryRun.stderr)")
             #expect(dryRun.stderr.contains("(method app-store-connect (named for the installed Xcode), signingStyle automatic)"), "\(dryRun.stderr)")
         }
-        #expect(dryRun.stderr.contains("dry run: placeholder values (masked) for secrets not set here: APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY, APP_STORE_CONNECT_KEY_ID"))
+        #expect(
+            dryRun.stderr.contains("dry run: placeholder values (masked) for secrets not set here: APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY, APP_STORE_CONNECT_KEY_ID"))
         #expect(dryRun.stderr.contains("dry run finished: nothing was changed"), "\(dryRun.stderr)")
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
 

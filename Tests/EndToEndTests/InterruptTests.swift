@@ -73,11 +73,11 @@ import Testing
     @Test func aHangUpRunsAlwaysStepsStopsTheRunningStepAndExits130() throws {
         let directory = ReleaseBinary.temporaryDirectory()
         try #"""
-            {"version": 1, "steps": [
-              {"id": "work", "uses": "shell", "with": {"run": ["sh", "-c", "echo $$ > work.pid; touch work.started; exec sleep 300"]}},
-              {"id": "cleanup", "uses": "shell", "always": true, "needs": ["work"], "with": {"run": ["touch", "cleanup.done"]}}
-            ]}
-            """#.write(toFile: directory + "/p.json", atomically: true, encoding: .utf8)
+        {"version": 1, "steps": [
+          {"id": "work", "uses": "shell", "with": {"run": ["sh", "-c", "echo $$ > work.pid; touch work.started; exec sleep 300"]}},
+          {"id": "cleanup", "uses": "shell", "always": true, "needs": ["work"], "with": {"run": ["touch", "cleanup.done"]}}
+        ]}
+        """#.write(toFile: directory + "/p.json", atomically: true, encoding: .utf8)
         // pty.fork makes the child a session leader on the pseudo-terminal; closing the master hangs it up.
         let script = """
             import json, os, pty, select, sys, time
@@ -97,8 +97,9 @@ import Testing
             print(json.dumps({"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                               "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None}))
             """
-        let outcome = try ReleaseBinary.run(["python3", "-c", script, ReleaseBinary.path, "run", "p.json"], in: directory,
-                                            executable: "/usr/bin/env")
+        let outcome = try ReleaseBinary.run(
+            ["python3", "-c", script, ReleaseBinary.path, "run", "p.json"], in: directory,
+            executable: "/usr/bin/env")
         let status = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         #expect(status?["signal"] is NSNull, "killed by signal \(status?["signal"] ?? "?"): \(outcome.stderr)")
         #expect(status?["code"] as? Int == 130, "\(outcome.stdout)\(outcome.stderr)")
@@ -124,8 +125,9 @@ import Testing
             os.kill(os.getpid(), number)
             os.execv(sys.argv[2], sys.argv[2:])
             """
-        let outcome = try ReleaseBinary.run(["python3", "-c", script, "\(signal)", ReleaseBinary.path, "run", "p.json"], in: directory,
-                                            executable: "/usr/bin/env")
+        let outcome = try ReleaseBinary.run(
+            ["python3", "-c", script, "\(signal)", ReleaseBinary.path, "run", "p.json"], in: directory,
+            executable: "/usr/bin/env")
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/ran"), "the run went ahead")
     }

@@ -54,71 +54,114 @@ import Testing
     }
 
     static let replays: [Replay] = [
-        Replay(app: "duckduckgo-ios", commit: "05f37b2eb", reproducible: "yes", runs: [["7.157.0", "--build", "0"]],
-               why: "Version.xcconfig and BuildNumber.xcconfig through the base configurations' #include chain. The test bundles at 1.0 (1) stay although the app was at build 1: Xcode's template values are not 'in step'."),
-        Replay(app: "duckduckgo-ios", commit: "40740302a", reproducible: "yes", runs: [["7.157.0", "--build", "5"]],
-               why: "Only the build; Version.xcconfig stays byte-identical."),
-        Replay(app: "duckduckgo-ios", commit: "c0c58f3b1", reproducible: "partly", runs: [["7.153.0", "--build", "0"]],
-               dropFromHead: ["DuckDuckGo-iOS.xcodeproj"],
-               residual: [
-                   "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
-                   "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
-                   "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
-                   "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
-                   "DuckDuckGo/Settings.bundle/Root.plist: -\t\t\t<string>7.153.0</string>", "DuckDuckGo/Settings.bundle/Root.plist: +\t\t\t<string>7.152.0</string>",
-               ],
-               why: "The version line and all 28 target-level CURRENT_PROJECT_VERSION lines match. The team also set the Core framework's DYLIB_CURRENT_VERSION (its Mach-O library version, not a version setting) and the Settings.bundle's DefaultValue (a copy of the version shown in Settings, not a build setting); the JSON and Swift changes of the commit are not version edits. The project was DuckDuckGo.xcodeproj then: head's renamed project is left out."),
-        Replay(app: "pocket-casts-ios", commit: "03653caab", reproducible: "yes", runs: [["7.75", "--build", "7.75.0.0"]],
-               why: "MARKETING_VERSION = $(VERSION_SHORT) and CURRENT_PROJECT_VERSION = $(VERSION_LONG) are followed to Version.xcconfig; the dotted build 7.75.0.0 is taken as written; the test targets' MARKETING_VERSION = 1.0 stay."),
-        Replay(app: "pocket-casts-ios", commit: "bcb264c9d", reproducible: "yes", runs: [["7.75", "--build", "7.75.0.3"]],
-               why: "Only VERSION_LONG."),
-        Replay(app: "element-x-ios", commit: "785193c2d", reproducible: "partly", runs: [["26.07.0", "--build", "keep"]],
-               why: "meta says partly because project.yml must change too: the engine edits the XcodeGen spec beside the project, so both files match. 26.07.0 keeps its zero-padded month; the build stays 1 (CI sets it)."),
-        Replay(app: "element-x-ios", commit: "fd5b3813d", reproducible: "partly", runs: [["26.07.5", "--build", "keep"]],
-               why: "As 785193c2d; the commit's CHANGES.md entry is not a version edit."),
-        Replay(app: "element-x-ios", commit: "834938f58", reproducible: "partly", runs: [["26.07.3", "--build", "keep"]],
-               why: "As 785193c2d; the Swift changes squashed into the commit are not version edits."),
-        Replay(app: "owncloud-ios-app", commit: "e6805a78c", reproducible: "no", runs: [["12.5.0", "--build", "298"]],
-               residual: [
-                   "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.4.1;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 297;",
-                   "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 298;",
-                   "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.4.1;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 297;",
-                   "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 298;",
-                   "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 298;",
-                   "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 298;",
-               ],
-               why: "The team inserted target-level copies of APP_SHORT_VERSION/APP_VERSION on the app target only, so its five extensions kept shipping 12.4.1 (297). A bump edits the definitions every moving target reads, the project-level variables, and the extensions move with their app: the same project the follow-up commit 1e1d67a0f arrived at, minus the shadowing copies."),
-        Replay(app: "owncloud-ios-app", commit: "1e1d67a0f", reproducible: "yes", runs: [["12.5.0", "--build", "298"]],
-               why: "MARKETING_VERSION = \"${APP_SHORT_VERSION}\" is followed to the project-level variables; the app target's copies already say 12.5.0 (298) and stay; the Share Extension's dead CURRENT_PROJECT_VERSION = 161 stays."),
-        Replay(app: "owncloud-ios-app", commit: "98656dda6", reproducible: "no", runs: [["12.6.0", "--build", "300"]],
-               residual: [
-                   "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.6.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 300;",
-                   "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.6.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 300;",
-               ],
-               why: "The team deleted the app target's shadowing copies and set the project level; a bump does not delete definitions, it sets all four to 12.6.0 (300). Every target resolves to the same version and build either way (checked below)."),
-        Replay(app: "isowords", commit: "591a99c8a", reproducible: "yes", runs: [["1.3", "--build", "105"]],
-               why: "Literal plist values in the 11 plists of App/ (app, App Clip, 9 preview apps in step with the app) and the project-level CURRENT_PROJECT_VERSION that mirrors them, agvtool-style."),
-        Replay(app: "isowords", commit: "22f4d6c96", reproducible: "yes", runs: [["1.2", "--build", "102"]],
-               why: "Only the build, in 10 plists (LeaderboardsPreview did not exist yet) and the project level."),
-        Replay(app: "habitica-ios", commit: "758d7642f", reproducible: "no", runs: [["3.9.2", "--build", "951"]],
-               restore: [("HabitRPG/Habitica-Info.plist", "<string>1008</string>", "<string>950</string>")],
-               residual: ["HabitRPG/Habitica-Info.plist: -\t<string>950</string>", "HabitRPG/Habitica-Info.plist: +\t<string>951</string>"],
-               why: "The team forgot the main app's plist, which kept its literal CFBundleVersion 950; the engine writes 951 there too and everything else matches. The corpus holds that plist only at head (1008), so the test puts back the 950 the README records for the parent commit."),
-        Replay(app: "habitica-ios", commit: "d14156c9e", reproducible: "no", runs: [["3.11.2", "--build", "keep", "--target", "Habitica"]],
-               why: "The team moved the app alone and left its three extensions at 3.10, out of step (the next release brought them back). Without --target the extensions would move with their app; with --target Habitica the commit is reproduced."),
-        Replay(app: "habitica-ios", commit: "4ad265be4", reproducible: "yes", runs: [["3.12", "--build", "997"]],
-               why: "CURRENT_PROJECT_VERSION ×24 and the literal builds of 6 plists, the test bundles' included (in step with the app's build); the orphan Habitica Notifications/Info.plist stays."),
-        Replay(app: "keepassium", commit: "fdb1499ec", reproducible: "yes", runs: [["2.6", "--build", "172"]],
-               why: "The project level, inherited by the five shipping targets; the 1.0 (1) overrides of KeePassiumTests and MacUtils stay."),
-        Replay(app: "keepassium", commit: "e651df4f8", reproducible: "yes", runs: [["2.6", "--build", "173"]],
-               why: "Only the build (the subject's 2.5.173 is wrong; the files say 2.6)."),
-        Replay(app: "swiftfin", commit: "a1a20174e", reproducible: "no",
-               runs: [["1", "--build", "1", "--target", "Swiftfin iOS"], ["1.4.1", "--build", "keep", "--target", "Swiftfin tvOS"]],
-               why: "One commit gave the two apps different versions (fastlane took over); two bumps, one per --target, reproduce it."),
-        Replay(app: "swiftfin", commit: "a6987a99d", reproducible: "no", runs: [["1.0", "--build", "keep"]],
-               why: "meta expects a whole-project bump to drag tvOS along; tvOS (1.4.1) is not in step with iOS (1), so a plain bump moves iOS alone."),
-        Replay(app: "swiftfin", commit: "49f017d15", reproducible: "no", runs: [["1.0.0", "--build", "78"]],
-               why: "Both apps were at 1.0.0 but tvOS's build 70 was not in step with iOS's 77, so only iOS's build moves."),
+        Replay(
+            app: "duckduckgo-ios", commit: "05f37b2eb", reproducible: "yes", runs: [["7.157.0", "--build", "0"]],
+            why:
+                "Version.xcconfig and BuildNumber.xcconfig through the base configurations' #include chain. The test bundles at 1.0 (1) stay although the app was at build 1: Xcode's template values are not 'in step'."
+        ),
+        Replay(
+            app: "duckduckgo-ios", commit: "40740302a", reproducible: "yes", runs: [["7.157.0", "--build", "5"]],
+            why: "Only the build; Version.xcconfig stays byte-identical."),
+        Replay(
+            app: "duckduckgo-ios", commit: "c0c58f3b1", reproducible: "partly", runs: [["7.153.0", "--build", "0"]],
+            dropFromHead: ["DuckDuckGo-iOS.xcodeproj"],
+            residual: [
+                "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
+                "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
+                "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
+                "DuckDuckGo.xcodeproj/project.pbxproj: -\t\t\t\tDYLIB_CURRENT_VERSION = 0;", "DuckDuckGo.xcodeproj/project.pbxproj: +\t\t\t\tDYLIB_CURRENT_VERSION = 2;",
+                "DuckDuckGo/Settings.bundle/Root.plist: -\t\t\t<string>7.153.0</string>", "DuckDuckGo/Settings.bundle/Root.plist: +\t\t\t<string>7.152.0</string>",
+            ],
+            why:
+                "The version line and all 28 target-level CURRENT_PROJECT_VERSION lines match. The team also set the Core framework's DYLIB_CURRENT_VERSION (its Mach-O library version, not a version setting) and the Settings.bundle's DefaultValue (a copy of the version shown in Settings, not a build setting); the JSON and Swift changes of the commit are not version edits. The project was DuckDuckGo.xcodeproj then: head's renamed project is left out."
+        ),
+        Replay(
+            app: "pocket-casts-ios", commit: "03653caab", reproducible: "yes", runs: [["7.75", "--build", "7.75.0.0"]],
+            why:
+                "MARKETING_VERSION = $(VERSION_SHORT) and CURRENT_PROJECT_VERSION = $(VERSION_LONG) are followed to Version.xcconfig; the dotted build 7.75.0.0 is taken as written; the test targets' MARKETING_VERSION = 1.0 stay."
+        ),
+        Replay(
+            app: "pocket-casts-ios", commit: "bcb264c9d", reproducible: "yes", runs: [["7.75", "--build", "7.75.0.3"]],
+            why: "Only VERSION_LONG."),
+        Replay(
+            app: "element-x-ios", commit: "785193c2d", reproducible: "partly", runs: [["26.07.0", "--build", "keep"]],
+            why:
+                "meta says partly because project.yml must change too: the engine edits the XcodeGen spec beside the project, so both files match. 26.07.0 keeps its zero-padded month; the build stays 1 (CI sets it)."
+        ),
+        Replay(
+            app: "element-x-ios", commit: "fd5b3813d", reproducible: "partly", runs: [["26.07.5", "--build", "keep"]],
+            why: "As 785193c2d; the commit's CHANGES.md entry is not a version edit."),
+        Replay(
+            app: "element-x-ios", commit: "834938f58", reproducible: "partly", runs: [["26.07.3", "--build", "keep"]],
+            why: "As 785193c2d; the Swift changes squashed into the commit are not version edits."),
+        Replay(
+            app: "owncloud-ios-app", commit: "e6805a78c", reproducible: "no", runs: [["12.5.0", "--build", "298"]],
+            residual: [
+                "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.4.1;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 297;",
+                "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 298;",
+                "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.4.1;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 297;",
+                "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 298;",
+                "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 298;",
+                "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_SHORT_VERSION = 12.5.0;", "ownCloud.xcodeproj/project.pbxproj: -\t\t\t\tAPP_VERSION = 298;",
+            ],
+            why:
+                "The team inserted target-level copies of APP_SHORT_VERSION/APP_VERSION on the app target only, so its five extensions kept shipping 12.4.1 (297). A bump edits the definitions every moving target reads, the project-level variables, and the extensions move with their app: the same project the follow-up commit 1e1d67a0f arrived at, minus the shadowing copies."
+        ),
+        Replay(
+            app: "owncloud-ios-app", commit: "1e1d67a0f", reproducible: "yes", runs: [["12.5.0", "--build", "298"]],
+            why:
+                "MARKETING_VERSION = \"${APP_SHORT_VERSION}\" is followed to the project-level variables; the app target's copies already say 12.5.0 (298) and stay; the Share Extension's dead CURRENT_PROJECT_VERSION = 161 stays."
+        ),
+        Replay(
+            app: "owncloud-ios-app", commit: "98656dda6", reproducible: "no", runs: [["12.6.0", "--build", "300"]],
+            residual: [
+                "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.6.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 300;",
+                "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_SHORT_VERSION = 12.6.0;", "ownCloud.xcodeproj/project.pbxproj: +\t\t\t\tAPP_VERSION = 300;",
+            ],
+            why:
+                "The team deleted the app target's shadowing copies and set the project level; a bump does not delete definitions, it sets all four to 12.6.0 (300). Every target resolves to the same version and build either way (checked below)."
+        ),
+        Replay(
+            app: "isowords", commit: "591a99c8a", reproducible: "yes", runs: [["1.3", "--build", "105"]],
+            why:
+                "Literal plist values in the 11 plists of App/ (app, App Clip, 9 preview apps in step with the app) and the project-level CURRENT_PROJECT_VERSION that mirrors them, agvtool-style."
+        ),
+        Replay(
+            app: "isowords", commit: "22f4d6c96", reproducible: "yes", runs: [["1.2", "--build", "102"]],
+            why: "Only the build, in 10 plists (LeaderboardsPreview did not exist yet) and the project level."),
+        Replay(
+            app: "habitica-ios", commit: "758d7642f", reproducible: "no", runs: [["3.9.2", "--build", "951"]],
+            restore: [("HabitRPG/Habitica-Info.plist", "<string>1008</string>", "<string>950</string>")],
+            residual: ["HabitRPG/Habitica-Info.plist: -\t<string>950</string>", "HabitRPG/Habitica-Info.plist: +\t<string>951</string>"],
+            why:
+                "The team forgot the main app's plist, which kept its literal CFBundleVersion 950; the engine writes 951 there too and everything else matches. The corpus holds that plist only at head (1008), so the test puts back the 950 the README records for the parent commit."
+        ),
+        Replay(
+            app: "habitica-ios", commit: "d14156c9e", reproducible: "no", runs: [["3.11.2", "--build", "keep", "--target", "Habitica"]],
+            why:
+                "The team moved the app alone and left its three extensions at 3.10, out of step (the next release brought them back). Without --target the extensions would move with their app; with --target Habitica the commit is reproduced."
+        ),
+        Replay(
+            app: "habitica-ios", commit: "4ad265be4", reproducible: "yes", runs: [["3.12", "--build", "997"]],
+            why:
+                "CURRENT_PROJECT_VERSION ×24 and the literal builds of 6 plists, the test bundles' included (in step with the app's build); the orphan Habitica Notifications/Info.plist stays."
+        ),
+        Replay(
+            app: "keepassium", commit: "fdb1499ec", reproducible: "yes", runs: [["2.6", "--build", "172"]],
+            why: "The project level, inherited by the five shipping targets; the 1.0 (1) overrides of KeePassiumTests and MacUtils stay."),
+        Replay(
+            app: "keepassium", commit: "e651df4f8", reproducible: "yes", runs: [["2.6", "--build", "173"]],
+            why: "Only the build (the subject's 2.5.173 is wrong; the files say 2.6)."),
+        Replay(
+            app: "swiftfin", commit: "a1a20174e", reproducible: "no",
+            runs: [["1", "--build", "1", "--target", "Swiftfin iOS"], ["1.4.1", "--build", "keep", "--target", "Swiftfin tvOS"]],
+            why: "One commit gave the two apps different versions (fastlane took over); two bumps, one per --target, reproduce it."),
+        Replay(
+            app: "swiftfin", commit: "a6987a99d", reproducible: "no", runs: [["1.0", "--build", "keep"]],
+            why: "meta expects a whole-project bump to drag tvOS along; tvOS (1.4.1) is not in step with iOS (1), so a plain bump moves iOS alone."),
+        Replay(
+            app: "swiftfin", commit: "49f017d15", reproducible: "no", runs: [["1.0.0", "--build", "78"]],
+            why: "Both apps were at 1.0.0 but tvOS's build 70 was not in step with iOS's 77, so only iOS's build moves."),
     ]
 
     @Test(arguments: replays)

@@ -32,8 +32,10 @@ enum ReleaseBinary {
     /// Runs `release ARGUMENTS` in `directory` with the environment (minus terminal and CI variables) plus `environment`.
     /// `executable` runs instead of `release` when given (a wrapper that starts it). With `interruptOnceExists`, the
     /// process gets SIGINT as soon as that file exists (a step writes it when it is running).
-    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:],
-                    interruptOnceExists marker: String? = nil, executable: String? = nil) throws -> Outcome {
+    static func run(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:],
+        interruptOnceExists marker: String? = nil, executable: String? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? path)
         process.arguments = arguments
@@ -51,25 +53,32 @@ enum ReleaseBinary {
         let group = DispatchGroup()
         nonisolated(unsafe) var stdout = Data(), stderr = Data()
         group.enter()
-        DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         if let marker {
             try waitFor(marker)
             process.interrupt()
         }
         process.waitUntilExit()
         group.wait()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// The first line a process writes to `pipe` (a server's URL), without its newline; what came when it ends
     /// without one.
     /// Starts `release` without waiting for it: no stdin, stdout discarded, stderr into `directory/stderrFile`, the CI
     /// variables that would change its output removed, and `path` (a folder of fake tools) first on `PATH`.
-    static func start(_ arguments: [String], in directory: String, stderrFile: String = "stderr.txt", path: String? = nil,
-                      environment extra: [String: String] = [:]) throws -> Process {
+    static func start(
+        _ arguments: [String], in directory: String, stderrFile: String = "stderr.txt", path: String? = nil,
+        environment extra: [String: String] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.path)
         process.arguments = arguments

@@ -101,8 +101,9 @@ import Testing
         try ReleaseBinary.copyFixture("Pipelines/valid/secrets.json", to: directory)
         let token = "ghp_E2eSecretValue0123456789"
         for format in ["plain", "json", "github"] {
-            let outcome = try ReleaseBinary.run(["run", "secrets.json", "--log-format", format, "--report", "r.json"], in: directory,
-                                                environment: ["RELEASE_E2E_TOKEN": token])
+            let outcome = try ReleaseBinary.run(
+                ["run", "secrets.json", "--log-format", format, "--report", "r.json"], in: directory,
+                environment: ["RELEASE_E2E_TOKEN": token])
             #expect(outcome.status == 1)
             let report = try String(contentsOfFile: directory + "/r.json", encoding: .utf8)
             for text in [outcome.stdout, outcome.stderr, report] {
@@ -123,18 +124,23 @@ import Testing
             func percent(_ allowed: CharacterSet) -> String { token.addingPercentEncoding(withAllowedCharacters: allowed)! }
             let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
             func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
-            return [token, token.replacingOccurrences(of: "/", with: "\\/"), percent(.alphanumerics),
-                    percent(.alphanumerics).lowercased(), percent(unreserved), percent(unreserved).replacingOccurrences(of: "%20", with: "+"),
-                    base64(token), base64("x-access-token:" + token), base64(token + ":x-oauth-basic"), base64("user:" + token)]
+            return [
+                token, token.replacingOccurrences(of: "/", with: "\\/"), percent(.alphanumerics),
+                percent(.alphanumerics).lowercased(), percent(unreserved), percent(unreserved).replacingOccurrences(of: "%20", with: "+"),
+                base64(token), base64("x-access-token:" + token), base64(token + ":x-oauth-basic"), base64("user:" + token),
+            ]
         }()
         for format in ["plain", "json", "github"] {
             let directory = try ReleaseBinary.gitRepository(branch: "main")
             try ReleaseBinary.copyFixture("Pipelines/valid/secrets-everywhere.json", to: directory, as: "p.json")
-            let outcome = try ReleaseBinary.run(["run", "p.json", "--log-format", format, "--report", "r.json"], in: directory,
-                                                environment: ["RELEASE_E2E_TOKEN": token])
+            let outcome = try ReleaseBinary.run(
+                ["run", "p.json", "--log-format", format, "--report", "r.json"], in: directory,
+                environment: ["RELEASE_E2E_TOKEN": token])
             #expect(outcome.status == 1, "\(outcome.stderr)")
-            var texts = [("stdout", outcome.stdout), ("stderr", outcome.stderr),
-                         ("report", try String(contentsOfFile: directory + "/r.json", encoding: .utf8))]
+            var texts = [
+                ("stdout", outcome.stdout), ("stderr", outcome.stderr),
+                ("report", try String(contentsOfFile: directory + "/r.json", encoding: .utf8)),
+            ]
             let journalFolder = directory + "/.git/release-journal"
             let journals = (try? FileManager.default.contentsOfDirectory(atPath: journalFolder)) ?? []
             for name in journals { texts.append(("journal \(name)", try String(contentsOfFile: journalFolder + "/" + name, encoding: .utf8))) }
@@ -215,7 +221,9 @@ import Testing
 
     @Test func pipelineErrorsBecomeAnnotationsOnGitHubActions() throws {
         let outcome = try ReleaseBinary.run(["validate", "missing-need.json"], in: Self.invalid.path, environment: ["GITHUB_ACTIONS": "true"])
-        #expect(outcome.stderr.hasPrefix("::error file=missing-need.json,line=5,col=45::$.steps[1].needs[0]: step 'zip' needs 'archiv', which is not a step (did you mean 'archive'?)\n"))
+        #expect(
+            outcome.stderr.hasPrefix(
+                "::error file=missing-need.json,line=5,col=45::$.steps[1].needs[0]: step 'zip' needs 'archiv', which is not a step (did you mean 'archive'?)\n"))
     }
 
     @Test func aMissingPipelineIsAClearError() throws {
@@ -272,8 +280,9 @@ import Testing
     @Test(arguments: names)
     func dryRunsOnTheDemoProjectChangingNothing(name: String) throws {
         let directory = try ReleaseBinary.prepareDemo()
-        let outcome = try ReleaseBinary.run(["run", "Pipelines/\(name)", "--dry-run", "--rehearse", "--rehearsal-storage", directory + "/../rehearsal-\(name)"],
-                                            in: directory)
+        let outcome = try ReleaseBinary.run(
+            ["run", "Pipelines/\(name)", "--dry-run", "--rehearse", "--rehearsal-storage", directory + "/../rehearsal-\(name)"],
+            in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("dry run finished: nothing was changed"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/build"))

@@ -61,8 +61,10 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stdout)")
     }
 
-    @Test(arguments: ["bad-conditions-profiles", "bad-options", "duplicate-id", "hostile-names", "huge-version", "malformed-json",
-                      "unknown-keys", "unknown-step-kind", "unsupported-version", "wrong-types"])
+    @Test(arguments: [
+        "bad-conditions-profiles", "bad-options", "duplicate-id", "hostile-names", "huge-version", "malformed-json",
+        "unknown-keys", "unknown-step-kind", "unsupported-version", "wrong-types",
+    ])
     func anInvalidShapeIsRejected(name: String) throws {
         let file = ReleaseBinary.root.appendingPathComponent("Fixtures/Pipelines/invalid/\(name).json").path
         let outcome = try Self.check(try Self.schema(), [file])
@@ -78,8 +80,10 @@ import Testing
         var checked = 0
         for key in PipelineKey.all {
             guard case .number(let whole, let range) = key.value else { continue }
-            let values = [(range.minimum, true), (range.maximum, true),
-                          (whole ? range.minimum - 1 : range.minimum.nextDown, false), (whole ? range.maximum + 1 : range.maximum.nextUp, false)]
+            let values = [
+                (range.minimum, true), (range.maximum, true),
+                (whole ? range.minimum - 1 : range.minimum.nextDown, false), (whole ? range.maximum + 1 : range.maximum.nextUp, false),
+            ]
             for (value, accepted) in values {
                 let text = value.rounded() == value ? String(Int64(value)) : "\(value)"
                 let member = "\"\(key.name)\": \(text)"
@@ -128,7 +132,8 @@ import Testing
         let directory = ReleaseBinary.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/Pipelines", withIntermediateDirectories: true)
         try #"{"version": 1, "steps": [{"id": "a", "uses": "noop"}]}"#.write(toFile: directory + "/Pipelines/$(touch pwned).json", atomically: true, encoding: .utf8)
-        try #"{"version": 1, "profiles": {"adhoc": {}}, "steps": [{"id": "a", "uses": "noop"}]}"#.write(toFile: directory + "/Pipelines/release.json", atomically: true, encoding: .utf8)
+        try #"{"version": 1, "profiles": {"adhoc": {}}, "steps": [{"id": "a", "uses": "noop"}]}"#.write(
+            toFile: directory + "/Pipelines/release.json", atomically: true, encoding: .utf8)
         // What bash does on `release run <TAB>`: the function `complete -F` registered, with COMP_* set.
         let driver = """
             source <("$1" completion bash)

@@ -9,8 +9,10 @@ import Testing
     static let slow = environment["RELEASE_SLOW_TESTS"] == "1"
 
     /// Runs `executable ARGUMENTS` with exactly `environment`, returning its status and standard output.
-    private static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
-                            environment: [String: String]) throws -> (status: Int32, output: String) {
+    private static func run(
+        _ executable: String, _ arguments: [String], in directory: String? = nil,
+        environment: [String: String]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -31,8 +33,9 @@ import Testing
         let dist = ReleaseBinary.temporaryDirectory()
         var packaging = environment
         packaging["RELEASE_SCRATCH_PATH"] = ReleaseBinary.root.appendingPathComponent(".build/static").path
-        let packaged = try run("/bin/bash", [ReleaseBinary.root.appendingPathComponent("scripts/package.sh").path, dist],
-                               environment: packaging)
+        let packaged = try run(
+            "/bin/bash", [ReleaseBinary.root.appendingPathComponent("scripts/package.sh").path, dist],
+            environment: packaging)
         #expect(packaged.status == 0)
         let tarball = packaged.output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(try run("/usr/bin/env", ["tar", "-C", dist, "-xzf", tarball], environment: environment).status == 0)
@@ -43,20 +46,25 @@ import Testing
     #if os(macOS)
     /// The darwin-universal tarball runs on any Mac of the deployment target: both slices, and only the OS's
     /// libraries (scripts/check-macos-binary.sh, which scripts/package.sh runs too).
-    @Test(.enabled(if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
-                   "builds the universal binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
+    @Test(
+        .enabled(
+            if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
+            "builds the universal binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
     func thePackagedBinaryNeedsOnlyWhatEveryMacHas() throws {
         let binary = try Self.packagedBinary()
-        let check = try Self.run(ReleaseBinary.root.appendingPathComponent("scripts/check-macos-binary.sh").path,
-                                 ["--universal", binary], environment: Self.environment)
+        let check = try Self.run(
+            ReleaseBinary.root.appendingPathComponent("scripts/check-macos-binary.sh").path,
+            ["--universal", binary], environment: Self.environment)
         #expect(check.status == 0, "\(check.output)")
         let version = try Self.run(binary, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(version.status == 0)
         #expect(version.output.contains("."), "\(version.output)")
     }
     #else
-    @Test(.enabled(if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
-                   "builds the static binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
+    @Test(
+        .enabled(
+            if: slow || environment["RELEASE_STATIC_BINARY"] != nil,
+            "builds the static binary (minutes); set RELEASE_SLOW_TESTS=1 or RELEASE_STATIC_BINARY=PATH"))
     func thePackagedBinaryNeedsNoSwiftLibraries() throws {
         let binary = try Self.packagedBinary()
         let ldd = try Self.run("/usr/bin/env", ["ldd", binary], environment: Self.environment)  // portability: linux-only (the ELF half of this test)
@@ -72,8 +80,9 @@ import Testing
         let elf = try Self.elfFacts(binary)
         #expect(elf.type == 3, "not position-independent: ELF e_type \(elf.type) (EXEC = 2, PIE is DYN = 3)")
         #expect(elf.hasInterpreter, "a DYN file without PT_INTERP is a library, not a PIE executable")
-        #expect(elf.stackFlags.map { $0 & 1 == 0 } == true,
-                "the stack must not be executable: PT_GNU_STACK flags \(elf.stackFlags.map(String.init) ?? "missing")")
+        #expect(
+            elf.stackFlags.map { $0 & 1 == 0 } == true,
+            "the stack must not be executable: PT_GNU_STACK flags \(elf.stackFlags.map(String.init) ?? "missing")")
     }
     #endif
 
@@ -81,8 +90,9 @@ import Testing
     /// of PT_GNU_STACK (nil when absent: the loader then assumes an executable stack). 64-bit little-endian only.
     static func elfFacts(_ path: String) throws -> (type: UInt16, hasInterpreter: Bool, stackFlags: UInt32?) {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
-        try #require(bytes.count >= 64 && bytes.prefix(4) == [0x7F, 0x45, 0x4C, 0x46] && bytes[4] == 2 && bytes[5] == 1,
-                     "not a 64-bit little-endian ELF file")
+        try #require(
+            bytes.count >= 64 && bytes.prefix(4) == [0x7F, 0x45, 0x4C, 0x46] && bytes[4] == 2 && bytes[5] == 1,
+            "not a 64-bit little-endian ELF file")
         func integer(_ offset: Int, _ size: Int) -> UInt64 {
             (0..<size).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
         }
@@ -106,22 +116,26 @@ import Testing
     /// storage belongs to this test alone.
     @Test func theSelfPipelinePublishesTheTarballAndItsChecksums() throws {
         let directory = try ReleaseBinary.gitRepository(branch: "main")
-        try FileManager.default.copyItem(atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/self.json").path,
-                                         toPath: directory + "/self.json")
+        try FileManager.default.copyItem(
+            atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/self.json").path,
+            toPath: directory + "/self.json")
         let fake = directory + "/fake-package.sh"
         try """
-            #!/bin/sh
-            set -e
-            mkdir -p "$1"
-            printf '%s' "$2" > "$1/release-9.9.9-$2.tar.gz"
-            printf 'version=9.9.9\\ntarball=%s\\n' "$1/release-9.9.9-$2.tar.gz" >> "$RELEASE_OUTPUT"
-            """.write(toFile: fake, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        set -e
+        mkdir -p "$1"
+        printf '%s' "$2" > "$1/release-9.9.9-$2.tar.gz"
+        printf 'version=9.9.9\\ntarball=%s\\n' "$1/release-9.9.9-$2.tar.gz" >> "$RELEASE_OUTPUT"
+        """.write(toFile: fake, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
         let variables = ["--var", "package=" + fake]
         // One machine plays the three runners: macOS for the universal binary, RUNNER_ARCH for the arm64 one.
-        let outcome = try ReleaseBinary.run(["run", "self.json", "--rehearse", "--os", "macos"] + variables, in: directory,
-                                            environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "RUNNER_ARCH": "ARM64",
-                                                                         "GITHUB_REPOSITORY": "owner/release"])
+        let outcome = try ReleaseBinary.run(
+            ["run", "self.json", "--rehearse", "--os", "macos"] + variables, in: directory,
+            environment: [
+                "GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "RUNNER_ARCH": "ARM64",
+                "GITHUB_REPOSITORY": "owner/release",
+            ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("owner/release v"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("    SHA256SUMS  "), "\(outcome.stderr)")
@@ -129,8 +143,9 @@ import Testing
             #expect(outcome.stderr.contains("    release-9.9.9-\(platform).tar.gz"), "\(outcome.stderr)")
         }
         // On one Linux machine, the other platforms' steps are skipped, and so is the publish: nothing half-released.
-        let alone = try ReleaseBinary.run(["run", "self.json", "--rehearse"] + variables, in: directory,
-                                          environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "GITHUB_REPOSITORY": "owner/release"])
+        let alone = try ReleaseBinary.run(
+            ["run", "self.json", "--rehearse"] + variables, in: directory,
+            environment: ["GITHUB_TOKEN": "ghp_rehearsalToken0123456789", "GITHUB_REPOSITORY": "owner/release"])
         #expect(alone.status == 0, "\(alone.stderr)")
         #expect(alone.stderr.contains("○ publish skipped: uses outputs of 'package-darwin-universal', which runs on macos only"), "\(alone.stderr)")
         #expect(alone.stderr.contains("○ sums skipped"), "\(alone.stderr)")

@@ -63,8 +63,9 @@ import Testing
     @Test func fromAnEmptyAccountARunCreatesSignsExportsAndASecondRunWritesNothing() throws {
         let machine = try Self.machine()
         let report = machine.directory + "/build/report.json"
-        let outcome = try ReleaseBinary.run(["run", "sync", "--os", "macos", "--report", report], in: machine.directory,
-                                            environment: machine.environment)
+        let outcome = try ReleaseBinary.run(
+            ["run", "sync", "--os", "macos", "--report", report], in: machine.directory,
+            environment: machine.environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // One certificate, the app's and the widget's bundle ids and App Store profiles, in that order.
         #expect(Self.writes(machine) == ["POST /v1/certificates", "POST /v1/bundleIds", "POST /v1/profiles", "POST /v1/bundleIds", "POST /v1/profiles"])
@@ -111,9 +112,11 @@ import Testing
     }
 
     @Test func aReadOnlyRunThatWouldChangeSomethingFailsInPreflightAndChangesNothing() throws {
-        for (options, extra, why) in [(#""create": true, "readonly": true"#, [String: String](), "readonly: true"),
-                                      (#""create": true"#, ["CI": "true"], "readonly: true, the default when CI is set"),
-                                      (#""readonly": false"#, [:], "create: false")] {
+        for (options, extra, why) in [
+            (#""create": true, "readonly": true"#, [String: String](), "readonly: true"),
+            (#""create": true"#, ["CI": "true"], "readonly: true, the default when CI is set"),
+            (#""readonly": false"#, [:], "create: false"),
+        ] {
             let machine = try Self.machine(with: options, extra: extra)
             let outcome = try ReleaseBinary.run(["run", "sync", "--os", "macos"], in: machine.directory, environment: machine.environment)
             #expect(outcome.status == 1, "\(outcome.stderr)")
@@ -142,7 +145,8 @@ import Testing
         let step = try #require((json["steps"] as? [[String: Any]])?.first)
         #expect(step["id"] as? String == "signing" && step["type"] as? String == "app-store" && step["complete"] as? Bool == false)
         #expect(step["certificate"] is NSNull)
-        #expect((step["changes"] as? [[String: Any]])?.map { $0["action"] as? String ?? "" }
+        #expect(
+            (step["changes"] as? [[String: Any]])?.map { $0["action"] as? String ?? "" }
                 == ["create-certificate", "create-bundle-id", "create-bundle-id", "create-profile", "create-profile"])
         #expect(Self.writes(machine) == [], "status is read-only")
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ReleaseKit
+import Testing
 
 /// `release validate` and `release version` under `ulimit -s 512`: on Linux that gives the main thread and every
 /// other thread (glibc sizes new threads from the soft limit) the 512 KiB a Mac gives its secondary threads and the
@@ -9,8 +9,9 @@ import ReleaseKit
 @Suite struct SmallStackCommandTests {
     /// Runs `release ARGUMENTS` in `directory` with a 512 KiB stack limit.
     static func runOnSmallStack(_ arguments: [String], in directory: String) throws -> ReleaseBinary.Outcome {
-        try ReleaseBinary.run(["-c", "ulimit -s 512 && exec \"$0\" \"$@\"", ReleaseBinary.path] + arguments, in: directory,
-                              executable: "/bin/bash")
+        try ReleaseBinary.run(
+            ["-c", "ulimit -s 512 && exec \"$0\" \"$@\"", ReleaseBinary.path] + arguments, in: directory,
+            executable: "/bin/bash")
     }
 
     static func temporaryFolder() throws -> String {

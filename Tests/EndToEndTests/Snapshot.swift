@@ -16,8 +16,10 @@ enum Snapshot {
 
     /// Checks `actual`, with each key of `placeholders` replaced by its value (longest keys first), against the
     /// snapshot `name`.
-    static func expect(_ actual: String, matches name: String, placeholders: [String: String] = [:],
-                       sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func expect(
+        _ actual: String, matches name: String, placeholders: [String: String] = [:],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         var text = actual
         for (value, placeholder) in placeholders.sorted(by: { $0.key.count > $1.key.count }) where !value.isEmpty {
             text = text.replacingOccurrences(of: value, with: placeholder)
@@ -33,8 +35,9 @@ enum Snapshot {
         }
         if text != expected {
             let diff = TextDiff.unified(old: expected, new: text, path: "Snapshots/\(name).txt")
-            Issue.record("output differs from Snapshots/\(name).txt (RECORD_SNAPSHOTS=1 re-records):\n\(diff)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "output differs from Snapshots/\(name).txt (RECORD_SNAPSHOTS=1 re-records):\n\(diff)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 /// Records every event a run emits.
@@ -45,7 +46,9 @@ final class Blackboard: Sendable {
     private let state = Mutex<[String: [String: Int]]>([:])
 
     func increment(_ board: String, _ key: String) -> Int {
-        state.withLock { $0[board, default: [:]][key, default: 0] += 1; return $0[board]![key]! }
+        state.withLock {
+            $0[board, default: [:]][key, default: 0] += 1; return $0[board]![key]!
+        }
     }
 
     func decrement(_ board: String, _ key: String) {
@@ -189,12 +192,15 @@ enum TestPipelines {
     static let fixedGit = GitInfo(branch: "release/3.0.0", sha: "0123456789abcdef0123456789abcdef01234567", commitCount: 4321)
 
     /// Plans and runs `text` with test defaults; returns the result and the reporter.
-    static func run(_ text: String, configure: (inout RunOptions) -> Void = { _ in }, environment: [String: String] = [:],
-                    onStart: (@Sendable (Engine) -> Void)? = nil) async throws -> (RunResult, RecordingReporter) {
+    static func run(
+        _ text: String, configure: (inout RunOptions) -> Void = { _ in }, environment: [String: String] = [:],
+        onStart: (@Sendable (Engine) -> Void)? = nil
+    ) async throws -> (RunResult, RecordingReporter) {
         let pipeline = try load(text)
-        var options = RunOptions(workingDirectory: temporaryDirectory(),
-                                 environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
-                                 jobs: 4, now: Date(timeIntervalSince1970: 1_413_957_678), git: fixedGit)
+        var options = RunOptions(
+            workingDirectory: temporaryDirectory(),
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            jobs: 4, now: Date(timeIntervalSince1970: 1_413_957_678), git: fixedGit)
         configure(&options)
         let masker = SecretMasker()
         let plan = try await Planner().plan(pipeline, options: options, masker: masker)
@@ -239,4 +245,3 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
-

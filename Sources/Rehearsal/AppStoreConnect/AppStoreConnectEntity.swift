@@ -160,7 +160,8 @@ struct AppStoreConnectEntity {
 extension AppStoreConnectProblem {
     /// A required member of the document itself (`/data/type`, a linkage's `id`).
     static func required(type name: String, pointer: String) -> Self {
-        Self(status: 409, code: "ENTITY_ERROR.ATTRIBUTE.REQUIRED", title: "The provided entity is missing a required attribute",
-             detail: "You must provide a value for '\(name)' with this request", pointer: pointer)
+        Self(
+            status: 409, code: "ENTITY_ERROR.ATTRIBUTE.REQUIRED", title: "The provided entity is missing a required attribute",
+            detail: "You must provide a value for '\(name)' with this request", pointer: pointer)
     }
 }

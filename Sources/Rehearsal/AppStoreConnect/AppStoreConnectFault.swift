@@ -79,7 +79,8 @@ public struct AppStoreConnectFault: Sendable, Equatable {
     /// The failure Apple reports for a build whose version is not higher than the one already approved.
     public static let versionNotHigher = AppStoreConnectStateDetail(
         code: "ITMS-90062",
-        description: "This bundle is invalid. The value for key CFBundleShortVersionString [1.0.0] in the Info.plist file must contain a higher version than that of the previously approved version [1.0.0]."
+        description:
+            "This bundle is invalid. The value for key CFBundleShortVersionString [1.0.0] in the Info.plist file must contain a higher version than that of the previously approved version [1.0.0]."
     )
 
     func matches(operation: String?, part: Int?, processing: Bool) -> Bool {

@@ -74,13 +74,13 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     public var method: String {
         switch self {
         case .buildUploadsCreate, .buildUploadFilesCreate, .betaGroupAddBuilds, .buildAddBetaGroups,
-             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate, .appStoreVersionsCreate,
-             .appStoreVersionLocalizationsCreate, .reviewSubmissionsCreate, .reviewSubmissionItemsCreate, .phasedReleasesCreate,
-             .releaseRequestsCreate,
-             .certificatesCreate, .bundleIdsCreate, .profilesCreate:
+            .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate, .appStoreVersionsCreate,
+            .appStoreVersionLocalizationsCreate, .reviewSubmissionsCreate, .reviewSubmissionItemsCreate, .phasedReleasesCreate,
+            .releaseRequestsCreate,
+            .certificatesCreate, .bundleIdsCreate, .profilesCreate:
             return "POST"
         case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate, .appStoreVersionsUpdate,
-             .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsUpdate, .phasedReleasesUpdate:
+            .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsUpdate, .phasedReleasesUpdate:
             return "PATCH"
         case .buildUploadsDelete, .reviewSubmissionItemsDelete, .phasedReleasesDelete, .certificatesDelete, .profilesDelete:
             return "DELETE"

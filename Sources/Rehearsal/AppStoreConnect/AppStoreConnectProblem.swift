@@ -23,19 +23,22 @@ struct AppStoreConnectProblem: Error, Sendable {
 
     static let unauthorized = Self(
         status: 401, code: "NOT_AUTHORIZED", title: "Authentication credentials are missing or invalid.",
-        detail: "Provide a properly configured and signed bearer token, and make sure that it has not expired. Learn more about Generating Tokens for API Requests https://developer.apple.com/go/?id=api-generating-tokens"
+        detail:
+            "Provide a properly configured and signed bearer token, and make sure that it has not expired. Learn more about Generating Tokens for API Requests https://developer.apple.com/go/?id=api-generating-tokens"
     )
 
     static func tooManyRequests(retryAfter: Int) -> Self {
-        Self(status: 429, code: "RATE_LIMIT_EXCEEDED", title: "The request rate limit has been reached.",
-             detail: "We've received too many requests for this API. Please wait and try again or slow down your request rate.",
-             headers: [("Retry-After", "\(retryAfter)")])
+        Self(
+            status: 429, code: "RATE_LIMIT_EXCEEDED", title: "The request rate limit has been reached.",
+            detail: "We've received too many requests for this API. Please wait and try again or slow down your request rate.",
+            headers: [("Retry-After", "\(retryAfter)")])
     }
 
     static func serverError(_ status: Int) -> Self {
-        Self(status: status, code: status == 503 ? "SERVICE_UNAVAILABLE" : "UNEXPECTED_ERROR",
-             title: "An unexpected error occurred.",
-             detail: "An unexpected error occurred on the server side. If this issue continues, contact us at https://developer.apple.com/contact/.")
+        Self(
+            status: status, code: status == 503 ? "SERVICE_UNAVAILABLE" : "UNEXPECTED_ERROR",
+            title: "An unexpected error occurred.",
+            detail: "An unexpected error occurred on the server side. If this issue continues, contact us at https://developer.apple.com/contact/.")
     }
 
     static let unknownPath = Self(
@@ -49,8 +52,9 @@ struct AppStoreConnectProblem: Error, Sendable {
     )
 
     static func notFound(_ type: String, _ id: String) -> Self {
-        Self(status: 404, code: "NOT_FOUND", title: "The specified resource does not exist",
-             detail: "There is no resource of type '\(type)' with id '\(id)'")
+        Self(
+            status: 404, code: "NOT_FOUND", title: "The specified resource does not exist",
+            detail: "There is no resource of type '\(type)' with id '\(id)'")
     }
 
     static func invalidParameter(_ name: String, _ value: String, allowed: [String]? = nil) -> Self {
@@ -60,13 +64,15 @@ struct AppStoreConnectProblem: Error, Sendable {
     }
 
     static func illegalParameter(_ name: String) -> Self {
-        Self(status: 400, code: "PARAMETER_ERROR.ILLEGAL", title: "A parameter is not allowed for this request",
-             detail: "The parameter '\(name)' can not be used with this request", parameter: name)
+        Self(
+            status: 400, code: "PARAMETER_ERROR.ILLEGAL", title: "A parameter is not allowed for this request",
+            detail: "The parameter '\(name)' can not be used with this request", parameter: name)
     }
 
     static func requiredParameter(_ name: String) -> Self {
-        Self(status: 400, code: "PARAMETER_ERROR.REQUIRED", title: "A required parameter is missing.",
-             detail: "The parameter '\(name)' is required for this request", parameter: name)
+        Self(
+            status: 400, code: "PARAMETER_ERROR.REQUIRED", title: "A required parameter is missing.",
+            detail: "The parameter '\(name)' is required for this request", parameter: name)
     }
 
     static func unprocessable(_ detail: String) -> Self {
@@ -74,8 +80,9 @@ struct AppStoreConnectProblem: Error, Sendable {
     }
 
     static func required(attribute name: String) -> Self {
-        Self(status: 409, code: "ENTITY_ERROR.ATTRIBUTE.REQUIRED", title: "The provided entity is missing a required attribute",
-             detail: "You must provide a value for the attribute '\(name)' with this request", pointer: "/data/attributes/\(name)")
+        Self(
+            status: 409, code: "ENTITY_ERROR.ATTRIBUTE.REQUIRED", title: "The provided entity is missing a required attribute",
+            detail: "You must provide a value for the attribute '\(name)' with this request", pointer: "/data/attributes/\(name)")
     }
 
     static func invalid(_ pointer: String, _ detail: String) -> Self {
@@ -83,33 +90,39 @@ struct AppStoreConnectProblem: Error, Sendable {
     }
 
     static func wrongType(_ pointer: String, expected: String) -> Self {
-        Self(status: 409, code: "ENTITY_ERROR.ATTRIBUTE.TYPE", title: "An attribute value has an invalid type",
-             detail: "The value at '\(pointer)' must be \(expected)", pointer: pointer)
+        Self(
+            status: 409, code: "ENTITY_ERROR.ATTRIBUTE.TYPE", title: "An attribute value has an invalid type",
+            detail: "The value at '\(pointer)' must be \(expected)", pointer: pointer)
     }
 
     static func unknownAttribute(_ name: String, resource: String) -> Self {
-        Self(status: 409, code: "ENTITY_ERROR.ATTRIBUTE.UNKNOWN", title: "The provided entity includes an unknown attribute",
-             detail: "'\(name)' is not an attribute on the resource '\(resource)'", pointer: "/data/attributes/\(name)")
+        Self(
+            status: 409, code: "ENTITY_ERROR.ATTRIBUTE.UNKNOWN", title: "The provided entity includes an unknown attribute",
+            detail: "'\(name)' is not an attribute on the resource '\(resource)'", pointer: "/data/attributes/\(name)")
     }
 
     static func required(relationship name: String) -> Self {
-        Self(status: 409, code: "ENTITY_ERROR.RELATIONSHIP.REQUIRED", title: "The provided entity is missing a required relationship",
-             detail: "You must provide a value for the relationship '\(name)' with this request", pointer: "/data/relationships/\(name)")
+        Self(
+            status: 409, code: "ENTITY_ERROR.RELATIONSHIP.REQUIRED", title: "The provided entity is missing a required relationship",
+            detail: "You must provide a value for the relationship '\(name)' with this request", pointer: "/data/relationships/\(name)")
     }
 
     static func invalidRelationship(_ pointer: String, _ detail: String, status: Int = 409) -> Self {
-        Self(status: status, code: "ENTITY_ERROR.RELATIONSHIP.INVALID", title: "The provided entity includes a relationship with an invalid value",
-             detail: detail, pointer: pointer)
+        Self(
+            status: status, code: "ENTITY_ERROR.RELATIONSHIP.INVALID", title: "The provided entity includes a relationship with an invalid value",
+            detail: detail, pointer: pointer)
     }
 
     static func state(_ detail: String, pointer: String? = nil) -> Self {
-        Self(status: 409, code: "STATE_ERROR", title: "The request cannot be fulfilled because of the state of another resource.",
-             detail: detail, pointer: pointer)
+        Self(
+            status: 409, code: "STATE_ERROR", title: "The request cannot be fulfilled because of the state of another resource.",
+            detail: detail, pointer: pointer)
     }
 
     static func duplicate(_ pointer: String, _ detail: String) -> Self {
-        Self(status: 409, code: "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
-             title: "The provided entity includes an attribute with a value that has already been used", detail: detail, pointer: pointer)
+        Self(
+            status: 409, code: "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
+            title: "The provided entity includes an attribute with a value that has already been used", detail: detail, pointer: pointer)
     }
 
     static func forbidden(_ detail: String) -> Self {

@@ -35,10 +35,11 @@ extension AppStoreConnectSnapshot {
         let buildID = UUID().uuidString.lowercased()
         let detail = BetaDetail(id: buildID, buildID: buildID, internalBuildState: "PROCESSING", externalBuildState: "PROCESSING")
         betaDetails.append(detail)
-        builds.append(Build(
-            id: buildID, appID: appID, preReleaseVersionID: preRelease, version: build, processingState: "PROCESSING",
-            uploadedDate: now, expirationDate: now.addingTimeInterval(90 * 24 * 3600), uploadID: uploadID, betaDetailID: detail.id
-        ))
+        builds.append(
+            Build(
+                id: buildID, appID: appID, preReleaseVersionID: preRelease, version: build, processingState: "PROCESSING",
+                uploadedDate: now, expirationDate: now.addingTimeInterval(90 * 24 * 3600), uploadID: uploadID, betaDetailID: detail.id
+            ))
         return builds.count - 1
     }
 

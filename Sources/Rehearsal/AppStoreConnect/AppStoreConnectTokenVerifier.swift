@@ -39,14 +39,16 @@ struct AppStoreConnectTokenVerifier: Sendable {
         let pieces = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count == 3 else { return "not a compact JWS (header.payload.signature)" }
         guard let headerData = Self.base64URL(pieces[0]),
-              let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any] else {
+            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
+        else {
             return "the header is not base64url JSON"
         }
         guard header["alg"] as? String == "ES256" else { return "alg is not ES256" }
         guard header["typ"] as? String == "JWT" else { return "typ is not JWT" }
         guard let keyID = header["kid"] as? String, let key = keys[keyID] else { return "unknown kid" }
         guard let payloadData = Self.base64URL(pieces[1]),
-              let payload = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any] else {
+            let payload = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
+        else {
             return "the payload is not base64url JSON"
         }
         guard (payload["iss"] as? String)?.lowercased() == key.issuer else { return "iss is not the key's issuer" }
@@ -60,8 +62,9 @@ struct AppStoreConnectTokenVerifier: Sendable {
         if expires - issued > Self.maximumLifetime { return "exp is more than 20 minutes after iat" }
         if expires > current + Self.maximumLifetime + Self.skew { return "exp is more than 20 minutes from now" }
         guard let signatureData = Self.base64URL(pieces[2]), signatureData.count == 64,
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
-              let publicKey = try? P256.Signing.PublicKey(rawRepresentation: key.publicKey) else {
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
+            let publicKey = try? P256.Signing.PublicKey(rawRepresentation: key.publicKey)
+        else {
             return "the signature is not 64 bytes of base64url r||s"
         }
         let signingInput = Data((pieces[0] + "." + pieces[1]).utf8)

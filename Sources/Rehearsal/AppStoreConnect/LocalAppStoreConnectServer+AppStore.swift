@@ -51,8 +51,10 @@ extension LocalAppStoreConnectServer {
 
     /// Adds an App Store version in `state` to the app of `bundleID` (created if missing); returns its id.
     @discardableResult
-    public func addAppStoreVersion(bundleID: String, version: String, platform: String = "IOS", state: String = "PREPARE_FOR_SUBMISSION",
-                                   releaseType: String? = "AFTER_APPROVAL") -> String {
+    public func addAppStoreVersion(
+        bundleID: String, version: String, platform: String = "IOS", state: String = "PREPARE_FOR_SUBMISSION",
+        releaseType: String? = "AFTER_APPROVAL"
+    ) -> String {
         mutate { server in
             let appID = server.snapshot.app(bundleID: bundleID, name: bundleID)
             let created = Self.newVersion(appID: appID, platform: platform, versionString: version, releaseType: releaseType, in: &server.snapshot)
@@ -69,13 +71,16 @@ extension LocalAppStoreConnectServer {
     public func finishReview(bundleID: String, version: String, platform: String = "IOS", approved: Bool) -> Bool {
         mutate { state in
             guard let appID = state.snapshot.apps.first(where: { $0.bundleID == bundleID })?.id,
-                  let index = state.snapshot.appStoreVersions.firstIndex(where: {
-                      $0.appID == appID && $0.platform == platform && $0.versionString == version
-                          && ["WAITING_FOR_REVIEW", "IN_REVIEW"].contains($0.appStoreState) }) else { return false }
+                let index = state.snapshot.appStoreVersions.firstIndex(where: {
+                    $0.appID == appID && $0.platform == platform && $0.versionString == version
+                        && ["WAITING_FOR_REVIEW", "IN_REVIEW"].contains($0.appStoreState)
+                })
+            else { return false }
             let versionID = state.snapshot.appStoreVersions[index].id
             for item in state.snapshot.reviewItems.indices where state.snapshot.reviewItems[item].versionID == versionID {
                 guard let submission = state.snapshot.reviewSubmissions.firstIndex(where: { $0.id == state.snapshot.reviewItems[item].submissionID }),
-                      ["WAITING_FOR_REVIEW", "IN_REVIEW"].contains(state.snapshot.reviewSubmissions[submission].state) else { continue }
+                    ["WAITING_FOR_REVIEW", "IN_REVIEW"].contains(state.snapshot.reviewSubmissions[submission].state)
+                else { continue }
                 state.snapshot.reviewItems[item].state = approved ? "APPROVED" : "REJECTED"
                 state.snapshot.reviewSubmissions[submission].state = approved ? "COMPLETE" : "UNRESOLVED_ISSUES"
             }
@@ -97,8 +102,10 @@ extension LocalAppStoreConnectServer {
         let id = snapshot.appStoreVersions[index].id
         let appID = snapshot.appStoreVersions[index].appID
         let platform = snapshot.appStoreVersions[index].platform
-        for other in snapshot.appStoreVersions.indices where other != index && snapshot.appStoreVersions[other].appID == appID
-            && snapshot.appStoreVersions[other].platform == platform && snapshot.appStoreVersions[other].appStoreState == "READY_FOR_SALE" {
+        for other in snapshot.appStoreVersions.indices
+        where other != index && snapshot.appStoreVersions[other].appID == appID
+            && snapshot.appStoreVersions[other].platform == platform && snapshot.appStoreVersions[other].appStoreState == "READY_FOR_SALE"
+        {
             snapshot.appStoreVersions[other].appStoreState = "REPLACED_WITH_NEW_VERSION"
         }
         if let phased = snapshot.phasedReleases.firstIndex(where: { $0.versionID == id }), snapshot.phasedReleases[phased].state == "INACTIVE" {
@@ -195,8 +202,9 @@ extension LocalAppStoreConnectServer {
                     "You cannot create a new version of the App in the current state: version '\(open.versionString)' is \(open.appStoreState).",
                     pointer: "/data/attributes/versionString")
             }
-            let index = Self.newVersion(appID: appID, platform: platform, versionString: versionString,
-                                        releaseType: releaseType ?? "AFTER_APPROVAL", in: &state.snapshot)
+            let index = Self.newVersion(
+                appID: appID, platform: platform, versionString: versionString,
+                releaseType: releaseType ?? "AFTER_APPROVAL", in: &state.snapshot)
             state.snapshot.appStoreVersions[index].earliestReleaseDate = attributes["earliestReleaseDate"] as? String
             return render(state.snapshot.appStoreVersions[index])
         }
@@ -217,7 +225,8 @@ extension LocalAppStoreConnectServer {
             let current = state.snapshot.appStoreVersions[index]
             if !attributes.isEmpty || buildID != nil { try Self.requireEditable(current, "its attributes") }
             if let versionString = attributes["versionString"] as? String, versionString != current.versionString,
-               state.snapshot.appStoreVersions.contains(where: { $0.appID == current.appID && $0.platform == current.platform && $0.versionString == versionString }) {
+                state.snapshot.appStoreVersions.contains(where: { $0.appID == current.appID && $0.platform == current.platform && $0.versionString == versionString })
+            {
                 throw AppStoreConnectProblem.duplicate("/data/attributes/versionString", "An App Store version '\(versionString)' already exists for \(current.platform).")
             }
             let releaseType = attributes["releaseType"] as? String ?? current.releaseType
@@ -267,7 +276,8 @@ extension LocalAppStoreConnectServer {
 
     func attachBuild(_ request: APIRequest) throws -> Reply {
         guard let document = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
-              let data = document["data"] as? [String: Any] else {
+            let data = document["data"] as? [String: Any]
+        else {
             throw AppStoreConnectProblem.unprocessable("The request body must be an object with a 'data' object.")
         }
         guard data["type"] as? String == "builds" else {
@@ -358,7 +368,8 @@ extension LocalAppStoreConnectServer {
             for item in state.snapshot.reviewItems.indices where state.snapshot.reviewItems[item].submissionID == id {
                 state.snapshot.reviewItems[item].state = "REMOVED"
                 if let version = state.snapshot.appStoreVersions.firstIndex(where: { $0.id == state.snapshot.reviewItems[item].versionID }),
-                   ["WAITING_FOR_REVIEW", "IN_REVIEW", "REJECTED", "METADATA_REJECTED"].contains(state.snapshot.appStoreVersions[version].appStoreState) {
+                    ["WAITING_FOR_REVIEW", "IN_REVIEW", "REJECTED", "METADATA_REJECTED"].contains(state.snapshot.appStoreVersions[version].appStoreState)
+                {
                     state.snapshot.appStoreVersions[version].appStoreState = "DEVELOPER_REJECTED"
                 }
             }
@@ -399,7 +410,8 @@ extension LocalAppStoreConnectServer {
             }
             settleCanceled(in: &state)
             if let open = state.snapshot.reviewSubmissions.first(where: {
-                $0.appID == appID && $0.platform == platform && Self.openSubmissionStates.contains($0.state) }) {
+                $0.appID == appID && $0.platform == platform && Self.openSubmissionStates.contains($0.state)
+            }) {
                 throw AppStoreConnectProblem.state("There is another reviewSubmissions with id \(open.id) still in progress.")
             }
             let submission = AppStoreConnectSnapshot.ReviewSubmission(
@@ -444,8 +456,10 @@ extension LocalAppStoreConnectServer {
                 }
                 state.snapshot.reviewSubmissions[index].state = "WAITING_FOR_REVIEW"
                 state.snapshot.reviewSubmissions[index].submittedDate = Date()
-                for item in state.snapshot.reviewItems.indices where state.snapshot.reviewItems[item].submissionID == current.id
-                    && state.snapshot.reviewItems[item].state != "REMOVED" {
+                for item in state.snapshot.reviewItems.indices
+                where state.snapshot.reviewItems[item].submissionID == current.id
+                    && state.snapshot.reviewItems[item].state != "REMOVED"
+                {
                     state.snapshot.reviewItems[item].state = "READY_FOR_REVIEW"
                     if let version = state.snapshot.appStoreVersions.firstIndex(where: { $0.id == state.snapshot.reviewItems[item].versionID }) {
                         state.snapshot.appStoreVersions[version].appStoreState = "WAITING_FOR_REVIEW"
@@ -489,17 +503,20 @@ extension LocalAppStoreConnectServer {
             let pointer = "/data/relationships/appStoreVersion/data/id"
             let version = state.snapshot.appStoreVersions[try versionIndex(versionID, in: state.snapshot, pointer: pointer)]
             guard ["READY_FOR_REVIEW", "UNRESOLVED_ISSUES"].contains(submission.state) else {
-                throw AppStoreConnectProblem.state("The review submission is \(submission.state); items can only be added before it is submitted.",
-                                                   pointer: "/data/relationships/reviewSubmission")
+                throw AppStoreConnectProblem.state(
+                    "The review submission is \(submission.state); items can only be added before it is submitted.",
+                    pointer: "/data/relationships/reviewSubmission")
             }
             guard version.appID == submission.appID, version.platform == submission.platform else {
                 throw AppStoreConnectProblem.invalidRelationship(pointer, "The App Store version is not of this submission's app and platform.")
             }
             let active = state.snapshot.reviewItems.filter { $0.versionID == versionID && $0.state != "REMOVED" }
             if let other = active.first(where: { item in
-                state.snapshot.reviewSubmissions.contains { $0.id == item.submissionID && Self.openSubmissionStates.contains($0.state) } }) {
+                state.snapshot.reviewSubmissions.contains { $0.id == item.submissionID && Self.openSubmissionStates.contains($0.state) }
+            }) {
                 throw AppStoreConnectProblem.invalidRelationship(
-                    pointer, other.submissionID == submissionID
+                    pointer,
+                    other.submissionID == submissionID
                         ? "The App Store version is already an item of this review submission."
                         : "The App Store version is already an item of another review submission (\(other.submissionID)).")
             }
@@ -612,8 +629,9 @@ extension LocalAppStoreConnectServer {
             Self.release(versionAt: index, in: &state.snapshot)
         }
         let id = UUID().uuidString.lowercased()
-        return single(["type": "appStoreVersionReleaseRequests", "id": id, "links": ["self": resourceURL("appStoreVersionReleaseRequests", id)]],
-                      status: 201, selfLink: resourceURL("appStoreVersionReleaseRequests", id))
+        return single(
+            ["type": "appStoreVersionReleaseRequests", "id": id, "links": ["self": resourceURL("appStoreVersionReleaseRequests", id)]],
+            status: 201, selfLink: resourceURL("appStoreVersionReleaseRequests", id))
     }
 
     // MARK: Documents
@@ -624,8 +642,8 @@ extension LocalAppStoreConnectServer {
         case "READY_FOR_SALE": return "READY_FOR_DISTRIBUTION"
         case "PROCESSING_FOR_APP_STORE": return "PROCESSING_FOR_DISTRIBUTION"
         case "ACCEPTED", "DEVELOPER_REJECTED", "IN_REVIEW", "INVALID_BINARY", "METADATA_REJECTED", "PENDING_APPLE_RELEASE",
-             "PENDING_DEVELOPER_RELEASE", "PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "REJECTED", "REPLACED_WITH_NEW_VERSION",
-             "WAITING_FOR_EXPORT_COMPLIANCE", "WAITING_FOR_REVIEW":
+            "PENDING_DEVELOPER_RELEASE", "PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "REJECTED", "REPLACED_WITH_NEW_VERSION",
+            "WAITING_FOR_EXPORT_COMPLIANCE", "WAITING_FOR_REVIEW":
             return state
         default: return nil
         }
@@ -701,7 +719,9 @@ extension LocalAppStoreConnectServer {
             attributes["currentDayNumber"] = phased.state == "COMPLETE" ? 7 : min(7, max(phased.currentDayNumber ?? 1, elapsed))
             attributes["totalPauseDuration"] = phased.totalPauseDuration ?? 0
         }
-        return ["type": "appStoreVersionPhasedReleases", "id": phased.id, "attributes": attributes,
-                "links": ["self": resourceURL("appStoreVersionPhasedReleases", phased.id)]]
+        return [
+            "type": "appStoreVersionPhasedReleases", "id": phased.id, "attributes": attributes,
+            "links": ["self": resourceURL("appStoreVersionPhasedReleases", phased.id)],
+        ]
     }
 }

@@ -31,13 +31,15 @@ extension LocalAppStoreConnectServer {
                 throw AppStoreConnectProblem.invalidRelationship(
                     "/data/relationships/app/data/id", "There is no resource of type 'apps' with id '\(appID)'", status: 422)
             }
-            let taken = state.snapshot.builds.contains { existing in
-                existing.appID == appID && existing.version == build
-                    && state.snapshot.preReleaseVersions.contains { $0.id == existing.preReleaseVersionID && $0.version == version && $0.platform == platform }
-            } || state.snapshot.buildUploads.contains {
-                $0.appID == appID && $0.version == version && $0.build == build && $0.platform == platform
-                    && ($0.state == "COMPLETE" || $0.state == "PROCESSING")
-            }
+            let taken =
+                state.snapshot.builds.contains { existing in
+                    existing.appID == appID && existing.version == build
+                        && state.snapshot.preReleaseVersions.contains { $0.id == existing.preReleaseVersionID && $0.version == version && $0.platform == platform }
+                }
+                || state.snapshot.buildUploads.contains {
+                    $0.appID == appID && $0.version == version && $0.build == build && $0.platform == platform
+                        && ($0.state == "COMPLETE" || $0.state == "PROCESSING")
+                }
             if taken {
                 throw AppStoreConnectProblem.duplicate(
                     "/data/attributes/cfBundleVersion",
@@ -240,7 +242,8 @@ extension LocalAppStoreConnectServer {
         if let expected = file.checksumHash, let algorithm = file.checksumAlgorithm, actualDigest?.lowercased() != expected {
             let detail = AppStoreConnectStateDetail(
                 code: "CHECKSUM_MISMATCH",
-                description: "The \(algorithm) checksum of the uploaded file (\(actualDigest ?? "unreadable")) does not match the checksum provided (\(expected)). Upload the file again."
+                description:
+                    "The \(algorithm) checksum of the uploaded file (\(actualDigest ?? "unreadable")) does not match the checksum provided (\(expected)). Upload the file again."
             )
             file.state = "FAILED"
             file.errors = [detail]

@@ -48,10 +48,12 @@ extension LocalAppStoreConnectServer {
         ]
         if let uploaded = upload.uploadedDate { attributes["uploadedDate"] = Self.date(uploaded) }
         var relationships: [String: Any] = [
-            "buildUploadFiles": ["links": [
-                "self": "\(resourceURL("buildUploads", upload.id))/relationships/buildUploadFiles",
-                "related": "\(resourceURL("buildUploads", upload.id))/buildUploadFiles",
-            ]],
+            "buildUploadFiles": [
+                "links": [
+                    "self": "\(resourceURL("buildUploads", upload.id))/relationships/buildUploadFiles",
+                    "related": "\(resourceURL("buildUploads", upload.id))/buildUploadFiles",
+                ]
+            ]
         ]
         if let build = upload.buildID { relationships["build"] = ["data": ["type": "builds", "id": build]] }
         let slots = ["ASSET": "assetFile", "ASSET_DESCRIPTION": "assetDescriptionFile", "ASSET_SPI": "assetSpiFile"]

@@ -121,21 +121,27 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         case .appsList:
             return (["bundleId": nil, "name": nil, "sku": nil, "id": nil], ["name", "-name", "bundleId", "-bundleId", "sku", "-sku"], true)
         case .appBuildUploads:
-            return (["cfBundleShortVersionString": nil, "cfBundleVersion": nil, "platform": platforms, "state": nil],
-                    ["cfBundleVersion", "-cfBundleVersion", "uploadedDate", "-uploadedDate"], true)
+            return (
+                ["cfBundleShortVersionString": nil, "cfBundleVersion": nil, "platform": platforms, "state": nil],
+                ["cfBundleVersion", "-cfBundleVersion", "uploadedDate", "-uploadedDate"], true
+            )
         case .buildUploadFilesOfUpload:
             return ([:], [], true)
         case .buildsList:
-            return ([
-                "app": nil, "version": nil, "expired": nil, "processingState": ["PROCESSING", "FAILED", "INVALID", "VALID"],
-                "preReleaseVersion.version": nil, "preReleaseVersion.platform": platforms, "preReleaseVersion": nil,
-                "betaGroups": nil, "id": nil, "usesNonExemptEncryption": nil,
-            ], ["version", "-version", "uploadedDate", "-uploadedDate", "preReleaseVersion", "-preReleaseVersion"], true)
+            return (
+                [
+                    "app": nil, "version": nil, "expired": nil, "processingState": ["PROCESSING", "FAILED", "INVALID", "VALID"],
+                    "preReleaseVersion.version": nil, "preReleaseVersion.platform": platforms, "preReleaseVersion": nil,
+                    "betaGroups": nil, "id": nil, "usesNonExemptEncryption": nil,
+                ], ["version", "-version", "uploadedDate", "-uploadedDate", "preReleaseVersion", "-preReleaseVersion"], true
+            )
         case .preReleaseVersionsList:
             return (["app": nil, "version": nil, "platform": platforms, "builds.version": nil], ["version", "-version"], true)
         case .betaGroupsList:
-            return (["app": nil, "name": nil, "isInternalGroup": nil, "id": nil, "builds": nil],
-                    ["name", "-name", "createdDate", "-createdDate"], true)
+            return (
+                ["app": nil, "name": nil, "isInternalGroup": nil, "id": nil, "builds": nil],
+                ["name", "-name", "createdDate", "-createdDate"], true
+            )
         case .betaBuildLocalizationsList:
             return (["build": nil, "locale": nil], [], true)
         case .buildBetaDetailsList:
@@ -145,9 +151,14 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         case .appStoreVersionLocalizationsOfVersion:
             return (["locale": nil], [], true)
         case .reviewSubmissionsList:
-            return (["app": nil, "platform": platforms, "state": [
-                "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "UNRESOLVED_ISSUES", "CANCELING", "COMPLETING", "COMPLETE",
-            ]], [], true)
+            return (
+                [
+                    "app": nil, "platform": platforms,
+                    "state": [
+                        "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "UNRESOLVED_ISSUES", "CANCELING", "COMPLETING", "COMPLETE",
+                    ],
+                ], [], true
+            )
         case .reviewSubmissionItemsOfSubmission:
             return ([:], [], true)
         case .certificatesList, .bundleIdsList, .bundleIdProfiles, .devicesList, .profilesList:
@@ -221,8 +232,9 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         var text = cursor
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
         guard let data = Data(base64Encoded: text),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let offset = (object["offset"] as? String).flatMap({ Int($0) }), offset >= 0 else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let offset = (object["offset"] as? String).flatMap({ Int($0) }), offset >= 0
+        else { return nil }
         return offset
     }
 
@@ -262,8 +274,9 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             let relationships = resource["relationships"] as? [String: Any] ?? [:]
             for name in names {
                 guard let linkage = (relationships[name] as? [String: Any])?["data"] as? [String: Any],
-                      let type = linkage["type"] as? String, let id = linkage["id"] as? String,
-                      seen.insert(type + "/" + id).inserted, let document = render(type, id, in: snapshot) else { continue }
+                    let type = linkage["type"] as? String, let id = linkage["id"] as? String,
+                    seen.insert(type + "/" + id).inserted, let document = render(type, id, in: snapshot)
+                else { continue }
                 documents.append(document)
             }
         }

@@ -46,17 +46,25 @@ extension LocalAppStoreConnectServer {
         func sorts(_ names: [String]) -> [String] { names.flatMap { [$0, "-" + $0] } }
         switch operation {
         case .certificatesList:
-            return (["displayName": nil, "certificateType": certificateTypes, "serialNumber": nil, "id": nil],
-                    sorts(["displayName", "certificateType", "serialNumber", "id"]), true)
+            return (
+                ["displayName": nil, "certificateType": certificateTypes, "serialNumber": nil, "id": nil],
+                sorts(["displayName", "certificateType", "serialNumber", "id"]), true
+            )
         case .bundleIdsList:
-            return (["name": nil, "platform": bundleIDPlatforms, "identifier": nil, "seedId": nil, "id": nil],
-                    sorts(["name", "platform", "identifier", "seedId", "id"]), true)
+            return (
+                ["name": nil, "platform": bundleIDPlatforms, "identifier": nil, "seedId": nil, "id": nil],
+                sorts(["name", "platform", "identifier", "seedId", "id"]), true
+            )
         case .devicesList:
-            return (["name": nil, "platform": bundleIDPlatforms, "udid": nil, "status": ["ENABLED", "DISABLED"], "id": nil],
-                    sorts(["name", "platform", "udid", "status", "id"]), true)
+            return (
+                ["name": nil, "platform": bundleIDPlatforms, "udid": nil, "status": ["ENABLED", "DISABLED"], "id": nil],
+                sorts(["name", "platform", "udid", "status", "id"]), true
+            )
         case .profilesList:
-            return (["name": nil, "profileType": profileTypes, "profileState": ["ACTIVE", "INVALID"], "id": nil],
-                    sorts(["name", "profileType", "profileState", "id"]), true)
+            return (
+                ["name": nil, "profileType": profileTypes, "profileState": ["ACTIVE", "INVALID"], "id": nil],
+                sorts(["name", "profileType", "profileState", "id"]), true
+            )
         case .bundleIdProfiles:
             return ([:], [], true)
         default:
@@ -133,8 +141,10 @@ extension LocalAppStoreConnectServer {
     func deviceJSON(_ device: AppStoreConnectSigningState.Device) -> [String: Any] {
         [
             "type": "devices", "id": device.id,
-            "attributes": ["name": device.name, "platform": device.platform, "udid": device.udid, "deviceClass": device.deviceClass,
-                           "status": device.status, "model": device.deviceClass == "IPAD" ? "iPad" : "iPhone", "addedDate": Self.date(device.addedDate)],
+            "attributes": [
+                "name": device.name, "platform": device.platform, "udid": device.udid, "deviceClass": device.deviceClass,
+                "status": device.status, "model": device.deviceClass == "IPAD" ? "iPad" : "iPhone", "addedDate": Self.date(device.addedDate),
+            ],
             "links": ["self": resourceURL("devices", device.id)],
         ]
     }
@@ -170,8 +180,9 @@ extension LocalAppStoreConnectServer {
 
     func createCertificate(_ request: APIRequest) throws -> Reply {
         let entity = try AppStoreConnectEntity(request.body, type: "certificates")
-        let attributes = try entity.attributes(["csrContent": .string, "certificateType": .oneOf(Self.certificateTypes)],
-                                               required: ["csrContent", "certificateType"])
+        let attributes = try entity.attributes(
+            ["csrContent": .string, "certificateType": .oneOf(Self.certificateTypes)],
+            required: ["csrContent", "certificateType"])
         try entity.onlyRelationships(["merchantId", "passTypeId"])
         let type = attributes["certificateType"] as? String ?? ""
         let text = (attributes["csrContent"] as? String ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -249,8 +260,9 @@ extension LocalAppStoreConnectServer {
 
     func createBundleID(_ request: APIRequest) throws -> Reply {
         let entity = try AppStoreConnectEntity(request.body, type: "bundleIds")
-        let attributes = try entity.attributes(["name": .string, "platform": .oneOf(Self.bundleIDPlatforms), "identifier": .string, "seedId": .string],
-                                               required: ["identifier", "name", "platform"], nullable: ["seedId"])
+        let attributes = try entity.attributes(
+            ["name": .string, "platform": .oneOf(Self.bundleIDPlatforms), "identifier": .string, "seedId": .string],
+            required: ["identifier", "name", "platform"], nullable: ["seedId"])
         try entity.onlyRelationships([])
         let identifier = attributes["identifier"] as? String ?? ""
         let name = attributes["name"] as? String ?? ""
@@ -263,8 +275,9 @@ extension LocalAppStoreConnectServer {
         let team = configuration.teamID
         let document: [String: Any] = try mutateSigning { signing in
             if signing.bundleIDs.contains(where: { $0.identifier == identifier }) {
-                throw AppStoreConnectProblem.duplicate("/data/attributes/identifier",
-                                                       "An App ID with Identifier '\(identifier)' is not available. Please enter a different string.")
+                throw AppStoreConnectProblem.duplicate(
+                    "/data/attributes/identifier",
+                    "An App ID with Identifier '\(identifier)' is not available. Please enter a different string.")
             }
             let bundle = AppStoreConnectSigningState.BundleID(
                 id: "B" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(9), identifier: identifier, name: name,
@@ -322,20 +335,24 @@ extension LocalAppStoreConnectServer {
         let now = Date()
         let document: [String: Any] = try mutateSigning { signing in
             guard let bundle = signing.bundleIDs.first(where: { $0.id == bundleResource }) else {
-                throw AppStoreConnectProblem.invalidRelationship("/data/relationships/bundleId/data/id",
-                                                                 "There is no resource of type 'bundleIds' with id '\(bundleResource)'", status: 422)
+                throw AppStoreConnectProblem.invalidRelationship(
+                    "/data/relationships/bundleId/data/id",
+                    "There is no resource of type 'bundleIds' with id '\(bundleResource)'", status: 422)
             }
             if signing.profiles.contains(where: { $0.name == name }) {
-                throw AppStoreConnectProblem.duplicate("/data/attributes/name", "Multiple profiles found with the name '\(name)'. Please remove the duplicate profiles and try again.")
+                throw AppStoreConnectProblem.duplicate(
+                    "/data/attributes/name", "Multiple profiles found with the name '\(name)'. Please remove the duplicate profiles and try again.")
             }
             var certificates: [AppStoreConnectSigningState.Certificate] = []
             for id in certificateIDs {
                 guard let certificate = signing.certificates.first(where: { $0.id == id }) else {
-                    throw AppStoreConnectProblem.invalidRelationship("/data/relationships/certificates/data", "There is no resource of type 'certificates' with id '\(id)'", status: 422)
+                    throw AppStoreConnectProblem.invalidRelationship(
+                        "/data/relationships/certificates/data", "There is no resource of type 'certificates' with id '\(id)'", status: 422)
                 }
                 let development = certificate.certificateType.contains("DEVELOPMENT")
                 if development != type.hasSuffix("_DEVELOPMENT") {
-                    throw AppStoreConnectProblem.invalidRelationship("/data/relationships/certificates/data",
+                    throw AppStoreConnectProblem.invalidRelationship(
+                        "/data/relationships/certificates/data",
                         "Certificate '\(id)' (\(certificate.certificateType)) cannot sign a \(type) profile")
                 }
                 certificates.append(certificate)
@@ -396,9 +413,11 @@ extension LocalAppStoreConnectServer {
     }
 
     /// A `.mobileprovision`: the profile's property list as Apple writes it, signed as CMS by the test authority.
-    static func profileContent(name: String, type: String, uuid: String, team: String, bundle: AppStoreConnectSigningState.BundleID,
-                               certificates: [Data], devices: [String], created: Date, expires: Date,
-                               authority: LocalSigningAuthority) throws -> Data {
+    static func profileContent(
+        name: String, type: String, uuid: String, team: String, bundle: AppStoreConnectSigningState.BundleID,
+        certificates: [Data], devices: [String], created: Date, expires: Date,
+        authority: LocalSigningAuthority
+    ) throws -> Data {
         let platform = type.hasPrefix("TVOS") ? "tvOS" : type.hasPrefix("MAC") ? "OSX" : "iOS"
         var entitlements: [String: Any] = [
             "application-identifier": "\(team).\(bundle.identifier)", "com.apple.developer.team-identifier": team,
@@ -477,8 +496,9 @@ extension LocalAppStoreConnectServer {
         for bundle in signing.bundleIDs { lines.append("bundle id \(bundle.identifier) \(bundle.platform)") }
         for profile in signing.profiles {
             let bundle = signing.bundleIDs.first { $0.id == profile.bundleIDResource }?.identifier ?? profile.bundleIDResource
-            lines.append("profile \(profile.profileType) '\(Echo.text(profile.name))' \(bundle) \(profile.profileState) until \(Self.date(profile.expirationDate))"
-                + (profile.deviceIDs.isEmpty ? "" : ", \(profile.deviceIDs.count) device\(profile.deviceIDs.count == 1 ? "" : "s")"))
+            lines.append(
+                "profile \(profile.profileType) '\(Echo.text(profile.name))' \(bundle) \(profile.profileState) until \(Self.date(profile.expirationDate))"
+                    + (profile.deviceIDs.isEmpty ? "" : ", \(profile.deviceIDs.count) device\(profile.deviceIDs.count == 1 ? "" : "s")"))
         }
         return lines
     }

@@ -69,8 +69,9 @@ extension LocalAppStoreConnectServer {
                 let versions = snapshot.reviewItems.filter { $0.submissionID == submission.id && $0.state != "REMOVED" }.compactMap { item in
                     snapshot.appStoreVersions.first { $0.id == item.versionID }.map { Echo.text($0.versionString) }
                 }
-                lines.append("review submission \(submission.platform) \(submission.state)\(submission.canceled ? " (canceled)" : ""): "
-                    + (versions.isEmpty ? "no items" : versions.joined(separator: ", ")))
+                lines.append(
+                    "review submission \(submission.platform) \(submission.state)\(submission.canceled ? " (canceled)" : ""): "
+                        + (versions.isEmpty ? "no items" : versions.joined(separator: ", ")))
             }
             // What a re-run that converged shows as "0 writes": only when such requests were made at all.
             let release = state.exchanges.filter { $0.operationID.flatMap(AppStoreConnectOperation.init(rawValue:))?.isAppStoreRelease == true }

@@ -30,14 +30,14 @@ extension LocalAppStoreConnectServer {
         case .betaAppReviewSubmissionsCreate: return try createSubmission(request)
         case .betaAppReviewSubmissionsGet: return try getSubmission(request)
         case .appAppStoreVersions, .appStoreVersionsCreate, .appStoreVersionsGet, .appStoreVersionsUpdate, .appStoreVersionBuild,
-             .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsOfVersion, .appStoreVersionLocalizationsCreate,
-             .appStoreVersionLocalizationsGet, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsList, .reviewSubmissionsCreate,
-             .reviewSubmissionsGet, .reviewSubmissionsUpdate, .reviewSubmissionItemsOfSubmission, .reviewSubmissionItemsCreate,
-             .reviewSubmissionItemsDelete, .phasedReleasesCreate, .phasedReleasesUpdate, .phasedReleasesDelete, .phasedReleaseOfVersion,
-             .releaseRequestsCreate:
+            .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsOfVersion, .appStoreVersionLocalizationsCreate,
+            .appStoreVersionLocalizationsGet, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsList, .reviewSubmissionsCreate,
+            .reviewSubmissionsGet, .reviewSubmissionsUpdate, .reviewSubmissionItemsOfSubmission, .reviewSubmissionItemsCreate,
+            .reviewSubmissionItemsDelete, .phasedReleasesCreate, .phasedReleasesUpdate, .phasedReleasesDelete, .phasedReleaseOfVersion,
+            .releaseRequestsCreate:
             return try await handleAppStore(request)
         case .certificatesList, .certificatesCreate, .certificatesGet, .certificatesDelete, .bundleIdsList, .bundleIdsCreate,
-             .bundleIdProfiles, .devicesList, .profilesList, .profilesCreate, .profilesGet, .profilesDelete:
+            .bundleIdProfiles, .devicesList, .profilesList, .profilesCreate, .profilesGet, .profilesDelete:
             return try handleSigning(request)
         }
     }
@@ -48,7 +48,8 @@ extension LocalAppStoreConnectServer {
     func listApps(_ request: APIRequest) -> Reply {
         let items: [[String: Any]] = mutate { state in
             if configuration.autoCreate, let bundleIDs = request.filter("bundleId"), bundleIDs.count == 1,
-               !state.snapshot.apps.contains(where: { $0.bundleID == bundleIDs[0] }) {
+                !state.snapshot.apps.contains(where: { $0.bundleID == bundleIDs[0] })
+            {
                 _ = state.snapshot.app(bundleID: bundleIDs[0], name: bundleIDs[0])
             }
             let apps = state.snapshot.apps.filter {
@@ -172,8 +173,9 @@ extension LocalAppStoreConnectServer {
     func listBetaGroups(_ request: APIRequest) -> Reply {
         let items: [[String: Any]] = mutate { state in
             if configuration.autoCreate, let names = request.filter("name"), names.count == 1,
-               let apps = request.filter("app"), apps.count == 1, state.snapshot.apps.contains(where: { $0.id == apps[0] }),
-               !state.snapshot.betaGroups.contains(where: { $0.appID == apps[0] && $0.name == names[0] }) {
+                let apps = request.filter("app"), apps.count == 1, state.snapshot.apps.contains(where: { $0.id == apps[0] }),
+                !state.snapshot.betaGroups.contains(where: { $0.appID == apps[0] && $0.name == names[0] })
+            {
                 _ = state.snapshot.betaGroup(appID: apps[0], name: names[0], isInternal: false)
             }
             let groups = state.snapshot.betaGroups.filter { group in
@@ -230,8 +232,9 @@ extension LocalAppStoreConnectServer {
                     state.snapshot.betaGroups[pair.group].buildIDs.append(buildID)
                 }
                 if state.snapshot.betaGroups[pair.group].isInternal,
-                   let detail = state.snapshot.betaDetails.firstIndex(where: { $0.buildID == buildID }),
-                   state.snapshot.betaDetails[detail].internalBuildState == "READY_FOR_BETA_TESTING" {
+                    let detail = state.snapshot.betaDetails.firstIndex(where: { $0.buildID == buildID }),
+                    state.snapshot.betaDetails[detail].internalBuildState == "READY_FOR_BETA_TESTING"
+                {
                     state.snapshot.betaDetails[detail].internalBuildState = "IN_BETA_TESTING"
                 }
             }

@@ -1,6 +1,6 @@
-@_spi(CMS) import X509
 import Crypto
 import Foundation
+@_spi(CMS) import X509
 
 /// The stand-in's own certificate authority: a P-256 key made per server, with a self-signed certificate, that
 /// issues certificates from the requests `POST /v1/certificates` receives and signs `.mobileprovision` content as a

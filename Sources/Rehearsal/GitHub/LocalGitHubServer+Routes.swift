@@ -200,11 +200,13 @@ extension LocalGitHubServer: LocalHTTPResponder {
             return Reply(status: 200, json: ["login": configuration.login, "id": 1, "type": "User"])
         case .repository:
             let push = canPush(incoming)
-            return Reply(status: 200, json: [
-                "id": 1, "name": incoming.components[2], "full_name": repo, "private": false,
-                "html_url": "\(base)/\(repo)", "url": "\(base)/repos/\(repo)",
-                "permissions": ["admin": false, "maintain": false, "push": push, "triage": push, "pull": true],
-            ])
+            return Reply(
+                status: 200,
+                json: [
+                    "id": 1, "name": incoming.components[2], "full_name": repo, "private": false,
+                    "html_url": "\(base)/\(repo)", "url": "\(base)/repos/\(repo)",
+                    "permissions": ["admin": false, "maintain": false, "push": push, "triage": push, "pull": true],
+                ])
         case .listReleases:
             let all = releases(repository: repo).filter { !$0.draft || canPush(incoming) }
             return paginate(all.map { releaseJSON($0) }, incoming)
@@ -220,8 +222,9 @@ extension LocalGitHubServer: LocalHTTPResponder {
             return Reply(status: 200, json: releaseJSON(release))
         case .getRelease, .updateRelease, .deleteRelease, .listAssets:
             guard let id = Int(incoming.components[4]),
-                  let release = releases(repository: repo).first(where: { $0.id == id }),
-                  !release.draft || canPush(incoming) else {
+                let release = releases(repository: repo).first(where: { $0.id == id }),
+                !release.draft || canPush(incoming)
+            else {
                 return Self.notFound()
             }
             switch incoming.route {
@@ -232,8 +235,9 @@ extension LocalGitHubServer: LocalHTTPResponder {
             }
         case .getAsset, .updateAsset, .deleteAsset:
             guard let id = Int(incoming.components[5]),
-                  let asset = state.withLock({ $0.snapshot.assets.first { $0.id == id } }),
-                  let release = releases(repository: repo).first(where: { $0.id == asset.releaseID }) else {
+                let asset = state.withLock({ $0.snapshot.assets.first { $0.id == id } }),
+                let release = releases(repository: repo).first(where: { $0.id == asset.releaseID })
+            else {
                 return Self.notFound()
             }
             switch incoming.route {
@@ -308,7 +312,8 @@ extension LocalGitHubServer: LocalHTTPResponder {
         guard let tag = fields["tag_name"] as? String, !tag.isEmpty else {
             return Self.validationFailed(resource: "Release", code: "missing_field", field: "tag_name")
         }
-        let previous = fields["previous_tag_name"] as? String
+        let previous =
+            fields["previous_tag_name"] as? String
             ?? releases(repository: repo).filter { !$0.draft && $0.tagName != tag }.max { ($0.publishedAt ?? .distantPast) < ($1.publishedAt ?? .distantPast) }?.tagName
         let changelog = previous.map { "\(url)/\(repo)/compare/\($0)...\(tag)" } ?? "\(url)/\(repo)/commits/\(tag)"
         return Reply(status: 200, json: ["name": tag, "body": "## What's Changed\n\n**Full Changelog**: \(changelog)"])
@@ -330,9 +335,11 @@ extension LocalGitHubServer: LocalHTTPResponder {
             if let latest = fields["make_latest"] as? String { updated.makeLatest = latest }
             if let draft = fields["draft"] as? Bool, draft != updated.draft {
                 if draft && updated.immutable { return Self.immutable() }
-                if !draft, state.snapshot.releases.contains(where: {
-                    $0.repository == updated.repository && $0.tagName == updated.tagName && !$0.draft && $0.id != updated.id
-                }) {
+                if !draft,
+                    state.snapshot.releases.contains(where: {
+                        $0.repository == updated.repository && $0.tagName == updated.tagName && !$0.draft && $0.id != updated.id
+                    })
+                {
                     return Self.validationFailed(resource: "Release", code: "already_exists", field: "tag_name")
                 }
                 updated.draft = draft
@@ -389,7 +396,8 @@ extension LocalGitHubServer: LocalHTTPResponder {
         let exchange = incoming.exchange
         let repo = repository(incoming)
         guard let releaseID = Int(incoming.components[4]),
-              let release = releases(repository: repo).first(where: { $0.id == releaseID }) else {
+            let release = releases(repository: repo).first(where: { $0.id == releaseID })
+        else {
             await exchange.drain()
             return Self.notFound()
         }
@@ -557,19 +565,23 @@ extension LocalGitHubServer: LocalHTTPResponder {
     }
 
     static func immutable() -> Reply {
-        Reply(status: 422, json: [
-            "message": "Cannot modify an immutable release.",
-            "documentation_url": "https://docs.github.com/rest/releases/releases",
-        ])
+        Reply(
+            status: 422,
+            json: [
+                "message": "Cannot modify an immutable release.",
+                "documentation_url": "https://docs.github.com/rest/releases/releases",
+            ])
     }
 
     static func validationFailed(resource: String, code: String, field: String) -> Reply {
-        Reply(status: 422, json: [
-            "message": "Validation Failed",
-            "errors": [["resource": resource, "code": code, "field": field]],
-            "documentation_url": "https://docs.github.com/rest/releases/assets#upload-a-release-asset",
-            "status": "422",
-        ])
+        Reply(
+            status: 422,
+            json: [
+                "message": "Validation Failed",
+                "errors": [["resource": resource, "code": code, "field": field]],
+                "documentation_url": "https://docs.github.com/rest/releases/assets#upload-a-release-asset",
+                "status": "422",
+            ])
     }
 
     /// Answers with GitHub's rate-limit headers, counting the request against the limit.

@@ -86,11 +86,12 @@ public final class LocalGitHubServer: Sendable {
             throw LocalServerError.storage(http.name, configuration.storageDirectory, "\(error.localizedDescription)")
         }
         stateFile = SnapshotFile(directory: configuration.storageDirectory, server: http.name)
-        state = Mutex(State(
-            snapshot: try stateFile.load() ?? Snapshot(),
-            rateRemaining: configuration.rateLimit,
-            rateReset: Int(Date().timeIntervalSince1970) + 3600
-        ))
+        state = Mutex(
+            State(
+                snapshot: try stateFile.load() ?? Snapshot(),
+                rateRemaining: configuration.rateLimit,
+                rateReset: Int(Date().timeIntervalSince1970) + 3600
+            ))
     }
 
     deinit { stop() }

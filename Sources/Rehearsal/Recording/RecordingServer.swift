@@ -30,8 +30,10 @@ public final class RecordingServer: Sendable {
         /// configures no other loopback address unless one is aliased on lo0.
         public var host: String
 
-        public init(status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0,
-                    host: String = "127.0.0.1") {
+        public init(
+            status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0,
+            host: String = "127.0.0.1"
+        ) {
             self.status = status
             self.body = body
             self.contentType = contentType

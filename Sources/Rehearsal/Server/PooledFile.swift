@@ -23,7 +23,8 @@ final class PooledFile: Sendable {
     static func create(_ path: String) async throws -> PooledFile {
         try await pool.runIfActive {
             guard FileManager.default.createFile(atPath: path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: path) else {
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
             return PooledFile(handle: handle)

@@ -204,9 +204,10 @@ final class ServerExchange {
     private func finishRecord(status: Int) {
         guard !recorded else { return }
         recorded = true
-        record(RecordedRequest(
-            method: method, target: target, headers: headers, bodyBytes: bodyBytes, bodySHA256: bodySHA256, status: status,
-            body: keptBody
-        ))
+        record(
+            RecordedRequest(
+                method: method, target: target, headers: headers, bodyBytes: bodyBytes, bodySHA256: bodySHA256, status: status,
+                body: keptBody
+            ))
     }
 }

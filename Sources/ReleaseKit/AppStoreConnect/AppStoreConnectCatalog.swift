@@ -11,9 +11,13 @@ public struct AppStoreConnectCatalog: Sendable {
     /// The app whose bundle id is exactly `bundleID` (the API's filter also matches longer ids).
     /// - Throws: ``AppStoreConnectError/noApp(bundleID:)`` when the team has no such app.
     public func app(bundleID: String) async throws -> Resource<AppAttributes> {
-        let apps = try await client.resources(AppAttributes.self, AppStoreConnectClient.path("/v1/apps", [
-            ("filter[bundleId]", bundleID), ("fields[apps]", "bundleId,name"), ("limit", "200"),
-        ]))
+        let apps = try await client.resources(
+            AppAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/apps",
+                [
+                    ("filter[bundleId]", bundleID), ("fields[apps]", "bundleId,name"), ("limit", "200"),
+                ]))
         guard let app = apps.first(where: { $0.attributes?.bundleId == bundleID }) else {
             throw AppStoreConnectError.noApp(bundleID: bundleID)
         }
@@ -30,10 +34,14 @@ public struct AppStoreConnectCatalog: Sendable {
 
     /// The builds of the app with build number `build` in version `version` on `platform`.
     public func builds(appID: String, version: String, build: String, platform: String) async throws -> [Resource<BuildAttributes>] {
-        try await client.resources(BuildAttributes.self, AppStoreConnectClient.path("/v1/builds", [
-            ("filter[app]", appID), ("filter[version]", build), ("filter[preReleaseVersion.version]", version),
-            ("filter[preReleaseVersion.platform]", platform), ("limit", "200"),
-        ]))
+        try await client.resources(
+            BuildAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/builds",
+                [
+                    ("filter[app]", appID), ("filter[version]", build), ("filter[preReleaseVersion.version]", version),
+                    ("filter[preReleaseVersion.platform]", platform), ("limit", "200"),
+                ]))
     }
 
     /// Every build number App Store Connect knows for the app: builds (with their version), and uploads that have not

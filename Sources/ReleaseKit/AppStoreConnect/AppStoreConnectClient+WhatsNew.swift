@@ -35,16 +35,20 @@ extension AppStoreConnectClient {
                     changes.unchanged.append(locale)
                     continue
                 }
-                try await write("PATCH", "/v1/\(type)/\(localization.id)", [
-                    "data": ["type": type, "id": localization.id, "attributes": ["whatsNew": text]] as [String: Any],
-                ])
+                try await write(
+                    "PATCH", "/v1/\(type)/\(localization.id)",
+                    [
+                        "data": ["type": type, "id": localization.id, "attributes": ["whatsNew": text]] as [String: Any]
+                    ])
             } else {
-                try await write("POST", "/v1/\(type)", [
-                    "data": [
-                        "type": type, "attributes": ["locale": locale, "whatsNew": text],
-                        "relationships": [parent.name: Self.linkage(parent.type, parent.id)],
-                    ] as [String: Any],
-                ])
+                try await write(
+                    "POST", "/v1/\(type)",
+                    [
+                        "data": [
+                            "type": type, "attributes": ["locale": locale, "whatsNew": text],
+                            "relationships": [parent.name: Self.linkage(parent.type, parent.id)],
+                        ] as [String: Any]
+                    ])
             }
             changes.changed.append(locale)
         }

@@ -44,8 +44,9 @@ public struct AppStoreConnectClient: Sendable {
         let url = path.hasPrefix("http://") || path.hasPrefix("https://") ? path : apiURL + path
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if json != nil { headers.append(("Content-Type", "application/json")) }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: json.map(HTTPBody.data) ?? .empty,
-                                  authorization: "Bearer " + (try tokens.current().text))
+        let request = HTTPRequest(
+            method: method, url: url, headers: headers, body: json.map(HTTPBody.data) ?? .empty,
+            authorization: "Bearer " + (try tokens.current().text))
         let response = try await http.send(request)
         guard response.isSuccess else {
             let entries = AppStoreConnectError.entries(in: response.body) ?? []

@@ -88,7 +88,8 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
         case .noApp(let bundleID):
             return "App Store Connect has no app with bundle id '\(Echo.text(bundleID))' for this key's team (create the app on App Store Connect's Apps page first)"
         case .buildTaken(let version, let build, let next):
-            return "build \(build) of version \(version) is already in App Store Connect; the next free build number is \(next) (run 'release bump --build appstore' or set CURRENT_PROJECT_VERSION to \(next))"
+            return
+                "build \(build) of version \(version) is already in App Store Connect; the next free build number is \(next) (run 'release bump --build appstore' or set CURRENT_PROJECT_VERSION to \(next))"
         case .processingFailed(let what, let state, let errors):
             let head = "\(what) ended \(state) in App Store Connect"
             return errors.isEmpty ? head : head + ":\n" + errors.map { "  " + Echo.text($0.line, limit: 2000) }.joined(separator: "\n")

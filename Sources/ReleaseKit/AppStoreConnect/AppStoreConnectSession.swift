@@ -8,9 +8,11 @@ public struct AppStoreConnectSession: Sendable {
     let sleep: @Sendable (Duration) async throws -> Void
     let now: @Sendable () -> Date
 
-    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.client = client
         self.log = log
         self.sleep = sleep

@@ -31,9 +31,11 @@ public struct AppStoreConnectUploader: Sendable {
         /// committed; Apple's upload tools need it off macOS.
         public var assetDescription: String?
 
-        public init(ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
-                    wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail,
-                    assetDescription: String? = nil) {
+        public init(
+            ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
+            wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail,
+            assetDescription: String? = nil
+        ) {
             self.assetDescription = assetDescription
             self.ipa = ipa
             self.bundleID = bundleID
@@ -90,10 +92,12 @@ public struct AppStoreConnectUploader: Sendable {
     let sleep: @Sendable (Duration) async throws -> Void
     let now: @Sendable () -> Date
 
-    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
-                progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in },
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
+        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.client = client
         self.log = log
         self.progress = progress
@@ -136,18 +140,21 @@ public struct AppStoreConnectUploader: Sendable {
                 }
             }
             if state == "AWAITING_UPLOAD", reusable == nil,
-               asset == nil || (asset?.attributes?.fileName == fileName && asset?.attributes?.fileSize == size) {
+                asset == nil || (asset?.attributes?.fileName == fileName && asset?.attributes?.fileSize == size)
+            {
                 reusable = (upload, asset)
             }
         }
-        let existing = reusable == nil
+        let existing =
+            reusable == nil
             ? try await catalog.builds(appID: app.id, version: request.version, build: request.build, platform: request.platform) : []
         if let build = existing.first, request.existing == .keep {
             log("\(what) is in App Store Connect already (build \(build.id)): kept, nothing to send (existing: keep)")
             var result = Result(uploadID: "", buildID: build.id, bytesSent: 0, state: "COMPLETE", processingState: nil, alreadyUploaded: true, warnings: [])
             if request.wait == .processed {
-                result.processingState = try await waitUntilProcessed(buildID: build.id, version: request.version, build: request.build,
-                                                                      pollInterval: request.pollInterval, timeout: request.waitTimeout)
+                result.processingState = try await waitUntilProcessed(
+                    buildID: build.id, version: request.version, build: request.build,
+                    pollInterval: request.pollInterval, timeout: request.waitTimeout)
             }
             return result
         }
@@ -172,13 +179,15 @@ public struct AppStoreConnectUploader: Sendable {
             file = nil
         }
         if file == nil {
-            file = try await client.write("POST", "/v1/buildUploadFiles", [
-                "data": [
-                    "type": "buildUploadFiles",
-                    "attributes": ["fileName": fileName, "fileSize": size, "uti": "com.apple.ipa", "assetType": "ASSET"],
-                    "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
-                ] as [String: Any],
-            ], as: BuildUploadFileAttributes.self)
+            file = try await client.write(
+                "POST", "/v1/buildUploadFiles",
+                [
+                    "data": [
+                        "type": "buildUploadFiles",
+                        "attributes": ["fileName": fileName, "fileSize": size, "uti": "com.apple.ipa", "assetType": "ASSET"],
+                        "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
+                    ] as [String: Any]
+                ], as: BuildUploadFileAttributes.self)
         }
         guard let reserved = file else { throw AppStoreConnectError.badUploadOperation("no file was reserved") }
 
@@ -200,7 +209,7 @@ public struct AppStoreConnectUploader: Sendable {
                 "data": [
                     "type": "buildUploadFiles", "id": reserved.id,
                     "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
-                ] as [String: Any],
+                ] as [String: Any]
             ]
             do {
                 _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", commit, as: BuildUploadFileAttributes.self)
@@ -233,16 +242,18 @@ public struct AppStoreConnectUploader: Sendable {
         let sha256 = try await FileDigest.sha256(ofFile: path).hex
         if file == nil {
             let binary = (FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 6) }).map { $0 == Data("bplist".utf8) } ?? false
-            file = try await client.write("POST", "/v1/buildUploadFiles", [
-                "data": [
-                    "type": "buildUploadFiles",
-                    "attributes": [
-                        "fileName": (path as NSString).lastPathComponent, "fileSize": size,
-                        "uti": binary ? "com.apple.binary-property-list" : "com.apple.xml-property-list", "assetType": "ASSET_DESCRIPTION",
-                    ],
-                    "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
-                ] as [String: Any],
-            ], as: BuildUploadFileAttributes.self)
+            file = try await client.write(
+                "POST", "/v1/buildUploadFiles",
+                [
+                    "data": [
+                        "type": "buildUploadFiles",
+                        "attributes": [
+                            "fileName": (path as NSString).lastPathComponent, "fileSize": size,
+                            "uti": binary ? "com.apple.binary-property-list" : "com.apple.xml-property-list", "assetType": "ASSET_DESCRIPTION",
+                        ],
+                        "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
+                    ] as [String: Any]
+                ], as: BuildUploadFileAttributes.self)
         }
         guard let reserved = file else { throw AppStoreConnectError.badUploadOperation("no asset description file was reserved") }
         var operations = reserved.attributes?.uploadOperations ?? []
@@ -252,12 +263,14 @@ public struct AppStoreConnectUploader: Sendable {
         try Self.check(operations, size: size)
         let record = UploadPartRecord(ipa: path, fileID: reserved.id, size: size)
         let sent = try await send(operations, file: path, size: size, concurrency: 1, record: record)
-        _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", [
-            "data": [
-                "type": "buildUploadFiles", "id": reserved.id,
-                "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
-            ] as [String: Any],
-        ], as: BuildUploadFileAttributes.self)
+        _ = try await client.write(
+            "PATCH", "/v1/buildUploadFiles/\(reserved.id)",
+            [
+                "data": [
+                    "type": "buildUploadFiles", "id": reserved.id,
+                    "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
+                ] as [String: Any]
+            ], as: BuildUploadFileAttributes.self)
         record.remove()
         log("attached \((path as NSString).lastPathComponent) as the asset description")
         return sent
@@ -279,13 +292,15 @@ public struct AppStoreConnectUploader: Sendable {
 
     func createUpload(appID: String, _ request: Request) async throws -> Resource<BuildUploadAttributes> {
         do {
-            return try await client.write("POST", "/v1/buildUploads", [
-                "data": [
-                    "type": "buildUploads",
-                    "attributes": ["cfBundleShortVersionString": request.version, "cfBundleVersion": request.build, "platform": request.platform],
-                    "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
-                ] as [String: Any],
-            ], as: BuildUploadAttributes.self)
+            return try await client.write(
+                "POST", "/v1/buildUploads",
+                [
+                    "data": [
+                        "type": "buildUploads",
+                        "attributes": ["cfBundleShortVersionString": request.version, "cfBundleVersion": request.build, "platform": request.platform],
+                        "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
+                    ] as [String: Any]
+                ], as: BuildUploadAttributes.self)
         } catch AppStoreConnectError.api(let method, let path, 409, let errors) {
             // A create that landed despite an error answer, then retried, is ours: take it.
             if let landed = try await uploads(appID: appID, request).first(where: { $0.attributes?.state?.state == "AWAITING_UPLOAD" }) {
@@ -345,8 +360,9 @@ public struct AppStoreConnectUploader: Sendable {
         let missing = operations.enumerated().filter { !done.contains($0.element.partNumber ?? $0.offset + 1) }
         let skipped = operations.count - missing.count
         let remaining = missing.reduce(Int64(0)) { $0 + ($1.element.length ?? 0) }
-        log("sending \(ByteFormat.size(remaining)) in \(missing.count) part\(missing.count == 1 ? "" : "s"), \(min(concurrency, max(1, missing.count))) at a time"
-            + (skipped > 0 ? " (\(skipped) of \(operations.count) sent by an earlier run)" : ""))
+        log(
+            "sending \(ByteFormat.size(remaining)) in \(missing.count) part\(missing.count == 1 ? "" : "s"), \(min(concurrency, max(1, missing.count))) at a time"
+                + (skipped > 0 ? " (\(skipped) of \(operations.count) sent by an earlier run)" : ""))
         let sentPerPart = PartCounts()
         let report = progress
         let http = client.http
@@ -388,19 +404,23 @@ public struct AppStoreConnectUploader: Sendable {
     }
 
     /// Sends one part: its byte range streamed from the file, with exactly the operation's headers and no token.
-    static func sendPart(_ operation: UploadOperation, index: Int, file: String, http: HTTPClient,
-                         progress: @escaping @Sendable (Int64) -> Void) async throws {
+    static func sendPart(
+        _ operation: UploadOperation, index: Int, file: String, http: HTTPClient,
+        progress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         let headers: [(name: String, value: String)] = (operation.requestHeaders ?? []).compactMap { header in
             guard let name = header.name else { return nil }
             return (name, header.value ?? "")
         }
-        let request = HTTPRequest(method: operation.method ?? "PUT", url: operation.url ?? "", headers: headers,
-                                  body: .fileRange(path: file, offset: operation.offset ?? 0, length: operation.length ?? 0))
+        let request = HTTPRequest(
+            method: operation.method ?? "PUT", url: operation.url ?? "", headers: headers,
+            body: .fileRange(path: file, offset: operation.offset ?? 0, length: operation.length ?? 0))
         let response = try await http.send(request) { done, _ in progress(done) }
         guard response.isSuccess else {
             let host = URLComponents(string: request.url)?.host ?? "?"
-            throw AppStoreConnectError.api(method: request.method, path: "upload part \(operation.partNumber ?? index + 1) at \(host)",
-                                           status: response.status, errors: AppStoreConnectError.entries(in: response.body) ?? [])
+            throw AppStoreConnectError.api(
+                method: request.method, path: "upload part \(operation.partNumber ?? index + 1) at \(host)",
+                status: response.status, errors: AppStoreConnectError.entries(in: response.body) ?? [])
         }
         progress(operation.length ?? 0)
     }
@@ -409,9 +429,10 @@ public struct AppStoreConnectUploader: Sendable {
 
     /// Polls the upload (and the build) as far as `request.wait` asks.
     func follow(_ upload: Resource<BuildUploadAttributes>, request: Request, bytesSent: Int64, alreadyUploaded: Bool) async throws -> Result {
-        var result = Result(uploadID: upload.id, buildID: upload.related["build"], bytesSent: bytesSent,
-                            state: upload.attributes?.state?.state ?? "AWAITING_UPLOAD", processingState: nil,
-                            alreadyUploaded: alreadyUploaded, warnings: upload.attributes?.state?.warnings ?? [])
+        var result = Result(
+            uploadID: upload.id, buildID: upload.related["build"], bytesSent: bytesSent,
+            state: upload.attributes?.state?.state ?? "AWAITING_UPLOAD", processingState: nil,
+            alreadyUploaded: alreadyUploaded, warnings: upload.attributes?.state?.warnings ?? [])
         guard request.wait != .none else { return result }
         let what = "the upload of \(request.version) (\(request.build))"
         let started = now()
@@ -437,15 +458,18 @@ public struct AppStoreConnectUploader: Sendable {
         log("App Store Connect has \(request.version) (\(request.build))" + (result.buildID.map { " as build \($0)" } ?? ""))
         guard request.wait == .processed else { return result }
         guard let buildID = result.buildID else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
-        let processed = try await waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
-                                                     pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+        let processed = try await waitUntilProcessed(
+            buildID: buildID, version: request.version, build: request.build,
+            pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
         result.processingState = processed
         return result
     }
 
     /// Polls the build until it is `VALID`; `FAILED` or `INVALID` throw.
-    public func waitUntilProcessed(buildID: String, version: String, build: String, pollInterval: Duration, timeout: Double,
-                                   since started: Date? = nil) async throws -> String {
+    public func waitUntilProcessed(
+        buildID: String, version: String, build: String, pollInterval: Duration, timeout: Double,
+        since started: Date? = nil
+    ) async throws -> String {
         let started = started ?? now()
         let what = "processing of build \(version) (\(build))"
         while true {

@@ -32,15 +32,18 @@ public struct AppStoreRollout: Sendable {
 
     public func perform(_ action: Action, bundleID: String, version versionString: String, platform: String = "IOS") async throws -> Result {
         let app = try await AppStoreConnectCatalog(client: client).app(bundleID: bundleID)
-        let versions = try await client.resources(AppStoreVersionAttributes.self, AppStoreConnectClient.path(
-            "/v1/apps/\(app.id)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
+        let versions = try await client.resources(
+            AppStoreVersionAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/apps/\(app.id)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
         guard let version = versions.first(where: { $0.attributes?.versionString == versionString }) else {
             throw AppStoreConnectError.noVersion(version: versionString, platform: platform, existing: versions.compactMap { $0.attributes?.versionString })
         }
         let state = version.attributes?.appStoreState ?? ""
         var phased = try await phasedRelease(of: version)
-        var result = Result(versionID: version.id, state: state, phasedState: phased?.attributes?.phasedReleaseState ?? "",
-                            day: phased?.attributes?.currentDayNumber ?? 0, changed: false)
+        var result = Result(
+            versionID: version.id, state: state, phasedState: phased?.attributes?.phasedReleaseState ?? "",
+            day: phased?.attributes?.currentDayNumber ?? 0, changed: false)
         let what = "version \(versionString)"
         let refuse = { (reason: String) in AppStoreConnectError.rolloutRefused(action: action.rawValue, version: versionString, reason: reason) }
 
@@ -49,12 +52,14 @@ public struct AppStoreRollout: Sendable {
             break
         case .release:
             if state == "PENDING_DEVELOPER_RELEASE" {
-                try await client.write("POST", "/v1/appStoreVersionReleaseRequests", [
-                    "data": [
-                        "type": "appStoreVersionReleaseRequests",
-                        "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
-                    ] as [String: Any],
-                ])
+                try await client.write(
+                    "POST", "/v1/appStoreVersionReleaseRequests",
+                    [
+                        "data": [
+                            "type": "appStoreVersionReleaseRequests",
+                            "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
+                        ] as [String: Any]
+                    ])
                 log("released \(what)")
                 result.changed = true
                 result.state = try await client.resource(AppStoreVersionAttributes.self, "/v1/appStoreVersions/\(version.id)").attributes?.appStoreState ?? state
@@ -84,17 +89,20 @@ public struct AppStoreRollout: Sendable {
             case ("COMPLETE", _):
                 throw refuse("its phased release is COMPLETE")
             default:
-                phased = try await client.write("PATCH", "/v1/appStoreVersionPhasedReleases/\(current.id)", [
-                    "data": ["type": "appStoreVersionPhasedReleases", "id": current.id, "attributes": ["phasedReleaseState": target]] as [String: Any],
-                ], as: PhasedReleaseAttributes.self)
+                phased = try await client.write(
+                    "PATCH", "/v1/appStoreVersionPhasedReleases/\(current.id)",
+                    [
+                        "data": ["type": "appStoreVersionPhasedReleases", "id": current.id, "attributes": ["phasedReleaseState": target]] as [String: Any]
+                    ], as: PhasedReleaseAttributes.self)
                 log("phased release of \(what): \(phasedState) → \(target)")
                 result.changed = true
             }
         }
         result.phasedState = phased?.attributes?.phasedReleaseState ?? ""
         result.day = phased?.attributes?.currentDayNumber ?? 0
-        log("\(what) is \(result.state)" + (result.phasedState.isEmpty ? "" : "; phased release \(result.phasedState)")
-            + (result.day > 0 ? ", day \(result.day) of 7" : ""))
+        log(
+            "\(what) is \(result.state)" + (result.phasedState.isEmpty ? "" : "; phased release \(result.phasedState)")
+                + (result.day > 0 ? ", day \(result.day) of 7" : ""))
         return result
     }
 

@@ -30,9 +30,11 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         public var pollInterval: Duration
         public var waitTimeout: Double
 
-        public init(bundleID: String, version: String, build: String, platform: String = "IOS", whatsNew: [String: String] = [:],
-                    releaseType: String? = nil, earliestReleaseDate: String? = nil, phased: Bool? = nil, submit: Bool = true,
-                    cancelOpenSubmission: Bool = false, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600) {
+        public init(
+            bundleID: String, version: String, build: String, platform: String = "IOS", whatsNew: [String: String] = [:],
+            releaseType: String? = nil, earliestReleaseDate: String? = nil, phased: Bool? = nil, submit: Bool = true,
+            cancelOpenSubmission: Bool = false, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600
+        ) {
             self.bundleID = bundleID
             self.version = version
             self.build = build
@@ -105,7 +107,9 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
                 case "UNRESOLVED_ISSUES":
                     let rejected = try await rejectedItems(submission, versions: versions)
                     guard request.cancelOpenSubmission else { throw AppStoreConnectError.unresolvedIssues(submissionID: submission.id, rejected: rejected) }
-                    log("App Review left review submission \(submission.id) with unresolved issues (\(rejected.joined(separator: ", "))); canceling it as cancel_open_submission asks")
+                    log(
+                        "App Review left review submission \(submission.id) with unresolved issues (\(rejected.joined(separator: ", "))); canceling it as cancel_open_submission asks"
+                    )
                     unresolved = submission
                 default:
                     let items = try await itemLabels(submission, versions: versions)
@@ -145,20 +149,28 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
     // MARK: Reads
 
     func versions(appID: String, platform: String) async throws -> [Version] {
-        try await client.resources(AppStoreVersionAttributes.self, AppStoreConnectClient.path(
-            "/v1/apps/\(appID)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
+        try await client.resources(
+            AppStoreVersionAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/apps/\(appID)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
     }
 
     func submissions(appID: String, platform: String) async throws -> [Submission] {
-        try await client.resources(ReviewSubmissionAttributes.self, AppStoreConnectClient.path("/v1/reviewSubmissions", [
-            ("filter[app]", appID), ("filter[platform]", platform), ("filter[state]", Self.openSubmissionStates.joined(separator: ",")),
-            ("limit", "200"),
-        ]))
+        try await client.resources(
+            ReviewSubmissionAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/reviewSubmissions",
+                [
+                    ("filter[app]", appID), ("filter[platform]", platform), ("filter[state]", Self.openSubmissionStates.joined(separator: ",")),
+                    ("limit", "200"),
+                ]))
     }
 
     func items(_ submission: Submission) async throws -> [Resource<ReviewSubmissionItemAttributes>] {
-        try await client.resources(ReviewSubmissionItemAttributes.self, AppStoreConnectClient.path(
-            "/v1/reviewSubmissions/\(submission.id)/items", [("limit", "200")]))
+        try await client.resources(
+            ReviewSubmissionItemAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/reviewSubmissions/\(submission.id)/items", [("limit", "200")]))
     }
 
     /// `version 1.4.0 (REJECTED)` for each item of a submission.
@@ -178,21 +190,28 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
     func processedBuild(_ request: Request, appID: String, catalog: AppStoreConnectCatalog) async throws -> String {
         let started = now()
         let distributor = TestFlightDistributor(session: session)
-        let lookup = TestFlightDistributor.Request(bundleID: request.bundleID, version: request.version, build: request.build,
-                                                   platform: request.platform, pollInterval: request.pollInterval, waitTimeout: request.waitTimeout)
+        let lookup = TestFlightDistributor.Request(
+            bundleID: request.bundleID, version: request.version, build: request.build,
+            platform: request.platform, pollInterval: request.pollInterval, waitTimeout: request.waitTimeout)
         let buildID: String
         do {
             buildID = try await distributor.findBuild(lookup, appID: appID, catalog: catalog, started: started)
         } catch AppStoreConnectError.noBuild {
-            let trains = try await client.resources(PreReleaseVersionAttributes.self, AppStoreConnectClient.path("/v1/preReleaseVersions", [
-                ("filter[app]", appID), ("filter[builds.version]", request.build), ("filter[platform]", request.platform), ("limit", "200"),
-            ])).compactMap { $0.attributes?.version }.filter { $0 != request.version }
+            let trains = try await client.resources(
+                PreReleaseVersionAttributes.self,
+                AppStoreConnectClient.path(
+                    "/v1/preReleaseVersions",
+                    [
+                        ("filter[app]", appID), ("filter[builds.version]", request.build), ("filter[platform]", request.platform), ("limit", "200"),
+                    ])
+            ).compactMap { $0.attributes?.version }.filter { $0 != request.version }
             if !trains.isEmpty { throw AppStoreConnectError.buildOfOtherVersion(build: request.build, version: request.version, actual: trains.sorted()) }
             throw AppStoreConnectError.noBuild(version: request.version, build: request.build)
         }
         let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
-        _ = try await uploader.waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
-                                                  pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+        _ = try await uploader.waitUntilProcessed(
+            buildID: buildID, version: request.version, build: request.build,
+            pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
         return buildID
     }
 
@@ -209,21 +228,25 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         guard let existing else {
             if let draft = versions.first(where: { Self.editableStates.contains($0.attributes?.appStoreState ?? "") }) {
                 wanted["versionString"] = request.version
-                let renamed = try await client.write("PATCH", "/v1/appStoreVersions/\(draft.id)", [
-                    "data": ["type": "appStoreVersions", "id": draft.id, "attributes": wanted] as [String: Any],
-                ], as: AppStoreVersionAttributes.self)
+                let renamed = try await client.write(
+                    "PATCH", "/v1/appStoreVersions/\(draft.id)",
+                    [
+                        "data": ["type": "appStoreVersions", "id": draft.id, "attributes": wanted] as [String: Any]
+                    ], as: AppStoreVersionAttributes.self)
                 result.changed.append("App Store version \(draft.attributes?.versionString ?? "?") renamed to \(request.version)")
                 return renamed
             }
             var attributes = wanted
             attributes["platform"] = request.platform
             attributes["versionString"] = request.version
-            let created = try await client.write("POST", "/v1/appStoreVersions", [
-                "data": [
-                    "type": "appStoreVersions", "attributes": attributes,
-                    "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
-                ] as [String: Any],
-            ], as: AppStoreVersionAttributes.self)
+            let created = try await client.write(
+                "POST", "/v1/appStoreVersions",
+                [
+                    "data": [
+                        "type": "appStoreVersions", "attributes": attributes,
+                        "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
+                    ] as [String: Any]
+                ], as: AppStoreVersionAttributes.self)
             result.changed.append("App Store version \(request.version) created")
             return created
         }
@@ -231,11 +254,14 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
             if request.releaseType != nil { result.unchanged.append("release type \(existing.attributes?.releaseType ?? "")") }
             return existing
         }
-        let updated = try await client.write("PATCH", "/v1/appStoreVersions/\(existing.id)", [
-            "data": ["type": "appStoreVersions", "id": existing.id, "attributes": wanted] as [String: Any],
-        ], as: AppStoreVersionAttributes.self)
-        result.changed.append("release type \(request.releaseType ?? existing.attributes?.releaseType ?? "")"
-            + (request.earliestReleaseDate.map { " from \($0)" } ?? ""))
+        let updated = try await client.write(
+            "PATCH", "/v1/appStoreVersions/\(existing.id)",
+            [
+                "data": ["type": "appStoreVersions", "id": existing.id, "attributes": wanted] as [String: Any]
+            ], as: AppStoreVersionAttributes.self)
+        result.changed.append(
+            "release type \(request.releaseType ?? existing.attributes?.releaseType ?? "")"
+                + (request.earliestReleaseDate.map { " from \($0)" } ?? ""))
         return updated
     }
 
@@ -260,12 +286,14 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         let current = version.related["appStoreVersionPhasedRelease"]
         switch (phased, current) {
         case (true, nil):
-            try await client.write("POST", "/v1/appStoreVersionPhasedReleases", [
-                "data": [
-                    "type": "appStoreVersionPhasedReleases", "attributes": ["phasedReleaseState": "INACTIVE"],
-                    "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
-                ] as [String: Any],
-            ])
+            try await client.write(
+                "POST", "/v1/appStoreVersionPhasedReleases",
+                [
+                    "data": [
+                        "type": "appStoreVersionPhasedReleases", "attributes": ["phasedReleaseState": "INACTIVE"],
+                        "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
+                    ] as [String: Any]
+                ])
             result.changed.append("phased release (starts when the version is released)")
         case (true, _?):
             result.unchanged.append("phased release")
@@ -279,9 +307,11 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
 
     /// Cancels a submission and waits until App Store Connect has finished canceling it.
     func cancel(_ submission: Submission) async throws {
-        _ = try await client.write("PATCH", "/v1/reviewSubmissions/\(submission.id)", [
-            "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["canceled": true]] as [String: Any],
-        ], as: ReviewSubmissionAttributes.self)
+        _ = try await client.write(
+            "PATCH", "/v1/reviewSubmissions/\(submission.id)",
+            [
+                "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["canceled": true]] as [String: Any]
+            ], as: ReviewSubmissionAttributes.self)
         let started = now()
         while true {
             let state = try await client.resource(ReviewSubmissionAttributes.self, "/v1/reviewSubmissions/\(submission.id)").attributes?.state ?? ""
@@ -300,12 +330,14 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
             result.unchanged.append("review submission \(reuse.id) (READY_FOR_REVIEW, reused)")
         } else {
             do {
-                submission = try await client.write("POST", "/v1/reviewSubmissions", [
-                    "data": [
-                        "type": "reviewSubmissions", "attributes": ["platform": request.platform],
-                        "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
-                    ] as [String: Any],
-                ], as: ReviewSubmissionAttributes.self)
+                submission = try await client.write(
+                    "POST", "/v1/reviewSubmissions",
+                    [
+                        "data": [
+                            "type": "reviewSubmissions", "attributes": ["platform": request.platform],
+                            "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
+                        ] as [String: Any]
+                    ], as: ReviewSubmissionAttributes.self)
                 result.changed.append("review submission \(submission.id) created")
             } catch AppStoreConnectError.api(_, _, 409, let errors) {
                 // Another run (or a person) opened one since the preflight: use it when it still takes items.
@@ -319,20 +351,24 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         if try await items(submission).contains(where: { $0.related["appStoreVersion"] == versionID && $0.attributes?.state != "REMOVED" }) {
             result.unchanged.append("version \(request.version) in the submission")
         } else {
-            try await client.write("POST", "/v1/reviewSubmissionItems", [
-                "data": [
-                    "type": "reviewSubmissionItems",
-                    "relationships": [
-                        "reviewSubmission": AppStoreConnectClient.linkage("reviewSubmissions", submission.id),
-                        "appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", versionID),
-                    ],
-                ] as [String: Any],
-            ])
+            try await client.write(
+                "POST", "/v1/reviewSubmissionItems",
+                [
+                    "data": [
+                        "type": "reviewSubmissionItems",
+                        "relationships": [
+                            "reviewSubmission": AppStoreConnectClient.linkage("reviewSubmissions", submission.id),
+                            "appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", versionID),
+                        ],
+                    ] as [String: Any]
+                ])
             result.changed.append("version \(request.version) added to the submission")
         }
-        submission = try await client.write("PATCH", "/v1/reviewSubmissions/\(submission.id)", [
-            "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["submitted": true]] as [String: Any],
-        ], as: ReviewSubmissionAttributes.self)
+        submission = try await client.write(
+            "PATCH", "/v1/reviewSubmissions/\(submission.id)",
+            [
+                "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["submitted": true]] as [String: Any]
+            ], as: ReviewSubmissionAttributes.self)
         result.changed.append("submitted for review (\(submission.attributes?.state ?? "WAITING_FOR_REVIEW"))")
         return submission
     }

@@ -56,10 +56,12 @@ public struct SigningAssessment: Sendable {
     /// Why there is no certificate, worded with what to do, when that is because of a revocation or an expiry.
     public var certificateNote: String? {
         if let missing = missingCertificate {
-            return "the \(specification.certificateTypes[0]) certificate of this key (serial \(missing.serialNumber), '\(missing.commonName)') is no longer on App Store Connect: it was revoked (perhaps by a teammate, in the developer account or by another tool); the profiles made with it are invalid. With \"create\": true, signing.sync makes a new certificate from the same key and renews the profiles; or put a new key in the secret"
+            return
+                "the \(specification.certificateTypes[0]) certificate of this key (serial \(missing.serialNumber), '\(missing.commonName)') is no longer on App Store Connect: it was revoked (perhaps by a teammate, in the developer account or by another tool); the profiles made with it are invalid. With \"create\": true, signing.sync makes a new certificate from the same key and renews the profiles; or put a new key in the secret"
         }
         if let expiring = expiringCertificate {
-            return "the certificate of this key (serial \(expiring.info.serialNumber)) expires on \(Timestamp.iso8601(expiring.info.notValidAfter)); with \"create\": true, signing.sync makes a new one from the same key"
+            return
+                "the certificate of this key (serial \(expiring.info.serialNumber)) expires on \(Timestamp.iso8601(expiring.info.notValidAfter)); with \"create\": true, signing.sync makes a new one from the same key"
         }
         return nil
     }

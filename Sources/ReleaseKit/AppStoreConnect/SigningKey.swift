@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Foundation
 import X509
+import _CryptoExtras
 
 /// The private key of a signing certificate (the PEM text of `${secrets.CERTIFICATE_KEY}`), and what `signing.sync`
 /// does with it: tell which certificate is its own (same public key), make a certificate signing request for a new

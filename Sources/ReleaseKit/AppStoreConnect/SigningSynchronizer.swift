@@ -32,17 +32,23 @@ public struct SigningSynchronizer: Sendable {
             throw Failure.unsupported("\(specification.platform.rawValue) has no \(specification.type.rawValue) profiles")
         }
         let now = specification.now
-        var assessment = SigningAssessment(specification: specification, certificate: nil, missingCertificate: nil, expiringCertificate: nil,
-                                           bundles: [], devices: [], changes: [])
+        var assessment = SigningAssessment(
+            specification: specification, certificate: nil, missingCertificate: nil, expiringCertificate: nil,
+            bundles: [], devices: [], changes: [])
 
         // The certificate: of the profile's types, for this key, valid beyond the deadline (the latest first).
-        let certificates = try await client.resources(CertificateAttributes.self, AppStoreConnectClient.path("/v1/certificates", [
-            ("filter[certificateType]", specification.certificateTypes.joined(separator: ",")), ("limit", "200"),
-        ]))
+        let certificates = try await client.resources(
+            CertificateAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/certificates",
+                [
+                    ("filter[certificateType]", specification.certificateTypes.joined(separator: ",")), ("limit", "200"),
+                ]))
         var mine: [SigningAssessment.FoundCertificate] = []
         for resource in certificates {
             guard let content = resource.attributes?.certificateContent, let der = Data(base64Encoded: content).map({ [UInt8]($0) }),
-                  key.matches(certificate: der), let info = SigningCertificateInfo(der: der) else { continue }
+                key.matches(certificate: der), let info = SigningCertificateInfo(der: der)
+            else { continue }
             mine.append(.init(id: resource.id, type: resource.attributes?.certificateType ?? "", der: der, info: info))
         }
         mine.sort { $0.info.notValidAfter > $1.info.notValidAfter }
@@ -56,12 +62,17 @@ public struct SigningSynchronizer: Sendable {
 
         // The devices development and ad hoc profiles must list.
         if specification.listsDevices {
-            let devices = try await client.resources(DeviceAttributes.self, AppStoreConnectClient.path("/v1/devices", [
-                ("filter[status]", "ENABLED"), ("limit", "200"),
-            ]))
+            let devices = try await client.resources(
+                DeviceAttributes.self,
+                AppStoreConnectClient.path(
+                    "/v1/devices",
+                    [
+                        ("filter[status]", "ENABLED"), ("limit", "200"),
+                    ]))
             assessment.devices = devices.compactMap { device in
                 guard let udid = device.attributes?.udid, let deviceClass = device.attributes?.deviceClass,
-                      specification.platform.deviceClasses.contains(deviceClass) else { return nil }
+                    specification.platform.deviceClasses.contains(deviceClass)
+                else { return nil }
                 return (device.id, udid)
             }
         }
@@ -69,9 +80,13 @@ public struct SigningSynchronizer: Sendable {
         // Each bundle id and its profiles.
         var seenKeyCertificate: SigningCertificateInfo?
         for identifier in specification.bundleIDs {
-            let resources = try await client.resources(BundleIdAttributes.self, AppStoreConnectClient.path("/v1/bundleIds", [
-                ("filter[identifier]", identifier), ("limit", "200"),
-            ]))
+            let resources = try await client.resources(
+                BundleIdAttributes.self,
+                AppStoreConnectClient.path(
+                    "/v1/bundleIds",
+                    [
+                        ("filter[identifier]", identifier), ("limit", "200"),
+                    ]))
             let platforms = [specification.platform.bundleIDPlatform, "UNIVERSAL"]
             let resource = resources.first { $0.attributes?.identifier == identifier && platforms.contains($0.attributes?.platform ?? "") }
             var bundle = SigningAssessment.Bundle(identifier: identifier, resourceID: resource?.id)
@@ -80,8 +95,10 @@ public struct SigningSynchronizer: Sendable {
                 assessment.bundles.append(bundle)
                 continue
             }
-            let profiles = try await client.resources(ProfileAttributes.self, AppStoreConnectClient.path(
-                "/v1/bundleIds/\(resource.id)/profiles", [("limit", "200")]))
+            let profiles = try await client.resources(
+                ProfileAttributes.self,
+                AppStoreConnectClient.path(
+                    "/v1/bundleIds/\(resource.id)/profiles", [("limit", "200")]))
             let ownName = Self.profileName(bundleID: identifier, type: specification.type)
             var usable: [SigningAssessment.FoundProfile] = []
             var problems: [String] = []
@@ -135,8 +152,10 @@ public struct SigningSynchronizer: Sendable {
     }
 
     /// Why `profile` cannot be used; nil when it can.
-    func unusable(_ profile: SigningAssessment.FoundProfile, parsed: ProvisioningProfile?, certificate: SigningAssessment.FoundCertificate?,
-                  devices: [(id: String, udid: String)], now: Date) -> String? {
+    func unusable(
+        _ profile: SigningAssessment.FoundProfile, parsed: ProvisioningProfile?, certificate: SigningAssessment.FoundCertificate?,
+        devices: [(id: String, udid: String)], now: Date
+    ) -> String? {
         if profile.state != "ACTIVE" { return "it is \(profile.state.isEmpty ? "not active" : profile.state)" }
         guard let expires = profile.expires else { return "it has no expiration date" }
         if expires <= now { return "it expired on \(Timestamp.iso8601(expires))" }
@@ -185,12 +204,17 @@ public struct SigningSynchronizer: Sendable {
         var certificate = assessment.certificate
         if certificate == nil {
             let type = specification.certificateTypes[0]
-            let created = try await client.write("POST", "/v1/certificates", ["data": [
-                "type": "certificates", "attributes": ["certificateType": type, "csrContent": try key.certificateSigningRequest()],
-            ]], as: CertificateAttributes.self)
+            let created = try await client.write(
+                "POST", "/v1/certificates",
+                [
+                    "data": [
+                        "type": "certificates", "attributes": ["certificateType": type, "csrContent": try key.certificateSigningRequest()],
+                    ]
+                ], as: CertificateAttributes.self)
             writes += 1
             guard let content = created.attributes?.certificateContent, let der = Data(base64Encoded: content).map({ [UInt8]($0) }),
-                  key.matches(certificate: der), let info = SigningCertificateInfo(der: der) else {
+                key.matches(certificate: der), let info = SigningCertificateInfo(der: der)
+            else {
                 throw Failure.unusable("App Store Connect created certificate \(created.id), but its content is not a certificate for the private key")
             }
             certificate = .init(id: created.id, type: type, der: der, info: info)
@@ -201,11 +225,17 @@ public struct SigningSynchronizer: Sendable {
         var profiles: [(bundleID: String, profile: SigningAssessment.FoundProfile)] = []
         for var bundle in assessment.bundles {
             if bundle.resourceID == nil {
-                let created = try await client.write("POST", "/v1/bundleIds", ["data": [
-                    "type": "bundleIds",
-                    "attributes": ["identifier": bundle.identifier, "name": Self.bundleName(bundle.identifier),
-                                   "platform": specification.platform.bundleIDPlatform],
-                ]], as: BundleIdAttributes.self)
+                let created = try await client.write(
+                    "POST", "/v1/bundleIds",
+                    [
+                        "data": [
+                            "type": "bundleIds",
+                            "attributes": [
+                                "identifier": bundle.identifier, "name": Self.bundleName(bundle.identifier),
+                                "platform": specification.platform.bundleIDPlatform,
+                            ],
+                        ]
+                    ], as: BundleIdAttributes.self)
                 writes += 1
                 bundle.resourceID = created.id
                 log("created bundle id \(bundle.identifier) (\(created.id))")
@@ -227,10 +257,14 @@ public struct SigningSynchronizer: Sendable {
             if specification.listsDevices {
                 relationships["devices"] = ["data": assessment.devices.map { ["type": "devices", "id": $0.id] }]
             }
-            let created = try await client.write("POST", "/v1/profiles", ["data": [
-                "type": "profiles", "attributes": ["name": name, "profileType": specification.profileType ?? ""],
-                "relationships": relationships,
-            ]], as: ProfileAttributes.self)
+            let created = try await client.write(
+                "POST", "/v1/profiles",
+                [
+                    "data": [
+                        "type": "profiles", "attributes": ["name": name, "profileType": specification.profileType ?? ""],
+                        "relationships": relationships,
+                    ]
+                ], as: ProfileAttributes.self)
             writes += 1
             let content = created.attributes?.profileContent.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
             guard let parsed = try? ProvisioningProfile(data: Data(content)) else {
@@ -240,8 +274,9 @@ public struct SigningSynchronizer: Sendable {
                 id: created.id, name: created.attributes?.name ?? name, uuid: created.attributes?.uuid ?? parsed.uuid,
                 expires: created.attributes?.expirationDate.flatMap(Timestamp.parseISO8601) ?? parsed.expirationDate,
                 state: created.attributes?.profileState ?? "ACTIVE", content: content, owned: true)
-            log("created profile '\(profile.name)' (\(profile.uuid)) for \(bundle.identifier)"
-                + (profile.expires.map { ", valid until \(Timestamp.iso8601($0))" } ?? ""))
+            log(
+                "created profile '\(profile.name)' (\(profile.uuid)) for \(bundle.identifier)"
+                    + (profile.expires.map { ", valid until \(Timestamp.iso8601($0))" } ?? ""))
             profiles.append((bundle.identifier, profile))
         }
         return Result(certificate: certificate, profiles: profiles, writes: writes)

@@ -20,9 +20,11 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         public var pollInterval: Duration
         public var waitTimeout: Double
 
-        public init(buildID: String? = nil, bundleID: String, version: String, build: String, platform: String = "IOS",
-                    whatToTest: [String: String] = [:], groups: [String] = [], submitForReview: Bool = false,
-                    usesNonExemptEncryption: Bool? = nil, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600) {
+        public init(
+            buildID: String? = nil, bundleID: String, version: String, build: String, platform: String = "IOS",
+            whatToTest: [String: String] = [:], groups: [String] = [], submitForReview: Bool = false,
+            usesNonExemptEncryption: Bool? = nil, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600
+        ) {
             self.buildID = buildID
             self.bundleID = bundleID
             self.version = version
@@ -62,8 +64,9 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         let buildID = try await findBuild(request, appID: app.id, catalog: catalog, started: started)
         var result = Result(buildID: buildID)
         let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
-        _ = try await uploader.waitUntilProcessed(buildID: buildID, version: request.version, build: request.build,
-                                                  pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+        _ = try await uploader.waitUntilProcessed(
+            buildID: buildID, version: request.version, build: request.build,
+            pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
         if let encryption = request.usesNonExemptEncryption {
             try await setExportCompliance(encryption, buildID: buildID, into: &result)
         }
@@ -90,9 +93,11 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         if current == encryption {
             result.unchanged.append("export compliance (uses non-exempt encryption: \(encryption))")
         } else {
-            try await client.write("PATCH", "/v1/builds/\(buildID)", [
-                "data": ["type": "builds", "id": buildID, "attributes": ["usesNonExemptEncryption": encryption]] as [String: Any],
-            ])
+            try await client.write(
+                "PATCH", "/v1/builds/\(buildID)",
+                [
+                    "data": ["type": "builds", "id": buildID, "attributes": ["usesNonExemptEncryption": encryption]] as [String: Any]
+                ])
             result.changed.append("export compliance (uses non-exempt encryption: \(encryption))")
         }
     }
@@ -105,14 +110,20 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
             chosen.append(try await betaGroup(named: name, appID: appID))
         }
         // Only the groups that do not have the build yet are asked to take it.
-        let having = Set(try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-            "/v1/betaGroups", [("filter[app]", appID), ("filter[builds]", buildID), ("limit", "200")])).map(\.id))
+        let having = Set(
+            try await client.resources(
+                BetaGroupAttributes.self,
+                AppStoreConnectClient.path(
+                    "/v1/betaGroups", [("filter[app]", appID), ("filter[builds]", buildID), ("limit", "200")])
+            ).map(\.id))
         let missing = chosen.filter { !having.contains($0.id) }
         let names = { (groups: [Resource<BetaGroupAttributes>]) in groups.map { "'\($0.attributes?.name ?? $0.id)'" }.joined(separator: ", ") }
         if !missing.isEmpty {
-            try await client.write("POST", "/v1/builds/\(buildID)/relationships/betaGroups", [
-                "data": missing.map { ["type": "betaGroups", "id": $0.id] },
-            ])
+            try await client.write(
+                "POST", "/v1/builds/\(buildID)/relationships/betaGroups",
+                [
+                    "data": missing.map { ["type": "betaGroups", "id": $0.id] }
+                ])
             result.changed.append("beta groups " + names(missing))
         }
         let already = chosen.filter { having.contains($0.id) }
@@ -121,12 +132,16 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
 
     /// The app's beta group named exactly `name`.
     private func betaGroup(named name: String, appID: String) async throws -> Resource<BetaGroupAttributes> {
-        let matches = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-            "/v1/betaGroups", [("filter[app]", appID), ("filter[name]", name)]))
+        let matches = try await client.resources(
+            BetaGroupAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/betaGroups", [("filter[app]", appID), ("filter[name]", name)]))
         // The filter may match more loosely than the name: only an exact one counts.
         guard let group = matches.first(where: { $0.attributes?.name == name }) else {
-            let all = try await client.resources(BetaGroupAttributes.self, AppStoreConnectClient.path(
-                "/v1/betaGroups", [("filter[app]", appID), ("limit", "200")]))
+            let all = try await client.resources(
+                BetaGroupAttributes.self,
+                AppStoreConnectClient.path(
+                    "/v1/betaGroups", [("filter[app]", appID), ("limit", "200")]))
             throw AppStoreConnectError.noBetaGroup(name: name, available: all.compactMap { $0.attributes?.name }.sorted())
         }
         return group
@@ -134,8 +149,10 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
 
     /// Submits the build to beta review unless it is already submitted (or further).
     private func submitForReview(buildID: String, into result: inout Result) async throws {
-        let details = try await client.resources(BuildBetaDetailAttributes.self, AppStoreConnectClient.path(
-            "/v1/buildBetaDetails", [("filter[build]", buildID)]))
+        let details = try await client.resources(
+            BuildBetaDetailAttributes.self,
+            AppStoreConnectClient.path(
+                "/v1/buildBetaDetails", [("filter[build]", buildID)]))
         let state = details.first?.attributes?.externalBuildState ?? ""
         if Self.submittedStates.contains(state) {
             result.unchanged.append("beta review (\(state))")
@@ -143,9 +160,11 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
             return
         }
         do {
-            let submission = try await client.write("POST", "/v1/betaAppReviewSubmissions", [
-                "data": ["type": "betaAppReviewSubmissions", "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)]] as [String: Any],
-            ], as: BetaAppReviewSubmissionAttributes.self)
+            let submission = try await client.write(
+                "POST", "/v1/betaAppReviewSubmissions",
+                [
+                    "data": ["type": "betaAppReviewSubmissions", "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)]] as [String: Any]
+                ], as: BetaAppReviewSubmissionAttributes.self)
             result.changed.append("beta review submission (\(submission.attributes?.betaReviewState ?? "submitted"))")
             result.externalState = "WAITING_FOR_BETA_REVIEW"
         } catch AppStoreConnectError.api(_, _, 409, let errors) {

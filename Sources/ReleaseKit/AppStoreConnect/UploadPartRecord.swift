@@ -26,7 +26,8 @@ final class UploadPartRecord: Sendable {
         let modified = stat(ipa, &info) == 0 ? Platform.modificationTime(info) : 0
         let fresh = Contents(fileID: fileID, size: size, modified: modified, parts: [])
         if let data = FileManager.default.contents(atPath: path), let earlier = try? JSONDecoder().decode(Contents.self, from: data),
-           earlier.fileID == fileID, earlier.size == size, earlier.modified == modified {
+            earlier.fileID == fileID, earlier.size == size, earlier.modified == modified
+        {
             contents = Mutex(earlier)
         } else {
             contents = Mutex(fresh)

@@ -16,8 +16,10 @@ public struct ExportOptions: Sendable, Equatable {
     /// `signingCertificate`: a certificate name or SHA-1; omitted when nil.
     public var signingCertificate: String?
 
-    public init(method: ExportMethod, teamID: String? = nil, signingStyle: String = "manual",
-                provisioningProfiles: [String: String] = [:], uploadSymbols: Bool = true, signingCertificate: String? = nil) {
+    public init(
+        method: ExportMethod, teamID: String? = nil, signingStyle: String = "manual",
+        provisioningProfiles: [String: String] = [:], uploadSymbols: Bool = true, signingCertificate: String? = nil
+    ) {
         self.method = method
         self.teamID = teamID
         self.signingStyle = signingStyle

@@ -22,9 +22,11 @@ public enum XcodebuildCommand {
         /// `-authenticationKeyPath P -authenticationKeyID I -authenticationKeyIssuerID J`, or nothing.
         public var authentication: [String]
 
-        public init(container: Container, scheme: String, configuration: String, destination: String = "generic/platform=iOS",
-                    archivePath: String, derivedDataPath: String? = nil, resultBundlePath: String? = nil, xcconfig: String? = nil,
-                    allowProvisioningUpdates: Bool = false, buildSettings: [String: String] = [:], authentication: [String] = []) {
+        public init(
+            container: Container, scheme: String, configuration: String, destination: String = "generic/platform=iOS",
+            archivePath: String, derivedDataPath: String? = nil, resultBundlePath: String? = nil, xcconfig: String? = nil,
+            allowProvisioningUpdates: Bool = false, buildSettings: [String: String] = [:], authentication: [String] = []
+        ) {
             self.container = container
             self.scheme = scheme
             self.configuration = configuration
@@ -62,8 +64,10 @@ public enum XcodebuildCommand {
     public static let version = ["xcodebuild", "-version"]
 
     /// `xcodebuild -exportArchive -archivePath A -exportPath FOLDER -exportOptionsPlist PLIST [-allowProvisioningUpdates]`.
-    public static func exportArchive(archivePath: String, exportPath: String, optionsPlist: String, allowProvisioningUpdates: Bool = false,
-                                     authentication: [String] = []) -> [String] {
+    public static func exportArchive(
+        archivePath: String, exportPath: String, optionsPlist: String, allowProvisioningUpdates: Bool = false,
+        authentication: [String] = []
+    ) -> [String] {
         var argv = ["xcodebuild", "-exportArchive", "-archivePath", archivePath, "-exportPath", exportPath, "-exportOptionsPlist", optionsPlist]
         if allowProvisioningUpdates { argv.append("-allowProvisioningUpdates") }
         argv += authentication

@@ -35,8 +35,9 @@ public struct XcodebuildIssue: Sendable, Equatable {
             guard let file = place.first, !file.isEmpty, !file.hasPrefix(" ") else { continue }
             let numbers = place.dropFirst().map { Int($0) }
             guard !numbers.contains(where: { $0 == nil }), numbers.count <= 2 else { continue }
-            self.init(severity: severity, file: file, line: numbers.first ?? nil, column: numbers.count > 1 ? numbers[1] : nil,
-                      message: message)
+            self.init(
+                severity: severity, file: file, line: numbers.first ?? nil, column: numbers.count > 1 ? numbers[1] : nil,
+                message: message)
             return
         }
         return nil

@@ -130,15 +130,19 @@ struct BundleScanner {
                 continue
             }
             let file = try result.get()
-            foundBinaries.append(BundleBinary(path: reference.path, bundle: reference.bundle,
-                                              name: (reference.path as NSString).lastPathComponent, role: reference.role, slices: file.slices))
+            foundBinaries.append(
+                BundleBinary(
+                    path: reference.path, bundle: reference.bundle,
+                    name: (reference.path as NSString).lastPathComponent, role: reference.role, slices: file.slices))
         }
         var foundDsyms: [DsymBinary] = []
         for reference in dsyms {
             switch files[reference.resolved] {
             case .success(let file):
-                foundDsyms.append(DsymBinary(path: reference.path, bundle: reference.bundle,
-                                             name: (reference.path as NSString).lastPathComponent, slices: file.slices))
+                foundDsyms.append(
+                    DsymBinary(
+                        path: reference.path, bundle: reference.bundle,
+                        name: (reference.path as NSString).lastPathComponent, slices: file.slices))
             case .failure(let error):
                 warnings.append("\(Self.describe(error, path: reference.path)); skipped, the rest of '\(reference.bundle)' is still checked")
             case nil:
@@ -172,7 +176,8 @@ struct BundleScanner {
         // holds a DWARF file for each.
         let debugDylib = path + ".debug.dylib"
         if let resolvedDylib = tree.resolve(debugDylib), tree.kind(of: resolvedDylib) == .file,
-           !binaries.contains(where: { $0.resolved == resolvedDylib }) {
+            !binaries.contains(where: { $0.resolved == resolvedDylib })
+        {
             binaries.append(BinaryReference(path: debugDylib, resolved: resolvedDylib, bundle: bundle, role: .debugDylib))
         }
     }
@@ -184,7 +189,7 @@ struct BundleScanner {
         for plist in ["Info.plist", "Contents/Info.plist", "Resources/Info.plist", "Versions/Current/Resources/Info.plist"] {
             let path = tree.join(bundle, plist)
             guard let resolved = tree.resolve(path), tree.kind(of: resolved) == .file, let data = tree.contents(of: resolved),
-                  let object = PropertyListDepth.propertyList(from: data) as? [String: Any]
+                let object = PropertyListDepth.propertyList(from: data) as? [String: Any]
             else { continue }
             if let executable = object["CFBundleExecutable"] as? String, !executable.isEmpty, !executable.contains("/") {
                 name = executable

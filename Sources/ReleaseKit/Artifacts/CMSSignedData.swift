@@ -36,7 +36,8 @@ public enum CMSSignedData {
         do { root = try BER.parse(bytes) } catch { throw .malformed(reason(error)) }
         let info = try children(of: root, tag: 0x30, name: "ContentInfo")
         guard info.count >= 2, info[0].identifier == .objectIdentifier, case .primitive(let oid) = info[0].content,
-              Array(oid) == signedDataOID else {
+            Array(oid) == signedDataOID
+        else {
             throw .unexpected("not a CMS SignedData message")
         }
         let explicit = try children(of: info[1], tag: 0xA0, name: "ContentInfo.content")

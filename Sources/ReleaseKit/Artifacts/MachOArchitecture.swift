@@ -3,7 +3,7 @@
 /// Values from `<mach/machine.h>`; the top byte of the subtype holds capability bits and is ignored.
 public enum MachOArchitecture {
     static let abi64: Int32 = 0x0100_0000
-    static let abi64_32: Int32 = 0x0200_0000
+    static let abi64With32BitPointers: Int32 = 0x0200_0000
     static let x86: Int32 = 7
     static let arm: Int32 = 12
     static let powerPC: Int32 = 18
@@ -35,7 +35,7 @@ public enum MachOArchitecture {
             }
         case arm | abi64:
             return subtype == 2 ? "arm64e" : "arm64"
-        case arm | abi64_32:
+        case arm | abi64With32BitPointers:
             return "arm64_32"
         case powerPC:
             return "ppc"

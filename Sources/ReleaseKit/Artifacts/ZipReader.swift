@@ -1,5 +1,5 @@
-import Foundation
 internal import CArchive
+import Foundation
 
 /// Reads a zip through libarchive, entry by entry, from its central directory.
 ///

@@ -153,8 +153,8 @@ final class ReadOnlyFile {
     }
 }
 
-fileprivate extension Array where Element == UInt8 {
-    func u16(_ index: Int) -> UInt16 { UInt16(self[index]) | UInt16(self[index + 1]) << 8 }
-    func u32(_ index: Int) -> UInt32 { UInt32(u16(index)) | UInt32(u16(index + 2)) << 16 }
-    func u64(_ index: Int) -> UInt64 { UInt64(u32(index)) | UInt64(u32(index + 4)) << 32 }
+extension Array where Element == UInt8 {
+    fileprivate func u16(_ index: Int) -> UInt16 { UInt16(self[index]) | UInt16(self[index + 1]) << 8 }
+    fileprivate func u32(_ index: Int) -> UInt32 { UInt32(u16(index)) | UInt32(u16(index + 2)) << 16 }
+    fileprivate func u64(_ index: Int) -> UInt64 { UInt64(u32(index)) | UInt64(u32(index + 4)) << 32 }
 }

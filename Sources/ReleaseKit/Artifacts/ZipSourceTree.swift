@@ -48,9 +48,10 @@ enum ZipSourceTree {
             throw ArchiveError.unsupportedFileType(path: path, type: typeName(type))
         }
         let name = kind == .directory ? entryName + "/" : entryName
-        entries.append(ZipSourceEntry(
-            path: path, entryName: name, kind: kind, mode: UInt32(info.st_mode), size: size,
-            modificationTime: Platform.modificationTime(info), uid: UInt32(info.st_uid), gid: UInt32(info.st_gid)))
+        entries.append(
+            ZipSourceEntry(
+                path: path, entryName: name, kind: kind, mode: UInt32(info.st_mode), size: size,
+                modificationTime: Platform.modificationTime(info), uid: UInt32(info.st_uid), gid: UInt32(info.st_gid)))
         guard kind == .directory else { return }
 
         let children: [String]

@@ -49,9 +49,11 @@ public struct BumpService: Sendable {
         /// Print what changed as JSON on standard output.
         public var json: Bool
 
-        public init(choice: String? = nil, build: String? = nil, project: String? = nil, file: String? = nil, targets: [String] = [],
-                    branch: Bool = true, branchPattern: String? = nil, message: String? = nil, push: Bool = false,
-                    remote: String? = nil, yes: Bool = false, dryRun: Bool = false, json: Bool = false) {
+        public init(
+            choice: String? = nil, build: String? = nil, project: String? = nil, file: String? = nil, targets: [String] = [],
+            branch: Bool = true, branchPattern: String? = nil, message: String? = nil, push: Bool = false,
+            remote: String? = nil, yes: Bool = false, dryRun: Bool = false, json: Bool = false
+        ) {
             self.choice = choice
             self.build = build
             self.project = project
@@ -92,7 +94,8 @@ public struct BumpService: Sendable {
     /// 130 (interrupted in the menu).
     public func run(_ request: Request) async -> Int32 {
         if request.choice == nil, !console.isInteractive {
-            console.line("""
+            console.line(
+                """
                 error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
                 and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')
                 """)
@@ -149,8 +152,10 @@ public struct BumpService: Sendable {
     private func prepare(_ request: Request) async throws -> BumpSession {
         var strategy = try request.build.map(BuildNumberStrategy.init(parsing:)) ?? .increment
         if strategy == .appStore(nil) {
-            strategy = .appStore(try await AppStoreBuildNumberLookup.next(project: request.project, file: request.file, in: directory,
-                                                                          environment: environment, log: { console.line($0) }))
+            strategy = .appStore(
+                try await AppStoreBuildNumberLookup.next(
+                    project: request.project, file: request.file, in: directory,
+                    environment: environment, log: { console.line($0) }))
         }
         let session = try await BumpSession.prepare(
             project: request.project, file: request.file, in: directory, strategy: strategy,
@@ -201,7 +206,9 @@ public struct BumpService: Sendable {
     /// version came from the menu or the command line) or asked for with --yes. Never without a terminal.
     private func confirm(_ plan: BumpPlan, workflow: BumpWorkflow) throws {
         guard console.isInteractive else {
-            console.line("error: no terminal to confirm on: pass --yes to write \(plan.files.count) file(s)\(workflow.usesGit ? ", branch and commit" : "") without asking (nothing was changed)")
+            console.line(
+                "error: no terminal to confirm on: pass --yes to write \(plan.files.count) file(s)\(workflow.usesGit ? ", branch and commit" : "") without asking (nothing was changed)"
+            )
             throw Stop(code: ExitCodes.usage)
         }
         console.write(workflow.preview(for: plan) + " [Y/n]?")

@@ -40,9 +40,11 @@ public final class ConsoleReporter: RunReporter {
     /// - Parameters:
     ///   - colour: on a terminal, whether to paint (false when `NO_COLOR` is set).
     ///   - timestamps: in plain style, whether each line starts with its UTC time.
-    public init(style: Style, colour: Bool = true, timestamps: Bool = true,
-                write: @escaping @Sendable (String) -> Void = Terminal.writeError,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        style: Style, colour: Bool = true, timestamps: Bool = true,
+        write: @escaping @Sendable (String) -> Void = Terminal.writeError,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.style = style
         self.colour = colour
         self.timestamps = timestamps
@@ -177,8 +179,10 @@ public final class ConsoleReporter: RunReporter {
             line(&out, red("✘") + " \(result.id) not started: its preflight failed (above)")
         case .failed where result.attempts == 0:
             // Found by preflight (or by a dry run's checks): it never started, so no duration to report.
-            line(&out, red("✘") + " \(result.id) " + (result.message?.hasPrefix("not started") == true ? "" : "not started: ")
-                 + indentContinuation(result.message ?? ""))
+            line(
+                &out,
+                red("✘") + " \(result.id) " + (result.message?.hasPrefix("not started") == true ? "" : "not started: ")
+                    + indentContinuation(result.message ?? ""))
         case .failed, .ignoredFailure, .rejected:
             let what = result.status == .rejected ? "rejected the release" : result.status == .ignoredFailure ? "failed (continue_on_error)" : "failed"
             line(&out, red("✘") + " \(result.id) \(what) after \(duration): " + indentContinuation(result.message ?? ""))

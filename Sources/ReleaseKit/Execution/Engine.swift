@@ -40,9 +40,10 @@ public final class Engine: Sendable {
             self.journal = journal
         } else {
             let directory = plan.options.journalDirectory ?? plan.options.workingDirectory
-            self.journal = RunJournal(path: RunJournal.path(for: plan.pipeline.definition.file, in: directory, only: plan.options.only),
-                                      pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now,
-                                      workspace: plan.options.workingDirectory)
+            self.journal = RunJournal(
+                path: RunJournal.path(for: plan.pipeline.definition.file, in: directory, only: plan.options.only),
+                pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now,
+                workspace: plan.options.workingDirectory)
         }
     }
 
@@ -53,7 +54,7 @@ public final class Engine: Sendable {
             state.interrupted = true
             return state.running.values.filter { !$0.always }.map(\.task)
         }
-        tasks.forEach { $0.cancel() }
+        for task in tasks { task.cancel() }
     }
 
     /// A second interrupt (Ctrl-C during cleanup): cancels every running step, `always` steps included, so their
@@ -65,7 +66,7 @@ public final class Engine: Sendable {
             state.aborted = true
             return state.running.values.map(\.task)
         }
-        tasks.forEach { $0.cancel() }
+        for task in tasks { task.cancel() }
     }
 
     private var isInterrupted: Bool { control.withLock { $0.interrupted } }
@@ -75,9 +76,11 @@ public final class Engine: Sendable {
     public func run() async -> RunResult {
         let started = Date()
         let definition = plan.pipeline.definition
-        bus.emit(.runStarted(pipeline: definition.name, file: definition.file, profile: plan.profile,
-                             profileReason: plan.profileReason, branch: plan.git.branch, dryRun: plan.options.dryRun,
-                             steps: plan.steps.filter(\.willRun).map(\.id)))
+        bus.emit(
+            .runStarted(
+                pipeline: definition.name, file: definition.file, profile: plan.profile,
+                profileReason: plan.profileReason, branch: plan.git.branch, dryRun: plan.options.dryRun,
+                steps: plan.steps.filter(\.willRun).map(\.id)))
         let scratch = makeScratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 
@@ -98,10 +101,11 @@ public final class Engine: Sendable {
             results = await schedule(preflight: preflight, scratch: scratch)
         }
         let teardownFailures = await runTeardowns()
-        let result = RunResult(pipeline: definition.name, file: definition.file, profile: plan.profile, branch: plan.git.branch,
-                               dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
-                               startedAt: started, duration: Date().timeIntervalSince(started),
-                               steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures)
+        let result = RunResult(
+            pipeline: definition.name, file: definition.file, profile: plan.profile, branch: plan.git.branch,
+            dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
+            startedAt: started, duration: Date().timeIntervalSince(started),
+            steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures)
         // A run with --only did part of the pipeline: its journal stays for the rest (the next job of an exported
         // workflow, or a later --resume).
         if result.exitCode == ExitCodes.success && !result.dryRun && plan.options.only.isEmpty { journal?.remove() }
@@ -225,10 +229,12 @@ public final class Engine: Sendable {
                 // A dry run with a placeholder for a secret this machine lacks: the check it failed may be the
                 // placeholder's doing (a key a remote service refuses), so show what the step would do, unchecked.
                 if plan.options.dryRun, let secret = placeholderSecret(usedBy: planned),
-                   let step = try? build(planned, try interpolator.options(planned.definition.with, of: planned.kind)) {
+                    let step = try? build(planned, try interpolator.options(planned.definition.with, of: planned.kind))
+                {
                     let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
                     // Its plan may need the same remote answers; then all a dry run can say is that it was not asked.
-                    let stepPlan = (try? await step.plan(in: context)) ?? step.offlinePlan(in: context)
+                    let stepPlan =
+                        (try? await step.plan(in: context)) ?? step.offlinePlan(in: context)
                         ?? StepPlan(effects: [.note("what it would do depends on answers a placeholder for '\(secret)' cannot get")])
                     preflight.steps[id] = step
                     preflight.effects[id] = stepPlan.effects
@@ -263,8 +269,10 @@ public final class Engine: Sendable {
     /// for every step, and a dry run again for a step whose options preflight could not resolve yet.
     /// - Throws: ``ResolutionError/pendingOutput(step:key:)`` when the options use an output not known yet; any
     ///   other error is the step's own failure.
-    private func prepare(_ planned: PlannedStep, interpolator: Interpolator, scratch: String,
-                         promisedPaths: [String: String]) async throws -> (step: any Step, plan: StepPlan, context: StepContext) {
+    private func prepare(
+        _ planned: PlannedStep, interpolator: Interpolator, scratch: String,
+        promisedPaths: [String: String]
+    ) async throws -> (step: any Step, plan: StepPlan, context: StepContext) {
         let step = try build(planned, try interpolator.options(planned.definition.with, of: planned.kind))
         let context = makeContext(planned, attempt: 1, scratch: scratch, promisedPaths: promisedPaths, preflight: true)
         let timeout = planned.definition.timeout
@@ -348,8 +356,12 @@ public final class Engine: Sendable {
                 if !planned.runsAlways {
                     if isInterrupted { conclude(.cancelled, "not started: interrupted"); continue }
                     if let blocker = planned.needs.lazy.compactMap({ results[$0] }).first(where: { !$0.status.letsDependentsRun }) {
-                        let verb = blocker.status == .rejected ? "rejected the release" : blocker.status == .blocked ? "is blocked"
-                            : blocker.status == .cancelled ? "was cancelled" : "failed"
+                        let verb =
+                            blocker.status == .rejected
+                            ? "rejected the release"
+                            : blocker.status == .blocked
+                                ? "is blocked"
+                                : blocker.status == .cancelled ? "was cancelled" : "failed"
                         conclude(.blocked, "'\(blocker.id)' \(verb)")
                         continue
                     }
@@ -399,8 +411,10 @@ public final class Engine: Sendable {
 
     // MARK: One step
 
-    private func execute(_ planned: PlannedStep, preflight: Preflight, upstream: [String: StepResult], scratch: String,
-                         describeOnly: Bool, run status: RunStatus?) async -> StepResult {
+    private func execute(
+        _ planned: PlannedStep, preflight: Preflight, upstream: [String: StepResult], scratch: String,
+        describeOnly: Bool, run status: RunStatus?
+    ) async -> StepResult {
         let started = Date()
         let interpolator = interpolator(upstream: upstream)
         if describeOnly {
@@ -475,15 +489,17 @@ public final class Engine: Sendable {
         do {
             var names = interpolator
             names.secretsAsNames = true
-            let fingerprint = RunJournal.fingerprint(kind: planned.kind.kind, resolved: try names.options(definition.with, of: planned.kind),
-                                                     workspace: plan.options.workingDirectory)
+            let fingerprint = RunJournal.fingerprint(
+                kind: planned.kind.kind, resolved: try names.options(definition.with, of: planned.kind),
+                workspace: plan.options.workingDirectory)
             // A step taken from an earlier run is checked by its fingerprint, which reads a secret's name and never its
             // value: a CI job gets only the secrets of the steps it runs itself.
             if planned.carried {
                 return .resumed(try await carriedEntry(planned, fingerprint: fingerprint))
             }
             if plan.options.resume, !definition.always, let entry = journal?.entry(planned.id), entry.fingerprint == fingerprint,
-               await Self.unchanged(entry.artifacts) {
+                await Self.unchanged(entry.artifacts)
+            {
                 return .resumed(entry)
             }
             let resolved = try interpolator.options(definition.with, of: planned.kind)
@@ -494,8 +510,10 @@ public final class Engine: Sendable {
     }
 
     /// Runs `step` until an attempt succeeds or no retry is left, recording the outcome in `result`.
-    private func runAttempts(_ step: any Step, _ planned: PlannedStep, preflight: Preflight, fingerprint: String, scratch: String,
-                             run status: RunStatus?, into result: inout StepResult) async {
+    private func runAttempts(
+        _ step: any Step, _ planned: PlannedStep, preflight: Preflight, fingerprint: String, scratch: String,
+        run status: RunStatus?, into result: inout StepResult
+    ) async {
         let definition = planned.definition
         let id = planned.id
         var attempt = 1
@@ -525,8 +543,10 @@ public final class Engine: Sendable {
     }
 
     /// Records a failed attempt in `result`; true when the step gets another one, after its retry delay.
-    private func shouldRetry(after error: any Error, attempt: Int, of definition: StepDefinition, id: String,
-                             into result: inout StepResult) async -> Bool {
+    private func shouldRetry(
+        after error: any Error, attempt: Int, of definition: StepDefinition, id: String,
+        into result: inout StepResult
+    ) async -> Bool {
         if error is CancellationError || Task.isCancelled {
             result.status = .cancelled
             result.message = "interrupted"
@@ -570,12 +590,15 @@ public final class Engine: Sendable {
         let finished = ordered.compactMap { results[$0] }
         let failures = finished.filter { $0.status == .failed || $0.status == .rejected }
             .map { RunStatus.Failure(step: $0.id, message: $0.message ?? $0.status.label) }
-        let outcome: RunStatus.Outcome = !failures.isEmpty ? .failure
+        let outcome: RunStatus.Outcome =
+            !failures.isEmpty
+            ? .failure
             : (isInterrupted || finished.contains { $0.status == .cancelled }) ? .cancelled : .success
         var outputs: [String: [String: OutputValue]] = [:]
         for result in finished where !result.outputs.isEmpty { outputs[result.id] = result.outputs }
-        return RunStatus(pipeline: plan.pipeline.definition.name, profile: plan.profile, branch: plan.git.branch, sha: plan.git.sha,
-                         dryRun: plan.options.dryRun, outcome: outcome, failures: failures, followed: ordered, outputs: outputs)
+        return RunStatus(
+            pipeline: plan.pipeline.definition.name, profile: plan.profile, branch: plan.git.branch, sha: plan.git.sha,
+            dryRun: plan.options.dryRun, outcome: outcome, failures: failures, followed: ordered, outputs: outputs)
     }
 
     /// Runs every registered teardown, newest first, each reported as it ends; returns the failures' messages.
@@ -614,11 +637,15 @@ public final class Engine: Sendable {
         }
         for artifact in entry.artifacts {
             guard FileManager.default.fileExists(atPath: artifact.path) else {
-                throw StepError.failed("'\(WorkspacePaths(plan.options.workingDirectory).relative(artifact.path))', made by step '\(id)' in an earlier run (perhaps on another machine), is missing here: bring it with the journal")
+                throw StepError.failed(
+                    "'\(WorkspacePaths(plan.options.workingDirectory).relative(artifact.path))', made by step '\(id)' in an earlier run (perhaps on another machine), is missing here: bring it with the journal"
+                )
             }
             let digest = try await FileDigest.sha256(ofFile: artifact.path).hex
             guard digest == artifact.sha256 else {
-                throw StepError.failed("'\(WorkspacePaths(plan.options.workingDirectory).relative(artifact.path))', made by step '\(id)' in an earlier run (perhaps on another machine), changed since: SHA-256 \(artifact.sha256) in the journal, \(digest) here")
+                throw StepError.failed(
+                    "'\(WorkspacePaths(plan.options.workingDirectory).relative(artifact.path))', made by step '\(id)' in an earlier run (perhaps on another machine), changed since: SHA-256 \(artifact.sha256) in the journal, \(digest) here"
+                )
             }
         }
         return entry
@@ -640,8 +667,10 @@ public final class Engine: Sendable {
         min(base * pow(2, Double(min(attempt, 64) - 1)), 300)
     }
 
-    private func withTimeout<T: Sendable>(_ timeout: Double?, _ phase: String? = nil,
-                                          _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    private func withTimeout<T: Sendable>(
+        _ timeout: Double?, _ phase: String? = nil,
+        _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         guard let timeout else { return try await work() }
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await work() }
@@ -660,8 +689,10 @@ public final class Engine: Sendable {
 
     // MARK: Contexts
 
-    private func makeContext(_ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String],
-                             preflight: Bool = false, run: RunStatus? = nil) -> StepContext {
+    private func makeContext(
+        _ planned: PlannedStep, attempt: Int, scratch: String, promisedPaths: [String: String],
+        preflight: Bool = false, run: RunStatus? = nil
+    ) -> StepContext {
         let bus = self.bus
         let id = planned.id
         return StepContext(

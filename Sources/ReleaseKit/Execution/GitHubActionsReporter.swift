@@ -79,7 +79,9 @@ public final class GitHubActionsReporter: RunReporter {
                     out += verdict
                 }
                 if [.failed, .rejected].contains(result.status) && !(result.attempts == 0 && state.preflightReported.contains(result.id)) {
-                    let what = result.status == .rejected ? "gate \(result.id) rejected the release"
+                    let what =
+                        result.status == .rejected
+                        ? "gate \(result.id) rejected the release"
                         : result.attempts == 0 ? "step \(result.id) not started" : "step \(result.id) failed"
                     out += Self.error(what, result.message ?? what)
                 }

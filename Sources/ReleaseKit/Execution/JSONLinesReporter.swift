@@ -9,8 +9,10 @@ public final class JSONLinesReporter: RunReporter {
     private let masker: SecretMasker
     private let clock: @Sendable () -> Date
 
-    public init(masker: SecretMasker, write: @escaping @Sendable (String) -> Void = Terminal.writeOutput,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        masker: SecretMasker, write: @escaping @Sendable (String) -> Void = Terminal.writeOutput,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.masker = masker
         self.write = write
         self.clock = clock
@@ -20,8 +22,10 @@ public final class JSONLinesReporter: RunReporter {
         var object: [String: Any]
         switch event {
         case .runStarted(let pipeline, let file, let profile, let reason, let branch, let dryRun, let steps):
-            object = ["event": "run_started", "pipeline": pipeline, "file": file, "profile": profile ?? NSNull(),
-                      "profile_reason": reason, "branch": branch ?? NSNull(), "dry_run": dryRun, "steps": steps]
+            object = [
+                "event": "run_started", "pipeline": pipeline, "file": file, "profile": profile ?? NSNull(),
+                "profile_reason": reason, "branch": branch ?? NSNull(), "dry_run": dryRun, "steps": steps,
+            ]
         case .preflightFailed(let step, let message):
             object = ["event": "preflight_failed", "step": step, "message": message]
         case .stepStarted(let step, let kind, let attempt):

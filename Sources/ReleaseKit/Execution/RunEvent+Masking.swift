@@ -12,8 +12,9 @@ extension RunEvent {
         guard !masker.isEmpty else { return self }
         switch self {
         case .runStarted(let pipeline, let file, let profile, let reason, let branch, let dryRun, let steps):
-            return .runStarted(pipeline: masker.mask(pipeline), file: masker.mask(file), profile: profile.map(masker.mask),
-                               profileReason: masker.mask(reason), branch: branch.map(masker.mask), dryRun: dryRun, steps: steps)
+            return .runStarted(
+                pipeline: masker.mask(pipeline), file: masker.mask(file), profile: profile.map(masker.mask),
+                profileReason: masker.mask(reason), branch: branch.map(masker.mask), dryRun: dryRun, steps: steps)
         case .preflightFailed(let step, let message):
             return .preflightFailed(step: step, message: masker.mask(message))
         case .stepStarted, .step:

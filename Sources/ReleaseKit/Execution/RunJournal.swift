@@ -74,7 +74,8 @@ public final class RunJournal: Sendable {
             guard let data = FileManager.default.contents(atPath: file) else { continue }
             let lines = data.split(separator: UInt8(ascii: "\n"))
             guard let first = lines.first, let header = try? JSONDecoder.stateFile.decode(Header.self, from: Data(first)),
-                  header.pipeline == pipeline, header.profile == profile else { continue }
+                header.pipeline == pipeline, header.profile == profile
+            else { continue }
             var contents = merged ?? Contents(pipeline: pipeline, profile: profile, now: header.now, steps: [:])
             contents.now = min(contents.now, header.now)
             // A line cut short by a crash is ignored: that step simply runs again.
@@ -128,7 +129,7 @@ public final class RunJournal: Sendable {
     /// Writes the journal as it is (at the start of a run): the header and the steps already recorded. A fresh run
     /// (`replacingOthers`) first removes the pipeline's other journal files: without `--resume` a run starts anew.
     func save(replacingOthers: Bool = false) {
-        if replacingOthers { Self.family(of: path).forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        if replacingOthers { for file in Self.family(of: path) { try? FileManager.default.removeItem(atPath: file) } }
         let snapshot = contents.withLock { $0 }
         try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
         guard var data = try? JSONEncoder.stateFile.encode(Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now)) else { return }

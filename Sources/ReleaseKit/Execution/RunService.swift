@@ -26,13 +26,15 @@ public enum RunService {
         let path = RunJournal.path(for: file, in: directory, only: options.only)
         guard let journal = RunJournal.load(path: path, pipeline: file, profile: plan.profile, workspace: directory) else {
             let what = options.only.isEmpty ? "every step" : "the selected steps and what they need"
-            return Planned(plan: plan, journal: nil, options: options,
-                           notice: "resume: no unfinished run of \(file) with profile '\(plan.profile ?? "none")'; running \(what)")
+            return Planned(
+                plan: plan, journal: nil, options: options,
+                notice: "resume: no unfinished run of \(file) with profile '\(plan.profile ?? "none")'; running \(what)")
         }
         // The resumed run keeps the first run's clock, so tags and names built from ${now:…} match.
         options.now = journal.now
         options.journaled = journal.steps
-        return Planned(plan: try await Planner().plan(validated, options: options, masker: masker), journal: journal, options: options,
-                       notice: nil)
+        return Planned(
+            plan: try await Planner().plan(validated, options: options, masker: masker), journal: journal, options: options,
+            notice: nil)
     }
 }

@@ -54,8 +54,9 @@ public struct SigningStatus: Sendable {
         guard !entries.isEmpty else { return "the pipeline has no signing.sync step\n" }
         var lines: [String] = []
         for entry in entries {
-            lines.append("signing.sync '\(entry.stepID)'" + (entry.type.isEmpty ? "" : " (\(entry.type), \(entry.platform))")
-                + (entry.skipped.map { " — not run in this plan: \($0)" } ?? ""))
+            lines.append(
+                "signing.sync '\(entry.stepID)'" + (entry.type.isEmpty ? "" : " (\(entry.type), \(entry.platform))")
+                    + (entry.skipped.map { " — not run in this plan: \($0)" } ?? ""))
             if let error = entry.error {
                 lines.append("  error: " + error.replacingOccurrences(of: "\n", with: "\n  "))
                 continue
@@ -75,35 +76,39 @@ public struct SigningStatus: Sendable {
 
     /// The report for programs (`--json`).
     public var json: [String: Any] {
-        ["steps": entries.map { entry -> [String: Any] in
-            var object: [String: Any] = ["id": entry.stepID, "type": entry.type, "platform": entry.platform]
-            if let skipped = entry.skipped { object["skipped"] = skipped }
-            if let error = entry.error { object["error"] = error }
-            guard let assessment = entry.assessment else { return object }
-            if let certificate = assessment.certificate {
-                object["certificate"] = [
-                    "id": certificate.id, "type": certificate.type, "serial_number": certificate.info.serialNumber,
-                    "name": certificate.info.commonName, "expires": Timestamp.iso8601(certificate.info.notValidAfter),
-                ]
-            } else {
-                object["certificate"] = NSNull()
-            }
-            if let note = assessment.certificateNote { object["certificate_note"] = note }
-            object["bundle_ids"] = assessment.bundles.map { bundle -> [String: Any] in
-                var item: [String: Any] = ["bundle_id": bundle.identifier, "registered": bundle.resourceID != nil]
-                if let profile = bundle.profile {
-                    item["profile"] = ["name": profile.name, "uuid": profile.uuid, "state": profile.state,
-                                       "expires": profile.expires.map { Timestamp.iso8601($0) } ?? ""]
+        [
+            "steps": entries.map { entry -> [String: Any] in
+                var object: [String: Any] = ["id": entry.stepID, "type": entry.type, "platform": entry.platform]
+                if let skipped = entry.skipped { object["skipped"] = skipped }
+                if let error = entry.error { object["error"] = error }
+                guard let assessment = entry.assessment else { return object }
+                if let certificate = assessment.certificate {
+                    object["certificate"] = [
+                        "id": certificate.id, "type": certificate.type, "serial_number": certificate.info.serialNumber,
+                        "name": certificate.info.commonName, "expires": Timestamp.iso8601(certificate.info.notValidAfter),
+                    ]
                 } else {
-                    item["profile"] = NSNull()
+                    object["certificate"] = NSNull()
                 }
-                if let problem = bundle.problem { item["problem"] = problem }
-                return item
+                if let note = assessment.certificateNote { object["certificate_note"] = note }
+                object["bundle_ids"] = assessment.bundles.map { bundle -> [String: Any] in
+                    var item: [String: Any] = ["bundle_id": bundle.identifier, "registered": bundle.resourceID != nil]
+                    if let profile = bundle.profile {
+                        item["profile"] = [
+                            "name": profile.name, "uuid": profile.uuid, "state": profile.state,
+                            "expires": profile.expires.map { Timestamp.iso8601($0) } ?? "",
+                        ]
+                    } else {
+                        item["profile"] = NSNull()
+                    }
+                    if let problem = bundle.problem { item["problem"] = problem }
+                    return item
+                }
+                object["changes"] = assessment.changes.map(\.json)
+                object["complete"] = assessment.isComplete
+                object["would_refuse"] = entry.wouldRefuse
+                return object
             }
-            object["changes"] = assessment.changes.map(\.json)
-            object["complete"] = assessment.isComplete
-            object["would_refuse"] = entry.wouldRefuse
-            return object
-        }]
+        ]
     }
 }

@@ -17,9 +17,11 @@ public struct StepResult: Sendable, Equatable {
     /// Dry runs: what the step would do.
     public var effects: [PlannedEffect]
 
-    public init(id: String, kind: String, gate: Bool, status: StepStatus, message: String? = nil, duration: TimeInterval = 0,
-                attempts: Int = 0, exitStatus: Int32? = nil, outputs: [String: OutputValue] = [:], artifacts: [Artifact] = [],
-                effects: [PlannedEffect] = []) {
+    public init(
+        id: String, kind: String, gate: Bool, status: StepStatus, message: String? = nil, duration: TimeInterval = 0,
+        attempts: Int = 0, exitStatus: Int32? = nil, outputs: [String: OutputValue] = [:], artifacts: [Artifact] = [],
+        effects: [PlannedEffect] = []
+    ) {
         self.id = id
         self.kind = kind
         self.gate = gate

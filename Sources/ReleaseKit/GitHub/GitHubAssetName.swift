@@ -8,13 +8,14 @@
 public enum GitHubAssetName {
     /// `name` as GitHub will store it.
     public static func normalized(_ name: String) -> String {
-        var result = String(name.map { character -> Character in
-            guard character.isASCII, let scalar = character.unicodeScalars.first else { return "." }
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_": return character
-            default: return "."
-            }
-        })
+        var result = String(
+            name.map { character -> Character in
+                guard character.isASCII, let scalar = character.unicodeScalars.first else { return "." }
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_": return character
+                default: return "."
+                }
+            })
         while result.hasSuffix(".") { result.removeLast() }
         if result.hasPrefix(".") { result = "default" + result }
         return result.isEmpty ? "default" : result

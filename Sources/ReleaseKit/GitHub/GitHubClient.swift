@@ -29,7 +29,8 @@ public struct GitHubClient: Sendable {
         var base = apiURL
         while base.hasSuffix("/") { base.removeLast() }
         guard let components = URLComponents(string: base), let host = components.host?.lowercased(), !host.isEmpty,
-              ["http", "https"].contains(components.scheme?.lowercased() ?? "") else {
+            ["http", "https"].contains(components.scheme?.lowercased() ?? "")
+        else {
             throw GitHubError.invalidInput("invalid GitHub API URL '\(HTTPRequest.redact(apiURL))'")
         }
         guard components.user == nil, components.password == nil else {

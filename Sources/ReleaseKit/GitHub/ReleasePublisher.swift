@@ -74,7 +74,8 @@ public struct ReleasePublisher: Sendable {
         }
         let forbidden = CharacterSet(charactersIn: " ~^:?*[\\").union(.whitespacesAndNewlines).union(.controlCharacters)
         if publication.tag.isEmpty || publication.tag.rangeOfCharacter(from: forbidden) != nil
-            || publication.tag.contains("..") || publication.tag.hasSuffix(".lock") || publication.tag.hasPrefix("-") {
+            || publication.tag.contains("..") || publication.tag.hasSuffix(".lock") || publication.tag.hasPrefix("-")
+        {
             problems.append("tag '\(publication.tag)' is not a valid git tag name")
         }
         if let body = publication.body, body.count > ReleasePublication.maximumBodyLength {
@@ -141,7 +142,8 @@ public struct ReleasePublisher: Sendable {
             for (index, asset) in publication.assets.enumerated() { known[index] = try await Self.digest(asset.path) }
             for (index, asset) in publication.assets.enumerated() {
                 guard let local = known[index],
-                      remote.first(where: { $0.name == asset.remoteName })?.matches(size: local.size, sha256: local.hex) == true else {
+                    remote.first(where: { $0.name == asset.remoteName })?.matches(size: local.size, sha256: local.hex) == true
+                else {
                     throw GitHubError.immutableRelease(
                         tag: publication.tag, detail: "asset '\(asset.remoteName)' is missing or different and cannot be changed; use a new tag"
                     )
@@ -256,8 +258,9 @@ public struct ReleasePublisher: Sendable {
                 try await wait(after: response, attempt: attempt, what: "creating release '\(publication.tag)'", reason: lastReason)
             }
         }
-        throw GitHubError.api(method: "POST", url: client.fullURL(GitHubClient.repoPath(publication.repository) + "/releases"),
-                              status: 0, message: "gave up after \(retry.maxAttempts) attempts: \(lastReason)")
+        throw GitHubError.api(
+            method: "POST", url: client.fullURL(GitHubClient.repoPath(publication.repository) + "/releases"),
+            status: 0, message: "gave up after \(retry.maxAttempts) attempts: \(lastReason)")
     }
 
     private func wait(after response: HTTPResponse?, attempt: Int, what: String, reason: String) async throws {
@@ -356,8 +359,9 @@ public struct ReleasePublisher: Sendable {
                     }
                     lastReason = "the server stored \(uploaded.size) bytes in state '\(uploaded.state)' with digest \(uploaded.digest ?? "none")"
                 } else {
-                    let error = GitHubError.api(method: "POST", url: HTTPRequest.redact(URITemplate.expand(release.uploadURL, ["name": asset.name])),
-                                                status: sent.status, message: GitHubClient.message(of: sent))
+                    let error = GitHubError.api(
+                        method: "POST", url: HTTPRequest.redact(URITemplate.expand(release.uploadURL, ["name": asset.name])),
+                        status: sent.status, message: GitHubClient.message(of: sent))
                     if sent.status == 401 { try client.check(sent, method: "POST", url: HTTPRequest.redact(release.uploadURL)) }
                     guard RetryPolicy.isRetriable(sent) || error.isAlreadyExists else { throw error }
                     lastReason = error.description

@@ -88,8 +88,10 @@ public struct HTTPClient: Sendable {
                 guard attempt < policy.maxAttempts, RetryPolicy.isRetriable(response) else { return response }
                 delay = policy.delay(after: response, attempt: attempt)
                 reason = "returned HTTP \(response.status)"
-            } catch let error as HTTPError where error.isRetriable && attempt < policy.maxAttempts
-                        && (configuration.retriesNameResolution || !error.isNameResolutionFailure) {
+            } catch let error as HTTPError
+                where error.isRetriable && attempt < policy.maxAttempts
+                && (configuration.retriesNameResolution || !error.isNameResolutionFailure)
+            {
                 delay = policy.delay(after: nil, attempt: attempt)
                 reason = "failed: \(error.reason)"
             }
@@ -107,8 +109,9 @@ public struct HTTPClient: Sendable {
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> HTTPResponse {
         guard let components = URLComponents(string: request.url),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              components.host?.isEmpty == false else {
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            components.host?.isEmpty == false
+        else {
             throw HTTPError.invalidURL(request.redactedURL)
         }
         if let allowed = configuration.allowedHosts, let host = components.host?.lowercased(), !allowed.contains(host) {

@@ -22,14 +22,14 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `CURLcode`s caused by the network or the peer, which a retry may cure.
     /// See https://curl.se/libcurl/c/libcurl-errors.html.
     static let retriableCurlCodes: Set<Int> = [
-        5, 6, 7,    // couldn't resolve proxy / host, couldn't connect
-        16,         // HTTP/2 framing
-        18,         // partial file
-        26,         // read error: can't happen for a regular file, but a remounted volume can
-        28,         // operation timed out (including the stall timeout)
-        52,         // got nothing
-        55, 56,     // send / receive failure (connection reset)
-        92,         // HTTP/2 stream error
+        5, 6, 7,  // couldn't resolve proxy / host, couldn't connect
+        16,  // HTTP/2 framing
+        18,  // partial file
+        26,  // read error: can't happen for a regular file, but a remounted volume can
+        28,  // operation timed out (including the stall timeout)
+        52,  // got nothing
+        55, 56,  // send / receive failure (connection reset)
+        92,  // HTTP/2 stream error
     ]
 
     /// Whether retrying the same request may succeed.

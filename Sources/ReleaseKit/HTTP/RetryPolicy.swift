@@ -88,7 +88,8 @@ public struct RetryPolicy: Sendable {
             }
         }
         if response.header("X-RateLimit-Remaining") == "0",
-           let reset = response.header("X-RateLimit-Reset").flatMap({ TimeInterval($0) }) {
+            let reset = response.header("X-RateLimit-Reset").flatMap({ TimeInterval($0) })
+        {
             let wait = reset - now().timeIntervalSince1970
             return .milliseconds(max(0, Int(wait * 1000)))
         }

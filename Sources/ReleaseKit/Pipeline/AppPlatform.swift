@@ -6,12 +6,19 @@ public enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
     /// name such as `iphoneos17.0`); nil for anything else.
     public init?(sdk: String) {
         let name = (sdk.split(separator: "/").last.map(String.init) ?? sdk).lowercased()
-        if name.hasPrefix("iphone") { self = .iOS }
-        else if name.hasPrefix("appletv") { self = .tvOS }
-        else if name.hasPrefix("macosx") { self = .macOS }
-        else if name.hasPrefix("xr") { self = .visionOS }
-        else if name.hasPrefix("watch") { self = .watchOS }
-        else { return nil }
+        if name.hasPrefix("iphone") {
+            self = .iOS
+        } else if name.hasPrefix("appletv") {
+            self = .tvOS
+        } else if name.hasPrefix("macosx") {
+            self = .macOS
+        } else if name.hasPrefix("xr") {
+            self = .visionOS
+        } else if name.hasPrefix("watch") {
+            self = .watchOS
+        } else {
+            return nil
+        }
     }
 
     /// From what a user types for `--platform` (`ios`, `tvOS`, `macos`, `visionos`), case-insensitively.

@@ -119,7 +119,8 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
                 guard let values = stringList(member.value, memberPath, &diagnostics) else { continue }
                 if member.key == "os" {
                     for value in values where !knownSystems.contains(value) {
-                        diagnostics.add("unknown os '\(value)'; known: \(knownSystems.joined(separator: ", "))" + Suggestion.hint(for: value, in: knownSystems), at: member.value, memberPath)
+                        diagnostics.add(
+                            "unknown os '\(value)'; known: \(knownSystems.joined(separator: ", "))" + Suggestion.hint(for: value, in: knownSystems), at: member.value, memberPath)
                     }
                 }
                 parts.append(member.key == "profile" ? .profile(values) : member.key == "branch" ? .branch(values) : .os(values))
@@ -135,7 +136,8 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
                     case .number(_, let text): expected[entry.key] = text
                     case .bool(let flag): expected[entry.key] = flag ? "true" : "false"
                     default:
-                        diagnostics.add("expected a string pattern for environment variable '\(entry.key)', found \(entry.value.found)", at: entry.value, memberPath.appending(entry.key))
+                        diagnostics.add(
+                            "expected a string pattern for environment variable '\(entry.key)', found \(entry.value.found)", at: entry.value, memberPath.appending(entry.key))
                     }
                 }
                 parts.append(.env(expected))
@@ -149,7 +151,9 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
             case "not":
                 if let condition = parse(member.value, at: memberPath, into: &diagnostics) { parts.append(.not(condition)) }
             default:
-                diagnostics.add("unknown condition '\(member.key)'" + Suggestion.hint(for: member.key, in: keys) + "; known: \(keys.joined(separator: ", "))", at: member.keyLocation, memberPath)
+                diagnostics.add(
+                    "unknown condition '\(member.key)'" + Suggestion.hint(for: member.key, in: keys) + "; known: \(keys.joined(separator: ", "))", at: member.keyLocation,
+                    memberPath)
             }
         }
         guard !parts.isEmpty else { return nil }

@@ -22,9 +22,11 @@ public struct JSONPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         for component in components {
             switch component {
             case .key(let key):
-                let plain = !key.isEmpty && key.unicodeScalars.allSatisfy {
-                    ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") && $0.isASCII
-                }
+                let plain =
+                    !key.isEmpty
+                    && key.unicodeScalars.allSatisfy {
+                        ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") && $0.isASCII
+                    }
                 text += plain ? ".\(key)" : "[\"\(key)\"]"
             case .index(let index): text += "[\(index)]"
             }

@@ -4,8 +4,10 @@ import Foundation
 /// command line names (ArgumentParser calls these while the user presses Tab, so they never fail, only find less).
 public enum PipelineCompletion {
     /// Options of `run`/`plan`/`export` that take a value: their value is not the pipeline argument.
-    static let optionsWithValues: Set<String> = ["--profile", "--var", "--jobs", "--only", "--report", "--log-format",
-                                                 "--rehearsal-storage", "--format", "--output"]
+    static let optionsWithValues: Set<String> = [
+        "--profile", "--var", "--jobs", "--only", "--report", "--log-format",
+        "--rehearsal-storage", "--format", "--output",
+    ]
 
     /// The names `Pipelines/NAME.json` gives under `directory`, matching `prefix`.
     public static func pipelineNames(in directory: String, prefix: String = "") -> [String] {

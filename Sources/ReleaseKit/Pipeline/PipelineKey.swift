@@ -81,12 +81,15 @@ public struct PipelineKey: Sendable, Equatable {
         PipelineKey("variables", .pipeline, .variables, help: "names and string, number or boolean values"),
         PipelineKey("profiles", .pipeline, .profiles, help: "named profiles: a 'when', 'default' and 'variables' each"),
         PipelineKey("plugins", .pipeline, .plugins, help: "external step kinds: kind -> executable"),
-        PipelineKey("runs_on", .pipeline, .runner, default: "\"ubuntu-latest\"",
-                    help: "the runner steps without their own need when exported to CI"),
-        PipelineKey("tool", .pipeline, .tool,
-                    help: "where exported CI jobs get release (default: the pinned tarballs of this version from the repository scripts/package.sh stamped into the binary)"),
-        PipelineKey("attest", .pipeline, .boolean, default: "false",
-                    help: "exported workflows attest the provenance of published files"),
+        PipelineKey(
+            "runs_on", .pipeline, .runner, default: "\"ubuntu-latest\"",
+            help: "the runner steps without their own need when exported to CI"),
+        PipelineKey(
+            "tool", .pipeline, .tool,
+            help: "where exported CI jobs get release (default: the pinned tarballs of this version from the repository scripts/package.sh stamped into the binary)"),
+        PipelineKey(
+            "attest", .pipeline, .boolean, default: "false",
+            help: "exported workflows attest the provenance of published files"),
         PipelineKey("steps", .pipeline, .steps, required: true, help: "the steps, in declaration order"),
 
         PipelineKey("when", .profile, .condition, help: "the profile is chosen when this holds (and no --profile is given)"),
@@ -99,20 +102,27 @@ public struct PipelineKey: Sendable, Equatable {
         PipelineKey("needs", .step, .stepIDs, help: "step ids that must finish first"),
         PipelineKey("with", .step, .options, default: "{}", help: "the step kind's options"),
         PipelineKey("when", .step, .condition, help: "the step is skipped when this does not hold"),
-        PipelineKey("gate", .step, .boolean, default: "false",
-                    help: "a validation gate: a rejection blocks everything downstream (exit 2)"),
-        PipelineKey("always", .step, .boolean, default: "false",
-                    help: "runs after its needs whatever their outcome, and after an interrupt"),
-        PipelineKey("retries", .step, .number(whole: true, range: OptionRange(0...100)), default: "0",
-                    help: "how many times a failed attempt is retried"),
-        PipelineKey("retry_delay", .step, .number(whole: false, range: OptionRange(0...3600)), default: "1",
-                    help: "seconds before the first retry, doubled for each further one"),
-        PipelineKey("timeout", .step, .number(whole: false, range: OptionRange(0.001...604_800)),
-                    help: "seconds before the step's processes are stopped and the step fails (default: no limit)"),
-        PipelineKey("continue_on_error", .step, .boolean, default: "false",
-                    help: "a failure is recorded but does not fail the run or block dependents"),
-        PipelineKey("runs_on", .step, .runner,
-                    help: "the runner the step needs when exported to CI (default: what its 'when' implies, else the pipeline's)"),
+        PipelineKey(
+            "gate", .step, .boolean, default: "false",
+            help: "a validation gate: a rejection blocks everything downstream (exit 2)"),
+        PipelineKey(
+            "always", .step, .boolean, default: "false",
+            help: "runs after its needs whatever their outcome, and after an interrupt"),
+        PipelineKey(
+            "retries", .step, .number(whole: true, range: OptionRange(0...100)), default: "0",
+            help: "how many times a failed attempt is retried"),
+        PipelineKey(
+            "retry_delay", .step, .number(whole: false, range: OptionRange(0...3600)), default: "1",
+            help: "seconds before the first retry, doubled for each further one"),
+        PipelineKey(
+            "timeout", .step, .number(whole: false, range: OptionRange(0.001...604_800)),
+            help: "seconds before the step's processes are stopped and the step fails (default: no limit)"),
+        PipelineKey(
+            "continue_on_error", .step, .boolean, default: "false",
+            help: "a failure is recorded but does not fail the run or block dependents"),
+        PipelineKey(
+            "runs_on", .step, .runner,
+            help: "the runner the step needs when exported to CI (default: what its 'when' implies, else the pipeline's)"),
         PipelineKey("description", .step, .text(nonEmpty: false), help: "free text"),
     ]
 

@@ -25,8 +25,10 @@ public struct PipelineLoader: Sendable {
     /// `release-step-KIND` executables on PATH), described through `plugins`; problems with plugins are reported
     /// with the rest.
     /// - Throws: ``PipelineError``.
-    public func load(path: String, displayPath: String? = nil, extraVariables: Set<String> = [],
-                     plugins: PluginResolver) async throws(PipelineError) -> ValidatedPipeline {
+    public func load(
+        path: String, displayPath: String? = nil, extraVariables: Set<String> = [],
+        plugins: PluginResolver
+    ) async throws(PipelineError) -> ValidatedPipeline {
         let shown = displayPath ?? path
         let text = try Self.read(path: path, shown: shown)
         let root = try? JSONParser.parse(text)
@@ -98,8 +100,11 @@ public struct PipelineLoader: Sendable {
         }
         guard let text = String(data: data, encoding: .utf8) else {
             let invalid = Self.firstInvalidUTF8(data)
-            throw .invalid([Diagnostic(file: shown, location: invalid.location, path: nil,
-                                       message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) does not start a valid UTF-8 sequence")])
+            throw .invalid([
+                Diagnostic(
+                    file: shown, location: invalid.location, path: nil,
+                    message: "the file is not UTF-8 text: byte \(Hex.byte(invalid.byte)) at offset \(invalid.offset) does not start a valid UTF-8 sequence")
+            ])
         }
         return text
     }
@@ -119,7 +124,9 @@ public struct PipelineLoader: Sendable {
             // `Int(exactly:)`: a version such as 1e19 is outside Int's range, and `Int(_:)` would trap.
             if case .number(let value, let text) = node.value, value.rounded() == value {
                 guard let whole = Int(exactly: value), Self.supportedVersions.contains(whole) else {
-                    diagnostics.add("unsupported format version \(text); this release of release reads version \(Self.supportedVersions.map(String.init).joined(separator: ", "))", at: node, .root.appending("version"))
+                    diagnostics.add(
+                        "unsupported format version \(text); this release of release reads version \(Self.supportedVersions.map(String.init).joined(separator: ", "))", at: node,
+                        .root.appending("version"))
                     return nil
                 }
                 version = whole
@@ -161,8 +168,9 @@ public struct PipelineLoader: Sendable {
             diagnostics.add("missing 'steps'", at: root, .root)
         }
         Self.defaultExportProfiles(&steps)
-        var definition = PipelineDefinition(file: file, version: version, name: name, variables: variables, profiles: profiles,
-                                            steps: steps, runsOn: runsOn)
+        var definition = PipelineDefinition(
+            file: file, version: version, name: name, variables: variables, profiles: profiles,
+            steps: steps, runsOn: runsOn)
         definition.tool = root["tool"].flatMap { $0.members == nil ? nil : $0 }
         definition.attest = attest
         return definition
@@ -181,9 +189,11 @@ public struct PipelineLoader: Sendable {
                 diagnostics.add("'\(member.key)' is a reserved name and cannot be a variable", at: member.keyLocation, memberPath)
                 continue
             }
-            let valid = !member.key.isEmpty && member.key.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
-            }
+            let valid =
+                !member.key.isEmpty
+                && member.key.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                }
             if !valid {
                 diagnostics.add("invalid variable name '\(member.key)': use letters, digits, '_' and '-'", at: member.keyLocation, memberPath)
                 continue
@@ -252,7 +262,9 @@ public struct PipelineLoader: Sendable {
         let defaults = profiles.filter(\.isDefault)
         if defaults.count > 1 {
             for profile in defaults.dropFirst() {
-                diagnostics.add("profiles '\(defaults[0].name)' and '\(profile.name)' are both marked default; only one may be", at: profile.location, path.appending(profile.name).appending("default"))
+                diagnostics.add(
+                    "profiles '\(defaults[0].name)' and '\(profile.name)' are both marked default; only one may be", at: profile.location,
+                    path.appending(profile.name).appending("default"))
             }
         }
         return profiles
@@ -269,7 +281,8 @@ public struct PipelineLoader: Sendable {
         for index in steps.indices where steps[index].uses == XcodeExportStep.kind {
             let with = steps[index].with
             guard var members = with.members, with["profiles"] == nil, with["provisioning_profiles"] == nil,
-                  with["signing_style"]?.string != XcodeExportStep.SigningStyle.automatic.rawValue else { continue }
+                with["signing_style"]?.string != XcodeExportStep.SigningStyle.automatic.rawValue
+            else { continue }
             members.append(JSONNode.Member(key: "profiles", keyLocation: with.location, value: profilesReference(to: installers, at: with.location)))
             steps[index].with = JSONNode(.object(members), at: with.location)
             steps[index].defaultedProfileInstallers = installers
@@ -316,7 +329,9 @@ public struct PipelineLoader: Sendable {
                 if registry[text] == nil, let problem = unavailablePlugins[text] {
                     diagnostics.add("step '\(Echo.text(id))': \(problem)", at: usesNode, path.appending("uses"))
                 } else if registry[text] == nil {
-                    diagnostics.add("step '\(Echo.text(id))': unknown step kind '\(Echo.text(text))'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list", at: usesNode, path.appending("uses"))
+                    diagnostics.add(
+                        "step '\(Echo.text(id))': unknown step kind '\(Echo.text(text))'" + Suggestion.hint(for: text, in: registry.names) + "; run 'release steps' for the list",
+                        at: usesNode, path.appending("uses"))
                 }
             } else {
                 diagnostics.add("step '\(id)': 'uses' must name a step kind, found \(usesNode.found)", at: usesNode, path.appending("uses"))
@@ -348,7 +363,9 @@ public struct PipelineLoader: Sendable {
 
         var with = JSONNode(.object([]), at: node.location)
         if let withNode = node["with"] {
-            if withNode.members != nil { with = withNode } else {
+            if withNode.members != nil {
+                with = withNode
+            } else {
                 diagnostics.add("step '\(id)': 'with' must be an object of options, found \(withNode.found)", at: withNode, path.appending("with"))
             }
         }
@@ -365,9 +382,10 @@ public struct PipelineLoader: Sendable {
             diagnostics.add("step '\(id)': a step cannot be both a gate and always", at: node["always"] ?? node, path.appending("always"))
         }
         guard idIsValid else { return nil }
-        return StepDefinition(index: index, id: id, uses: uses, needs: needs, with: with, when: when, gate: gate, always: always,
-                              retries: retries, retryDelay: retryDelay, timeout: timeout, continueOnError: continueOnError,
-                              location: node.location, path: path, needsLocations: needsLocations)
+        return StepDefinition(
+            index: index, id: id, uses: uses, needs: needs, with: with, when: when, gate: gate, always: always,
+            retries: retries, retryDelay: retryDelay, timeout: timeout, continueOnError: continueOnError,
+            location: node.location, path: path, needsLocations: needsLocations)
     }
 
     // MARK: Runners
@@ -393,17 +411,23 @@ public struct PipelineLoader: Sendable {
     }
 
     /// The step's runner, reporting a step whose `when` leaves it ambiguous or contradicts its `runs_on`.
-    private func resolveRunner(of step: StepDefinition, node: JSONNode, pipelineDefault: Runner?,
-                               into diagnostics: inout DiagnosticList) -> Runner {
+    private func resolveRunner(
+        of step: StepDefinition, node: JSONNode, pipelineDefault: Runner?,
+        into diagnostics: inout DiagnosticList
+    ) -> Runner {
         let path = step.path.appending("runs_on")
         let explicit = node["runs_on"].flatMap { readRunner($0, path: path, into: &diagnostics) }
         switch Runner.resolve(explicit: explicit, when: step.when, pipelineDefault: pipelineDefault) {
         case .runner(let runner):
             return runner
         case .ambiguous(let systems):
-            diagnostics.add("step '\(step.id)': its runner is ambiguous: its 'when' holds on \(systems.joined(separator: " and ")); add \"runs_on\" (such as \"\(Runner.implied(for: systems[0]))\") to say where it runs when exported", at: node["when"] ?? node, step.path.appending("when"))
+            diagnostics.add(
+                "step '\(step.id)': its runner is ambiguous: its 'when' holds on \(systems.joined(separator: " and ")); add \"runs_on\" (such as \"\(Runner.implied(for: systems[0]))\") to say where it runs when exported",
+                at: node["when"] ?? node, step.path.appending("when"))
         case .conflicting(let runner, let systems):
-            diagnostics.add("step '\(step.id)': runs_on '\(runner)' is a \(runner.system ?? "") runner, but its 'when' holds only on \(systems.joined(separator: " or "))", at: node["runs_on"] ?? node, path)
+            diagnostics.add(
+                "step '\(step.id)': runs_on '\(runner)' is a \(runner.system ?? "") runner, but its 'when' holds only on \(systems.joined(separator: " or "))",
+                at: node["runs_on"] ?? node, path)
         }
         return pipelineDefault ?? .fallback
     }
@@ -448,8 +472,10 @@ public struct PipelineLoader: Sendable {
     // tests catch (`PipelineKeyTests`); the value then goes unchecked rather than trapping.
 
     /// `object[key]`, a boolean key of `scope`: its value, else its declared default (`false`).
-    private func readBool(_ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
-                          into diagnostics: inout DiagnosticList) -> Bool {
+    private func readBool(
+        _ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
+        into diagnostics: inout DiagnosticList
+    ) -> Bool {
         let fallback = PipelineKey.key(key, in: scope)?.defaultValue == "true"
         guard let node = object[key] else { return fallback }
         if case .bool(let flag) = node.value { return flag }
@@ -458,8 +484,10 @@ public struct PipelineLoader: Sendable {
     }
 
     /// `object[key]`, a text key of `scope`, or nil when absent or wrong.
-    private func readText(_ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
-                          into diagnostics: inout DiagnosticList) -> String? {
+    private func readText(
+        _ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
+        into diagnostics: inout DiagnosticList
+    ) -> String? {
         guard let node = object[key], case .text(let nonEmpty)? = PipelineKey.key(key, in: scope)?.value else { return nil }
         if let text = node.string, !nonEmpty || !text.isEmpty { return text }
         diagnostics.add("'\(key)' must be a \(nonEmpty ? "non-empty " : "")string, found \(node.found)", at: node, path.appending(key))
@@ -467,8 +495,10 @@ public struct PipelineLoader: Sendable {
     }
 
     /// `object[key]`, a number key of `scope` within its declared range, or nil when absent or wrong.
-    private func readNumber(_ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
-                            into diagnostics: inout DiagnosticList) -> Double? {
+    private func readNumber(
+        _ object: JSONNode, _ key: String, _ scope: PipelineKey.Scope, path: JSONPath,
+        into diagnostics: inout DiagnosticList
+    ) -> Double? {
         guard let node = object[key], case .number(let whole, let range)? = PipelineKey.key(key, in: scope)?.value else { return nil }
         guard case .number(let value, let text) = node.value, !whole || value.rounded() == value else {
             diagnostics.add("'\(key)' must be a \(whole ? "whole " : "")number, found \(node.found)", at: node, path.appending(key))

@@ -16,12 +16,16 @@ public enum PipelineSchema {
         var definitions: [String: Any] = [
             "template": ["type": "string", "pattern": "\\$\\{", "description": "a ${...} reference, known at run time"],
             "scalar": ["type": ["string", "number", "boolean"]],
-            "variables": ["type": "object", "additionalProperties": ["$ref": "#/$defs/scalar"],
-                          "propertyNames": ["pattern": "^[A-Za-z0-9_-]+$"]],
+            "variables": [
+                "type": "object", "additionalProperties": ["$ref": "#/$defs/scalar"],
+                "propertyNames": ["pattern": "^[A-Za-z0-9_-]+$"],
+            ],
             "patterns": ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]],
             "condition": condition,
-            "runner": ["anyOf": [["type": "string", "minLength": 1], ["type": "array", "minItems": 1, "items": ["type": "string", "minLength": 1]]],
-                       "description": "the runner label(s) a step needs when exported to CI, such as \"macos-15\" or \"ubuntu-latest\""],
+            "runner": [
+                "anyOf": [["type": "string", "minLength": 1], ["type": "array", "minItems": 1, "items": ["type": "string", "minLength": 1]]],
+                "description": "the runner label(s) a step needs when exported to CI, such as \"macos-15\" or \"ubuntu-latest\"",
+            ],
         ]
         var conditionals: [Any] = []
         for kind in registry.kinds {
@@ -142,8 +146,10 @@ public enum PipelineSchema {
                 "source": ["enum": ["download", "homebrew", "mint", "swiftpm"]],
                 "version": ["type": "string"],
                 "url": ["type": "string", "description": "download: URL pattern with {version} and {platform}"],
-                "sha256": ["type": "object", "description": "download: platform -> SHA-256 of its tarball",
-                           "additionalProperties": ["type": "string", "pattern": "^[0-9a-fA-F]{64}$"]],
+                "sha256": [
+                    "type": "object", "description": "download: platform -> SHA-256 of its tarball",
+                    "additionalProperties": ["type": "string", "pattern": "^[0-9a-fA-F]{64}$"],
+                ],
                 "tap": ["type": "string"], "formula": ["type": "string"],
                 "package": ["type": "string"],
                 "repository": ["type": "string"], "tag": ["type": "string"],
@@ -155,7 +161,8 @@ public enum PipelineSchema {
     private static func with(_ kind: StepKind) -> [String: Any] {
         var properties: [String: Any] = [:]
         for option in kind.documentation.options {
-            var schema = option.values.map { words in ["anyOf": [["enum": words], ["$ref": "#/$defs/template"]]] as [String: Any] }
+            var schema =
+                option.values.map { words in ["anyOf": [["enum": words], ["$ref": "#/$defs/template"]]] as [String: Any] }
                 ?? type(option.type)
             if let minimum = option.minimum, let maximum = option.maximum {
                 schema = bounded(schema, minimum: minimum, maximum: maximum)
@@ -196,8 +203,10 @@ public enum PipelineSchema {
                 return ["type": "object", "additionalProperties": type(String(inner.dropFirst("string:".count)))]
             }
             let keys = splitTopLevel(inner, on: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            return ["type": "object", "additionalProperties": false,
-                    "properties": Dictionary(keys.map { ($0, [String: Any]()) }, uniquingKeysWith: { first, _ in first })]
+            return [
+                "type": "object", "additionalProperties": false,
+                "properties": Dictionary(keys.map { ($0, [String: Any]()) }, uniquingKeysWith: { first, _ in first }),
+            ]
         }
         switch text {
         case "number": return ["anyOf": [["type": "number"], ["$ref": "#/$defs/template"]]]

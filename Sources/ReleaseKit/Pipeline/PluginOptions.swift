@@ -45,11 +45,12 @@ struct PluginOptions {
             if number < minimum || number > maximum {
                 var key = "the value"
                 if case .key(let name)? = path.components.last { key = "'\(name)'" }
-                let range = switch (schema.minimum, schema.maximum) {
-                case (let low?, let high?): OptionRange(low...high).text
-                case (let low?, nil): "at least \(NumberText.string(low))"
-                default: "at most \(NumberText.string(maximum))"
-                }
+                let range =
+                    switch (schema.minimum, schema.maximum) {
+                    case (let low?, let high?): OptionRange(low...high).text
+                    case (let low?, nil): "at least \(NumberText.string(low))"
+                    default: "at most \(NumberText.string(maximum))"
+                    }
                 return fail("\(key) must be \(range), found \(node.preview)", node, path)
             }
         }

@@ -80,7 +80,8 @@ struct ReferenceChecker {
             for variable in definitions {
                 let references = parseReferences(variable.value, location: variable.location, path: variable.path, owner: nil, into: &diagnostics)
                 variableReferences[name, default: []].append(contentsOf: references)
-                checkReferences(references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, unknown: &unknown, into: &diagnostics)
+                checkReferences(
+                    references, location: variable.location, path: variable.path, owner: nil, ids: ids, knownVariables: knownVariables, unknown: &unknown, into: &diagnostics)
             }
         }
         if let cycle = variableCycle(variableReferences) {
@@ -91,8 +92,10 @@ struct ReferenceChecker {
     }
 
     /// Checks each step's needs, options, references and condition; returns the steps whose outputs each one uses.
-    private func checkSteps(ids: [String: StepDefinition], variables: Variables, unknown: inout UnknownUses,
-                            into diagnostics: inout DiagnosticList) -> [String: Set<String>] {
+    private func checkSteps(
+        ids: [String: StepDefinition], variables: Variables, unknown: inout UnknownUses,
+        into diagnostics: inout DiagnosticList
+    ) -> [String: Set<String>] {
         let stepIDs = definition.steps.map(\.id)
         var outputUses: [String: Set<String>] = [:]
         for step in definition.steps {
@@ -118,8 +121,10 @@ struct ReferenceChecker {
 
     /// Checks the references in `step`'s options; returns the other steps whose outputs it uses, directly or through
     /// variables.
-    private func checkStepReferences(_ step: StepDefinition, ids: [String: StepDefinition], variables: Variables,
-                                     unknown: inout UnknownUses, into diagnostics: inout DiagnosticList) -> Set<String> {
+    private func checkStepReferences(
+        _ step: StepDefinition, ids: [String: StepDefinition], variables: Variables,
+        unknown: inout UnknownUses, into diagnostics: inout DiagnosticList
+    ) -> Set<String> {
         var uses: Set<String> = []
         forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
             let references = parseReferences(text, location: node.location, path: path, owner: step.id, into: &diagnostics)
@@ -138,15 +143,19 @@ struct ReferenceChecker {
 
     /// The graph's step ids (each once, in declaration order) and each step's explicit `needs`, or nil after reporting
     /// a cycle of them: explicit needs are checked first, so a plain cycle is reported as one.
-    private func explicitDependencies(of steps: [StepDefinition], ids: [String: StepDefinition],
-                                      into diagnostics: inout DiagnosticList) -> (ids: [String], needs: [String: [String]])? {
+    private func explicitDependencies(
+        of steps: [StepDefinition], ids: [String: StepDefinition],
+        into diagnostics: inout DiagnosticList
+    ) -> (ids: [String], needs: [String: [String]])? {
         var explicit: [String: [String]] = [:]
         for step in steps { explicit[step.id] = step.needs.filter { ids[$0] != nil && $0 != step.id } }
         var seenIDs: Set<String> = []
         let explicitGraph = StepGraph(ids: steps.map(\.id).filter { seenIDs.insert($0).inserted }, dependencies: explicit)
         if let cycle = explicitGraph.findCycle() {
             let step = ids[cycle[0]]!
-            diagnostics.add("steps wait for each other in a cycle: \(cycle.joined(separator: " -> ")) (each must finish before the next starts)", at: step.location, step.path.appending("needs"))
+            diagnostics.add(
+                "steps wait for each other in a cycle: \(cycle.joined(separator: " -> ")) (each must finish before the next starts)", at: step.location,
+                step.path.appending("needs"))
             return nil
         }
         return (explicitGraph.ids, explicit)
@@ -155,8 +164,10 @@ struct ReferenceChecker {
     /// Adds the edges output uses imply to `graph`, reporting a use of a step that runs after the user; returns the
     /// edges added. Usually they make no cycle: all are added and checked once (linear). Only when they do are they
     /// added one at a time, to name the use that closes the cycle.
-    private func addOutputEdges(steps: [StepDefinition], ids: [String: StepDefinition], graphIDs: [String], outputUses: [String: Set<String>],
-                                to graph: inout [String: [String]], into diagnostics: inout DiagnosticList) -> [String: [String]] {
+    private func addOutputEdges(
+        steps: [StepDefinition], ids: [String: StepDefinition], graphIDs: [String], outputUses: [String: Set<String>],
+        to graph: inout [String: [String]], into diagnostics: inout DiagnosticList
+    ) -> [String: [String]] {
         var implied: [String: [String]] = [:]
         var all = graph
         for step in steps {
@@ -167,7 +178,9 @@ struct ReferenceChecker {
         for step in steps {
             for producer in (outputUses[step.id] ?? []).sorted(by: { position($0) < position($1) }) where !(graph[step.id] ?? []).contains(producer) {
                 if needsOneByOne, let path = StepGraph(ids: graphIDs, dependencies: graph).dependencyPath(from: producer, to: step.id) {
-                    diagnostics.add("step '\(step.id)' uses outputs of '\(producer)', which is not upstream of it ('\(producer)' runs after '\(step.id)': \(path.reversed().joined(separator: " -> ")))", at: step.location, step.path.appending("with"))
+                    diagnostics.add(
+                        "step '\(step.id)' uses outputs of '\(producer)', which is not upstream of it ('\(producer)' runs after '\(step.id)': \(path.reversed().joined(separator: " -> ")))",
+                        at: step.location, step.path.appending("with"))
                     continue
                 }
                 graph[step.id, default: []].append(producer)
@@ -184,8 +197,10 @@ struct ReferenceChecker {
     /// graph already orders the two (a clean-up step that deletes the path first, with the creator needing it).
     /// Two unordered creators of one path are ambiguous: an error names both.
     /// - Returns: for each reader, the creators it now needs and the path that made it.
-    private func addPathEdges(steps: [StepDefinition], ids: [String: StepDefinition], graph: inout [String: [String]],
-                              into diagnostics: inout DiagnosticList) -> [String: [String: String]] {
+    private func addPathEdges(
+        steps: [StepDefinition], ids: [String: StepDefinition], graph: inout [String: [String]],
+        into diagnostics: inout DiagnosticList
+    ) -> [String: [String: String]] {
         var creators: [String: [String]] = [:]
         var createdBy: [String: Set<String>] = [:]
         let variables = fixedVariables
@@ -211,11 +226,14 @@ struct ReferenceChecker {
                 }
                 if latest.count > 1 {
                     guard reported.insert(path).inserted else { return }
-                    diagnostics.add("step '\(step.id)' reads '\(Echo.text(text))', which both '\(latest[0])' and '\(latest[1])' create; add 'needs' to say which it waits for, or to order them", at: node.location, step.path.appending("needs"))
+                    diagnostics.add(
+                        "step '\(step.id)' reads '\(Echo.text(text))', which both '\(latest[0])' and '\(latest[1])' create; add 'needs' to say which it waits for, or to order them",
+                        at: node.location, step.path.appending("needs"))
                     return
                 }
                 guard let creator = latest.first, !(graph[step.id] ?? []).contains(creator),
-                      current.dependencyPath(from: step.id, to: creator) == nil else { return }
+                    current.dependencyPath(from: step.id, to: creator) == nil
+                else { return }
                 graph[step.id, default: []].append(creator)
                 result[step.id, default: [:]][creator] = path
             }
@@ -277,7 +295,8 @@ struct ReferenceChecker {
     /// - Returns: whether it reported one.
     private func checkScriptEnabled(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) -> Bool {
         guard let option = kind.shellScript, let switchName = option.enabledBy, let node = step.with[option.script],
-              node.string != nil else { return false }
+            node.string != nil
+        else { return false }
         switch step.with[switchName]?.value {
         case nil, .bool(false)?, .string("false")?: break
         default: return false  // true, or a `${…}` known at run time
@@ -320,7 +339,8 @@ struct ReferenceChecker {
                 if topLevel { misspelt[suggestion] = unknown.key }
                 misspeltPaths.insert(JSONPath(unknown.path.components.dropLast()).appending(suggestion))
             }
-            diagnostics.add("step '\(step.id)': unknown option '\(unknown.key)' for \(step.uses)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), at: unknown.location, unknown.path)
+            diagnostics.add(
+                "step '\(step.id)': unknown option '\(unknown.key)' for \(step.uses)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), at: unknown.location, unknown.path)
         }
         for failure in failures {
             if let missing = Self.missingOption(in: failure.message), misspeltPaths.contains(failure.path.appending(missing)) { continue }
@@ -341,15 +361,16 @@ struct ReferenceChecker {
     /// its environment may not set the variables that carry them.
     private func checkShellScript(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) {
         guard let option = kind.shellScript, let node = step.with[option.script], let text = node.string,
-              Template.mayContainReferences(text), let script = try? ShellScript(parsing: text)
+            Template.mayContainReferences(text), let script = try? ShellScript(parsing: text)
         else { return }
         let path = step.path.appending("with").appending(option.script)
         for problem in script.problems {
             diagnostics.add("step '\(step.id)': '\(Echo.text(problem.source))' in the shell script is \(problem.reason)", at: node, path)
         }
         for member in step.with[option.environment]?.members ?? [] where member.key.hasPrefix(ShellScript.variablePrefix) {
-            diagnostics.add("step '\(step.id)': '\(Echo.text(member.key))' is reserved for the values of the script's ${…} references (\(ShellScript.variablePrefix)1, \(ShellScript.variablePrefix)2, …)",
-                            at: member.keyLocation, step.path.appending("with").appending(option.environment).appending(member.key))
+            diagnostics.add(
+                "step '\(step.id)': '\(Echo.text(member.key))' is reserved for the values of the script's ${…} references (\(ShellScript.variablePrefix)1, \(ShellScript.variablePrefix)2, …)",
+                at: member.keyLocation, step.path.appending("with").appending(option.environment).appending(member.key))
         }
     }
 
@@ -376,8 +397,10 @@ struct ReferenceChecker {
 
     /// One error for each unknown variable, at its first use, with a note of the other lines that use it: a typo in a
     /// variable used by twenty steps is one mistake, not twenty.
-    private func reportUnknownVariables(_ unknown: [String: [(location: SourceLocation, path: JSONPath)]], known: Set<String>,
-                                        into diagnostics: inout DiagnosticList) {
+    private func reportUnknownVariables(
+        _ unknown: [String: [(location: SourceLocation, path: JSONPath)]], known: Set<String>,
+        into diagnostics: inout DiagnosticList
+    ) {
         let first = { (uses: [(location: SourceLocation, path: JSONPath)]) in uses.map { ($0.location.line, $0.location.column) }.min(by: <)! }
         for name in unknown.keys.sorted(by: { first(unknown[$0]!) < first(unknown[$1]!) }) {
             let uses = unknown[name]!.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
@@ -394,15 +417,19 @@ struct ReferenceChecker {
         }
     }
 
-    private func checkReferences(_ references: [TemplateReference], location: SourceLocation, path: JSONPath, owner: StepDefinition?, ids: [String: StepDefinition], knownVariables: Set<String>,
-                                 unknown: inout [String: [(location: SourceLocation, path: JSONPath)]], into diagnostics: inout DiagnosticList) {
+    private func checkReferences(
+        _ references: [TemplateReference], location: SourceLocation, path: JSONPath, owner: StepDefinition?, ids: [String: StepDefinition], knownVariables: Set<String>,
+        unknown: inout [String: [(location: SourceLocation, path: JSONPath)]], into diagnostics: inout DiagnosticList
+    ) {
         for reference in references {
             switch reference {
             case .variable(let name):
                 if !knownVariables.contains(name) { unknown[name, default: []].append((location, path)) }
             case .stepOutput(let producer, let key):
                 guard let producerStep = ids[producer] else {
-                    diagnostics.add("'${steps.\(producer).outputs.\(key)}' refers to step '\(producer)', which is not a step" + Suggestion.hint(for: producer, in: ids.keys), at: location, path)
+                    diagnostics.add(
+                        "'${steps.\(producer).outputs.\(key)}' refers to step '\(producer)', which is not a step" + Suggestion.hint(for: producer, in: ids.keys), at: location, path
+                    )
                     continue
                 }
                 if producer == owner?.id {
@@ -412,7 +439,9 @@ struct ReferenceChecker {
                 if let kind = registry[producerStep.uses], !kind.documentation.dynamicOutputs {
                     let outputs = kind.documentation.outputs.map(\.name)
                     if !outputs.contains(key) {
-                        diagnostics.add("step '\(producer)' (\(producerStep.uses)) has no output '\(key)'" + Suggestion.hint(for: key, in: outputs) + "; its outputs: \(outputs.isEmpty ? "none" : outputs.joined(separator: ", "))", at: location, path)
+                        diagnostics.add(
+                            "step '\(producer)' (\(producerStep.uses)) has no output '\(key)'" + Suggestion.hint(for: key, in: outputs)
+                                + "; its outputs: \(outputs.isEmpty ? "none" : outputs.joined(separator: ", "))", at: location, path)
                     }
                 }
             case .now(let format?):
@@ -431,10 +460,12 @@ struct ReferenceChecker {
         case .profile(let patterns):
             for pattern in patterns where !Glob.isPattern(pattern) && !names.contains(pattern) {
                 let known = names.isEmpty ? "the pipeline defines no profiles" : "profiles: \(names.joined(separator: ", "))"
-                diagnostics.add("step '\(step.id)': 'when' names profile '\(pattern)', which is not defined" + Suggestion.hint(for: pattern, in: names) + "; \(known)", at: step.location, step.path.appending("when"))
+                diagnostics.add(
+                    "step '\(step.id)': 'when' names profile '\(pattern)', which is not defined" + Suggestion.hint(for: pattern, in: names) + "; \(known)", at: step.location,
+                    step.path.appending("when"))
             }
         case .all(let conditions), .any(let conditions):
-            conditions.forEach { checkProfileNames(in: $0, step: step, into: &diagnostics) }
+            for condition in conditions { checkProfileNames(in: condition, step: step, into: &diagnostics) }
         case .not(let inner):
             checkProfileNames(in: inner, step: step, into: &diagnostics)
         case .branch, .env, .os:

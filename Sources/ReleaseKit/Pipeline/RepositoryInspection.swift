@@ -29,8 +29,10 @@ public struct RepositoryInspection: Sendable, Equatable {
         /// The Apple team ID that signs, when the project does not say.
         public var team: String?
 
-        public init(project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil,
-                    team: String? = nil) {
+        public init(
+            project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil,
+            team: String? = nil
+        ) {
             self.team = team
             self.project = project
             self.workspace = workspace
@@ -117,7 +119,8 @@ public struct RepositoryInspection: Sendable, Equatable {
             namedWorkspace = read
             if projectAnswer == nil {
                 projectAnswer = read.projects.first { project in
-                    ((try? VersionReader.read(project: project, in: root))?.tracked.contains { $0.entry.productType?.hasPrefix("com.apple.product-type.application") == true }) == true
+                    ((try? VersionReader.read(project: project, in: root))?.tracked.contains { $0.entry.productType?.hasPrefix("com.apple.product-type.application") == true })
+                        == true
                 }.map { relative($0, to: root) }
             }
         }
@@ -129,7 +132,10 @@ public struct RepositoryInspection: Sendable, Equatable {
         do {
             versions = try VersionReader.read(project: projectAnswer, in: root)
         } catch VersioningError.noProject {
-            throw Problem(description: "no Xcode project (.xcodeproj), workspace or XcodeGen spec (project.yml) in \(root) or the folders below it: run 'release init' in the repository that holds your app, or pass --project PATH")
+            throw Problem(
+                description:
+                    "no Xcode project (.xcodeproj), workspace or XcodeGen spec (project.yml) in \(root) or the folders below it: run 'release init' in the repository that holds your app, or pass --project PATH"
+            )
         } catch VersioningError.ambiguousProject(_, let candidates) {
             throw Problem(description: "several Xcode projects here: \(candidates.joined(separator: ", ")); pass --project with the one that holds the app (or --workspace)")
         } catch {
@@ -144,7 +150,8 @@ public struct RepositoryInspection: Sendable, Equatable {
         let podWarnings = (report.warnings ?? []).filter { $0.contains("'Pods/") }
         for note in report.warnings ?? [] where !podWarnings.contains(note) { result.notes.append(note) }
         if !podWarnings.isEmpty {
-            result.notes.append("\(podWarnings.count) base configuration\(podWarnings.count == 1 ? "" : "s") under Pods/ appear with 'pod install', which the pipeline runs before the archive")
+            result.notes.append(
+                "\(podWarnings.count) base configuration\(podWarnings.count == 1 ? "" : "s") under Pods/ appear with 'pod install', which the pipeline runs before the archive")
         }
 
         // Apps: application targets nothing embeds, per platform, with their values in the archive configuration
@@ -154,11 +161,13 @@ public struct RepositoryInspection: Sendable, Equatable {
             guard let first = rows.first else { return nil }
             let row = rows.first { $0.entry.configuration == configuration } ?? rows.first { $0.entry.configuration == report.primaryConfiguration } ?? first
             let platform = row.sdk.flatMap(AppPlatform.init(sdk:)) ?? (row.entry.productType?.contains("watchapp") == true ? .watchOS : .iOS)
-            return App(target: target, platform: platform, bundleIdentifier: row.entry.bundleIdentifier, team: row.developmentTeam,
-                       version: row.entry.version, build: row.entry.build, versionDefinedAt: row.entry.versionDefinedAt?.description)
+            return App(
+                target: target, platform: platform, bundleIdentifier: row.entry.bundleIdentifier, team: row.developmentTeam,
+                version: row.entry.version, build: row.entry.build, versionDefinedAt: row.entry.versionDefinedAt?.description)
         }
         var targets: [String] = []
-        for row in versions.tracked where row.entry.productType?.hasPrefix("com.apple.product-type.application") == true && row.entry.host == nil && !targets.contains(row.entry.target) {
+        for row in versions.tracked
+        where row.entry.productType?.hasPrefix("com.apple.product-type.application") == true && row.entry.host == nil && !targets.contains(row.entry.target) {
             targets.append(row.entry.target)
         }
         result.apps = targets.compactMap { app($0, configuration: nil) }
@@ -171,7 +180,8 @@ public struct RepositoryInspection: Sendable, Equatable {
         }.map(\.element)
         guard !result.apps.isEmpty else {
             let names = Set(versions.tracked.map(\.entry.target)).sorted()
-            throw Problem(description: "\(result.project ?? report.project) has no application target to release (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+            throw Problem(
+                description: "\(result.project ?? report.project) has no application target to release (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
         }
 
         // The chosen app: --target, else --platform's first, else the first (iOS first).
@@ -182,18 +192,26 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
             candidates = candidates.filter { $0.platform == platform }
             guard !candidates.isEmpty else {
-                throw Problem(description: "no \(platform.rawValue) app in \(result.project ?? ""): its apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))")
+                throw Problem(
+                    description:
+                        "no \(platform.rawValue) app in \(result.project ?? ""): its apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))"
+                )
             }
         }
         if let target = answers.target {
             guard let chosen = candidates.first(where: { $0.target == target }) else {
-                throw Problem(description: "--target '\(Echo.text(target))' is not an app target here; the apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))")
+                throw Problem(
+                    description:
+                        "--target '\(Echo.text(target))' is not an app target here; the apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))"
+                )
             }
             candidates = [chosen]
         }
         var chosen = candidates[0]
         if answers.target == nil, result.apps.count > 1 {
-            result.reasons.append("app \(chosen.target) (\(chosen.platform.rawValue)) of \(result.apps.count) apps (\(result.apps.map(\.target).joined(separator: ", "))): \(answers.platform == nil ? "iOS first, then the project's main app" : "the first \(chosen.platform.rawValue) app"); --target picks another")
+            result.reasons.append(
+                "app \(chosen.target) (\(chosen.platform.rawValue)) of \(result.apps.count) apps (\(result.apps.map(\.target).joined(separator: ", "))): \(answers.platform == nil ? "iOS first, then the project's main app" : "the first \(chosen.platform.rawValue) app"); --target picks another"
+            )
         }
 
         // The workspace: the named one; else one in the repository that references the app's project; else the one
@@ -206,7 +224,8 @@ public struct RepositoryInspection: Sendable, Equatable {
         if workspace == nil, let projectPath {
             workspace = Self.workspaces(below: root).compactMap { try? XcodeWorkspace(contentsOf: $0) }.first { $0.projects.contains(projectPath) }
             if let workspace {
-                result.reasons.append("workspace \(relative(workspace.path, to: root)): it holds \(relative(projectPath, to: root))\(result.podfile != nil ? " and the CocoaPods projects" : "")")
+                result.reasons.append(
+                    "workspace \(relative(workspace.path, to: root)): it holds \(relative(projectPath, to: root))\(result.podfile != nil ? " and the CocoaPods projects" : "")")
             }
         }
         if let workspace {
@@ -228,16 +247,22 @@ public struct RepositoryInspection: Sendable, Equatable {
                 result.scheme = scheme.name
                 result.configuration = scheme.archiveConfiguration
                 if answers.target == nil, let built = scheme.archived.first(where: \.isApplication),
-                   let matching = result.apps.first(where: { $0.target == built.blueprintName }) {
+                    let matching = result.apps.first(where: { $0.target == built.blueprintName })
+                {
                     chosen = matching
                 }
             } else if result.schemes.isEmpty, result.apps.contains(where: { $0.target == schemeAnswer }) {
                 result.scheme = schemeAnswer
                 result.notes.append(Self.unsharedNote(schemeAnswer))
             } else {
-                let listed = result.schemes.isEmpty ? "there are no shared schemes (xcshareddata/xcschemes); a project without any gets one per target: \(result.apps.map(\.target).joined(separator: ", "))"
+                let listed =
+                    result.schemes.isEmpty
+                    ? "there are no shared schemes (xcshareddata/xcschemes); a project without any gets one per target: \(result.apps.map(\.target).joined(separator: ", "))"
                     : "the shared schemes are \(result.schemeNames.map { "'\($0)'" }.joined(separator: ", "))"
-                throw Problem(description: "--scheme '\(Echo.text(schemeAnswer))' does not exist: \(listed)\(Suggestion.closest(to: schemeAnswer, in: result.schemeNames).map { " (did you mean '\($0)'?)" } ?? "")")
+                throw Problem(
+                    description:
+                        "--scheme '\(Echo.text(schemeAnswer))' does not exist: \(listed)\(Suggestion.closest(to: schemeAnswer, in: result.schemeNames).map { " (did you mean '\($0)'?)" } ?? "")"
+                )
             }
         } else {
             let productName = chosen.target
@@ -246,10 +271,12 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
             let ranked = archiving.sorted { lhs, rhs in
                 func score(_ scheme: XcodeScheme) -> [Int] {
-                    [scheme.name == productName ? 0 : 1,
-                     scheme.archiveConfiguration == "Release" ? 0 : 1,
-                     scheme.launched?.blueprintName == productName ? 0 : 1,
-                     scheme.archived.count]
+                    [
+                        scheme.name == productName ? 0 : 1,
+                        scheme.archiveConfiguration == "Release" ? 0 : 1,
+                        scheme.launched?.blueprintName == productName ? 0 : 1,
+                        scheme.archived.count,
+                    ]
                 }
                 let (l, r) = (score(lhs), score(rhs))
                 return l != r ? l.lexicographicallyPrecedes(r) : lhs.name < rhs.name
@@ -257,12 +284,18 @@ public struct RepositoryInspection: Sendable, Equatable {
             if let best = ranked.first {
                 result.scheme = best.name
                 result.configuration = best.archiveConfiguration
-                let others = ranked.count > 1 ? "; \(ranked.count - 1) \(ranked.count == 2 ? "other archives" : "others archive") it too (\(ranked.dropFirst().prefix(4).map(\.name).joined(separator: ", "))\(ranked.count > 5 ? ", …" : ""))" : ""
+                let others =
+                    ranked.count > 1
+                    ? "; \(ranked.count - 1) \(ranked.count == 2 ? "other archives" : "others archive") it too (\(ranked.dropFirst().prefix(4).map(\.name).joined(separator: ", "))\(ranked.count > 5 ? ", …" : ""))"
+                    : ""
                 result.reasons.append("scheme '\(best.name)': it archives \(productName).app in \(best.archiveConfiguration)\(others)")
             } else {
                 result.scheme = chosen.target
-                result.notes.append(result.schemes.isEmpty ? Self.unsharedNote(chosen.target)
-                    : "no shared scheme archives \(chosen.target).app: using '\(chosen.target)', which exists on a CI machine only if you share it (Xcode: Product › Scheme › Manage Schemes…, tick Shared, commit xcshareddata)")
+                result.notes.append(
+                    result.schemes.isEmpty
+                        ? Self.unsharedNote(chosen.target)
+                        : "no shared scheme archives \(chosen.target).app: using '\(chosen.target)', which exists on a CI machine only if you share it (Xcode: Product › Scheme › Manage Schemes…, tick Shared, commit xcshareddata)"
+                )
             }
         }
         chosen = app(chosen.target, configuration: result.configuration) ?? chosen
@@ -288,7 +321,9 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
             if !used.isEmpty { result.reasons.append("from fastlane's Appfile: \(used.joined(separator: ", "))") }
             if let type = fastlane.matchType {
-                result.notes.append("fastlane match (type \(type)) keeps your certificates in a git repository: with --signing files, set CERTIFICATE_P12 and the profiles from the files match decrypts (fastlane match export), or use --signing api-key and let Xcode manage them")
+                result.notes.append(
+                    "fastlane match (type \(type)) keeps your certificates in a git repository: with --signing files, set CERTIFICATE_P12 and the profiles from the files match decrypts (fastlane match export), or use --signing api-key and let Xcode manage them"
+                )
             }
         }
         if result.team == nil {
@@ -319,8 +354,7 @@ public struct RepositoryInspection: Sendable, Equatable {
                 for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
                 where !name.hasPrefix(".") && !XcodeProject.skippedFolders.contains(name) {
                     let path = folder + "/" + name
-                    if name.hasSuffix(".xcworkspace") { found.append(path) }
-                    else if !name.contains("."), FileSystemSupport.isDirectory(path) { next.append(path) }
+                    if name.hasSuffix(".xcworkspace") { found.append(path) } else if !name.contains("."), FileSystemSupport.isDirectory(path) { next.append(path) }
                 }
             }
             folders = next
@@ -347,9 +381,10 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
             return nil
         }
-        let fastlane = Fastlane(appIdentifier: value("app_identifier", in: "Appfile") ?? value("app_identifier", in: "Matchfile"),
-                                teamID: value("team_id", in: "Appfile") ?? value("team_id", in: "Matchfile"),
-                                matchType: value("type", in: "Matchfile"))
+        let fastlane = Fastlane(
+            appIdentifier: value("app_identifier", in: "Appfile") ?? value("app_identifier", in: "Matchfile"),
+            teamID: value("team_id", in: "Appfile") ?? value("team_id", in: "Matchfile"),
+            matchType: value("type", in: "Matchfile"))
         return fastlane == Fastlane() ? nil : fastlane
     }
 

@@ -65,11 +65,13 @@ public struct StarterPipeline: Sendable, Equatable {
     /// since every `Pipelines/*.json` is a pipeline to `release validate`.
     public var schemaPath: String
 
-    public init(project: String, workspace: String? = nil, scheme: String, configuration: String = "Release", appName: String,
-                platform: AppPlatform = .iOS, bundleIdentifier: String? = nil, team: String? = nil, generation: [Generation] = [],
-                signing: Signing = .apiKey, testflightGroup: String = StarterPipeline.defaultTestFlightGroup,
-                githubRepository: String? = nil, xcodeVersion: String? = nil, runner: String = "macos-15",
-                schemaPath: String = "../release.schema.json") {
+    public init(
+        project: String, workspace: String? = nil, scheme: String, configuration: String = "Release", appName: String,
+        platform: AppPlatform = .iOS, bundleIdentifier: String? = nil, team: String? = nil, generation: [Generation] = [],
+        signing: Signing = .apiKey, testflightGroup: String = StarterPipeline.defaultTestFlightGroup,
+        githubRepository: String? = nil, xcodeVersion: String? = nil, runner: String = "macos-15",
+        schemaPath: String = "../release.schema.json"
+    ) {
         self.project = project
         self.workspace = workspace
         self.scheme = scheme
@@ -98,10 +100,11 @@ public struct StarterPipeline: Sendable, Equatable {
         if let spec = inspection.xcodegenSpec { generation.append(.xcodegen(spec: spec)) }
         if inspection.tuistManifest != nil { generation.append(.tuist) }
         if let podfile = inspection.podfile { generation.append(.cocoapods(podfile: podfile)) }
-        self.init(project: project, workspace: inspection.workspace, scheme: inspection.scheme ?? app, configuration: inspection.configuration,
-                  appName: app, platform: inspection.app?.platform ?? .iOS, bundleIdentifier: inspection.bundleIdentifier,
-                  team: inspection.team, generation: generation, signing: signing, githubRepository: inspection.githubRepository,
-                  xcodeVersion: inspection.xcodeVersion)
+        self.init(
+            project: project, workspace: inspection.workspace, scheme: inspection.scheme ?? app, configuration: inspection.configuration,
+            appName: app, platform: inspection.app?.platform ?? .iOS, bundleIdentifier: inspection.bundleIdentifier,
+            team: inspection.team, generation: generation, signing: signing, githubRepository: inspection.githubRepository,
+            xcodeVersion: inspection.xcodeVersion)
     }
 
     /// The secrets and environment variables a run of this pipeline reads, with where each comes from.
@@ -120,7 +123,11 @@ public struct StarterPipeline: Sendable, Equatable {
             ]
         }
         if signing == .sync {
-            list.append(("CERTIFICATE_KEY", "secret: the distribution certificate's private key, PEM (RSA 2048: openssl genrsa -out signing.key 2048); signing.sync makes the certificate from it when the account has none"))
+            list.append(
+                (
+                    "CERTIFICATE_KEY",
+                    "secret: the distribution certificate's private key, PEM (RSA 2048: openssl genrsa -out signing.key 2048); signing.sync makes the certificate from it when the account has none"
+                ))
         }
         if githubRepository != nil { list.append(("GITHUB_TOKEN", "secret: a token that can write releases (GitHub Actions provides one)")) }
         return list
@@ -133,12 +140,14 @@ public struct StarterPipeline: Sendable, Equatable {
             ("key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")), ("issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
             ("key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
         ]
-        let xcodeKey: [(String, J)] = signing == .apiKey ? [
-            ("allow_provisioning_updates", .b(true)),
-            ("authentication_key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
-            ("authentication_key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")),
-            ("authentication_key_issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
-        ] : []
+        let xcodeKey: [(String, J)] =
+            signing == .apiKey
+            ? [
+                ("allow_provisioning_updates", .b(true)),
+                ("authentication_key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
+                ("authentication_key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")),
+                ("authentication_key_issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
+            ] : []
         let version = "${steps.bump.outputs.version}", build = "${steps.bump.outputs.build}"
         let mac: (String, J) = ("when", .o([("os", .s("macos"))]))
         func step(_ id: String, _ uses: String, _ attributes: [(String, J)] = [], _ with: [(String, J)]) -> J {
@@ -174,79 +183,101 @@ public struct StarterPipeline: Sendable, Equatable {
         }
         var buildSettings: [(String, J)] = [("DEVELOPMENT_TEAM", .s("${team}"))]
         if signing == .files {
-            steps.append(step("keychain", "signing.keychain", [mac],
-                              [("certificate", .s("${secrets.CERTIFICATE_P12}")), ("password", .s("${secrets.CERTIFICATE_PASSWORD}"))]))
+            steps.append(
+                step(
+                    "keychain", "signing.keychain", [mac],
+                    [("certificate", .s("${secrets.CERTIFICATE_P12}")), ("password", .s("${secrets.CERTIFICATE_PASSWORD}"))]))
             for (id, profileName, secret, type) in [("profiles", "release", "APPSTORE_PROFILE", "app-store"), ("adhoc-profiles", "adhoc", "ADHOC_PROFILE", "ad-hoc")] {
-                steps.append(step(id, "signing.profile", [profile(profileName, and: ("os", .s("macos")))],
-                                  [("profiles", .a([.s("${secrets.\(secret)}")])), ("team_id", .s("${team}")), ("type", .s(type))]))
+                steps.append(
+                    step(
+                        id, "signing.profile", [profile(profileName, and: ("os", .s("macos")))],
+                        [("profiles", .a([.s("${secrets.\(secret)}")])), ("team_id", .s("${team}")), ("type", .s(type))]))
             }
             beforeArchive += ["keychain", "profiles", "adhoc-profiles"]
             buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.keychain.outputs.path}")))
         } else if signing == .sync {
             // One step for both profiles: the App Store type on release*, ad hoc elsewhere (the profiles' `channel`).
-            steps.append(step("signing", "signing.sync", [mac], [
-                ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
-                ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
-            ] + key))
+            steps.append(
+                step(
+                    "signing", "signing.sync", [mac],
+                    [
+                        ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
+                        ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
+                    ] + key))
             beforeArchive.append("signing")
             buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.signing.outputs.keychain}")))
         } else {
             buildSettings.append(("CODE_SIGN_STYLE", .s("Automatic")))
         }
         let container: (String, J) = workspace.map { ("workspace", .s($0)) } ?? ("project", .s(project))
-        steps.append(step("archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac], [
-            container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
-            ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
-            ("build_settings", .o(buildSettings)),
-        ] + xcodeKey))
+        steps.append(
+            step(
+                "archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac],
+                [
+                    container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
+                    ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
+                    ("build_settings", .o(buildSettings)),
+                ] + xcodeKey))
         var export: [(String, J)] = [
             ("archive", .s("${steps.archive.outputs.path}")), ("method", .s("${export_method}")),
             ("export_path", .s("${build_dir}/export")), ("team_id", .s("${team}")),
         ]
         if signing == .apiKey { export.append(("signing_style", .s("automatic"))) }
         steps.append(step("export", "xcode.export", [mac], export + xcodeKey))
-        var ipaCheck: [(String, J)] = [("ipa", .s("${steps.export.outputs.path}")), ("channel", .s("${channel}")),
-                                        ("version", .s(version)), ("build", .s(build))]
+        var ipaCheck: [(String, J)] = [
+            ("ipa", .s("${steps.export.outputs.path}")), ("channel", .s("${channel}")),
+            ("version", .s(version)), ("build", .s(build)),
+        ]
         if bundleIdentifier != nil { ipaCheck.append(("bundle_id", .s("${bundle_id}"))) }
         steps += [
             step("check-ipa", "gate.ipa", [("gate", .b(true))], ipaCheck),
             step("check-dsyms", "gate.dsym", [("gate", .b(true))], [("archive", .s("${steps.archive.outputs.path}"))]),
-            step("dsyms", "dsym.package", [needs("check-dsyms")],
-                 [("archive", .s("${steps.archive.outputs.path}")), ("output", .s("${build_dir}/${app}-\(version)-\(build).dSYM.zip"))]),
+            step(
+                "dsyms", "dsym.package", [needs("check-dsyms")],
+                [("archive", .s("${steps.archive.outputs.path}")), ("output", .s("${build_dir}/${app}-\(version)-\(build).dSYM.zip"))]),
             step("notes", "notes", [needs("commit")], [("tag_pattern", .s("v*"))]),
-            step("upload", "appstore.upload", [needs("check-ipa", "check-dsyms"), profile("release")],
-                 [("ipa", .s("${steps.export.outputs.path}"))] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : [])
+            step(
+                "upload", "appstore.upload", [needs("check-ipa", "check-dsyms"), profile("release")],
+                [("ipa", .s("${steps.export.outputs.path}"))] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : [])
                     + [("wait", .s("processed")), ("existing", .s("keep"))] + key),
-            step("testflight", "testflight.distribute", [profile("release")], [
-                ("bundle_id", .s("${steps.upload.outputs.bundle_id}")), ("version", .s("${steps.upload.outputs.version}")),
-                ("build", .s("${steps.upload.outputs.build}")), ("build_id", .s("${steps.upload.outputs.build_id}")),
-                ("what_to_test", .s("${steps.notes.outputs.text}")), ("groups", .a([.s("${testflight_group}")])),
-                ("platform", .s(platform.appStoreConnect)),
-            ] + key),
-            step("tag", "git.tag", [needs("testflight"), profile("release")],
-                 [("name", .s("${tag}")), ("message", .s("Release \(version) (\(build))"))]),
+            step(
+                "testflight", "testflight.distribute", [profile("release")],
+                [
+                    ("bundle_id", .s("${steps.upload.outputs.bundle_id}")), ("version", .s("${steps.upload.outputs.version}")),
+                    ("build", .s("${steps.upload.outputs.build}")), ("build_id", .s("${steps.upload.outputs.build_id}")),
+                    ("what_to_test", .s("${steps.notes.outputs.text}")), ("groups", .a([.s("${testflight_group}")])),
+                    ("platform", .s(platform.appStoreConnect)),
+                ] + key),
+            step(
+                "tag", "git.tag", [needs("testflight"), profile("release")],
+                [("name", .s("${tag}")), ("message", .s("Release \(version) (\(build))"))]),
             step("push", "git.push", [needs("check-ipa", "dsyms")], [("refs", .a([.s("${steps.check-git.outputs.branch}")]))]),
             step("push-tag", "git.push", [needs("push", "tag"), profile("release")], [("refs", .a([.s("${tag}")]))]),
         ]
         if let githubRepository {
             steps += [
-                step("publish", "github.release", [needs("push-tag"), profile("release")], [
-                    ("repo", .s(githubRepository)), ("token", .s("${secrets.GITHUB_TOKEN}")), ("tag", .s("${tag}")),
-                    ("name", .s("${app} \(version) (\(build))")), ("body", .s("${steps.notes.outputs.markdown}")),
-                    ("assets", .a([.s("${steps.dsyms.outputs.path}")])),
-                ]),
-                step("publish-testers", "github.release", [needs("push"), profile("adhoc")], [
-                    ("repo", .s(githubRepository)), ("token", .s("${secrets.GITHUB_TOKEN}")),
-                    ("tag", .s("testers/\(version)-\(build)")), ("target_commitish", .s("${steps.commit.outputs.sha}")),
-                    ("name", .s("${app} \(version) (\(build)) for testers")), ("prerelease", .b(true)),
-                    ("body", .s("${steps.notes.outputs.markdown}")),
-                    ("assets", .a([.s("${steps.export.outputs.path}"), .s("${steps.dsyms.outputs.path}")])),
-                ]),
+                step(
+                    "publish", "github.release", [needs("push-tag"), profile("release")],
+                    [
+                        ("repo", .s(githubRepository)), ("token", .s("${secrets.GITHUB_TOKEN}")), ("tag", .s("${tag}")),
+                        ("name", .s("${app} \(version) (\(build))")), ("body", .s("${steps.notes.outputs.markdown}")),
+                        ("assets", .a([.s("${steps.dsyms.outputs.path}")])),
+                    ]),
+                step(
+                    "publish-testers", "github.release", [needs("push"), profile("adhoc")],
+                    [
+                        ("repo", .s(githubRepository)), ("token", .s("${secrets.GITHUB_TOKEN}")),
+                        ("tag", .s("testers/\(version)-\(build)")), ("target_commitish", .s("${steps.commit.outputs.sha}")),
+                        ("name", .s("${app} \(version) (\(build)) for testers")), ("prerelease", .b(true)),
+                        ("body", .s("${steps.notes.outputs.markdown}")),
+                        ("assets", .a([.s("${steps.export.outputs.path}"), .s("${steps.dsyms.outputs.path}")])),
+                    ]),
             ]
         }
         steps.append(step("cleanup", "shell", [("always", .b(true))], [("run", .a(["rm", "-rf", "${build_dir}/DerivedData"].map(J.s)))]))
 
-        let about = "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
+        let about =
+            "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
             + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version)" } ?? "")
             + ". On release* branches: an App Store build uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
@@ -265,12 +296,25 @@ public struct StarterPipeline: Sendable, Equatable {
             ("name", .s(appName.lowercased().replacingOccurrences(of: " ", with: "-") + "-release")),
             ("description", .s(about)), ("runs_on", .s(runner)),
             ("variables", .o(variables)),
-            ("profiles", .o([
-                ("release", .o([("when", .o([("branch", .s("release*"))])),
-                                ("variables", .o([("bump", .s("patch")), ("export_method", .s("app-store-connect")), ("channel", .s("app-store"))]))])),
-                ("adhoc", .o([("default", .b(true)),
-                              ("variables", .o([("bump", .s("build")), ("export_method", .s("release-testing")), ("channel", .s("ad-hoc"))]))])),
-            ])),
+            (
+                "profiles",
+                .o([
+                    (
+                        "release",
+                        .o([
+                            ("when", .o([("branch", .s("release*"))])),
+                            ("variables", .o([("bump", .s("patch")), ("export_method", .s("app-store-connect")), ("channel", .s("app-store"))])),
+                        ])
+                    ),
+                    (
+                        "adhoc",
+                        .o([
+                            ("default", .b(true)),
+                            ("variables", .o([("bump", .s("build")), ("export_method", .s("release-testing")), ("channel", .s("ad-hoc"))])),
+                        ])
+                    ),
+                ])
+            ),
             ("steps", .a(steps)),
         ])
         return document.rendered() + "\n"
@@ -280,7 +324,11 @@ public struct StarterPipeline: Sendable, Equatable {
 /// JSON with its keys in the order written, rendered the way people write pipelines: the document's members and
 /// each step on its own line.
 enum StarterJSON {
-    case s(String), b(Bool), n(Int), a([StarterJSON]), o([(String, StarterJSON)])
+    case s(String)
+    case b(Bool)
+    case n(Int)
+    case a([StarterJSON])
+    case o([(String, StarterJSON)])
 
     /// One line.
     var inline: String {

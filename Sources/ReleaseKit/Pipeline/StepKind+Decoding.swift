@@ -18,8 +18,9 @@ extension StepKind {
             var checker = PluginOptions(mode: mode)
             let options = try checker.convert(node, schema: plugin.description.options, at: path)
             let step = PluginStep(description: plugin.description, executable: plugin.executable, options: options)
-            return BuildResult(step: step, unknownKeys: checker.unknownKeys,
-                               requestedKeys: Set(plugin.description.options.properties.map(\.name)))
+            return BuildResult(
+                step: step, unknownKeys: checker.unknownKeys,
+                requestedKeys: Set(plugin.description.options.properties.map(\.name)))
         }
         var result = try Self.decode(optionsType, from: node, at: path, mode: mode)
         let options = result.options
@@ -47,7 +48,8 @@ extension StepKind {
         let byName = Dictionary(documentation.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for member in node.members ?? [] where containsReferences(member.value) {
             guard let declared = byName[member.key], declared.values == nil, declared.minimum == nil,
-                  !declared.type.contains("bool"), !declared.type.contains("number") else { return false }
+                !declared.type.contains("bool"), !declared.type.contains("number")
+            else { return false }
         }
         return true
     }
@@ -70,8 +72,10 @@ extension StepKind {
     }
 
     /// Decodes one options type; generic so the existential `optionsType` is opened for the decoder.
-    private static func decode<Options: StepOptions>(_ type: Options.Type, from node: JSONNode, at path: JSONPath,
-                                                     mode: OptionsDecoder.Mode) throws -> (options: any StepOptions, build: BuildResult) {
+    private static func decode<Options: StepOptions>(
+        _ type: Options.Type, from node: JSONNode, at path: JSONPath,
+        mode: OptionsDecoder.Mode
+    ) throws -> (options: any StepOptions, build: BuildResult) {
         let outcome = try OptionsDecoder(mode: mode).decode(type, from: node, at: path)
         return (outcome.value, BuildResult(step: nil, unknownKeys: outcome.unknownKeys, requestedKeys: outcome.requestedKeys))
     }

@@ -128,15 +128,17 @@ public struct Template: Sendable, Equatable {
             guard parts.count == 2, let field = TemplateReference.GitField(rawValue: parts[1]) else {
                 let field = parts.count == 2 ? parts[1] : ""
                 let names = TemplateReference.GitField.allCases.map(\.rawValue)
-                throw ParseError(message: "unknown git value '\(field)' in '\(source)'; known: \(names.joined(separator: ", "))"
-                    + Suggestion.hint(for: field, in: names))
+                throw ParseError(
+                    message: "unknown git value '\(field)' in '\(source)'; known: \(names.joined(separator: ", "))"
+                        + Suggestion.hint(for: field, in: names))
             }
             return .git(field)
         default:
             if parts.count == 2, !["var", "vars", "variables"].contains(parts[0]) {
                 let roots = ["env", "secrets", "steps", "git"]
-                throw ParseError(message: "unknown namespace '\(parts[0])' in '\(source)'" + Suggestion.hint(for: parts[0], in: roots)
-                    + "; known: \(roots.joined(separator: ", ")), or a variable name")
+                throw ParseError(
+                    message: "unknown namespace '\(parts[0])' in '\(source)'" + Suggestion.hint(for: parts[0], in: roots)
+                        + "; known: \(roots.joined(separator: ", ")), or a variable name")
             }
             if parts.count == 2, ["var", "vars", "variables"].contains(parts[0]) {
                 try checkName(parts[1], source: source, what: "variable")
@@ -148,9 +150,11 @@ public struct Template: Sendable, Equatable {
     }
 
     private static func checkName(_ name: String, source: String, what: String) throws(ParseError) {
-        let valid = !name.isEmpty && name.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
-        }
+        let valid =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            }
         if !valid { throw ParseError(message: "invalid \(what) name '\(Echo.text(name))' in '\(Echo.text(source))'") }
     }
 }

@@ -37,12 +37,15 @@ public struct GitHubActionsWorkflow: Sendable {
 
     /// - Throws: ``UsageError`` for an unknown profile, or a download source without the digest of a platform a job
     ///   runs on.
-    public init(pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
-                tool: ToolSource, attest: Bool = false) throws {
+    public init(
+        pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
+        tool: ToolSource, attest: Bool = false
+    ) throws {
         if let profile, !pipeline.definition.profiles.contains(where: { $0.name == profile }) {
             let names = pipeline.definition.profiles.map(\.name)
-            throw UsageError("unknown profile '\(profile)'" + Suggestion.hint(for: profile, in: names)
-                + (names.isEmpty ? "; \(pipeline.definition.file) defines no profiles" : "; profiles: \(names.joined(separator: ", "))"))
+            throw UsageError(
+                "unknown profile '\(profile)'" + Suggestion.hint(for: profile, in: names)
+                    + (names.isEmpty ? "; \(pipeline.definition.file) defines no profiles" : "; profiles: \(names.joined(separator: ", "))"))
         }
         self.pipeline = pipeline
         self.pipelinePath = pipelinePath
@@ -192,7 +195,9 @@ public struct GitHubActionsWorkflow: Sendable {
             guard !later.isEmpty else { continue }
             for id in job.steps {
                 guard let step = pipeline.definition.step(id), !step.always, step.uses == "shell", step.with["creates"] == nil else { continue }
-                lines.append("step '\(id)' (job \(job.id)) declares no 'creates': of the files it writes, only tracked ones (in the job's git bundle) reach job\(later.count == 1 ? "" : "s") \(later.joined(separator: ", ")); list what later steps read in \"creates\"")
+                lines.append(
+                    "step '\(id)' (job \(job.id)) declares no 'creates': of the files it writes, only tracked ones (in the job's git bundle) reach job\(later.count == 1 ? "" : "s") \(later.joined(separator: ", ")); list what later steps read in \"creates\""
+                )
             }
         }
         return lines
@@ -216,7 +221,9 @@ public struct GitHubActionsWorkflow: Sendable {
                     guard let node = step.with[option.key] else { continue }
                     forEachString(in: node, path: .root) { text, _, _ in
                         if travellingPath(text) == nil {
-                            problems.append("step '\(id)' (job \(job.id)) writes '\(Echo.text(text))' outside the repository, and step '\(reader.id)' (job \(jobOf[reader.id] ?? "")) comes after it on another runner: nothing can carry that file; write it inside the repository")
+                            problems.append(
+                                "step '\(id)' (job \(job.id)) writes '\(Echo.text(text))' outside the repository, and step '\(reader.id)' (job \(jobOf[reader.id] ?? "")) comes after it on another runner: nothing can carry that file; write it inside the repository"
+                            )
                         }
                     }
                 }
@@ -260,7 +267,8 @@ public struct GitHubActionsWorkflow: Sendable {
 
     private func attestedPaths(of template: String) -> [String] {
         if let parsed = try? Template(parsing: template), let whole = parsed.wholeReference, case .stepOutput(let producer, let key) = whole,
-           let step = pipeline.definition.step(producer), let kind = pipeline.registry[step.uses] {
+            let step = pipeline.definition.step(producer), let kind = pipeline.registry[step.uses]
+        {
             let creating = kind.optionsType.declaredOptions.filter { $0.declaration.createsPath && step.with[$0.key] != nil }
             let chosen = creating.filter { $0.key == key } + (key == "path" ? creating.filter { $0.key == "output" } : [])
             let options = chosen.isEmpty && creating.count == 1 ? creating : Array(chosen.prefix(1))
@@ -363,7 +371,8 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(4, "shell: bash")
             out.line(4, "run: |")
             out.line(5, "set -euo pipefail")
-            out.line(5, "if ! command -v brew >/dev/null; then echo \"/home/linuxbrew/.linuxbrew/bin\" >> \"$GITHUB_PATH\"; export PATH=\"/home/linuxbrew/.linuxbrew/bin:$PATH\"; fi")
+            out.line(
+                5, "if ! command -v brew >/dev/null; then echo \"/home/linuxbrew/.linuxbrew/bin\" >> \"$GITHUB_PATH\"; export PATH=\"/home/linuxbrew/.linuxbrew/bin:$PATH\"; fi")
             out.line(5, "brew tap \(tap)")
             out.line(5, "brew install \(tap)/\(formula)")
             out.line(5, "release --version")

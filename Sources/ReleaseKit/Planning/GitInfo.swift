@@ -25,8 +25,10 @@ public struct GitInfo: Sendable, Equatable {
     public var conditionBranch: String? { pullRequest ? nil : branch }
 
     /// CI variables that name the branch when the checkout is detached, in the order they are trusted.
-    static let branchVariables = ["RELEASE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME",
-                                  "BITRISE_GIT_BRANCH", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "TRAVIS_BRANCH", "BRANCH_NAME", "GIT_BRANCH"]
+    static let branchVariables = [
+        "RELEASE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME",
+        "BITRISE_GIT_BRANCH", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "TRAVIS_BRANCH", "BRANCH_NAME", "GIT_BRANCH",
+    ]
 
     /// Whether `environment` is a GitHub Actions pull request event (`GITHUB_EVENT_NAME`).
     static func isPullRequest(_ environment: [String: String]) -> Bool {
@@ -50,7 +52,8 @@ public struct GitInfo: Sendable, Equatable {
                 info.problem = "'\(directory)' is not in a git repository (or it has no commits)"
             }
             if needCount, info.sha != nil {
-                let count = try await ProcessRunner.run(ProcessRequest(arguments: ["git", "rev-list", "--count", "HEAD"], directory: directory, environment: environment)) { _, _ in }
+                let count = try await ProcessRunner.run(ProcessRequest(arguments: ["git", "rev-list", "--count", "HEAD"], directory: directory, environment: environment)) { _, _ in
+                }
                 info.commitCount = Int(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         } catch {

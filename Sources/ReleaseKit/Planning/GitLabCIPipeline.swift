@@ -29,8 +29,10 @@ public struct GitLabCIPipeline: Sendable {
     public let runnerTags: [String: [String]]
 
     /// - Throws: ``UsageError`` as ``GitHubActionsWorkflow`` does.
-    public init(pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
-                tool: ToolSource, runnerTags: [String: [String]] = [:]) throws {
+    public init(
+        pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
+        tool: ToolSource, runnerTags: [String: [String]] = [:]
+    ) throws {
         actions = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: pipelinePath, profile: profile, command: command, tool: tool)
         self.runnerTags = runnerTags
     }

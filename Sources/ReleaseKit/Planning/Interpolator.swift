@@ -22,8 +22,10 @@ public struct Interpolator: Sendable {
     /// secret is recovered in seconds).
     public var secretsAsNames = false
 
-    public init(variables: [String: String], environment: [String: String], profile: String?, git: GitInfo,
-                now: Date, masker: SecretMasker, outputs: [String: [String: OutputValue]] = [:]) {
+    public init(
+        variables: [String: String], environment: [String: String], profile: String?, git: GitInfo,
+        now: Date, masker: SecretMasker, outputs: [String: [String: OutputValue]] = [:]
+    ) {
         self.variables = variables
         self.environment = environment
         self.profile = profile
@@ -72,7 +74,7 @@ public struct Interpolator: Sendable {
     ///   safe (`validate` reports those first).
     public func options(_ with: JSONNode, of kind: StepKind) throws(ResolutionError) -> JSONNode {
         guard let option = kind.shellScript, let members = with.members,
-              let scriptNode = with[option.script], let text = scriptNode.string, Template.mayContainReferences(text)
+            let scriptNode = with[option.script], let text = scriptNode.string, Template.mayContainReferences(text)
         else { return try node(with) }
         let script: ShellScript
         do {

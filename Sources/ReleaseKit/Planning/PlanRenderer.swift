@@ -25,7 +25,8 @@ public enum PlanRenderer {
             if !step.needs.isEmpty {
                 let implied = Set(plan.pipeline.impliedNeeds[step.id] ?? [])
                 let reads = plan.pipeline.pathNeeds[step.id] ?? [:]
-                let needs = step.definition.always && step.definition.needs.isEmpty
+                let needs =
+                    step.definition.always && step.definition.needs.isEmpty
                     ? "after every other step"
                     : step.needs.map { need in
                         if step.reads.contains(need) { return "\(need) (uses its outputs)" }

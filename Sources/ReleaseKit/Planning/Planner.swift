@@ -17,8 +17,9 @@ public struct Planner: Sendable {
         if let known = options.git {
             git = known
         } else {
-            git = await GitInfo.read(in: options.workingDirectory, environment: options.environment,
-                                     needCount: Self.references(.git(.commitCount), in: definition))
+            git = await GitInfo.read(
+                in: options.workingDirectory, environment: options.environment,
+                needCount: Self.references(.git(.commitCount), in: definition))
         }
 
         // Profile: --profile, else the first whose `when` holds, else the default.
@@ -28,8 +29,9 @@ public struct Planner: Sendable {
         if let name = options.profile {
             guard let chosen = definition.profiles.first(where: { $0.name == name }) else {
                 let names = definition.profiles.map(\.name)
-                throw UsageError("unknown profile '\(name)'" + Suggestion.hint(for: name, in: names)
-                    + (names.isEmpty ? "; \(definition.file) defines no profiles" : "; profiles: \(names.joined(separator: ", "))"))
+                throw UsageError(
+                    "unknown profile '\(name)'" + Suggestion.hint(for: name, in: names)
+                        + (names.isEmpty ? "; \(definition.file) defines no profiles" : "; profiles: \(names.joined(separator: ", "))"))
             }
             profile = chosen
             reason = "--profile"
@@ -72,7 +74,8 @@ public struct Planner: Sendable {
         // Steps the selection only needs, done in an earlier run (another machine's): taken from the journal. An
         // `always` step is never taken from it: it runs wherever it is selected.
         let named = Set(options.only)
-        let carriedSteps = options.resume && !options.only.isEmpty
+        let carriedSteps =
+            options.resume && !options.only.isEmpty
             ? Set(definition.steps.filter { !$0.always && !named.contains($0.id) && options.journaled.contains($0.id) }.map(\.id)) : []
 
         let stepFacts = Condition.Facts(profile: profile?.name, branch: git.conditionBranch, environment: options.environment, os: options.os)
@@ -109,16 +112,22 @@ public struct Planner: Sendable {
             if runsAlways(step) && step.needs.isEmpty {
                 needs = nonAlways.filter { $0 != id }
             }
-            planned.append(PlannedStep(definition: step, kind: kind, needs: needs, decision: decision, carried: carried && decision == .run,
-                                       reads: reads))
+            planned.append(
+                PlannedStep(
+                    definition: step, kind: kind, needs: needs, decision: decision, carried: carried && decision == .run,
+                    reads: reads))
         }
         // An `always` step with no needs waits for every other step, so it must come after them in order too.
-        let (finals, rest) = (planned.filter { $0.runsAlways && $0.definition.needs.isEmpty },
-                              planned.filter { !($0.runsAlways && $0.definition.needs.isEmpty) })
-        let interpolator = Interpolator(variables: variables, environment: options.environment, profile: profile?.name,
-                                        git: git, now: options.now, masker: masker)
-        return Plan(pipeline: pipeline, profile: profile?.name, profileReason: reason, git: git, options: options,
-                    steps: rest + finals, interpolator: interpolator)
+        let (finals, rest) = (
+            planned.filter { $0.runsAlways && $0.definition.needs.isEmpty },
+            planned.filter { !($0.runsAlways && $0.definition.needs.isEmpty) }
+        )
+        let interpolator = Interpolator(
+            variables: variables, environment: options.environment, profile: profile?.name,
+            git: git, now: options.now, masker: masker)
+        return Plan(
+            pipeline: pipeline, profile: profile?.name, profileReason: reason, git: git, options: options,
+            steps: rest + finals, interpolator: interpolator)
     }
 
     /// An export's defaulted `profiles` names only the installing steps that run, so one skipped in this profile
@@ -127,7 +136,8 @@ public struct Planner: Sendable {
     static func keepRunningInstallers(in step: inout StepDefinition, decisions: [String: PlannedStep.Decision]) {
         let running = step.defaultedProfileInstallers.filter { decisions[$0] == .run }
         guard running != step.defaultedProfileInstallers, var members = step.with.members,
-              let index = members.firstIndex(where: { $0.key == "profiles" }) else { return }
+            let index = members.firstIndex(where: { $0.key == "profiles" })
+        else { return }
         if running.isEmpty {
             members.remove(at: index)
         } else {

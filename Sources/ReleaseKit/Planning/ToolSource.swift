@@ -43,7 +43,8 @@ public enum ToolSource: Sendable, Equatable {
 
     /// Why an export without `--tool-source` or a `tool` block cannot say where the jobs get `release`, and what to
     /// pass instead.
-    public static let missingRepository = "this build of release does not know the repository it is published in (scripts/package.sh stamps "
+    public static let missingRepository =
+        "this build of release does not know the repository it is published in (scripts/package.sh stamps "
         + "it from the origin remote or RELEASE_REPOSITORY), so it cannot say where the jobs download it from: pass --tool-source "
         + "download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz (or homebrew:OWNER/TAP, "
         + "mint:OWNER/NAME@VERSION, swiftpm:GIT-URL@TAG), or add a \"tool\" block to the pipeline such as "
@@ -106,9 +107,11 @@ public enum ToolSource: Sendable, Equatable {
     /// `OWNER/NAME` of a tap or a Mint package: GitHub's characters only.
     static func isRepositoryName(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.first != "-" && part.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
-        }
+        return parts.count == 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.first != "-"
+                    && part.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+            }
     }
 
     /// Parses `--tool-source`: `download` (the default URL), `download:URL`, `homebrew:OWNER/TAP[/FORMULA]`,
@@ -143,8 +146,9 @@ public enum ToolSource: Sendable, Equatable {
                 source = .swiftpm(repository: rest, tag: "v" + version)
             }
         default:
-            throw UsageError("unknown --tool-source '\(text)'" + Suggestion.hint(for: kind, in: ["download", "homebrew", "mint", "swiftpm"])
-                + "; write download[:URL], homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]")
+            throw UsageError(
+                "unknown --tool-source '\(text)'" + Suggestion.hint(for: kind, in: ["download", "homebrew", "mint", "swiftpm"])
+                    + "; write download[:URL], homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]")
         }
         try source.check(where: "--tool-source")
         return source
@@ -208,8 +212,10 @@ public enum ToolSource: Sendable, Equatable {
     /// - Throws: ``PipelineError`` (exit 65: the pipeline's content is invalid) with a diagnostic naming the file, the
     ///   line and the JSON path (`$.tool.sha256.linux-x86`).
     public static func decode(_ node: JSONNode, file: String) throws -> ToolSource {
-        let allowed: [String: [String]] = ["download": ["url", "version", "sha256"], "homebrew": ["tap", "formula"],
-                                           "mint": ["package", "version"], "swiftpm": ["repository", "tag"]]
+        let allowed: [String: [String]] = [
+            "download": ["url", "version", "sha256"], "homebrew": ["tap", "formula"],
+            "mint": ["package", "version"], "swiftpm": ["repository", "tag"],
+        ]
         let root = JSONPath.root.appending("tool")
         func invalid(_ message: String, at node: JSONNode, _ path: JSONPath) -> PipelineError {
             .invalid([Diagnostic(file: file, location: node.location, path: path, message: message)])
@@ -223,12 +229,16 @@ public enum ToolSource: Sendable, Equatable {
             throw invalid("missing 'source' (one of download, homebrew, mint, swiftpm)", at: node, root)
         }
         guard let keys = allowed[kind] else {
-            throw invalid("unknown source '\(Echo.text(kind))'" + Suggestion.hint(for: kind, in: allowed.keys.sorted())
-                + "; sources: download, homebrew, mint, swiftpm", at: node["source"] ?? node, root.appending("source"))
+            throw invalid(
+                "unknown source '\(Echo.text(kind))'" + Suggestion.hint(for: kind, in: allowed.keys.sorted())
+                    + "; sources: download, homebrew, mint, swiftpm", at: node["source"] ?? node, root.appending("source"))
         }
         for member in node.members ?? [] where member.key != "source" && !keys.contains(member.key) {
-            throw PipelineError.invalid([Diagnostic(file: file, location: member.keyLocation, path: root.appending(member.key),
-                                                    message: "'\(Echo.text(member.key))' does not apply to source '\(kind)'; it takes \(keys.joined(separator: ", "))")])
+            throw PipelineError.invalid([
+                Diagnostic(
+                    file: file, location: member.keyLocation, path: root.appending(member.key),
+                    message: "'\(Echo.text(member.key))' does not apply to source '\(kind)'; it takes \(keys.joined(separator: ", "))")
+            ])
         }
         let version = try string("version") ?? ReleaseKitVersion.string
         let source: ToolSource
@@ -241,8 +251,9 @@ public enum ToolSource: Sendable, Equatable {
                 }
                 for member in members {
                     guard let digest = member.value.string else {
-                        throw invalid("the SHA-256 of \(Echo.text(member.key)) must be a string, found \(member.value.found)", at: member.value,
-                                      root.appending("sha256").appending(member.key))
+                        throw invalid(
+                            "the SHA-256 of \(Echo.text(member.key)) must be a string, found \(member.value.found)", at: member.value,
+                            root.appending("sha256").appending(member.key))
                     }
                     if let problem = digestProblem(platform: member.key, digest: digest) {
                         throw invalid(problem, at: member.value, root.appending("sha256").appending(member.key))
@@ -296,15 +307,20 @@ public enum ToolSource: Sendable, Equatable {
             do {
                 response = try await client.send(HTTPRequest(url: url, maxResponseBytes: 1 << 20))
             } catch {
-                throw UsageError("cannot pin release \(version): fetching \(HTTPRequest.redact(first)) failed: \(error); give the digests in the pipeline's tool block (\"sha256\": {\"linux-x86_64\": ...}) or another --tool-source")
+                throw UsageError(
+                    "cannot pin release \(version): fetching \(HTTPRequest.redact(first)) failed: \(error); give the digests in the pipeline's tool block (\"sha256\": {\"linux-x86_64\": ...}) or another --tool-source"
+                )
             }
             if (300..<400).contains(response.status), let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value,
-               let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString {
+                let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString
+            {
                 url = next
                 continue
             }
             guard response.status == 200 else {
-                throw UsageError("cannot pin release \(version): \(HTTPRequest.redact(first)) answered HTTP \(response.status); give the digests in the pipeline's tool block (\"sha256\": {\"linux-x86_64\": ...}) or another --tool-source")
+                throw UsageError(
+                    "cannot pin release \(version): \(HTTPRequest.redact(first)) answered HTTP \(response.status); give the digests in the pipeline's tool block (\"sha256\": {\"linux-x86_64\": ...}) or another --tool-source"
+                )
             }
             return try pinning(String(decoding: response.body, as: UTF8.self))
         }

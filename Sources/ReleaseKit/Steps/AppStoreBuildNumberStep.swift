@@ -58,7 +58,7 @@ public struct AppStoreBuildNumberStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         return StepPlan(effects: [
-            .request(method: "GET", url: api + "/v1/builds?filter[app]=…", detail: "read the build numbers of \(options.bundleID)"),
+            .request(method: "GET", url: api + "/v1/builds?filter[app]=…", detail: "read the build numbers of \(options.bundleID)")
         ])
     }
 
@@ -67,8 +67,9 @@ public struct AppStoreBuildNumberStep: Step {
         do {
             let numbers = try await AppStoreConnectCatalog(client: client).buildNumbers(bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue)
             let latest = numbers.version?.latest ?? numbers.all.latest
-            context.log("\(options.bundleID)" + (options.version.map { " \($0)" } ?? "") + ": latest build "
-                + (latest ?? "none") + ", next \(numbers.all.next)")
+            context.log(
+                "\(options.bundleID)" + (options.version.map { " \($0)" } ?? "") + ": latest build "
+                    + (latest ?? "none") + ", next \(numbers.all.next)")
             return StepOutputs([
                 "latest": .string(latest ?? ""), "latest_any_version": .string(numbers.all.latest ?? ""), "next": .string(numbers.all.next),
             ])

@@ -14,7 +14,8 @@ public struct AppStoreConnectOptions: StepOptions {
     public init() {}
 
     /// The `with` lines of a step's example that give the options.
-    static let example = #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
+    static let example =
+        #""key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}","#
         + "\n          " + #""key": "${secrets.APP_STORE_CONNECT_KEY}""#
 }
 

@@ -66,9 +66,11 @@ public struct AppStoreRolloutStep: Step {
             let target = options.action == .pause ? "PAUSED" : options.action == .resume ? "ACTIVE" : "COMPLETE"
             effect = .request(method: "PATCH", url: api + "/v1/appStoreVersionPhasedReleases/{id}", detail: "set the phased release of \(what) to \(target) unless it is")
         }
-        return StepPlan(effects: [effect], outputs: StepOutputs([
-            "version_id": .string(""), "state": .string(""), "phased_state": .string(""), "day": .number(0), "changed": .bool(false),
-        ]))
+        return StepPlan(
+            effects: [effect],
+            outputs: StepOutputs([
+                "version_id": .string(""), "state": .string(""), "phased_state": .string(""), "day": .number(0), "changed": .bool(false),
+            ]))
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -55,7 +55,8 @@ public struct AppStoreSubmitStep: Step {
     }
 
     public static let kind = "appstore.submit"
-    public static let summary = "Submit a build to App Review: App Store version (created or reused), release type, What's New per locale, build, phased release, review submission (reused, never duplicated); a re-run changes nothing"
+    public static let summary =
+        "Submit a build to App Review: App Store version (created or reused), release type, What's New per locale, build, phased release, review submission (reused, never duplicated); a re-run changes nothing"
     public static let outputs: [StepDocumentation.Output] = [
         .init("version_id", "string", "the appStoreVersions resource's id"),
         .init("submission_id", "string", "the reviewSubmissions resource's id (empty with submit: false)"),
@@ -146,8 +147,10 @@ public struct AppStoreSubmitStep: Step {
         let what = "\(options.bundleID) \(options.version)"
         var effects: [PlannedEffect] = [
             .request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until build \(options.build) of \(what) is processed (VALID)"),
-            .request(method: "POST", url: api + "/v1/appStoreVersions", detail: "create App Store version \(what) unless it exists"
-                + (options.releaseType.map { ", release type \($0.rawValue)" } ?? "")),
+            .request(
+                method: "POST", url: api + "/v1/appStoreVersions",
+                detail: "create App Store version \(what) unless it exists"
+                    + (options.releaseType.map { ", release type \($0.rawValue)" } ?? "")),
         ]
         for locale in try whatsNew(in: context).keys.sorted() {
             effects.append(.request(method: "PATCH", url: api + "/v1/appStoreVersionLocalizations/{id}", detail: "set What's New for \(locale) unless it is the same"))
@@ -157,13 +160,17 @@ public struct AppStoreSubmitStep: Step {
             effects.append(.request(method: "POST", url: api + "/v1/appStoreVersionPhasedReleases", detail: "create a phased release unless there is one"))
         }
         if options.submit {
-            effects.append(.request(method: "PATCH", url: api + "/v1/reviewSubmissions/{id}",
-                                    detail: "submit for App Review through the open review submission (or a new one) unless already submitted"))
+            effects.append(
+                .request(
+                    method: "PATCH", url: api + "/v1/reviewSubmissions/{id}",
+                    detail: "submit for App Review through the open review submission (or a new one) unless already submitted"))
         }
-        return StepPlan(effects: effects, outputs: StepOutputs([
-            "version_id": .string(""), "submission_id": .string(""), "state": .string(options.submit ? "WAITING_FOR_REVIEW" : "PREPARE_FOR_SUBMISSION"),
-            "changed": .list([]),
-        ]))
+        return StepPlan(
+            effects: effects,
+            outputs: StepOutputs([
+                "version_id": .string(""), "submission_id": .string(""), "state": .string(options.submit ? "WAITING_FOR_REVIEW" : "PREPARE_FOR_SUBMISSION"),
+                "changed": .list([]),
+            ]))
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -16,7 +16,11 @@ public struct AppStoreUploadStep: Step {
         public var appStoreConnect: AppStoreConnectOptions
         @StepOption(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
         public var wait: AppStoreConnectUploader.Wait = .uploaded
-        @StepOption(.path, help: "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)")
+        @StepOption(
+            .path,
+            help:
+                "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)"
+        )
         public var appStoreInfo: String?
         @StepOption(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
         public var bundleID: String?
@@ -24,7 +28,10 @@ public struct AppStoreUploadStep: Step {
         public var concurrency: Int = 4
         @StepOptionGroup
         public var waiting: AppStoreConnectPollingOptions
-        @StepOption(help: "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)")
+        @StepOption(
+            help:
+                "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)"
+        )
         public var existing: AppStoreConnectUploader.Existing = .fail
 
         public init() {}
@@ -79,16 +86,18 @@ public struct AppStoreUploadStep: Step {
             missing.append(key)
             return ""
         }
-        let identity = Identity(bundleID: value("CFBundleIdentifier"), version: value("CFBundleShortVersionString"),
-                                build: value("CFBundleVersion"), platform: contents.appStorePlatform)
+        let identity = Identity(
+            bundleID: value("CFBundleIdentifier"), version: value("CFBundleShortVersionString"),
+            build: value("CFBundleVersion"), platform: contents.appStorePlatform)
         guard contents.infoPlist != nil else { throw StepError.failed("'\(path)' has no Payload/*.app/Info.plist") }
         guard missing.isEmpty else {
             throw StepError.failed("'\(path)': the app's Info.plist has no \(missing.map { "'\($0)'" }.joined(separator: ", "))")
         }
         for (key, value) in [("CFBundleShortVersionString", identity.version), ("CFBundleVersion", identity.build)]
         where !BuildNumberStrategy.isAppStoreBundleVersion(value) {
-            throw StepError.failed("the .ipa's \(key) '\(Echo.text(value))' is not one App Store Connect accepts: "
-                + "one to four period-separated integers, such as 4321, 1.4.2 or 7.75.0.3")
+            throw StepError.failed(
+                "the .ipa's \(key) '\(Echo.text(value))' is not one App Store Connect accepts: "
+                    + "one to four period-separated integers, such as 4321, 1.4.2 or 7.75.0.3")
         }
         if let expected = options.bundleID, expected != identity.bundleID {
             throw StepError.invalidOption("bundle_id", "'\(expected)' but the .ipa's CFBundleIdentifier is '\(identity.bundleID)'")
@@ -136,8 +145,10 @@ public struct AppStoreUploadStep: Step {
             .request(method: "PATCH", url: api + "/v1/buildUploadFiles/{id}", detail: "commit with the file's SHA-256"),
         ]
         if let info = options.appStoreInfo, !info.isEmpty {
-            effects.insert(.request(method: "POST", url: api + "/v1/buildUploadFiles",
-                                    detail: "attach '\(context.resolvePath(info))' as the asset description (ASSET_DESCRIPTION) before the commit"), at: 4)
+            effects.insert(
+                .request(
+                    method: "POST", url: api + "/v1/buildUploadFiles",
+                    detail: "attach '\(context.resolvePath(info))' as the asset description (ASSET_DESCRIPTION) before the commit"), at: 4)
         }
         switch options.wait {
         case .none: break
@@ -157,9 +168,10 @@ public struct AppStoreUploadStep: Step {
         let beside = ((ipa as NSString).deletingLastPathComponent as NSString).appendingPathComponent("AppStoreInfo.plist")
         if context.files.exists(beside) { return beside }
         if ProcessRunner.resolveExecutable("xcodebuild", directory: context.workingDirectory, environment: context.environment) == nil {
-            context.warn("uploading without AppStoreInfo.plist from a machine without Xcode: Apple's upload tools need it off macOS, "
-                + "and App Store Connect may not process the build (export with xcode.export's method app-store-connect, which makes it, "
-                + "and pass app_store_info: ${steps.export.outputs.app_store_info})")
+            context.warn(
+                "uploading without AppStoreInfo.plist from a machine without Xcode: Apple's upload tools need it off macOS, "
+                    + "and App Store Connect may not process the build (export with xcode.export's method app-store-connect, which makes it, "
+                    + "and pass app_store_info: ${steps.export.outputs.app_store_info})")
         }
         return nil
     }
@@ -181,9 +193,10 @@ public struct AppStoreUploadStep: Step {
         } catch {
             throw AppStoreConnectAccess.stepError(error)
         }
-        context.log(result.bytesSent == 0
-            ? "sent 0 bytes: App Store Connect already had \(identity.version) (\(identity.build))"
-            : "sent \(ByteFormat.size(result.bytesSent)) of '\((path as NSString).lastPathComponent)'")
+        context.log(
+            result.bytesSent == 0
+                ? "sent 0 bytes: App Store Connect already had \(identity.version) (\(identity.build))"
+                : "sent \(ByteFormat.size(result.bytesSent)) of '\((path as NSString).lastPathComponent)'")
         return StepOutputs([
             "upload_id": .string(result.uploadID), "build_id": .string(result.buildID ?? ""),
             "bundle_id": .string(identity.bundleID), "version": .string(identity.version), "build": .string(identity.build),

@@ -35,7 +35,7 @@ public struct AppStoreValidateStep: Step {
     /// One line for `release steps`.
     public static let summary = "Gate: validate the .ipa with xcrun altool --validate-app (API key or app-specific password); Apple's errors verbatim"
     public static let outputs: [StepDocumentation.Output] = [
-        .init("output", "string", "altool's output, trailing newlines removed"),
+        .init("output", "string", "altool's output, trailing newlines removed")
     ]
     public static let example = """
         { "id": "validate", "uses": "appstore.validate", "gate": true, "when": {"os": "macos"},

@@ -18,7 +18,7 @@ public struct ArchiveGateStep: Step {
     public static let kind = "gate.archive"
     public static let summary = "Re-read a zip and reject it unless it holds exactly its source tree (count, sizes, links, CRCs)"
     public static let outputs: [StepDocumentation.Output] = [
-        .init("entries", "number", "entries in the zip"),
+        .init("entries", "number", "entries in the zip")
     ]
     public static let example = """
         { "id": "check-zip", "uses": "gate.archive", "gate": true,

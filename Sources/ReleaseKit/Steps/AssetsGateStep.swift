@@ -58,7 +58,9 @@ public struct AssetsGateStep: Step {
 
     /// What `run` would do, and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
-        StepPlan(effects: [.note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(ByteFormat.size(limit)) each and have unique names")])
+        StepPlan(effects: [
+            .note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(ByteFormat.size(limit)) each and have unique names")
+        ])
     }
 
     private var limit: Int64 { options.maxSize }

@@ -62,8 +62,10 @@ struct BumpConvergence: Sendable {
             let diff = await Self.diff(file, revisions: ["HEAD"], context: context)
             if !diff.isEmpty { dirty[file] = diff }
         }
-        if let kept = keep(moving: moving, primary: primary, diffs: dirty, order: files,
-                           reason: "in the working tree (not committed yet)") {
+        if let kept = keep(
+            moving: moving, primary: primary, diffs: dirty, order: files,
+            reason: "in the working tree (not committed yet)")
+        {
             return kept
         }
         // 2. HEAD's commit is the bump; its line numbers are the working tree's only where nothing is uncommitted.
@@ -74,8 +76,10 @@ struct BumpConvergence: Sendable {
                 if !diff.isEmpty { committed[file] = diff }
             }
             let head = try await context.capture(GitCommand.head, directory: base)
-            if let kept = keep(moving: moving, primary: primary, diffs: committed, order: files,
-                               reason: "in HEAD's commit \(head.prefix(12))") {
+            if let kept = keep(
+                moving: moving, primary: primary, diffs: committed, order: files,
+                reason: "in HEAD's commit \(head.prefix(12))")
+            {
                 return kept
             }
         }
@@ -95,15 +99,17 @@ struct BumpConvergence: Sendable {
         }
         guard let site = moving.first(where: { change($0) != nil }) else { return nil }
         if case .part = choice, let before = change(site)?.old.flatMap(SemanticVersion.init), let now = SemanticVersion(site.rawValue),
-           choice.apply(to: before) != now {
+            choice.apply(to: before) != now
+        {
             return nil
         }
         let versionSite = primary.versionOrigin?.site
         let buildSite = primary.buildOrigin?.site
-        return Kept(reason: reason,
-                    previousVersion: change(versionSite)?.old ?? versions.currentVersion,
-                    previousBuild: change(buildSite)?.old ?? versions.currentBuild,
-                    files: order.filter { diffs[$0] != nil })
+        return Kept(
+            reason: reason,
+            previousVersion: change(versionSite)?.old ?? versions.currentVersion,
+            previousBuild: change(buildSite)?.old ?? versions.currentBuild,
+            files: order.filter { diffs[$0] != nil })
     }
 
     /// The primary target's row in its primary configuration.
@@ -129,10 +135,11 @@ struct BumpConvergence: Sendable {
     /// Run from the file's folder with its name, so a checkout reached through a symbolic link works.
     static func diff(_ file: String, revisions: [String], context: StepContext) async -> String {
         let name = String(file.split(separator: "/").last ?? Substring(file))
-        return (try? await context.capture(
-            ["git", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv"] + revisions + ["--", name],
-            directory: FilePath.parent(of: file)
-        )) ?? ""
+        return
+            (try? await context.capture(
+                ["git", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv"] + revisions + ["--", name],
+                directory: FilePath.parent(of: file)
+            )) ?? ""
     }
 
     /// The version in a branch's last path component: `release/7.1.4` and `release/v7.1.4` name 7.1.4.

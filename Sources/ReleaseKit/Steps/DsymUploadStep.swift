@@ -27,7 +27,10 @@ public struct DsymUploadStep: Step {
         public var org: String?
         @StepOption(help: "provider 'sentry': the project slug")
         public var project: String?
-        @StepOption(help: "provider 'sentry': an auth token with project:write, normally ${secrets.SENTRY_AUTH_TOKEN}, given to sentry-cli as SENTRY_AUTH_TOKEN (default: sentry-cli's own configuration)")
+        @StepOption(
+            help:
+                "provider 'sentry': an auth token with project:write, normally ${secrets.SENTRY_AUTH_TOKEN}, given to sentry-cli as SENTRY_AUTH_TOKEN (default: sentry-cli's own configuration)"
+        )
         public var authToken: String?
         @StepOption(help: "provider 'sentry': a self-hosted Sentry's URL, given as SENTRY_URL")
         public var url: String?
@@ -71,8 +74,10 @@ public struct DsymUploadStep: Step {
             guard options.googleServicePlist?.isEmpty == false else {
                 throw StepError.invalidOption("google_service_plist", "provider 'crashlytics' needs the app's GoogleService-Info.plist")
             }
-            let sentryOnly = [("org", options.org != nil), ("project", options.project != nil), ("auth_token", options.authToken != nil),
-                              ("url", options.url != nil), ("include_sources", options.includeSources), ("wait", options.wait)]
+            let sentryOnly = [
+                ("org", options.org != nil), ("project", options.project != nil), ("auth_token", options.authToken != nil),
+                ("url", options.url != nil), ("include_sources", options.includeSources), ("wait", options.wait),
+            ]
             if let (name, _) = sentryOnly.first(where: { $0.1 }) {
                 throw StepError.invalidOption(name, "only for provider 'sentry'")
             }
@@ -161,7 +166,9 @@ public struct DsymUploadStep: Step {
         case .sentry:
             throw StepError.failed("command not found: 'sentry-cli' (install it: https://docs.sentry.io/cli/installation/, or give its path in 'tool')")
         case .crashlytics:
-            throw StepError.failed("command not found: 'upload-symbols' (it comes with FirebaseCrashlytics, as Pods/FirebaseCrashlytics/upload-symbols or in the Swift package's checkout: give its path in 'tool')")
+            throw StepError.failed(
+                "command not found: 'upload-symbols' (it comes with FirebaseCrashlytics, as Pods/FirebaseCrashlytics/upload-symbols or in the Swift package's checkout: give its path in 'tool')"
+            )
         }
     }
 

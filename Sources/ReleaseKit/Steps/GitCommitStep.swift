@@ -6,7 +6,11 @@ public struct GitCommitStep: Step {
     public struct Options: StepOptions {
         @StepOption(help: "the commit message")
         public var message: String
-        @StepOption(.path, help: "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)")
+        @StepOption(
+            .path,
+            help:
+                "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)"
+        )
         public var paths: [String]?
         @StepOption(help: "commit even when nothing changed")
         public var allowEmpty: Bool = false

@@ -88,14 +88,17 @@ public struct GitGateStep: Step {
             if !changes.isEmpty {
                 let shown = changes.prefix(10).map { "'\($0.status) \($0.path)'" }.joined(separator: ", ")
                 let more = changes.count > 10 ? " and \(changes.count - 10) more" : ""
-                problems.append("the working tree '\(root)' is not clean: \(changes.count) changed \(changes.count == 1 ? "path" : "paths"): \(shown)\(more); commit them, or list them in 'ignore'")
+                problems.append(
+                    "the working tree '\(root)' is not clean: \(changes.count) changed \(changes.count == 1 ? "path" : "paths"): \(shown)\(more); commit them, or list them in 'ignore'"
+                )
             }
         }
         let branch = try await context.capture(GitCommand.currentBranch, directory: directory)
         if let pattern = options.branch, !Glob.matches(pattern, branch) {
-            problems.append(branch == "HEAD"
-                ? "HEAD in '\(root)' is detached, expected a branch matching '\(pattern)'"
-                : "branch '\(branch)' does not match '\(pattern)'")
+            problems.append(
+                branch == "HEAD"
+                    ? "HEAD in '\(root)' is detached, expected a branch matching '\(pattern)'"
+                    : "branch '\(branch)' does not match '\(pattern)'")
         }
         if let tag = options.tag {
             if try await context.gitSucceeds(GitCommand.tagExists(tag), directory: directory) {

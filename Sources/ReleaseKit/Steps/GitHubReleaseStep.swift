@@ -112,7 +112,9 @@ public struct GitHubReleaseStep: Step {
         .init("url", "string", "the release's web page (html_url)"),
         .init("upload_url", "string", "the release's upload_url template"),
         .init("assets", "list", "browser_download_url of every asset, in the order of 'assets'"),
-        .init("asset_url_NAME", "string", "browser_download_url of asset NAME, with characters other than letters and digits replaced by '_' (Demo.app.dSYM.zip → asset_url_Demo_app_dSYM_zip)"),
+        .init(
+            "asset_url_NAME", "string",
+            "browser_download_url of asset NAME, with characters other than letters and digits replaced by '_' (Demo.app.dSYM.zip → asset_url_Demo_app_dSYM_zip)"),
         .init("bytes_uploaded", "number", "asset bytes sent by this run (0 when everything was already published)"),
     ]
     public static let dynamicOutputs = true
@@ -157,7 +159,8 @@ public struct GitHubReleaseStep: Step {
         }
         if let api = options.api {
             guard let components = URLComponents(string: api), ["http", "https"].contains(components.scheme ?? ""),
-                  components.host?.isEmpty == false else {
+                components.host?.isEmpty == false
+            else {
                 throw StepError.invalidOption("api", "'\(HTTPRequest.redact(api))' is not an http(s) URL")
             }
             guard components.user == nil && components.password == nil else {
@@ -194,11 +197,12 @@ public struct GitHubReleaseStep: Step {
         ]
         for asset in publication.assets {
             let size = context.files.size(asset.path).map { ByteFormat.size($0) + ", " } ?? ""
-            effects.append(.request(
-                method: "POST",
-                url: Self.uploadsBase(api: api) + GitHubClient.repoPath(options.repo) + "/releases/{id}/assets?name=" + URITemplate.encode(asset.name),
-                detail: "upload '\(asset.path)' as '\(asset.remoteName)' (\(size)\(asset.contentType)) unless the same file is there"
-            ))
+            effects.append(
+                .request(
+                    method: "POST",
+                    url: Self.uploadsBase(api: api) + GitHubClient.repoPath(options.repo) + "/releases/{id}/assets?name=" + URITemplate.encode(asset.name),
+                    detail: "upload '\(asset.path)' as '\(asset.remoteName)' (\(size)\(asset.contentType)) unless the same file is there"
+                ))
         }
         if !options.draft {
             effects.append(.request(method: "PATCH", url: repoPath + "/releases/{id}", detail: "publish the release after verifying every asset's size and digest"))
@@ -288,16 +292,18 @@ public struct GitHubReleaseStep: Step {
             throw Self.stepError(error, context)
         }
         let sent = Mutex<[String: (Int64, Int64)]>([:])
-        return ReleasePublisher(client: client, observer: PublishObserver(
-            log: { line in context.log(line) },
-            progress: { name, bytes, total in
-                let (done, all) = sent.withLock { current -> (Int64, Int64) in
-                    current[name] = (bytes, total)
-                    return current.values.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        return ReleasePublisher(
+            client: client,
+            observer: PublishObserver(
+                log: { line in context.log(line) },
+                progress: { name, bytes, total in
+                    let (done, all) = sent.withLock { current -> (Int64, Int64) in
+                        current[name] = (bytes, total)
+                        return current.values.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+                    }
+                    context.progress(done: done, total: all)
                 }
-                context.progress(done: done, total: all)
-            }
-        ))
+            ))
     }
 
     /// The publication from the options: globs expanded, paths absolute, body read. Returns the promised paths.
@@ -352,7 +358,6 @@ public struct GitHubReleaseStep: Step {
         )
         return (publication, promised)
     }
-
 
     /// A ``StepError`` with the error's message, masked.
     static func stepError(_ error: any Error, _ context: StepContext) -> any Error {

@@ -45,7 +45,8 @@ public struct GitTagStep: Step {
     public func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
         if !options.force, try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory),
-           try await !alreadyInPlace(context) {
+            try await !alreadyInPlace(context)
+        {
             throw StepError.failed("tag '\(options.name)' already exists on another commit (set \"force\": true to move it)")
         }
     }

@@ -74,7 +74,8 @@ public struct HTTPUploadStep: Step {
 
     public init(options: Options) throws {
         guard let components = URLComponents(string: options.url), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-              components.host?.isEmpty == false else {
+            components.host?.isEmpty == false
+        else {
             throw StepError.invalidOption("url", "'\(HTTPRequest.redact(options.url))' is not an http(s) URL")
         }
         guard components.user == nil && components.password == nil else {
@@ -138,11 +139,12 @@ public struct HTTPUploadStep: Step {
         var headers = options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         if let multipart = options.multipart {
             let fileName = multipart.filename ?? (path as NSString).lastPathComponent
-            body = .multipart(MultipartForm(
-                fields: (multipart.fields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-                fileField: multipart.field ?? "file", filePath: path, fileName: fileName,
-                fileContentType: multipart.contentType ?? AssetContentType.forFile(named: fileName)
-            ))
+            body = .multipart(
+                MultipartForm(
+                    fields: (multipart.fields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+                    fileField: multipart.field ?? "file", filePath: path, fileName: fileName,
+                    fileContentType: multipart.contentType ?? AssetContentType.forFile(named: fileName)
+                ))
         } else {
             body = .file(path: path)
             if !headers.contains(where: { $0.name.equalsIgnoringASCIICase("content-type") }) {
@@ -169,9 +171,10 @@ public struct HTTPUploadStep: Step {
         let answer = String(decoding: response.body, as: UTF8.self)
         guard accepted else {
             let snippet = context.masker.mask(answer.trimmingCharacters(in: .whitespacesAndNewlines), limit: 300)
-            throw StepError.failed(context.masker.mask(
-                HTTPError.unexpectedStatus(method: method, url: HTTPRequest.redact(options.url), status: response.status, message: snippet).description
-            ))
+            throw StepError.failed(
+                context.masker.mask(
+                    HTTPError.unexpectedStatus(method: method, url: HTTPRequest.redact(options.url), status: response.status, message: snippet).description
+                ))
         }
         let text = context.masker.mask(answer, limit: 64 * 1024)
         context.log("HTTP \(response.status), \(ByteFormat.size(response.bytesSent)) sent")

@@ -109,9 +109,10 @@ public struct IPAGateStep: Step {
         }
         let string = contents.string
         for key in Self.requiredKeys where string(key) == nil {
-            problems.append(!contents.infoKeys.contains(key)
-                ? "'\(path)': \(infoName) has no '\(key)'"
-                : "'\(path)': \(infoName) has '\(key)' but it is not a non-empty string")
+            problems.append(
+                !contents.infoKeys.contains(key)
+                    ? "'\(path)': \(infoName) has no '\(key)'"
+                    : "'\(path)': \(infoName) has '\(key)' but it is not a non-empty string")
         }
         let bundleID = string("CFBundleIdentifier") ?? ""
         let version = string("CFBundleShortVersionString") ?? ""
@@ -138,7 +139,10 @@ public struct IPAGateStep: Step {
             problems.append("'\(path)' has no \(profileName)" + (options.channel.map { ", expected a provisioning profile for channel '\($0.rawValue)'" } ?? ""))
         }
         guard problems.isEmpty else { throw StepError.rejected(problems) }
-        context.log("\(bundleID) \(version) (\(build))" + (contents.profile == nil ? "" : ", \(outputs["profile_type"]?.text ?? "") profile '\(outputs["profile_name"]?.text ?? "")' valid until \(outputs["expires"]?.text ?? "")"))
+        context.log(
+            "\(bundleID) \(version) (\(build))"
+                + (contents.profile == nil
+                    ? "" : ", \(outputs["profile_type"]?.text ?? "") profile '\(outputs["profile_name"]?.text ?? "")' valid until \(outputs["expires"]?.text ?? "")"))
         return outputs
     }
 
@@ -181,7 +185,9 @@ public struct IPAGateStep: Step {
 
         if let identifier = profile.applicationIdentifier {
             if !bundleID.isEmpty && !profile.matches(bundleID: bundleID) {
-                problems.append("\(label) has application-identifier '\(identifier)', which does not match bundle identifier '\(bundleID)' (expected '\(team.isEmpty ? "TEAMID" : team).\(bundleID)' or a wildcard)")
+                problems.append(
+                    "\(label) has application-identifier '\(identifier)', which does not match bundle identifier '\(bundleID)' (expected '\(team.isEmpty ? "TEAMID" : team).\(bundleID)' or a wildcard)"
+                )
             }
         } else {
             problems.append("\(label) has no Entitlements.application-identifier")

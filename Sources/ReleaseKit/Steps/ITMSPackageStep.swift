@@ -96,8 +96,9 @@ public struct ITMSPackageStep: Step {
         effects.append(.writeFile(path: metadata, diff: nil, detail: "apple_id \(options.appleID), file_name \(name), size and MD5 of the ipa"))
         return StepPlan(
             effects: effects,
-            outputs: StepOutputs(["path": .path(output), "metadata": .path(metadata)],
-                                 artifacts: [Artifact(path: ipa, size: 0, sha256: ""), Artifact(path: metadata, size: 0, sha256: "")])
+            outputs: StepOutputs(
+                ["path": .path(output), "metadata": .path(metadata)],
+                artifacts: [Artifact(path: ipa, size: 0, sha256: ""), Artifact(path: metadata, size: 0, sha256: "")])
         )
     }
 
@@ -131,7 +132,8 @@ public struct ITMSPackageStep: Step {
         guard let input = FileHandle(forReadingAtPath: source) else { throw StepError.missingFile(path: source, option: "ipa") }
         defer { try? input.close() }
         guard LocalFiles().createFile(destination),
-              let output = FileHandle(forWritingAtPath: destination) else {
+            let output = FileHandle(forWritingAtPath: destination)
+        else {
             throw StepError.failed("cannot write '\(destination)'")
         }
         defer { try? output.close() }
@@ -163,8 +165,9 @@ public struct ITMSPackageStep: Step {
         }
         do {
             let (md5, size) = try await BlockingWork.run { flag in try Self.copy(ipa, to: temporary + "/" + name, flag: flag) }
-            let xml = Self.metadata(appleID: options.appleID, platform: options.platform.rawValue,
-                                    packageVersion: options.packageVersion, fileName: name, size: size, md5: md5)
+            let xml = Self.metadata(
+                appleID: options.appleID, platform: options.platform.rawValue,
+                packageVersion: options.packageVersion, fileName: name, size: size, md5: md5)
             try AtomicFile.write(xml, to: temporary + "/metadata.xml")
             // rename(2) cannot replace a folder that has files: move the old package aside first, and back on failure.
             var previous: String?

@@ -10,7 +10,8 @@ enum InlineContents {
     static func decode(_ text: String) -> Data? {
         let compact = text.filter { !$0.isWhitespace }
         guard compact.count >= 16, compact.count % 4 == 0,
-              let data = Data(base64Encoded: compact), data.first == 0x30 else { return nil }
+            let data = Data(base64Encoded: compact), data.first == 0x30
+        else { return nil }
         return data
     }
 

@@ -102,7 +102,8 @@ struct NotesCommit: Sendable, Equatable {
             head = head[..<open]
         }
         guard !head.isEmpty, head.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), !description.isEmpty,
-              scope.map({ !$0.isEmpty && !$0.contains("(") }) ?? true else { return nil }
+            scope.map({ !$0.isEmpty && !$0.contains("(") }) ?? true
+        else { return nil }
         return (head.lowercased(), scope, breaking, description)
     }
 

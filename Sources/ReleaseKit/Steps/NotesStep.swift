@@ -20,7 +20,11 @@ public struct NotesStep: Step {
     public struct Options: StepOptions {
         @StepOption(help: "'git': from the commits since the previous release tag; 'github': GitHub's generated notes")
         public var source: Source = .git
-        @StepOption(.glob, help: "tags that mark releases (git describe --match); the previous release is the newest one reachable from the parent of 'to', so a re-run after tagging gives the same notes")
+        @StepOption(
+            .glob,
+            help:
+                "tags that mark releases (git describe --match); the previous release is the newest one reachable from the parent of 'to', so a re-run after tagging gives the same notes"
+        )
         public var tagPattern: String = "v*"
         @StepOption(help: "start after this tag or commit instead of the previous release tag")
         public var from: String?

@@ -32,7 +32,10 @@ public struct NotifySlackStep: RunReportingStep {
         public var on: When = .always
         @StepOption(help: "the header, plain text (at most 150 characters); {{…}} placeholders as for 'text'")
         public var title: String = "{{pipeline}} {{version}} {{outcome}}"
-        @StepOption(help: "the message in Slack mrkdwn (default: version and outcome); placeholders {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}}")
+        @StepOption(
+            help:
+                "the message in Slack mrkdwn (default: version and outcome); placeholders {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}}"
+        )
         public var text: String?
         @StepOption(help: "what {{version}} shows (default: the 'version' and 'build' outputs of the first followed step that has them, as '3.0.0 (4321)')")
         public var version: String?
@@ -45,7 +48,7 @@ public struct NotifySlackStep: RunReportingStep {
     public static let kind = "notify.slack"
     public static let summary = "Post a Block Kit message about the run to a Slack incoming webhook, on success, failure or always"
     public static let outputs: [StepDocumentation.Output] = [
-        .init("outcome", "string", "the outcome the message reported: success, failure or cancelled"),
+        .init("outcome", "string", "the outcome the message reported: success, failure or cancelled")
     ]
     public static let example = """
         {"id": "tell-slack", "uses": "notify.slack", "needs": ["publish"],
@@ -60,7 +63,8 @@ public struct NotifySlackStep: RunReportingStep {
 
     public init(options: Options) throws {
         guard let components = URLComponents(string: options.webhook), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-              components.host?.isEmpty == false else {
+            components.host?.isEmpty == false
+        else {
             // Never the URL itself: it is the secret.
             throw StepError.invalidOption("webhook", "not an http(s) URL (the value is not shown: it is a secret)")
         }
@@ -70,7 +74,8 @@ public struct NotifySlackStep: RunReportingStep {
         templates += options.links.sorted { $0.key < $1.key }.map { ("links", $0.value) }
         for (option, template) in templates {
             for name in Self.names(in: template) where !Self.placeholders.contains(name) && Self.stepOutput(name) == nil {
-                throw StepError.invalidOption(option, "unknown placeholder '{{\(name)}}' (known: \(Self.placeholders.map { "{{\($0)}}" }.joined(separator: ", ")), {{steps.ID.outputs.KEY}})")
+                throw StepError.invalidOption(
+                    option, "unknown placeholder '{{\(name)}}' (known: \(Self.placeholders.map { "{{\($0)}}" }.joined(separator: ", ")), {{steps.ID.outputs.KEY}})")
             }
         }
         self.options = options

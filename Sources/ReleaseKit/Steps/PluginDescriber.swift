@@ -46,7 +46,8 @@ public struct PluginDescriber: Sendable {
     public func describe(_ executable: String, name: String) async throws -> PluginDescription {
         let plugin = "'\(name)' (\(executable))"
         guard LocalFiles().exists(executable),
-              ProcessRunner.resolveExecutable(executable, directory: "/", environment: environment) != nil else {
+            ProcessRunner.resolveExecutable(executable, directory: "/", environment: environment) != nil
+        else {
             throw PluginError.badDescription(plugin, "cannot run: no executable file at that path")
         }
         let stamp = Self.stamp(executable)
@@ -60,8 +61,9 @@ public struct PluginDescriber: Sendable {
     }
 
     private func runDescribe(_ executable: String, plugin: String) async throws -> String {
-        let request = ProcessRequest(arguments: [executable, "describe"], directory: Platform.currentDirectory(),
-                                     environment: environment)
+        let request = ProcessRequest(
+            arguments: [executable, "describe"], directory: Platform.currentDirectory(),
+            environment: environment)
         let errors = PluginErrorLines()
         let limit = timeout
         let result = try await withThrowingTaskGroup(of: ProcessResult?.self) { group in

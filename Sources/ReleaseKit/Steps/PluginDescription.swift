@@ -26,7 +26,8 @@ public struct PluginDescription: Sendable, Equatable {
         }
         self.kind = kind
         summary = value["summary"]?.string ?? ""
-        options = try value["options"].map { try PluginSchema($0, plugin: plugin) }
+        options =
+            try value["options"].map { try PluginSchema($0, plugin: plugin) }
             ?? PluginSchema(.object([(key: "type", value: .string("object"))]), plugin: plugin)
         var outputs: [StepDocumentation.Output] = []
         if case .object(let members)? = value["outputs"] {

@@ -81,9 +81,10 @@ public struct PluginSchema: Sendable, Equatable {
         properties.map { property in
             let schema = property.schema
             let values = schema.allowed?.map { $0.string ?? $0.json }
-            var option = StepDocumentation.Option(property.name, schema.types.isEmpty ? "any" : schema.types.joined(separator: "|"),
-                                                  required: required.contains(property.name), defaultValue: schema.defaultValue?.json,
-                                                  values: values, schema.description)
+            var option = StepDocumentation.Option(
+                property.name, schema.types.isEmpty ? "any" : schema.types.joined(separator: "|"),
+                required: required.contains(property.name), defaultValue: schema.defaultValue?.json,
+                values: values, schema.description)
             option.minimum = schema.minimum
             option.maximum = schema.maximum
             return option

@@ -68,9 +68,11 @@ public struct PluginStep: Step {
     /// - Throws: ``PluginError`` naming the plugin.
     func call(_ verb: String, in context: StepContext) async throws -> PluginAnswer {
         let reader = PluginLineReader(plugin: label, outputs: description.outputs, context: context)
-        let result = try await context.run([executable, verb], echo: false, input: Array(request(in: context).utf8), onRawLine: { line, stream in
-            reader.read(line, stream)
-        })
+        let result = try await context.run(
+            [executable, verb], echo: false, input: Array(request(in: context).utf8),
+            onRawLine: { line, stream in
+                reader.read(line, stream)
+            })
         return try await reader.finish(status: result)
     }
 }

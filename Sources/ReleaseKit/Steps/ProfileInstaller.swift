@@ -20,7 +20,9 @@ enum ProfileInstaller {
                 try LocalFiles().remove(path)
             }
         }
-        context.log("installed \(profile.type.rawValue) profile '\(profile.name)' (\(profile.uuid)) for \(profile.applicationIdentifier ?? "?"), valid until \(profile.expirationDate.map { Timestamp.iso8601($0) } ?? "?")")
+        context.log(
+            "installed \(profile.type.rawValue) profile '\(profile.name)' (\(profile.uuid)) for \(profile.applicationIdentifier ?? "?"), valid until \(profile.expirationDate.map { Timestamp.iso8601($0) } ?? "?")"
+        )
         return folders[0] + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid)
     }
 

@@ -133,7 +133,8 @@ struct ReleaseNotes: Sendable, Equatable {
         var result = ""
         var rest = Substring(line)
         while let open = rest.firstIndex(of: "["), let close = rest[open...].range(of: "]("),
-              let end = rest[close.upperBound...].firstIndex(of: ")") {
+            let end = rest[close.upperBound...].firstIndex(of: ")")
+        {
             result += rest[..<open] + rest[rest.index(after: open)..<close.lowerBound]
             rest = rest[rest.index(after: end)...]
         }

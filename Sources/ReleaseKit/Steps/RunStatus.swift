@@ -36,8 +36,10 @@ public struct RunStatus: Sendable, Equatable {
     /// Outputs of the followed steps that produced them (or promised them, in a dry run).
     public var outputs: [String: [String: OutputValue]]
 
-    public init(pipeline: String, profile: String? = nil, branch: String? = nil, sha: String? = nil, dryRun: Bool = false,
-                outcome: Outcome, failures: [Failure] = [], followed: [String] = [], outputs: [String: [String: OutputValue]] = [:]) {
+    public init(
+        pipeline: String, profile: String? = nil, branch: String? = nil, sha: String? = nil, dryRun: Bool = false,
+        outcome: Outcome, failures: [Failure] = [], followed: [String] = [], outputs: [String: [String: OutputValue]] = [:]
+    ) {
         self.pipeline = pipeline
         self.profile = profile
         self.branch = branch

@@ -64,12 +64,15 @@ public struct SigningKeychainStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         let keychain = keychainPath(context)
         let certificate = certificatePath.map(context.resolvePath) ?? "<certificate from base64>"
-        let commands = TemporaryKeychain.plannedCommands(keychain, imports: [
-            SecurityCommand.importCertificate(certificate, keychain: keychain, password: options.password),
-        ])
-        return StepPlan(effects: commands.map { .command(argv: $0, directory: nil) }
-                            + [.note("teardown: delete '\(keychain)' and restore the user's search list")],
-                        outputs: StepOutputs(["path": .path(keychain)]))
+        let commands = TemporaryKeychain.plannedCommands(
+            keychain,
+            imports: [
+                SecurityCommand.importCertificate(certificate, keychain: keychain, password: options.password)
+            ])
+        return StepPlan(
+            effects: commands.map { .command(argv: $0, directory: nil) }
+                + [.note("teardown: delete '\(keychain)' and restore the user's search list")],
+            outputs: StepOutputs(["path": .path(keychain)]))
     }
 
     /// Does the work; see the type's documentation.

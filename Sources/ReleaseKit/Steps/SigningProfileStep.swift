@@ -146,8 +146,10 @@ public struct SigningProfileStep: Step {
         var effects: [PlannedEffect] = []
         for profile in profiles {
             for folder in folders {
-                effects.append(.writeFile(path: folder + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid), diff: nil,
-                                          detail: "\(profile.type.rawValue) profile '\(profile.name)' for \(profile.applicationIdentifier ?? "?")"))
+                effects.append(
+                    .writeFile(
+                        path: folder + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid), diff: nil,
+                        detail: "\(profile.type.rawValue) profile '\(profile.name)' for \(profile.applicationIdentifier ?? "?")"))
             }
         }
         effects.append(.note("teardown: remove the profiles installed"))

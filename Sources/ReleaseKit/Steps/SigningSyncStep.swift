@@ -54,7 +54,8 @@ public struct SigningSyncStep: Step {
     /// The stable kind pipelines use in `uses`.
     public static let kind = "signing.sync"
     /// One line for `release steps`.
-    public static let summary = "Find (or with create: true make and renew) the certificate, bundle ids and profiles on App Store Connect from the certificate's private key, and install them for this run; teardown removes them"
+    public static let summary =
+        "Find (or with create: true make and renew) the certificate, bundle ids and profiles on App Store Connect from the certificate's private key, and install them for this run; teardown removes them"
     public static let outputs: [StepDocumentation.Output] = [
         .init("profiles", "string", "{bundle id: {name, uuid}} as JSON text"),
         .init("paths", "list", "every profile as installed in Xcode 16's folder, for xcode.export's 'profiles' (its default)"),
@@ -165,16 +166,19 @@ public struct SigningSyncStep: Step {
         guard !assessment.isComplete else { return nil }
         let readonly = isReadOnly(context)
         guard readonly || !options.create else { return nil }
-        var lines = ["signing.sync would have to change App Store Connect, and changed nothing ("
-            + (readonly ? (options.readonly == true ? "readonly: true" : "readonly: true, the default when CI is set") : "create: false") + "):"]
+        var lines = [
+            "signing.sync would have to change App Store Connect, and changed nothing ("
+                + (readonly ? (options.readonly == true ? "readonly: true" : "readonly: true, the default when CI is set") : "create: false") + "):"
+        ]
         lines += assessment.changes.map { "  - \($0)" }
         if let note = assessment.certificateNote { lines.append(note) }
         for bundle in assessment.bundles where bundle.profile == nil && bundle.resourceID != nil {
             if let problem = bundle.problem { lines.append("\(bundle.identifier): \(problem)") }
         }
-        lines.append("to make these changes, run 'release run <this pipeline> --only \(context.stepID)' with \"create\": true"
-            + (readonly ? " where readonly is false (a machine without CI set, or \"readonly\": false)" : "")
-            + "; 'release signing status' shows the same without running anything")
+        lines.append(
+            "to make these changes, run 'release run <this pipeline> --only \(context.stepID)' with \"create\": true"
+                + (readonly ? " where readonly is false (a machine without CI set, or \"readonly\": false)" : "")
+                + "; 'release signing status' shows the same without running anything")
         return StepError.failed(lines.joined(separator: "\n"))
     }
 
@@ -203,32 +207,40 @@ public struct SigningSyncStep: Step {
             }
         }
         let keychain = keychainPath(context)
-        effects += TemporaryKeychain.plannedCommands(keychain, imports: [
-            SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
-            SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
-        ]).map { .command(argv: $0, directory: nil) }
+        effects += TemporaryKeychain.plannedCommands(
+            keychain,
+            imports: [
+                SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
+                SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
+            ]
+        ).map { .command(argv: $0, directory: nil) }
         let home = try ProfileInstaller.home(options.home, in: context)
         for bundle in assessment.bundles {
             let detail = "\(options.type.rawValue) profile for \(bundle.identifier)"
             if let profile = bundle.profile {
-                effects.append(.writeFile(path: ProvisioningProfileLocations.folders(home: home)[0] + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid),
-                                          diff: nil, detail: detail + " '\(profile.name)'"))
+                effects.append(
+                    .writeFile(
+                        path: ProvisioningProfileLocations.folders(home: home)[0] + "/" + ProvisioningProfileLocations.fileName(uuid: profile.uuid),
+                        diff: nil, detail: detail + " '\(profile.name)'"))
             } else {
                 effects.append(.note("install the new \(detail) in '\(ProvisioningProfileLocations.folders(home: home)[0])'"))
             }
         }
         effects.append(.note("teardown: delete '\(keychain)', restore the user's search list and remove the profiles installed"))
-        var outputs: [String: OutputValue] = ["path": .path(keychain), "keychain": .path(keychain),
-                                              "bundle_ids": .list(assessment.bundles.map { .string($0.identifier) })]
+        var outputs: [String: OutputValue] = [
+            "path": .path(keychain), "keychain": .path(keychain),
+            "bundle_ids": .list(assessment.bundles.map { .string($0.identifier) }),
+        ]
         if assessment.isComplete {
             let found = assessment.bundles.compactMap { bundle in bundle.profile.map { (bundle.identifier, $0) } }
             outputs.merge(Self.profileOutputs(found, home: home)) { _, new in new }
         } else {
             // Promised, so an export planned from them shows its command: a profile to be made has no UUID yet.
             let folder = ProvisioningProfileLocations.folders(home: home)[0]
-            outputs["paths"] = .list(assessment.bundles.map { bundle in
-                .path(folder + "/" + (bundle.profile.map { ProvisioningProfileLocations.fileName(uuid: $0.uuid) } ?? "<new profile for \(bundle.identifier)>.mobileprovision"))
-            })
+            outputs["paths"] = .list(
+                assessment.bundles.map { bundle in
+                    .path(folder + "/" + (bundle.profile.map { ProvisioningProfileLocations.fileName(uuid: $0.uuid) } ?? "<new profile for \(bundle.identifier)>.mobileprovision"))
+                })
         }
         return StepPlan(effects: effects, outputs: StepOutputs(outputs))
     }
@@ -238,12 +250,16 @@ public struct SigningSyncStep: Step {
     public func offlinePlan(in context: StepContext) -> StepPlan? {
         let keychain = keychainPath(context)
         var effects: [PlannedEffect] = [.note("find (or with create: true make) the \(options.type.rawValue) certificate, bundle ids and profiles on App Store Connect")]
-        effects += TemporaryKeychain.plannedCommands(keychain, imports: [
-            SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
-            SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
-        ]).map { .command(argv: $0, directory: nil) }
+        effects += TemporaryKeychain.plannedCommands(
+            keychain,
+            imports: [
+                SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
+                SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
+            ]
+        ).map { .command(argv: $0, directory: nil) }
         effects.append(.note("teardown: delete '\(keychain)', restore the user's search list and remove the profiles installed"))
-        let profiles = ((try? ProfileInstaller.home(options.home, in: context)).map { ProvisioningProfileLocations.folders(home: $0)[0] } ?? "~")
+        let profiles =
+            ((try? ProfileInstaller.home(options.home, in: context)).map { ProvisioningProfileLocations.folders(home: $0)[0] } ?? "~")
             + "/<the profiles signing.sync finds>.mobileprovision"
         return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(keychain), "keychain": .path(keychain), "paths": .list([.path(profiles)])]))
     }
@@ -261,8 +277,9 @@ public struct SigningSyncStep: Step {
         } catch {
             throw AppStoreConnectAccess.stepError(error)
         }
-        context.log("certificate \(result.certificate.info.serialNumber) '\(result.certificate.info.commonName)', valid until \(Timestamp.iso8601(result.certificate.info.notValidAfter))"
-            + (result.writes == 0 ? "; App Store Connect had everything (no write)" : "; \(result.writes) write\(result.writes == 1 ? "" : "s") to App Store Connect"))
+        context.log(
+            "certificate \(result.certificate.info.serialNumber) '\(result.certificate.info.commonName)', valid until \(Timestamp.iso8601(result.certificate.info.notValidAfter))"
+                + (result.writes == 0 ? "; App Store Connect had everything (no write)" : "; \(result.writes) write\(result.writes == 1 ? "" : "s") to App Store Connect"))
 
         // The certificate and its key in a temporary keychain.
         let keychain = try await TemporaryKeychain.create(at: keychainPath(context), in: context)
@@ -323,7 +340,9 @@ public struct SigningSyncStep: Step {
     public static func describe(_ assessment: SigningAssessment) -> [String] {
         var lines: [String] = []
         if let certificate = assessment.certificate {
-            lines.append("certificate \(certificate.type) \(certificate.info.serialNumber) '\(certificate.info.commonName)', valid until \(Timestamp.iso8601(certificate.info.notValidAfter))")
+            lines.append(
+                "certificate \(certificate.type) \(certificate.info.serialNumber) '\(certificate.info.commonName)', valid until \(Timestamp.iso8601(certificate.info.notValidAfter))"
+            )
         } else {
             lines.append("certificate: none for this key" + (assessment.certificateNote.map { " (\($0))" } ?? ""))
         }

@@ -53,7 +53,8 @@ public enum StepCatalog {
     static func json(_ option: StepDocumentation.Option) -> [String: Any] {
         var object: [String: Any] = ["name": option.name, "type": option.type, "required": option.required, "description": option.description]
         if let text = option.defaultValue,
-           let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) {
+            let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+        {
             object["default"] = value
         }
         if let values = option.values { object["values"] = values }

@@ -18,8 +18,10 @@ extension StepContext {
     ///   - environment: the environment it would get (its `PATH` is searched); the context's when nil.
     ///   - purpose: said after "command not found: 'x'", such as "(xcode.archive runs on macOS with Xcode)".
     /// - Throws: ``StepError/failed(_:)`` "command not found: 'x'" when it must run here and cannot.
-    public func requireCommand(_ command: String, directory: String? = nil, environment: [String: String]? = nil,
-                               purpose: String? = nil, reallyRuns: Bool = false) throws {
+    public func requireCommand(
+        _ command: String, directory: String? = nil, environment: [String: String]? = nil,
+        purpose: String? = nil, reallyRuns: Bool = false
+    ) throws {
         let environment = environment ?? self.environment
         if ProcessRunner.resolveExecutable(command, directory: directory ?? workingDirectory, environment: environment) != nil { return }
         if isDryRun && !reallyRuns && AppleTools.isAppleTool(command) {

@@ -14,8 +14,10 @@ public struct StepDocumentation: Sendable, Codable, Equatable {
         public var minimum: Double?
         public var maximum: Double?
         public var description: String
-        public init(_ name: String, _ type: String, required: Bool = false, defaultValue: String? = nil, values: [String]? = nil,
-                    _ description: String) {
+        public init(
+            _ name: String, _ type: String, required: Bool = false, defaultValue: String? = nil, values: [String]? = nil,
+            _ description: String
+        ) {
             self.name = name
             self.type = type
             self.required = required

@@ -40,8 +40,9 @@ public struct StepKind: Sendable {
         summary = description.summary
         let required = description.options.properties.filter { description.options.required.contains($0.name) }
         let with = required.map { "\"\($0.name)\": \($0.schema.defaultValue?.json ?? "\"...\"")" }.joined(separator: ", ")
-        documentation = StepDocumentation(options: description.options.optionDocumentation, outputs: description.outputs,
-                                          example: "{\"id\": \"\(description.kind.replacingOccurrences(of: ".", with: "-"))\", \"uses\": \"\(description.kind)\", \"with\": {\(with)}}")
+        documentation = StepDocumentation(
+            options: description.options.optionDocumentation, outputs: description.outputs,
+            example: "{\"id\": \"\(description.kind.replacingOccurrences(of: ".", with: "-"))\", \"uses\": \"\(description.kind)\", \"with\": {\(with)}}")
         optionsType = PluginStep.Options.self
         plugin = (description, executable)
         reportsOnRun = false

@@ -66,8 +66,10 @@ public struct StepOption<Value: Decodable & Sendable>: Sendable {
         set { value = newValue }
     }
 
-    private init(value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String,
-                 createsPath: Bool = false, range: OptionRange? = nil, numbers: (@Sendable (Value) -> [Double])? = nil) {
+    private init(
+        value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String,
+        createsPath: Bool = false, range: OptionRange? = nil, numbers: (@Sendable (Value) -> [Double])? = nil
+    ) {
         self.createsPath = createsPath
         self.range = range
         self.numbers = numbers
@@ -87,50 +89,57 @@ extension StepOption where Value: OptionValue {
     ///   - name: the key, when it is not the property's name in snake_case.
     ///   - help: one line for `release steps`.
     public init(_ format: OptionFormat = .string, name: String? = nil, help: String) {
-        self.init(value: nil, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
-                  defaultText: nil, help: help, createsPath: format.createsPath)
+        self.init(
+            value: nil, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
+            defaultText: nil, help: help, createsPath: format.createsPath)
     }
 
     /// An option with a default, the property's initial value.
     public init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, help: String) {
-        self.init(value: wrappedValue, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
-                  defaultText: wrappedValue.pipelineText, help: help, createsPath: format.createsPath)
+        self.init(
+            value: wrappedValue, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
+            defaultText: wrappedValue.pipelineText, help: help, createsPath: format.createsPath)
     }
 }
 
 extension StepOption where Value: NumericOptionValue {
     /// A required number option accepting `range`.
     public init(name: String? = nil, range: ClosedRange<Double>, help: String) {
-        self.init(value: nil, name: name, type: Value.optionTypeName(.string), allowedValues: nil, defaultText: nil, help: help,
-                  range: OptionRange(range), numbers: { $0.optionNumbers })
+        self.init(
+            value: nil, name: name, type: Value.optionTypeName(.string), allowedValues: nil, defaultText: nil, help: help,
+            range: OptionRange(range), numbers: { $0.optionNumbers })
     }
 
     /// A number option with a default, the property's initial value, accepting `range`.
     public init(wrappedValue: Value, name: String? = nil, range: ClosedRange<Double>, help: String) {
-        self.init(value: wrappedValue, name: name, type: Value.optionTypeName(.string), allowedValues: nil,
-                  defaultText: wrappedValue.pipelineText, help: help, range: OptionRange(range), numbers: { $0.optionNumbers })
+        self.init(
+            value: wrappedValue, name: name, type: Value.optionTypeName(.string), allowedValues: nil,
+            defaultText: wrappedValue.pipelineText, help: help, range: OptionRange(range), numbers: { $0.optionNumbers })
     }
 }
 
 extension StepOption {
     /// A number option that may be left out (`nil` then), accepting `range`.
     public init<Wrapped: NumericOptionValue>(name: String? = nil, range: ClosedRange<Double>, help: String) where Value == Wrapped? {
-        self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(.string), allowedValues: nil, defaultText: nil,
-                  help: help, range: OptionRange(range), numbers: { $0?.optionNumbers ?? [] })
+        self.init(
+            value: .some(nil), name: name, type: Wrapped.optionTypeName(.string), allowedValues: nil, defaultText: nil,
+            help: help, range: OptionRange(range), numbers: { $0?.optionNumbers ?? [] })
     }
 
     /// An option that may be left out: `nil` then.
     public init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
-        self.init(value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
-                  defaultText: nil, help: help, createsPath: format.createsPath)
+        self.init(
+            value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
+            defaultText: nil, help: help, createsPath: format.createsPath)
     }
 }
 
 extension StepOption: Decodable {
     /// Decodes the value; ``OptionsDecoder`` has already found its key and handles its absence.
     public init(from decoder: any Decoder) throws {
-        self.init(value: try decoder.singleValueContainer().decode(Value.self), name: nil, type: "", allowedValues: nil,
-                  defaultText: nil, help: "")
+        self.init(
+            value: try decoder.singleValueContainer().decode(Value.self), name: nil, type: "", allowedValues: nil,
+            defaultText: nil, help: "")
     }
 }
 

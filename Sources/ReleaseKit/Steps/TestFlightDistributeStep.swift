@@ -107,8 +107,10 @@ public struct TestFlightDistributeStep: Step {
             effects.append(.request(method: "POST", url: api + "/v1/betaBuildLocalizations", detail: "set what to test for \(locale) unless it is the same"))
         }
         if !options.groups.isEmpty {
-            effects.append(.request(method: "POST", url: api + "/v1/builds/{id}/relationships/betaGroups",
-                                    detail: "add the build to " + options.groups.map { "'\($0)'" }.joined(separator: ", ")))
+            effects.append(
+                .request(
+                    method: "POST", url: api + "/v1/builds/{id}/relationships/betaGroups",
+                    detail: "add the build to " + options.groups.map { "'\($0)'" }.joined(separator: ", ")))
         }
         if options.submitForReview {
             effects.append(.request(method: "POST", url: api + "/v1/betaAppReviewSubmissions", detail: "submit for beta review unless submitted"))

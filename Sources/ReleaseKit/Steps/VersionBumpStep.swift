@@ -16,7 +16,10 @@ public struct VersionBumpStep: Step {
         public var build: String = "increment"
         @StepOption(help: "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)")
         public var targets: [String] = []
-        @StepOption(help: "keep this release's bump when the checkout already carries it (an uncommitted bump, HEAD's bump commit, or a release/X.Y.Z branch at X.Y.Z), so a re-run bumps once; false bumps on every run")
+        @StepOption(
+            help:
+                "keep this release's bump when the checkout already carries it (an uncommitted bump, HEAD's bump commit, or a release/X.Y.Z branch at X.Y.Z), so a re-run bumps once; false bumps on every run"
+        )
         public var converge: Bool = true
 
         public init() {}

@@ -161,10 +161,13 @@ public struct VersionsGateStep: Step {
             let reference = entry.host.flatMap { host in entries.first { $0.target == host } } ?? primary
             let relation = entry.host != nil ? "its app" : "the app"
             if entry.version != reference.version {
-                problems.append("\(name(entry)) has version '\(entry.version ?? "")'\(place(entry.versionDefinedAt)), expected '\(reference.version ?? "")' like \(relation) '\(reference.target)'")
+                problems.append(
+                    "\(name(entry)) has version '\(entry.version ?? "")'\(place(entry.versionDefinedAt)), expected '\(reference.version ?? "")' like \(relation) '\(reference.target)'"
+                )
             }
             if entry.build != reference.build {
-                problems.append("\(name(entry)) has build '\(entry.build ?? "")'\(place(entry.buildDefinedAt)), expected '\(reference.build ?? "")' like \(relation) '\(reference.target)'")
+                problems.append(
+                    "\(name(entry)) has build '\(entry.build ?? "")'\(place(entry.buildDefinedAt)), expected '\(reference.build ?? "")' like \(relation) '\(reference.target)'")
             }
         }
         return problems
@@ -177,14 +180,16 @@ public struct VersionsGateStep: Step {
         let build = primary.build ?? ""
         var problems: [String] = []
         if Self.integers(version) == nil {
-            problems.append(version.isEmpty
-                ? "\(name(primary)) has no version (CFBundleShortVersionString / MARKETING_VERSION)"
-                : "\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected one to three dot-separated integers for App Store Connect")
+            problems.append(
+                version.isEmpty
+                    ? "\(name(primary)) has no version (CFBundleShortVersionString / MARKETING_VERSION)"
+                    : "\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected one to three dot-separated integers for App Store Connect")
         }
         if Self.integers(build) == nil {
-            problems.append(build.isEmpty
-                ? "\(name(primary)) has no build number (CFBundleVersion / CURRENT_PROJECT_VERSION)"
-                : "\(name(primary)) has build '\(build)'\(place(primary.buildDefinedAt)), expected one to three dot-separated integers for App Store Connect")
+            problems.append(
+                build.isEmpty
+                    ? "\(name(primary)) has no build number (CFBundleVersion / CURRENT_PROJECT_VERSION)"
+                    : "\(name(primary)) has build '\(build)'\(place(primary.buildDefinedAt)), expected one to three dot-separated integers for App Store Connect")
         }
         if let expected = options.expectedVersion, expected != version {
             problems.append("\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected '\(expected)' (expected_version)")
@@ -207,7 +212,9 @@ public struct VersionsGateStep: Step {
         if let latest = latest.version {
             latestTag = latest.tag
             if let current = Self.integers(version), Self.compare(current, latest.value) <= 0 {
-                problems.append("\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected greater than '\(latest.value.map(String.init).joined(separator: "."))' of release tag '\(latest.tag)'")
+                problems.append(
+                    "\(name(primary)) has version '\(version)'\(place(primary.versionDefinedAt)), expected greater than '\(latest.value.map(String.init).joined(separator: "."))' of release tag '\(latest.tag)'"
+                )
             }
         }
         if let latest = latest.build, let current = Self.integers(build), Self.compare(current, latest.value) <= 0 {
@@ -219,7 +226,8 @@ public struct VersionsGateStep: Step {
     /// The tags matching `pattern` with the greatest version and the greatest build, leaving out this release's own
     /// tag on HEAD (from an earlier run of the same pipeline: nothing to be above).
     private func latestReleaseTags(pattern: String, version: String, build: String, context: StepContext) async throws
-        -> (version: (tag: String, value: [Int])?, build: (tag: String, text: String, value: [Int])?) {
+        -> (version: (tag: String, value: [Int])?, build: (tag: String, text: String, value: [Int])?)
+    {
         let listed = try await context.capture(["git", "tag", "--list", pattern], directory: options.directory)
         let onHead = try await context.capture(["git", "tag", "--list", pattern, "--points-at", "HEAD"], directory: options.directory)
         let headTags = Set(onHead.split(separator: "\n").map(String.init))
@@ -231,12 +239,14 @@ public struct VersionsGateStep: Step {
             guard let (tagVersion, end) = Self.version(inTag: tag) else { continue }
             let buildText = buildRegex.map { Self.build(inTag: tag, regex: $0) } ?? Self.build(inTag: tag, after: end)
             if headTags.contains(tag), let current = Self.integers(version), Self.compare(tagVersion, current) == 0,
-               buildText.map({ $0 == build }) ?? true {
+                buildText.map({ $0 == build }) ?? true
+            {
                 continue
             }
             if latestVersion.map({ Self.compare(tagVersion, $0.value) > 0 }) ?? true { latestVersion = (tag, tagVersion) }
             if let buildText, let value = Self.integers(buildText),
-               latestBuild.map({ Self.compare(value, $0.value) > 0 }) ?? true {
+                latestBuild.map({ Self.compare(value, $0.value) > 0 }) ?? true
+            {
                 latestBuild = (tag, buildText, value)
             }
         }
@@ -290,6 +300,6 @@ public struct VersionsGateStep: Step {
     }
 }
 
-private extension Character {
-    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

@@ -68,8 +68,10 @@ public struct XcodeArchiveStep: Step {
         case (.some, .some): throw StepError.invalidOption("workspace", "give 'project' or 'workspace', not both")
         default: break
         }
-        for (name, value) in [("scheme", options.scheme), ("configuration", options.configuration),
-                              ("destination", options.destination), ("archive_path", options.archivePath)] where value.isEmpty {
+        for (name, value) in [
+            ("scheme", options.scheme), ("configuration", options.configuration),
+            ("destination", options.destination), ("archive_path", options.archivePath),
+        ] where value.isEmpty {
             throw StepError.invalidOption(name, "must not be empty")
         }
         if let key = options.buildSettings.keys.sorted().first(where: { $0.isEmpty || $0.contains("=") || $0.contains(" ") }) {
@@ -126,9 +128,12 @@ public struct XcodeArchiveStep: Step {
 
     /// The command `run` would run and the outputs it promises.
     public func plan(in context: StepContext) async throws -> StepPlan {
-        StepPlan(effects: [.command(argv: command(context).arguments, directory: nil),
-                           .writeFile(path: logPath(context), diff: nil, detail: "the full xcodebuild output")],
-                 outputs: outputs(context, app: nil, warnings: 0))
+        StepPlan(
+            effects: [
+                .command(argv: command(context).arguments, directory: nil),
+                .writeFile(path: logPath(context), diff: nil, detail: "the full xcodebuild output"),
+            ],
+            outputs: outputs(context, app: nil, warnings: 0))
     }
 
     /// Does the work; see the type's documentation.

@@ -19,7 +19,8 @@ struct XcodeAuthentication: Sendable, Equatable {
         let (key, keyID, issuerID) = (options.authenticationKey, options.authenticationKeyID, options.authenticationKeyIssuerID)
         if key == nil, keyID == nil, issuerID == nil { return nil }
         guard let key, !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw StepError.invalidOption("authentication_key", "missing or empty: give the API key's .p8 (${secrets.APP_STORE_CONNECT_KEY}) with authentication_key_id and authentication_key_issuer_id")
+            throw StepError.invalidOption(
+                "authentication_key", "missing or empty: give the API key's .p8 (${secrets.APP_STORE_CONNECT_KEY}) with authentication_key_id and authentication_key_issuer_id")
         }
         guard let keyID, !keyID.isEmpty else {
             throw StepError.invalidOption("authentication_key_id", "missing: the API key's ID (${env.APP_STORE_CONNECT_KEY_ID})")

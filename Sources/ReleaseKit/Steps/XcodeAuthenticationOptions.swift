@@ -2,7 +2,10 @@
 /// `authentication_key_id`, `authentication_key_issuer_id`), declared once and written flat beside each step's own
 /// options. ``XcodeAuthentication`` checks them and turns them into `xcodebuild` arguments.
 public struct XcodeAuthenticationOptions: StepOptions, Equatable {
-    @StepOption(help: "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates")
+    @StepOption(
+        help:
+            "the App Store Connect API key's .p8 (its text, normally ${secrets.APP_STORE_CONNECT_KEY}, or a path) for Xcode-managed signing without a signed-in account: -authenticationKeyPath, with -allowProvisioningUpdates"
+    )
     public var authenticationKey: String?
     @StepOption(help: "the API key's ID (-authenticationKeyID), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
     public var authenticationKeyID: String?

@@ -25,7 +25,10 @@ public struct XcodeExportStep: Step {
         public var signingStyle: SigningStyle?
         @StepOption(help: "bundle identifier → profile name or UUID, written as they are")
         public var provisioningProfiles: [String: String] = [:]
-        @StepOption(help: "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)")
+        @StepOption(
+            help:
+                "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)"
+        )
         public var profiles: PathListOption?
         @StepOption(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
         public var signingCertificate: String?
@@ -55,7 +58,9 @@ public struct XcodeExportStep: Step {
         .init("path", "path", "the .ipa (also an artifact)"),
         .init("ipa", "path", "the .ipa (same as path)"),
         .init("options_plist", "path", "the ExportOptions.plist written"),
-        .init("app_store_info", "path", "AppStoreInfo.plist, which App Store exports ask Xcode for (generateAppStoreInformation) and appstore.upload attaches; empty for other methods"),
+        .init(
+            "app_store_info", "path",
+            "AppStoreInfo.plist, which App Store exports ask Xcode for (generateAppStoreInformation) and appstore.upload attaches; empty for other methods"),
         .init("method", "string", "the method as written for the installed Xcode"),
     ]
     public static let example = """
@@ -106,7 +111,8 @@ public struct XcodeExportStep: Step {
         }
         return bundles.compactMap { bundle in
             guard let data = LocalFiles().contents(bundle + "/Info.plist"),
-                  let plist = PropertyListDepth.propertyList(from: data) as? [String: Any] else { return nil }
+                let plist = PropertyListDepth.propertyList(from: data) as? [String: Any]
+            else { return nil }
             return plist["CFBundleIdentifier"] as? String
         }
     }
@@ -137,8 +143,10 @@ public struct XcodeExportStep: Step {
             let best = exact.isEmpty ? candidates.filter { ($0.bundleIdentifierPattern?.count ?? 0) == longest } : exact
             if best.count > 1 {
                 let names = best.map { "'\($0.name)' (\($0.uuid))" }.joined(separator: ", ")
-                throw StepError.invalidOption("profiles", "bundle identifier '\(bundleID)' is covered by \(best.count) \(type?.rawValue ?? "") profiles "
-                    + "equally: \(names); choose one with 'provisioning_profiles'")
+                throw StepError.invalidOption(
+                    "profiles",
+                    "bundle identifier '\(bundleID)' is covered by \(best.count) \(type?.rawValue ?? "") profiles "
+                        + "equally: \(names); choose one with 'provisioning_profiles'")
             }
             if let profile = best.first { result[bundleID] = profile.uuid }
         }
@@ -158,21 +166,23 @@ public struct XcodeExportStep: Step {
             }
         }
         let bundleIDs = Self.bundleIdentifiers(inArchive: context.resolvePath(options.archive))
-        var mapping = try Self.mapping(bundleIDs: bundleIDs.filter { options.provisioningProfiles[$0] == nil }, profiles: profiles,
-                                       method: options.method)
+        var mapping = try Self.mapping(
+            bundleIDs: bundleIDs.filter { options.provisioningProfiles[$0] == nil }, profiles: profiles,
+            method: options.method)
         mapping.merge(options.provisioningProfiles) { _, given in given }
         let style = options.signingStyle ?? (mapping.isEmpty && options.profiles == nil ? .automatic : .manual)
         let team = options.teamID ?? profiles.first.map(\.teamID).flatMap { $0.isEmpty ? nil : $0 }
-        return ExportOptions(method: options.method, teamID: team, signingStyle: style.rawValue, provisioningProfiles: mapping,
-                             uploadSymbols: options.uploadSymbols, signingCertificate: options.signingCertificate)
+        return ExportOptions(
+            method: options.method, teamID: team, signingStyle: style.rawValue, provisioningProfiles: mapping,
+            uploadSymbols: options.uploadSymbols, signingCertificate: options.signingCertificate)
     }
 
     func command(_ context: StepContext, authentication arguments: [String]? = nil) -> [String] {
-        XcodebuildCommand.exportArchive(archivePath: context.resolvePath(options.archive), exportPath: context.resolvePath(options.exportPath),
-                                        optionsPlist: plistPath(context), allowProvisioningUpdates: options.allowProvisioningUpdates || authentication != nil,
-                                        authentication: arguments ?? authentication?.plannedArguments(in: context) ?? [])
+        XcodebuildCommand.exportArchive(
+            archivePath: context.resolvePath(options.archive), exportPath: context.resolvePath(options.exportPath),
+            optionsPlist: plistPath(context), allowProvisioningUpdates: options.allowProvisioningUpdates || authentication != nil,
+            authentication: arguments ?? authentication?.plannedArguments(in: context) ?? [])
     }
-
 
     /// Read-only checks: the archive exists (or is promised) and xcodebuild can be run.
     public func verify(in context: StepContext) async throws {
@@ -185,15 +195,21 @@ public struct XcodeExportStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         let exportOptions = try exportOptions(context)
         let profiles = exportOptions.provisioningProfiles.keys.sorted().map { "\($0) → \(exportOptions.provisioningProfiles[$0]!)" }
-        let detail = "method \(options.method.rawValue) (named for the installed Xcode), signingStyle \(exportOptions.signingStyle)"
+        let detail =
+            "method \(options.method.rawValue) (named for the installed Xcode), signingStyle \(exportOptions.signingStyle)"
             + (profiles.isEmpty ? "" : ", provisioningProfiles: " + profiles.joined(separator: ", "))
-        return StepPlan(effects: [.command(argv: XcodebuildCommand.version, directory: nil),
-                                  .writeFile(path: plistPath(context), diff: nil, detail: detail),
-                                  .command(argv: command(context), directory: nil)],
-                        outputs: StepOutputs(["path": .path(promisedIPA(context)), "ipa": .path(promisedIPA(context)),
-                                              "options_plist": .path(plistPath(context)), "method": .string(options.method.rawValue),
-                                              "app_store_info": exportOptions.method.profileType == .appStore
-                                                  ? .path(context.resolvePath(options.exportPath) + "/AppStoreInfo.plist") : .string("")]))
+        return StepPlan(
+            effects: [
+                .command(argv: XcodebuildCommand.version, directory: nil),
+                .writeFile(path: plistPath(context), diff: nil, detail: detail),
+                .command(argv: command(context), directory: nil),
+            ],
+            outputs: StepOutputs([
+                "path": .path(promisedIPA(context)), "ipa": .path(promisedIPA(context)),
+                "options_plist": .path(plistPath(context)), "method": .string(options.method.rawValue),
+                "app_store_info": exportOptions.method.profileType == .appStore
+                    ? .path(context.resolvePath(options.exportPath) + "/AppStoreInfo.plist") : .string(""),
+            ]))
     }
 
     /// Does the work; see the type's documentation.
@@ -221,8 +237,11 @@ public struct XcodeExportStep: Step {
         let ipa = exportPath + "/" + name
         let info = exportPath + "/AppStoreInfo.plist"
         let hasInfo = context.files.exists(info)
-        return StepOutputs(["path": .path(ipa), "ipa": .path(ipa), "options_plist": .path(plist), "method": .string(method),
-                            "app_store_info": hasInfo ? .path(info) : .string("")],
-                           artifacts: [try await context.artifact(ipa)])
+        return StepOutputs(
+            [
+                "path": .path(ipa), "ipa": .path(ipa), "options_plist": .path(plist), "method": .string(method),
+                "app_store_info": hasInfo ? .path(info) : .string(""),
+            ],
+            artifacts: [try await context.artifact(ipa)])
     }
 }

@@ -69,7 +69,8 @@ public enum AtomicFile {
         var removed = 0
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard entry.hasPrefix("."), let range = entry.range(of: ".tmp-\(pid)-", options: .backwards),
-                  entry[range.upperBound...].allSatisfy(\.isNumber) else { continue }
+                entry[range.upperBound...].allSatisfy(\.isNumber)
+            else { continue }
             if let names, !names.contains(String(entry[entry.index(after: entry.startIndex)..<range.lowerBound])) { continue }
             if unlink((folder as NSString).appendingPathComponent(entry)) == 0 { removed += 1 }
         }

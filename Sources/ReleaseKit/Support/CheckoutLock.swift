@@ -83,8 +83,9 @@ public final class CheckoutLock: Sendable {
             if Platform.isLockHeld(code) { throw CheckoutLockError.held(path: path, holder: current) }
             throw CheckoutLockError.cannotLock(path: path, reason: Platform.errorText(code))
         }
-        let lock = CheckoutLock(path: path, descriptor: descriptor, holder: Holder(pid: getpid(), started: now, command: command),
-                                previous: holder(in: descriptor))
+        let lock = CheckoutLock(
+            path: path, descriptor: descriptor, holder: Holder(pid: getpid(), started: now, command: command),
+            previous: holder(in: descriptor))
         lock.writeHolder()
         held.withLock { $0 = lock }
         ProcessGroups.observe { lock.writeHolder() }

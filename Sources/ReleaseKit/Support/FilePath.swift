@@ -29,8 +29,7 @@ public enum FilePath {
             switch segment {
             case ".": continue
             case "..":
-                if let last = kept.last, last != ".." { kept.removeLast() }
-                else if !absolute { kept.append(segment) }
+                if let last = kept.last, last != ".." { kept.removeLast() } else if !absolute { kept.append(segment) }
             default: kept.append(segment)
             }
         }

@@ -73,7 +73,7 @@ public enum GitCommand {
     /// Whether `name` is a usable branch or tag name (the rules of `git check-ref-format` that matter here).
     public static func isValidRefName(_ name: String) -> Bool {
         guard !name.isEmpty, !name.hasPrefix("-"), !name.hasPrefix("/"), !name.hasSuffix("/"), !name.hasSuffix("."),
-              !name.hasSuffix(".lock"), !name.contains(".."), !name.contains("//"), !name.contains("@{"), name != "@"
+            !name.hasSuffix(".lock"), !name.contains(".."), !name.contains("//"), !name.contains("@{"), name != "@"
         else { return false }
         let forbidden: Set<Character> = [" ", "~", "^", ":", "?", "*", "[", "\\", "\t", "\n", "\u{7f}"]
         return !name.contains { forbidden.contains($0) || ($0.asciiValue.map { $0 < 32 } ?? false) }

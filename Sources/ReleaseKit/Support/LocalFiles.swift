@@ -60,8 +60,9 @@ public struct LocalFiles: Sendable {
     /// Creates the folder `path`, with its missing parents unless `parents` is false (then it must not exist yet).
     /// - Parameter permissions: POSIX permissions of the new folder (`0o700`), else the umask's.
     public func createDirectory(_ path: String, parents: Bool = true, permissions: Int? = nil) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: parents,
-                                                attributes: permissions.map { [.posixPermissions: $0] })
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: parents,
+            attributes: permissions.map { [.posixPermissions: $0] })
     }
 
     /// Creates (or empties) the file `path` with `contents`; false when it cannot.

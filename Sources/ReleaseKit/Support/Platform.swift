@@ -22,6 +22,7 @@
 // - Child processes (swift-subprocess) and sockets (SwiftNIO) are left to those libraries, which carry their
 //   own seams; nothing of ours spawns or opens a socket by hand.
 import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

@@ -84,9 +84,10 @@ public enum ProcessRunner {
             try await Task(executorPreference: ProcessExecutor.shared) {
                 let outcome: Result<ProcessResult, any Error>
                 do {
-                    outcome = .success(try await spawn(
-                        executable: executable, request: request, stopper: stopper, killGrace: killGrace, masker: masker, onLine: onLine
-                    ))
+                    outcome = .success(
+                        try await spawn(
+                            executable: executable, request: request, stopper: stopper, killGrace: killGrace, masker: masker, onLine: onLine
+                        ))
                 } catch {
                     outcome = .failure(error)
                 }
@@ -156,16 +157,19 @@ public enum ProcessRunner {
                 return captured
             }
             // Standard input is the request's bytes, else /dev/null (`input: .none`).
-            let result = if let input = request.input {
-                try await Subprocess.run(configuration, input: .fileDescriptor(try PlatformProcesses.inputFile(input), closeAfterSpawningProcess: true),
-                                         output: .sequence, error: .sequence) { execution in
-                    try await body(execution.processIdentifier, execution.standardOutput, execution.standardError)
+            let result =
+                if let input = request.input {
+                    try await Subprocess.run(
+                        configuration, input: .fileDescriptor(try PlatformProcesses.inputFile(input), closeAfterSpawningProcess: true),
+                        output: .sequence, error: .sequence
+                    ) { execution in
+                        try await body(execution.processIdentifier, execution.standardOutput, execution.standardError)
+                    }
+                } else {
+                    try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
+                        try await body(execution.processIdentifier, execution.standardOutput, execution.standardError)
+                    }
                 }
-            } else {
-                try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
-                    try await body(execution.processIdentifier, execution.standardOutput, execution.standardError)
-                }
-            }
             let output = String(decoding: result.closureResult, as: UTF8.self)
             switch result.terminationStatus {
             case .exited(let code):
@@ -271,11 +275,19 @@ private final class SpawnAccount: Sendable {
 
     /// The child runs and leads `group`.
     func spawned(_ group: Int32) {
-        if open.withLock({ let was = $0; $0 = false; return was }) { ProcessGroups.spawned(group) }
+        if open.withLock({
+            let was = $0; $0 = false; return was
+        }) {
+            ProcessGroups.spawned(group)
+        }
     }
 
     /// The spawn is over: if no child was reported, it failed.
     func finish() {
-        if open.withLock({ let was = $0; $0 = false; return was }) { ProcessGroups.spawnFailed() }
+        if open.withLock({
+            let was = $0; $0 = false; return was
+        }) {
+            ProcessGroups.spawnFailed()
+        }
     }
 }

@@ -34,7 +34,8 @@ public enum PropertyListDepth {
             let nameStart = closing ? index + 1 : index
             var nameEnd = nameStart
             while nameEnd < bytes.count, nameEnd - nameStart < 6,
-                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[nameEnd]) { nameEnd += 1 }
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[nameEnd])
+            { nameEnd += 1 }
             let name = bytes[nameStart..<nameEnd]
             guard name.elementsEqual("dict".utf8) || name.elementsEqual("array".utf8) else { continue }
             var end = nameEnd
@@ -63,9 +64,10 @@ public enum PropertyListDepth {
         }
         let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
         guard let count = integer(at: trailer + 8, size: 8), let top = integer(at: trailer + 16, size: 8),
-              let table = integer(at: trailer + 24, size: 8), offsetSize >= 1, offsetSize <= 8, referenceSize >= 1,
-              referenceSize <= 8, count <= bytes.count, top < count, table <= trailer,
-              count * offsetSize <= trailer - table else { return false }
+            let table = integer(at: trailer + 24, size: 8), offsetSize >= 1, offsetSize <= 8, referenceSize >= 1,
+            referenceSize <= 8, count <= bytes.count, top < count, table <= trailer,
+            count * offsetSize <= trailer - table
+        else { return false }
         /// The objects an array, set or dictionary refers to (a dictionary's keys and values); `nil` for any other object.
         func children(of object: Int) -> [Int]? {
             guard let offset = integer(at: table + object * offsetSize, size: offsetSize), offset < trailer else { return nil }

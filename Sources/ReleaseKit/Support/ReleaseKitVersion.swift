@@ -16,10 +16,12 @@ public enum ReleaseKitVersion {
     /// Whether `text` is OWNER/NAME in GitHub's characters.
     static func isRepositoryName(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.first != "-" && part.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+        return parts.count == 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.first != "-"
+                    && part.unicodeScalars.allSatisfy {
+                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+                    }
             }
-        }
     }
 }

@@ -58,7 +58,8 @@ public struct YAMLWriter: Sendable {
 
     private static func isPlain(_ value: String) -> Bool {
         guard let first = value.unicodeScalars.first, let last = value.unicodeScalars.last,
-              !reserved.contains(value.lowercased()), Double(value) == nil else { return false }
+            !reserved.contains(value.lowercased()), Double(value) == nil
+        else { return false }
         let safe: (Unicode.Scalar) -> Bool = { scalar in
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                 || "-_./@+=() ,".unicodeScalars.contains(scalar)

@@ -276,7 +276,8 @@ public struct BuildSettings: Sendable {
         let definition = definitions[position]
         let text = definition.value.trimmingCharacters(in: .whitespaces)
         if let name = Self.singleReference(text) {
-            let followed = name == "inherited" || name == key
+            let followed =
+                name == "inherited" || name == key
                 ? origin(of: key, from: position + 1, visited: &visited, depth: depth + 1)
                 : origin(of: name, from: 0, visited: &visited, depth: depth + 1)
             if let followed { return followed }
@@ -323,8 +324,9 @@ public struct BuildSettings: Sendable {
             trace.pass(holes, from: start, through: position)
             let site = definitions[position].site
             value = try located(key: key, location: site.location) { () throws(Expansion) in
-                try expand(definitions[position].value, inheritedKey: key, inheritedFrom: position + 1, visiting: &visiting,
-                           trace: &trace, depth: depth + 1)
+                try expand(
+                    definitions[position].value, inheritedKey: key, inheritedFrom: position + 1, visiting: &visiting,
+                    trace: &trace, depth: depth + 1)
             }
         } else {
             trace.pass(holes, from: start, through: nil)

@@ -31,7 +31,7 @@ public struct BumpPlan: Sendable, Equatable {
     /// rejects; `nil` otherwise.
     public var downgradeWarning: String? {
         guard let previous = previousVersion.flatMap(SemanticVersion.init), let next = version.flatMap(SemanticVersion.init),
-              next < previous
+            next < previous
         else { return nil }
         return "the new version '\(next)' is lower than the current '\(previous)'"
     }

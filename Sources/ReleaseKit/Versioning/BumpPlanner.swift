@@ -83,7 +83,9 @@ public enum BumpPlanner {
                     if specSite.rawValue == site.rawValue {
                         assignments.append((specSite, value))
                     } else if specSite.rawValue != value {
-                        notes.append("\(versions.displayPath(specSite.path)):\(specSite.line ?? 0): \(specSite.key) is '\(specSite.rawValue)', not '\(site.rawValue)' as in the project; left as it is")
+                        notes.append(
+                            "\(versions.displayPath(specSite.path)):\(specSite.line ?? 0): \(specSite.key) is '\(specSite.rawValue)', not '\(site.rawValue)' as in the project; left as it is"
+                        )
                     }
                 case .missing(let reason):
                     notes.append("\(reason): xcodegen would undo the bump of \(versions.displayPath(site.path)):\(site.line ?? 0)")
@@ -148,11 +150,13 @@ public enum BumpPlanner {
     static func token(_ value: String, for site: ValueSite) -> String {
         switch site.format {
         case .pbxproj:
-            let bare = !value.isEmpty && value.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || [UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-")].contains(byte)
-            }
+            let bare =
+                !value.isEmpty
+                && value.utf8.allSatisfy { byte in
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || [UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-")].contains(byte)
+                }
             if site.quoted || !bare {
                 return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
             }
@@ -174,9 +178,11 @@ public enum BumpPlanner {
     /// Whether `value` written as a plain YAML scalar reads back as the same text in XcodeGen: a version such as
     /// `26.07.5` or a build `42` does, `3.10` (the number 3.1) and `007` (the number 7) do not.
     static func isPlainYAML(_ value: String) -> Bool {
-        guard let first = value.unicodeScalars.first, value.unicodeScalars.allSatisfy({
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-+".unicodeScalars.contains($0))
-        }), CharacterSet.alphanumerics.contains(first) else { return false }
+        guard let first = value.unicodeScalars.first,
+            value.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-+".unicodeScalars.contains($0))
+            }), CharacterSet.alphanumerics.contains(first)
+        else { return false }
         if ["y", "n", "yes", "no", "on", "off", "true", "false", "null"].contains(value.lowercased()) { return false }
         if value.allSatisfy(\.isNumber) { return Int(value).map(String.init) == value }
         if let number = Double(value), value.allSatisfy({ $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }) {
@@ -220,9 +226,10 @@ extension ProjectVersions {
 
     /// `file:line` of the primary version, for messages.
     var primaryVersionLocation: String? {
-        guard let entry = report.entries.first(where: {
-            $0.target == report.primaryTarget && $0.configuration == report.primaryConfiguration
-        }) ?? report.entries.first,
+        guard
+            let entry = report.entries.first(where: {
+                $0.target == report.primaryTarget && $0.configuration == report.primaryConfiguration
+            }) ?? report.entries.first,
             let location = entry.versionDefinedAt
         else { return nil }
         return location.line.map { "\(location.file):\($0)" } ?? location.file

@@ -54,7 +54,8 @@ public struct BumpScope: Sendable {
         /// The value `target` has in `configuration`, else in the report's primary configuration.
         func value(of target: String?, in configuration: String?, _ kind: Value) -> String? {
             let rows = tracked.filter { $0.entry.target == target }
-            let row = rows.first { $0.entry.configuration == configuration }
+            let row =
+                rows.first { $0.entry.configuration == configuration }
                 ?? rows.first { $0.entry.configuration == versions.report.primaryConfiguration } ?? rows.first
             return row.flatMap { value($0.entry, kind) }
         }
@@ -76,16 +77,20 @@ public struct BumpScope: Sendable {
                 } else if item.mustMatchHost {
                     hosted.append(index)
                 } else if let current = value(item.entry, kind),
-                          current == value(of: primary, in: item.entry.configuration, kind),
-                          !(item.entry.version == "1.0" && item.entry.build == "1") {
+                    current == value(of: primary, in: item.entry.configuration, kind),
+                    !(item.entry.version == "1.0" && item.entry.build == "1")
+                {
                     move(index)
                 }
             }
             // Extensions and watch apps follow the app that ships them, in step or not.
             for index in hosted {
                 let item = tracked[index]
-                guard tracked.indices.contains(where: { moving.contains($0) && tracked[$0].entry.target == item.entry.host
-                    && tracked[$0].entry.configuration == item.entry.configuration })
+                guard
+                    tracked.indices.contains(where: {
+                        moving.contains($0) && tracked[$0].entry.target == item.entry.host
+                            && tracked[$0].entry.configuration == item.entry.configuration
+                    })
                 else { continue }
                 move(index)
             }
@@ -114,12 +119,16 @@ public struct BumpScope: Sendable {
                 if !defined.contains(where: moving.contains) {
                     kept.append("\(kind.rawValue) \(value(sample.entry, kind) ?? "-")")
                 } else if targets.isEmpty, sample.mustMatchHost, let host = sample.entry.host,
-                          value(sample.entry, kind) != value(of: host, in: sample.entry.configuration, kind) {
-                    notes.append("'\(name)' moves with its app '\(host)' although its \(kind.rawValue) \(value(sample.entry, kind) ?? "-") was not in step: an extension carries its app's version")
+                    value(sample.entry, kind) != value(of: host, in: sample.entry.configuration, kind)
+                {
+                    notes.append(
+                        "'\(name)' moves with its app '\(host)' although its \(kind.rawValue) \(value(sample.entry, kind) ?? "-") was not in step: an extension carries its app's version"
+                    )
                 }
             }
             guard !kept.isEmpty else { continue }
-            let reason = targets.isEmpty
+            let reason =
+                targets.isEmpty
                 ? "not in step with '\(primary ?? "-")' at \(primaryVersion ?? "-") (\(primaryBuild ?? "-"))"
                 : "not a chosen target and shares no definition with one"
             notes.append("'\(name)' keeps \(kept.joined(separator: " and ")): \(reason)")

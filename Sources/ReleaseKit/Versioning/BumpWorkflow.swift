@@ -41,15 +41,16 @@ public struct BumpWorkflow: Sendable {
         self.commit = commit
         self.push = push
         self.remote = remote
-        self.runner = runner ?? { arguments, directory in
-            let errors = Mutex<[String]>([])
-            let result = try await ProcessRunner.run(
-                ProcessRequest(arguments: arguments, directory: directory, environment: ProcessInfo.processInfo.environment)
-            ) { line, stream in
-                if stream == .stderr { errors.withLock { $0.append(line) } }
+        self.runner =
+            runner ?? { arguments, directory in
+                let errors = Mutex<[String]>([])
+                let result = try await ProcessRunner.run(
+                    ProcessRequest(arguments: arguments, directory: directory, environment: ProcessInfo.processInfo.environment)
+                ) { line, stream in
+                    if stream == .stderr { errors.withLock { $0.append(line) } }
+                }
+                return (result, errors.withLock { $0.suffix(5).joined(separator: " ") })
             }
-            return (result, errors.withLock { $0.suffix(5).joined(separator: " ") })
-        }
     }
 
     /// Whether this workflow runs git at all.

@@ -119,10 +119,10 @@ public struct OpenStepPlist: Sendable {
         static func isUnquoted(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return true
             case UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."),
-                 UInt8(ascii: "-"), UInt8(ascii: "+"):
+                UInt8(ascii: "-"), UInt8(ascii: "+"):
                 return true
             default:
                 return byte >= 0x80
@@ -134,7 +134,8 @@ public struct OpenStepPlist: Sendable {
             while index < bytes.count, Self.isUnquoted(bytes[index]) {
                 // `//` and `/*` start comments even right after a token.
                 if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count,
-                   bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*") {
+                    bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*")
+                {
                     break
                 }
                 index += 1
@@ -173,7 +174,8 @@ public struct OpenStepPlist: Sendable {
                             hex.append(bytes[index])
                         }
                         if let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16),
-                           let scalar = Unicode.Scalar(code) {
+                            let scalar = Unicode.Scalar(code)
+                        {
                             value.append(contentsOf: Array(String(Character(scalar)).utf8))
                         }
                     default:

@@ -8,7 +8,8 @@ extension ProjectVersions {
     /// markup in the scripts, tags, branch names and messages a version ends up in, do not.
     public static func isVersionText(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, text.unicodeScalars.count <= longestVersion,
-              first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
+            first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
+        else { return false }
         return text.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-+_".unicodeScalars.contains(scalar))
         }

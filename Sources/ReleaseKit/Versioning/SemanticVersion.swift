@@ -43,12 +43,13 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
             let start = index
             while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
             guard index > start, index - start <= 9,
-                  let value = Int(String(String.UnicodeScalarView(scalars[start..<index])))
+                let value = Int(String(String.UnicodeScalarView(scalars[start..<index])))
             else { return nil }
             components.append(value)
             widths.append(index - start > 1 && scalars[start] == "0" ? index - start : 0)
             if index < scalars.count, scalars[index] == ".", index + 1 < scalars.count,
-               ("0"..."9").contains(scalars[index + 1]) {
+                ("0"..."9").contains(scalars[index + 1])
+            {
                 index += 1
                 continue
             }
@@ -59,9 +60,9 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         if index < scalars.count {
             let rest = String(String.UnicodeScalarView(scalars[index...]))
             guard let first = rest.unicodeScalars.first,
-                  first == "-" || first.properties.isAlphabetic,
-                  rest.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-") }),
-                  rest.count > (first == "-" ? 1 : 0)
+                first == "-" || first.properties.isAlphabetic,
+                rest.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-") }),
+                rest.count > (first == "-" ? 1 : 0)
             else { return nil }
             suffix = rest
         }

@@ -41,8 +41,10 @@ enum TransactionJournal {
             for (index, edit) in edits.enumerated() {
                 let backup = "\(index).original"
                 try AtomicFile.write(edit.original, to: (folder as NSString).appendingPathComponent(backup))
-                files.append(File(path: edit.path, display: edit.displayPath, backup: backup, temporary: temporaries[index],
-                                  originalSHA256: FileDigest.sha256(of: edit.original), updatedSHA256: FileDigest.sha256(of: edit.updated)))
+                files.append(
+                    File(
+                        path: edit.path, display: edit.displayPath, backup: backup, temporary: temporaries[index],
+                        originalSHA256: FileDigest.sha256(of: edit.original), updatedSHA256: FileDigest.sha256(of: edit.updated)))
             }
             let record = Record(pid: getpid(), started: Date(), files: files)
             try AtomicFile.write(try JSONEncoder.stateFile.encode(record), to: journal)
@@ -77,7 +79,8 @@ enum TransactionJournal {
             if current == file.updatedSHA256 {
                 let backup = (folder as NSString).appendingPathComponent(file.backup)
                 if let original = FileManager.default.contents(atPath: backup), FileDigest.sha256(of: original) == file.originalSHA256,
-                   (try? AtomicFile.write(original, to: file.path)) != nil {
+                    (try? AtomicFile.write(original, to: file.path)) != nil
+                {
                     restored.append(file.display)
                 } else {
                     failed.append(file.display)
@@ -87,8 +90,9 @@ enum TransactionJournal {
             }
             // The temporary it named, and any other the same process left beside the file.
             if unlink(file.temporary) == 0 { removed += 1 }
-            removed += AtomicFile.removeTemporaries(of: record.pid, in: FilePath.parent(of: file.path),
-                                                    names: [(file.path as NSString).lastPathComponent])
+            removed += AtomicFile.removeTemporaries(
+                of: record.pid, in: FilePath.parent(of: file.path),
+                names: [(file.path as NSString).lastPathComponent])
         }
         func list(_ paths: [String]) -> String { paths.map { "'\($0)'" }.joined(separator: ", ") }
         let who = "pid \(record.pid), started \(Timestamp.iso8601(record.started))"

@@ -37,7 +37,8 @@ public enum VersionReader {
         let folder = absolute(project ?? ".")
         var isDirectory: ObjCBool = false
         if let project, FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue,
-           !project.hasSuffix(".pbxproj") {
+            !project.hasSuffix(".pbxproj")
+        {
             if XcodeGenSpec.isSpec(folder) { return try readXcodeGen(folder) }
             return try readVersionFile(folder)
         }
@@ -198,8 +199,11 @@ public enum VersionReader {
 
                     func resolve(_ plistKey: String, setting: String) throws -> (BuildSettings.Resolution, ValueOrigin?, ProjectVersions.Tracked.Mirror?) {
                         if let (raw, site) = infoPlist?.entry(plistKey) {
-                            let resolution = try settings.resolveText(raw, at: site ?? ValueSite(
-                                path: infoPlist?.path ?? "", line: nil, key: plistKey, format: .binaryPlist, range: nil, quoted: false, rawValue: raw))
+                            let resolution = try settings.resolveText(
+                                raw,
+                                at: site
+                                    ?? ValueSite(
+                                        path: infoPlist?.path ?? "", line: nil, key: plistKey, format: .binaryPlist, range: nil, quoted: false, rawValue: raw))
                             var mirror: ProjectVersions.Tracked.Mirror?
                             if site != nil, !raw.contains("$"), let origin = settings.origin(of: setting), origin.editable {
                                 mirror = .init(origin: origin, value: try settings.value(of: setting))
@@ -225,13 +229,15 @@ public enum VersionReader {
                         var files = resolution.uncertainBecause
                         if let missingPlist { files.insert(missingPlist, at: 0) }
                         for file in files {
-                            effects[note(file), default: []].append(Effect(
-                                target: target.name, configuration: configuration.name, value: name,
-                                unknown: (resolution.value ?? "").isEmpty
-                            ))
+                            effects[note(file), default: []].append(
+                                Effect(
+                                    target: target.name, configuration: configuration.name, value: name,
+                                    unknown: (resolution.value ?? "").isEmpty
+                                ))
                         }
                     }
-                    let bundleIdentifier = try infoPlist?.entry("CFBundleIdentifier").map { try settings.expand($0.value, at: $0.site) }
+                    let bundleIdentifier =
+                        try infoPlist?.entry("CFBundleIdentifier").map { try settings.expand($0.value, at: $0.site) }
                         ?? settings.value(of: "PRODUCT_BUNDLE_IDENTIFIER")
                     let entry = VersionEntry(
                         target: target.name, configuration: configuration.name, productType: target.productType,
@@ -340,7 +346,8 @@ public enum VersionReader {
                 }
                 for group in groups {
                     let values = group.values.joined(separator: " and ")
-                    let verb = group.unknown
+                    let verb =
+                        group.unknown
                         ? (group.values.count > 1 ? "are unknown" : "is unknown")
                         : "may differ from what is shown"
                     parts.append("the \(values) of '\(target)' (\(group.configurations.joined(separator: ", "))) \(verb)")

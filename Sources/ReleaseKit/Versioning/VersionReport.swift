@@ -70,8 +70,8 @@ public struct VersionReport: Sendable, Codable, Equatable {
         }
         for entry in entries {
             guard let host = entry.host,
-                  let hostEntry = entries.first(where: { $0.target == host && $0.configuration == entry.configuration }),
-                  hostEntry.version != entry.version
+                let hostEntry = entries.first(where: { $0.target == host && $0.configuration == entry.configuration }),
+                hostEntry.version != entry.version
             else { continue }
             lines.append("'\(entry.target)' (\(entry.configuration ?? "-")) is at \(entry.version ?? "no version"), its app '\(host)' at \(hostEntry.version ?? "no version")")
         }

@@ -194,7 +194,7 @@ public struct XCConfigFile: Sendable {
         }
         rest = rest.drop(while: { $0 == " " || $0 == "\t" })
         guard rest.count >= 2, let open = rest.first, open == "\"" || open == "<",
-              let closeIndex = rest.dropFirst().firstIndex(of: open == "\"" ? "\"" : ">")
+            let closeIndex = rest.dropFirst().firstIndex(of: open == "\"" ? "\"" : ">")
         else {
             throw VersioningError.syntax(file: path, line: line, message: reader.message("expected a quoted path in '\(text)'"))
         }
@@ -219,8 +219,9 @@ public struct XCConfigFile: Sendable {
             }
             let folder = directory.hasSuffix("/") ? directory : directory + "/"
             let shown = match.hasPrefix(folder) ? String(match.dropFirst(folder.count)) : match
-            reader.notes.append("\(path):\(line): '#include \"\(target)\"' read as '\(shown)': the letter case differs, which a "
-                + "case-insensitive disk (a Mac's default) accepts and a case-sensitive one does not")
+            reader.notes.append(
+                "\(path):\(line): '#include \"\(target)\"' read as '\(shown)': the letter case differs, which a "
+                    + "case-insensitive disk (a Mac's default) accepts and a case-sensitive one does not")
             found = match
         }
         guard chain.count < maximumIncludeDepth else {

@@ -201,7 +201,8 @@ public indirect enum XcodeGenNode: Sendable {
                     value = written
                 }
                 if let start, start + written.utf8.count <= bytes.count,
-                   bytes[start..<(start + written.utf8.count)].elementsEqual(written.utf8) {
+                    bytes[start..<(start + written.utf8.count)].elementsEqual(written.utf8)
+                {
                     range = start..<(start + written.utf8.count)
                 }
             case .doubleQuoted, .singleQuoted:

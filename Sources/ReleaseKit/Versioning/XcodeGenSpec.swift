@@ -48,7 +48,7 @@ public struct XcodeGenSpec: Sendable {
     public static func locate(beside xcodeproj: String) -> String? {
         let projectName = ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension
         guard let candidate = locate(in: FilePath.parent(of: xcodeproj)),
-              let spec = try? XcodeGenSpec(contentsOf: candidate), spec.name == projectName
+            let spec = try? XcodeGenSpec(contentsOf: candidate), spec.name == projectName
         else { return nil }
         return candidate
     }
@@ -141,16 +141,17 @@ public struct XcodeGenSpec: Sendable {
                 if let embed = dependency["embed"]?.string, ["false", "no"].contains(embed.lowercased()) { return nil }
                 return dependency["target"]?.string
             }
-            targets.append(XcodeTarget(
-                id: pair.key, name: pair.key, productType: productType, configurations: configurations,
-                defaultConfigurationName: nil, hostID: nil, embedPath: nil, line: pair.line
-            ))
+            targets.append(
+                XcodeTarget(
+                    id: pair.key, name: pair.key, productType: productType, configurations: configurations,
+                    defaultConfigurationName: nil, hostID: nil, embedPath: nil, line: pair.line
+                ))
         }
         // An app embeds the extensions, watch apps and App Clips it depends on.
         for host in targets where host.isApplication {
             for name in dependencies[host.name] ?? [] {
                 guard let index = targets.firstIndex(where: { $0.name == name }), targets[index].isEmbeddable,
-                      targets[index].hostID == nil, name != host.name
+                    targets[index].hostID == nil, name != host.name
                 else { continue }
                 targets[index].hostID = host.id
             }
@@ -192,7 +193,9 @@ public struct XcodeGenSpec: Sendable {
             switch pair.value {
             case .scalar(let scalar):
                 if scalar.value != scalar.written, scalar.quote == nil {
-                    notes.append("\(scalar.file):\(scalar.line): \(key) is the YAML number \(scalar.written), which XcodeGen writes as '\(scalar.value)'; quote it (\"\(scalar.written)\") to keep it as written")
+                    notes.append(
+                        "\(scalar.file):\(scalar.line): \(key) is the YAML number \(scalar.written), which XcodeGen writes as '\(scalar.value)'; quote it (\"\(scalar.written)\") to keep it as written"
+                    )
                 }
                 definitions.append(SettingDefinition(key: key, condition: condition, value: scalar.value, site: scalar.site(key: key)))
             case .sequence(let elements):

@@ -22,7 +22,7 @@ public enum XcodeGenSync {
         case .pbxproj:
             if let configuration = project.configurations.first(where: { $0.settings.contains { $0.site == site } }) {
                 guard let specConfiguration = spec.configurations.first(where: { $0.name == configuration.name }),
-                      let found = winning(site.key, in: specConfiguration.settings)
+                    let found = winning(site.key, in: specConfiguration.settings)
                 else {
                     return .missing("\(specName) does not define \(site.key) for configuration '\(configuration.name)'")
                 }
@@ -34,7 +34,7 @@ public enum XcodeGenSync {
                     return .missing("\(specName) does not declare target '\(target.name)' (is it in a missing include?)")
                 }
                 guard let specConfiguration = specTarget.configurations.first(where: { $0.name == configuration.name }),
-                      let found = winning(site.key, in: specConfiguration.settings)
+                    let found = winning(site.key, in: specConfiguration.settings)
                 else {
                     return .missing("\(specName) does not define \(site.key) for target '\(target.name)' (\(configuration.name))")
                 }

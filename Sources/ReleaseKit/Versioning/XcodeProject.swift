@@ -140,11 +140,12 @@ public struct XcodeProject: Sendable {
             self.file = file
             self.projectFolder = projectFolder
             self.sourceRoot = projectFolder
-            self.objects = plist.root.dictionary?["objects"]?.dictionary
+            self.objects =
+                plist.root.dictionary?["objects"]?.dictionary
                 ?? OpenStepValue.Dictionary(entries: [], line: plist.root.line)
             for entry in objects.entries {
                 guard let object = entry.value.dictionary, let isa = object["isa"]?.string,
-                      isa == "PBXGroup" || isa == "PBXVariantGroup" || isa == "XCVersionGroup"
+                    isa == "PBXGroup" || isa == "PBXVariantGroup" || isa == "XCVersionGroup"
                         || isa == "PBXFileSystemSynchronizedRootGroup"
                 else { continue }
                 for child in object["children"]?.array ?? [] {
@@ -224,7 +225,8 @@ public struct XcodeProject: Sendable {
             var baseReference: String?
             // Xcode 16 folders (synchronized groups) name the file relative to a group instead.
             if let anchor = object["baseConfigurationReferenceAnchor"]?.text,
-               let relative = object["baseConfigurationReferenceRelativePath"]?.string {
+                let relative = object["baseConfigurationReferenceRelativePath"]?.string
+            {
                 let group = try self.object(anchor.value, referencedAt: anchor.line)
                 guard let groupPath = resolvePath(of: anchor.value, group) else {
                     throw malformed("cannot resolve the path of baseConfigurationReferenceAnchor '\(anchor.value)'", line: anchor.line)
@@ -285,10 +287,11 @@ public struct XcodeProject: Sendable {
             for (id, object) in raw {
                 let name = object["name"]?.string ?? id
                 let (configurations, defaultName) = try configurationList(object, owner: "target '\(name)'")
-                targets.append(XcodeTarget(
-                    id: id, name: name, productType: object["productType"]?.string ?? "",
-                    configurations: configurations, defaultConfigurationName: defaultName, hostID: nil, embedPath: nil, line: object.line
-                ))
+                targets.append(
+                    XcodeTarget(
+                        id: id, name: name, productType: object["productType"]?.string ?? "",
+                        configurations: configurations, defaultConfigurationName: defaultName, hostID: nil, embedPath: nil, line: object.line
+                    ))
             }
             // A target hosts another when one of its copy-files phases embeds the other's product.
             for (hostID, object) in raw {
@@ -297,9 +300,9 @@ public struct XcodeProject: Sendable {
                     let embedPath = phase["dstPath"]?.string ?? ""
                     for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
                         guard let fileRef = objects[buildFileID]?.dictionary?["fileRef"]?.string,
-                              let embeddedID = productOwners[fileRef], embeddedID != hostID,
-                              let index = targets.firstIndex(where: { $0.id == embeddedID }),
-                              targets[index].hostID == nil
+                            let embeddedID = productOwners[fileRef], embeddedID != hostID,
+                            let index = targets.firstIndex(where: { $0.id == embeddedID }),
+                            targets[index].hostID == nil
                         else { continue }
                         targets[index].hostID = hostID
                         targets[index].embedPath = embedPath
@@ -311,8 +314,8 @@ public struct XcodeProject: Sendable {
                 guard let host = targets.first(where: { $0.id == hostID }), host.isApplication else { continue }
                 for dependencyID in object["dependencies"]?.array?.compactMap(\.string) ?? [] {
                     guard let targetID = objects[dependencyID]?.dictionary?["target"]?.string,
-                          let index = targets.firstIndex(where: { $0.id == targetID }),
-                          targets[index].hostID == nil, targets[index].isEmbeddable, targetID != hostID
+                        let index = targets.firstIndex(where: { $0.id == targetID }),
+                        targets[index].hostID == nil, targets[index].isEmbeddable, targetID != hostID
                     else { continue }
                     targets[index].hostID = hostID
                 }

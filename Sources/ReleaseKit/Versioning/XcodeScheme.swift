@@ -58,8 +58,9 @@ public struct XcodeScheme: Sendable, Equatable {
                 entryArchives = tag.attributes["buildForArchiving"] != "NO"
             }
             guard tag.name == "BuildableReference", let name = tag.attributes["BuildableName"] else { continue }
-            let buildable = Buildable(buildableName: name, blueprintName: tag.attributes["BlueprintName"] ?? "",
-                                      container: tag.attributes["ReferencedContainer"] ?? "")
+            let buildable = Buildable(
+                buildableName: name, blueprintName: tag.attributes["BlueprintName"] ?? "",
+                container: tag.attributes["ReferencedContainer"] ?? "")
             if tag.path.contains("BuildActionEntry"), tag.path.contains("BuildAction"), entryArchives {
                 archived.append(buildable)
             } else if tag.path.contains("LaunchAction"), tag.path.contains("BuildableProductRunnable"), launched == nil {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
 import Rehearsal
+import ReleaseKit
 
 /// `release appstore-server`: runs the local App Store Connect stand-in until SIGINT/SIGTERM (hidden; for
 /// rehearsals, tests of other tools and the upload benchmark).
@@ -40,11 +40,12 @@ struct AppStoreServerCommand: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: publicKey) else {
             throw ValidationError("cannot read --public-key '\(publicKey)'")
         }
-        let server = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: storage,
-            keys: [.init(keyID: keyID, issuerID: issuerID, publicKeyPEM: String(decoding: data, as: UTF8.self))],
-            port: port, partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate
-        ))
+        let server = try LocalAppStoreConnectServer(
+            configuration: .init(
+                storageDirectory: storage,
+                keys: [.init(keyID: keyID, issuerID: issuerID, publicKeyPEM: String(decoding: data, as: UTF8.self))],
+                port: port, partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate
+            ))
         let url = try server.start()
         Terminal.writeOutput(url + "\n")  // unbuffered: scripts read it at once
         await ServeCommand.waitForTermination()

@@ -24,7 +24,10 @@ struct BumpCommand: AsyncParsableCommand {
     @Option(name: .customLong("version"), help: ArgumentHelp("The version to write: the same as 'release bump X.Y.Z'.", valueName: "X.Y.Z"))
     var exactVersion: String?
 
-    @Option(help: "The build number: N, increment, git-count, timestamp, keep, appstore (the next one App Store Connect has not seen; needs APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY) or env:NAME (default: increment).")
+    @Option(
+        help:
+            "The build number: N, increment, git-count, timestamp, keep, appstore (the next one App Store Connect has not seen; needs APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY) or env:NAME (default: increment)."
+    )
     var build: String?
 
     @Option(help: "The .xcodeproj, or a folder holding one (default: the current folder).")
@@ -33,10 +36,12 @@ struct BumpCommand: AsyncParsableCommand {
     @Option(help: "A file holding a single version (a VERSION file) instead of an Xcode project.")
     var file: String?
 
-    @Option(name: .customLong("target"), help: ArgumentHelp(
-        "Bump only this target and what shares its definitions (repeatable; default: the app and every target in step with it).",
-        valueName: "name"
-    ))
+    @Option(
+        name: .customLong("target"),
+        help: ArgumentHelp(
+            "Bump only this target and what shares its definitions (repeatable; default: the app and every target in step with it).",
+            valueName: "name"
+        ))
     var targets: [String] = []
 
     @Flag(inversion: .prefixedNo, help: "Create the release branch and commit (--no-branch only writes the files).")
@@ -98,8 +103,9 @@ struct BumpCommand: AsyncParsableCommand {
             branch: branch, branchPattern: branchPattern, message: message, push: push, remote: remote,
             yes: yes, dryRun: dryRun, json: json
         )
-        let service = BumpService(directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment,
-                                  console: TerminalBumpConsole(isInteractive: isatty(0) == 1))
+        let service = BumpService(
+            directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment,
+            console: TerminalBumpConsole(isInteractive: isatty(0) == 1))
         let code = await service.run(request)
         if code != ExitCodes.success { throw ExitCode(code) }
     }

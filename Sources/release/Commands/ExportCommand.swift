@@ -21,8 +21,11 @@ struct ExportCommand: AsyncParsableCommand {
                 """
         )
 
-        @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+        @Argument(
+            help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
+            completion: .custom { _, _, prefix in
+                PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
+            })
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and trigger on its branches only (default: the profiles choose by branch).")
@@ -31,7 +34,10 @@ struct ExportCommand: AsyncParsableCommand {
         @Option(help: "Write the workflow to this file (such as .github/workflows/release.yml) instead of standard output.")
         var output: String?
 
-        @Option(help: ArgumentHelp("Where the jobs get release: download[:URL] (the default, when this build knows the repository it is published in: this version's published tarballs, SHA-256 pinned), homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]; overrides the pipeline's tool block.", valueName: "source"))
+        @Option(
+            help: ArgumentHelp(
+                "Where the jobs get release: download[:URL] (the default, when this build knows the repository it is published in: this version's published tarballs, SHA-256 pinned), homebrew:OWNER/TAP[/FORMULA], mint:OWNER/NAME[@VERSION] or swiftpm:GIT-URL[@TAG]; overrides the pipeline's tool block.",
+                valueName: "source"))
         var toolSource: String?
 
         @Flag(help: "Attest the provenance of every file the release publishes (actions/attest-build-provenance), as 'attest: true' in the pipeline does.")
@@ -55,8 +61,9 @@ struct ExportCommand: AsyncParsableCommand {
             let workflow: GitHubActionsWorkflow
             do {
                 let tool = try await exportedToolSource(toolSource, pipeline: validated)
-                workflow = try GitHubActionsWorkflow(pipeline: validated, pipelinePath: path, profile: profile,
-                                                     command: ShellQuoting.commandLine(command), tool: tool, attest: attest)
+                workflow = try GitHubActionsWorkflow(
+                    pipeline: validated, pipelinePath: path, profile: profile,
+                    command: ShellQuoting.commandLine(command), tool: tool, attest: attest)
             } catch let error as UsageError {
                 throw usageFailure(error)
             }
@@ -90,8 +97,11 @@ struct ExportCommand: AsyncParsableCommand {
                 """
         )
 
-        @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-                  completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+        @Argument(
+            help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
+            completion: .custom { _, _, prefix in
+                PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
+            })
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and run on its branches only (default: the profiles choose by branch).")
@@ -131,8 +141,9 @@ struct ExportCommand: AsyncParsableCommand {
                     tags[parts[0]] = values
                 }
                 let tool = try await exportedToolSource(toolSource, pipeline: validated)
-                configuration = try GitLabCIPipeline(pipeline: validated, pipelinePath: path, profile: profile,
-                                                     command: ShellQuoting.commandLine(command), tool: tool, runnerTags: tags)
+                configuration = try GitLabCIPipeline(
+                    pipeline: validated, pipelinePath: path, profile: profile,
+                    command: ShellQuoting.commandLine(command), tool: tool, runnerTags: tags)
             } catch let error as UsageError {
                 throw usageFailure(error)
             }

@@ -36,7 +36,10 @@ struct InitCommand: ParsableCommand {
     @Option(help: "The GitHub repository for releases, owner/name ('-' for none; default: the GitHub remote).")
     var repository: String?
 
-    @Option(help: "How to sign: api-key (Xcode-managed signing with the App Store Connect API key; no certificate files), files (a .p12 and profiles from secrets) or sync (signing.sync keeps the certificate and profiles up to date through the API).")
+    @Option(
+        help:
+            "How to sign: api-key (Xcode-managed signing with the App Store Connect API key; no certificate files), files (a .p12 and profiles from secrets) or sync (signing.sync keeps the certificate and profiles up to date through the API)."
+    )
     var signing: String?
 
     @Option(help: "The Apple team ID that signs (default: the app's DEVELOPMENT_TEAM, or fastlane's team_id).")
@@ -72,7 +75,8 @@ struct InitCommand: ParsableCommand {
         }
         let interactive = !yes
         if interactive, isatty(0) != 1 {
-            Terminal.writeError("error: no terminal to ask on: pass --yes to take the values found (and --scheme, --target, --platform, --signing … to choose); nothing was written\n")
+            Terminal.writeError(
+                "error: no terminal to ask on: pass --yes to take the values found (and --scheme, --target, --platform, --signing … to choose); nothing was written\n")
             throw ExitCode(ExitCodes.usage)
         }
 
@@ -104,18 +108,22 @@ struct InitCommand: ParsableCommand {
         if let testflightGroup { starter.testflightGroup = testflightGroup }
         if interactive {
             if signing == nil {
-                Terminal.writeError("signing:\n  1. \(StarterPipeline.Signing.apiKey.summary) [default]\n  2. \(StarterPipeline.Signing.files.summary)\n  3. \(StarterPipeline.Signing.sync.summary)\n")
+                Terminal.writeError(
+                    "signing:\n  1. \(StarterPipeline.Signing.apiKey.summary) [default]\n  2. \(StarterPipeline.Signing.files.summary)\n  3. \(StarterPipeline.Signing.sync.summary)\n"
+                )
                 let answer = ask("How to sign (1, 2 or 3)", "1")
                 starter.signing = ["2": .files, "3": .sync][answer] ?? StarterPipeline.Signing(rawValue: answer) ?? .apiKey
             }
             if team == nil {
-                starter.team = ask("Apple team ID ('-' for none yet)", starter.team, valid: RepositoryInspection.isTeamID,
-                                   what: "a team ID (10 capital letters and digits)")
+                starter.team = ask(
+                    "Apple team ID ('-' for none yet)", starter.team, valid: RepositoryInspection.isTeamID,
+                    what: "a team ID (10 capital letters and digits)")
             }
             if testflightGroup == nil { starter.testflightGroup = ask("TestFlight group for release builds", starter.testflightGroup) }
             if repository == nil {
-                starter.githubRepository = ask("GitHub repository for releases (owner/name, '-' for none)", starter.githubRepository,
-                                               valid: RepositoryInspection.isRepositoryName, what: "owner/name")
+                starter.githubRepository = ask(
+                    "GitHub repository for releases (owner/name, '-' for none)", starter.githubRepository,
+                    valid: RepositoryInspection.isRepositoryName, what: "owner/name")
             }
         }
         Terminal.writeError("signing:    \(starter.signing.summary)\(starter.team.map { ", team \($0)" } ?? "; no team: set the pipeline's 'team' variable (or pass --team)")\n")
@@ -145,7 +153,8 @@ struct InitCommand: ParsableCommand {
         if let ignoreNote { Terminal.writeError(ignoreNote + "\n") }
         Terminal.writeError("\nsecrets and settings a run reads (set them in your CI; 'release run --rehearse' stands in for them all):\n")
         for (name, purpose) in starter.secrets { Terminal.writeError("  \(name): \(purpose)\n") }
-        Terminal.writeError("""
+        Terminal.writeError(
+            """
 
             next:
               git add Pipelines/release.json release.schema.json .gitignore && git commit -m "Add the release pipeline"
@@ -178,7 +187,8 @@ struct InitCommand: ParsableCommand {
         if let tuist = inspection.tuistManifest { generation.append("tuist generate (\(tuist))") }
         if let podfile = inspection.podfile { generation.append("pod install (\(podfile))") }
         if inspection.usesSwiftPackages { generation.append("Swift packages (resolved by xcodebuild)") }
-        Terminal.writeError("""
+        Terminal.writeError(
+            """
             project:    \(inspection.project ?? "(none found)")\(inspection.workspace.map { " (workspace \($0))" } ?? "")
             app:        \(app?.target ?? "(unknown)") (\(app?.platform.rawValue ?? "iOS")\(inspection.bundleIdentifier.map { ", \($0)" } ?? ""))\(inspection.team.map { ", team \($0)" } ?? "")
             version:    \(inspection.version ?? "-") (\(inspection.build ?? "-"))\(app?.versionDefinedAt.map { ", defined at \($0)" } ?? "")

@@ -1,6 +1,6 @@
 import ArgumentParser
-import ReleaseKit
 import Foundation
+import ReleaseKit
 
 /// `--log-format`.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {

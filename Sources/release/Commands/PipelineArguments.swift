@@ -4,12 +4,18 @@ import ReleaseKit
 
 /// Options shared by `run` and `plan`: which pipeline, profile and variables.
 struct PipelineArguments: ParsableArguments {
-    @Argument(help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-              completion: .custom { _, _, prefix in PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+    @Argument(
+        help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
+        completion: .custom { _, _, prefix in
+            PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
+        })
     var pipeline: String?
 
-    @Option(help: "Use this profile instead of choosing one by its 'when'.",
-            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.profiles(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+    @Option(
+        help: "Use this profile instead of choosing one by its 'when'.",
+        completion: .custom { words, _, prefix in
+            PipelineCompletion.escaped(PipelineCompletion.profiles(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
+        })
     var profile: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, overriding the pipeline's and the profile's (repeatable).", valueName: "KEY=VALUE"))
@@ -40,8 +46,9 @@ struct PipelineArguments: ParsableArguments {
         let path = PipelineLocator.resolve(pipeline, in: directory)
         let absolute = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
         do {
-            return try await PipelineLoader().load(path: absolute, displayPath: path, extraVariables: extra,
-                                                   plugins: pluginResolver(directory: directory))
+            return try await PipelineLoader().load(
+                path: absolute, displayPath: path, extraVariables: extra,
+                plugins: pluginResolver(directory: directory))
         } catch {
             printDiagnostics(error.diagnostics, format: format)
             if case .unreadable(_, "no such file") = error, pipeline == nil {
@@ -54,8 +61,9 @@ struct PipelineArguments: ParsableArguments {
 
 /// Describes external step plugins with answers cached in the user's cache folder.
 func pluginResolver(directory: String) -> PluginResolver {
-    PluginResolver(describer: PluginDescriber(cacheFile: PluginDescriber.userCacheFile, environment: ProcessInfo.processInfo.environment),
-                   directory: directory)
+    PluginResolver(
+        describer: PluginDescriber(cacheFile: PluginDescriber.userCacheFile, environment: ProcessInfo.processInfo.environment),
+        directory: directory)
 }
 
 /// Prints pipeline problems to standard error (and as annotations on GitHub Actions).

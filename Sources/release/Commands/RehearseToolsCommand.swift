@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
 import Rehearsal
+import ReleaseKit
 
 /// `release rehearse-tools DIR`: writes the fake Xcode tools a rehearsal without Xcode puts first on `PATH`.
 struct RehearseToolsCommand: ParsableCommand {
@@ -29,7 +29,8 @@ struct RehearseToolsCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let release = Bundle.main.executablePath ?? "release"
-        Terminal.writeError("""
+        Terminal.writeError(
+            """
             wrote \(written.count) files to \(folder): \(RehearsalTools.toolNames.joined(separator: ", "))
             a rehearsal with them, as a Mac would run it:
               export PATH=\(ShellQuoting.quote(folder)):"$PATH" RELEASE_FAKE_RELEASE=\(ShellQuoting.quote(release))

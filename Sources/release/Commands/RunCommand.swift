@@ -9,9 +9,9 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run a pipeline: preflight every step, then run them in parallel.",
         discussion: """
-        Exit codes: 0 success, 1 a step failed, 2 a validation gate rejected the release, 64 bad command line, \
-        65 invalid pipeline file, 130 interrupted (after always-steps ran).
-        """
+            Exit codes: 0 success, 1 a step failed, 2 a validation gate rejected the release, 64 bad command line, \
+            65 invalid pipeline file, 130 interrupted (after always-steps ran).
+            """
     )
 
     @OptionGroup var pipeline: PipelineArguments
@@ -22,8 +22,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How many steps may run at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Run only this step and the steps it needs (repeatable).",
-            completion: .custom { words, _, prefix in PipelineCompletion.escaped(PipelineCompletion.stepIDs(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue) })
+    @Option(
+        help: "Run only this step and the steps it needs (repeatable).",
+        completion: .custom { words, _, prefix in
+            PipelineCompletion.escaped(PipelineCompletion.stepIDs(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
+        })
     var only: [String] = []
 
     @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")
@@ -35,7 +38,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the run report (steps, statuses, durations, outputs, artifacts) as JSON to this file.")
     var report: String?
 
-    @Flag(help: "Replace every remote service (GitHub, App Store Connect, HTTP endpoints, Slack) with local stand-ins on 127.0.0.1 and print what they received; a step with no stand-in is skipped. Nothing leaves the machine and no real secret is needed: unset secrets get masked placeholders. Local changes really happen: the version bump, commits, tags and files steps write.")
+    @Flag(
+        help:
+            "Replace every remote service (GitHub, App Store Connect, HTTP endpoints, Slack) with local stand-ins on 127.0.0.1 and print what they received; a step with no stand-in is skipped. Nothing leaves the machine and no real secret is needed: unset secrets get masked placeholders. Local changes really happen: the version bump, commits, tags and files steps write."
+    )
     var rehearse = false
 
     @Option(help: "Where --rehearse keeps its releases (default: .git/release-rehearsal, or .release/rehearsal).")
@@ -69,15 +75,17 @@ struct RunCommand: AsyncParsableCommand {
         let directory = Platform.currentDirectory()
         let validated = try await pipeline.load(directory: directory, format: logFormat)
         let masker = SecretMasker()
-        var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
-                                 dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
+        var options = RunOptions(
+            workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
+            dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
         if let jobs { options.jobs = jobs }
         if let os = pipeline.os { options.os = os }
         var rehearsal: Rehearsal?
         if rehearse {
             do {
-                rehearsal = try Rehearsal(storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment,
-                                          secrets: Planner.secretNames(in: validated.definition))
+                rehearsal = try Rehearsal(
+                    storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment,
+                    secrets: Planner.secretNames(in: validated.definition))
             } catch {
                 Terminal.writeError("error: cannot start the rehearsal server: \(error)\n")
                 throw ExitCode(ExitCodes.stepFailed)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import ReleaseKit
 import Rehearsal
+import ReleaseKit
 import Synchronization
 
 /// `release github-server`: runs the local GitHub Releases server until SIGINT/SIGTERM (hidden; for
@@ -33,10 +33,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard let token = token ?? ProcessInfo.processInfo.environment["GITHUB_TOKEN"], !token.isEmpty else {
             throw ValidationError("pass --token or set GITHUB_TOKEN")
         }
-        let server = try LocalGitHubServer(configuration: .init(
-            storageDirectory: storage, token: token, readOnlyTokens: Set(readOnlyTokens), port: port,
-            immutableReleases: immutable
-        ))
+        let server = try LocalGitHubServer(
+            configuration: .init(
+                storageDirectory: storage, token: token, readOnlyTokens: Set(readOnlyTokens), port: port,
+                immutableReleases: immutable
+            ))
         let url = try server.start()
         Terminal.writeOutput(url + "\n")  // unbuffered: scripts read it at once
         await Self.waitForTermination()

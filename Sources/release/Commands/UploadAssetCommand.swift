@@ -48,12 +48,16 @@ struct UploadAssetCommand: AsyncParsableCommand {
         }
         let masker = SecretMasker(secrets: [token])
         let api = api ?? environment["GITHUB_API_URL"] ?? "https://api.github.com"
-        let client = try GitHubClient(apiURL: api, token: token, configuration: HTTPClient.Configuration { line in
-            Terminal.writeError(masker.mask(line) + "\n")
-        })
-        let publisher = ReleasePublisher(client: client, observer: PublishObserver(log: { line in
-            Terminal.writeError(masker.mask(line) + "\n")
-        }))
+        let client = try GitHubClient(
+            apiURL: api, token: token,
+            configuration: HTTPClient.Configuration { line in
+                Terminal.writeError(masker.mask(line) + "\n")
+            })
+        let publisher = ReleasePublisher(
+            client: client,
+            observer: PublishObserver(log: { line in
+                Terminal.writeError(masker.mask(line) + "\n")
+            }))
         let cwd = Platform.currentDirectory()
         let publication = ReleasePublication(
             repository: repo, tag: tag, name: tag, draft: draft,
@@ -76,7 +80,9 @@ struct UploadAssetCommand: AsyncParsableCommand {
                 ]
                 print(JSONWriter.text(object) ?? "{}")
             } else {
-                print("\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(ByteFormat.size(result.bytesUploaded)), \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s")
+                print(
+                    "\(result.release.htmlURL): \(result.uploaded.count) uploaded, \(result.skipped.count) already there, \(ByteFormat.size(result.bytesUploaded)), \(client.statistics.requests) API calls (preflight included), \(String(format: "%.2f", seconds)) s"
+                )
             }
         } catch {
             Terminal.writeError("error: " + masker.mask("\(error)") + "\n")

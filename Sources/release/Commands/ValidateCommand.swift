@@ -26,8 +26,9 @@ struct ValidateCommand: AsyncParsableCommand {
         for file in files {
             let absolute = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
             do {
-                let pipeline = try await PipelineLoader().load(path: absolute, displayPath: file, extraVariables: extra,
-                                                               plugins: pluginResolver(directory: directory))
+                let pipeline = try await PipelineLoader().load(
+                    path: absolute, displayPath: file, extraVariables: extra,
+                    plugins: pluginResolver(directory: directory))
                 // The `tool` block is read where it is used, by `release export`: check it here too.
                 if let block = pipeline.definition.tool, let problem = toolBlockProblem(block, file: pipeline.definition.file) {
                     invalid = true

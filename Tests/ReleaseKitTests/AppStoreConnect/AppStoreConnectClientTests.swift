@@ -3,6 +3,7 @@ import Foundation
 import Rehearsal
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 /// The client's contract with the API: a valid token on every request, only to the API host, and Apple's errors
@@ -51,13 +52,13 @@ import Testing
 
     @Test func applesErrorsAreRenderedOneLineEach() async throws {
         let body = #"""
-        {"errors": [{"id": "1", "status": "409", "code": "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
-                     "title": "The provided entity includes an attribute with a value that has already been used",
-                     "detail": "The bundle version must be higher than the previously uploaded version: '4321'.",
-                     "source": {"pointer": "/data/attributes/cfBundleVersion"}},
-                    {"status": "409", "code": "ENTITY_ERROR", "title": "Second problem", "detail": "Second problem",
-                     "source": {"parameter": "filter[app]"}}]}
-        """#
+            {"errors": [{"id": "1", "status": "409", "code": "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
+                         "title": "The provided entity includes an attribute with a value that has already been used",
+                         "detail": "The bundle version must be higher than the previously uploaded version: '4321'.",
+                         "source": {"pointer": "/data/attributes/cfBundleVersion"}},
+                        {"status": "409", "code": "ENTITY_ERROR", "title": "Second problem", "detail": "Second problem",
+                         "source": {"parameter": "filter[app]"}}]}
+            """#
         let server = RecordingServer(configuration: .init(status: 409, body: body))
         let url = try server.start()
         defer { server.stop() }
@@ -66,23 +67,29 @@ import Testing
             _ = try await client.send("POST", "/v1/buildUploads", json: Data("{}".utf8))
             Issue.record("a 409 was accepted")
         } catch {
-            #expect("\(error)" == """
-                App Store Connect answered POST /v1/buildUploads with HTTP 409:
-                  409 ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE: The provided entity includes an attribute with a value that has already been used (The bundle version must be higher than the previously uploaded version: '4321'.) at /data/attributes/cfBundleVersion
-                  409 ENTITY_ERROR: Second problem (parameter filter[app])
-                """)
+            #expect(
+                "\(error)" == """
+                    App Store Connect answered POST /v1/buildUploads with HTTP 409:
+                      409 ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE: The provided entity includes an attribute with a value that has already been used (The bundle version must be higher than the previously uploaded version: '4321'.) at /data/attributes/cfBundleVersion
+                      409 ENTITY_ERROR: Second problem (parameter filter[app])
+                    """)
         }
     }
 
     @Test func a401SaysTheKeyWasNotAccepted() async throws {
-        let body = #"{"errors": [{"status": "401", "code": "NOT_AUTHORIZED", "title": "Authentication credentials are missing or invalid.", "detail": "Provide a properly configured and signed bearer token, and make sure that it has not expired."}]}"#
+        let body =
+            #"{"errors": [{"status": "401", "code": "NOT_AUTHORIZED", "title": "Authentication credentials are missing or invalid.", "detail": "Provide a properly configured and signed bearer token, and make sure that it has not expired."}]}"#
         let server = RecordingServer(configuration: .init(status: 401, body: body))
         let url = try server.start()
         defer { server.stop() }
         let (client, _) = try client(url)
-        await #expect(throws: AppStoreConnectError.unauthorized(errors: [.init(
-            status: "401", code: "NOT_AUTHORIZED", title: "Authentication credentials are missing or invalid.",
-            detail: "Provide a properly configured and signed bearer token, and make sure that it has not expired.")])) {
+        await #expect(
+            throws: AppStoreConnectError.unauthorized(errors: [
+                .init(
+                    status: "401", code: "NOT_AUTHORIZED", title: "Authentication credentials are missing or invalid.",
+                    detail: "Provide a properly configured and signed bearer token, and make sure that it has not expired.")
+            ])
+        ) {
             _ = try await client.send("GET", "/v1/apps")
         }
     }

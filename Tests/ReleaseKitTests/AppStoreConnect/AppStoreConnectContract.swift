@@ -28,15 +28,17 @@ struct AppStoreConnectContract: Sendable {
     }
 
     /// Where the contract is: the repository root's parent + `/shared/reference/app-store-connect`.
-    static let path = FilePath.normalized(URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/reference/app-store-connect/openapi-release-subset.json")
-        .path)
+    static let path = FilePath.normalized(
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/reference/app-store-connect/openapi-release-subset.json")
+            .path)
 
     /// The contract, loaded once; nil when the file is missing or unreadable.
     static let shared: AppStoreConnectContract? = {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return nil }
         return AppStoreConnectContract(document: SendableJSON(object))
     }()
 
@@ -142,7 +144,8 @@ struct AppStoreConnectContract: Sendable {
     private func check(body: Data?, schema: [String: Any]?) -> [Problem] {
         let bytes = body ?? Data()
         guard let schema else {
-            return bytes.isEmpty ? [] : [Problem(path: "$", message: "the contract has no body here, but there is one", value: Self.text(String(decoding: bytes.prefix(80), as: UTF8.self)))]
+            return bytes.isEmpty
+                ? [] : [Problem(path: "$", message: "the contract has no body here, but there is one", value: Self.text(String(decoding: bytes.prefix(80), as: UTF8.self)))]
         }
         guard !bytes.isEmpty else { return [Problem(path: "$", message: "a body is required", value: "")] }
         guard let value = try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed]) else {
@@ -240,10 +243,12 @@ struct AppStoreConnectContract: Sendable {
 
     private func checkOneOf(_ value: Any, _ options: [[String: Any]], discriminator: [String: Any]?, _ path: String) -> [Problem] {
         if let discriminator, let property = discriminator["propertyName"] as? String,
-           let tag = (value as? [String: Any])?[property] as? String {
+            let tag = (value as? [String: Any])?[property] as? String
+        {
             let mapping = discriminator["mapping"] as? [String: String] ?? [:]
             guard let reference = mapping[tag] ?? options.compactMap({ $0["$ref"] as? String }).first(where: { $0.hasSuffix("/\(tag)") }),
-                  let target = resolve(reference) else {
+                let target = resolve(reference)
+            else {
                 return [Problem(path: "\(path).\(property)", message: "is not one of the discriminator's values", value: Self.text(tag))]
             }
             return check(value, target, path)

@@ -10,8 +10,7 @@ struct AppStoreConnectContractTests {
 
     /// The contract's operations the stand-in does not route: none (uploads, TestFlight, App Store versions and review
     /// submissions, signing resources are all routed). A route added or a contract changed must update this list.
-    static let notYetRouted: Set<String> = [
-    ]
+    static let notYetRouted: Set<String> = []
 
     @Test func theStandInRoutesExactlyTheContractsOperations() throws {
         let contract = try #require(AppStoreConnectContract.shared, "\(AppStoreConnectContract.missing)")
@@ -27,64 +26,76 @@ struct AppStoreConnectContractTests {
 
     @Test func aValidRequestPassesAndWrongShapesAreLocated() {
         let valid = #"""
-        {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "1.0", "cfBundleVersion": "1", "platform": "IOS"},
-          "relationships": {"app": {"data": {"type": "apps", "id": "1"}}}}}
-        """#
+            {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "1.0", "cfBundleVersion": "1", "platform": "IOS"},
+              "relationships": {"app": {"data": {"type": "apps", "id": "1"}}}}}
+            """#
         #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(valid)) == [])
 
         let missing = valid.replacingOccurrences(of: #", "platform": "IOS""#, with: "")
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(missing)) == [
-            .init(path: "$.data.attributes.platform", message: "is required", value: ""),
-        ])
+        #expect(
+            AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(missing)) == [
+                .init(path: "$.data.attributes.platform", message: "is required", value: "")
+            ])
         let badEnum = valid.replacingOccurrences(of: #""IOS""#, with: #""ANDROID""#)
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(badEnum)) == [
-            .init(path: "$.data.attributes.platform", message: "is not one of IOS, MAC_OS, TV_OS, VISION_OS", value: #""ANDROID""#),
-        ])
+        #expect(
+            AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(badEnum)) == [
+                .init(path: "$.data.attributes.platform", message: "is not one of IOS, MAC_OS, TV_OS, VISION_OS", value: #""ANDROID""#)
+            ])
         let wrongType = valid.replacingOccurrences(of: #""type": "apps""#, with: #""type": "builds""#)
             .replacingOccurrences(of: #""cfBundleVersion": "1""#, with: #""cfBundleVersion": 1"#)
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(wrongType)).map(\.description) == [
-            #"$.data.attributes.cfBundleVersion: is not of type string (value 1)"#,
-            #"$.data.relationships.app.data.type: is not one of apps (value "builds")"#,
-        ])
+        #expect(
+            AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(wrongType)).map(\.description) == [
+                #"$.data.attributes.cfBundleVersion: is not of type string (value 1)"#,
+                #"$.data.relationships.app.data.type: is not one of apps (value "builds")"#,
+            ])
         let extra = valid.replacingOccurrences(of: #""platform": "IOS""#, with: #""platform": "IOS", "colour": "red""#)
         #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(extra)).map(\.path) == ["$.data.attributes.colour"])
         #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: nil).map(\.message) == ["a body is required"])
         // `nullable` next to a `$ref`, as Apple writes sourceFileChecksums.
         let commit = #"{"data": {"type": "buildUploadFiles", "id": "f", "attributes": {"uploaded": true, "sourceFileChecksums": null}}}"#
         #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploadFiles_updateInstance", body: body(commit)) == [])
-        let badAlgorithm = #"{"data": {"type": "buildUploadFiles", "id": "f", "attributes": {"uploaded": "yes", "sourceFileChecksums": {"file": {"hash": "ab", "algorithm": "SHA1"}}}}}"#
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploadFiles_updateInstance", body: body(badAlgorithm)).map(\.path) == [
-            "$.data.attributes.sourceFileChecksums.file.algorithm", "$.data.attributes.uploaded",
-        ])
+        let badAlgorithm =
+            #"{"data": {"type": "buildUploadFiles", "id": "f", "attributes": {"uploaded": "yes", "sourceFileChecksums": {"file": {"hash": "ab", "algorithm": "SHA1"}}}}}"#
+        #expect(
+            AppStoreConnectContract.validateRequest(operationId: "buildUploadFiles_updateInstance", body: body(badAlgorithm)).map(\.path) == [
+                "$.data.attributes.sourceFileChecksums.file.algorithm", "$.data.attributes.uploaded",
+            ])
     }
 
     @Test func responsesAreCheckedByStatusWithOneOfDatesAndLinks() {
         let error = #"{"errors": [{"id": "x", "status": "409", "code": "STATE_ERROR", "title": "t", "detail": "d", "source": {"pointer": "/data"}}]}"#
         #expect(AppStoreConnectContract.validate(operationId: "buildUploads_createInstance", status: 409, responseBody: body(error)) == [])
-        #expect(AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 409, responseBody: body(error)).map(\.message)
+        #expect(
+            AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 409, responseBody: body(error)).map(\.message)
                 == ["status 409 is not documented for buildUploads_getInstance"])
         let noDetail = error.replacingOccurrences(of: #", "detail": "d""#, with: "")
         #expect(AppStoreConnectContract.validate(operationId: "buildUploads_createInstance", status: 409, responseBody: body(noDetail)).map(\.path) == ["$.errors[0].detail"])
         let bothSources = error.replacingOccurrences(of: #"{"pointer": "/data"}"#, with: #"{"where": "/data"}"#)
-        #expect(!AppStoreConnectContract.validate(operationId: "buildUploads_createInstance", status: 409, responseBody: body(bothSources)).isEmpty,
-                "a source that is neither a pointer nor a parameter matches none of oneOf")
+        #expect(
+            !AppStoreConnectContract.validate(operationId: "buildUploads_createInstance", status: 409, responseBody: body(bothSources)).isEmpty,
+            "a source that is neither a pointer nor a parameter matches none of oneOf")
 
-        let upload = #"{"data": {"type": "buildUploads", "id": "u", "attributes": {"createdDate": "2026-11-24T06:01:18Z", "state": {"state": "PROCESSING", "errors": []}}}"#
+        let upload =
+            #"{"data": {"type": "buildUploads", "id": "u", "attributes": {"createdDate": "2026-11-24T06:01:18Z", "state": {"state": "PROCESSING", "errors": []}}}"#
             + #", "links": {"self": "http://127.0.0.1/v1/buildUploads/u"}}"#
         #expect(AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 200, responseBody: body(upload)) == [])
         let badDate = upload.replacingOccurrences(of: "2026-11-24T06:01:18Z", with: "24/11/2026")
-        #expect(AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 200, responseBody: body(badDate)).map(\.description)
+        #expect(
+            AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 200, responseBody: body(badDate)).map(\.description)
                 == [#"$.data.attributes.createdDate: is not a date-time (value "24/11/2026")"#])
         let badState = upload.replacingOccurrences(of: #""state": "PROCESSING""#, with: #""state": "DONE""#)
-        #expect(AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 200, responseBody: body(badState)).map(\.path)
+        #expect(
+            AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 200, responseBody: body(badState)).map(\.path)
                 == ["$.data.attributes.state.state"])
         let noLinks = upload.replacingOccurrences(of: #", "links": {"self": "http://127.0.0.1/v1/buildUploads/u"}"#, with: "")
         #expect(AppStoreConnectContract.validate(operationId: "buildUploads_getInstance", status: 200, responseBody: body(noLinks)).map(\.path) == ["$.links"])
         #expect(AppStoreConnectContract.validate(operationId: "buildUploads_deleteInstance", status: 204, responseBody: nil) == [])
-        #expect(AppStoreConnectContract.validateQuery(operationId: "builds_getCollection", target: "/v1/builds?filter%5BprocessingState%5D=VALID,DONE&limit=300&colour=red").map(\.description) == [
-            #"?filter[processingState][1]: is not one of PROCESSING, FAILED, INVALID, VALID (value "DONE")"#,
-            "?limit: is above the maximum 200 (value 300)",
-            #"?colour: not a parameter of builds_getCollection (value "red")"#,
-        ])
+        #expect(
+            AppStoreConnectContract.validateQuery(operationId: "builds_getCollection", target: "/v1/builds?filter%5BprocessingState%5D=VALID,DONE&limit=300&colour=red").map(
+                \.description) == [
+                    #"?filter[processingState][1]: is not one of PROCESSING, FAILED, INVALID, VALID (value "DONE")"#,
+                    "?limit: is above the maximum 200 (value 300)",
+                    #"?colour: not a parameter of builds_getCollection (value "red")"#,
+                ])
     }
 }

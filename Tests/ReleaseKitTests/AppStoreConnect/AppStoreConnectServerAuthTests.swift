@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// The stand-in checks tokens as Apple documents them and answers anything else with Apple's 401.
@@ -50,7 +51,10 @@ struct AppStoreConnectServerAuthTests {
             let entry = try #require((body["errors"] as? [[String: Any]])?.first)
             #expect(entry["code"] as? String == "NOT_AUTHORIZED" && entry["status"] as? String == "401", "\(reason)")
             #expect(entry["title"] as? String == "Authentication credentials are missing or invalid.")
-            #expect(entry["detail"] as? String == "Provide a properly configured and signed bearer token, and make sure that it has not expired. Learn more about Generating Tokens for API Requests https://developer.apple.com/go/?id=api-generating-tokens")
+            #expect(
+                entry["detail"] as? String
+                    == "Provide a properly configured and signed bearer token, and make sure that it has not expired. Learn more about Generating Tokens for API Requests https://developer.apple.com/go/?id=api-generating-tokens"
+            )
             #expect(UUID(uuidString: entry["id"] as? String ?? "") != nil)
             if let authorization { #expect(!response.text.contains(authorization.dropFirst(7)), "the answer never echoes the token") }
         }
@@ -63,9 +67,10 @@ struct AppStoreConnectServerAuthTests {
 
     @Test func aKeyThatIsNotAKeyIsRefusedAtStart() throws {
         #expect(throws: LocalServerError.self) {
-            _ = try LocalAppStoreConnectServer(configuration: .init(
-                storageDirectory: TestTemporary.root + "/release-asc-\(UUID().uuidString)",
-                keys: [.init(keyID: "K", issuerID: Fixture.issuer, publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----")]))
+            _ = try LocalAppStoreConnectServer(
+                configuration: .init(
+                    storageDirectory: TestTemporary.root + "/release-asc-\(UUID().uuidString)",
+                    keys: [.init(keyID: "K", issuerID: Fixture.issuer, publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----")]))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// Each fault the stand-in injects, and what a client built on ReleaseKit's HTTP layer sees of it.

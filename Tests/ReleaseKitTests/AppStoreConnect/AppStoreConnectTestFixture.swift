@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// A local App Store Connect stand-in in a temporary folder, an API key it accepts, clients pointed at it with
@@ -17,16 +18,19 @@ final class AppStoreConnectTestFixture: Sendable {
     let url: String
     let delays = Recorder<Duration>()
 
-    init(partSize: Int = 1000, processingPolls: Int = 1, autoCreate: Bool = false, defaultPageLimit: Int = 50,
-         directory: String? = nil, pem: String? = nil) throws {
+    init(
+        partSize: Int = 1000, processingPolls: Int = 1, autoCreate: Bool = false, defaultPageLimit: Int = 50,
+        directory: String? = nil, pem: String? = nil
+    ) throws {
         self.directory = directory ?? TestTemporary.root + "/release-asc-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: self.directory + "/files", withIntermediateDirectories: true)
         key = try AppStoreConnectKey(id: Self.keyID, issuer: Self.issuer, pem: pem ?? P256.Signing.PrivateKey().pemRepresentation)
-        server = try LocalAppStoreConnectServer(configuration: .init(
-            storageDirectory: self.directory + "/server",
-            keys: [.init(keyID: Self.keyID, issuerID: Self.issuer, publicKeyPEM: try key.publicKeyPEM)],
-            partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate, defaultPageLimit: defaultPageLimit
-        ))
+        server = try LocalAppStoreConnectServer(
+            configuration: .init(
+                storageDirectory: self.directory + "/server",
+                keys: [.init(keyID: Self.keyID, issuerID: Self.issuer, publicKeyPEM: try key.publicKeyPEM)],
+                partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate, defaultPageLimit: defaultPageLimit
+            ))
         url = try server.start()
     }
 
@@ -51,8 +55,9 @@ final class AppStoreConnectTestFixture: Sendable {
 
     /// An HTTP client that may send credentials to the stand-in (for raw requests).
     func http(attempts: Int = 4) -> HTTPClient {
-        HTTPClient(configuration: .init(
-            connectTimeout: .seconds(5), stallTimeout: .seconds(2), credentialHosts: ["127.0.0.1"], retryPolicy: retryPolicy(attempts: attempts)))
+        HTTPClient(
+            configuration: .init(
+                connectTimeout: .seconds(5), stallTimeout: .seconds(2), credentialHosts: ["127.0.0.1"], retryPolicy: retryPolicy(attempts: attempts)))
     }
 
     func client(attempts: Int = 4) throws -> AppStoreConnectClient {
@@ -110,16 +115,24 @@ final class AppStoreConnectTestFixture: Sendable {
     /// Creates the app's build upload and its file; returns (upload id, file document).
     func reserve(appID: String, version: String = "1.4.0", build: String = "42", path: String) async throws -> (String, [String: Any]) {
         let client = try client()
-        let upload = try object(try await client.send("POST", "/v1/buildUploads", json: Data(#"""
-            {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "\#(version)", "cfBundleVersion": "\#(build)", "platform": "IOS"},
-              "relationships": {"app": {"data": {"type": "apps", "id": "\#(appID)"}}}}}
-            """#.utf8)))
+        let upload = try object(
+            try await client.send(
+                "POST", "/v1/buildUploads",
+                json: Data(
+                    #"""
+                    {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "\#(version)", "cfBundleVersion": "\#(build)", "platform": "IOS"},
+                      "relationships": {"app": {"data": {"type": "apps", "id": "\#(appID)"}}}}}
+                    """#.utf8)))
         let uploadID = try #require((upload["data"] as? [String: Any])?["id"] as? String)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-        let file = try object(try await client.send("POST", "/v1/buildUploadFiles", json: Data(#"""
-            {"data": {"type": "buildUploadFiles", "attributes": {"fileName": "\#((path as NSString).lastPathComponent)", "fileSize": \#(size), "uti": "com.apple.ipa", "assetType": "ASSET"},
-              "relationships": {"buildUpload": {"data": {"type": "buildUploads", "id": "\#(uploadID)"}}}}}
-            """#.utf8)))
+        let file = try object(
+            try await client.send(
+                "POST", "/v1/buildUploadFiles",
+                json: Data(
+                    #"""
+                    {"data": {"type": "buildUploadFiles", "attributes": {"fileName": "\#((path as NSString).lastPathComponent)", "fileSize": \#(size), "uti": "com.apple.ipa", "assetType": "ASSET"},
+                      "relationships": {"buildUpload": {"data": {"type": "buildUploads", "id": "\#(uploadID)"}}}}}
+                    """#.utf8)))
         return (uploadID, file)
     }
 

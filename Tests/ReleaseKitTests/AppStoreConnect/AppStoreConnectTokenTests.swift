@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// API-key tokens exactly as Apple's "Generating Tokens for API Requests" fixes them, checked with the key's public
@@ -16,8 +17,10 @@ import Testing
             let data = try #require(AppStoreConnectToken.decodeBase64URL(piece))
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         }
-        return (try object(pieces[0]), try object(pieces[1]), try #require(AppStoreConnectToken.decodeBase64URL(pieces[2])),
-                pieces[0] + "." + pieces[1])
+        return (
+            try object(pieces[0]), try object(pieces[1]), try #require(AppStoreConnectToken.decodeBase64URL(pieces[2])),
+            pieces[0] + "." + pieces[1]
+        )
     }
 
     @Test func headerAndPayloadAreApplesFields() throws {
@@ -54,16 +57,16 @@ import Testing
         let key = try AppStoreConnectKey(id: "2X9R4HXF34", issuer: Self.issuer, pem: Self.pem)
         let token = try AppStoreConnectToken(key: key, now: Date())
         let script = """
-        import base64, sys
-        from cryptography.hazmat.primitives import hashes, serialization
-        from cryptography.hazmat.primitives.asymmetric import ec, utils
-        header, payload, signature = sys.argv[1].split('.')
-        raw = base64.urlsafe_b64decode(signature + '=' * (-len(signature) % 4))
-        der = utils.encode_dss_signature(int.from_bytes(raw[:32], 'big'), int.from_bytes(raw[32:], 'big'))
-        key = serialization.load_pem_public_key(sys.argv[2].encode())
-        key.verify(der, (header + '.' + payload).encode(), ec.ECDSA(hashes.SHA256()))
-        print('valid')
-        """
+            import base64, sys
+            from cryptography.hazmat.primitives import hashes, serialization
+            from cryptography.hazmat.primitives.asymmetric import ec, utils
+            header, payload, signature = sys.argv[1].split('.')
+            raw = base64.urlsafe_b64decode(signature + '=' * (-len(signature) % 4))
+            der = utils.encode_dss_signature(int.from_bytes(raw[:32], 'big'), int.from_bytes(raw[32:], 'big'))
+            key = serialization.load_pem_public_key(sys.argv[2].encode())
+            key.verify(der, (header + '.' + payload).encode(), ec.ECDSA(hashes.SHA256()))
+            print('valid')
+            """
         let result = try runCommand(["python3", "-c", script, token.text, try key.publicKeyPEM])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "valid")

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// The pieces of an upload that need no App Store Connect: byte ranges streamed from disk, the check that Apple's
@@ -16,8 +17,9 @@ import Testing
     }
 
     static func operation(_ part: Int, _ offset: Int64, _ length: Int64, url: String = "http://127.0.0.1:9/part") -> UploadOperation {
-        UploadOperation(method: "PUT", url: url, offset: offset, length: length, requestHeaders: [.init(name: "Content-Type", value: "application/octet-stream")],
-                        expiration: nil, partNumber: part)
+        UploadOperation(
+            method: "PUT", url: url, offset: offset, length: length, requestHeaders: [.init(name: "Content-Type", value: "application/octet-stream")],
+            expiration: nil, partNumber: part)
     }
 
     @Test func aPartSendsExactlyItsRangeWithTheGivenHeadersAndNoToken() async throws {

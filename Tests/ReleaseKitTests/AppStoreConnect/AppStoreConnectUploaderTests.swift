@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// The uploader and the TestFlight distributor against the local App Store Connect stand-in: a whole upload, a
@@ -12,13 +13,15 @@ import Testing
     static let build = "4321"
 
     static func uploader(_ fixture: AppStoreConnectTestFixture, logs: Recorder<String> = Recorder(), progress: Recorder<Int64> = Recorder()) throws -> AppStoreConnectUploader {
-        AppStoreConnectUploader(client: try fixture.client(), log: { logs.append($0) }, progress: { done, _ in progress.append(done) },
-                                sleep: { _ in try await Task.sleep(for: .milliseconds(1)) })
+        AppStoreConnectUploader(
+            client: try fixture.client(), log: { logs.append($0) }, progress: { done, _ in progress.append(done) },
+            sleep: { _ in try await Task.sleep(for: .milliseconds(1)) })
     }
 
     static func request(_ path: String, wait: AppStoreConnectUploader.Wait = .processed, build: String = build) -> AppStoreConnectUploader.Request {
-        AppStoreConnectUploader.Request(ipa: path, bundleID: AppStoreConnectTestFixture.bundleID, version: version, build: build,
-                                        platform: "IOS", concurrency: 3, wait: wait, pollInterval: .milliseconds(1), waitTimeout: 60)
+        AppStoreConnectUploader.Request(
+            ipa: path, bundleID: AppStoreConnectTestFixture.bundleID, version: version, build: build,
+            platform: "IOS", concurrency: 3, wait: wait, pollInterval: .milliseconds(1), waitTimeout: 60)
     }
 
     static func sha256(_ path: String) throws -> String {
@@ -123,8 +126,10 @@ import Testing
             try await Self.uploader(fixture).upload(Self.request(path))
         }
         #expect(fixture.server.uploadedByteCount() == 0)
-        #expect(AppStoreConnectError.buildTaken(version: "3.0.1", build: "4321", next: "4401").description
-            == "build 4321 of version 3.0.1 is already in App Store Connect; the next free build number is 4401 (run 'release bump --build appstore' or set CURRENT_PROJECT_VERSION to 4401)")
+        #expect(
+            AppStoreConnectError.buildTaken(version: "3.0.1", build: "4321", next: "4401").description
+                == "build 4321 of version 3.0.1 is already in App Store Connect; the next free build number is 4401 (run 'release bump --build appstore' or set CURRENT_PROJECT_VERSION to 4401)"
+        )
         fixture.expectContract()
     }
 
@@ -238,10 +243,11 @@ import Testing
             _ = try await Self.uploader(fixture).upload(Self.request(path))
             Issue.record("a failed upload must throw")
         } catch let error as AppStoreConnectError {
-            #expect(error.description == """
-                the upload of 3.0.1 (4321) ended FAILED in App Store Connect:
-                  ITMS-90062: This bundle is invalid. The value for key CFBundleShortVersionString [1.0.0] in the Info.plist file must contain a higher version than that of the previously approved version [1.0.0].
-                """)
+            #expect(
+                error.description == """
+                    the upload of 3.0.1 (4321) ended FAILED in App Store Connect:
+                      ITMS-90062: This bundle is invalid. The value for key CFBundleShortVersionString [1.0.0] in the Info.plist file must contain a higher version than that of the previously approved version [1.0.0].
+                    """)
         }
     }
 
@@ -296,13 +302,17 @@ import Testing
         fixture.server.addBetaGroup(bundleID: AppStoreConnectTestFixture.bundleID, name: "Friends")
         let path = try fixture.file(size: 3000)
         _ = try await Self.uploader(fixture).upload(Self.request(path, wait: .none))
-        var request = TestFlightDistributor.Request(bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
-                                                    whatToTest: ["en-US": "Try the new widget", "de-DE": "Probier das neue Widget"],
-                                                    groups: ["QA", "Friends"], submitForReview: true, usesNonExemptEncryption: false,
-                                                    pollInterval: .milliseconds(1), waitTimeout: 60)
+        var request = TestFlightDistributor.Request(
+            bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
+            whatToTest: ["en-US": "Try the new widget", "de-DE": "Probier das neue Widget"],
+            groups: ["QA", "Friends"], submitForReview: true, usesNonExemptEncryption: false,
+            pollInterval: .milliseconds(1), waitTimeout: 60)
         let first = try await Self.distributor(fixture).distribute(request)
-        #expect(first.changed == ["export compliance (uses non-exempt encryption: false)", "what to test (de-DE)", "what to test (en-US)",
-                                  "beta groups 'QA', 'Friends'", "beta review submission (WAITING_FOR_REVIEW)"])
+        #expect(
+            first.changed == [
+                "export compliance (uses non-exempt encryption: false)", "what to test (de-DE)", "what to test (en-US)",
+                "beta groups 'QA', 'Friends'", "beta review submission (WAITING_FOR_REVIEW)",
+            ])
         let second = try await Self.distributor(fixture).distribute(request)
         #expect(second.unchanged.contains("what to test (en-US)"))
         #expect(second.unchanged.contains("what to test (de-DE)"))
@@ -324,8 +334,9 @@ import Testing
         fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")
         fixture.server.addBetaGroup(bundleID: AppStoreConnectTestFixture.bundleID, name: "QA")
         fixture.server.addBuild(bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build)
-        let request = TestFlightDistributor.Request(bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
-                                                    groups: ["Q A"], pollInterval: .milliseconds(1), waitTimeout: 60)
+        let request = TestFlightDistributor.Request(
+            bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
+            groups: ["Q A"], pollInterval: .milliseconds(1), waitTimeout: 60)
         await #expect(throws: AppStoreConnectError.noBetaGroup(name: "Q A", available: ["QA"])) {
             try await Self.distributor(fixture).distribute(request)
         }
@@ -334,8 +345,9 @@ import Testing
     @Test func aBuildThatWasNeverUploadedFailsAtOnce() async throws {
         let fixture = try AppStoreConnectTestFixture()
         fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")
-        let request = TestFlightDistributor.Request(bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
-                                                    groups: ["QA"], pollInterval: .milliseconds(1), waitTimeout: 3600)
+        let request = TestFlightDistributor.Request(
+            bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
+            groups: ["QA"], pollInterval: .milliseconds(1), waitTimeout: 3600)
         await #expect(throws: AppStoreConnectError.noBuild(version: Self.version, build: Self.build)) {
             try await Self.distributor(fixture).distribute(request)
         }

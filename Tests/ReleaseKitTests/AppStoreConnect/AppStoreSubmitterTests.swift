@@ -1,6 +1,7 @@
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// `appstore.submit` and `appstore.rollout` against the local App Store Connect: the first run creates and submits,
@@ -31,7 +32,8 @@ import Testing
     /// `METHOD path` of every request that is not a read.
     static func writes(_ fixture: AppStoreConnectTestFixture) -> [String] {
         fixture.server.exchanges().filter { $0.method != "GET" }.map { exchange in
-            "\(exchange.method) " + (exchange.target.split(separator: "?").first.map(String.init) ?? exchange.target)
+            "\(exchange.method) "
+                + (exchange.target.split(separator: "?").first.map(String.init) ?? exchange.target)
                 .replacingOccurrences(of: #"/[0-9a-f-]{36}"#, with: "/{id}", options: .regularExpression)
         }
     }
@@ -41,16 +43,17 @@ import Testing
         let first = try await Self.submitter(fixture).submit(Self.request())
         #expect(first.state == "WAITING_FOR_REVIEW")
         #expect(!first.versionID.isEmpty && !first.submissionID.isEmpty)
-        #expect(Self.writes(fixture) == [
-            "POST /v1/appStoreVersions",
-            "POST /v1/appStoreVersionLocalizations",          // de-DE is new
-            "PATCH /v1/appStoreVersionLocalizations/{id}",    // en-US came with the version
-            "PATCH /v1/appStoreVersions/{id}/relationships/build",
-            "POST /v1/appStoreVersionPhasedReleases",
-            "POST /v1/reviewSubmissions",
-            "POST /v1/reviewSubmissionItems",
-            "PATCH /v1/reviewSubmissions/{id}",
-        ])
+        #expect(
+            Self.writes(fixture) == [
+                "POST /v1/appStoreVersions",
+                "POST /v1/appStoreVersionLocalizations",  // de-DE is new
+                "PATCH /v1/appStoreVersionLocalizations/{id}",  // en-US came with the version
+                "PATCH /v1/appStoreVersions/{id}/relationships/build",
+                "POST /v1/appStoreVersionPhasedReleases",
+                "POST /v1/reviewSubmissions",
+                "POST /v1/reviewSubmissionItems",
+                "PATCH /v1/reviewSubmissions/{id}",
+            ])
         fixture.expectContract()
         let summary = fixture.server.summary().joined(separator: "\n")
         #expect(summary.contains("app store version com.example.demo 1.4.0 IOS WAITING_FOR_REVIEW  build 1.4.0 (42)  release AFTER_APPROVAL  phased INACTIVE"))
@@ -110,9 +113,10 @@ import Testing
         let again = try await Self.submitter(fixture).submit(Self.request { $0.cancelOpenSubmission = true })
         #expect(again.state == "WAITING_FOR_REVIEW")
         #expect(again.submissionID != first.submissionID)
-        #expect(Self.writes(fixture) == [
-            "PATCH /v1/reviewSubmissions/{id}", "POST /v1/reviewSubmissions", "POST /v1/reviewSubmissionItems", "PATCH /v1/reviewSubmissions/{id}",
-        ])
+        #expect(
+            Self.writes(fixture) == [
+                "PATCH /v1/reviewSubmissions/{id}", "POST /v1/reviewSubmissions", "POST /v1/reviewSubmissionItems", "PATCH /v1/reviewSubmissions/{id}",
+            ])
         let canceled = fixture.server.exchanges().first { $0.method == "PATCH" }
         let cancelBody = String(decoding: canceled?.requestBody ?? Data(), as: UTF8.self)
         #expect(cancelBody.contains(#""canceled":true"#))
@@ -142,7 +146,10 @@ import Testing
     @Test func anEditableVersionOfAnotherStringIsRenamedNotDuplicated() async throws {
         let fixture = try Self.fixture()
         let draft = fixture.server.addAppStoreVersion(bundleID: Self.bundleID, version: "1.3.9")
-        let result = try await Self.submitter(fixture).submit(Self.request { $0.submit = false; $0.phased = nil; $0.whatsNew = [:] })
+        let result = try await Self.submitter(fixture).submit(
+            Self.request {
+                $0.submit = false; $0.phased = nil; $0.whatsNew = [:]
+            })
         #expect(result.versionID == draft)
         #expect(result.changed.contains("App Store version 1.3.9 renamed to 1.4.0"))
         fixture.expectContract()
@@ -218,8 +225,11 @@ import Testing
 
         try FileManager.default.createDirectory(atPath: directory + "/fastlane/metadata/de_de", withIntermediateDirectories: true)
         try "x".write(toFile: directory + "/fastlane/metadata/de_de/release_notes.txt", atomically: true, encoding: .utf8)
-        #expect(throws: StepError.failed(directory + "/fastlane/metadata: 'de_de' is not a locale App Store Connect knows (did you mean 'de-DE'?); "
-                                          + "rename the folder to a known locale or remove its release_notes.txt")) {
+        #expect(
+            throws: StepError.failed(
+                directory + "/fastlane/metadata: 'de_de' is not a locale App Store Connect knows (did you mean 'de-DE'?); "
+                    + "rename the folder to a known locale or remove its release_notes.txt")
+        ) {
             try AppStoreSubmitStep(options: options).whatsNew(in: context)
         }
         options.metadata = "missing/metadata"

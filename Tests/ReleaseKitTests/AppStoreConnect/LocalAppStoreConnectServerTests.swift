@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// The App Store Connect stand-in driven through a whole upload and a TestFlight distribution, every answer
@@ -57,17 +58,20 @@ struct LocalAppStoreConnectServerTests {
         #expect(attributes(fileAfter)["uploadOperations"] == nil, "a delivered file offers no more operations")
 
         // The build number is taken now: Apple's 409, pointing at cfBundleVersion.
-        let again = try await fixture.raw("POST", "/v1/buildUploads", json: """
-            {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "1.4.0", "cfBundleVersion": "42", "platform": "IOS"},
-              "relationships": {"app": {"data": {"type": "apps", "id": "\(appID)"}}}}}
-            """)
+        let again = try await fixture.raw(
+            "POST", "/v1/buildUploads",
+            json: """
+                {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "1.4.0", "cfBundleVersion": "42", "platform": "IOS"},
+                  "relationships": {"app": {"data": {"type": "apps", "id": "\(appID)"}}}}}
+                """)
         #expect(again.status == 409)
         let entry = try #require(AppStoreConnectError.entries(in: again.body)?.first)
         #expect(entry.code == "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE" && entry.source?.pointer == "/data/attributes/cfBundleVersion")
         #expect(entry.detail.contains("build number '42' for version number '1.4.0'"))
 
         // What a re-run finds without sending a byte.
-        let listed = try await client.all(Listed.self, "/v1/apps/\(appID)/buildUploads?filter%5BcfBundleShortVersionString%5D=1.4.0&filter%5BcfBundleVersion%5D=42&filter%5Bplatform%5D=IOS")
+        let listed = try await client.all(
+            Listed.self, "/v1/apps/\(appID)/buildUploads?filter%5BcfBundleShortVersionString%5D=1.4.0&filter%5BcfBundleVersion%5D=42&filter%5Bplatform%5D=IOS")
         #expect(listed.map(\.id) == [uploadID])
         let builds = try await client.all(Listed.self, "/v1/builds?filter%5Bapp%5D=\(appID)&filter%5BpreReleaseVersion.version%5D=1.4.0&sort=-uploadedDate")
         #expect(builds.map(\.id) == [buildID])
@@ -120,7 +124,8 @@ struct LocalAppStoreConnectServerTests {
 
         // The wrong checksum: the upload fails with an error Apple-style, the file too.
         _ = try await fixture.sendParts(partial, from: path)
-        let failed = try fixture.object(try await client.send("PATCH", "/v1/buildUploadFiles/\(partialID)", json: fixture.commitBody(partialID, hash: String(repeating: "0", count: 64))))
+        let failed = try fixture.object(
+            try await client.send("PATCH", "/v1/buildUploadFiles/\(partialID)", json: fixture.commitBody(partialID, hash: String(repeating: "0", count: 64))))
         let delivery = try #require(attributes(failed)["assetDeliveryState"] as? [String: Any])
         #expect(delivery["state"] as? String == "FAILED")
         let upload = try fixture.object(try await client.send("GET", "/v1/buildUploads/\(uploadID)"))
@@ -204,20 +209,30 @@ struct LocalAppStoreConnectServerTests {
         let inGroup = try await client.all(Listed.self, "/v1/builds?filter%5BbetaGroups%5D=\(external)")
         #expect(inGroup.map(\.id) == [buildID], "added once, however often asked")
 
-        let created = try fixture.object(try await client.send("POST", "/v1/betaBuildLocalizations", json: Data(#"""
-            {"data": {"type": "betaBuildLocalizations", "attributes": {"locale": "en-US", "whatsNew": "First"},
-              "relationships": {"build": {"data": {"type": "builds", "id": "\#(buildID)"}}}}}
-            """#.utf8)))
+        let created = try fixture.object(
+            try await client.send(
+                "POST", "/v1/betaBuildLocalizations",
+                json: Data(
+                    #"""
+                    {"data": {"type": "betaBuildLocalizations", "attributes": {"locale": "en-US", "whatsNew": "First"},
+                      "relationships": {"build": {"data": {"type": "builds", "id": "\#(buildID)"}}}}}
+                    """#.utf8)))
         let localizationID = try #require(data(created)["id"] as? String)
-        let duplicate = try await fixture.raw("POST", "/v1/betaBuildLocalizations", json: """
-            {"data": {"type": "betaBuildLocalizations", "attributes": {"locale": "en-US"},
-              "relationships": {"build": {"data": {"type": "builds", "id": "\(buildID)"}}}}}
-            """)
+        let duplicate = try await fixture.raw(
+            "POST", "/v1/betaBuildLocalizations",
+            json: """
+                {"data": {"type": "betaBuildLocalizations", "attributes": {"locale": "en-US"},
+                  "relationships": {"build": {"data": {"type": "builds", "id": "\(buildID)"}}}}}
+                """)
         #expect(duplicate.status == 409)
         #expect(AppStoreConnectError.entries(in: duplicate.body)?.first?.source?.pointer == "/data/attributes/locale")
-        let patched = try fixture.object(try await client.send("PATCH", "/v1/betaBuildLocalizations/\(localizationID)", json: Data(#"""
-            {"data": {"type": "betaBuildLocalizations", "id": "\#(localizationID)", "attributes": {"whatsNew": "Fixes the login crash"}}}
-            """#.utf8)))
+        let patched = try fixture.object(
+            try await client.send(
+                "PATCH", "/v1/betaBuildLocalizations/\(localizationID)",
+                json: Data(
+                    #"""
+                    {"data": {"type": "betaBuildLocalizations", "id": "\#(localizationID)", "attributes": {"whatsNew": "Fixes the login crash"}}}
+                    """#.utf8)))
         #expect(attributes(patched)["whatsNew"] as? String == "Fixes the login crash")
         let found = try await client.all(Listed.self, "/v1/betaBuildLocalizations?filter%5Bbuild%5D=\(buildID)&filter%5Blocale%5D=en-US")
         #expect(found.map(\.id) == [localizationID])
@@ -225,7 +240,9 @@ struct LocalAppStoreConnectServerTests {
         let detail = try fixture.object(try await client.send("GET", "/v1/builds/\(buildID)/buildBetaDetail"))
         let detailID = try #require(data(detail)["id"] as? String)
         #expect(attributes(detail)["internalBuildState"] as? String == "IN_BETA_TESTING", "added to an internal group")
-        _ = try await client.send("PATCH", "/v1/buildBetaDetails/\(detailID)", json: Data(#"{"data": {"type": "buildBetaDetails", "id": "\#(detailID)", "attributes": {"autoNotifyEnabled": true}}}"#.utf8))
+        _ = try await client.send(
+            "PATCH", "/v1/buildBetaDetails/\(detailID)",
+            json: Data(#"{"data": {"type": "buildBetaDetails", "id": "\#(detailID)", "attributes": {"autoNotifyEnabled": true}}}"#.utf8))
         let details = try await client.all(Listed.self, "/v1/buildBetaDetails?filter%5Bbuild%5D=\(buildID)")
         #expect(details.map(\.id) == [detailID])
         #expect(attributes(try fixture.object(try await client.send("GET", "/v1/buildBetaDetails/\(detailID)")))["autoNotifyEnabled"] as? Bool == true)
@@ -242,17 +259,19 @@ struct LocalAppStoreConnectServerTests {
         let versions = try await client.all(Listed.self, "/v1/preReleaseVersions?filter%5Bapp%5D=\(appID)&filter%5Bversion%5D=1.4.0&filter%5Bplatform%5D=IOS")
         #expect(versions.count == 1)
         let expanded = try fixture.object(try await client.send("GET", "/v1/builds?filter%5Bapp%5D=\(appID)&include=preReleaseVersion,buildBetaDetail,betaGroups"))
-        #expect((expanded["included"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["preReleaseVersions", "buildBetaDetails"],
-                "to-one relationships are expanded")
+        #expect(
+            (expanded["included"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["preReleaseVersions", "buildBetaDetails"],
+            "to-one relationships are expanded")
         fixture.expectContract()
-        #expect(fixture.server.summary() == [
-            "build com.example.demo 1.4.0 (42) VALID (already there)",
-            "group External Testers (com.example.demo): 1.4.0 (42)",
-            "group Team (com.example.demo) internal: 1.4.0 (42)",
-            "what to test en-US for 1.4.0 (42): \"Fixes the login crash\"",
-            "beta review 1.4.0 (42): WAITING_FOR_REVIEW",
-            "bytes received on upload URLs since start: 0 B",
-        ])
+        #expect(
+            fixture.server.summary() == [
+                "build com.example.demo 1.4.0 (42) VALID (already there)",
+                "group External Testers (com.example.demo): 1.4.0 (42)",
+                "group Team (com.example.demo) internal: 1.4.0 (42)",
+                "what to test en-US for 1.4.0 (42): \"Fixes the login crash\"",
+                "beta review 1.4.0 (42): WAITING_FOR_REVIEW",
+                "bytes received on upload URLs since start: 0 B",
+            ])
     }
 
     @Test func betaReviewNeedsTheExportComplianceAnswer() async throws {
@@ -274,7 +293,9 @@ struct LocalAppStoreConnectServerTests {
         let refused = try await fixture.raw("POST", "/v1/betaAppReviewSubmissions", json: body)
         #expect(refused.status == 409)
         #expect(AppStoreConnectError.entries(in: refused.body)?.first?.detail.contains("usesNonExemptEncryption") == true)
-        let patched = try fixture.object(try await client.send("PATCH", "/v1/builds/\(buildID)", json: Data(#"{"data": {"type": "builds", "id": "\#(buildID)", "attributes": {"usesNonExemptEncryption": false}}}"#.utf8)))
+        let patched = try fixture.object(
+            try await client.send(
+                "PATCH", "/v1/builds/\(buildID)", json: Data(#"{"data": {"type": "builds", "id": "\#(buildID)", "attributes": {"usesNonExemptEncryption": false}}}"#.utf8)))
         #expect(attributes(patched)["usesNonExemptEncryption"] as? Bool == false)
         #expect((try await fixture.raw("POST", "/v1/betaAppReviewSubmissions", json: body)).status == 201)
         fixture.expectContract()
@@ -327,9 +348,15 @@ struct LocalAppStoreConnectServerTests {
         let cases: [(String, Int, String, String?)] = [
             (create(#""cfBundleShortVersionString": "1.0", "cfBundleVersion": "1""#), 409, "ENTITY_ERROR.ATTRIBUTE.REQUIRED", "/data/attributes/platform"),
             (create(#""cfBundleShortVersionString": "1.0", "cfBundleVersion": "1", "platform": "ANDROID""#), 409, "ENTITY_ERROR.ATTRIBUTE.INVALID", "/data/attributes/platform"),
-            (create(#""cfBundleShortVersionString": 1, "cfBundleVersion": "1", "platform": "IOS""#), 409, "ENTITY_ERROR.ATTRIBUTE.TYPE", "/data/attributes/cfBundleShortVersionString"),
+            (
+                create(#""cfBundleShortVersionString": 1, "cfBundleVersion": "1", "platform": "IOS""#), 409, "ENTITY_ERROR.ATTRIBUTE.TYPE",
+                "/data/attributes/cfBundleShortVersionString"
+            ),
             (create(full + #", "colour": "red""#), 409, "ENTITY_ERROR.ATTRIBUTE.UNKNOWN", "/data/attributes/colour"),
-            (create(#""cfBundleShortVersionString": "1.0", "cfBundleVersion": "1 beta", "platform": "IOS""#), 409, "ENTITY_ERROR.ATTRIBUTE.INVALID", "/data/attributes/cfBundleVersion"),
+            (
+                create(#""cfBundleShortVersionString": "1.0", "cfBundleVersion": "1 beta", "platform": "IOS""#), 409, "ENTITY_ERROR.ATTRIBUTE.INVALID",
+                "/data/attributes/cfBundleVersion"
+            ),
             (create(full, app: #"{"data": {"type": "builds", "id": "1"}}"#), 409, "ENTITY_ERROR.RELATIONSHIP.INVALID", "/data/relationships/app/data/type"),
             (create(full, app: #"{"data": {"type": "apps", "id": "999"}}"#), 422, "ENTITY_ERROR.RELATIONSHIP.INVALID", "/data/relationships/app/data/id"),
             (#"{"data": {"type": "buildUploads", "attributes": {\#(full)}}}"#, 409, "ENTITY_ERROR.RELATIONSHIP.REQUIRED", "/data/relationships/app"),

@@ -1,6 +1,7 @@
 import Foundation
 import Rehearsal
 import Testing
+
 @testable import ReleaseKit
 
 /// `signing.sync`'s work against the local App Store Connect: from an empty account to a certificate, bundle ids and
@@ -10,10 +11,14 @@ import Testing
     static let pem = (try? String(contentsOf: FixturePaths.fixture("Signing/CertificateKey.pem"), encoding: .utf8)) ?? ""
     static let bundleIDs = ["com.example.demo", "com.example.demo.widget"]
 
-    func synchronizer(_ fixture: AppStoreConnectTestFixture, type: ProvisioningProfile.ProfileType = .appStore,
-                      now: Date = Date(), minDaysLeft: Int = 30) throws -> SigningSynchronizer {
-        SigningSynchronizer(client: try fixture.client(), key: try SigningKey(pem: Self.pem), specification: SigningSpecification(
-            type: type, platform: .ios, bundleIDs: Self.bundleIDs, minDaysLeft: minDaysLeft, now: now))
+    func synchronizer(
+        _ fixture: AppStoreConnectTestFixture, type: ProvisioningProfile.ProfileType = .appStore,
+        now: Date = Date(), minDaysLeft: Int = 30
+    ) throws -> SigningSynchronizer {
+        SigningSynchronizer(
+            client: try fixture.client(), key: try SigningKey(pem: Self.pem),
+            specification: SigningSpecification(
+                type: type, platform: .ios, bundleIDs: Self.bundleIDs, minDaysLeft: minDaysLeft, now: now))
     }
 
     func writes(_ fixture: AppStoreConnectTestFixture) -> [String] {
@@ -24,13 +29,14 @@ import Testing
         let fixture = try AppStoreConnectTestFixture()
         let sync = try synchronizer(fixture)
         let first = try await sync.assess()
-        #expect(first.changes == [
-            .createCertificate(type: "DISTRIBUTION"),
-            .createBundleID(identifier: "com.example.demo", platform: "IOS"),
-            .createBundleID(identifier: "com.example.demo.widget", platform: "IOS"),
-            .createProfile(bundleID: "com.example.demo", name: "release app-store com.example.demo", reason: "new bundle id"),
-            .createProfile(bundleID: "com.example.demo.widget", name: "release app-store com.example.demo.widget", reason: "new bundle id"),
-        ])
+        #expect(
+            first.changes == [
+                .createCertificate(type: "DISTRIBUTION"),
+                .createBundleID(identifier: "com.example.demo", platform: "IOS"),
+                .createBundleID(identifier: "com.example.demo.widget", platform: "IOS"),
+                .createProfile(bundleID: "com.example.demo", name: "release app-store com.example.demo", reason: "new bundle id"),
+                .createProfile(bundleID: "com.example.demo.widget", name: "release app-store com.example.demo.widget", reason: "new bundle id"),
+            ])
         #expect(writes(fixture).isEmpty, "assessing writes nothing")
         let result = try await sync.apply(first) { _ in }
         #expect(result.writes == 5)
@@ -88,9 +94,13 @@ import Testing
             #expect(reason.contains("lacks 1 enabled device: 00008120-0011223344556677"), "\(reason)")
         }
         let renewed = try await adHoc.apply(stale) { _ in }
-        #expect(writes(fixture) == ["DELETE /v1/profiles/\(made.profiles[0].profile.id)", "POST /v1/profiles",
-                                    "DELETE /v1/profiles/\(made.profiles[1].profile.id)", "POST /v1/profiles"])
-        #expect(try ProvisioningProfile(data: Data(renewed.profiles[0].profile.content)).devices.sorted()
+        #expect(
+            writes(fixture) == [
+                "DELETE /v1/profiles/\(made.profiles[0].profile.id)", "POST /v1/profiles",
+                "DELETE /v1/profiles/\(made.profiles[1].profile.id)", "POST /v1/profiles",
+            ])
+        #expect(
+            try ProvisioningProfile(data: Data(renewed.profiles[0].profile.content)).devices.sorted()
                 == ["00008110-000A1B2C3D4E5F60", "00008120-0011223344556677"])
         #expect(try await adHoc.assess().isComplete)
         fixture.expectContract()
@@ -144,22 +154,27 @@ import Testing
         var der = [UInt8](try #require(Data(base64Encoded: csr.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())))
         der[40] ^= 0x01
         for content in ["not a request", Data(der).base64EncodedString()] {
-            let response = try await fixture.raw("POST", "/v1/certificates", json: #"""
-                {"data": {"type": "certificates", "attributes": {"certificateType": "DISTRIBUTION", "csrContent": "\#(content)"}}}
-                """#)
+            let response = try await fixture.raw(
+                "POST", "/v1/certificates",
+                json: #"""
+                    {"data": {"type": "certificates", "attributes": {"certificateType": "DISTRIBUTION", "csrContent": "\#(content)"}}}
+                    """#)
             #expect(response.status == 409, "\(String(decoding: response.body, as: UTF8.self))")
             #expect(String(decoding: response.body, as: UTF8.self).contains("/data/attributes/csrContent"))
         }
-        let good = try await fixture.raw("POST", "/v1/certificates", json: #"""
-            {"data": {"type": "certificates", "attributes": {"certificateType": "DISTRIBUTION", "csrContent": "\#(csr.replacingOccurrences(of: "\n", with: "\\n"))"}}}
-            """#)
+        let good = try await fixture.raw(
+            "POST", "/v1/certificates",
+            json: #"""
+                {"data": {"type": "certificates", "attributes": {"certificateType": "DISTRIBUTION", "csrContent": "\#(csr.replacingOccurrences(of: "\n", with: "\\n"))"}}}
+                """#)
         #expect(good.status == 201)
         fixture.expectContract(requests: false)
     }
 
     @Test func onlyRSAPrivateKeysInPEMAreAccepted() throws {
         #expect(throws: SigningKey.Failure.notPEM) { try SigningKey(pem: "hello") }
-        let ec = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBLV8bw8a0j4KzOgg9gBrp0cXkGkOnYSx1Yv6Fb+1jWnoAoGCCqGSM49\nAwEHoUQDQgAE2Sq0KSpqnLLLZ9WXFezGIHm5kKmTRzyP+Sl6FvoxFXJMdo7wo3TH\nNp4mXk+ZL3OUlU8NNs0yYvQn+n9kRtA7Bw==\n-----END EC PRIVATE KEY-----\n"
+        let ec =
+            "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBLV8bw8a0j4KzOgg9gBrp0cXkGkOnYSx1Yv6Fb+1jWnoAoGCCqGSM49\nAwEHoUQDQgAE2Sq0KSpqnLLLZ9WXFezGIHm5kKmTRzyP+Sl6FvoxFXJMdo7wo3TH\nNp4mXk+ZL3OUlU8NNs0yYvQn+n9kRtA7Bw==\n-----END EC PRIVATE KEY-----\n"
         #expect(throws: SigningKey.Failure.notRSA("an elliptic-curve key")) { try SigningKey(pem: ec) }
         let key = try SigningKey(pem: Self.pem)
         #expect(key.pkcs1PEM.hasPrefix("-----BEGIN RSA PRIVATE KEY-----"))
@@ -187,11 +202,13 @@ import Testing
         let made = try await sync.apply(try await sync.assess()) { _ in }
         let bundleResource = try #require(try await sync.assess().bundles.first?.resourceID)
         // A teammate's own App Store profile for the app, with the same certificate.
-        let manual = try await fixture.raw("POST", "/v1/profiles", json: #"""
-            {"data": {"type": "profiles", "attributes": {"name": "Demo App Store manual", "profileType": "IOS_APP_STORE"},
-              "relationships": {"bundleId": {"data": {"type": "bundleIds", "id": "\#(bundleResource)"}},
-                                "certificates": {"data": [{"type": "certificates", "id": "\#(made.certificate.id)"}]}}}}
-            """#)
+        let manual = try await fixture.raw(
+            "POST", "/v1/profiles",
+            json: #"""
+                {"data": {"type": "profiles", "attributes": {"name": "Demo App Store manual", "profileType": "IOS_APP_STORE"},
+                  "relationships": {"bundleId": {"data": {"type": "bundleIds", "id": "\#(bundleResource)"}},
+                                    "certificates": {"data": [{"type": "certificates", "id": "\#(made.certificate.id)"}]}}}}
+                """#)
         #expect(manual.status == 201)
         // Ours expires soon, theirs soon after: ours is renewed, theirs is left alone.
         #expect(try fixture.server.setProfileExpiration(name: "release app-store com.example.demo", to: Date().addingTimeInterval(2 * 86_400)))
@@ -220,7 +237,10 @@ import Testing
             return options
         }
         #expect(throws: StepError.invalidOption("type", "macos has no ad-hoc profiles")) {
-            try SigningSyncStep(options: options { $0.type = .adHoc; $0.platform = .macos })
+            try SigningSyncStep(
+                options: options {
+                    $0.type = .adHoc; $0.platform = .macos
+                })
         }
         #expect(throws: StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")) {
             try SigningSyncStep(options: options { $0.certificateKey = "  " })
@@ -228,10 +248,11 @@ import Testing
         #expect(throws: StepError.invalidOption("bundle_ids", "item 2 is empty")) {
             try SigningSyncStep(options: options { $0.bundleIDs = ["com.example.demo", " "] })
         }
-        #expect(SigningSyncStep.Options.optionDocumentation.map(\.name) == [
-            "type", "platform", "bundle_ids", "project", "configuration", "certificate_key", "create", "readonly", "min_days_left",
-            "key_id", "issuer_id", "key", "api", "keychain", "home",
-        ], "the names DESIGN.md gives: type, bundle_ids, certificate_key, create, readonly, min_days_left")
+        #expect(
+            SigningSyncStep.Options.optionDocumentation.map(\.name) == [
+                "type", "platform", "bundle_ids", "project", "configuration", "certificate_key", "create", "readonly", "min_days_left",
+                "key_id", "issuer_id", "key", "api", "keychain", "home",
+            ], "the names DESIGN.md gives: type, bundle_ids, certificate_key, create, readonly, min_days_left")
         let step = try SigningSyncStep(options: options { _ in })
         #expect(step.options.minDaysLeft == 30 && step.options.create == false && step.options.readonly == nil)
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: ["CI": "true"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The command lines the Apple steps run and the readers of what the tools print.
@@ -9,16 +10,21 @@ import Testing
             container: .workspace("Demo.xcworkspace"), scheme: "Demo", configuration: "AdHoc", archivePath: "/b/Demo.xcarchive",
             derivedDataPath: "/b/dd", resultBundlePath: "/b/Demo.xcresult", xcconfig: "Release.xcconfig", allowProvisioningUpdates: true,
             buildSettings: ["OTHER_CODE_SIGN_FLAGS": "--keychain /k", "DEVELOPMENT_TEAM": "ABCDE12345"])
-        #expect(archive.arguments == [
-            "xcodebuild", "-workspace", "Demo.xcworkspace", "-scheme", "Demo", "-configuration", "AdHoc",
-            "-destination", "generic/platform=iOS", "-archivePath", "/b/Demo.xcarchive", "-derivedDataPath", "/b/dd",
-            "-resultBundlePath", "/b/Demo.xcresult", "-xcconfig", "Release.xcconfig", "-allowProvisioningUpdates", "archive",
-            "DEVELOPMENT_TEAM=ABCDE12345", "OTHER_CODE_SIGN_FLAGS=--keychain /k",
-        ])
+        #expect(
+            archive.arguments == [
+                "xcodebuild", "-workspace", "Demo.xcworkspace", "-scheme", "Demo", "-configuration", "AdHoc",
+                "-destination", "generic/platform=iOS", "-archivePath", "/b/Demo.xcarchive", "-derivedDataPath", "/b/dd",
+                "-resultBundlePath", "/b/Demo.xcresult", "-xcconfig", "Release.xcconfig", "-allowProvisioningUpdates", "archive",
+                "DEVELOPMENT_TEAM=ABCDE12345", "OTHER_CODE_SIGN_FLAGS=--keychain /k",
+            ])
         let minimal = XcodebuildCommand.Archive(container: .project("Demo.xcodeproj"), scheme: "Demo", configuration: "Release", archivePath: "/a.xcarchive")
-        #expect(minimal.arguments == ["xcodebuild", "-project", "Demo.xcodeproj", "-scheme", "Demo", "-configuration", "Release",
-                                      "-destination", "generic/platform=iOS", "-archivePath", "/a.xcarchive", "archive"])
-        #expect(XcodebuildCommand.exportArchive(archivePath: "/a.xcarchive", exportPath: "/out", optionsPlist: "/out/E.plist")
+        #expect(
+            minimal.arguments == [
+                "xcodebuild", "-project", "Demo.xcodeproj", "-scheme", "Demo", "-configuration", "Release",
+                "-destination", "generic/platform=iOS", "-archivePath", "/a.xcarchive", "archive",
+            ])
+        #expect(
+            XcodebuildCommand.exportArchive(archivePath: "/a.xcarchive", exportPath: "/out", optionsPlist: "/out/E.plist")
                 == ["xcodebuild", "-exportArchive", "-archivePath", "/a.xcarchive", "-exportPath", "/out", "-exportOptionsPlist", "/out/E.plist"])
     }
 
@@ -26,10 +32,11 @@ import Testing
         #expect(SecurityCommand.createKeychain("/k.keychain-db", password: "pw") == ["security", "create-keychain", "-p", "pw", "/k.keychain-db"])
         #expect(SecurityCommand.setKeychainSettings("/k") == ["security", "set-keychain-settings", "/k"])
         #expect(SecurityCommand.unlockKeychain("/k", password: "pw") == ["security", "unlock-keychain", "-p", "pw", "/k"])
-        #expect(SecurityCommand.importCertificate("/c.p12", keychain: "/k", password: "p12") ==
-                ["security", "import", "/c.p12", "-k", "/k", "-f", "pkcs12", "-P", "p12", "-T", "/usr/bin/codesign", "-T", "/usr/bin/security"])
-        #expect(SecurityCommand.setKeyPartitionList("/k", password: "pw") ==
-                ["security", "set-key-partition-list", "-S", "apple-tool:,apple:,codesign:", "-s", "-k", "pw", "/k"])
+        #expect(
+            SecurityCommand.importCertificate("/c.p12", keychain: "/k", password: "p12") == [
+                "security", "import", "/c.p12", "-k", "/k", "-f", "pkcs12", "-P", "p12", "-T", "/usr/bin/codesign", "-T", "/usr/bin/security",
+            ])
+        #expect(SecurityCommand.setKeyPartitionList("/k", password: "pw") == ["security", "set-key-partition-list", "-S", "apple-tool:,apple:,codesign:", "-s", "-k", "pw", "/k"])
         #expect(SecurityCommand.setSearchList(["/k", "/login"]) == ["security", "list-keychains", "-d", "user", "-s", "/k", "/login"])
         #expect(SecurityCommand.findIdentities("/k") == ["security", "find-identity", "-v", "-p", "codesigning", "/k"])
         #expect(SecurityCommand.deleteKeychain("/k") == ["security", "delete-keychain", "/k"])
@@ -43,17 +50,20 @@ import Testing
               2) 0000000000000000000000000000000000000001 "Apple Development: Ann (XYZ)"
                  2 valid identities found
             """
-        #expect(SigningIdentity.parse(identities) == [
-            SigningIdentity(sha1: "3C1E5BB8D0AE2F1B5D3C9A7E6F4B2D1C0A9E8F7D", name: "Apple Distribution: Demo (TEAM123456)"),
-            SigningIdentity(sha1: "0000000000000000000000000000000000000001", name: "Apple Development: Ann (XYZ)"),
-        ])
+        #expect(
+            SigningIdentity.parse(identities) == [
+                SigningIdentity(sha1: "3C1E5BB8D0AE2F1B5D3C9A7E6F4B2D1C0A9E8F7D", name: "Apple Distribution: Demo (TEAM123456)"),
+                SigningIdentity(sha1: "0000000000000000000000000000000000000001", name: "Apple Development: Ann (XYZ)"),
+            ])
         #expect(SigningIdentity.parse("     0 valid identities found\n").isEmpty)
     }
 
     @Test func altoolCommandKeepsThePasswordOffTheCommandLine() {
-        #expect(AltoolCommand.validate(ipa: "/a.ipa", platform: "ios", authentication: .apiKey(keyID: "K1", issuerID: "I1"))
+        #expect(
+            AltoolCommand.validate(ipa: "/a.ipa", platform: "ios", authentication: .apiKey(keyID: "K1", issuerID: "I1"))
                 == ["xcrun", "altool", "--validate-app", "-f", "/a.ipa", "-t", "ios", "--apiKey", "K1", "--apiIssuer", "I1"])
-        #expect(AltoolCommand.validate(ipa: "/a.ipa", platform: "ios", authentication: .password(username: "me@example.com", environmentVariable: "PW"))
+        #expect(
+            AltoolCommand.validate(ipa: "/a.ipa", platform: "ios", authentication: .password(username: "me@example.com", environmentVariable: "PW"))
                 == ["xcrun", "altool", "--validate-app", "-f", "/a.ipa", "-t", "ios", "-u", "me@example.com", "-p", "@env:PW"])
     }
 
@@ -64,11 +74,12 @@ import Testing
             "2014-10-22 15:01:18.200 altool[4321:507] *** Error: Exception while launching iTunesTransporter: Code=50 -[ITunesSoftwareServiceValidator _terminateWithStatus:]",
             "   ERROR ITMS-90161: \"Invalid Provisioning Profile.\"",
         ]
-        #expect(AltoolCommand.errors(in: output) == [
-            "*** Error: Error Domain=ITunesConnectionOperationErrorDomain Code=1350 \"Unable to validate your application.\"",
-            "*** Error: Exception while launching iTunesTransporter: Code=50 -[ITunesSoftwareServiceValidator _terminateWithStatus:]",
-            "ERROR ITMS-90161: \"Invalid Provisioning Profile.\"",
-        ])
+        #expect(
+            AltoolCommand.errors(in: output) == [
+                "*** Error: Error Domain=ITunesConnectionOperationErrorDomain Code=1350 \"Unable to validate your application.\"",
+                "*** Error: Exception while launching iTunesTransporter: Code=50 -[ITunesSoftwareServiceValidator _terminateWithStatus:]",
+                "ERROR ITMS-90161: \"Invalid Provisioning Profile.\"",
+            ])
         #expect(AltoolCommand.errors(in: ["No errors validating archive at 'a.ipa'."]).isEmpty)
     }
 
@@ -86,8 +97,9 @@ import Testing
     ])
     func exportOptionsPlistParsesBackWithTheMethodTheInstalledXcodeExpects(xcode: String, method: ExportMethod, written: String) throws {
         let version = try #require(XcodeVersion(versionOutput: "Xcode \(xcode)\nBuild version X"))
-        let options = ExportOptions(method: method, teamID: "ABCDE12345", signingStyle: "manual",
-                                    provisioningProfiles: ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"], uploadSymbols: false)
+        let options = ExportOptions(
+            method: method, teamID: "ABCDE12345", signingStyle: "manual",
+            provisioningProfiles: ["com.example.demo": "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"], uploadSymbols: false)
         let data = try options.propertyList(for: version)
         #expect(String(decoding: data, as: UTF8.self).hasPrefix("<?xml"))
         let plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
@@ -116,17 +128,18 @@ import Testing
             "(1 failure)",
         ]
         let condensed = lines.compactMap { condenser.condense($0) }
-        #expect(condensed == [
-            .step("[Demo] Compiling main.c"),
-            .step("[Demo] Compiling AppDelegate.swift"),
-            .issue(XcodebuildIssue(severity: .warning, file: "/src/Demo/main.c", line: 7, column: 9, message: "unused variable 'build' [-Wunused-variable]")),
-            .step("[Demo] Linking Demo"),
-            .step("[Demo] Signing Demo.app"),
-            .issue(XcodebuildIssue(severity: .error, message: "No profiles for 'com.example.demo' were found")),
-            .step("** ARCHIVE FAILED **"),
-            .step("The following build commands failed:"),
-            .step("CodeSign /dd/Demo.app (in target 'Demo' from project 'Demo')"),
-        ])
+        #expect(
+            condensed == [
+                .step("[Demo] Compiling main.c"),
+                .step("[Demo] Compiling AppDelegate.swift"),
+                .issue(XcodebuildIssue(severity: .warning, file: "/src/Demo/main.c", line: 7, column: 9, message: "unused variable 'build' [-Wunused-variable]")),
+                .step("[Demo] Linking Demo"),
+                .step("[Demo] Signing Demo.app"),
+                .issue(XcodebuildIssue(severity: .error, message: "No profiles for 'com.example.demo' were found")),
+                .step("** ARCHIVE FAILED **"),
+                .step("The following build commands failed:"),
+                .step("CodeSign /dd/Demo.app (in target 'Demo' from project 'Demo')"),
+            ])
     }
 
     @Test func issuesBecomeGitHubAnnotations() throws {
@@ -138,10 +151,11 @@ import Testing
     }
 
     @Test func profilesAreInstalledWhereCurrentAndOlderXcodeLook() {
-        #expect(ProvisioningProfileLocations.folders(home: "/Users/ci/") == [
-            "/Users/ci/Library/Developer/Xcode/UserData/Provisioning Profiles",
-            "/Users/ci/Library/MobileDevice/Provisioning Profiles",
-        ])
+        #expect(
+            ProvisioningProfileLocations.folders(home: "/Users/ci/") == [
+                "/Users/ci/Library/Developer/Xcode/UserData/Provisioning Profiles",
+                "/Users/ci/Library/MobileDevice/Provisioning Profiles",
+            ])
     }
 
     @Test func provisioningProfilesAreReadFromTheirEnvelope() throws {

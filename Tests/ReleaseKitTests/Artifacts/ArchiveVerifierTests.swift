@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct ArchiveVerifierTests {
@@ -15,12 +16,13 @@ import Testing
         try FileManager.default.removeItem(atPath: folder("tree/link"))
         try FileManager.default.createSymbolicLink(atPath: folder("tree/link"), withDestinationPath: "c.txt")
         let result = try ArchiveVerifier.verify(zip: folder("tree.zip"), sources: [folder("tree")])
-        #expect(result.problems == [
-            "entry 'tree/a.txt' has crc32 '\(String(format: "%08x", CRC32.checksum(Array("alpha".utf8))))', the source '\(String(format: "%08x", CRC32.checksum(Array("ALPHA".utf8))))'",
-            "entry 'tree/b.txt' is not in the source tree",
-            "link 'tree/link' points to 'a.txt', the source to 'c.txt'",
-            "entry 'tree/c.txt' is missing from the zip",
-        ])
+        #expect(
+            result.problems == [
+                "entry 'tree/a.txt' has crc32 '\(String(format: "%08x", CRC32.checksum(Array("alpha".utf8))))', the source '\(String(format: "%08x", CRC32.checksum(Array("ALPHA".utf8))))'",
+                "entry 'tree/b.txt' is not in the source tree",
+                "link 'tree/link' points to 'a.txt', the source to 'c.txt'",
+                "entry 'tree/c.txt' is missing from the zip",
+            ])
     }
 
     @Test func aFaithfulZipPassesAndModeChangesAreNamed() throws {
@@ -37,7 +39,10 @@ import Testing
         let folder = try TemporaryFolder()
         try writeFile(folder("tree/a.txt"), "a")
         try writeFile(folder("fake.zip"), "this is not a zip")
-        let step = try ArchiveGateStep(options: .with { $0.zip = "fake.zip"; $0.source = "tree" })
+        let step = try ArchiveGateStep(
+            options: .with {
+                $0.zip = "fake.zip"; $0.source = "tree"
+            })
         do {
             _ = try await step.run(in: EventRecorder().context(ArchiveGateStep.kind, in: folder.path))
             Issue.record("accepted a file that is not a zip")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import ReleaseKit
 
 /// A fresh folder under ``TestTemporary/root``, removed when the value goes away.
@@ -55,8 +56,9 @@ final class EventRecorder: Sendable {
     func record(_ event: StepEvent) { storage.withLock { $0.append(event) } }
 
     func context(_ kind: String, in directory: String) -> StepContext {
-        StepContext(stepID: "test", kind: kind, workingDirectory: directory, environment: ProcessInfo.processInfo.environment,
-                    sink: { [self] event in record(event) })
+        StepContext(
+            stepID: "test", kind: kind, workingDirectory: directory, environment: ProcessInfo.processInfo.environment,
+            sink: { [self] event in record(event) })
     }
 }
 

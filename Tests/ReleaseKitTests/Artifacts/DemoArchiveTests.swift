@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The real demo `.xcarchive` (built with clang, ld64.lld, llvm-lipo and dsymutil) checked against
@@ -99,7 +100,10 @@ struct DemoArchiveTests {
             }
         }
         // Ignoring the rebuilt binary lets the rest pass.
-        let ignoring = try DsymGateStep(options: .with { $0.archive = bad; $0.ignore = ["Demo"] })
+        let ignoring = try DsymGateStep(
+            options: .with {
+                $0.archive = bad; $0.ignore = ["Demo"]
+            })
         #expect(try await ignoring.run(in: recorder.context(DsymGateStep.kind, in: "/"))["binaries"] == .number(2))
     }
 
@@ -133,7 +137,10 @@ struct DemoArchiveTests {
         let dsymFolder = try DemoArchive.good() + "/dSYMs"
         let bundles = try FileManager.default.contentsOfDirectory(atPath: dsymFolder).sorted().map { dsymFolder + "/" + $0 }
         _ = try await ZipWriter(options: ZipOptions()).write(sources: bundles, to: folder("dSYMs.zip"))
-        let gate = try DsymGateStep(options: .with { $0.archive = "Demo.ipa"; $0.dsyms = ["dSYMs.zip"] })
+        let gate = try DsymGateStep(
+            options: .with {
+                $0.archive = "Demo.ipa"; $0.dsyms = ["dSYMs.zip"]
+            })
         let gated = try await gate.run(in: EventRecorder().context(DsymGateStep.kind, in: folder.path))
         #expect(gated["slices"] == .number(5))
         // The header of one entry, straight from the zip.
@@ -157,7 +164,8 @@ struct DemoArchiveTests {
         let framework = folder("Kit.framework")
         try FileManager.default.createDirectory(atPath: framework + "/Versions/A/Resources", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: archive + "/Products/Applications/Demo.app/Frameworks/DemoKit.framework/DemoKit", toPath: framework + "/Versions/A/DemoKit")
-        try FileManager.default.copyItem(atPath: archive + "/Products/Applications/Demo.app/Frameworks/DemoKit.framework/Info.plist", toPath: framework + "/Versions/A/Resources/Info.plist")
+        try FileManager.default.copyItem(
+            atPath: archive + "/Products/Applications/Demo.app/Frameworks/DemoKit.framework/Info.plist", toPath: framework + "/Versions/A/Resources/Info.plist")
         try FileManager.default.createSymbolicLink(atPath: framework + "/Versions/Current", withDestinationPath: "A")
         try FileManager.default.createSymbolicLink(atPath: framework + "/DemoKit", withDestinationPath: "Versions/Current/DemoKit")
         try FileManager.default.createSymbolicLink(atPath: framework + "/Resources", withDestinationPath: "Versions/Current/Resources")
@@ -176,10 +184,11 @@ struct DemoArchiveTests {
         try FileManager.default.moveItem(atPath: archive + "/dSYMs/Demo.app.dSYM", toPath: folder("build/Release-iphoneos/Demo.app.dSYM"))
         let oracle = try dwarfdumpUUIDs(folder("build/Release-iphoneos/Demo.app.dSYM/Contents/Resources/DWARF/Demo"))
 
-        let step = try DsymPackageStep(options: .with {
-            $0.archive = "build/Demo.xcarchive"; $0.search = ["build/Release-iphoneos"]; $0.output = "build/Demo.app.dSYM.zip"
-            $0.moveIntoArchive = true; $0.deterministic = true
-        })
+        let step = try DsymPackageStep(
+            options: .with {
+                $0.archive = "build/Demo.xcarchive"; $0.search = ["build/Release-iphoneos"]; $0.output = "build/Demo.app.dSYM.zip"
+                $0.moveIntoArchive = true; $0.deterministic = true
+            })
         let recorder = EventRecorder()
         let context = recorder.context(DsymPackageStep.kind, in: folder.path)
         let plan = try await step.plan(in: context)
@@ -213,7 +222,10 @@ struct DemoArchiveTests {
         try FileManager.default.copyItem(atPath: try DemoArchive.good(), toPath: source)
         let recorder = EventRecorder()
         let context = recorder.context(ArchiveZipStep.kind, in: folder.path)
-        let step = try ArchiveZipStep(options: .with { $0.source = "Demo.xcarchive"; $0.output = "out/Demo.xcarchive.zip"; $0.level = 0 })
+        let step = try ArchiveZipStep(
+            options: .with {
+                $0.source = "Demo.xcarchive"; $0.output = "out/Demo.xcarchive.zip"; $0.level = 0
+            })
         let outputs = try await step.run(in: context)
         let zip = folder("out/Demo.xcarchive.zip")
         let digest = try await FileDigest.sha256(ofFile: zip)
@@ -223,7 +235,10 @@ struct DemoArchiveTests {
         #expect(outputs.artifacts == [Artifact(path: zip, size: digest.size, sha256: digest.hex)])
         #expect(recorder.events.contains { if case .progress(let done, let total, .bytes) = $0 { return done == total } else { return false } })
 
-        let gate = try ArchiveGateStep(options: .with { $0.zip = zip; $0.source = source })
+        let gate = try ArchiveGateStep(
+            options: .with {
+                $0.zip = zip; $0.source = source
+            })
         let checked = try await gate.run(in: context)
         #expect(checked["entries"] == outputs["entries"])
 
@@ -255,18 +270,21 @@ struct DemoArchiveTests {
         let watch = products + "/Demo.app/Watch/DemoWatch.app"
         try FileManager.default.createDirectory(atPath: watch, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: products + "/Demo.app/PlugIns/DemoWidget.appex/DemoWidget", toPath: watch + "/WatchMain")
-        try writeFile(watch + "/Info.plist", """
+        try writeFile(
+            watch + "/Info.plist",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>CFBundleExecutable</key><string>WatchMain</string></dict></plist>
             """)
         let inspection = try DsymInspector.inspect(folder("build"))
         #expect(inspection.kind == .folder)
-        #expect(inspection.binaries.map(\.path) == [
-            "Release-iphoneos/Demo.app/Demo",
-            "Release-iphoneos/Demo.app/Frameworks/DemoKit.framework/DemoKit",
-            "Release-iphoneos/Demo.app/PlugIns/DemoWidget.appex/DemoWidget",
-            "Release-iphoneos/Demo.app/Watch/DemoWatch.app/WatchMain",
-        ])
+        #expect(
+            inspection.binaries.map(\.path) == [
+                "Release-iphoneos/Demo.app/Demo",
+                "Release-iphoneos/Demo.app/Frameworks/DemoKit.framework/DemoKit",
+                "Release-iphoneos/Demo.app/PlugIns/DemoWidget.appex/DemoWidget",
+                "Release-iphoneos/Demo.app/Watch/DemoWatch.app/WatchMain",
+            ])
         #expect(inspection.binaries.map(\.role) == [.app, .framework, .appExtension, .watchApp])
         #expect(inspection.dsyms.count == 3)
         #expect(inspection.report?.isComplete == true)
@@ -275,9 +293,10 @@ struct DemoArchiveTests {
     @Test func dsymPackageCanZipEachDsymOnItsOwn() async throws {
         let folder = try TemporaryFolder()
         let archive = try DemoArchive.good()
-        let step = try DsymPackageStep(options: .with {
-            $0.paths = [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"]; $0.output = "zips"; $0.mode = .each; $0.level = 0
-        })
+        let step = try DsymPackageStep(
+            options: .with {
+                $0.paths = [archive + "/dSYMs/Demo.app.dSYM", archive + "/dSYMs/DemoKit.framework.dSYM"]; $0.output = "zips"; $0.mode = .each; $0.level = 0
+            })
         let outputs = try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
         #expect(outputs["paths"] == .list([.path(folder("zips/Demo.app.dSYM.zip")), .path(folder("zips/DemoKit.framework.dSYM.zip"))]))
         #expect(outputs["manifest"] == .path(folder("zips/dsym-uuids.json")))
@@ -291,7 +310,10 @@ struct DemoArchiveTests {
     @Test func dsymPackageFailsClearlyWhenThereIsNothingToPackage() async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder("build"), withIntermediateDirectories: true)
-        let step = try DsymPackageStep(options: .with { $0.search = ["build"]; $0.output = "d.zip" })
+        let step = try DsymPackageStep(
+            options: .with {
+                $0.search = ["build"]; $0.output = "d.zip"
+            })
         await #expect(throws: StepError.failed("no .dSYM bundles found in 'build'")) {
             try await step.run(in: EventRecorder().context(DsymPackageStep.kind, in: folder.path))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// dSYMs as they come from real builds and downloads: junk, empty and damaged files in `DWARF/`, bundles named
@@ -56,18 +57,20 @@ import Testing
         #expect(inspection.warnings == Self.expectedWarnings)
         #expect(inspection.binaries.map(\.path) == ["Demo.app/Demo", "Demo.app/Demo.debug.dylib", "Demo.app/PlugIns/Widget.appex/Widget"])
         #expect(inspection.binaries.map(\.role) == [.app, .debugDylib, .appExtension])
-        #expect(inspection.dsyms.map(\.path) == [
-            "\(Self.uuid(0xC3)).dSYM/Contents/Resources/DWARF/Widget",
-            "Demo.app.dSYM/Contents/Resources/DWARF/Demo", "Demo.app.dSYM/Contents/Resources/DWARF/Demo.debug.dylib",
-        ])
+        #expect(
+            inspection.dsyms.map(\.path) == [
+                "\(Self.uuid(0xC3)).dSYM/Contents/Resources/DWARF/Widget",
+                "Demo.app.dSYM/Contents/Resources/DWARF/Demo", "Demo.app.dSYM/Contents/Resources/DWARF/Demo.debug.dylib",
+            ])
         let report = try #require(inspection.report)
         #expect(report.isComplete, "\(report.problems)")
         #expect(report.unmatchedDsymSlices.isEmpty)
         // Each binary, the debug dylib included, is matched by UUID, whatever its dSYM is called.
-        #expect(report.slices.map(\.dsym) == [
-            "Demo.app.dSYM/Contents/Resources/DWARF/Demo", "Demo.app.dSYM/Contents/Resources/DWARF/Demo.debug.dylib",
-            "\(Self.uuid(0xC3)).dSYM/Contents/Resources/DWARF/Widget",
-        ])
+        #expect(
+            report.slices.map(\.dsym) == [
+                "Demo.app.dSYM/Contents/Resources/DWARF/Demo", "Demo.app.dSYM/Contents/Resources/DWARF/Demo.debug.dylib",
+                "\(Self.uuid(0xC3)).dSYM/Contents/Resources/DWARF/Widget",
+            ])
     }
 
     /// A rebuilt binary is still caught when the same dSYM also holds junk.
@@ -76,9 +79,10 @@ import Testing
         try Self.layout(in: folder)
         try Self.machO(0xA9).write(to: URL(fileURLWithPath: folder("Demo.app/Demo")))
         let report = try #require(try DsymInspector.inspect(folder.path).report)
-        #expect(report.problems == [
-            "binary 'Demo.app/Demo' (arm64) has uuid '\(Self.uuid(0xA9))' but its dSYM 'Demo.app.dSYM/Contents/Resources/DWARF/Demo' has uuid '\(Self.uuid(0xA1))'",
-        ])
+        #expect(
+            report.problems == [
+                "binary 'Demo.app/Demo' (arm64) has uuid '\(Self.uuid(0xA9))' but its dSYM 'Demo.app.dSYM/Contents/Resources/DWARF/Demo' has uuid '\(Self.uuid(0xA1))'"
+            ])
     }
 
     /// The gate warns about what it skipped and decides on what it could check.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 private func slice(_ arch: String, _ uuid: String?) -> MachOSlice {
@@ -20,15 +21,17 @@ private func slice(_ arch: String, _ uuid: String?) -> MachOSlice {
     @Test func verdictsPerArchitecture() {
         let report = DsymMatcher.match(binaries: binaries, dsyms: dsyms)
         #expect(report.slices.map(\.verdict) == [.matched, .mismatched, .missing, .noUUID])
-        #expect(report.problems == [
-            "binary 'Demo.app/Demo' (x86_64) has uuid 'A2' but its dSYM 'Demo.app.dSYM/Contents/Resources/DWARF/Demo' has uuid 'OLD'",
-            "binary 'Demo.app/Frameworks/Kit.framework/Kit' (arm64) uuid 'K1': no dSYM",
-            "binary 'Demo.app/PlugIns/W.appex/W' (arm64) has no LC_UUID: crash reports cannot be matched to a dSYM",
-        ])
-        #expect(report.unmatchedDsymSlices == [
-            .init(dsym: "Demo.app.dSYM/Contents/Resources/DWARF/Demo", architecture: "x86_64", uuid: "OLD"),
-            .init(dsym: "Other.dSYM/Contents/Resources/DWARF/Other", architecture: "arm64", uuid: "O1"),
-        ])
+        #expect(
+            report.problems == [
+                "binary 'Demo.app/Demo' (x86_64) has uuid 'A2' but its dSYM 'Demo.app.dSYM/Contents/Resources/DWARF/Demo' has uuid 'OLD'",
+                "binary 'Demo.app/Frameworks/Kit.framework/Kit' (arm64) uuid 'K1': no dSYM",
+                "binary 'Demo.app/PlugIns/W.appex/W' (arm64) has no LC_UUID: crash reports cannot be matched to a dSYM",
+            ])
+        #expect(
+            report.unmatchedDsymSlices == [
+                .init(dsym: "Demo.app.dSYM/Contents/Resources/DWARF/Demo", architecture: "x86_64", uuid: "OLD"),
+                .init(dsym: "Other.dSYM/Contents/Resources/DWARF/Other", architecture: "arm64", uuid: "O1"),
+            ])
         #expect(report.binariesWithoutDsym == ["Demo.app/Frameworks/Kit.framework/Kit", "Demo.app/PlugIns/W.appex/W"])
         #expect(!report.isComplete)
     }
@@ -45,26 +48,28 @@ private func slice(_ arch: String, _ uuid: String?) -> MachOSlice {
     }
 
     @Test func humanRendering() {
-        let inspection = DsymInspection(path: "/b/Demo.app", kind: .app, root: "/b", binaries: Array(binaries[0..<2]), dsyms: [dsyms[0]],
-                                        report: DsymMatcher.match(binaries: Array(binaries[0..<2]), dsyms: [dsyms[0]]))
-        #expect(DsymReportRenderer.render(inspection) == """
-            /b/Demo.app (app)
-              binaries:
-                Demo.app/Demo [app]
-                  arm64    A1  ok: Demo.app.dSYM/Contents/Resources/DWARF/Demo
-                  x86_64   A2  MISMATCH: Demo.app.dSYM/Contents/Resources/DWARF/Demo has OLD
-                Demo.app/Frameworks/Kit.framework/Kit [framework]
-                  arm64    K1  MISSING: no dSYM
-              dSYMs:
-                Demo.app.dSYM/Contents/Resources/DWARF/Demo
-                  arm64    A1
-                  x86_64   OLD
-              1 of 3 binary slices have their dSYM; 1 dSYM slices match no binary
-              problem: binary 'Demo.app/Demo' (x86_64) has uuid 'A2' but its dSYM 'Demo.app.dSYM/Contents/Resources/DWARF/Demo' has uuid 'OLD'
-              problem: binary 'Demo.app/Frameworks/Kit.framework/Kit' (arm64) uuid 'K1': no dSYM
-              unmatched dSYM: Demo.app.dSYM/Contents/Resources/DWARF/Demo (x86_64) OLD
+        let inspection = DsymInspection(
+            path: "/b/Demo.app", kind: .app, root: "/b", binaries: Array(binaries[0..<2]), dsyms: [dsyms[0]],
+            report: DsymMatcher.match(binaries: Array(binaries[0..<2]), dsyms: [dsyms[0]]))
+        #expect(
+            DsymReportRenderer.render(inspection) == """
+                /b/Demo.app (app)
+                  binaries:
+                    Demo.app/Demo [app]
+                      arm64    A1  ok: Demo.app.dSYM/Contents/Resources/DWARF/Demo
+                      x86_64   A2  MISMATCH: Demo.app.dSYM/Contents/Resources/DWARF/Demo has OLD
+                    Demo.app/Frameworks/Kit.framework/Kit [framework]
+                      arm64    K1  MISSING: no dSYM
+                  dSYMs:
+                    Demo.app.dSYM/Contents/Resources/DWARF/Demo
+                      arm64    A1
+                      x86_64   OLD
+                  1 of 3 binary slices have their dSYM; 1 dSYM slices match no binary
+                  problem: binary 'Demo.app/Demo' (x86_64) has uuid 'A2' but its dSYM 'Demo.app.dSYM/Contents/Resources/DWARF/Demo' has uuid 'OLD'
+                  problem: binary 'Demo.app/Frameworks/Kit.framework/Kit' (arm64) uuid 'K1': no dSYM
+                  unmatched dSYM: Demo.app.dSYM/Contents/Resources/DWARF/Demo (x86_64) OLD
 
-            """)
+                """)
     }
 
     @Test func theManifestIsSortedAndSkipsSlicesWithoutUUID() throws {
@@ -72,28 +77,30 @@ private func slice(_ arch: String, _ uuid: String?) -> MachOSlice {
             DsymBinary(path: "b/Z.dSYM/Contents/Resources/DWARF/Z", bundle: "b/Z.dSYM", name: "Z", slices: [slice("x86_64", "Z2"), slice("arm64", "Z1")]),
             DsymBinary(path: "a/A.dSYM/Contents/Resources/DWARF/A", bundle: "a/A.dSYM", name: "A", slices: [slice("arm64", nil)]),
         ])
-        #expect(manifest.dsyms == [
-            .init(bundle: "Z.dSYM", binary: "Z", arch: "arm64", uuid: "Z1"),
-            .init(bundle: "Z.dSYM", binary: "Z", arch: "x86_64", uuid: "Z2"),
-        ])
-        #expect(String(decoding: try manifest.json(), as: UTF8.self) == """
-            {
-              "dsyms" : [
+        #expect(
+            manifest.dsyms == [
+                .init(bundle: "Z.dSYM", binary: "Z", arch: "arm64", uuid: "Z1"),
+                .init(bundle: "Z.dSYM", binary: "Z", arch: "x86_64", uuid: "Z2"),
+            ])
+        #expect(
+            String(decoding: try manifest.json(), as: UTF8.self) == """
                 {
-                  "arch" : "arm64",
-                  "binary" : "Z",
-                  "bundle" : "Z.dSYM",
-                  "uuid" : "Z1"
-                },
-                {
-                  "arch" : "x86_64",
-                  "binary" : "Z",
-                  "bundle" : "Z.dSYM",
-                  "uuid" : "Z2"
+                  "dsyms" : [
+                    {
+                      "arch" : "arm64",
+                      "binary" : "Z",
+                      "bundle" : "Z.dSYM",
+                      "uuid" : "Z1"
+                    },
+                    {
+                      "arch" : "x86_64",
+                      "binary" : "Z",
+                      "bundle" : "Z.dSYM",
+                      "uuid" : "Z2"
+                    }
+                  ]
                 }
-              ]
-            }
 
-            """)
+                """)
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// scripts/check-macos-binary.sh, which scripts/package.sh runs on the darwin-universal binary, judged on the demo
 /// archive's real Mach-O files: it refuses a library a stock Mac does not have and a missing slice, and passes a
 /// binary that links only /usr/lib.
-@Suite(.enabled(if: DemoArchive.toolchainAvailable && ["otool", "llvm-otool", "llvm-otool-14"].contains(where: commandExists),
-                "needs the demo archive's toolchain and otool (Xcode) or llvm-otool (apt-get install llvm-14)"))
+@Suite(
+    .enabled(
+        if: DemoArchive.toolchainAvailable && ["otool", "llvm-otool", "llvm-otool-14"].contains(where: commandExists),
+        "needs the demo archive's toolchain and otool (Xcode) or llvm-otool (apt-get install llvm-14)"))
 struct MacBinaryCheckTests {
     static let script = repositoryRoot + "/scripts/check-macos-binary.sh"
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Builds Mach-O headers byte by byte, little-endian unless asked, for the edge cases no toolchain makes.
@@ -63,9 +64,13 @@ private let x86Slice = MachOBuilder(cpuType: 0x0100_0007, cpuSubtype: 3, command
 @Suite struct MachOReaderTests {
     @Test func thin64BitWithUUID() throws {
         let file = try MachOReader.read(bytes: arm64Slice.bytes, path: "App")
-        #expect(file == MachOFile(path: "App", isFat: false, slices: [
-            MachOSlice(architecture: "arm64", cpuType: 0x0100_000C, cpuSubtype: 0, fileType: "execute", uuid: uuidAText, offset: 0, is64Bit: true),
-        ]))
+        #expect(
+            file
+                == MachOFile(
+                    path: "App", isFat: false,
+                    slices: [
+                        MachOSlice(architecture: "arm64", cpuType: 0x0100_000C, cpuSubtype: 0, fileType: "execute", uuid: uuidAText, offset: 0, is64Bit: true)
+                    ]))
     }
 
     @Test(arguments: [
@@ -149,8 +154,9 @@ private let x86Slice = MachOBuilder(cpuType: 0x0100_0007, cpuSubtype: 3, command
         #expect(throws: MachOError.truncated(path: "t", what: "arm64 load commands", offset: 32, needed: 96)) {
             try MachOReader.read(bytes: Array(bytes[0..<100]), path: "t")
         }
-        #expect("\(MachOError.truncated(path: "t", what: "arm64 load commands", offset: 32, needed: 96))"
-            == "'t' is truncated: arm64 load commands needs 96 bytes at offset 32")
+        #expect(
+            "\(MachOError.truncated(path: "t", what: "arm64 load commands", offset: 32, needed: 96))"
+                == "'t' is truncated: arm64 load commands needs 96 bytes at offset 32")
         let fatBytes = fat([(0x0100_0007, 3, x86Slice.bytes), (0x0100_000C, 0, arm64Slice.bytes)])
         #expect(throws: MachOError.truncated(path: "t", what: "slice 'arm64'", offset: 8192, needed: arm64Slice.bytes.count)) {
             try MachOReader.read(bytes: Array(fatBytes[0..<8200]), path: "t")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// `count` bytes that deflate to about 40 %: noise every third byte, a short cycle otherwise.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// A zip written byte by byte, so an entry may declare a size its data does not have (the zip bomb that lies).
@@ -97,8 +98,9 @@ struct HandMadeZip {
         #expect(throws: ArchiveError.entryTooLarge(archive: path, entry: Self.info, declaredSize: 8 << 20, limit: 4 << 20)) {
             try IPAContents.read(path)
         }
-        #expect(ArchiveError.entryTooLarge(archive: path, entry: Self.info, declaredSize: 8 << 20, limit: 4 << 20).description
-            == "entry '\(Self.info)' of '\(path)' declares 8388608 bytes (8.0 MiB), more than the 4.0 MiB read into memory")
+        #expect(
+            ArchiveError.entryTooLarge(archive: path, entry: Self.info, declaredSize: 8 << 20, limit: 4 << 20).description
+                == "entry '\(Self.info)' of '\(path)' declares 8388608 bytes (8.0 MiB), more than the 4.0 MiB read into memory")
     }
 
     /// The declared size says 100 bytes; the deflate stream holds 64 MiB.
@@ -118,10 +120,11 @@ struct HandMadeZip {
 
     @Test func entriesUnderTheLimitAreReadWhole() throws {
         let folder = try TemporaryFolder("zipbomb")
-        let path = try HandMadeZip.write([
-            .init(name: Self.info, zeros: 3 << 20), .init(name: Self.profile, zeros: 1000),
-            .init(name: "Payload/Demo.app/Demo", zeros: 64 << 20),
-        ], to: folder("fine.ipa"))
+        let path = try HandMadeZip.write(
+            [
+                .init(name: Self.info, zeros: 3 << 20), .init(name: Self.profile, zeros: 1000),
+                .init(name: "Payload/Demo.app/Demo", zeros: 64 << 20),
+            ], to: folder("fine.ipa"))
         let contents = try IPAContents.read(path)
         #expect(contents.infoPlist?.count == 3 << 20)
         #expect(contents.profile?.count == 1000)
@@ -133,8 +136,9 @@ struct HandMadeZip {
         let path = try HandMadeZip.write([.init(name: Self.info, zeros: 64 << 20, declaredSize: 512)], to: folder("bomb.ipa"))
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path])
         #expect(result.statuses == ["gate=rejected"])
-        #expect(result.step("gate")?.message
-            == "'\(path)' is not a readable ipa: entry '\(Self.info)' of '\(path)' declares 512 bytes but inflates to more than the 4.0 MiB read into memory")
+        #expect(
+            result.step("gate")?.message
+                == "'\(path)' is not a readable ipa: entry '\(Self.info)' of '\(path)' declares 512 bytes but inflates to more than the 4.0 MiB read into memory")
     }
 
     /// `appstore.upload` reads the bundle id, version and build from the same Info.plist, in preflight and before sending.
@@ -142,9 +146,11 @@ struct HandMadeZip {
         let folder = try TemporaryFolder("zipbomb")
         let path = try HandMadeZip.write([.init(name: Self.info, zeros: 64 << 20, declaredSize: 512)], to: folder("bomb.ipa"))
         let step = try AppStoreConnectStepsTests.upload { $0.ipa = path }
-        await #expect(throws: StepError.failed(
-            "'\(path)' is not a readable ipa: entry '\(Self.info)' of '\(path)' declares 512 bytes but inflates to more than the 4.0 MiB read into memory"
-        )) {
+        await #expect(
+            throws: StepError.failed(
+                "'\(path)' is not a readable ipa: entry '\(Self.info)' of '\(path)' declares 512 bytes but inflates to more than the 4.0 MiB read into memory"
+            )
+        ) {
             try await step.identity(ofIPA: path)
         }
     }

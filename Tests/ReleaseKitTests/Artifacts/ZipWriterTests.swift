@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// What a tree looks like, entry by entry, as `lstat` sees it: compared between the source and its unzipped copy.
@@ -142,10 +143,11 @@ private func makeTree(in folder: TemporaryFolder) throws -> String {
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "../secret.txt")
         let zip = try ZipWriter(options: ZipOptions()).write(sources: [root], to: folder("tree.zip"))
         let entries = try ZipReader.entries(at: zip.path)
-        #expect(entries == [
-            ZipEntry(path: "tree", kind: .directory, size: 0, permissions: 0o755),
-            ZipEntry(path: "tree/link", kind: .symlink, size: 0, permissions: 0o777, symlinkTarget: "../secret.txt"),
-        ])
+        #expect(
+            entries == [
+                ZipEntry(path: "tree", kind: .directory, size: 0, permissions: 0o755),
+                ZipEntry(path: "tree/link", kind: .symlink, size: 0, permissions: 0o777, symlinkTarget: "../secret.txt"),
+            ])
         #expect(zip.uncompressedBytes == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: zip.path))
         #expect(bytes.range(of: Data("do not follow me".utf8)) == nil)
@@ -204,10 +206,12 @@ private func makeTree(in folder: TemporaryFolder) throws -> String {
         let root = try makeTree(in: folder)
         var polls = 0
         #expect(throws: CancellationError.self) {
-            try ZipWriter(options: ZipOptions()).write(sources: [root], to: folder("App.zip"), isCancelled: {
-                polls += 1
-                return polls > 3
-            })
+            try ZipWriter(options: ZipOptions()).write(
+                sources: [root], to: folder("App.zip"),
+                isCancelled: {
+                    polls += 1
+                    return polls > 3
+                })
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left == ["App.xcarchive"])
@@ -266,10 +270,11 @@ private func makeTree(in folder: TemporaryFolder) throws -> String {
         try writeFile(folder("a/A.app.dSYM/Contents/Info.plist"), "a")
         try writeFile(folder("b/B.framework.dSYM/Contents/Info.plist"), "b")
         let zip = try ZipWriter(options: ZipOptions()).write(sources: [folder("a/A.app.dSYM"), folder("b/B.framework.dSYM")], to: folder("all.zip"))
-        #expect(try ZipReader.entries(at: zip.path).map(\.path) == [
-            "A.app.dSYM", "A.app.dSYM/Contents", "A.app.dSYM/Contents/Info.plist",
-            "B.framework.dSYM", "B.framework.dSYM/Contents", "B.framework.dSYM/Contents/Info.plist",
-        ])
+        #expect(
+            try ZipReader.entries(at: zip.path).map(\.path) == [
+                "A.app.dSYM", "A.app.dSYM/Contents", "A.app.dSYM/Contents/Info.plist",
+                "B.framework.dSYM", "B.framework.dSYM/Contents", "B.framework.dSYM/Contents/Info.plist",
+            ])
         #expect(throws: ArchiveError.duplicateEntry("A.app.dSYM")) {
             try ZipWriter(options: ZipOptions()).write(sources: [folder("a/A.app.dSYM"), folder("a/A.app.dSYM")], to: folder("dup.zip"))
         }

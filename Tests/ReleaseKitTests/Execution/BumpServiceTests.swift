@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// A terminal for ``BumpService`` that records what the bump says and answers from a script.
@@ -62,7 +63,10 @@ final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {
         let console = RecordingBumpConsole()
         let code = await Self.bump(BumpService.Request(file: "VERSION", branch: false, yes: true), in: directory, console: console)
         #expect(code == 64)
-        #expect(console.errors == "error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')\n")
+        #expect(
+            console.errors
+                == "error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')\n"
+        )
         #expect(console.output.isEmpty)
         #expect(try Self.version(in: directory) == "1.2.3\n")
     }
@@ -71,8 +75,9 @@ final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {
         let directory = try Self.project()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let console = RecordingBumpConsole()
-        let code = await Self.bump(BumpService.Request(choice: "patch", file: "VERSION", branch: false, yes: true, json: true),
-                                   in: directory, console: console)
+        let code = await Self.bump(
+            BumpService.Request(choice: "patch", file: "VERSION", branch: false, yes: true, json: true),
+            in: directory, console: console)
         #expect(code == 0, "\(console.errors)")
         #expect(try Self.version(in: directory) == "1.2.4\n")
         #expect(console.errors.hasPrefix("Bumped 1.2.3 (-) -> 1.2.4 (-)\n"), "\(console.errors)")
@@ -85,8 +90,9 @@ final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {
         let directory = try Self.project()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let console = RecordingBumpConsole()
-        let code = await Self.bump(BumpService.Request(choice: "minor", file: "VERSION", branch: false, dryRun: true),
-                                   in: directory, console: console)
+        let code = await Self.bump(
+            BumpService.Request(choice: "minor", file: "VERSION", branch: false, dryRun: true),
+            in: directory, console: console)
         #expect(code == 0, "\(console.errors)")
         #expect(console.errors == "Dry run: 1.2.3 (-) -> 1.3.0 (-); nothing is written\n")
         #expect(console.output.contains("-1.2.3\n") && console.output.contains("+1.3.0\n"), "\(console.output)")
@@ -126,8 +132,10 @@ final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {
         #expect(try Self.version(in: directory) == "1.2.3\n")
     }
 
-    @Test(arguments: [(BumpPromptEditor.Outcome.cancelled, Int32(1), "cancelled: nothing changed\n"),
-                      (.interrupted, Int32(130), "interrupted: nothing changed\n")])
+    @Test(arguments: [
+        (BumpPromptEditor.Outcome.cancelled, Int32(1), "cancelled: nothing changed\n"),
+        (.interrupted, Int32(130), "interrupted: nothing changed\n"),
+    ])
     func leavingTheMenuChangesNothing(outcome: BumpPromptEditor.Outcome, code: Int32, message: String) async throws {
         let directory = try Self.project()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -143,10 +151,12 @@ final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {
         let directory = try Self.project()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let console = RecordingBumpConsole()
-        let code = await Self.bump(BumpService.Request(choice: "patch", build: "appstore", file: "VERSION", branch: false, yes: true),
-                                   in: directory, console: console)
+        let code = await Self.bump(
+            BumpService.Request(choice: "patch", build: "appstore", file: "VERSION", branch: false, yes: true),
+            in: directory, console: console)
         #expect(code == 1)
-        #expect(console.errors == "error: --build appstore reads the API key from the environment: set APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY\n")
+        #expect(
+            console.errors == "error: --build appstore reads the API key from the environment: set APP_STORE_CONNECT_KEY_ID, APP_STORE_CONNECT_ISSUER_ID, APP_STORE_CONNECT_KEY\n")
         #expect(try Self.version(in: directory) == "1.2.3\n")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct EngineTests {
@@ -8,7 +9,8 @@ import Testing
 
     func work(_ id: String, needs: [String] = [], ms: Int = 0, extra: String = "", flags: String = "") -> String {
         let needsText = needs.map { "\"\($0)\"" }.joined(separator: ", ")
-        return #"{"id": "\#(id)", "uses": "test.work", "needs": [\#(needsText)]\#(flags.isEmpty ? "" : ", " + flags), "with": {"board": "\#(board)", "milliseconds": \#(ms)\#(extra.isEmpty ? "" : ", " + extra)}}"#
+        return
+            #"{"id": "\#(id)", "uses": "test.work", "needs": [\#(needsText)]\#(flags.isEmpty ? "" : ", " + flags), "with": {"board": "\#(board)", "milliseconds": \#(ms)\#(extra.isEmpty ? "" : ", " + extra)}}"#
     }
 
     func pipeline(_ steps: [String]) -> String {
@@ -31,8 +33,10 @@ import Testing
     }
 
     @Test func passesOutputsDownstream() async throws {
-        let text = pipeline([work("a", extra: #""value": "3.0.1""#),
-                             #"{"id": "b", "uses": "print", "with": {"message": "version ${steps.a.outputs.value} (attempt ${steps.a.outputs.attempt})"}}"#])
+        let text = pipeline([
+            work("a", extra: #""value": "3.0.1""#),
+            #"{"id": "b", "uses": "print", "with": {"message": "version ${steps.a.outputs.value} (attempt ${steps.a.outputs.attempt})"}}"#,
+        ])
         let (result, reporter) = try await TestPipelines.run(text)
         #expect(result.exitCode == 0)
         #expect(reporter.logLines.contains("b: version 3.0.1 (attempt 1)"))
@@ -59,7 +63,9 @@ import Testing
 
     @Test func keepGoingRunsIndependentBranches() async throws {
         let text = pipeline([work("fails", extra: #""fail_times": 9"#), work("dependent", needs: ["fails"]), work("other", ms: 50), work("later", needs: ["other"])])
-        let (result, _) = try await TestPipelines.run(text) { $0.keepGoing = true; $0.jobs = 1 }
+        let (result, _) = try await TestPipelines.run(text) {
+            $0.keepGoing = true; $0.jobs = 1
+        }
         #expect(result.statuses == ["fails=failed", "dependent=blocked", "other=ok", "later=ok"])
         #expect(result.exitCode == 1)
     }
@@ -137,13 +143,15 @@ import Testing
             #"{"id": "remove-certificate", "uses": "test.work", "always": true, "needs": ["long"], "with": {"board": "\#(board)"}}"#,
         ])
         let board = self.board
-        let (result, _) = try await TestPipelines.run(text, onStart: { engine in
-            Task {
-                // Interrupt once the long step is really running, whatever the machine's load.
-                while Blackboard.shared.value(board, "running") == 0 { try await Task.sleep(for: .milliseconds(5)) }
-                engine.interrupt()
-            }
-        })
+        let (result, _) = try await TestPipelines.run(
+            text,
+            onStart: { engine in
+                Task {
+                    // Interrupt once the long step is really running, whatever the machine's load.
+                    while Blackboard.shared.value(board, "running") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                    engine.interrupt()
+                }
+            })
         // `cancelled` (not `ok`) proves the 20 s step was stopped rather than waited for.
         #expect(result.statuses == ["long=cancelled", "after=cancelled", "remove-certificate=ok"])
         #expect(result.interrupted)
@@ -197,11 +205,12 @@ import Testing
     @Test func secretsAreMaskedInLogsMessagesAndOutputs() async throws {
         let secret = "s3cr3t-T0ken-value"
         let text = pipeline([
-            #"{"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo using $0; echo out=x$0x >> $RELEASE_OUTPUT; exit 3", "${secrets.API_TOKEN}"]}}"#,
+            #"{"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo using $0; echo out=x$0x >> $RELEASE_OUTPUT; exit 3", "${secrets.API_TOKEN}"]}}"#
         ])
         let (result, reporter) = try await TestPipelines.run(text, environment: ["API_TOKEN": secret])
         #expect(result.step("use")?.exitStatus == 3)
-        let everything = reporter.logLines.joined(separator: "\n") + (result.step("use")?.message ?? "")
+        let everything =
+            reporter.logLines.joined(separator: "\n") + (result.step("use")?.message ?? "")
             + RunReport.encode(RunReport.object(result), pretty: false, masker: SecretMasker(secrets: [secret]))
         #expect(!everything.contains(secret))
         #expect(reporter.logLines.contains("use: using ***"))
@@ -221,11 +230,11 @@ import Testing
     @Test func aSecretPrintedBeforeAnyStepResolvesItIsMasked() async throws {
         let secret = "ghp_early1234567890token"
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "a", "uses": "shell", "with": {"run": ["sh", "-c", "echo early=$REL_TOKEN"]}},
-          {"id": "b", "uses": "print", "with": {"message": "${steps.a.outputs.stdout} then ${secrets.REL_TOKEN}"}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "a", "uses": "shell", "with": {"run": ["sh", "-c", "echo early=$REL_TOKEN"]}},
+              {"id": "b", "uses": "print", "with": {"message": "${steps.a.outputs.stdout} then ${secrets.REL_TOKEN}"}}
+            ]}
+            """#
         let (result, reporter) = try await TestPipelines.run(text, environment: ["REL_TOKEN": secret])
         #expect(result.exitCode == 0)
         #expect(reporter.logLines.contains("a: early=***"), "\(reporter.logLines)")
@@ -256,8 +265,9 @@ extension EngineTests {
         let output = Mutex("")
         let console = ConsoleReporter(style: .plain, colour: false, timestamps: false, write: { text in output.withLock { $0 += text } })
         let pipeline = try TestPipelines.load(text)
-        let options = RunOptions(workingDirectory: TestPipelines.temporaryDirectory(), environment: ["PATH": "/usr/bin:/bin"], jobs: 2,
-                                 now: Date(timeIntervalSince1970: 1_413_957_678), git: TestPipelines.fixedGit)
+        let options = RunOptions(
+            workingDirectory: TestPipelines.temporaryDirectory(), environment: ["PATH": "/usr/bin:/bin"], jobs: 2,
+            now: Date(timeIntervalSince1970: 1_413_957_678), git: TestPipelines.fixedGit)
         let masker = SecretMasker()
         let plan = try await Planner().plan(pipeline, options: options, masker: masker)
         let result = await Engine(plan: plan, reporter: console, masker: masker).run()
@@ -270,9 +280,11 @@ extension EngineTests {
         #expect(result.exitCode == 1)
         let printed = output.withLock { $0 }
         #expect(printed.components(separatedBy: "is not set").count == 2, "the problem is printed once:\n\(printed)")
-        for line in ["✘ preflight: sign: " + problem, "✘ sign not started: its preflight failed (above)",
-                     "⊘ upload blocked by 'sign', whose preflight failed",
-                     "✘ tell not started: the same problem as 'sign' (reported above)", "⊘ build not started: preflight failed"] {
+        for line in [
+            "✘ preflight: sign: " + problem, "✘ sign not started: its preflight failed (above)",
+            "⊘ upload blocked by 'sign', whose preflight failed",
+            "✘ tell not started: the same problem as 'sign' (reported above)", "⊘ build not started: preflight failed",
+        ] {
             #expect(printed.contains(line + "\n"), "\(line)\n\(printed)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 /// Issue 16's output defects, each pinned: live GitHub Actions groups, JSON events with one key per concept,
@@ -13,8 +14,9 @@ import Testing
         var text: String { all.joined() }
     }
 
-    static let started = RunEvent.runStarted(pipeline: "p", file: "p.json", profile: nil, profileReason: "none", branch: "main",
-                                             dryRun: false, steps: ["archive", "zip"])
+    static let started = RunEvent.runStarted(
+        pipeline: "p", file: "p.json", profile: nil, profileReason: "none", branch: "main",
+        dryRun: false, steps: ["archive", "zip"])
 
     static func finished(_ id: String, _ status: StepStatus, message: String? = nil, attempts: Int = 1) -> RunEvent {
         .stepFinished(StepResult(id: id, kind: "shell", gate: false, status: status, message: message, duration: 2, attempts: attempts))
@@ -42,18 +44,19 @@ import Testing
         reporter.report(.step("b", .log("three", .stderr)))
         reporter.report(Self.finished("b", .failed, message: "exit status 1"))
         reporter.report(.step("a", .log("four", .stdout)))
-        #expect(lines.text == """
-        ::group::▶ a (shell)
-        one
-        ::endgroup::
-        [b] ▶ b (shell)
-        [a] two
-        [b] three
-        [b] b (shell): failed 2s
-        ::error title=step b failed::exit status 1
-        [a] four
+        #expect(
+            lines.text == """
+                ::group::▶ a (shell)
+                one
+                ::endgroup::
+                [b] ▶ b (shell)
+                [a] two
+                [b] three
+                [b] b (shell): failed 2s
+                ::error title=step b failed::exit status 1
+                [a] four
 
-        """)
+                """)
     }
 
     @Test func gitHubActionsLinesCarryNoTimestampsOfTheirOwn() {
@@ -154,14 +157,15 @@ extension ReporterOutputTests {
         reporter.report(Self.finished("publish", .skipped, message: "when: profile is 'release' is false", attempts: 0))
         reporter.report(.step("archive", .log("done", .stdout)))
         reporter.report(Self.finished("archive", .succeeded))
-        #expect(lines.text == """
-        ::group::▶ archive (shell)
-        done
-        archive (shell): ok 2s
-        ::endgroup::
-        [publish] publish (shell): skipped: when: profile is 'release' is false
+        #expect(
+            lines.text == """
+                ::group::▶ archive (shell)
+                done
+                archive (shell): ok 2s
+                ::endgroup::
+                [publish] publish (shell): skipped: when: profile is 'release' is false
 
-        """)
+                """)
     }
 
     /// Issue 23 item 6: a preflight problem is one annotation; the step's result does not annotate it again.
@@ -171,11 +175,12 @@ extension ReporterOutputTests {
         reporter.report(.preflightFailed(step: "sign", message: "secret 'KEY' is not set: export KEY in the environment"))
         reporter.report(Self.finished("sign", .failed, message: "secret 'KEY' is not set: export KEY in the environment", attempts: 0))
         reporter.report(Self.finished("upload", .blocked, message: "blocked by 'sign', whose preflight failed", attempts: 0))
-        #expect(lines.text == """
-        ::error title=preflight%3A step sign::secret 'KEY' is not set: export KEY in the environment
-        sign (shell): failed
-        upload (shell): blocked: blocked by 'sign', whose preflight failed
+        #expect(
+            lines.text == """
+                ::error title=preflight%3A step sign::secret 'KEY' is not set: export KEY in the environment
+                sign (shell): failed
+                upload (shell): blocked: blocked by 'sign', whose preflight failed
 
-        """)
+                """)
     }
 }

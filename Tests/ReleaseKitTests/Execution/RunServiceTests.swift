@@ -1,15 +1,16 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// `release run`'s planning without the command line: `--resume` plans again from the unfinished run's journal.
 @Suite struct RunServiceTests {
     static let text = #"""
-    {"version": 1, "steps": [
-      {"id": "hello", "uses": "shell", "with": {"run": ["true"]}},
-      {"id": "fail", "uses": "shell", "needs": ["hello"], "with": {"run": ["false"]}}
-    ]}
-    """#
+        {"version": 1, "steps": [
+          {"id": "hello", "uses": "shell", "with": {"run": ["true"]}},
+          {"id": "fail", "uses": "shell", "needs": ["hello"], "with": {"run": ["false"]}}
+        ]}
+        """#
 
     /// A folder where `text` ran once and failed at `fail`, leaving its journal.
     static func unfinishedRun() async throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 /// Issue 22's secret findings, each through the whole engine and every renderer a run writes with: the plain log,
@@ -28,9 +29,11 @@ import Testing
                 GitHubActionsReporter(write: { text in github.withLock { $0 += text } }),
                 JSONLinesReporter(masker: masker, write: { text in json.withLock { $0 += text } }),
             ]
-            for event in reporter.events { reporters.forEach { $0.report(event) } }
-            texts = [("plain", plain.withLock { $0 }), ("github", github.withLock { $0 }), ("json", json.withLock { $0 }),
-                     ("report", RunReport.encode(RunReport.object(result), pretty: true, masker: masker))]
+            for event in reporter.events { for target in reporters { target.report(event) } }
+            texts = [
+                ("plain", plain.withLock { $0 }), ("github", github.withLock { $0 }), ("json", json.withLock { $0 }),
+                ("report", RunReport.encode(RunReport.object(result), pretty: true, masker: masker)),
+            ]
             if let directory {
                 let folder = JournalLocation.folder(in: directory)
                 for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
@@ -50,13 +53,14 @@ import Testing
     @Test func everyLineOfAMultiLineSecretIsMaskedInEveryOutput() async throws {
         let directory = TestPipelines.temporaryDirectory()
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "show", "uses": "shell", "with": {"run": ["sh", "-c", "printf '%s' \"$0\"; echo \"line=$(echo \"$0\" | sed -n 3p)\" >> $RELEASE_OUTPUT", "${secrets.REL_PEM}"]}},
-          {"id": "after", "uses": "shell", "needs": ["show"], "with": {"run": ["sh", "-c", "echo \"got $0\" >&2; exit 3", "${steps.show.outputs.line}"]}}
-        ]}
-        """#
-        let (result, reporter) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory },
-                                                             environment: ["REL_PEM": Self.pem])
+            {"version": 1, "steps": [
+              {"id": "show", "uses": "shell", "with": {"run": ["sh", "-c", "printf '%s' \"$0\"; echo \"line=$(echo \"$0\" | sed -n 3p)\" >> $RELEASE_OUTPUT", "${secrets.REL_PEM}"]}},
+              {"id": "after", "uses": "shell", "needs": ["show"], "with": {"run": ["sh", "-c", "echo \"got $0\" >&2; exit 3", "${steps.show.outputs.line}"]}}
+            ]}
+            """#
+        let (result, reporter) = try await TestPipelines.run(
+            text, configure: { $0.workingDirectory = directory },
+            environment: ["REL_PEM": Self.pem])
         #expect(result.statuses == ["show=ok", "after=failed"])
         #expect(reporter.logLines.contains("show: ***"), "\(reporter.logLines)")
         let rendered = try Rendered(result, reporter, secrets: [Self.pem], directory: directory)
@@ -72,10 +76,10 @@ import Testing
     func aSecretEndingInALineBreakIsMasked(ending: String) async throws {
         let token = "ghp_TrailingBreak0123456789"
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo \"token=$(printf '%s' \"$0\" | tr -d '\\r\\n')\"; exit 3", "${secrets.REL_TOKEN}"]}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo \"token=$(printf '%s' \"$0\" | tr -d '\\r\\n')\"; exit 3", "${secrets.REL_TOKEN}"]}}
+            ]}
+            """#
         let (result, reporter) = try await TestPipelines.run(text, environment: ["REL_TOKEN": token + ending])
         #expect(reporter.logLines.contains("use: token=***"), "\(reporter.logLines)")
         let rendered = try Rendered(result, reporter, secrets: [token + ending])
@@ -87,10 +91,10 @@ import Testing
     @Test func aSecretWrittenInTwoPiecesByTheChildIsStillMasked() async throws {
         let token = "ghp_SplitAcrossWrites0123456789"
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "printf 'token=%s' \"$(echo \"$0\" | cut -c1-10)\"; sleep 0.3; printf '%s\\n' \"$(echo \"$0\" | cut -c11-)\"", "${secrets.REL_TOKEN}"]}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "printf 'token=%s' \"$(echo \"$0\" | cut -c1-10)\"; sleep 0.3; printf '%s\\n' \"$(echo \"$0\" | cut -c11-)\"", "${secrets.REL_TOKEN}"]}}
+            ]}
+            """#
         let (result, reporter) = try await TestPipelines.run(text, environment: ["REL_TOKEN": token])
         #expect(result.exitCode == 0)
         #expect(reporter.logLines.contains("use: token=***"), "\(reporter.logLines)")
@@ -106,16 +110,18 @@ import Testing
         defer { repository.remove() }
         let token = "ghp_DryRunSecret'0123 456789"
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "sh", "uses": "shell", "with": {"run": ["echo", "-H", "Authorization: token ${secrets.REL_TOKEN}", "https://example.com"]}},
-          {"id": "commit", "uses": "git.commit", "with": {"message": "release with ${secrets.REL_TOKEN}", "allow_empty": true}},
-          {"id": "tag", "uses": "git.tag", "with": {"name": "v1.0.0", "message": "tagged with ${secrets.REL_TOKEN}"}}
-        ]}
-        """#
-        let (result, reporter) = try await TestPipelines.run(text, configure: {
-            $0.workingDirectory = repository.path
-            $0.dryRun = true
-        }, environment: ["REL_TOKEN": token])
+            {"version": 1, "steps": [
+              {"id": "sh", "uses": "shell", "with": {"run": ["echo", "-H", "Authorization: token ${secrets.REL_TOKEN}", "https://example.com"]}},
+              {"id": "commit", "uses": "git.commit", "with": {"message": "release with ${secrets.REL_TOKEN}", "allow_empty": true}},
+              {"id": "tag", "uses": "git.tag", "with": {"name": "v1.0.0", "message": "tagged with ${secrets.REL_TOKEN}"}}
+            ]}
+            """#
+        let (result, reporter) = try await TestPipelines.run(
+            text,
+            configure: {
+                $0.workingDirectory = repository.path
+                $0.dryRun = true
+            }, environment: ["REL_TOKEN": token])
         #expect(result.statuses == ["sh=planned", "commit=planned", "tag=planned"], "\(result.steps.map { $0.message ?? "" })")
         let rendered = try Rendered(result, reporter, secrets: [token])
         for piece in [token, "DryRunSecret", "0123 456789", ShellQuoting.quote(token)] {
@@ -135,10 +141,10 @@ import Testing
     /// valid JSON, and the strings that held them are masked.
     @Test func shortSecretsKeepJSONEventsAndTheReportValid() async throws {
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo \"flag=$0 count=$1\"; exit 3", "${secrets.REL_FLAG}", "${secrets.REL_COUNT}"]}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "echo \"flag=$0 count=$1\"; exit 3", "${secrets.REL_FLAG}", "${secrets.REL_COUNT}"]}}
+            ]}
+            """#
         let (result, reporter) = try await TestPipelines.run(text, environment: ["REL_FLAG": "false", "REL_COUNT": "1"])
         #expect(reporter.logLines.contains("use: flag=*** count=***"), "\(reporter.logLines)")
         let masker = SecretMasker(secrets: ["false", "1"])
@@ -168,11 +174,11 @@ import Testing
             let directory = TestPipelines.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let text = #"""
-            {"version": 1, "steps": [
-              {"id": "hello", "uses": "shell", "with": {"run": ["sh", "-c", "echo \"$1\"", "${secrets.REL_PIN}", "\#(greeting)"]}},
-              {"id": "fail", "uses": "shell", "needs": ["hello"], "with": {"run": ["false"]}}
-            ]}
-            """#
+                {"version": 1, "steps": [
+                  {"id": "hello", "uses": "shell", "with": {"run": ["sh", "-c", "echo \"$1\"", "${secrets.REL_PIN}", "\#(greeting)"]}},
+                  {"id": "fail", "uses": "shell", "needs": ["hello"], "with": {"run": ["false"]}}
+                ]}
+                """#
             let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory }, environment: ["REL_PIN": secret])
             #expect(result.statuses == ["hello=ok", "fail=failed"])
             let path = RunJournal.path(for: "test.json", in: directory)
@@ -187,8 +193,9 @@ import Testing
         #expect(first == rotated, "the fingerprint depends on the secret's value")
         #expect(first != changed, "a changed option must change the fingerprint")
         // The hash an attacker would try: the step's options with the secret's value in them.
-        let withValue = RunJournal.fingerprint(kind: "shell", resolved: try JSONParser.parse(#"{"run": ["sh", "-c", "echo \"$1\"", "k7Qz", "hi"]}"#),
-                                               workspace: "/nowhere")
+        let withValue = RunJournal.fingerprint(
+            kind: "shell", resolved: try JSONParser.parse(#"{"run": ["sh", "-c", "echo \"$1\"", "k7Qz", "hi"]}"#),
+            workspace: "/nowhere")
         #expect(!contents.contains(withValue))
         #expect(!contents.contains("k7Qz"))
     }
@@ -200,10 +207,10 @@ import Testing
     @Test func aSecretFollowedByACombiningMarkIsMasked() async throws {
         let token = "ghp_CombiningMark0123456789"
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "printf 'token=%s\\314\\201 end\\n' \"$0\"; exit 3", "${secrets.REL_TOKEN}"]}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "use", "uses": "shell", "with": {"run": ["sh", "-c", "printf 'token=%s\\314\\201 end\\n' \"$0\"; exit 3", "${secrets.REL_TOKEN}"]}}
+            ]}
+            """#
         let (result, reporter) = try await TestPipelines.run(text, environment: ["REL_TOKEN": token])
         #expect(reporter.logLines.contains("use: token=***\u{301} end"), "\(reporter.logLines)")
         let rendered = try Rendered(result, reporter, secrets: [token])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// DESIGN §5: what a step set up on the machine is undone at the end of the run, newest first, whatever happened.
@@ -42,15 +43,16 @@ import Testing
 
     @Test func undoesAfterAnInterrupt() async throws {
         let log = self.log
-        let (result, _) = try await TestPipelines.run(pipeline([setup("keychain"), setup("archive", needs: ["keychain"], extra: #", "milliseconds": 20000"#)]),
-                                                      onStart: { engine in
-            Task {
-                while !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("set up archive") {
-                    try await Task.sleep(for: .milliseconds(5))
+        let (result, _) = try await TestPipelines.run(
+            pipeline([setup("keychain"), setup("archive", needs: ["keychain"], extra: #", "milliseconds": 20000"#)]),
+            onStart: { engine in
+                Task {
+                    while !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("set up archive") {
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    engine.interrupt()
                 }
-                engine.interrupt()
-            }
-        })
+            })
         #expect(result.exitCode == 130)
         #expect(result.statuses == ["keychain=ok", "archive=cancelled"])
         #expect(lines == ["set up keychain", "set up archive", "undo archive", "undo keychain"])

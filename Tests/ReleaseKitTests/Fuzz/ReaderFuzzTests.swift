@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Mutation fuzzing of every reader of outside input: pipeline files, pbxproj, xcconfig, Info.plist, XcodeGen

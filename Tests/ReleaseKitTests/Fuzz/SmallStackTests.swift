@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Darwin gives every thread but the main one 512 KiB of stack (Linux: 8 MiB), the Swift cooperative pool's
@@ -29,8 +30,11 @@ enum SmallStack {
         let past = try SmallStack.run { () -> JSONParser.SyntaxError? in
             do { _ = try JSONParser.parse(nested(limit + 1)); return nil } catch let error as JSONParser.SyntaxError { return error } catch { return nil }
         }
-        #expect(past == JSONParser.SyntaxError(message: "objects and arrays nested deeper than 64 levels",
-                                               location: SourceLocation(line: 1, column: 10 + limit)))
+        #expect(
+            past
+                == JSONParser.SyntaxError(
+                    message: "objects and arrays nested deeper than 64 levels",
+                    location: SourceLocation(line: 1, column: 10 + limit)))
     }
 
     @Test func pbxprojAtItsLimitParsesAndOnePastIsAnErrorWithItsLine() throws {
@@ -88,8 +92,10 @@ enum SmallStack {
         let limit = BuildSettings.maximumDepth
         #expect(limit == 32)
         @Sendable func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
-            SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
-                path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+            SettingDefinition(
+                key: key, condition: nil, value: value,
+                site: ValueSite(
+                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
         }
         // `A0 = $(A1)`, `A1 = $(A2)`, …: following a reference is two levels (a lookup and an expansion).
         @Sendable func chain(_ settings: Int) -> BuildSettings {
@@ -186,13 +192,16 @@ enum SmallStack {
     @Test func xmlPlistsFromArchivesAndProfilesNestedPastTheLimitAreRefused() throws {
         let limit = PropertyListDepth.maximum
         func xml(_ depth: Int) -> Data {
-            Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
-                + String(repeating: "<array>", count: depth - 1) + String(repeating: "</array>", count: depth - 1) + "\n</dict>\n</plist>\n").utf8)
+            Data(
+                ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
+                    + String(repeating: "<array>", count: depth - 1) + String(repeating: "</array>", count: depth - 1) + "\n</dict>\n</plist>\n").utf8)
         }
         let atLimit = xml(limit), past = xml(limit + 1), deep = xml(100_000)
         let results = try SmallStack.run {
-            [PropertyListDepth.propertyList(from: atLimit) != nil, PropertyListDepth.propertyList(from: past) == nil,
-             PropertyListDepth.propertyList(from: deep) == nil]
+            [
+                PropertyListDepth.propertyList(from: atLimit) != nil, PropertyListDepth.propertyList(from: past) == nil,
+                PropertyListDepth.propertyList(from: deep) == nil,
+            ]
         }
         #expect(results == [true, true, true])
         #expect(PropertyListDepth.lineExceedingMaximum(Array(past)) == 5)

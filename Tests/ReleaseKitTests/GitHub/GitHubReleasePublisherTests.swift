@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 @Suite("ReleasePublisher against the local GitHub server")
 struct GitHubReleasePublisherTests {
@@ -44,10 +45,11 @@ struct GitHubReleasePublisherTests {
         #expect(result.release.targetCommitish == "master")
         #expect(result.uploaded == ["Demo.xcarchive.zip", "Demo.app.dSYM.zip"])
         #expect(result.bytesUploaded == 370_000)
-        #expect(result.assets.map(\.browserDownloadURL) == [
-            "\(fixture.url)/octo/app/releases/download/v3.0.0-4321_2014-10-22T06-01-18Z/Demo.xcarchive.zip",
-            "\(fixture.url)/octo/app/releases/download/v3.0.0-4321_2014-10-22T06-01-18Z/Demo.app.dSYM.zip",
-        ])
+        #expect(
+            result.assets.map(\.browserDownloadURL) == [
+                "\(fixture.url)/octo/app/releases/download/v3.0.0-4321_2014-10-22T06-01-18Z/Demo.xcarchive.zip",
+                "\(fixture.url)/octo/app/releases/download/v3.0.0-4321_2014-10-22T06-01-18Z/Demo.app.dSYM.zip",
+            ])
         let uploads = fixture.server.requests.filter { $0.route == .uploadAsset }
         #expect(uploads.count == 2)
         #expect(uploads.allSatisfy { $0.header("Content-Type") == "application/zip" })
@@ -261,9 +263,10 @@ struct GitHubReleasePublisherTests {
 
     @Test func bodyOver125000CharactersIsRejected() {
         let publication = ReleasePublication(repository: "octo/app", tag: "v1", body: String(repeating: "x", count: 125_001))
-        #expect(ReleasePublisher.localProblems(publication) == [
-            "release body has 125001 characters; GitHub accepts at most 125000",
-        ])
+        #expect(
+            ReleasePublisher.localProblems(publication) == [
+                "release body has 125001 characters; GitHub accepts at most 125000"
+            ])
     }
 
     @Test(arguments: [AssetReplacePolicy.fail, .replace, .skip])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct GitHubRemoteTests {

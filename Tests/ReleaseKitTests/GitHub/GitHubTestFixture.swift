@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
-@testable import ReleaseKit
 import Rehearsal
+import Synchronization
+
+@testable import ReleaseKit
 
 /// A local GitHub server in a temporary folder, a client pointed at it with fast retries, and helpers to
 /// make asset files. Records every log line and every requested back-off.
@@ -23,10 +24,11 @@ final class GitHubTestFixture: Sendable {
         self.token = token
         directory = TestTemporary.root + "/release-github-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/files", withIntermediateDirectories: true)
-        server = try LocalGitHubServer(configuration: .init(
-            storageDirectory: directory + "/server", token: token, readOnlyTokens: [Self.readOnlyToken],
-            immutableReleases: immutable
-        ))
+        server = try LocalGitHubServer(
+            configuration: .init(
+                storageDirectory: directory + "/server", token: token, readOnlyTokens: [Self.readOnlyToken],
+                immutableReleases: immutable
+            ))
         url = try server.start()
     }
 

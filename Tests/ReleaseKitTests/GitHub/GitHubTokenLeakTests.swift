@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 /// Runs publishes with faults, failures and both steps, collects every message they produce and every
 /// request the server saw, and checks the token appears only in `Authorization` headers: never as is,
@@ -55,16 +56,22 @@ struct GitHubTokenLeakTests {
             environment: [:], endpoints: ServiceEndpoints(overrides: [.github: fixture.url]), sink: { events.append($0) }
         )
         let tokenJSON = Self.token.replacingOccurrences(of: "/", with: "\\/")
-        let step = try GitHubReleaseStep(options: try decodeOptions(GitHubReleaseStep.Options.self, """
-        {"repo": "octo/app", "token": "\(tokenJSON)", "tag": "v3", "assets": ["*.zip"]}
-        """))
+        let step = try GitHubReleaseStep(
+            options: try decodeOptions(
+                GitHubReleaseStep.Options.self,
+                """
+                {"repo": "octo/app", "token": "\(tokenJSON)", "tag": "v3", "assets": ["*.zip"]}
+                """))
         try await step.verify(in: context)
         let plan = try await step.plan(in: context)
         texts.append("\(plan)")
         texts.append("\(try await step.run(in: context))")
-        let upload = try HTTPUploadStep(options: try decodeOptions(HTTPUploadStep.Options.self, """
-        {"url": "\(fixture.url)/nowhere", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "token \(tokenJSON)"}}
-        """))
+        let upload = try HTTPUploadStep(
+            options: try decodeOptions(
+                HTTPUploadStep.Options.self,
+                """
+                {"url": "\(fixture.url)/nowhere", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "token \(tokenJSON)"}}
+                """))
         texts.append("\(try await upload.plan(in: context))")
         do {
             _ = try await upload.run(in: context)

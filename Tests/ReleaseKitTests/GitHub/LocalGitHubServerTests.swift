@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 @Suite("LocalGitHubServer")
 struct LocalGitHubServerTests {
@@ -119,9 +120,10 @@ struct LocalGitHubServerTests {
         let fixture = try GitHubTestFixture()
         let path = try fixture.file("Demo.zip", size: 1234)
         _ = try await fixture.publisher().publish(fixture.publication([path], tag: "v1"))
-        #expect(fixture.server.summary() == [
-            "octo/app v1 (published) \(fixture.url)/octo/app/releases/tag/v1",
-            "  Demo.zip  1234 bytes  application/zip  uploaded  \(try fixture.sha256(path))",
-        ])
+        #expect(
+            fixture.server.summary() == [
+                "octo/app v1 (published) \(fixture.url)/octo/app/releases/tag/v1",
+                "  Demo.zip  1234 bytes  application/zip  uploaded  \(try fixture.sha256(path))",
+            ])
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 /// The libcurl client against the local GitHub server on 127.0.0.1 (real sockets, real HTTP).
 @Suite("HTTPClient")
@@ -52,9 +53,11 @@ struct HTTPClientTests {
     @Test func waitIsCappedAndRateLimitResetIsHonoured() {
         let now = Date(timeIntervalSince1970: 1_000_000)
         let policy = RetryPolicy(maxDelay: .seconds(30), jitter: false, now: { now })
-        let reset = HTTPResponse(status: 403, headers: [
-            HTTPHeader(name: "X-RateLimit-Remaining", value: "0"), HTTPHeader(name: "X-RateLimit-Reset", value: "1000012"),
-        ])
+        let reset = HTTPResponse(
+            status: 403,
+            headers: [
+                HTTPHeader(name: "X-RateLimit-Remaining", value: "0"), HTTPHeader(name: "X-RateLimit-Reset", value: "1000012"),
+            ])
         #expect(RetryPolicy.isRetriable(reset))
         #expect(policy.delay(after: reset, attempt: 1) == .seconds(12))
         let long = HTTPResponse(status: 429, headers: [HTTPHeader(name: "Retry-After", value: "3600")])
@@ -71,10 +74,11 @@ struct HTTPClientTests {
         // by a test running beside this one.
         let url = "http://127.0.0.1:1"
         let attempts = Recorder<Duration>()
-        let client = HTTPClient(configuration: .init(
-            connectTimeout: .seconds(2),
-            retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), jitter: false, sleep: { attempts.append($0) })
-        ))
+        let client = HTTPClient(
+            configuration: .init(
+                connectTimeout: .seconds(2),
+                retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), jitter: false, sleep: { attempts.append($0) })
+            ))
         await #expect {
             _ = try await client.send(HTTPRequest(url: url + "/user"))
         } throws: { error in
@@ -135,15 +139,18 @@ struct HTTPClientTests {
         let request = try #require(fixture.server.requests.last)
         #expect(request.header("Content-Type") == "multipart/form-data; boundary=XYZ")
         #expect(request.header("Content-Length") == "\(expected)")
-        #expect(String(decoding: form.head, as: UTF8.self) ==
-            "--XYZ\r\nContent-Disposition: form-data; name=\"appVersion\"\r\n\r\n3.0.0\r\n--XYZ\r\nContent-Disposition: form-data; name=\"dsym\"; filename=\"Demo.app.dSYM.zip\"\r\nContent-Type: application/zip\r\n\r\n")
+        #expect(
+            String(decoding: form.head, as: UTF8.self)
+                == "--XYZ\r\nContent-Disposition: form-data; name=\"appVersion\"\r\n\r\n3.0.0\r\n--XYZ\r\nContent-Disposition: form-data; name=\"dsym\"; filename=\"Demo.app.dSYM.zip\"\r\nContent-Type: application/zip\r\n\r\n"
+        )
     }
 
     @Test func uriTemplatesExpandLikeRFC6570() {
         let template = "https://uploads.github.com/repos/o/r/releases/1/assets{?name,label}"
         #expect(URITemplate.expand(template, ["name": "Demo App+1.zip"]) == "https://uploads.github.com/repos/o/r/releases/1/assets?name=Demo%20App%2B1.zip")
-        #expect(URITemplate.expand(template, ["name": "a.zip", "label": "dSYMs für iOS"]) ==
-            "https://uploads.github.com/repos/o/r/releases/1/assets?name=a.zip&label=dSYMs%20f%C3%BCr%20iOS")
+        #expect(
+            URITemplate.expand(template, ["name": "a.zip", "label": "dSYMs für iOS"])
+                == "https://uploads.github.com/repos/o/r/releases/1/assets?name=a.zip&label=dSYMs%20f%C3%BCr%20iOS")
         #expect(URITemplate.expand(template, [:]) == "https://uploads.github.com/repos/o/r/releases/1/assets")
         #expect(URITemplate.expand("/repos/{owner}/{repo}", ["owner": "o", "repo": "r"]) == "/repos/o/r")
     }
@@ -163,10 +170,11 @@ struct HTTPClientTLSTests {
         let fixture = try GitHubTestFixture()
         let port = fixture.url.split(separator: ":").last.map(String.init) ?? ""
         let attempts = Recorder<Duration>()
-        let client = HTTPClient(configuration: .init(
-            connectTimeout: .seconds(3), caCertificateFile: "/nonexistent/ca.pem",
-            retryPolicy: RetryPolicy(maxAttempts: 3, sleep: { attempts.append($0) })
-        ))
+        let client = HTTPClient(
+            configuration: .init(
+                connectTimeout: .seconds(3), caCertificateFile: "/nonexistent/ca.pem",
+                retryPolicy: RetryPolicy(maxAttempts: 3, sleep: { attempts.append($0) })
+            ))
         await #expect {
             _ = try await client.send(HTTPRequest(url: "https://127.0.0.1:\(port)/user"))
         } throws: { error in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// What Tab completes for `release run`: pipeline names, then the named pipeline's profiles and step ids.
@@ -27,10 +28,11 @@ import Testing
     /// Issue 22 item 8: a profile name is a word like a step id, so `release run --profile <TAB>` never offers code.
     @Test func aProfileNameThatIsNotAWordIsAValidationError() {
         let problems = TestPipelines.problems(#"{"version": 1, "profiles": {"$(touch x)": {}, "Release": {}, "ad-hoc_2": {}}, "steps": [{"id": "a", "uses": "noop"}]}"#)
-        #expect(problems == [
-            #"test.json:1:29: error: $.profiles["$(touch x)"]: invalid profile name '$(touch x)': profile names match [a-z0-9][a-z0-9-_]*"#,
-            "test.json:1:47: error: $.profiles.Release: invalid profile name 'Release': profile names match [a-z0-9][a-z0-9-_]*",
-        ])
+        #expect(
+            problems == [
+                #"test.json:1:29: error: $.profiles["$(touch x)"]: invalid profile name '$(touch x)': profile names match [a-z0-9][a-z0-9-_]*"#,
+                "test.json:1:47: error: $.profiles.Release: invalid profile name 'Release': profile names match [a-z0-9][a-z0-9-_]*",
+            ])
     }
 
     /// Every candidate is written so the asking shell reads it back as that word: bash quotes it (its `compgen -W`

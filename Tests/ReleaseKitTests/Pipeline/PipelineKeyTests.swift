@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The pipeline format's own keys are declared once (``PipelineKey/all``): the loader, `release schema` and the key
@@ -7,7 +8,10 @@ import Testing
 @Suite struct PipelineKeyTests {
     /// A JSON value.
     enum Literal: Sendable {
-        case bool(Bool), text(String), number(Double), null
+        case bool(Bool)
+        case text(String)
+        case number(Double)
+        case null
 
         var json: String {
             switch self {
@@ -34,8 +38,10 @@ import Testing
         func sample(_ value: Literal, _ accepted: Bool) -> Sample { Sample(key: key, value: value, accepted: accepted) }
         switch key.value {
         case .boolean:
-            return [sample(.bool(true), true), sample(.bool(false), true), sample(.number(1), false), sample(.text("true"), false),
-                    sample(.null, false)]
+            return [
+                sample(.bool(true), true), sample(.bool(false), true), sample(.number(1), false), sample(.text("true"), false),
+                sample(.null, false),
+            ]
         case .text(let nonEmpty):
             return [sample(.text("x"), true), sample(.text(""), !nonEmpty), sample(.number(1), false), sample(.bool(true), false)]
         case .version:
@@ -44,8 +50,10 @@ import Testing
         case .number(let whole, let range):
             let below = whole ? range.minimum - 1 : range.minimum.nextDown
             let above = whole ? range.maximum + 1 : range.maximum.nextUp
-            var samples = [sample(.number(range.minimum), true), sample(.number(range.maximum), true),
-                           sample(.number(below), false), sample(.number(above), false), sample(.text("1"), false), sample(.bool(true), false)]
+            var samples = [
+                sample(.number(range.minimum), true), sample(.number(range.maximum), true),
+                sample(.number(below), false), sample(.number(above), false), sample(.text("1"), false), sample(.bool(true), false),
+            ]
             if whole { samples.append(sample(.number(range.minimum + 0.5), false)) }
             return samples
         default:
@@ -63,11 +71,15 @@ import Testing
         case .pipeline:
             return (#"{"version": 1, "\#(name)": \#(sample.json), "steps": [\#(step)}]}"#, JSONPath.root.appending(name).description)
         case .profile:
-            return (#"{"version": 1, "profiles": {"p": {"\#(name)": \#(sample.json)}}, "steps": [\#(step)}]}"#,
-                    JSONPath.root.appending("profiles").appending("p").appending(name).description)
+            return (
+                #"{"version": 1, "profiles": {"p": {"\#(name)": \#(sample.json)}}, "steps": [\#(step)}]}"#,
+                JSONPath.root.appending("profiles").appending("p").appending(name).description
+            )
         case .step:
-            return (#"{"version": 1, "steps": [\#(step), "\#(name)": \#(sample.json)}]}"#,
-                    JSONPath.root.appending("steps").appending(0).appending(name).description)
+            return (
+                #"{"version": 1, "steps": [\#(step), "\#(name)": \#(sample.json)}]}"#,
+                JSONPath.root.appending("steps").appending(0).appending(name).description
+            )
         }
     }
 
@@ -113,8 +125,11 @@ import Testing
     @Test func theLoaderAcceptsExactlyTheKeysOfTheTable() {
         #expect(PipelineLoader.topLevelKeys == PipelineKey.keys(in: .pipeline).map(\.name))
         #expect(PipelineLoader.profileKeys == ["when", "default", "variables", "description"])
-        #expect(PipelineLoader.stepKeys == ["id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
-                                            "timeout", "continue_on_error", "runs_on", "description"])
+        #expect(
+            PipelineLoader.stepKeys == [
+                "id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
+                "timeout", "continue_on_error", "runs_on", "description",
+            ])
         for scope in PipelineKey.Scope.allCases {
             let names = PipelineKey.keys(in: scope).map(\.name)
             #expect(Set(names).count == names.count, "a key of \(scope) is declared twice")
@@ -175,8 +190,9 @@ import Testing
     /// order, each with the value the table declares.
     @Test func theDocumentedKeysAreTheDeclaredOnes() throws {
         let text = try String(contentsOf: FixturePaths.root.appendingPathComponent("Pipelines/README.md"), encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "## The file\n").dropFirst().first?
-            .components(separatedBy: "\n### ").first)
+        let section = try #require(
+            text.components(separatedBy: "## The file\n").dropFirst().first?
+                .components(separatedBy: "\n### ").first)
         var tables: [[String]] = []
         var inTable = false
         for line in section.split(separator: "\n", omittingEmptySubsequences: false) {

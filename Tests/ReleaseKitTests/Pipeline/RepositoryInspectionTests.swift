@@ -1,15 +1,17 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// What `release init` reads from a repository, and the choices it makes.
 @Suite struct RepositoryInspectionTests {
-    @Test(arguments: [
-        ("git@github.com:acme/app.git", "acme/app"),
-        ("https://github.com/acme/app", "acme/app"),
-        ("ssh://git@github.com/acme/app.git", "acme/app"),
-        ("https://gitlab.com/acme/app.git", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("git@github.com:acme/app.git", "acme/app"),
+            ("https://github.com/acme/app", "acme/app"),
+            ("ssh://git@github.com/acme/app.git", "acme/app"),
+            ("https://gitlab.com/acme/app.git", nil),
+        ] as [(String, String?)])
     func readsTheGitHubRemote(url: String, expected: String?) throws {
         let path = TestPipelines.temporaryDirectory() + "/config"
         try "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = \(url)\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
@@ -94,19 +96,22 @@ import Testing
     }
 
     /// What each real app's shape leads to (../shared/real-projects README, "Project shape files").
-    @Test(arguments: [
-        ("duckduckgo-ios", nil, "DuckDuckGo-iOS.xcodeproj", nil, "iOS Browser", "DuckDuckGo", "HKE973VLUW", [] as [String]),
-        ("element-x-ios", nil, "ElementX.xcodeproj", nil, "ElementX", "ElementX", "7J4U792NQT", ["xcodegen"]),
-        ("habitica-ios", nil, "Habitica.xcodeproj", "Habitica.xcworkspace", "Habitica", "Habitica", "9Q9SMRMCNN", []),
-        ("isowords", nil, "App/isowords.xcodeproj", nil, "isowords", "isowords", "VFRXY8HC3H", []),
-        ("keepassium", nil, "KeePassium.xcodeproj", "KeePassium.xcworkspace", "KeePassium", "KeePassium", "84W4PHXS24", []),
-        ("owncloud-ios-app", nil, "ownCloud.xcodeproj", nil, "ownCloud", "ownCloud", "4AP2STM4H5", []),
-        ("pocket-casts-ios", nil, "podcasts.xcodeproj", "podcasts.xcworkspace", "pocketcasts", "podcasts", "PZYM8XX95Q", ["pod"]),
-        ("swiftfin", nil, "Swiftfin.xcodeproj", nil, "Swiftfin", "Swiftfin iOS", nil, []),
-        ("swiftfin", "tvOS", "Swiftfin.xcodeproj", nil, "Swiftfin tvOS", "Swiftfin tvOS", nil, []),
-    ] as [(String, String?, String, String?, String, String, String?, [String])])
-    func readsEachRealProject(app: String, platform: String?, project: String, workspace: String?, scheme: String, target: String,
-                              team: String?, generation: [String]) throws {
+    @Test(
+        arguments: [
+            ("duckduckgo-ios", nil, "DuckDuckGo-iOS.xcodeproj", nil, "iOS Browser", "DuckDuckGo", "HKE973VLUW", [] as [String]),
+            ("element-x-ios", nil, "ElementX.xcodeproj", nil, "ElementX", "ElementX", "7J4U792NQT", ["xcodegen"]),
+            ("habitica-ios", nil, "Habitica.xcodeproj", "Habitica.xcworkspace", "Habitica", "Habitica", "9Q9SMRMCNN", []),
+            ("isowords", nil, "App/isowords.xcodeproj", nil, "isowords", "isowords", "VFRXY8HC3H", []),
+            ("keepassium", nil, "KeePassium.xcodeproj", "KeePassium.xcworkspace", "KeePassium", "KeePassium", "84W4PHXS24", []),
+            ("owncloud-ios-app", nil, "ownCloud.xcodeproj", nil, "ownCloud", "ownCloud", "4AP2STM4H5", []),
+            ("pocket-casts-ios", nil, "podcasts.xcodeproj", "podcasts.xcworkspace", "pocketcasts", "podcasts", "PZYM8XX95Q", ["pod"]),
+            ("swiftfin", nil, "Swiftfin.xcodeproj", nil, "Swiftfin", "Swiftfin iOS", nil, []),
+            ("swiftfin", "tvOS", "Swiftfin.xcodeproj", nil, "Swiftfin tvOS", "Swiftfin tvOS", nil, []),
+        ] as [(String, String?, String, String?, String, String, String?, [String])])
+    func readsEachRealProject(
+        app: String, platform: String?, project: String, workspace: String?, scheme: String, target: String,
+        team: String?, generation: [String]
+    ) throws {
         let head = try RealProjectsCorpus.require() + "/\(app)/head"
         let inspection = try RepositoryInspection.inspect(head, answers: .init(platform: platform))
         #expect(inspection.project == project)

@@ -1,12 +1,16 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct InterpolatorTests {
-    func interpolator(variables: [String: String] = [:], environment: [String: String] = [:], profile: String? = "release",
-                      outputs: [String: [String: OutputValue]] = [:], masker: SecretMasker = SecretMasker()) -> Interpolator {
-        var result = Interpolator(variables: variables, environment: environment, profile: profile, git: TestPipelines.fixedGit,
-                                  now: Date(timeIntervalSince1970: 1_413_957_678), masker: masker)
+    func interpolator(
+        variables: [String: String] = [:], environment: [String: String] = [:], profile: String? = "release",
+        outputs: [String: [String: OutputValue]] = [:], masker: SecretMasker = SecretMasker()
+    ) -> Interpolator {
+        var result = Interpolator(
+            variables: variables, environment: environment, profile: profile, git: TestPipelines.fixedGit,
+            now: Date(timeIntervalSince1970: 1_413_957_678), masker: masker)
         result.outputs = outputs
         return result
     }
@@ -44,8 +48,9 @@ import Testing
     @Test func readsGitAndProfile() throws {
         let subject = interpolator()
         #expect(try subject.string("${git.branch} ${git.short_sha} ${git.commit_count} ${profile}") == "release/3.0.0 0123456 4321 release")
-        let none = Interpolator(variables: [:], environment: [:], profile: nil, git: GitInfo(branch: nil, sha: nil, commitCount: nil, problem: "not a repository"),
-                                now: Date(), masker: SecretMasker())
+        let none = Interpolator(
+            variables: [:], environment: [:], profile: nil, git: GitInfo(branch: nil, sha: nil, commitCount: nil, problem: "not a repository"),
+            now: Date(), masker: SecretMasker())
         #expect(throws: ResolutionError.git(field: "sha", problem: "not a repository")) { try none.string("${git.sha}") }
         #expect(throws: ResolutionError.noProfile) { try none.string("${profile}") }
     }

@@ -1,36 +1,39 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct PlannerTests {
     static let pipeline = """
-    {"version": 1,
-     "variables": {"method": "app-store"},
-     "profiles": {
-       "release": {"when": {"branch": "release*"}},
-       "beta": {"when": {"env": {"BETA": "1"}}, "variables": {"method": "ad-hoc"}},
-       "adhoc": {"default": true, "variables": {"method": "ad-hoc"}}
-     },
-     "steps": [
-       {"id": "build", "uses": "print", "with": {"message": "${method}"}},
-       {"id": "publish", "uses": "print", "needs": ["build"], "when": {"profile": "release"}, "with": {"message": "publish"}},
-       {"id": "announce", "uses": "print", "with": {"message": "${steps.publish.outputs.message}"}},
-       {"id": "after", "uses": "print", "needs": ["publish"], "with": {"message": "after"}},
-       {"id": "cleanup", "uses": "noop", "always": true}
-     ]}
-    """
+        {"version": 1,
+         "variables": {"method": "app-store"},
+         "profiles": {
+           "release": {"when": {"branch": "release*"}},
+           "beta": {"when": {"env": {"BETA": "1"}}, "variables": {"method": "ad-hoc"}},
+           "adhoc": {"default": true, "variables": {"method": "ad-hoc"}}
+         },
+         "steps": [
+           {"id": "build", "uses": "print", "with": {"message": "${method}"}},
+           {"id": "publish", "uses": "print", "needs": ["build"], "when": {"profile": "release"}, "with": {"message": "publish"}},
+           {"id": "announce", "uses": "print", "with": {"message": "${steps.publish.outputs.message}"}},
+           {"id": "after", "uses": "print", "needs": ["publish"], "with": {"message": "after"}},
+           {"id": "cleanup", "uses": "noop", "always": true}
+         ]}
+        """
 
     func plan(branch: String?, profile: String? = nil, environment: [String: String] = [:], only: [String] = []) async throws -> Plan {
         let pipeline = try TestPipelines.load(Self.pipeline)
-        let options = RunOptions(workingDirectory: "/tmp", environment: environment, profile: profile, only: only,
-                                 git: GitInfo(branch: branch, sha: "abc", commitCount: 1))
+        let options = RunOptions(
+            workingDirectory: "/tmp", environment: environment, profile: profile, only: only,
+            git: GitInfo(branch: branch, sha: "abc", commitCount: 1))
         return try await Planner().plan(pipeline, options: options)
     }
 
     /// Two alternative steps, one per profile, and a step reading whichever runs through a profile variable: it is
     /// skipped for neither, and the plan says which edge belongs to another profile.
     @Test func aStepReadsOnlyTheProducersItsProfileNamesThroughVariables() async throws {
-        let pipeline = try TestPipelines.load("""
+        let pipeline = try TestPipelines.load(
+            """
             {"version": 1,
              "profiles": {"release": {"when": {"branch": "release*"}, "variables": {"source": "${steps.a.outputs.message}"}},
                           "adhoc": {"default": true, "variables": {"source": "${steps.b.outputs.message}"}}},
@@ -42,14 +45,19 @@ import Testing
              ]}
             """)
         for (branch, reads, skipped) in [("release/1.0", "a", "b"), ("develop", "b", "a")] {
-            let plan = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: "/tmp", environment: [:],
-                                                                           git: GitInfo(branch: branch, sha: "abc", commitCount: 1)))
+            let plan = try await Planner().plan(
+                pipeline,
+                options: RunOptions(
+                    workingDirectory: "/tmp", environment: [:],
+                    git: GitInfo(branch: branch, sha: "abc", commitCount: 1)))
             #expect(plan.step("use")?.decision == .run)
             #expect(plan.step("use")?.reads == [reads])
             #expect(Set(plan.step("use")?.needs ?? []) == ["a", "b"], "the graph orders it after both, whatever the profile")
             #expect(plan.step("both")?.decision == .skip("uses outputs of '\(skipped)', which is skipped"))
-            #expect(PlanRenderer.text(plan).contains("needs: a (uses its outputs\(reads == "a" ? "" : " under another profile")), b (uses its outputs\(reads == "b" ? "" : " under another profile"))"),
-                    "\(PlanRenderer.text(plan))")
+            #expect(
+                PlanRenderer.text(plan).contains(
+                    "needs: a (uses its outputs\(reads == "a" ? "" : " under another profile")), b (uses its outputs\(reads == "b" ? "" : " under another profile"))"),
+                "\(PlanRenderer.text(plan))")
         }
     }
 
@@ -77,14 +85,18 @@ import Testing
         #expect(plan.profile == "adhoc")
         #expect(plan.profileReason == "default; a pull request event: no 'branch' condition holds")
         // Even when the checkout itself is on a branch named like a release.
-        let named = RunOptions(workingDirectory: "/tmp", environment: environment,
-                               git: GitInfo(branch: "release/evil", sha: "abc", commitCount: 1, pullRequest: true))
+        let named = RunOptions(
+            workingDirectory: "/tmp", environment: environment,
+            git: GitInfo(branch: "release/evil", sha: "abc", commitCount: 1, pullRequest: true))
         let checkedOut = try await Planner().plan(pipeline, options: named)
         #expect(checkedOut.profile == "adhoc")
         #expect(checkedOut.step("publish")?.decision == .skip("when: profile is 'release' is false"))
         // A push still selects by branch.
-        let push = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: TestPipelines.temporaryDirectory(),
-            environment: ["GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_REF_NAME": "release/3.0.0"]))
+        let push = try await Planner().plan(
+            pipeline,
+            options: RunOptions(
+                workingDirectory: TestPipelines.temporaryDirectory(),
+                environment: ["GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_REF_NAME": "release/3.0.0"]))
         #expect(push.profile == "release")
     }
 

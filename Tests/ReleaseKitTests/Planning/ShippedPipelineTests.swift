@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The seed's workflow as shipped in Pipelines/distribute.json, planned as on a macOS CI machine.
@@ -7,8 +8,9 @@ import Testing
     func plan(branch: String, environment: [String: String] = [:]) async throws -> Plan {
         let path = FixturePaths.root.appendingPathComponent("Pipelines/distribute.json").path
         let pipeline = try PipelineLoader().load(path: path, displayPath: "Pipelines/distribute.json")
-        let options = RunOptions(workingDirectory: "/tmp", environment: environment, now: Date(timeIntervalSince1970: 1_413_957_678),
-                                 os: "macos", git: GitInfo(branch: branch, sha: "abc", commitCount: 4321))
+        let options = RunOptions(
+            workingDirectory: "/tmp", environment: environment, now: Date(timeIntervalSince1970: 1_413_957_678),
+            os: "macos", git: GitInfo(branch: branch, sha: "abc", commitCount: 4321))
         return try await Planner().plan(pipeline, options: options)
     }
 
@@ -17,8 +19,11 @@ import Testing
         #expect(plan.profile == "release")
         #expect(try plan.interpolator.variable("configuration") == "Release")
         #expect(try plan.interpolator.variable("export_method") == "app-store")
-        #expect(plan.steps.filter(\.willRun).map(\.id) == ["version", "signing", "archive", "export",
-                                                            "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "upload", "testflight", "submit", "publish"])
+        #expect(
+            plan.steps.filter(\.willRun).map(\.id) == [
+                "version", "signing", "archive", "export",
+                "check-dsyms", "dsyms", "zip", "check-ipa", "validate", "itmsp", "notes", "upload", "testflight", "submit", "publish",
+            ])
         // No shell strings left for signing, building, exporting or validating. The App Store build signs with what
         // signing.sync finds (or makes) through the API, whose teardown removes the keychain and profiles; the
         // archive's keychain is the one it made.
@@ -38,8 +43,10 @@ import Testing
 
         // The seed's tag, name, body (with the release notes after it) and asset names.
         var interpolator = plan.interpolator
-        interpolator.outputs = ["version": ["version": .string("3.0.0"), "build": .string("4321")],
-                                "notes": ["markdown": .string("### Features\n- sign in with Apple\n")]]
+        interpolator.outputs = [
+            "version": ["version": .string("3.0.0"), "build": .string("4321")],
+            "notes": ["markdown": .string("### Features\n- sign in with Apple\n")],
+        ]
         #expect(try interpolator.variable("tag") == "v3.0.0-4321_2014-10-22T06-01-18Z")
         #expect(try interpolator.string("${build_dir}/${name}.xcarchive.zip") == "build/Demo-3.0.0-4321.xcarchive.zip")
         let publish = try interpolator.node(plan.step("publish")!.definition.with.members!.first { $0.key == "body" }!.value)
@@ -80,8 +87,11 @@ import Testing
     @Test func onLinuxTheXcodeStepsAndWhatUsesThemAreSkippedHonestly() async throws {
         let path = FixturePaths.root.appendingPathComponent("Pipelines/distribute.json").path
         let pipeline = try PipelineLoader().load(path: path)
-        let plan = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: "/tmp", environment: [:], os: "linux",
-                                                                        git: GitInfo(branch: "release/3.0.0", sha: "a", commitCount: 1)))
+        let plan = try await Planner().plan(
+            pipeline,
+            options: RunOptions(
+                workingDirectory: "/tmp", environment: [:], os: "linux",
+                git: GitInfo(branch: "release/3.0.0", sha: "a", commitCount: 1)))
         #expect(plan.step("archive")?.decision == .skip("runs on macos only (when: os is 'macos'), this is linux; see it with --os macos"))
         #expect(plan.step("zip")?.decision == .skip("uses outputs of 'archive', which runs on macos only; see both with --os macos"))
         #expect(plan.step("version")?.decision == .run)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Issue 24: the scripts an exported job runs to hand its commits and changes to the jobs after it, run with sh in
@@ -36,9 +37,10 @@ import Testing
 
         // Job a: the bump, committed, and an uncommitted change.
         let a = try await Self.checkout(origin, "a")
-        try await a.sh(WorkflowState.before(temporary: Self.temporary)
-            + ["echo 3.0.1 > VERSION", "git add VERSION", "git commit -q -m Bump", "echo changed >> README"]
-            + WorkflowState.record(job: "a", temporary: Self.temporary))
+        try await a.sh(
+            WorkflowState.before(temporary: Self.temporary)
+                + ["echo 3.0.1 > VERSION", "git add VERSION", "git commit -q -m Bump", "echo changed >> README"]
+                + WorkflowState.record(job: "a", temporary: Self.temporary))
         let bump = try await a.sh(["git rev-parse HEAD"])
         #expect(bump != checkedOut)
         #expect(FileManager.default.fileExists(atPath: a.path + "/.git/release-changes/a.bundle"))
@@ -46,9 +48,10 @@ import Testing
         // Job b (needs a): tags, then commits once more.
         let b = try await Self.checkout(origin, "b")
         try Self.carry(["a"], from: a, to: b)
-        let restored = try await b.sh(WorkflowState.restore(ancestors: ["a"], temporary: Self.temporary) + WorkflowState.before(temporary: Self.temporary)
-            + ["git tag v3.0.1", "echo notes > NOTES", "git add NOTES", "git commit -q -m Notes"]
-            + WorkflowState.record(job: "b", temporary: Self.temporary))
+        let restored = try await b.sh(
+            WorkflowState.restore(ancestors: ["a"], temporary: Self.temporary) + WorkflowState.before(temporary: Self.temporary)
+                + ["git tag v3.0.1", "echo notes > NOTES", "git add NOTES", "git commit -q -m Notes"]
+                + WorkflowState.record(job: "b", temporary: Self.temporary))
         #expect(restored.contains("release: starting from the repository as job a left it:"), "\(restored)")
         #expect(try await b.sh(["git rev-parse v3.0.1^{commit}"]) == bump, "the tag names the bump's commit")
         #expect(try await b.sh(["git rev-parse HEAD^"]) == bump)
@@ -68,14 +71,16 @@ import Testing
         // A job that changes nothing hands on nothing: the job after it starts from the state before it.
         let quiet = try await Self.checkout(origin, "quiet")
         try Self.carry(["a"], from: a, to: quiet)
-        try await quiet.sh(WorkflowState.restore(ancestors: ["a"], temporary: Self.temporary) + WorkflowState.before(temporary: Self.temporary)
-            + WorkflowState.record(job: "quiet", temporary: Self.temporary))
+        try await quiet.sh(
+            WorkflowState.restore(ancestors: ["a"], temporary: Self.temporary) + WorkflowState.before(temporary: Self.temporary)
+                + WorkflowState.record(job: "quiet", temporary: Self.temporary))
         #expect(!FileManager.default.fileExists(atPath: quiet.path + "/.git/release-changes/quiet.bundle"))
 
         // Two jobs that both committed, neither waiting for the other: the job after both fails, naming them.
         let d = try await Self.checkout(origin, "d")
-        try await d.sh(WorkflowState.before(temporary: Self.temporary) + ["echo other > OTHER", "git add OTHER", "git commit -q -m Other"]
-            + WorkflowState.record(job: "d", temporary: Self.temporary))
+        try await d.sh(
+            WorkflowState.before(temporary: Self.temporary) + ["echo other > OTHER", "git add OTHER", "git commit -q -m Other"]
+                + WorkflowState.record(job: "d", temporary: Self.temporary))
         let e = try await Self.checkout(origin, "e")
         try Self.carry(["a"], from: a, to: e)
         try Self.carry(["d"], from: d, to: e)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Rehearsal
+import Testing
+
 @testable import ReleaseKit
 
 /// The stand-in for plain HTTP endpoints, through the real libcurl client.
@@ -16,11 +17,12 @@ struct RecordingServerTests {
         let path = directory + "/Demo.app.dSYM.zip"
         try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: path))
 
-        let response = try await HTTPClient().send(HTTPRequest(
-            method: "POST", url: url + "/api/v1/dsyms/upload?app=demo&build=4321",
-            headers: [(name: "Content-Type", value: "application/zip"), (name: "X-Api-Key", value: "k")],
-            body: .file(path: path)
-        ))
+        let response = try await HTTPClient().send(
+            HTTPRequest(
+                method: "POST", url: url + "/api/v1/dsyms/upload?app=demo&build=4321",
+                headers: [(name: "Content-Type", value: "application/zip"), (name: "X-Api-Key", value: "k")],
+                body: .file(path: path)
+            ))
 
         #expect(response.status == 200)
         #expect(response.text == "{}")
@@ -38,9 +40,10 @@ struct RecordingServerTests {
         #expect(request.bodySHA256 == (try await FileDigest.sha256(ofFile: path).hex))
         #expect(request.status == 200)
         #expect(request.body == nil, "a body above keptBodyLimit is only counted and hashed")
-        #expect(server.summary() == [
-            "POST /api/v1/dsyms/upload?app=demo&build=4321  300000 bytes  200  sha256:\(try await FileDigest.sha256(ofFile: path).hex)",
-        ])
+        #expect(
+            server.summary() == [
+                "POST /api/v1/dsyms/upload?app=demo&build=4321  300000 bytes  200  sha256:\(try await FileDigest.sha256(ofFile: path).hex)"
+            ])
     }
 
     @Test func keepsASmallBodyByteForByte() async throws {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Rehearsal
+import Testing
+
 @testable import ReleaseKit
 
 /// `release run --rehearse`'s stand-ins, started together.
@@ -29,11 +30,13 @@ struct RehearsalTests {
         let response = try await HTTPClient().send(HTTPRequest(method: "POST", url: http + "/hooks/T1/B2", body: .data(Data("hello".utf8))))
         #expect(response.status == 200)
 
-        #expect(rehearsal.summary().hasSuffix("""
-        rehearsal: local HTTP endpoint \(http)
-          POST /hooks/T1/B2  5 bytes  200  sha256:\(FileDigest.sha256(of: Data("hello".utf8)))
+        #expect(
+            rehearsal.summary().hasSuffix(
+                """
+                rehearsal: local HTTP endpoint \(http)
+                  POST /hooks/T1/B2  5 bytes  200  sha256:\(FileDigest.sha256(of: Data("hello".utf8)))
 
-        """))
+                """))
     }
 
     @Test func keepsAGivenToken() throws {
@@ -79,18 +82,20 @@ struct RehearsalTests {
     @Test func unsetSecretsGetPlaceholdersAndTheHeaderSaysWhatIsReal() throws {
         let storage = TestTemporary.root + "/release-rehearsal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
-        let rehearsal = try Rehearsal(storage: storage, environment: ["CRASH_KEY": "given"],
-                                      secrets: ["SLACK_WEBHOOK_URL", "CRASH_KEY", "SIGNING_PASSWORD", "GITHUB_TOKEN"])
+        let rehearsal = try Rehearsal(
+            storage: storage, environment: ["CRASH_KEY": "given"],
+            secrets: ["SLACK_WEBHOOK_URL", "CRASH_KEY", "SIGNING_PASSWORD", "GITHUB_TOKEN"])
         defer { rehearsal.stop() }
         #expect(rehearsal.placeholderSecrets == ["GITHUB_TOKEN", "SIGNING_PASSWORD", "SLACK_WEBHOOK_URL"])
         #expect(rehearsal.environment["CRASH_KEY"] == "given")
         #expect(try #require(rehearsal.environment["SLACK_WEBHOOK_URL"]).hasPrefix("https://rehearsal.invalid/slack_webhook_url/"))
         #expect(try #require(rehearsal.environment["SIGNING_PASSWORD"]).hasPrefix("rehearsal-"))
-        #expect(rehearsal.header() == """
-            rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
-            rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
-            rehearsal: placeholder values (masked) for secrets that are not set: GITHUB_TOKEN, SIGNING_PASSWORD, SLACK_WEBHOOK_URL
+        #expect(
+            rehearsal.header() == """
+                rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
+                rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
+                rehearsal: placeholder values (masked) for secrets that are not set: GITHUB_TOKEN, SIGNING_PASSWORD, SLACK_WEBHOOK_URL
 
-            """)
+                """)
     }
 }

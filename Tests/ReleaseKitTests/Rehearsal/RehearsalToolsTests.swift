@@ -11,8 +11,9 @@ import Testing
         let written = try RehearsalTools.write(to: folder)
         let expected = try FileManager.default.contentsOfDirectory(atPath: fixtures)
             .filter { !$0.hasPrefix(".") && !$0.hasPrefix("__pycache__") }.sorted()
-        #expect(written.map { ($0 as NSString).lastPathComponent }.sorted() == expected,
-                "Fixtures/FakeTools changed: run python3 scripts/embed-rehearsal-tools.py")
+        #expect(
+            written.map { ($0 as NSString).lastPathComponent }.sorted() == expected,
+            "Fixtures/FakeTools changed: run python3 scripts/embed-rehearsal-tools.py")
         for name in expected {
             let ours = FileManager.default.contents(atPath: folder + "/" + name)
             let theirs = FileManager.default.contents(atPath: fixtures + "/" + name)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The App Store Connect steps' options: every mistake a pipeline can make is named with the option and the value.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct AssetsGateStepTests {
@@ -15,10 +16,11 @@ import Testing
         let directory = try Self.files()
         let result = try await GatePipelines.runGate("gate.assets", ["files": ["build/*.zip", "build/ipa/App.ipa"], "max_count": 3], directory: directory)
         #expect(result.statuses == ["gate=ok"])
-        #expect(result.step("gate")?.outputs == [
-            "count": .number(3), "total_size": .number(11),
-            "files": .list([.path(directory + "/build/App-3.0.0-4321.xcarchive.zip"), .path(directory + "/build/App.app.dSYM.zip"), .path(directory + "/build/ipa/App.ipa")]),
-        ])
+        #expect(
+            result.step("gate")?.outputs == [
+                "count": .number(3), "total_size": .number(11),
+                "files": .list([.path(directory + "/build/App-3.0.0-4321.xcarchive.zip"), .path(directory + "/build/App.app.dSYM.zip"), .path(directory + "/build/ipa/App.ipa")]),
+            ])
     }
 
     @Test func rejectsMissingFilesAndGlobsMatchingNothing() async throws {
@@ -26,10 +28,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory + "/build/Demo.xcarchive", withIntermediateDirectories: true)
         let result = try await GatePipelines.runGate("gate.assets", ["files": ["build/*.tar.gz", "build/Demo.xcarchive"]], directory: directory)
         #expect(result.statuses == ["gate=rejected"])
-        #expect(result.step("gate")?.message == """
-            - 'build/*.tar.gz' matches no file
-            - '\(directory)/build/Demo.xcarchive' is a folder, not a file (zip it first)
-            """)
+        #expect(
+            result.step("gate")?.message == """
+                - 'build/*.tar.gz' matches no file
+                - '\(directory)/build/Demo.xcarchive' is a folder, not a file (zip it first)
+                """)
         // A literal path that does not exist stops the run in preflight, before anything runs.
         let missing = try await GatePipelines.runGate("gate.assets", ["files": ["build/missing.zip"]], directory: directory)
         #expect(missing.step("gate")?.message == "option 'files': no such file or directory '\(directory)/build/missing.zip'")
@@ -46,10 +49,11 @@ import Testing
         let directory = try Self.files()
         try GatePipelines.write("other ipa", "build/App.ipa", in: directory)
         let result = try await GatePipelines.runGate("gate.assets", ["files": ["build/*", "build/ipa/App.ipa"], "max_count": 3], directory: directory)
-        #expect(result.step("gate")?.message == """
-            - 2 files have the name 'App.ipa': '\(directory)/build/App.ipa', '\(directory)/build/ipa/App.ipa'; asset names must be unique
-            - 4 files, more than max_count 3
-            """)
+        #expect(
+            result.step("gate")?.message == """
+                - 2 files have the name 'App.ipa': '\(directory)/build/App.ipa', '\(directory)/build/ipa/App.ipa'; asset names must be unique
+                - 4 files, more than max_count 3
+                """)
     }
 
     @Test func takesListOutputsOfOtherSteps() async throws {
@@ -64,7 +68,12 @@ import Testing
     }
 
     @Test func rejectsBadOptions() {
-        #expect(throws: StepError.invalidOption("max_size", "'0' must be from 1 to 1099511627776")) { try AssetsGateStep(options: .with { $0.files = PathListOption(["a"]); $0.maxSize = 0 }) }
+        #expect(throws: StepError.invalidOption("max_size", "'0' must be from 1 to 1099511627776")) {
+            try AssetsGateStep(
+                options: .with {
+                    $0.files = PathListOption(["a"]); $0.maxSize = 0
+                })
+        }
         #expect(throws: StepError.invalidOption("files", "must list at least one file")) { try AssetsGateStep(options: .with { $0.files = PathListOption([]) }) }
     }
 }

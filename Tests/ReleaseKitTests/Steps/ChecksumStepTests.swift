@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct ChecksumStepTests {
@@ -59,7 +60,11 @@ import Testing
         try GatePipelines.write("a", "b.txt", in: directory)
         try GatePipelines.write("a", "a.txt", in: directory)
         let text = GatePipelines.text([["id": "sums", "uses": "checksum", "with": ["files": ["b.txt", "a.txt"]]]])
-        let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory; $0.dryRun = true })
+        let (result, _) = try await TestPipelines.run(
+            text,
+            configure: {
+                $0.workingDirectory = directory; $0.dryRun = true
+            })
         #expect(result.step("sums")?.effects == [.writeFile(path: directory + "/SHA256SUMS", diff: nil, detail: "SHA-256 of 2 files: a.txt, b.txt")])
         #expect(!FileManager.default.fileExists(atPath: directory + "/SHA256SUMS"))
     }

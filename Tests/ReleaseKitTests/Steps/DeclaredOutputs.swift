@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReleaseKit
 
 /// What a step returns against what its kind declares (`StepDocumentation.outputs`, which `release steps`, the

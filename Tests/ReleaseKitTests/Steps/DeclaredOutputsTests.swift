@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Every step returns only the outputs its kind declares. `TestPipelines.run` checks this after every run of the unit

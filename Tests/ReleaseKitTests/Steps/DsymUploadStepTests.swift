@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// `dsym.upload`: sentry-cli and Firebase's upload-symbols played by the fakes in Fixtures/FakeTools, which record
@@ -24,8 +25,9 @@ import Testing
             environment["PATH"] = path ?? "\(DsymUploadStepTests.fakeTools):\(environment["PATH"] ?? "/usr/bin:/bin")"
             environment["RELEASE_FAKE_LOG"] = log
             environment.merge(extra) { _, new in new }
-            return StepContext(stepID: "crashes", kind: DsymUploadStep.kind, workingDirectory: folder, environment: environment,
-                               isDryRun: dryRun, endpoints: ServiceEndpoints(isolated: isolated), sink: { [events] in events.append($0) })
+            return StepContext(
+                stepID: "crashes", kind: DsymUploadStep.kind, workingDirectory: folder, environment: environment,
+                isDryRun: dryRun, endpoints: ServiceEndpoints(isolated: isolated), sink: { [events] in events.append($0) })
         }
 
         /// Each recorded call: (tool, argv, environment).
@@ -112,8 +114,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: setup.folder + "/build/Demo.app.dSYM", withIntermediateDirectories: true)
         let step = try Self.step(#"{"provider": "sentry", "path": "build/Demo.app.dSYM", "org": "example", "project": "ios-app", "include_sources": true}"#)
         let plan = try await step.plan(in: setup.context(dryRun: true))
-        #expect(plan.effects.first == .command(argv: [Self.fakeTools + "/sentry-cli", "debug-files", "upload", "--org", "example", "--project", "ios-app",
-                                                      "--include-sources", setup.folder + "/build/Demo.app.dSYM"], directory: nil))
+        #expect(
+            plan.effects.first
+                == .command(
+                    argv: [
+                        Self.fakeTools + "/sentry-cli", "debug-files", "upload", "--org", "example", "--project", "ios-app",
+                        "--include-sources", setup.folder + "/build/Demo.app.dSYM",
+                    ], directory: nil))
         #expect(try setup.calls().isEmpty)
     }
 
@@ -122,7 +129,10 @@ import Testing
     @Test(arguments: [
         (#"{"provider": "sentry", "path": "a.dSYM", "project": "p"}"#, "option 'org': provider 'sentry' needs 'org'"),
         (#"{"provider": "sentry", "path": "a.dSYM", "org": "o"}"#, "option 'project': provider 'sentry' needs 'project'"),
-        (#"{"provider": "sentry", "path": "a.dSYM", "org": "o", "project": "p", "google_service_plist": "G.plist"}"#, "option 'google_service_plist': only for provider 'crashlytics'"),
+        (
+            #"{"provider": "sentry", "path": "a.dSYM", "org": "o", "project": "p", "google_service_plist": "G.plist"}"#,
+            "option 'google_service_plist': only for provider 'crashlytics'"
+        ),
         (#"{"provider": "crashlytics", "path": "a.dSYM"}"#, "option 'google_service_plist': provider 'crashlytics' needs the app's GoogleService-Info.plist"),
         (#"{"provider": "crashlytics", "path": "a.dSYM", "google_service_plist": "G.plist", "org": "o"}"#, "option 'org': only for provider 'sentry'"),
         (#"{"provider": "crashlytics", "path": "a.dSYM", "google_service_plist": "G.plist", "platform": "watchos"}"#, "option 'platform': 'watchos' is not one of ios, mac, tvos"),
@@ -148,7 +158,11 @@ import Testing
             try await crashlytics.verify(in: setup.context())
         }
         try "<plist/>".write(toFile: setup.folder + "/GoogleService-Info.plist", atomically: true, encoding: .utf8)
-        await #expect(throws: StepError.failed("command not found: 'upload-symbols' (it comes with FirebaseCrashlytics, as Pods/FirebaseCrashlytics/upload-symbols or in the Swift package's checkout: give its path in 'tool')")) {
+        await #expect(
+            throws: StepError.failed(
+                "command not found: 'upload-symbols' (it comes with FirebaseCrashlytics, as Pods/FirebaseCrashlytics/upload-symbols or in the Swift package's checkout: give its path in 'tool')"
+            )
+        ) {
             try await crashlytics.verify(in: setup.context(path: "/usr/bin:/bin"))
         }
         let notExecutable = try Self.step(#"{"provider": "sentry", "path": "empty", "org": "o", "project": "p", "tool": "GoogleService-Info.plist"}"#)

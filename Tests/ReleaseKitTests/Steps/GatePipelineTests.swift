@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The gates together in one pipeline, as a release runs them.
@@ -10,7 +11,10 @@ import Testing
         let text = GatePipelines.text([
             ["id": "check-ipa", "uses": "gate.ipa", "gate": true, "with": ["ipa": "Demo.ipa", "channel": "app-store", "version": "3.0.1"]],
             ["id": "check-assets", "uses": "gate.assets", "gate": true, "with": ["files": ["Demo.ipa"]]],
-            ["id": "validate", "uses": "gate.command", "gate": true, "with": ["run": ["sh", "-c", "echo 'ERROR ITMS-90034: Missing or invalid signature'"], "fail_on": ["ERROR ITMS-[0-9]+"]]],
+            [
+                "id": "validate", "uses": "gate.command", "gate": true,
+                "with": ["run": ["sh", "-c", "echo 'ERROR ITMS-90034: Missing or invalid signature'"], "fail_on": ["ERROR ITMS-[0-9]+"]],
+            ],
             ["id": "itmsp", "uses": "itmsp.package", "needs": ["check-ipa", "check-assets", "validate"], "with": ["ipa": "Demo.ipa", "apple_id": "1234567890"]],
             ["id": "sums", "uses": "checksum", "with": ["files": ["${steps.itmsp.outputs.metadata}", "Demo.ipa"]]],
             ["id": "cleanup", "uses": "shell", "always": true, "needs": ["sums"], "with": ["run": ["touch", "cleaned"]]],
@@ -18,7 +22,9 @@ import Testing
         let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory })
         #expect(result.statuses == ["check-ipa=rejected", "check-assets=ok", "validate=rejected", "itmsp=blocked", "sums=blocked", "cleanup=ok"])
         #expect(result.exitCode == 2)
-        #expect(result.step("check-ipa")?.message == "'\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision (profile 'Demo App Store 2013') expired on 2014-01-01T00:00:00Z (now 2014-10-22T06:01:18Z)")
+        #expect(
+            result.step("check-ipa")?.message
+                == "'\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision (profile 'Demo App Store 2013') expired on 2014-01-01T00:00:00Z (now 2014-10-22T06:01:18Z)")
         let command = ShellQuoting.commandLine(["sh", "-c", "echo 'ERROR ITMS-90034: Missing or invalid signature'"])
         #expect(result.step("validate")?.message == "'\(command)' standard output line 1 matches fail_on 'ERROR ITMS-[0-9]+': 'ERROR ITMS-90034: Missing or invalid signature'")
         #expect(!FileManager.default.fileExists(atPath: directory + "/Demo.itmsp"))
@@ -33,7 +39,11 @@ import Testing
             ["id": "itmsp", "uses": "itmsp.package", "needs": ["check-ipa"], "with": ["ipa": "Demo.ipa", "apple_id": "1234567890", "output": "upload/Demo.itmsp"]],
             ["id": "sums", "uses": "checksum", "with": ["files": ["${steps.itmsp.outputs.metadata}", "Demo.ipa"], "output": "upload/SHA256SUMS"]],
         ])
-        let (planned, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory; $0.dryRun = true })
+        let (planned, _) = try await TestPipelines.run(
+            text,
+            configure: {
+                $0.workingDirectory = directory; $0.dryRun = true
+            })
         #expect(planned.statuses == ["check-ipa=ok", "itmsp=planned", "sums=planned"])
         #expect(!FileManager.default.fileExists(atPath: directory + "/upload"))
         let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory })

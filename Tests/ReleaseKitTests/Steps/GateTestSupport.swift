@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReleaseKit
 
 /// Builds pipeline text for the gate tests from step objects, so paths with any characters are quoted right.
@@ -10,13 +11,17 @@ enum GatePipelines {
     }
 
     /// One gate step `id` of `kind` with `with`, run through the real engine in `directory` (a fresh folder when nil).
-    static func runGate(_ kind: String, _ with: [String: Any], id: String = "gate", directory: String? = nil,
-                        now: Date? = nil, environment: [String: String] = [:]) async throws -> RunResult {
+    static func runGate(
+        _ kind: String, _ with: [String: Any], id: String = "gate", directory: String? = nil,
+        now: Date? = nil, environment: [String: String] = [:]
+    ) async throws -> RunResult {
         let text = text([["id": id, "uses": kind, "gate": true, "with": with]])
-        let (result, _) = try await TestPipelines.run(text, configure: { options in
-            if let directory { options.workingDirectory = directory }
-            if let now { options.now = now }
-        }, environment: environment)
+        let (result, _) = try await TestPipelines.run(
+            text,
+            configure: { options in
+                if let directory { options.workingDirectory = directory }
+                if let now { options.now = now }
+            }, environment: environment)
         return result
     }
 

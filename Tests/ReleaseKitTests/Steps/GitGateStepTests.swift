@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct GitGateStepTests {
@@ -25,7 +26,9 @@ import Testing
         let result = try await GatePipelines.runGate("gate.git", ["ignore": ["build/*"]], directory: repository.path)
         let root = try await repository.git("rev-parse", "--show-toplevel")
         #expect(result.statuses == ["gate=rejected"])
-        #expect(result.step("gate")?.message == "the working tree '\(root)' is not clean: 3 changed paths: ' M README', 'A  staged.txt', '?? notes/todo.txt'; commit them, or list them in 'ignore'")
+        #expect(
+            result.step("gate")?.message
+                == "the working tree '\(root)' is not clean: 3 changed paths: ' M README', 'A  staged.txt', '?? notes/todo.txt'; commit them, or list them in 'ignore'")
         let unchecked = try await GatePipelines.runGate("gate.git", ["clean": false], directory: repository.path)
         #expect(unchecked.statuses == ["gate=ok"])
     }
@@ -86,8 +89,9 @@ import Testing
 
     @Test func parsesPorcelainWithRenames() {
         let text = "R  new name.txt\0old name.txt\0 M a\0?? b c\0"
-        #expect(GitGateStep.changes(fromPorcelain: text) == [
-            .init(status: "R ", path: "new name.txt"), .init(status: " M", path: "a"), .init(status: "??", path: "b c"),
-        ])
+        #expect(
+            GitGateStep.changes(fromPorcelain: text) == [
+                .init(status: "R ", path: "new name.txt"), .init(status: " M", path: "a"), .init(status: "??", path: "b c"),
+            ])
     }
 }

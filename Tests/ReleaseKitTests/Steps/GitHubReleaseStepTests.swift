@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite("github.release and http.upload steps")
@@ -26,19 +27,25 @@ struct GitHubReleaseStepTests {
         let fixture = try GitHubTestFixture()
         try fixture.file("Demo.xcarchive.zip", size: 40_000)
         try fixture.file("Demo.app.dSYM.zip", size: 9_000, seed: 5)
-        let options = try Self.decode(GitHubReleaseStep.Options.self, """
-        {"repo": "octo/app", "token": "\(GitHubTestFixture.token)", "tag": "v3.0.0-4321_2014-10-22T06-01-18Z",
-         "name": "v3.0.0-4321_2014-10-22T06-01-18Z", "body": "Build: 3.0.0 (4321)\\nUploaded: 2014/10/22 15:01:18\\n",
-         "target_commitish": "master", "make_latest": true,
-         "assets": ["Demo.xcarchive.zip", {"path": "*.dSYM.zip", "label": "dSYMs"}]}
-        """)
+        let options = try Self.decode(
+            GitHubReleaseStep.Options.self,
+            """
+            {"repo": "octo/app", "token": "\(GitHubTestFixture.token)", "tag": "v3.0.0-4321_2014-10-22T06-01-18Z",
+             "name": "v3.0.0-4321_2014-10-22T06-01-18Z", "body": "Build: 3.0.0 (4321)\\nUploaded: 2014/10/22 15:01:18\\n",
+             "target_commitish": "master", "make_latest": true,
+             "assets": ["Demo.xcarchive.zip", {"path": "*.dSYM.zip", "label": "dSYMs"}]}
+            """)
         let step = try GitHubReleaseStep(options: options)
         let events = Recorder<StepEvent>()
         let context = Self.context(fixture, events: events)
         try await step.verify(in: context)
         let plan = try await step.plan(in: context)
         #expect(plan.effects.count == 5)
-        #expect(plan.effects.first == .request(method: "GET", url: "\(fixture.url)/repos/octo/app/releases?per_page=100", detail: "find the release for tag 'v3.0.0-4321_2014-10-22T06-01-18Z' (drafts included)"))
+        #expect(
+            plan.effects.first
+                == .request(
+                    method: "GET", url: "\(fixture.url)/repos/octo/app/releases?per_page=100",
+                    detail: "find the release for tag 'v3.0.0-4321_2014-10-22T06-01-18Z' (drafts included)"))
         let outputs = try await step.run(in: context)
 
         let release = try #require(fixture.server.releases().first)
@@ -70,9 +77,11 @@ struct GitHubReleaseStepTests {
 
     @Test func dryRunVerifyAcceptsReadOnlyTokenAndPromisedAssets() async throws {
         let fixture = try GitHubTestFixture()
-        let options = try Self.decode(GitHubReleaseStep.Options.self, """
-        {"repo": "octo/app", "token": "\(GitHubTestFixture.readOnlyToken)", "tag": "v1", "assets": ["build/Demo.zip"]}
-        """)
+        let options = try Self.decode(
+            GitHubReleaseStep.Options.self,
+            """
+            {"repo": "octo/app", "token": "\(GitHubTestFixture.readOnlyToken)", "tag": "v1", "assets": ["build/Demo.zip"]}
+            """)
         let step = try GitHubReleaseStep(options: options)
         let events = Recorder<StepEvent>()
         let promised = StepContext(
@@ -95,7 +104,10 @@ struct GitHubReleaseStepTests {
         (#"{"repo": "octo", "token": "t", "tag": "v1"}"#, "option 'repo': 'octo' is not of the form 'owner/name'"),
         (#"{"repo": "o/r", "token": " ", "tag": "v1"}"#, "option 'token': the token is empty; pass ${secrets.GITHUB_TOKEN}"),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "body": "a", "body_file": "b"}"#, "option 'body_file': give either 'body' or 'body_file', not both"),
-        (#"{"repo": "o/r", "token": "t", "tag": "v1", "api": "https://user:pw@ghe.example/api/v3"}"#, "option 'api': the URL must not contain credentials; pass the token as 'token'"),
+        (
+            #"{"repo": "o/r", "token": "t", "tag": "v1", "api": "https://user:pw@ghe.example/api/v3"}"#,
+            "option 'api': the URL must not contain credentials; pass the token as 'token'"
+        ),
         (#"{"repo": "o/r", "token": "t", "tag": "v1", "make_latest": "sometimes"}"#, "option 'make_latest': 'sometimes' is not true, false or \"legacy\""),
     ])
     func badOptionsAreRejected(json: String, message: String) throws {
@@ -135,13 +147,17 @@ struct GitHubReleaseStepTests {
         let base = URITemplate.expand(release.uploadURL, [:])
         let events = Recorder<StepEvent>()
         let masker = SecretMasker()
-        let context = StepContext(stepID: "dsym", kind: HTTPUploadStep.kind, workingDirectory: fixture.directory + "/files",
-                                  environment: [:], masker: masker, sink: { events.append($0) })
+        let context = StepContext(
+            stepID: "dsym", kind: HTTPUploadStep.kind, workingDirectory: fixture.directory + "/files",
+            environment: [:], masker: masker, sink: { events.append($0) })
 
-        let raw = try HTTPUploadStep(options: try Self.decode(HTTPUploadStep.Options.self, """
-        {"url": "\(base)?name=raw.zip", "file": "Demo.app.dSYM.zip",
-         "headers": {"Authorization": "Bearer \(GitHubTestFixture.token)"}}
-        """))
+        let raw = try HTTPUploadStep(
+            options: try Self.decode(
+                HTTPUploadStep.Options.self,
+                """
+                {"url": "\(base)?name=raw.zip", "file": "Demo.app.dSYM.zip",
+                 "headers": {"Authorization": "Bearer \(GitHubTestFixture.token)"}}
+                """))
         let plan = try await raw.plan(in: context)
         guard case .request(_, _, let detail)? = plan.effects.first else { Issue.record("no request planned"); return }
         #expect(detail?.contains("Authorization: ***") == true)
@@ -152,10 +168,13 @@ struct GitHubReleaseStepTests {
         #expect(stored.digest == (try fixture.sha256(path)))
         #expect(stored.contentType == "application/zip")
 
-        let multipart = try HTTPUploadStep(options: try Self.decode(HTTPUploadStep.Options.self, """
-        {"url": "\(base)?name=form.bin", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "Bearer \(GitHubTestFixture.token)"},
-         "multipart": {"field": "dsym", "fields": {"version": "3.0.0"}}}
-        """))
+        let multipart = try HTTPUploadStep(
+            options: try Self.decode(
+                HTTPUploadStep.Options.self,
+                """
+                {"url": "\(base)?name=form.bin", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "Bearer \(GitHubTestFixture.token)"},
+                 "multipart": {"field": "dsym", "fields": {"version": "3.0.0"}}}
+                """))
         _ = try await multipart.run(in: context)
         let form = try #require(fixture.server.assets(releaseID: release.id).first { $0.name == "form.bin" })
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.server.assetPath(form.id)))
@@ -168,9 +187,12 @@ struct GitHubReleaseStepTests {
         #expect(form.contentType.hasPrefix("multipart/form-data; boundary="))
 
         // A rejected upload fails with the status and GitHub's message, the secret masked.
-        let rejected = try HTTPUploadStep(options: try Self.decode(HTTPUploadStep.Options.self, """
-        {"url": "\(base)?name=raw.zip", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "Bearer \(GitHubTestFixture.token)"}}
-        """))
+        let rejected = try HTTPUploadStep(
+            options: try Self.decode(
+                HTTPUploadStep.Options.self,
+                """
+                {"url": "\(base)?name=raw.zip", "file": "Demo.app.dSYM.zip", "headers": {"Authorization": "Bearer \(GitHubTestFixture.token)"}}
+                """))
         await #expect {
             _ = try await rejected.run(in: context)
         } throws: { "\($0)".contains("returned HTTP 422") && "\($0)".contains("already_exists") }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct IPAGateStepTests {
@@ -8,7 +9,8 @@ import Testing
     static let info = "Payload/Demo.app/Info.plist"
 
     @Test func acceptsAnAdHocBuildWithItsProfile() async throws {
-        let result = try await GatePipelines.runGate("gate.ipa", ["ipa": Self.ipa("adhoc"), "channel": "ad-hoc", "version": "3.0.1", "build": "4322", "bundle_id": "com.example.demo"])
+        let result = try await GatePipelines.runGate(
+            "gate.ipa", ["ipa": Self.ipa("adhoc"), "channel": "ad-hoc", "version": "3.0.1", "build": "4322", "bundle_id": "com.example.demo"])
         #expect(result.statuses == ["gate=ok"])
         #expect(result.exitCode == 0)
         let outputs = try #require(result.step("gate")?.outputs)
@@ -42,23 +44,27 @@ import Testing
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "app-store"])
         #expect(result.statuses == ["gate=rejected"])
         #expect(result.exitCode == 2)
-        #expect(result.step("gate")?.message == "'\(path)': \(Self.profile) (profile 'Demo AdHoc') has ProvisionedDevices (2), expected none for channel 'app-store' (it is an ad-hoc or development profile)")
+        #expect(
+            result.step("gate")?.message
+                == "'\(path)': \(Self.profile) (profile 'Demo AdHoc') has ProvisionedDevices (2), expected none for channel 'app-store' (it is an ad-hoc or development profile)")
     }
 
     @Test func rejectsAnAppStoreProfileForAdHoc() async throws {
         let path = Self.ipa("appstore")
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "ad-hoc"])
-        #expect(result.step("gate")?.message == "'\(path)': \(Self.profile) (profile 'Demo App Store') has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'")
+        #expect(
+            result.step("gate")?.message == "'\(path)': \(Self.profile) (profile 'Demo App Store') has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'")
     }
 
     @Test func rejectsADevelopmentProfileForTheAppStoreAndEnterprise() async throws {
         let path = Self.ipa("wildcard")
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "app-store"])
         let label = "'\(path)': \(Self.profile) (profile 'Team Development')"
-        #expect(result.step("gate")?.message == """
-            - \(label) has ProvisionedDevices (2), expected none for channel 'app-store' (it is an ad-hoc or development profile)
-            - \(label) has get-task-allow true, expected false for channel 'app-store'
-            """)
+        #expect(
+            result.step("gate")?.message == """
+                - \(label) has ProvisionedDevices (2), expected none for channel 'app-store' (it is an ad-hoc or development profile)
+                - \(label) has get-task-allow true, expected false for channel 'app-store'
+                """)
         let enterprise = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "enterprise"])
         #expect(enterprise.step("gate")?.message == "\(label) has no ProvisionsAllDevices true, expected it for channel 'enterprise'")
         let adhoc = try await GatePipelines.runGate("gate.ipa", ["ipa": Self.ipa("adhoc"), "channel": "development"])
@@ -78,32 +84,38 @@ import Testing
     @Test func rejectsAProfileForAnotherApp() async throws {
         let path = Self.ipa("mismatched")
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path])
-        #expect(result.step("gate")?.message == "'\(path)': \(Self.profile) (profile 'Other App Store') has application-identifier 'ABCDE12345.com.example.other', which does not match bundle identifier 'com.example.demo' (expected 'ABCDE12345.com.example.demo' or a wildcard)")
+        #expect(
+            result.step("gate")?.message
+                == "'\(path)': \(Self.profile) (profile 'Other App Store') has application-identifier 'ABCDE12345.com.example.other', which does not match bundle identifier 'com.example.demo' (expected 'ABCDE12345.com.example.demo' or a wildcard)"
+        )
     }
 
     @Test func rejectsMissingKeysAndAMissingProfile() async throws {
         let path = Self.ipa("missing-keys")
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "ad-hoc"])
-        #expect(result.step("gate")?.message == """
-            - '\(path)': \(Self.info) has no 'CFBundleVersion'
-            - '\(path)': \(Self.info) has no 'MinimumOSVersion'
-            - '\(path)' has no \(Self.profile), expected a provisioning profile for channel 'ad-hoc'
-            """)
+        #expect(
+            result.step("gate")?.message == """
+                - '\(path)': \(Self.info) has no 'CFBundleVersion'
+                - '\(path)': \(Self.info) has no 'MinimumOSVersion'
+                - '\(path)' has no \(Self.profile), expected a provisioning profile for channel 'ad-hoc'
+                """)
         let optional = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "require_profile": false])
-        #expect(optional.step("gate")?.message == """
-            - '\(path)': \(Self.info) has no 'CFBundleVersion'
-            - '\(path)': \(Self.info) has no 'MinimumOSVersion'
-            """)
+        #expect(
+            optional.step("gate")?.message == """
+                - '\(path)': \(Self.info) has no 'CFBundleVersion'
+                - '\(path)': \(Self.info) has no 'MinimumOSVersion'
+                """)
     }
 
     @Test func rejectsAVersionBuildOrIdentifierOtherThanThePipelines() async throws {
         let path = Self.ipa("adhoc")
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "version": "3.0.2", "build": "4321", "bundle_id": "com.example.app"])
-        #expect(result.step("gate")?.message == """
-            - '\(path)': \(Self.info) has CFBundleShortVersionString '3.0.1', expected '3.0.2'
-            - '\(path)': \(Self.info) has CFBundleVersion '4322', expected '4321'
-            - '\(path)': \(Self.info) has CFBundleIdentifier 'com.example.demo', expected 'com.example.app'
-            """)
+        #expect(
+            result.step("gate")?.message == """
+                - '\(path)': \(Self.info) has CFBundleShortVersionString '3.0.1', expected '3.0.2'
+                - '\(path)': \(Self.info) has CFBundleVersion '4322', expected '4321'
+                - '\(path)': \(Self.info) has CFBundleIdentifier 'com.example.demo', expected 'com.example.app'
+                """)
     }
 
     @Test func rejectsAFileThatIsNotAnIpa() async throws {
@@ -148,7 +160,9 @@ import Testing
         #expect(result.statuses == ["gate=ok"])
         #expect(result.step("gate")?.outputs["profile_name"] == .string("Demo App Store Streamed"))
         let adhoc = try await GatePipelines.runGate("gate.ipa", ["ipa": path, "channel": "ad-hoc"])
-        #expect(adhoc.step("gate")?.message == "'\(path)': \(Self.profile) (profile 'Demo App Store Streamed') has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'")
+        #expect(
+            adhoc.step("gate")?.message
+                == "'\(path)': \(Self.profile) (profile 'Demo App Store Streamed') has no ProvisionedDevices, expected the testers' devices for channel 'ad-hoc'")
     }
 
     @Test func dryRunsReallyCheckTheIpa() async throws {
@@ -223,18 +237,20 @@ import Testing
         try GatePipelines.write("garbage", "Payload/Demo.app/embedded.mobileprovision", in: directory)
         _ = try await GatePipelines.output(["zip", "-q", "Demo.ipa", "Payload/Demo.app/embedded.mobileprovision"], in: directory)
         let result = try await GatePipelines.runGate("gate.ipa", ["ipa": directory + "/Demo.ipa", "require_profile": true])
-        #expect(result.step("gate")?.message == """
-            - '\(directory)/Demo.ipa': Payload/Demo.app/Info.plist has no 'CFBundleVersion'
-            - '\(directory)/Demo.ipa': Payload/Demo.app/Info.plist has no 'MinimumOSVersion'
-            - '\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision is not a signed provisioning profile: not a CMS message: it does not start with a SEQUENCE
-            """)
+        #expect(
+            result.step("gate")?.message == """
+                - '\(directory)/Demo.ipa': Payload/Demo.app/Info.plist has no 'CFBundleVersion'
+                - '\(directory)/Demo.ipa': Payload/Demo.app/Info.plist has no 'MinimumOSVersion'
+                - '\(directory)/Demo.ipa': Payload/Demo.app/embedded.mobileprovision is not a signed provisioning profile: not a CMS message: it does not start with a SEQUENCE
+                """)
     }
 
     /// App Store Connect takes at most four groups (Pocket Casts' `7.75.0.3` builds reach TestFlight); a fifth is
     /// refused, so `appstore.upload` says so in preflight, from the .ipa, before any request.
     @Test func anUploadOfABuildNumberAppleRefusesFailsInPreflight() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        try GatePipelines.write("""
+        try GatePipelines.write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>CFBundleIdentifier</key><string>com.example.demo</string>
@@ -246,9 +262,11 @@ import Testing
         _ = try await GatePipelines.output(["zip", "-q", "Demo.ipa", "Payload/Demo.app/Info.plist"], in: directory)
         let path = directory + "/Demo.ipa"
         let step = try AppStoreConnectStepsTests.upload { $0.ipa = path }
-        await #expect(throws: StepError.failed(
-            "the .ipa's CFBundleVersion '4.54.0.1.2' is not one App Store Connect accepts: one to four period-separated integers, such as 4321, 1.4.2 or 7.75.0.3"
-        )) {
+        await #expect(
+            throws: StepError.failed(
+                "the .ipa's CFBundleVersion '4.54.0.1.2' is not one App Store Connect accepts: one to four period-separated integers, such as 4321, 1.4.2 or 7.75.0.3"
+            )
+        ) {
             try await step.identity(ofIPA: path)
         }
     }

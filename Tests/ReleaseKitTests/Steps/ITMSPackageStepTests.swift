@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct ITMSPackageStepTests {
@@ -45,12 +46,17 @@ import Testing
         try FileManager.default.copyItem(atPath: FixturePaths.fixture("IPA/appstore.ipa").path, toPath: directory + "/App.ipa")
         try GatePipelines.write("stale", "out/App.itmsp/old.txt", in: directory)
         let step: [String: Any] = ["id": "itmsp", "uses": "itmsp.package", "with": ["ipa": "App.ipa", "apple_id": "42", "output": "out/App.itmsp", "platform": "ios"]]
-        let (planned, _) = try await TestPipelines.run(GatePipelines.text([step]), configure: { $0.workingDirectory = directory; $0.dryRun = true })
-        #expect(planned.step("itmsp")?.effects == [
-            .delete(path: directory + "/out/App.itmsp"),
-            .writeFile(path: directory + "/out/App.itmsp/App.ipa", diff: nil, detail: "copy of '\(directory)/App.ipa'"),
-            .writeFile(path: directory + "/out/App.itmsp/metadata.xml", diff: nil, detail: "apple_id 42, file_name App.ipa, size and MD5 of the ipa"),
-        ])
+        let (planned, _) = try await TestPipelines.run(
+            GatePipelines.text([step]),
+            configure: {
+                $0.workingDirectory = directory; $0.dryRun = true
+            })
+        #expect(
+            planned.step("itmsp")?.effects == [
+                .delete(path: directory + "/out/App.itmsp"),
+                .writeFile(path: directory + "/out/App.itmsp/App.ipa", diff: nil, detail: "copy of '\(directory)/App.ipa'"),
+                .writeFile(path: directory + "/out/App.itmsp/metadata.xml", diff: nil, detail: "apple_id 42, file_name App.ipa, size and MD5 of the ipa"),
+            ])
         #expect(FileManager.default.fileExists(atPath: directory + "/out/App.itmsp/old.txt"))
         let (result, _) = try await TestPipelines.run(GatePipelines.text([step]), configure: { $0.workingDirectory = directory })
         #expect(result.statuses == ["itmsp=ok"])
@@ -60,10 +66,16 @@ import Testing
 
     @Test func rejectsBadOptions() {
         #expect(throws: StepError.invalidOption("apple_id", "'com.example.demo' is not an Apple ID (the app's numeric id in App Store Connect)")) {
-            try ITMSPackageStep(options: .with { $0.ipa = "a.ipa"; $0.appleID = "com.example.demo" })
+            try ITMSPackageStep(
+                options: .with {
+                    $0.ipa = "a.ipa"; $0.appleID = "com.example.demo"
+                })
         }
         #expect(throws: StepError.invalidOption("output", "'build/App' must name a folder ending in .itmsp")) {
-            try ITMSPackageStep(options: .with { $0.ipa = "a.ipa"; $0.appleID = "1"; $0.output = "build/App" })
+            try ITMSPackageStep(
+                options: .with {
+                    $0.ipa = "a.ipa"; $0.appleID = "1"; $0.output = "build/App"
+                })
         }
         #expect(ITMSPackageStep.escape("A&B <\"x\">") == "A&amp;B &lt;&quot;x&quot;&gt;")
     }

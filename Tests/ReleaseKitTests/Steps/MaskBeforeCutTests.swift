@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 /// Text that may carry a secret is masked before it is cut short: cut first, a secret straddling the cut loses its
 /// last characters, is no longer recognised, and the rest of it is shown in clear.
@@ -17,11 +18,11 @@ import Rehearsal
         let directory = TestPipelines.temporaryDirectory()
         try "dsym".write(toFile: directory + "/app.zip", atomically: true, encoding: .utf8)
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "upload", "uses": "http.upload", "with": {"url": "\#(server.url)/upload", "file": "app.zip",
-           "headers": {"Authorization": "Bearer ${secrets.REL_TOKEN}"}}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "upload", "uses": "http.upload", "with": {"url": "\#(server.url)/upload", "file": "app.zip",
+               "headers": {"Authorization": "Bearer ${secrets.REL_TOKEN}"}}}
+            ]}
+            """#
         let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory }, environment: ["REL_TOKEN": Self.token])
         let message = try #require(result.step("upload")?.message)
         #expect(result.step("upload")?.status == .failed)
@@ -35,9 +36,11 @@ import Rehearsal
         let answer = String(repeating: "y", count: 200 - 27) + path + " is not valid"
         let server = try NotifySlackStepTests.server(status: 404, body: answer)
         defer { server.stop() }
-        let (result, _) = try await NotifySlackStepTests.run(NotifySlackStepTests.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}"}}
-            """), server: server)
+        let (result, _) = try await NotifySlackStepTests.run(
+            NotifySlackStepTests.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}"}}
+                """), server: server)
         let message = try #require(result.step("tell")?.message)
         #expect(result.step("tell")?.status == .failed)
         #expect(!message.contains("XXXXSEC"), "\(message)")
@@ -53,11 +56,11 @@ import Rehearsal
         let directory = TestPipelines.temporaryDirectory()
         try "dsym".write(toFile: directory + "/app.zip", atomically: true, encoding: .utf8)
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "upload", "uses": "http.upload", "with": {"url": "\#(server.url)/upload", "file": "app.zip",
-           "headers": {"X-Api-Key": "${secrets.REL_TOKEN}"}}}
-        ]}
-        """#
+            {"version": 1, "steps": [
+              {"id": "upload", "uses": "http.upload", "with": {"url": "\#(server.url)/upload", "file": "app.zip",
+               "headers": {"X-Api-Key": "${secrets.REL_TOKEN}"}}}
+            ]}
+            """#
         let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory }, environment: ["REL_TOKEN": Self.token])
         #expect(result.exitCode == 0)
         guard case .string(let body)? = result.step("upload")?.outputs["body"] else {

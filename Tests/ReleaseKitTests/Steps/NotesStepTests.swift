@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 /// `notes`: release notes from git history (grouped by Conventional Commit type, pull requests linked, co-authors
 /// kept, cut for TestFlight) or from GitHub's generate-notes API, with every failure's message.
@@ -15,7 +16,8 @@ import Rehearsal
         let repo = try await VersioningGitRepository()
         try await repo.git("tag", "v1.0.0")
         try await repo.git("remote", "add", "origin", "git@github.com:octo/app.git")
-        try await repo.git("commit", "-q", "--allow-empty", "-m", "feat(login): sign in with Apple (#14)\n\nCo-authored-by: Jane Doe <jane@example.com>\nCo-authored-by: Li Wei <li@example.com>")
+        try await repo.git(
+            "commit", "-q", "--allow-empty", "-m", "feat(login): sign in with Apple (#14)\n\nCo-authored-by: Jane Doe <jane@example.com>\nCo-authored-by: Li Wei <li@example.com>")
         try await repo.git("commit", "-q", "--allow-empty", "-m", "fix: crash on launch when offline")
         try await repo.git("commit", "-q", "--allow-empty", "-m", "docs: explain the release pipeline")
         try await repo.git("commit", "-q", "--allow-empty", "-m", "perf(zip): deflate on every core")
@@ -114,7 +116,8 @@ import Rehearsal
     }
 
     @Test func commitMessagesAreReadAsConventionalCommits() {
-        let breaking = NotesCommit(sha: "a", message: "refactor(api)!: rename endpoints\n\nBREAKING CHANGE: clients must use /v2,\nwhich needs a token.\n\nSigned-off-by: X <x@example.com>")
+        let breaking = NotesCommit(
+            sha: "a", message: "refactor(api)!: rename endpoints\n\nBREAKING CHANGE: clients must use /v2,\nwhich needs a token.\n\nSigned-off-by: X <x@example.com>")
         #expect(breaking.type == "refactor" && breaking.scope == "api" && breaking.breaking)
         #expect(breaking.breakingNote == "clients must use /v2, which needs a token.")
         #expect(breaking.description == "rename endpoints")
@@ -131,15 +134,16 @@ import Rehearsal
         let commits = (1...40).map { NotesCommit(sha: "\($0)", message: "fix: problem number \($0) that testers should look at again") }
         let notes = ReleaseNotes(commits: commits, repository: "octo/app", previousTag: "v1")
         let text = notes.text(limit: 300)
-        #expect(text == """
-            Bug fixes:
-            - problem number 1 that testers should look at again
-            - problem number 2 that testers should look at again
-            - problem number 3 that testers should look at again
-            - problem number 4 that testers should look at again
+        #expect(
+            text == """
+                Bug fixes:
+                - problem number 1 that testers should look at again
+                - problem number 2 that testers should look at again
+                - problem number 3 that testers should look at again
+                - problem number 4 that testers should look at again
 
-            … and 36 more changes, left out to stay within 300 characters.
-            """)
+                … and 36 more changes, left out to stay within 300 characters.
+                """)
         #expect(text.utf16.count <= 300)
         #expect(notes.text(limit: 4000).utf16.count <= 4000)
         // TestFlight's limit by default, whatever the history's size.
@@ -153,12 +157,17 @@ import Rehearsal
         let repo = try await Self.conventionalRepository()
         defer { repo.remove() }
         let step = try Self.step(#"{"source": "github", "token": "\#(GitHubTestFixture.token)", "tag": "v1.1.0", "target": "main"}"#)
-        let context = StepContext(stepID: "notes", kind: NotesStep.kind, workingDirectory: repo.path, environment: ProcessInfo.processInfo.environment,
-                                  endpoints: ServiceEndpoints(overrides: [.github: fixture.url], isolated: true))
+        let context = StepContext(
+            stepID: "notes", kind: NotesStep.kind, workingDirectory: repo.path, environment: ProcessInfo.processInfo.environment,
+            endpoints: ServiceEndpoints(overrides: [.github: fixture.url], isolated: true))
         try await step.verify(in: context)
         let plan = try await step.plan(in: context)
-        #expect(plan.effects == [.request(method: "POST", url: "\(fixture.url)/repos/octo/app/releases/generate-notes",
-                                          detail: "GitHub's generated notes for 'v1.1.0' since 'v1.0.0' (creates nothing)")])
+        #expect(
+            plan.effects == [
+                .request(
+                    method: "POST", url: "\(fixture.url)/repos/octo/app/releases/generate-notes",
+                    detail: "GitHub's generated notes for 'v1.1.0' since 'v1.0.0' (creates nothing)")
+            ])
         let outputs = try await step.run(in: context)
         let changelog = "\(fixture.url)/octo/app/compare/v1.0.0...v1.1.0"
         #expect(outputs["markdown"] == .string("## What's Changed\n\n**Full Changelog**: \(changelog)"))
@@ -170,8 +179,11 @@ import Rehearsal
     }
 
     @Test func githubGeneratedMarkdownBecomesPlainText() {
-        let markdown = "## What's Changed\n* Add widgets by @jane in https://github.com/o/r/pull/7\n* **Fix** the [login](https://x.example/l) `screen`\n\n## New Contributors\n* @jane made their first contribution\n"
-        #expect(ReleaseNotes.plainText(fromMarkdown: markdown, limit: 4000) == "What's Changed:\n- Add widgets by @jane in https://github.com/o/r/pull/7\n- Fix the login screen\n\nNew Contributors:\n- @jane made their first contribution")
+        let markdown =
+            "## What's Changed\n* Add widgets by @jane in https://github.com/o/r/pull/7\n* **Fix** the [login](https://x.example/l) `screen`\n\n## New Contributors\n* @jane made their first contribution\n"
+        #expect(
+            ReleaseNotes.plainText(fromMarkdown: markdown, limit: 4000)
+                == "What's Changed:\n- Add widgets by @jane in https://github.com/o/r/pull/7\n- Fix the login screen\n\nNew Contributors:\n- @jane made their first contribution")
     }
 
     // MARK: Failure modes
@@ -204,9 +216,13 @@ import Rehearsal
     @Test func aRejectedTokenFailsWithGitHubsMessageAndIsMasked() async throws {
         let fixture = try GitHubTestFixture()
         let step = try Self.step(#"{"source": "github", "repo": "octo/app", "token": "ghp_wrongwrongwrong", "tag": "v1"}"#)
-        let context = StepContext(stepID: "notes", kind: NotesStep.kind, workingDirectory: fixture.directory, environment: [:],
-                                  endpoints: ServiceEndpoints(overrides: [.github: fixture.url], isolated: true))
-        await #expect(throws: StepError.failed("GitHub rejected the token at \(fixture.url) (401 Bad credentials): check that it is set, not expired, and has the 'contents: write' permission")) {
+        let context = StepContext(
+            stepID: "notes", kind: NotesStep.kind, workingDirectory: fixture.directory, environment: [:],
+            endpoints: ServiceEndpoints(overrides: [.github: fixture.url], isolated: true))
+        await #expect(
+            throws: StepError.failed(
+                "GitHub rejected the token at \(fixture.url) (401 Bad credentials): check that it is set, not expired, and has the 'contents: write' permission")
+        ) {
             _ = try await step.run(in: context)
         }
     }
@@ -214,11 +230,15 @@ import Rehearsal
     @Test func aPipelineHandsTheNotesToLaterSteps() async throws {
         let repo = try await Self.conventionalRepository()
         defer { repo.remove() }
-        let (result, reporter) = try await TestPipelines.run("""
+        let (result, reporter) = try await TestPipelines.run(
+            """
             {"version": 1, "steps": [
               {"id": "notes", "uses": "notes"},
               {"id": "show", "uses": "print", "with": {"message": "${steps.notes.outputs.text}"}}]}
-            """, configure: { $0.workingDirectory = repo.path; $0.dryRun = true })
+            """,
+            configure: {
+                $0.workingDirectory = repo.path; $0.dryRun = true
+            })
         // Both read-only: a dry run really runs them.
         #expect(result.statuses == ["notes=ok", "show=ok"])
         #expect(reporter.logLines.contains("notes: 6 changes since 'v1.0.0', grouped by Conventional Commit type"))

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ReleaseKit
 import Rehearsal
+import Testing
+
+@testable import ReleaseKit
 
 /// `notify.slack`: a Block Kit message to a webhook, sent once the steps it follows have finished, on success,
 /// failure (a failed step, a rejecting gate, an interrupt) or always; checked byte for byte at a recording server.
@@ -20,12 +21,16 @@ import Rehearsal
     }
 
     /// Runs `text` with Slack played by `server` (a rehearsal), the webhook in the environment as a secret.
-    static func run(_ text: String, server: RecordingServer, configure: (inout RunOptions) -> Void = { _ in },
-                    onStart: (@Sendable (Engine) -> Void)? = nil) async throws -> (RunResult, RecordingReporter) {
-        try await TestPipelines.run(text, configure: { options in
-            options.endpoints = ServiceEndpoints(overrides: [.slack: server.url], isolated: true)
-            configure(&options)
-        }, environment: ["SLACK_WEBHOOK_URL": webhook], onStart: onStart)
+    static func run(
+        _ text: String, server: RecordingServer, configure: (inout RunOptions) -> Void = { _ in },
+        onStart: (@Sendable (Engine) -> Void)? = nil
+    ) async throws -> (RunResult, RecordingReporter) {
+        try await TestPipelines.run(
+            text,
+            configure: { options in
+                options.endpoints = ServiceEndpoints(overrides: [.slack: server.url], isolated: true)
+                configure(&options)
+            }, environment: ["SLACK_WEBHOOK_URL": webhook], onStart: onStart)
     }
 
     static func server(status: Int = 200, body: String = "ok") throws -> RecordingServer {
@@ -42,19 +47,22 @@ import Rehearsal
     @Test func aSuccessMessageCarriesVersionOutcomeLinksAndContext() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (result, reporter) = try await Self.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"],
-             "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "links": {"GitHub Release": "{{steps.publish.outputs.url}}"}}}
-            """), server: server)
+        let (result, reporter) = try await Self.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"],
+                 "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "links": {"GitHub Release": "{{steps.publish.outputs.url}}"}}}
+                """), server: server)
         #expect(result.statuses == ["version=ok", "publish=ok", "tell=ok"])
         #expect(result.step("tell")?.outputs["outcome"] == .string("success"))
         #expect(server.requests.count == 1)
         let request = try #require(server.requests.first)
         #expect(request.method == "POST" && request.path == "/hooks.slack.com/services/T000/B000/XXXXSECRETXXXX")
         #expect(request.header("Content-Type") == "application/json; charset=utf-8")
-        #expect(try Self.body(server) == #"""
-            {"blocks":[{"text":{"emoji":true,"text":"ios-release 3.0.0 (4321) succeeded","type":"plain_text"},"type":"header"},{"text":{"text":"*Version:* 3.0.0 (4321)\n*Outcome:* succeeded","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://github.com/octo/app/releases/tag/v3.0.0|GitHub Release>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"ios-release 3.0.0 (4321) succeeded"}
-            """#)
+        #expect(
+            try Self.body(server) == #"""
+                {"blocks":[{"text":{"emoji":true,"text":"ios-release 3.0.0 (4321) succeeded","type":"plain_text"},"type":"header"},{"text":{"text":"*Version:* 3.0.0 (4321)\n*Outcome:* succeeded","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://github.com/octo/app/releases/tag/v3.0.0|GitHub Release>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"ios-release 3.0.0 (4321) succeeded"}
+                """#)
         // The webhook is a secret: nowhere in what the run printed.
         #expect(!reporter.logLines.joined(separator: "\n").contains("XXXXSECRET"))
         #expect(reporter.logLines.contains { $0.hasPrefix("tell: sent the success message to Slack (") })
@@ -63,25 +71,30 @@ import Rehearsal
     @Test func aFailureMessageNamesTheFailedStepAndLeavesOutItsMissingLink() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (result, _) = try await Self.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"],
-             "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure",
-                      "text": "{{failed_steps}} broke {{pipeline}} on {{branch}} at {{sha}} <&>",
-                      "links": {"GitHub Release": "{{steps.publish.outputs.url}}", "CI": "https://ci.example/runs/7"}}}
-            """, fail: true), server: server)
+        let (result, _) = try await Self.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"],
+                 "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure",
+                          "text": "{{failed_steps}} broke {{pipeline}} on {{branch}} at {{sha}} <&>",
+                          "links": {"GitHub Release": "{{steps.publish.outputs.url}}", "CI": "https://ci.example/runs/7"}}}
+                """, fail: true), server: server)
         #expect(result.statuses == ["version=ok", "publish=failed", "tell=ok"])
         #expect(result.exitCode == 1)
-        #expect(try Self.body(server) == #"""
-            {"blocks":[{"text":{"emoji":true,"text":"ios-release 3.0.0 (4321) failed","type":"plain_text"},"type":"header"},{"text":{"text":"publish broke ios-release on release/3.0.0 at 0123456 <&>","type":"mrkdwn"},"type":"section"},{"text":{"text":"*Failed step:* `publish`: '/bin/sh -c 'exit 3'' exited with status 3","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://ci.example/runs/7|CI>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"ios-release 3.0.0 (4321) failed"}
-            """#)
+        #expect(
+            try Self.body(server) == #"""
+                {"blocks":[{"text":{"emoji":true,"text":"ios-release 3.0.0 (4321) failed","type":"plain_text"},"type":"header"},{"text":{"text":"publish broke ios-release on release/3.0.0 at 0123456 <&>","type":"mrkdwn"},"type":"section"},{"text":{"text":"*Failed step:* `publish`: '/bin/sh -c 'exit 3'' exited with status 3","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://ci.example/runs/7|CI>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"ios-release 3.0.0 (4321) failed"}
+                """#)
     }
 
     @Test func onSuccessSendsNothingAfterAFailureAndSaysSo() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (result, _) = try await Self.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "success"}}
-            """, fail: true), server: server)
+        let (result, _) = try await Self.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "success"}}
+                """, fail: true), server: server)
         #expect(result.statuses == ["version=ok", "publish=failed", "tell=skipped"])
         #expect(result.step("tell")?.message == "not sent: the outcome is failure and 'on' is success")
         #expect(server.requests.isEmpty)
@@ -90,9 +103,11 @@ import Rehearsal
     @Test func onFailureSendsNothingAfterASuccess() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (result, _) = try await Self.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure"}}
-            """), server: server)
+        let (result, _) = try await Self.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure"}}
+                """), server: server)
         #expect(result.step("tell")?.status == .skipped)
         #expect(result.step("tell")?.message == "not sent: the outcome is success and 'on' is failure")
         #expect(server.requests.isEmpty)
@@ -116,9 +131,11 @@ import Rehearsal
     @Test func onlyKeepsANotificationThatNeedsNothing() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (result, _) = try await Self.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "title": "{{outcome}}"}}
-            """), server: server, configure: { $0.only = ["version"] })
+        let (result, _) = try await Self.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "title": "{{outcome}}"}}
+                """), server: server, configure: { $0.only = ["version"] })
         #expect(result.statuses == ["version=ok", "publish=skipped", "tell=ok"])
         #expect(server.requests.count == 1)
     }
@@ -131,31 +148,37 @@ import Rehearsal
               {"id": "long", "uses": "test.work", "with": {"board": "slack-interrupt", "milliseconds": 600000}},
               {"id": "tell", "uses": "notify.slack", "needs": ["long"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure", "title": "{{outcome}}"}}]}
             """
-        let (result, _) = try await Self.run(text, server: server, onStart: { engine in
-            Task {
-                // Interrupt once the long step is really running, whatever the machine's load: a fixed delay
-                // could land before the run starts (the interrupt is then lost) or after the step is over.
-                while Blackboard.shared.value("slack-interrupt", "running") == 0 { try await Task.sleep(for: .milliseconds(5)) }
-                engine.interrupt()
-            }
-        })
+        let (result, _) = try await Self.run(
+            text, server: server,
+            onStart: { engine in
+                Task {
+                    // Interrupt once the long step is really running, whatever the machine's load: a fixed delay
+                    // could land before the run starts (the interrupt is then lost) or after the step is over.
+                    while Blackboard.shared.value("slack-interrupt", "running") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                    engine.interrupt()
+                }
+            })
         #expect(result.statuses == ["long=cancelled", "tell=ok"])
         #expect(result.exitCode == ExitCodes.interrupted)
         #expect(try Self.body(server).hasPrefix(#"{"blocks":[{"text":{"emoji":true,"text":"interrupted","type":"plain_text"},"type":"header"}"#))
     }
 
     @Test func aDryRunDescribesTheRequestWithTheWebhookMasked() async throws {
-        let (result, _) = try await TestPipelines.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure"}}
-            """), configure: { $0.dryRun = true }, environment: ["SLACK_WEBHOOK_URL": Self.webhook])
+        let (result, _) = try await TestPipelines.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "failure"}}
+                """), configure: { $0.dryRun = true }, environment: ["SLACK_WEBHOOK_URL": Self.webhook])
         #expect(result.step("tell")?.status == .planned)
         #expect(result.step("tell")?.effects == [.request(method: "POST", url: "***", detail: "Slack message if the outcome is failure of the steps it follows")])
     }
 
     @Test func aRehearsalWithoutASlackStandInSkipsIt() async throws {
-        let (result, _) = try await TestPipelines.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}"}}
-            """), configure: { $0.endpoints = ServiceEndpoints(isolated: true) }, environment: ["SLACK_WEBHOOK_URL": Self.webhook])
+        let (result, _) = try await TestPipelines.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}"}}
+                """), configure: { $0.endpoints = ServiceEndpoints(isolated: true) }, environment: ["SLACK_WEBHOOK_URL": Self.webhook])
         #expect(result.step("tell")?.status == .skipped)
         #expect(result.step("tell")?.message == "this rehearsal has no local stand-in for 'slack', so nothing was sent")
     }
@@ -163,9 +186,11 @@ import Rehearsal
     @Test func slacksRefusalFailsTheStepWithItsAnswer() async throws {
         let server = try Self.server(status: 404, body: "no_service")
         defer { server.stop() }
-        let (result, _) = try await Self.run(Self.pipeline("""
-            {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}"}}
-            """), server: server)
+        let (result, _) = try await Self.run(
+            Self.pipeline(
+                """
+                {"id": "tell", "uses": "notify.slack", "needs": ["publish"], "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}"}}
+                """), server: server)
         #expect(result.step("tell")?.status == .failed)
         #expect(result.step("tell")?.message == "Slack refused the message: HTTP 404 'no_service'")
     }
@@ -180,10 +205,14 @@ import Rehearsal
 
     @Test(arguments: [
         (#"{"webhook": "hooks.slack.com/services/T/B/X"}"#, "option 'webhook': not an http(s) URL (the value is not shown: it is a secret)"),
-        (#"{"webhook": "https://hooks.slack.com/x", "text": "{{outcom}}"}"#,
-         "option 'text': unknown placeholder '{{outcom}}' (known: {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}})"),
-        (#"{"webhook": "https://hooks.slack.com/x", "links": {"a": "{{steps.x.url}}"}}"#,
-         "option 'links': unknown placeholder '{{steps.x.url}}' (known: {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}})"),
+        (
+            #"{"webhook": "https://hooks.slack.com/x", "text": "{{outcom}}"}"#,
+            "option 'text': unknown placeholder '{{outcom}}' (known: {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}})"
+        ),
+        (
+            #"{"webhook": "https://hooks.slack.com/x", "links": {"a": "{{steps.x.url}}"}}"#,
+            "option 'links': unknown placeholder '{{steps.x.url}}' (known: {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}})"
+        ),
     ])
     func badOptionsAreRejectedBeforeAnythingRuns(json: String, message: String) {
         do {
@@ -201,7 +230,8 @@ import Rehearsal
     @Test func placeholderValuesAndLinkURLsAreEscapedForMrkdwn() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (result, _) = try await Self.run("""
+        let (result, _) = try await Self.run(
+            """
             {"version": 1, "name": "ios-release", "steps": [
               {"id": "out", "uses": "shell", "with": {"shell": true,
                "run": "printf '%s\\n' 'version=<!channel>' 'note=<!here> & <https://evil.example|Release>' 'url=https://ci.example/?a=1&b=<!channel>|click' >> $RELEASE_OUTPUT"}},
@@ -210,9 +240,10 @@ import Rehearsal
                         "text": "*Note:* {{steps.out.outputs.note}}", "links": {"CI": "{{steps.out.outputs.url}}"}}}]}
             """, server: server)
         #expect(result.statuses == ["out=ok", "tell=ok"])
-        #expect(try Self.body(server) == #"""
-            {"blocks":[{"text":{"emoji":true,"text":"<!channel> done","type":"plain_text"},"type":"header"},{"text":{"text":"*Note:* &lt;!here&gt; &amp; &lt;https://evil.example|Release&gt;","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://ci.example/?a=1&amp;b=&lt;!channel&gt;%7Cclick|CI>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"&lt;!channel&gt; done"}
-            """#)
+        #expect(
+            try Self.body(server) == #"""
+                {"blocks":[{"text":{"emoji":true,"text":"<!channel> done","type":"plain_text"},"type":"header"},{"text":{"text":"*Note:* &lt;!here&gt; &amp; &lt;https://evil.example|Release&gt;","type":"mrkdwn"},"type":"section"},{"text":{"text":"<https://ci.example/?a=1&amp;b=&lt;!channel&gt;%7Cclick|CI>","type":"mrkdwn"},"type":"section"},{"elements":[{"text":"pipeline *ios-release* · branch `release/3.0.0` · `0123456`","type":"mrkdwn"}],"type":"context"}],"text":"&lt;!channel&gt; done"}
+                """#)
     }
 
     /// A secret holding mrkdwn's special characters is masked before it is escaped (escaped first, it would no longer
@@ -220,8 +251,10 @@ import Rehearsal
     @Test func aSecretWithMarkupCharactersIsMaskedBeforeItIsEscaped() async throws {
         let masker = SecretMasker()
         masker.add("s3<cr&t>")
-        let step = try NotifySlackStep(options: decodeOptions(NotifySlackStep.Options.self,
-            #"{"webhook": "https://hooks.slack.com/x", "text": "token {{steps.a.outputs.t}}", "links": {"L": "https://x.example/{{steps.a.outputs.t}}"}}"#))
+        let step = try NotifySlackStep(
+            options: decodeOptions(
+                NotifySlackStep.Options.self,
+                #"{"webhook": "https://hooks.slack.com/x", "text": "token {{steps.a.outputs.t}}", "links": {"L": "https://x.example/{{steps.a.outputs.t}}"}}"#))
         let status = RunStatus(pipeline: "p", outcome: .success, followed: ["a"], outputs: ["a": ["t": .string("s3<cr&t>")]])
         let body = String(decoding: try step.message(for: status, masker: masker).json(), as: UTF8.self)
         #expect(body.contains(#""text":"token ***""#) && body.contains("<https://x.example/***|L>"), "\(body)")

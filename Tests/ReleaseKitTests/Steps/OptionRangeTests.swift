@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Every number option has a range, declared with it, checked while decoding (so at `validate`) and shown by
@@ -18,24 +19,26 @@ import Testing
 
     /// Values near `Double.greatestFiniteMagnitude` used to pass decoding and trap converting to `Duration` or `Int`.
     @Test func hugeNumbersAreValidationErrorsWithTheirLine() {
-        let problems = TestPipelines.problems("""
-        {"version": 1, "variables": {"n": "4"}, "steps": [
-          {"id": "up", "uses": "appstore.upload", "with": {"ipa": "a.ipa", "key_id": "K", "issuer_id": "I", "key": "k",
-            "poll_interval": 1.7976931348623157e308, "wait_timeout": "inf", "concurrency": "${n}"}},
-          {"id": "post", "uses": "http.upload", "with": {"url": "https://example.com", "file": "a",
-            "stall_timeout": 9223372036854775807, "expect_status": [200, 700]}},
-          {"id": "tf", "uses": "testflight.distribute", "with": {"bundle_id": "b", "version": "1", "build": "1", "key_id": "K",
-            "issuer_id": "I", "key": "k", "poll_interval": -1, "wait_timeout": 1e999}}
-        ]}
-        """)
-        #expect(problems == [
-            "test.json:3:22: error: $.steps[0].with.poll_interval: step 'up' (appstore.upload): 'poll_interval' must be from 0 to 3600, found 1.7976931348623157e308",
-            "test.json:3:62: error: $.steps[0].with.wait_timeout: step 'up' (appstore.upload): expected a finite number, found 'inf'",
-            "test.json:5:22: error: $.steps[1].with.stall_timeout: step 'post' (http.upload): 'stall_timeout' must be from 1 to 86400, found 9223372036854775807",
-            "test.json:5:66: error: $.steps[1].with.expect_status[1]: step 'post' (http.upload): 'expect_status' must be from 100 to 599, found 700",
-            "test.json:7:52: error: $.steps[2].with.poll_interval: step 'tf' (testflight.distribute): 'poll_interval' must be from 0 to 3600, found -1",
-            "test.json:7:72: error: $.steps[2].with.wait_timeout: step 'tf' (testflight.distribute): expected a finite number, found 1e999",
-        ])
+        let problems = TestPipelines.problems(
+            """
+            {"version": 1, "variables": {"n": "4"}, "steps": [
+              {"id": "up", "uses": "appstore.upload", "with": {"ipa": "a.ipa", "key_id": "K", "issuer_id": "I", "key": "k",
+                "poll_interval": 1.7976931348623157e308, "wait_timeout": "inf", "concurrency": "${n}"}},
+              {"id": "post", "uses": "http.upload", "with": {"url": "https://example.com", "file": "a",
+                "stall_timeout": 9223372036854775807, "expect_status": [200, 700]}},
+              {"id": "tf", "uses": "testflight.distribute", "with": {"bundle_id": "b", "version": "1", "build": "1", "key_id": "K",
+                "issuer_id": "I", "key": "k", "poll_interval": -1, "wait_timeout": 1e999}}
+            ]}
+            """)
+        #expect(
+            problems == [
+                "test.json:3:22: error: $.steps[0].with.poll_interval: step 'up' (appstore.upload): 'poll_interval' must be from 0 to 3600, found 1.7976931348623157e308",
+                "test.json:3:62: error: $.steps[0].with.wait_timeout: step 'up' (appstore.upload): expected a finite number, found 'inf'",
+                "test.json:5:22: error: $.steps[1].with.stall_timeout: step 'post' (http.upload): 'stall_timeout' must be from 1 to 86400, found 9223372036854775807",
+                "test.json:5:66: error: $.steps[1].with.expect_status[1]: step 'post' (http.upload): 'expect_status' must be from 100 to 599, found 700",
+                "test.json:7:52: error: $.steps[2].with.poll_interval: step 'tf' (testflight.distribute): 'poll_interval' must be from 0 to 3600, found -1",
+                "test.json:7:72: error: $.steps[2].with.wait_timeout: step 'tf' (testflight.distribute): expected a finite number, found 1e999",
+            ])
     }
 
     /// A `${...}` is checked once its value is known: at run time, with the same message.
@@ -43,8 +46,11 @@ import Testing
         let node = try JSONParser.parse(#"{"source": "a", "output": "a.zip", "level": "${level}"}"#)
         _ = try OptionsDecoder(mode: .validation).decode(ArchiveZipStep.Options.self, from: node, at: .root)
         let resolved = try JSONParser.parse(#"{"source": "a", "output": "a.zip", "level": "99"}"#)
-        #expect(throws: OptionsDecoder.Failure(path: JSONPath.root.appending("level"), location: SourceLocation(line: 1, column: 45),
-                                               message: "'level' must be from 0 to 9, found '99'")) {
+        #expect(
+            throws: OptionsDecoder.Failure(
+                path: JSONPath.root.appending("level"), location: SourceLocation(line: 1, column: 45),
+                message: "'level' must be from 0 to 9, found '99'")
+        ) {
             try OptionsDecoder(mode: .resolved).decode(ArchiveZipStep.Options.self, from: resolved, at: .root)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// External step plugins (protocol 1): described at validation, checked against their schema with located
@@ -9,8 +10,10 @@ import Testing
     static let python = FixturePaths.root.appendingPathComponent("Examples/Plugins/python/release-step-manifest.write").path
 
     /// A plugin written as a shell script: `describe` prints `description`, every other verb runs `body`.
-    static func script(_ kind: String, in directory: String, readOnly: Bool = false, options: String = #"{"type": "object"}"#,
-                       body: String) throws -> String {
+    static func script(
+        _ kind: String, in directory: String, readOnly: Bool = false, options: String = #"{"type": "object"}"#,
+        body: String
+    ) throws -> String {
         let path = "\(directory)/release-step-\(kind)"
         let text = """
             #!/bin/sh
@@ -46,8 +49,9 @@ import Testing
     }
 
     static func resolver(_ directory: String, path: String = "/usr/bin:/bin") -> PluginResolver {
-        PluginResolver(describer: PluginDescriber(cacheFile: "\(directory)/cache/plugins.json", environment: ["PATH": path]),
-                       directory: directory)
+        PluginResolver(
+            describer: PluginDescriber(cacheFile: "\(directory)/cache/plugins.json", environment: ["PATH": path]),
+            directory: directory)
     }
 
     static func load(_ text: String, in directory: String, path: String = "/usr/bin:/bin") async throws -> ValidatedPipeline {
@@ -67,9 +71,10 @@ import Testing
 
     static func run(_ text: String, in directory: String, dryRun: Bool = false, secrets: [String: String] = [:]) async throws -> (RunResult, RecordingReporter) {
         let pipeline = try await load(text, in: directory)
-        var options = RunOptions(workingDirectory: directory,
-                                 environment: ProcessInfo.processInfo.environment.merging(secrets) { _, new in new },
-                                 jobs: 2, now: Date(timeIntervalSince1970: 1_413_957_678), git: TestPipelines.fixedGit)
+        var options = RunOptions(
+            workingDirectory: directory,
+            environment: ProcessInfo.processInfo.environment.merging(secrets) { _, new in new },
+            jobs: 2, now: Date(timeIntervalSince1970: 1_413_957_678), git: TestPipelines.fixedGit)
         options.dryRun = dryRun
         let masker = SecretMasker()
         let plan = try await Planner().plan(pipeline, options: options, masker: masker)
@@ -122,17 +127,19 @@ import Testing
         #expect(written.contains("\"sha256\": \"ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb\""))  // sha256("a")
         #expect(reporter.logLines.contains("manifest: wrote \(directory)/manifest.json"))
         #expect(reporter.logLines.contains("check: 3.0.1 is a semantic version"))
-        #expect(reporter.events.contains {
-            if case .step("manifest", .progress(done: 2, total: 2, unit: .items)) = $0 { return true }
-            return false
-        })
+        #expect(
+            reporter.events.contains {
+                if case .step("manifest", .progress(done: 2, total: 2, unit: .items)) = $0 { return true }
+                return false
+            })
     }
 
     // MARK: Options checked against the plugin's schema
 
     @Test func optionsAreCheckedAgainstTheSchemaWithLocatedMessages() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        let problems = await Self.problems("""
+        let problems = await Self.problems(
+            """
             {
               "version": 1,
               "plugins": {"manifest.write": "\(Self.python)"},
@@ -143,16 +150,18 @@ import Testing
               ]
             }
             """, in: directory)
-        #expect(problems == [
-            "pipeline.json:5:68: error: $.steps[0].with.ouput: step 'a': unknown option 'ouput' for manifest.write (did you mean 'output'?)",
-            "pipeline.json:6:61: error: $.steps[1].with.files: step 'b' (manifest.write): expected an array, found a string 'x'",
-            "pipeline.json:7:98: error: $.steps[2].with.indent: step 'c' (manifest.write): expected a whole number, found a number 1.5",
-        ])
+        #expect(
+            problems == [
+                "pipeline.json:5:68: error: $.steps[0].with.ouput: step 'a': unknown option 'ouput' for manifest.write (did you mean 'output'?)",
+                "pipeline.json:6:61: error: $.steps[1].with.files: step 'b' (manifest.write): expected an array, found a string 'x'",
+                "pipeline.json:7:98: error: $.steps[2].with.indent: step 'c' (manifest.write): expected a whole number, found a number 1.5",
+            ])
     }
 
     @Test func anUnknownOptionGetsADidYouMean() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        let problems = await Self.problems("""
+        let problems = await Self.problems(
+            """
             {
               "version": 1,
               "plugins": {"manifest.write": "\(Self.python)"},
@@ -164,9 +173,11 @@ import Testing
 
     @Test func anEnumRejectsOtherValues() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        _ = try Self.script("pick", in: directory, options: #"{"type": "object", "properties": {"mode": {"type": "string", "enum": ["fast", "slow"]}}}"#,
-                            body: #"echo '{"type": "result", "ok": true}'"#)
-        let problems = await Self.problems("""
+        _ = try Self.script(
+            "pick", in: directory, options: #"{"type": "object", "properties": {"mode": {"type": "string", "enum": ["fast", "slow"]}}}"#,
+            body: #"echo '{"type": "result", "ok": true}'"#)
+        let problems = await Self.problems(
+            """
             {"version": 1, "plugins": {"pick": "./release-step-pick"},
              "steps": [{"id": "a", "uses": "pick", "with": {"mode": "quick"}}]}
             """, in: directory)
@@ -176,17 +187,20 @@ import Testing
     /// A plugin's numbers are held to its schema's `minimum`/`maximum`, and none may be infinite.
     @Test func aNumberOutsideThePluginsRangeIsRejected() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        _ = try Self.script("wait", in: directory, options: #"{"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 60}, "count": {"type": "integer"}}}"#,
-                            body: #"echo '{"type": "result", "ok": true}'"#)
-        let problems = await Self.problems("""
+        _ = try Self.script(
+            "wait", in: directory, options: #"{"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 60}, "count": {"type": "integer"}}}"#,
+            body: #"echo '{"type": "result", "ok": true}'"#)
+        let problems = await Self.problems(
+            """
             {"version": 1, "plugins": {"wait": "./release-step-wait"},
              "steps": [{"id": "a", "uses": "wait", "with": {"seconds": 1.7976931348623157e308}},
                        {"id": "b", "uses": "wait", "with": {"count": 1e999}}]}
             """, in: directory)
-        #expect(problems == [
-            "pipeline.json:2:60: error: $.steps[0].with.seconds: step 'a' (wait): 'seconds' must be from 0 to 60, found 1.7976931348623157e308",
-            "pipeline.json:3:58: error: $.steps[1].with.count: step 'b' (wait): expected a finite number, found 1e999",
-        ])
+        #expect(
+            problems == [
+                "pipeline.json:2:60: error: $.steps[0].with.seconds: step 'a' (wait): 'seconds' must be from 0 to 60, found 1.7976931348623157e308",
+                "pipeline.json:3:58: error: $.steps[1].with.count: step 'b' (wait): expected a finite number, found 1e999",
+            ])
     }
 
     /// A plugin of every option type the schema subset has, `channel` required, no other keys allowed.
@@ -203,26 +217,28 @@ import Testing
     @Test func pluginOptionsAreValidatedByTheBuiltInRules() async throws {
         let directory = TestPipelines.temporaryDirectory()
         _ = try Self.script("notify", in: directory, options: Self.notifySchema, body: #"echo '{"type": "result", "ok": true}'"#)
-        let problems = await Self.problems("""
+        let problems = await Self.problems(
+            """
             {"version": 1, "plugins": {"notify": "./release-step-notify"}, "variables": {"n": "3", "who": "releases"},
              "steps": [{"id": "a", "uses": "notify", "with": {"chanel": "releases"}},
                        {"id": "b", "uses": "notify", "with": {"channel": 42, "count": "many", "ratio": true, "loud": "yes", "tags": ["x", 7], "level": "debug", "extra": {"nmae": "n"}}},
                        {"id": "c", "uses": "notify", "with": {"channel": false, "cuont": 1, "extra": {}}},
                        {"id": "d", "uses": "notify", "with": {"channel": "${who}", "count": "${n}", "loud": "${n}", "level": "${who}", "tags": ["${who}"]}}]}
             """, in: directory)
-        #expect(problems == [
-            "pipeline.json:2:51: error: $.steps[0].with.chanel: step 'a': unknown option 'chanel' for notify (did you mean 'channel'?)",
-            "pipeline.json:3:62: error: $.steps[1].with.channel: step 'b' (notify): expected a string, found a number 42",
-            "pipeline.json:3:75: error: $.steps[1].with.count: step 'b' (notify): expected a whole number, found a string 'many'",
-            "pipeline.json:3:92: error: $.steps[1].with.ratio: step 'b' (notify): expected a number, found a boolean true",
-            "pipeline.json:3:106: error: $.steps[1].with.loud: step 'b' (notify): expected true or false, found a string 'yes'",
-            "pipeline.json:3:127: error: $.steps[1].with.tags[1]: step 'b' (notify): expected a string, found a number 7",
-            "pipeline.json:3:140: error: $.steps[1].with.level: step 'b' (notify): 'debug' is not one of info, warn",
-            "pipeline.json:3:159: error: $.steps[1].with.extra.nmae: step 'b': unknown option 'nmae' for notify (did you mean 'name'?)",
-            "pipeline.json:4:62: error: $.steps[2].with.channel: step 'c' (notify): expected a string, found a boolean false",
-            "pipeline.json:4:69: error: $.steps[2].with.cuont: step 'c': unknown option 'cuont' for notify (did you mean 'count'?)",
-            "pipeline.json:4:90: error: $.steps[2].with.extra: step 'c' (notify): missing required option 'name'",
-        ])
+        #expect(
+            problems == [
+                "pipeline.json:2:51: error: $.steps[0].with.chanel: step 'a': unknown option 'chanel' for notify (did you mean 'channel'?)",
+                "pipeline.json:3:62: error: $.steps[1].with.channel: step 'b' (notify): expected a string, found a number 42",
+                "pipeline.json:3:75: error: $.steps[1].with.count: step 'b' (notify): expected a whole number, found a string 'many'",
+                "pipeline.json:3:92: error: $.steps[1].with.ratio: step 'b' (notify): expected a number, found a boolean true",
+                "pipeline.json:3:106: error: $.steps[1].with.loud: step 'b' (notify): expected true or false, found a string 'yes'",
+                "pipeline.json:3:127: error: $.steps[1].with.tags[1]: step 'b' (notify): expected a string, found a number 7",
+                "pipeline.json:3:140: error: $.steps[1].with.level: step 'b' (notify): 'debug' is not one of info, warn",
+                "pipeline.json:3:159: error: $.steps[1].with.extra.nmae: step 'b': unknown option 'nmae' for notify (did you mean 'name'?)",
+                "pipeline.json:4:62: error: $.steps[2].with.channel: step 'c' (notify): expected a string, found a boolean false",
+                "pipeline.json:4:69: error: $.steps[2].with.cuont: step 'c': unknown option 'cuont' for notify (did you mean 'count'?)",
+                "pipeline.json:4:90: error: $.steps[2].with.extra: step 'c' (notify): missing required option 'name'",
+            ])
     }
 
     /// The checker itself: every problem collected (not only the first) with the unknown keys beside them; at run
@@ -248,7 +264,8 @@ import Testing
     @Test func aPluginKindClashingWithABuiltInIsAnErrorNamingBoth() async throws {
         let directory = TestPipelines.temporaryDirectory()
         let plugin = try Self.script("shell", in: directory, body: #"echo '{"type": "result", "ok": true}'"#)
-        let problems = await Self.problems("""
+        let problems = await Self.problems(
+            """
             {"version": 1, "plugins": {"shell": "./release-step-shell"}, "steps": [{"id": "a", "uses": "noop"}]}
             """, in: directory)
         #expect(problems == ["pipeline.json:1:37: error: $.plugins.shell: plugin '\(plugin)' declares step kind 'shell', which is already a built-in step"])
@@ -259,14 +276,16 @@ import Testing
         let path = "\(directory)/broken"
         try "#!/bin/sh\necho 'not json'\n".write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-        let problems = await Self.problems("""
+        let problems = await Self.problems(
+            """
             {"version": 1, "plugins": {"broken": "broken", "gone": "./gone"}, "steps": [{"id": "a", "uses": "broken"}]}
             """, in: directory)
-        #expect(problems == [
-            "pipeline.json:1:38: error: $.plugins.broken: plugin 'broken' (\(path)): 'describe' did not print one JSON object: 'not json'",
-            "pipeline.json:1:56: error: $.plugins.gone: plugin 'gone': no executable file './gone'",
-            "pipeline.json:1:97: error: $.steps[0].uses: step 'a': unknown step kind 'broken'; run 'release steps' for the list",
-        ])
+        #expect(
+            problems == [
+                "pipeline.json:1:38: error: $.plugins.broken: plugin 'broken' (\(path)): 'describe' did not print one JSON object: 'not json'",
+                "pipeline.json:1:56: error: $.plugins.gone: plugin 'gone': no executable file './gone'",
+                "pipeline.json:1:97: error: $.steps[0].uses: step 'a': unknown step kind 'broken'; run 'release steps' for the list",
+            ])
     }
 
     @Test func executablesNamedReleaseStepKindOnPathRegisterThemselves() async throws {
@@ -303,7 +322,8 @@ import Testing
         let plugin = try script("fail", in: directory, body: body)
         let extra = timeout.map { ", \"timeout\": \($0)" } ?? ""
         let with = secret == nil ? "{}" : #"{"token": "${secrets.PLUGIN_TOKEN}"}"#
-        let (result, reporter) = try await run("""
+        let (result, reporter) = try await run(
+            """
             {"version": 1, "plugins": {"fail": "./release-step-fail"}, "steps": [{"id": "a", "uses": "fail", "with": \(with)\(extra)}]}
             """, in: directory, secrets: secret.map { ["PLUGIN_TOKEN": $0] } ?? [:])
         #expect(result.exitCode == 1)

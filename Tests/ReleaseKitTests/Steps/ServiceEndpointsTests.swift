@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Where steps reach remote services, and that a rehearsal reaches nothing but its stand-ins.
@@ -12,7 +13,8 @@ import Testing
 
     @Test func genericURLsKeepTheirHostAndPathBehindTheStandIn() throws {
         let endpoints = ServiceEndpoints(overrides: [.http: "http://127.0.0.1:4001", .slack: "http://127.0.0.1:4002"], isolated: true)
-        #expect(try endpoints.url(.http, for: "https://upload.example.com:8443/api/v1/dsyms?app=demo&key=a%20b")
+        #expect(
+            try endpoints.url(.http, for: "https://upload.example.com:8443/api/v1/dsyms?app=demo&key=a%20b")
                 == "http://127.0.0.1:4001/upload.example.com:8443/api/v1/dsyms?app=demo&key=a%20b")
         #expect(try endpoints.url(.slack, for: "https://hooks.slack.com/services/T0/B0/XYZ") == "http://127.0.0.1:4002/hooks.slack.com/services/T0/B0/XYZ")
         #expect(try ServiceEndpoints.live.url(.http, for: "https://upload.example.com/x") == "https://upload.example.com/x")
@@ -29,8 +31,9 @@ import Testing
     }
 
     @Test func clientsOfAnIsolatedRunRefuseOtherHostsBeforeConnecting() async throws {
-        let context = StepContext(stepID: "s", kind: "k", workingDirectory: "/", environment: [:],
-                                  endpoints: ServiceEndpoints(isolated: true))
+        let context = StepContext(
+            stepID: "s", kind: "k", workingDirectory: "/", environment: [:],
+            endpoints: ServiceEndpoints(isolated: true))
         let client = context.httpClient(for: .http)
         await #expect(throws: HTTPError.hostNotAllowed(host: "example.com", url: "https://example.com/upload")) {
             _ = try await client.perform(HTTPRequest(method: "POST", url: "https://example.com/upload"))
@@ -43,16 +46,18 @@ import Testing
         let directory = TestPipelines.temporaryDirectory()
         try "dsym".write(toFile: directory + "/app.zip", atomically: true, encoding: .utf8)
         let text = #"""
-        {"version": 1, "steps": [
-          {"id": "upload", "uses": "http.upload", "with": {"url": "https://upload.example.com/dsyms", "file": "app.zip"}},
-          {"id": "after", "uses": "print", "with": {"message": "status ${steps.upload.outputs.status}"}},
-          {"id": "other", "uses": "print", "with": {"message": "still runs"}}
-        ]}
-        """#
-        let (result, _) = try await TestPipelines.run(text, configure: {
-            $0.workingDirectory = directory
-            $0.endpoints = ServiceEndpoints(isolated: true)
-        })
+            {"version": 1, "steps": [
+              {"id": "upload", "uses": "http.upload", "with": {"url": "https://upload.example.com/dsyms", "file": "app.zip"}},
+              {"id": "after", "uses": "print", "with": {"message": "status ${steps.upload.outputs.status}"}},
+              {"id": "other", "uses": "print", "with": {"message": "still runs"}}
+            ]}
+            """#
+        let (result, _) = try await TestPipelines.run(
+            text,
+            configure: {
+                $0.workingDirectory = directory
+                $0.endpoints = ServiceEndpoints(isolated: true)
+            })
         #expect(result.exitCode == 0)
         #expect(result.statuses == ["upload=skipped", "after=skipped", "other=ok"])
         #expect(result.step("upload")?.message == "this rehearsal has no local stand-in for 'http', so nothing was sent")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Issue 22 item 7: `${…}` values in `shell: true` scripts reach `/bin/sh` as environment variables, quoted for where
@@ -29,23 +30,26 @@ import Testing
             printf '%s\\n' "$(printf '(%s)' ${v})" >> out.txt
             printf '%s' ${v} # a comment ${v}
             """
-        let (result, _) = try await TestPipelines.run(Self.pipeline(script), configure: { options in
-            options.workingDirectory = directory
-            options.variables = ["v": Self.hostile]
-        })
+        let (result, _) = try await TestPipelines.run(
+            Self.pipeline(script),
+            configure: { options in
+                options.workingDirectory = directory
+                options.variables = ["v": Self.hostile]
+            })
         #expect(result.statuses == ["s=ok"], "\(result.steps.map { $0.message ?? "" })")
         let value = Self.hostile
-        #expect(try String(contentsOfFile: directory + "/out.txt", encoding: .utf8) == """
-            [\(value)]
-            [\(value)]
-            [a\(value)b]
-            [a\(value)b]
-            [x\(value)y]
-            <\(value)>
-            tab \(value)
-            (\(value))
+        #expect(
+            try String(contentsOfFile: directory + "/out.txt", encoding: .utf8) == """
+                [\(value)]
+                [\(value)]
+                [a\(value)b]
+                [a\(value)b]
+                [x\(value)y]
+                <\(value)>
+                tab \(value)
+                (\(value))
 
-            """)
+                """)
         #expect(result.step("s")?.outputs["stdout"] == .string(value))
         for name in ["p1", "p2", "p3", "p4"] {
             #expect(!FileManager.default.fileExists(atPath: directory + "/" + name), "\(name) was created: a value ran as code")
@@ -57,10 +61,12 @@ import Testing
         let directory = TestPipelines.temporaryDirectory()
         let branch = "release/$(touch${IFS}x)'$(touch${IFS}y)'\"`touch z`\""
         let script = #"echo ${git.branch} > b.txt; echo "${git.branch}" >> b.txt; echo '${git.branch}' >> b.txt"#
-        let (result, _) = try await TestPipelines.run(Self.pipeline(script), configure: { options in
-            options.workingDirectory = directory
-            options.git = GitInfo(branch: branch, sha: "0123456789abcdef0123456789abcdef01234567", commitCount: 1)
-        })
+        let (result, _) = try await TestPipelines.run(
+            Self.pipeline(script),
+            configure: { options in
+                options.workingDirectory = directory
+                options.git = GitInfo(branch: branch, sha: "0123456789abcdef0123456789abcdef01234567", commitCount: 1)
+            })
         #expect(result.statuses == ["s=ok"], "\(result.steps.map { $0.message ?? "" })")
         #expect(try String(contentsOfFile: directory + "/b.txt", encoding: .utf8) == "\(branch)\n\(branch)\n\(branch)\n")
         for name in ["x", "y", "z"] { #expect(!FileManager.default.fileExists(atPath: directory + "/" + name), "\(name) was created") }
@@ -71,19 +77,22 @@ import Testing
     @Test func theScriptReferencesEnvironmentVariables() throws {
         let script = try ShellScript(parsing: #"echo ${a} "x${b}" 'y${a}' <<EOF"# + "\n${b}\nEOF\n")
         #expect(script.problems.isEmpty)
-        let rendered = try #require(script.render { reference in
-            guard case .variable(let name) = reference else { return "" }
-            return name.uppercased()
-        })
+        let rendered = try #require(
+            script.render { reference in
+                guard case .variable(let name) = reference else { return "" }
+                return name.uppercased()
+            })
         #expect(rendered.script == #"echo "${RELEASE_V_1}" "x${RELEASE_V_2}" 'y'"${RELEASE_V_1}"'' <<EOF"# + "\n${RELEASE_V_2}\nEOF\n")
         #expect(rendered.environment == ["RELEASE_V_1": "A", "RELEASE_V_2": "B"])
     }
 
     @Test func theValuesJoinTheAuthorsEnvironment() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        let (result, reporter) = try await TestPipelines.run(Self.pipeline(#"echo "$GREETING ${v}" > out.txt"#, env: #", "env": {"GREETING": "hi"}"#), configure: { options in
-            options.workingDirectory = directory
-        })
+        let (result, reporter) = try await TestPipelines.run(
+            Self.pipeline(#"echo "$GREETING ${v}" > out.txt"#, env: #", "env": {"GREETING": "hi"}"#),
+            configure: { options in
+                options.workingDirectory = directory
+            })
         #expect(result.statuses == ["s=ok"])
         #expect(try String(contentsOfFile: directory + "/out.txt", encoding: .utf8) == "hi x\n")
         // The logged command is the script as it runs: the value is not pasted into it.
@@ -93,8 +102,14 @@ import Testing
     @Test(arguments: [
         (#"echo `echo ${v}`"#, "'${v}' in the shell script is inside backquotes (`…`), where it cannot be quoted; use $(…) instead"),
         (#"echo "`echo ${v}`""#, "'${v}' in the shell script is inside backquotes (`…`), where it cannot be quoted; use $(…) instead"),
-        (#"echo $(( ${v} + 1 ))"#, "'${v}' in the shell script is inside an arithmetic expression ($((…)) or ((…))), where the shell evaluates a value as an expression, and an expression can run commands"),
-        (#"(( ${v} > 1 )) && echo big"#, "'${v}' in the shell script is inside an arithmetic expression ($((…)) or ((…))), where the shell evaluates a value as an expression, and an expression can run commands"),
+        (
+            #"echo $(( ${v} + 1 ))"#,
+            "'${v}' in the shell script is inside an arithmetic expression ($((…)) or ((…))), where the shell evaluates a value as an expression, and an expression can run commands"
+        ),
+        (
+            #"(( ${v} > 1 )) && echo big"#,
+            "'${v}' in the shell script is inside an arithmetic expression ($((…)) or ((…))), where the shell evaluates a value as an expression, and an expression can run commands"
+        ),
         ("cat <<'EOF'\n${v}\nEOF", "'${v}' in the shell script is in a here-document whose delimiter is quoted (<<'EOF'), where nothing expands; write the delimiter unquoted"),
         (#"cat <<${v}"#, "'${v}' in the shell script is in a here-document's delimiter (after <<), which must be a fixed word"),
         (#"echo $'a${v}'"#, "'${v}' in the shell script is inside $'…' quotes, where it cannot be quoted; use \"…\" instead"),
@@ -105,15 +120,18 @@ import Testing
     }
 
     @Test func safePlacesAreAccepted() {
-        for script in [#"echo ${v}"#, #"echo "${v}""#, #"echo '${v}'"#, "cat <<EOF\n${v}\nEOF", #"echo "$(echo ${v})""#,
-                       #"echo $((1 + 2)) ${v}"#, "echo `date` ${v}", #"echo $${HOME:-${v}}"#, "cat <<'EOF'\n$HOME\nEOF\necho ${v}"] {
+        for script in [
+            #"echo ${v}"#, #"echo "${v}""#, #"echo '${v}'"#, "cat <<EOF\n${v}\nEOF", #"echo "$(echo ${v})""#,
+            #"echo $((1 + 2)) ${v}"#, "echo `date` ${v}", #"echo $${HOME:-${v}}"#, "cat <<'EOF'\n$HOME\nEOF\necho ${v}",
+        ] {
             #expect(TestPipelines.problems(Self.pipeline(script)).isEmpty, "\(script)")
         }
     }
 
     @Test func theValuesVariablesAreReservedInEnv() {
-        #expect(TestPipelines.problems(Self.pipeline(#"echo ${v}"#, env: #", "env": {"RELEASE_V_1": "x"}"#)) == [
-            "test.json:1:132: error: $.steps[0].with.env.RELEASE_V_1: step 's': 'RELEASE_V_1' is reserved for the values of the script's ${…} references (RELEASE_V_1, RELEASE_V_2, …)",
-        ])
+        #expect(
+            TestPipelines.problems(Self.pipeline(#"echo ${v}"#, env: #", "env": {"RELEASE_V_1": "x"}"#)) == [
+                "test.json:1:132: error: $.steps[0].with.env.RELEASE_V_1: step 's': 'RELEASE_V_1' is reserved for the values of the script's ${…} references (RELEASE_V_1, RELEASE_V_2, …)"
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct ShellStepTests {
@@ -14,7 +15,8 @@ import Testing
 
     @Test func shellStringsRunThroughSh() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        let text = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": "echo $GREETING > out.txt && pwd", "shell": true, "cwd": "\#(directory)", "env": {"GREETING": "hi"}}}]}"#
+        let text =
+            #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": "echo $GREETING > out.txt && pwd", "shell": true, "cwd": "\#(directory)", "env": {"GREETING": "hi"}}}]}"#
         let (result, _) = try await TestPipelines.run(text)
         #expect(result.exitCode == 0)
         #expect(try String(contentsOfFile: directory + "/out.txt", encoding: .utf8) == "hi\n")
@@ -31,17 +33,23 @@ import Testing
 
     @Test func createsBecomesArtifactsAndIsCheckedAfterTheRun() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        let good = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["sh", "-c", "printf abc > \#(directory)/a.txt"], "creates": ["\#(directory)/a.txt"]}}]}"#
+        let good =
+            #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["sh", "-c", "printf abc > \#(directory)/a.txt"], "creates": ["\#(directory)/a.txt"]}}]}"#
         let (result, _) = try await TestPipelines.run(good)
-        #expect(result.step("s")?.artifacts == [Artifact(path: directory + "/a.txt", size: 3,
-                                                          sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")])
+        #expect(
+            result.step("s")?.artifacts == [
+                Artifact(
+                    path: directory + "/a.txt", size: 3,
+                    sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            ])
         let bad = #"{"version": 1, "steps": [{"id": "s", "uses": "shell", "with": {"run": ["true"], "creates": ["\#(directory)/missing"]}}]}"#
         let (failed, _) = try await TestPipelines.run(bad)
         #expect(failed.step("s")?.message == "the command succeeded but did not create '\(directory)/missing' (listed in 'creates')")
     }
 
     @Test func verifyFindsMissingCommandsBeforeAnythingRuns() async throws {
-        let text = #"{"version": 1, "steps": [{"id": "first", "uses": "shell", "with": {"run": ["true"]}}, {"id": "archive", "uses": "shell", "with": {"run": ["xcodebuild-not-here", "archive"]}}]}"#
+        let text =
+            #"{"version": 1, "steps": [{"id": "first", "uses": "shell", "with": {"run": ["true"]}}, {"id": "archive", "uses": "shell", "with": {"run": ["xcodebuild-not-here", "archive"]}}]}"#
         let (result, _) = try await TestPipelines.run(text)
         #expect(result.statuses == ["first=cancelled", "archive=failed"])
         #expect(result.step("archive")?.message == "command not found: 'xcodebuild-not-here'")
@@ -49,7 +57,8 @@ import Testing
 
     @Test func downstreamVerifyAcceptsPathsAnUpstreamStepPromises() async throws {
         let directory = TestPipelines.temporaryDirectory()
-        let text = #"{"version": 1, "steps": [{"id": "make", "uses": "shell", "with": {"run": ["sh", "-c", "mkdir -p \#(directory)/out && echo ok > \#(directory)/out/x"], "creates": ["\#(directory)/out"]}}, {"id": "use", "uses": "shell", "needs": ["make"], "with": {"run": ["cat", "x"], "cwd": "\#(directory)/out"}}]}"#
+        let text =
+            #"{"version": 1, "steps": [{"id": "make", "uses": "shell", "with": {"run": ["sh", "-c", "mkdir -p \#(directory)/out && echo ok > \#(directory)/out/x"], "creates": ["\#(directory)/out"]}}, {"id": "use", "uses": "shell", "needs": ["make"], "with": {"run": ["cat", "x"], "cwd": "\#(directory)/out"}}]}"#
         let (result, reporter) = try await TestPipelines.run(text)
         #expect(result.exitCode == 0)
         #expect(reporter.logLines.contains("use: ok"))

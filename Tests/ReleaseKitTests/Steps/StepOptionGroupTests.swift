@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Options two sample steps share.
@@ -44,7 +45,11 @@ private func decodeGrouped(_ json: String, mode: OptionsDecoder.Mode = .resolved
         let value = try decodeGrouped(#"{"archive": "A", "account_id": "42"}"#).value
         #expect(value.shared.retries == 3)
         #expect(value.shared.api == nil)
-        #expect(value == .with { $0.archive = "A"; $0.shared.accountID = "42" })
+        #expect(
+            value
+                == .with {
+                    $0.archive = "A"; $0.shared.accountID = "42"
+                })
     }
 
     @Test func theGroupsPropertyNameIsNoKeyAndTyposAreSuggested() throws {
@@ -54,22 +59,31 @@ private func decodeGrouped(_ json: String, mode: OptionsDecoder.Mode = .resolved
     }
 
     @Test func aMissingRequiredGroupOptionIsReportedOnTheStepsObject() {
-        #expect(throws: OptionsDecoder.Failure(path: .root, location: SourceLocation(line: 1, column: 1),
-                                               message: "missing required option 'account_id'")) {
+        #expect(
+            throws: OptionsDecoder.Failure(
+                path: .root, location: SourceLocation(line: 1, column: 1),
+                message: "missing required option 'account_id'")
+        ) {
             try decodeGrouped(#"{"archive": "A"}"#)
         }
     }
 
     @Test func aGroupNumberOutsideItsRangeIsReportedWhereItIsWritten() {
-        #expect(throws: OptionsDecoder.Failure(path: JSONPath.root.appending("retries"), location: SourceLocation(line: 2, column: 13),
-                                               message: "'retries' must be from 1 to 10, found 11")) {
-            try decodeGrouped("""
-            {"archive": "A", "account_id": "42",
-             "retries": 11}
-            """)
+        #expect(
+            throws: OptionsDecoder.Failure(
+                path: JSONPath.root.appending("retries"), location: SourceLocation(line: 2, column: 13),
+                message: "'retries' must be from 1 to 10, found 11")
+        ) {
+            try decodeGrouped(
+                """
+                {"archive": "A", "account_id": "42",
+                 "retries": 11}
+                """)
         }
         #expect(throws: StepError.invalidOption("retries", "'0' must be from 1 to 10")) {
-            try GroupedOptions.with { $0.archive = "A"; $0.shared.accountID = "42"; $0.shared.retries = 0 }.checkRanges()
+            try GroupedOptions.with {
+                $0.archive = "A"; $0.shared.accountID = "42"; $0.shared.retries = 0
+            }.checkRanges()
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// A choice for the sample options.
@@ -21,8 +22,10 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
 }
 
 @Suite struct StepOptionsTests {
-    @Test(arguments: [("archivePath", "archive_path"), ("bundleID", "bundle_id"), ("moveIntoArchive", "move_into_archive"),
-                      ("URLPath", "url_path"), ("sha256", "sha256"), ("level", "level"), ("expectStatus", "expect_status")])
+    @Test(arguments: [
+        ("archivePath", "archive_path"), ("bundleID", "bundle_id"), ("moveIntoArchive", "move_into_archive"),
+        ("URLPath", "url_path"), ("sha256", "sha256"), ("level", "level"), ("expectStatus", "expect_status"),
+    ])
     func keysAreSnakeCasePropertyNames(property: String, key: String) {
         #expect(snakeCase(property) == key)
     }
@@ -62,19 +65,26 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
     }
 
     @Test func aMissingRequiredOptionIsReportedOnItsObject() {
-        #expect(throws: OptionsDecoder.Failure(path: .root, location: SourceLocation(line: 1, column: 1),
-                                               message: "missing required option 'archive_path'")) {
+        #expect(
+            throws: OptionsDecoder.Failure(
+                path: .root, location: SourceLocation(line: 1, column: 1),
+                message: "missing required option 'archive_path'")
+        ) {
             try decodeSample(#"{"level": 3}"#)
         }
     }
 
     @Test func aChoiceRejectsOtherWordsWhereTheyAreWritten() {
-        #expect(throws: OptionsDecoder.Failure(path: JSONPath.root.appending("mode"), location: SourceLocation(line: 2, column: 10),
-                                               message: "'some' is not one of all, each")) {
-            try decodeSample("""
-            {"archive_path": "A",
-             "mode": "some"}
-            """)
+        #expect(
+            throws: OptionsDecoder.Failure(
+                path: JSONPath.root.appending("mode"), location: SourceLocation(line: 2, column: 10),
+                message: "'some' is not one of all, each")
+        ) {
+            try decodeSample(
+                """
+                {"archive_path": "A",
+                 "mode": "some"}
+                """)
         }
     }
 
@@ -89,16 +99,27 @@ private func decodeSample(_ json: String, mode: OptionsDecoder.Mode = .resolved)
     }
 
     @Test func optionsBuiltInCodeKeepTheirDefaults() {
-        let options = ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip" }
+        let options = ArchiveZipStep.Options.with {
+            $0.source = "a"; $0.output = "a.zip"
+        }
         #expect(options.level == 6)
         #expect(options.deterministic == false)
-        #expect(options == ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip"; $0.level = 6 })
-        #expect(options != ArchiveZipStep.Options.with { $0.source = "a"; $0.output = "a.zip"; $0.level = 0 })
+        #expect(
+            options
+                == ArchiveZipStep.Options.with {
+                    $0.source = "a"; $0.output = "a.zip"; $0.level = 6
+                })
+        #expect(
+            options
+                != ArchiveZipStep.Options.with {
+                    $0.source = "a"; $0.output = "a.zip"; $0.level = 0
+                })
     }
 
     @Test func aStepWithoutOptionsRejectsEveryKey() {
-        #expect(TestPipelines.problems(#"{"version": 1, "steps": [{"id": "a", "uses": "noop", "with": {"mesage": "hi"}}]}"#)
-            == ["test.json:1:63: error: $.steps[0].with.mesage: step 'a': unknown option 'mesage' for noop"])
+        #expect(
+            TestPipelines.problems(#"{"version": 1, "steps": [{"id": "a", "uses": "noop", "with": {"mesage": "hi"}}]}"#)
+                == ["test.json:1:63: error: $.steps[0].with.mesage: step 'a': unknown option 'mesage' for noop"])
     }
 
     @Test func releaseStepsShowsDefaultsAndAllowedValues() throws {

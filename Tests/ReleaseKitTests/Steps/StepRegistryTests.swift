@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Where a kind's documented options and the keys its decoding asks for disagree; empty when they agree.
@@ -8,9 +9,11 @@ import Testing
 /// for every key it knows), then compares the keys asked for with the documented ones, both ways.
 func optionDrift(_ kind: StepKind) throws -> [String] {
     let documented = kind.documentation.options.map(\.name)
-    let everyKey = JSONNode(.object(documented.map {
-        JSONNode.Member(key: $0, keyLocation: SourceLocation(line: 1, column: 1), value: JSONNode(.string("${x}")))
-    }))
+    let everyKey = JSONNode(
+        .object(
+            documented.map {
+                JSONNode.Member(key: $0, keyLocation: SourceLocation(line: 1, column: 1), value: JSONNode(.string("${x}")))
+            }))
     let example = try JSONParser.parse(kind.documentation.example)["with"] ?? JSONNode(.object([]))
     var requested: Set<String> = []
     for with in [everyKey, example] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -24,8 +25,9 @@ extension VersioningTests {
             try check(GitCommitStep.self)
             try check(GitTagStep.self)
             try check(GitPushStep.self)
-            #expect([VersionReadStep.kind, VersionBumpStep.kind, GitBranchStep.kind, GitCommitStep.kind, GitTagStep.kind, GitPushStep.kind]
-                == ["version.read", "version.bump", "git.branch", "git.commit", "git.tag", "git.push"])
+            #expect(
+                [VersionReadStep.kind, VersionBumpStep.kind, GitBranchStep.kind, GitCommitStep.kind, GitTagStep.kind, GitPushStep.kind]
+                    == ["version.read", "version.bump", "git.branch", "git.commit", "git.tag", "git.push"])
         }
 
         @Test func badOptionsAreRejectedBeforeAnythingRuns() throws {
@@ -59,10 +61,12 @@ extension VersioningTests {
             let outputs = try await step.run(in: repository.context())
             #expect(outputs["version"] == .string("3.0.0"))
             #expect(outputs["build"] == .string("4146"))
-            #expect(outputs["targets"] == .list([
-                .string("Demo (Debug): 3.0.0 (4146)"), .string("Demo (Release): 3.0.0 (4146)"),
-                .string("ShareExtension (Debug): 2.9 (4146)"), .string("ShareExtension (Release): 2.9 (4146)"),
-            ]))
+            #expect(
+                outputs["targets"]
+                    == .list([
+                        .string("Demo (Debug): 3.0.0 (4146)"), .string("Demo (Release): 3.0.0 (4146)"),
+                        .string("ShareExtension (Debug): 2.9 (4146)"), .string("ShareExtension (Release): 2.9 (4146)"),
+                    ]))
             let share = try decode(VersionReadStep.self, #"{"target": "ShareExtension", "configuration": "Debug"}"#)
             #expect(try await share.run(in: repository.context())["version"] == .string("2.9"))
             let missing = try decode(VersionReadStep.self, #"{"target": "Nope"}"#)
@@ -97,11 +101,13 @@ extension VersioningTests {
             let outputs = try await step.run(in: repository.context(events: events))
             #expect(outputs == plan.outputs)
             let after = try String(contentsOfFile: pbxproj, encoding: .utf8)
-            #expect(after == String(decoding: before, as: UTF8.self)
-                .replacingOccurrences(of: "MARKETING_VERSION = 3.0.0;", with: "MARKETING_VERSION = 3.1.0;")
-                .replacingOccurrences(of: "MARKETING_VERSION = \"2.9\";", with: "MARKETING_VERSION = \"3.1.0\";")
-                .replacingOccurrences(of: "CURRENT_PROJECT_VERSION = 4146;", with: "CURRENT_PROJECT_VERSION = 1;")
-                .replacingOccurrences(of: "CURRENT_PROJECT_VERSION = \"4146\";", with: "CURRENT_PROJECT_VERSION = \"1\";"))
+            #expect(
+                after
+                    == String(decoding: before, as: UTF8.self)
+                    .replacingOccurrences(of: "MARKETING_VERSION = 3.0.0;", with: "MARKETING_VERSION = 3.1.0;")
+                    .replacingOccurrences(of: "MARKETING_VERSION = \"2.9\";", with: "MARKETING_VERSION = \"3.1.0\";")
+                    .replacingOccurrences(of: "CURRENT_PROJECT_VERSION = 4146;", with: "CURRENT_PROJECT_VERSION = 1;")
+                    .replacingOccurrences(of: "CURRENT_PROJECT_VERSION = \"4146\";", with: "CURRENT_PROJECT_VERSION = \"1\";"))
             #expect(events.events.contains(.log("3.0.0 (4146) -> 3.1.0 (1)", .stdout)))
         }
 
@@ -151,7 +157,9 @@ extension VersioningTests {
             defer { repository.remove() }
             let remote = TestTemporary.root + "/release-remote-\(UUID().uuidString).git"
             defer { try? FileManager.default.removeItem(atPath: remote) }
-            _ = try await ProcessRunner.run(ProcessRequest(arguments: ["git", "init", "-q", "--bare", remote], directory: "/", environment: ProcessInfo.processInfo.environment)) { _, _ in }
+            _ = try await ProcessRunner.run(ProcessRequest(arguments: ["git", "init", "-q", "--bare", remote], directory: "/", environment: ProcessInfo.processInfo.environment)) {
+                _, _ in
+            }
             try await repository.git("remote", "add", "origin", remote)
 
             let branch = try decode(GitBranchStep.self, #"{"name": "release/3.0.1"}"#)
@@ -167,18 +175,20 @@ extension VersioningTests {
             try "3.0.1\n".write(toFile: repository.path + "/VERSION", atomically: true, encoding: .utf8)
             let commit = try decode(GitCommitStep.self, #"{"message": "Bump version to 3.0.1 (4321)", "paths": ["VERSION"]}"#)
             let commitPlan = try await commit.plan(in: repository.context(dryRun: true))
-            #expect(commitPlan.effects == [
-                .command(argv: ["git", "add", "--", repository.path + "/VERSION"], directory: nil),
-                .command(argv: ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", repository.path + "/VERSION"], directory: nil),
-            ])
+            #expect(
+                commitPlan.effects == [
+                    .command(argv: ["git", "add", "--", repository.path + "/VERSION"], directory: nil),
+                    .command(argv: ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", repository.path + "/VERSION"], directory: nil),
+                ])
             let committed = try await commit.run(in: repository.context())
             #expect(committed["sha"] == .string(try await repository.git("rev-parse", "HEAD")))
             #expect(try await repository.git("log", "-1", "--format=%s") == "Bump version to 3.0.1 (4321)")
             #expect(try await repository.git("show", "--name-only", "--format=", "HEAD") == "VERSION")
 
             let tag = try decode(GitTagStep.self, #"{"name": "v3.0.1-4321", "message": "Release 3.0.1"}"#)
-            #expect(try await tag.plan(in: repository.context(dryRun: true)).effects
-                == [.command(argv: ["git", "tag", "-a", "-m", "Release 3.0.1", "v3.0.1-4321"], directory: nil)])
+            #expect(
+                try await tag.plan(in: repository.context(dryRun: true)).effects
+                    == [.command(argv: ["git", "tag", "-a", "-m", "Release 3.0.1", "v3.0.1-4321"], directory: nil)])
             _ = try await tag.run(in: repository.context())
             #expect(try await repository.git("cat-file", "-t", "v3.0.1-4321") == "tag")
             // A re-run finds its own tag on the commit it would tag: nothing to do, nothing to fail.
@@ -202,8 +212,9 @@ extension VersioningTests {
 
             let push = try decode(GitPushStep.self, #"{"set_upstream": true, "tags": true}"#)
             try await push.verify(in: repository.context())
-            #expect(try await push.plan(in: repository.context(dryRun: true)).effects
-                == [.command(argv: ["git", "push", "-u", "--tags", "origin", "HEAD"], directory: nil)])
+            #expect(
+                try await push.plan(in: repository.context(dryRun: true)).effects
+                    == [.command(argv: ["git", "push", "-u", "--tags", "origin", "HEAD"], directory: nil)])
             let pushed = try await push.run(in: repository.context())
             #expect(pushed["refs"] == .list([.string("release/3.0.1")]))
             let remoteHead = try await ProcessRunner.run(

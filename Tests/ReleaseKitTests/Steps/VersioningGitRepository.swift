@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReleaseKit
 
 /// A temporary git repository for step tests, with an identity so commits work anywhere.

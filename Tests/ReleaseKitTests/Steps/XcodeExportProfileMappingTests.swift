@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// How `xcode.export` maps the archive's bundle identifiers to the profiles it is given.
@@ -16,10 +17,12 @@ struct XcodeExportProfileMappingTests {
         #expect(adHoc.type == .adHoc && appStore.type == .appStore)
         #expect(adHoc.matches(bundleID: "com.example.demo") && appStore.matches(bundleID: "com.example.demo"))
         for profiles in [[adHoc, appStore], [appStore, adHoc]] {
-            #expect(try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: profiles, method: .appStoreConnect)
-                == ["com.example.demo": appStore.uuid])
-            #expect(try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: profiles, method: .releaseTesting)
-                == ["com.example.demo": adHoc.uuid])
+            #expect(
+                try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: profiles, method: .appStoreConnect)
+                    == ["com.example.demo": appStore.uuid])
+            #expect(
+                try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: profiles, method: .releaseTesting)
+                    == ["com.example.demo": adHoc.uuid])
             #expect(try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: profiles, method: .development) == [:])
         }
     }
@@ -31,12 +34,17 @@ struct XcodeExportProfileMappingTests {
         var second = first
         second.uuid = "11111111-2222-3333-4444-555555555555"
         second.name = "Demo App Store (renewed)"
-        #expect(throws: StepError.invalidOption("profiles", "bundle identifier 'com.example.demo' is covered by 2 app-store profiles "
-            + "equally: '\(first.name)' (\(first.uuid)), '\(second.name)' (\(second.uuid)); choose one with 'provisioning_profiles'")) {
+        #expect(
+            throws: StepError.invalidOption(
+                "profiles",
+                "bundle identifier 'com.example.demo' is covered by 2 app-store profiles "
+                    + "equally: '\(first.name)' (\(first.uuid)), '\(second.name)' (\(second.uuid)); choose one with 'provisioning_profiles'")
+        ) {
             try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: [first, second, first], method: .appStore)
         }
-        #expect(try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: [first, first], method: .appStore)
-            == ["com.example.demo": first.uuid])
+        #expect(
+            try XcodeExportStep.mapping(bundleIDs: ["com.example.demo"], profiles: [first, first], method: .appStore)
+                == ["com.example.demo": first.uuid])
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite(.serialized) struct CheckoutLockTests {
@@ -54,7 +55,10 @@ import Testing
             guard case .held(let path, let holder?) = error else { throw error }
             #expect(path == main + "/.git/release.lock")
             #expect(holder.pid == getpid() && holder.command == "release run" && holder.started == Date(timeIntervalSince1970: 1_800_000_000))
-            #expect(error.description == "another release is running in this checkout: pid \(getpid()) ('release run', started 2027-01-15T08:00:00Z) holds '\(main)/.git/release.lock'; wait for it to end, or stop it")
+            #expect(
+                error.description
+                    == "another release is running in this checkout: pid \(getpid()) ('release run', started 2027-01-15T08:00:00Z) holds '\(main)/.git/release.lock'; wait for it to end, or stop it"
+            )
         }
         try git(["worktree", "add", "-q", main + "-other"], in: main)
         let other = try CheckoutLock.acquire(in: main + "-other", command: "release run")

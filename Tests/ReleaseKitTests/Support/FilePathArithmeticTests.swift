@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Paths are joined and normalised lexically, and the working directory is made canonical once: a folder reached

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct JSONWriterTests {
@@ -12,17 +13,18 @@ import Testing
 
     @Test func prettyIndentsByTwoWithSpacedColonsAndKeepsEmptyContainersOnOneLine() {
         let object: [String: Any] = ["list": [] as [Any], "map": [:] as [String: Any], "nested": ["k": [1]] as [String: Any]]
-        #expect(JSONWriter.text(object, pretty: true) == """
-        {
-          "list" : [],
-          "map" : {},
-          "nested" : {
-            "k" : [
-              1
-            ]
-          }
-        }
-        """)
+        #expect(
+            JSONWriter.text(object, pretty: true) == """
+                {
+                  "list" : [],
+                  "map" : {},
+                  "nested" : {
+                    "k" : [
+                      1
+                    ]
+                  }
+                }
+                """)
     }
 
     @Test func numbersFromJSONSerializationKeepTheirType() throws {

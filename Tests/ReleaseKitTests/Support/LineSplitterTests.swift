@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 /// Child output into lines: linear in the bytes, bounded per line, and never cutting a secret.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ReleaseKit
 
 @Suite struct ProcessRunnerTests {
@@ -12,8 +13,9 @@ import Testing
 
     @Test func streamsLinesAndKeepsExitStatus() async throws {
         let lines = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "echo one; echo two >&2; printf three; exit 7"],
-                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "echo one; echo two >&2; printf three; exit 7"],
+            directory: "/tmp", environment: ProcessInfo.processInfo.environment)
         let result = try await ProcessRunner.run(request, onLine: lines.add)
         #expect(result.status == 7)
         #expect(result.standardOutput == "one\nthree")
@@ -36,8 +38,9 @@ import Testing
     @Test func cancellationKillsTheWholeProcessGroup() async throws {
         // The command and its grandchild would run for 10 minutes; cancelling must stop both, whatever the load.
         let lines = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "sleep 600 & echo $!; sleep 600"], directory: "/tmp",
-                                     environment: ProcessInfo.processInfo.environment)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "sleep 600 & echo $!; sleep 600"], directory: "/tmp",
+            environment: ProcessInfo.processInfo.environment)
         let task = Task { try await ProcessRunner.run(request, killGrace: 1, onLine: lines.add) }
         try await waitUntil { !lines.all.isEmpty }
         let grandchild = try #require(Int32(lines.all[0].dropFirst("stdout: ".count)))
@@ -72,8 +75,9 @@ import Testing
 
     @Test func cancellationReturnsAsSoonAsTheWholeGroupHasExited() async throws {
         let lines = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "trap 'echo stopping; exit 5' TERM; sleep 600 & echo ready; wait"],
-                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "trap 'echo stopping; exit 5' TERM; sleep 600 & echo ready; wait"],
+            directory: "/tmp", environment: ProcessInfo.processInfo.environment)
         let task = Task { try await ProcessRunner.run(request, killGrace: 3600, onLine: lines.add) }
         try await waitUntil { lines.all.contains("stdout: ready") }
         let started = Date()
@@ -86,8 +90,9 @@ import Testing
     @Test func linesArriveWhileTheCommandIsStillRunning() async throws {
         let lines = Lines()
         let finished = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "echo first; echo second >&2; sleep 120; echo last"],
-                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "echo first; echo second >&2; sleep 120; echo last"],
+            directory: "/tmp", environment: ProcessInfo.processInfo.environment)
         let task = Task {
             defer { finished.add("finished", .stdout) }
             return try await ProcessRunner.run(request, killGrace: 1, onLine: lines.add)
@@ -132,8 +137,9 @@ import Testing
             signal(SIGTERM, previousTerm)
         }
         for (name, number) in [("PIPE", SIGPIPE), ("TERM", SIGTERM)] {
-            let request = ProcessRequest(arguments: ["sh", "-c", "kill -\(name) $$; echo survived"],
-                                         directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+            let request = ProcessRequest(
+                arguments: ["sh", "-c", "kill -\(name) $$; echo survived"],
+                directory: "/tmp", environment: ProcessInfo.processInfo.environment)
             let result = try await ProcessRunner.run(request) { _, _ in }
             #expect(result.signal == number)
             #expect(result.status == 128 + number)
@@ -152,8 +158,9 @@ import Testing
     @Test func standardInputCarriesTheRequestBytesAndIsThenClosed() async throws {
         // 200 KiB: more than a pipe buffer holds, so the writer and the reader must overlap.
         let input = Array(repeating: UInt8(ascii: "x"), count: 200 * 1024) + Array("\nend\n".utf8)
-        let request = ProcessRequest(arguments: ["sh", "-c", "wc -c; echo done"], directory: "/tmp",
-                                     environment: ["PATH": "/usr/bin:/bin"], input: input)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "wc -c; echo done"], directory: "/tmp",
+            environment: ["PATH": "/usr/bin:/bin"], input: input)
         let result = try await ProcessRunner.run(request) { _, _ in }
         #expect(result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == ["\(input.count)", "done"])
     }
@@ -168,8 +175,9 @@ import Testing
 
     /// The last mebibyte, from the start of a line: the line the limit cuts is left out whole.
     @Test func keepsOnlyTheLastMebibyteOfStandardOutputInWholeLines() async throws {
-        let request = ProcessRequest(arguments: ["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo END"],
-                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo END"],
+            directory: "/tmp", environment: ProcessInfo.processInfo.environment)
         let lines = Lines()
         let result = try await ProcessRunner.run(request, onLine: lines.add)
         #expect(result.standardOutput == "END\n")
@@ -215,8 +223,9 @@ import Testing
         // much longer (it stays in the group, and is stopped with it only on cancellation).
         let marker = TestTemporary.root + "/daemon-\(UUID().uuidString)"
         let lines = Lines()
-        let request = ProcessRequest(arguments: ["sh", "-c", "echo $$; (sleep 600; touch \(marker)) & echo done"],
-                                     directory: "/tmp", environment: ProcessInfo.processInfo.environment)
+        let request = ProcessRequest(
+            arguments: ["sh", "-c", "echo $$; (sleep 600; touch \(marker)) & echo done"],
+            directory: "/tmp", environment: ProcessInfo.processInfo.environment)
         let result = try await ProcessRunner.run(request, onLine: lines.add)
         #expect(!FileManager.default.fileExists(atPath: marker), "the runner returned before the daemon finished")
         #expect(result.status == 0)

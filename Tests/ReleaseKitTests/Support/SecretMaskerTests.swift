@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// The spellings a secret takes in headers, URLs, forms and JSON, each masked.
@@ -54,7 +55,8 @@ import Testing
 
     // MARK: Multi-line secrets
 
-    static let pem = "-----BEGIN PRIVATE KEY-----\r\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQgRk9SVEVTVElOR09O\r\n"
+    static let pem =
+        "-----BEGIN PRIVATE KEY-----\r\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQgRk9SVEVTVElOR09O\r\n"
         + "  TFlOT1RBUkVBTEtFWWJ1dGl0bG9va3NsaWtlb25lMTIzNDU2Nzg5MGFiY2RlZmdo  \r\nAw=\r\n\r\n-----END PRIVATE KEY-----\r\n"
 
     /// Output is split into lines before it is masked: every line of a multi-line secret is masked on its own
@@ -109,8 +111,10 @@ import Testing
     /// `false` and `1` as secrets: the strings holding them are masked, the document's syntax and numbers are not.
     @Test func masksStringsOfAJSONTreeNotItsSyntax() throws {
         let masker = SecretMasker(secrets: ["false", "1", "null"])
-        let object: [String: Any] = ["dry_run": false, "attempts": 1, "profile": NSNull(), "message": "flag false, count 1",
-                                     "list": ["1", 1, ["nested": "null"]] as [Any]]
+        let object: [String: Any] = [
+            "dry_run": false, "attempts": 1, "profile": NSNull(), "message": "flag false, count 1",
+            "list": ["1", 1, ["nested": "null"]] as [Any],
+        ]
         let text = try #require(JSONWriter.text(masker.maskStrings(in: object)))
         #expect(text == #"{"attempts":1,"dry_run":false,"list":["***",1,{"nested":"***"}],"message":"flag ***, count ***","profile":null}"#)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Yams
+
 @testable import ReleaseKit
 
 /// ``YAMLWriter`` read back with a real YAML parser (Yams, the one the version engine reads XcodeGen specs with),
@@ -8,11 +9,13 @@ import Yams
 /// holds, it reads back as the same string, and a comment adds no key.
 @Suite struct YAMLWriterTests {
     /// Pieces YAML gives a meaning to, glued at random into values.
-    static let pieces = ["a", "Z", "0", "1.5", "-", ":", ": ", " #", "#", "'", "\"", "\\", "{", "}", "[", "]", ",", "&", "*",
-                         "!", "|", ">", "%", "@", "`", "?", " ", "\t", "\n", "\r", "\u{85}", "\u{2028}", "\u{1B}", "\0",
-                         // Never first: Yams reads `"\uFEFF"` (the writer's escape) as the empty string, though the
-                         // escape is YAML's and PyYAML reads it back as U+FEFF; in the middle of a value Yams keeps it.
-                         "x\u{FEFF}", "on", "yes", "No", "null", "~", "true", "0x1F", "1e3", ".inf", "é", "🚀", "${{ x }}"]
+    static let pieces = [
+        "a", "Z", "0", "1.5", "-", ":", ": ", " #", "#", "'", "\"", "\\", "{", "}", "[", "]", ",", "&", "*",
+        "!", "|", ">", "%", "@", "`", "?", " ", "\t", "\n", "\r", "\u{85}", "\u{2028}", "\u{1B}", "\0",
+        // Never first: Yams reads `"\uFEFF"` (the writer's escape) as the empty string, though the
+        // escape is YAML's and PyYAML reads it back as U+FEFF; in the middle of a value Yams keeps it.
+        "x\u{FEFF}", "on", "yes", "No", "null", "~", "true", "0x1F", "1e3", ".inf", "é", "🚀", "${{ x }}",
+    ]
 
     @Test func randomValuesReadBackAsTheSameStrings() throws {
         var generator = SplitMix64(seed: 28)

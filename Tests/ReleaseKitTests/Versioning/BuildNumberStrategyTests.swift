@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -7,7 +8,7 @@ extension VersioningTests {
         private func resolve(_ text: String, builds: [String] = ["4146", "4145"], environment: [String: String] = [:]) async throws -> String? {
             try await BuildNumberStrategy(parsing: text).resolve(
                 currentBuilds: builds, environment: environment,
-                now: Date(timeIntervalSince1970: 1_413_957_678), // 2014-10-22T06:01:18Z
+                now: Date(timeIntervalSince1970: 1_413_957_678),  // 2014-10-22T06:01:18Z
                 commitCount: { 4321 }
             )
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -7,20 +8,21 @@ extension VersioningTests {
         @Test func unifiedDiff() {
             let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
             let new = "a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n"
-            #expect(TextDiff.unified(old: old, new: new, path: "x", context: 1) == """
-                --- a/x
-                +++ b/x
-                @@ -1,3 +1,3 @@
-                 a
-                -b
-                +B
-                 c
-                @@ -9,2 +9,2 @@
-                 i
-                -j
-                +J
+            #expect(
+                TextDiff.unified(old: old, new: new, path: "x", context: 1) == """
+                    --- a/x
+                    +++ b/x
+                    @@ -1,3 +1,3 @@
+                     a
+                    -b
+                    +B
+                     c
+                    @@ -9,2 +9,2 @@
+                     i
+                    -j
+                    +J
 
-                """)
+                    """)
             #expect(TextDiff.unified(old: old, new: old, path: "x") == "")
             #expect(TextDiff.unified(old: "a", new: "b", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n")
             #expect(TextDiff.unified(old: "a\n", new: "a\nb\n", path: "x") == "--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n a\n+b\n")
@@ -99,18 +101,22 @@ extension VersioningTests {
         }
 
         @Test func workflowChecksGitBeforeWritingAndRunsTheCommandsItShows() async throws {
-            let plan = BumpPlan(previousVersion: "3.0.0", previousBuild: "4146", version: "3.0.1", build: "4321", files: [
-                FileEdit(path: "/p/Info.plist", displayPath: "Info.plist", original: Data(), updated: Data(), isBinary: false, changes: []),
-            ])
+            let plan = BumpPlan(
+                previousVersion: "3.0.0", previousBuild: "4146", version: "3.0.1", build: "4321",
+                files: [
+                    FileEdit(path: "/p/Info.plist", displayPath: "Info.plist", original: Data(), updated: Data(), isBinary: false, changes: [])
+                ])
             let ran = VersioningCommandLog()
             func workflow(repository: Bool, branchExists: Bool) -> BumpWorkflow {
-                BumpWorkflow(directory: "/p", push: true, runner: { arguments, _ in
-                    ran.append(arguments)
-                    var status: Int32 = 0
-                    if arguments == GitCommand.isRepository, !repository { status = 128 }
-                    if arguments.starts(with: ["git", "rev-parse", "--verify"]), !branchExists { status = 1 }
-                    return (ProcessResult(status: status, signal: nil, standardOutput: "abc123\n"), status == 0 ? "" : "fatal: nope")
-                })
+                BumpWorkflow(
+                    directory: "/p", push: true,
+                    runner: { arguments, _ in
+                        ran.append(arguments)
+                        var status: Int32 = 0
+                        if arguments == GitCommand.isRepository, !repository { status = 128 }
+                        if arguments.starts(with: ["git", "rev-parse", "--verify"]), !branchExists { status = 1 }
+                        return (ProcessResult(status: status, signal: nil, standardOutput: "abc123\n"), status == 0 ? "" : "fatal: nope")
+                    })
             }
             await #expect(throws: VersioningError.git("'/p' is not in a git repository (pass --no-branch to only write the files)")) {
                 try await workflow(repository: false, branchExists: false).preflight(plan)
@@ -120,12 +126,13 @@ extension VersioningTests {
             }
             let good = workflow(repository: true, branchExists: false)
             try await good.preflight(plan)
-            #expect(good.commands(for: plan) == [
-                ["git", "checkout", "-b", "release/3.0.1"],
-                ["git", "add", "--", "/p/Info.plist"],
-                ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", "/p/Info.plist"],
-                ["git", "push", "-u", "origin", "release/3.0.1"],
-            ])
+            #expect(
+                good.commands(for: plan) == [
+                    ["git", "checkout", "-b", "release/3.0.1"],
+                    ["git", "add", "--", "/p/Info.plist"],
+                    ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", "/p/Info.plist"],
+                    ["git", "push", "-u", "origin", "release/3.0.1"],
+                ])
             ran.clear()
             let result = try await good.perform(plan)
             #expect(result.branch == "release/3.0.1")

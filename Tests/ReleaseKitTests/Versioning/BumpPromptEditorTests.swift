@@ -1,12 +1,14 @@
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
     /// The terminal menu as a state machine: keys in, the bytes to write, the highlighted line and the outcome out.
     @Suite struct BumpPromptEditorTests {
         private func editor(reverseVideo: Bool = true) throws -> BumpPromptEditor {
-            BumpPromptEditor(prompt: BumpPrompt(current: try #require(SemanticVersion("3.0.0")), currentBuild: "4146", newBuild: "4321"),
-                             reverseVideo: reverseVideo)
+            BumpPromptEditor(
+                prompt: BumpPrompt(current: try #require(SemanticVersion("3.0.0")), currentBuild: "4146", newBuild: "4321"),
+                reverseVideo: reverseVideo)
         }
 
         /// Feeds the keys `text` decodes to and returns everything written and the last outcome.
@@ -33,8 +35,9 @@ extension VersioningTests {
         }
 
         @Test func decodesKeys() {
-            #expect(BumpPromptEditor.keys(from: Array("3\r\u{1B}[A\u{1B}OB\u{7F}\u{03}\u{04}\n\u{01}q\u{1B}[1;5B\u{1B}".utf8))
-                == [.character("3"), .enter, .up, .down, .backspace, .interrupt, .endOfInput, .enter, .character("q"), .down, .escape])
+            #expect(
+                BumpPromptEditor.keys(from: Array("3\r\u{1B}[A\u{1B}OB\u{7F}\u{03}\u{04}\n\u{01}q\u{1B}[1;5B\u{1B}".utf8))
+                    == [.character("3"), .enter, .up, .down, .backspace, .interrupt, .endOfInput, .enter, .character("q"), .down, .escape])
             // Esc followed by something that starts no sequence is the Esc key, then that key.
             #expect(BumpPromptEditor.keys(from: [0x1B, UInt8(ascii: "q")]) == [.escape, .character("q")])
         }
@@ -51,15 +54,16 @@ extension VersioningTests {
         @Test func theFirstScreenHighlightsPatchAndSaysWhatEachLineIs() throws {
             let editor = try editor()
             #expect(editor.highlighted == 2)
-            #expect(editor.start == """
-                (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)
-                Select new version [current: 3.0.0 (4146)]:
-                  1. 4.0.0 (4321)  major
-                  2. 3.1.0 (4321)  minor
-                \u{1B}[7m> 3. 3.0.1 (4321)  patch\u{1B}[0m
-                  4. 3.0.0 (4321)  build only
-                ?3
-                """)
+            #expect(
+                editor.start == """
+                    (↑/↓ or 1-4 to move, Enter to choose, q or Esc to cancel)
+                    Select new version [current: 3.0.0 (4146)]:
+                      1. 4.0.0 (4321)  major
+                      2. 3.1.0 (4321)  minor
+                    \u{1B}[7m> 3. 3.0.1 (4321)  patch\u{1B}[0m
+                      4. 3.0.0 (4321)  build only
+                    ?3
+                    """)
             // With NO_COLOR the marker alone shows the highlight.
             #expect(try self.editor(reverseVideo: false).optionLines[2] == "> 3. 3.0.1 (4321)  patch")
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -42,9 +43,10 @@ extension VersioningTests {
         @Test func invalidThenValidAsksAgain() throws {
             let (option, output) = try run(["5", "minor", "2"])
             #expect(option?.choice == .part(.minor))
-            #expect(output == menu
-                + "'5' is not a choice: type a number from 1 to 4\n?"
-                + "'minor' is not a choice: type a number from 1 to 4\n?")
+            #expect(
+                output == menu
+                    + "'5' is not a choice: type a number from 1 to 4\n?"
+                    + "'minor' is not a choice: type a number from 1 to 4\n?")
         }
 
         /// An empty answer takes patch, the line a terminal menu highlights first.

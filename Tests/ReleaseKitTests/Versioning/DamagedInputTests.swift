@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -14,9 +15,12 @@ extension VersioningTests {
             case 1:
                 for _ in 0..<(1 + Int(generator.next() % 8)) {
                     let index = Int(generator.next() % UInt64(bytes.count))
-                    bytes[index] = [UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ";"),
-                                    UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: "*"),
-                                    UInt8(ascii: "\\"), 0, 0xFF][Int(generator.next() % 13)]
+                    bytes[index] =
+                        [
+                            UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ";"),
+                            UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: "*"),
+                            UInt8(ascii: "\\"), 0, 0xFF,
+                        ][Int(generator.next() % 13)]
                 }
             default:
                 let index = Int(generator.next() % UInt64(bytes.count))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// An xcconfig `#include` can name any file on the machine (`"/…"`, `"../../…"`, a symbolic link): when that file
@@ -41,8 +42,10 @@ import Testing
         }
         let message = try #require(Self.message(loading: repository + "/Config/App.xcconfig"))
         #expect(!message.contains("BEGIN") && !message.contains("MIGT"), "\(message)")
-        #expect(message.hasSuffix(":1: not an xcconfig line (the file is outside '\(XCConfigFile.repository(of: repository + "/Config/App.xcconfig"))', so its contents are not shown)"),
-                "\(message)")
+        #expect(
+            message.hasSuffix(
+                ":1: not an xcconfig line (the file is outside '\(XCConfigFile.repository(of: repository + "/Config/App.xcconfig"))', so its contents are not shown)"),
+            "\(message)")
         // The error names the file as the include reached it: the key itself, or the link to it.
         let named = how == "symbolic link" ? repository + "/Config/Linked.xcconfig" : keyPath
         #expect(message.hasPrefix(named + ":1: "), "the error names the file: \(message)")
@@ -55,8 +58,11 @@ import Testing
             "Config/App.xcconfig": "#include \"../Shared/Base.xcconfig\"\n",
             "Shared/Base.xcconfig": "A = 1\nthis is not a setting\n",
         ])
-        #expect(throws: VersioningError.syntax(file: repository + "/Shared/Base.xcconfig", line: 2,
-                                               message: "expected '=' after 'this', found 'this is not a setting'")) {
+        #expect(
+            throws: VersioningError.syntax(
+                file: repository + "/Shared/Base.xcconfig", line: 2,
+                message: "expected '=' after 'this', found 'this is not a setting'")
+        ) {
             _ = try XCConfigFile(contentsOf: repository + "/Config/App.xcconfig")
         }
     }

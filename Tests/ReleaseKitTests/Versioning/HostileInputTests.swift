@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -23,7 +24,8 @@ extension VersioningTests {
 
         @Test func xmlPlistNestedFiftyThousandLevelsIsASyntaxError() throws {
             let depth = 50_000
-            let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
+            let xml =
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>A</key>\n"
                 + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "\n</dict>\n</plist>\n"
             let folder = try XcodeFixture.folder(with: ["Info.plist": xml])
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -63,8 +65,10 @@ extension VersioningTests {
         @Test func referenceChainsDeeperThanTheLimitAreErrors() throws {
             let depth = 10_000
             func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
-                SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
-                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+                SettingDefinition(
+                    key: key, condition: nil, value: value,
+                    site: ValueSite(
+                        path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
             }
             var chain = (0..<depth).map { define("A\($0)", "$(A\($0 + 1))", line: $0 + 1) }
             chain.append(define("A\(depth)", "end", line: depth + 1))
@@ -108,8 +112,10 @@ extension VersioningTests {
         /// Settings that repeat each other without growing are expanded once each, not once per path to them.
         @Test func repeatedSettingsAreExpandedOnce() throws {
             func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
-                SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
-                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+                SettingDefinition(
+                    key: key, condition: nil, value: value,
+                    site: ValueSite(
+                        path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
             }
             var layer = [define("V0", "$(UNDEFINED)", line: 1)]
             // 14 levels: 4^14 paths to V0, and a chain within the depth limit.
@@ -125,8 +131,10 @@ extension VersioningTests {
         /// Cycles at every level keep values from being remembered; the count of references followed stops it.
         @Test func settingsThatRepeatEachOtherInCyclesStopAtTheReferenceLimit() throws {
             func define(_ key: String, _ value: String, line: Int) -> SettingDefinition {
-                SettingDefinition(key: key, condition: nil, value: value, site: ValueSite(
-                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+                SettingDefinition(
+                    key: key, condition: nil, value: value,
+                    site: ValueSite(
+                        path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
             }
             var layer = [define("V0", "x", line: 1)]
             // 4^13 paths, each through a cycle, within the depth limit.
@@ -135,7 +143,10 @@ extension VersioningTests {
                 layer.append(define("C\(level)", "$(V\(level))", line: 2 * level + 1))
             }
             let settings = BuildSettings(layers: [layer], defaults: [:])
-            #expect(throws: VersioningError.settingExpansion(location: "f:26", key: "V13", problem: "needs more than 65536 references to expand (settings that repeat each other in cycles)")) {
+            #expect(
+                throws: VersioningError.settingExpansion(
+                    location: "f:26", key: "V13", problem: "needs more than 65536 references to expand (settings that repeat each other in cycles)")
+            ) {
                 try settings.value(of: "V13")
             }
             // A small cycle still expands to the empty string, as before.
@@ -149,14 +160,18 @@ extension VersioningTests {
             try FileManager.default.removeItem(atPath: folder + "/Config/App-Debug.xcconfig")
             let pbxproj = try String(contentsOfFile: folder + "/Chain.xcodeproj/project.pbxproj", encoding: .utf8)
             let lines = pbxproj.components(separatedBy: "\n")
-            let referenceID = try #require(lines.first { $0.contains("/* App-Debug.xcconfig */ = {isa = PBXFileReference") }?
-                .trimmingCharacters(in: .whitespaces).split(separator: " ").first)
+            let referenceID = try #require(
+                lines.first { $0.contains("/* App-Debug.xcconfig */ = {isa = PBXFileReference") }?
+                    .trimmingCharacters(in: .whitespaces).split(separator: " ").first)
             let line = try #require(lines.firstIndex { $0.contains("baseConfigurationReference = \(referenceID)") }) + 1
             let versions = try VersionReader.read(in: folder)
             // Release reads App-Release.xcconfig and is unaffected; Debug's values came only from the missing file.
             #expect(versions.report.version == "3.0.0")
             #expect(versions.report.entries.first { $0.configuration == "Debug" }?.version == nil)
-            #expect(versions.report.warnings?.first == "Chain.xcodeproj/project.pbxproj:\(line): base configuration 'Config/App-Debug.xcconfig' does not exist; the version and build of 'Chain' (Debug) are unknown")
+            #expect(
+                versions.report.warnings?.first
+                    == "Chain.xcodeproj/project.pbxproj:\(line): base configuration 'Config/App-Debug.xcconfig' does not exist; the version and build of 'Chain' (Debug) are unknown"
+            )
         }
     }
 }

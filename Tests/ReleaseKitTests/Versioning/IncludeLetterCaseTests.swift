@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// Xcode on a Mac usually reads from a case-insensitive disk, so an `#include` whose letter case differs from the
@@ -20,29 +21,33 @@ import Testing
     }
 
     @Test func anIncludeUnderAnotherLetterCaseIsReadWithANote() throws {
-        let folder = try Self.demo(including: "shared/VERSIONS.XCCONFIG",
-                                   files: ["Shared/Versions.xcconfig": "MARKETING_VERSION = 4.54\nCURRENT_PROJECT_VERSION = 17\n"])
+        let folder = try Self.demo(
+            including: "shared/VERSIONS.XCCONFIG",
+            files: ["Shared/Versions.xcconfig": "MARKETING_VERSION = 4.54\nCURRENT_PROJECT_VERSION = 17\n"])
         defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
         let report = try VersionReader.read(in: folder).report
         #expect(report.version == "4.54")
         #expect(report.build == "17")
         #expect(report.entries.first?.versionDefinedAt?.description == "Config/Shared/Versions.xcconfig:1 (MARKETING_VERSION)")
-        #expect(report.warnings == [
-            "Config/Version.xcconfig:1: '#include \"shared/VERSIONS.XCCONFIG\"' read as 'Shared/Versions.xcconfig': "
-                + "the letter case differs, which a case-insensitive disk (a Mac's default) accepts and a case-sensitive one does not",
-        ])
+        #expect(
+            report.warnings == [
+                "Config/Version.xcconfig:1: '#include \"shared/VERSIONS.XCCONFIG\"' read as 'Shared/Versions.xcconfig': "
+                    + "the letter case differs, which a case-insensitive disk (a Mac's default) accepts and a case-sensitive one does not"
+            ])
     }
 
     /// Two files that differ only in case (possible on a case-sensitive disk): nothing is guessed, the include is
     /// missing as before.
     @Test func twoCandidatesAreNotGuessedBetween() throws {
-        let folder = try Self.demo(including: "shared.xcconfig",
-                                   files: ["Shared.xcconfig": "MARKETING_VERSION = 1.0\n", "SHARED.xcconfig": "MARKETING_VERSION = 2.0\n"])
+        let folder = try Self.demo(
+            including: "shared.xcconfig",
+            files: ["Shared.xcconfig": "MARKETING_VERSION = 1.0\n", "SHARED.xcconfig": "MARKETING_VERSION = 2.0\n"])
         defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
         let report = try VersionReader.read(in: folder).report
         #expect(report.version == nil)
-        #expect(report.warnings?.contains { $0.hasPrefix("Config/Version.xcconfig:1: included file 'Config/shared.xcconfig' does not exist; ") } == true,
-                "\(report.warnings ?? [])")
+        #expect(
+            report.warnings?.contains { $0.hasPrefix("Config/Version.xcconfig:1: included file 'Config/shared.xcconfig' does not exist; ") } == true,
+            "\(report.warnings ?? [])")
     }
 
     @Test func theMatchIsFoundFolderByFolder() throws {

@@ -68,9 +68,11 @@ struct RealProjectTable: Sendable, CustomTestStringConvertible {
     static let pocketCasts: RealProjectTable = {
         let version = "7.75 config/Version.xcconfig:2 VERSION_SHORT"
         let build = "7.75.0.3 config/Version.xcconfig:1 VERSION_LONG"
-        var rows = ["podcasts", "NotificationExtension < podcasts", "NotificationContent < podcasts", "Pocket Casts Watch App < podcasts",
-                    "PodcastsIntents < podcasts", "PodcastsIntentsUI < podcasts", "WidgetExtension < podcasts", "Share Extension < podcasts"]
-            .map { "\($0) | * | \(version) | \(build)" }
+        var rows = [
+            "podcasts", "NotificationExtension < podcasts", "NotificationContent < podcasts", "Pocket Casts Watch App < podcasts",
+            "PodcastsIntents < podcasts", "PodcastsIntentsUI < podcasts", "WidgetExtension < podcasts", "Share Extension < podcasts",
+        ]
+        .map { "\($0) | * | \(version) | \(build)" }
         // Test targets override MARKETING_VERSION = 1.0 at target level, once per configuration.
         for (target, lines) in [
             ("Screenshot Automation", [11573, 11035, 11611, 11650]), ("Screenshot Automation Watch", [11681, 11065, 11715, 11750]),
@@ -134,15 +136,21 @@ struct RealProjectTable: Sendable, CustomTestStringConvertible {
 
     static let ownCloud: RealProjectTable = {
         let file = "ownCloud.xcodeproj/project.pbxproj"
-        let values = ["Debug": "12.7.0 \(file):5260 APP_SHORT_VERSION | 302 \(file):5261 APP_VERSION",
-                      "Release": "12.7.0 \(file):5331 APP_SHORT_VERSION | 302 \(file):5332 APP_VERSION"]
+        let values = [
+            "Debug": "12.7.0 \(file):5260 APP_SHORT_VERSION | 302 \(file):5261 APP_VERSION",
+            "Release": "12.7.0 \(file):5331 APP_SHORT_VERSION | 302 \(file):5332 APP_VERSION",
+        ]
         let builds = ["Debug": "302 \(file):5261 APP_VERSION", "Release": "302 \(file):5332 APP_VERSION"]
-        var rows = ["MakeTVG | * | - | -",
-                    "ownCloudAppTests | * | 1.0 ownCloudAppTests/Info.plist:18 CFBundleShortVersionString | 148 ownCloudAppTests/Info.plist:20 CFBundleVersion"]
+        var rows = [
+            "MakeTVG | * | - | -",
+            "ownCloudAppTests | * | 1.0 ownCloudAppTests/Info.plist:18 CFBundleShortVersionString | 148 ownCloudAppTests/Info.plist:20 CFBundleVersion",
+        ]
         for configuration in ["Debug", "Release"] {
             // The Share Extension's CURRENT_PROJECT_VERSION = 161 is dead: its plist reads $(APP_VERSION).
-            for target in ["ownCloud", "ownCloud File Provider < ownCloud", "ownCloud File Provider UI < ownCloud", "ownCloud Intents < ownCloud",
-                           "ownCloud Share Extension < ownCloud", "ownCloud Action Extension < ownCloud"] {
+            for target in [
+                "ownCloud", "ownCloud File Provider < ownCloud", "ownCloud File Provider UI < ownCloud", "ownCloud Intents < ownCloud",
+                "ownCloud Share Extension < ownCloud", "ownCloud Action Extension < ownCloud",
+            ] {
                 rows.append("\(target) | \(configuration) | \(values[configuration]!)")
             }
             rows.append("ownCloudTests | \(configuration) | 1.0 ownCloudTests/Info.plist:18 CFBundleShortVersionString | \(builds[configuration]!)")
@@ -167,9 +175,11 @@ struct RealProjectTable: Sendable, CustomTestStringConvertible {
             "1.3 \(path):\(version) CFBundleShortVersionString | 105 \(path):\(build) CFBundleVersion"
         }
         var rows = ["isowords | * | \(plist("iOS/Info.plist", 185, version: 170))", "AppClip < isowords | * | \(plist("AppClip/Info.plist", 22, version: 20))"]
-        for (preview, build) in [("CubeCorePreview", 20), ("CubePreviewPreview", 20), ("GameOverPreview", 20), ("HomeFeaturePreview", 35),
-                                 ("LeaderboardsPreview", 20), ("OnboardingPreview", 35), ("SettingsPreview", 20), ("TrailerPreview", 20),
-                                 ("UpgradeInterstitialPreview", 20)] {
+        for (preview, build) in [
+            ("CubeCorePreview", 20), ("CubePreviewPreview", 20), ("GameOverPreview", 20), ("HomeFeaturePreview", 35),
+            ("LeaderboardsPreview", 20), ("OnboardingPreview", 35), ("SettingsPreview", 20), ("TrailerPreview", 20),
+            ("UpgradeInterstitialPreview", 20),
+        ] {
             rows.append("\(preview) | * | \(plist("Previews/\(preview)/Info.plist", build))")
         }
         return RealProjectTable(
@@ -231,8 +241,10 @@ struct RealProjectTable: Sendable, CustomTestStringConvertible {
 
     static let keepassium: RealProjectTable = {
         let file = "KeePassium.xcodeproj/project.pbxproj"
-        let values = ["Debug": "2.6 \(file):1450 MARKETING_VERSION | 173 \(file):1428 CURRENT_PROJECT_VERSION",
-                      "Release": "2.6 \(file):1515 MARKETING_VERSION | 173 \(file):1499 CURRENT_PROJECT_VERSION"]
+        let values = [
+            "Debug": "2.6 \(file):1450 MARKETING_VERSION | 173 \(file):1428 CURRENT_PROJECT_VERSION",
+            "Release": "2.6 \(file):1515 MARKETING_VERSION | 173 \(file):1499 CURRENT_PROJECT_VERSION",
+        ]
         var rows: [String] = []
         for configuration in ["Debug", "Release"] {
             // INFOPLIST_FILE = $(SRCROOT)/KeePassium/Info.plist for Pro and Org; the plists are preprocessed (#ifdef INTUNE).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 /// `../shared/real-projects` beside the repository: the Xcode files of 8 open-source apps and 21 of their real

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -21,7 +22,8 @@ extension VersioningTests {
             return folder
         }
 
-        static let message = #"Demo.xcodeproj/project.pbxproj:256: version (MARKETING_VERSION) '3.0.0"; touch pwned; "' is not a version: a version or build number has only letters, digits and '.', '-', '+', '_'"#
+        static let message =
+            #"Demo.xcodeproj/project.pbxproj:256: version (MARKETING_VERSION) '3.0.0"; touch pwned; "' is not a version: a version or build number has only letters, digits and '.', '-', '+', '_'"#
 
         @Test func theReaderRefusesAVersionThatIsNotOne() throws {
             let folder = try Self.project(#""\#(Self.hostile)""#)
@@ -68,8 +70,9 @@ extension VersioningTests {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let before = XcodeFixture.files(in: folder)
             do {
-                _ = try await BumpSession.prepare(project: nil, file: nil, in: folder, strategy: .keep, environment: [:],
-                                                  now: Date(), commitCount: { _ in 1 })
+                _ = try await BumpSession.prepare(
+                    project: nil, file: nil, in: folder, strategy: .keep, environment: [:],
+                    now: Date(), commitCount: { _ in 1 })
                 Issue.record("the bump must be refused")
             } catch {
                 #expect("\(error)" == Self.message)

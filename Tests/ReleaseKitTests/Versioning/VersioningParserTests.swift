@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -43,15 +44,17 @@ extension VersioningTests {
 
         @Test func xcconfigSyntaxIncludesAndConditions() throws {
             let folder = try write([
-                "A.xcconfig": "// top\n#include \"sub/B.xcconfig\"\n#include? \"Missing.xcconfig\"\nKEY=value\nSPACED = a b // comment\nQUOTED = \"1.0\";\nKEY[sdk=iphoneos*] = device\nLIST = $(inherited) -x\n",
+                "A.xcconfig":
+                    "// top\n#include \"sub/B.xcconfig\"\n#include? \"Missing.xcconfig\"\nKEY=value\nSPACED = a b // comment\nQUOTED = \"1.0\";\nKEY[sdk=iphoneos*] = device\nLIST = $(inherited) -x\n",
                 "sub/B.xcconfig": "FROM_B = b\r\n",
             ])
             let file = try XCConfigFile(contentsOf: folder + "/A.xcconfig")
             let keys = file.assignments.map { "\($0.key)\($0.condition.map { "[\($0)]" } ?? "")=\($0.value)@\(($0.site.path as NSString).lastPathComponent):\($0.site.line ?? 0)" }
-            #expect(keys == [
-                "FROM_B=b@B.xcconfig:1", "KEY=value@A.xcconfig:4", "SPACED=a b@A.xcconfig:5", "QUOTED=1.0@A.xcconfig:6",
-                "KEY[sdk=iphoneos*]=device@A.xcconfig:7", "LIST=$(inherited) -x@A.xcconfig:8",
-            ])
+            #expect(
+                keys == [
+                    "FROM_B=b@B.xcconfig:1", "KEY=value@A.xcconfig:4", "SPACED=a b@A.xcconfig:5", "QUOTED=1.0@A.xcconfig:6",
+                    "KEY[sdk=iphoneos*]=device@A.xcconfig:7", "LIST=$(inherited) -x@A.xcconfig:8",
+                ])
             let quoted = try #require(file.assignments.first { $0.key == "QUOTED" })
             #expect(quoted.site.quoted)
         }
@@ -62,9 +65,12 @@ extension VersioningTests {
             let path = folder + "/A.xcconfig"
             let file = try XCConfigFile(contentsOf: path)
             #expect(file.assignments.map(\.key) == ["A", "B"])
-            #expect(file.missing == [BuildSettings.Layer.Hole(
-                file: MissingFile(path: folder + "/Gone.xcconfig", reference: .include, referencedAt: path + ":2"), after: 1
-            )])
+            #expect(
+                file.missing == [
+                    BuildSettings.Layer.Hole(
+                        file: MissingFile(path: folder + "/Gone.xcconfig", reference: .include, referencedAt: path + ":2"), after: 1
+                    )
+                ])
         }
 
         @Test func xcconfigCyclesAndGarbageAreErrors() throws {
@@ -79,16 +85,22 @@ extension VersioningTests {
 
         @Test func buildSettingsLayerLikeXcode() throws {
             func define(_ key: String, _ value: String, line: Int, condition: String? = nil) -> SettingDefinition {
-                SettingDefinition(key: key, condition: condition, value: value, site: ValueSite(
-                    path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
+                SettingDefinition(
+                    key: key, condition: condition, value: value,
+                    site: ValueSite(
+                        path: "f", line: line, key: key, format: .xcconfig, range: 0..<1, quoted: false, rawValue: value))
             }
             let settings = BuildSettings(
                 layers: [
-                    [define("FLAGS", "$(inherited) -target", line: 1), define("MARKETING_VERSION", "$(inherited)", line: 2),
-                     define("NAME", "${TARGET_NAME}-$(CONFIGURATION)", line: 3)],
+                    [
+                        define("FLAGS", "$(inherited) -target", line: 1), define("MARKETING_VERSION", "$(inherited)", line: 2),
+                        define("NAME", "${TARGET_NAME}-$(CONFIGURATION)", line: 3),
+                    ],
                     [define("FLAGS", "-xcconfig", line: 10), define("LOOP", "$(LOOP) x", line: 11), define("A", "$(B)", line: 12), define("B", "$(A)", line: 13)],
-                    [define("FLAGS", "$(inherited) -project", line: 20), define("MARKETING_VERSION", "$(APP_VERSION)", line: 21),
-                     define("APP_VERSION", "3.0.0", line: 22), define("APP_VERSION", "9.9.9", line: 23, condition: "sdk=iphonesimulator*")],
+                    [
+                        define("FLAGS", "$(inherited) -project", line: 20), define("MARKETING_VERSION", "$(APP_VERSION)", line: 21),
+                        define("APP_VERSION", "3.0.0", line: 22), define("APP_VERSION", "9.9.9", line: 23, condition: "sdk=iphonesimulator*"),
+                    ],
                     [],
                 ],
                 defaults: ["TARGET_NAME": "Demo", "CONFIGURATION": "Release"]
@@ -224,7 +236,9 @@ extension VersioningTests {
         }
 
         @Test func versionFiles() throws {
-            let folder = try write(["VERSION": "3.0\n", "version.rb": "module Demo\n  VERSION = \"7.1.3b5\".freeze # since 2014\nend\n", "two.txt": "1.0 and 2.0\n", "none.txt": "no version here\n"])
+            let folder = try write([
+                "VERSION": "3.0\n", "version.rb": "module Demo\n  VERSION = \"7.1.3b5\".freeze # since 2014\nend\n", "two.txt": "1.0 and 2.0\n", "none.txt": "no version here\n",
+            ])
             let plain = try VersionFile(contentsOf: folder + "/VERSION")
             #expect(plain.version == "3.0")
             #expect(plain.build == nil)

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReleaseKit
 
 /// A fixture project under `Fixtures/Xcode`, copied to a temporary folder before anything writes to it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReleaseKit
 
 extension VersioningTests {
@@ -8,7 +9,8 @@ extension VersioningTests {
         /// A plain `3.10` is the YAML number 3.1 and XcodeGen writes `3.1`: the engine reads what XcodeGen writes,
         /// warns, and quotes a new value that would otherwise turn into a number.
         @Test func yamlNumbersAreReadAsXcodeGenWritesThem() throws {
-            let folder = try XcodeFixture.folder(with: ["project.yml": """
+            let folder = try XcodeFixture.folder(with: [
+                "project.yml": """
                 name: Num
                 settings:
                   MARKETING_VERSION: 3.10
@@ -18,14 +20,16 @@ extension VersioningTests {
                     type: application
                     platform: iOS
 
-                """])
+                """
+            ])
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let versions = try VersionReader.read(in: folder)
             #expect(versions.report.kind == .xcodegen)
             #expect(versions.report.version == "3.1")
-            #expect(versions.report.warnings == [
-                "project.yml:3: MARKETING_VERSION is the YAML number 3.10, which XcodeGen writes as '3.1'; quote it (\"3.10\") to keep it as written",
-            ])
+            #expect(
+                versions.report.warnings == [
+                    "project.yml:3: MARKETING_VERSION is the YAML number 3.10, which XcodeGen writes as '3.1'; quote it (\"3.10\") to keep it as written"
+                ])
             let plan = try BumpPlanner.plan(versions, version: "3.10", build: "8")
             try FileTransaction.apply(plan.files)
             let text = try String(contentsOfFile: folder + "/project.yml", encoding: .utf8)
@@ -125,7 +129,10 @@ extension VersioningTests {
             let versions = try VersionReader.read(in: folder)
             let plan = try BumpPlanner.plan(versions, version: "26.07.6", build: nil)
             #expect(plan.files.map(\.displayPath) == ["ElementX.xcodeproj/project.pbxproj"])
-            #expect(plan.notes.contains { $0.hasPrefix("project.yml does not define MARKETING_VERSION for configuration 'Debug': xcodegen would undo the bump of ElementX.xcodeproj/project.pbxproj:") })
+            #expect(
+                plan.notes.contains {
+                    $0.hasPrefix("project.yml does not define MARKETING_VERSION for configuration 'Debug': xcodegen would undo the bump of ElementX.xcodeproj/project.pbxproj:")
+                })
         }
     }
 }

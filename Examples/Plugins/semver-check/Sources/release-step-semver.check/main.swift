@@ -32,8 +32,9 @@ if verb == "describe" {
     exit(0)
 }
 guard ["verify", "plan", "run"].contains(verb),
-      let request = try JSONSerialization.jsonObject(with: FileHandle.standardInput.readDataToEndOfFile()) as? [String: Any],
-      let options = request["options"] as? [String: Any], let version = options["version"] as? String else {
+    let request = try JSONSerialization.jsonObject(with: FileHandle.standardInput.readDataToEndOfFile()) as? [String: Any],
+    let options = request["options"] as? [String: Any], let version = options["version"] as? String
+else {
     FileHandle.standardError.write(Data("usage: release-step-semver.check describe|verify|plan|run (request on stdin)\n".utf8))
     exit(64)
 }

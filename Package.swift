@@ -92,14 +92,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What both test targets use: the per-process temporary folder (a plain target, so it is written once).
+        .target(name: "ReleaseTestSupport", path: "Tests/ReleaseTestSupport"),
         .testTarget(
             name: "ReleaseKitTests",
-            dependencies: ["ReleaseKit", "Rehearsal"],
+            dependencies: ["ReleaseKit", "Rehearsal", "ReleaseTestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ReleaseKit", "Rehearsal"],
+            dependencies: ["ReleaseKit", "Rehearsal", "ReleaseTestSupport"],
             exclude: ["Snapshots"]
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import Rehearsal
 import ReleaseKit
+import ReleaseTestSupport
 import Testing
 
 /// `release bump` and `release version` run as the built binary (`swift build` first) against a fixture copied

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 import Testing
 
 private func release(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 import Testing
 
 /// Runs the real `release` binary: `github-server` in the background, `upload-asset` against it twice.

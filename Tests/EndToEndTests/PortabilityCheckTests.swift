@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 import Testing
 
 /// scripts/check-portability.sh catches each spelling that works on only one of Linux and macOS, planted in a

@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseKit
+import ReleaseTestSupport
 
 /// Runs the built `release` executable, as a user or CI would.
 enum ReleaseBinary {

@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseKit
+import ReleaseTestSupport
 import Testing
 
 /// `release validate` and `release version` under `ulimit -s 512`: on Linux that gives the main thread and every

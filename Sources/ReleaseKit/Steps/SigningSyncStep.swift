@@ -207,13 +207,7 @@ public struct SigningSyncStep: Step {
             }
         }
         let keychain = keychainPath(context)
-        effects += TemporaryKeychain.plannedCommands(
-            keychain,
-            imports: [
-                SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
-                SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
-            ]
-        ).map { .command(argv: $0, directory: nil) }
+        effects += Self.plannedKeychainCommands(keychain)
         let home = try ProfileInstaller.home(options.home, in: context)
         for bundle in assessment.bundles {
             let detail = "\(options.type.rawValue) profile for \(bundle.identifier)"
@@ -245,18 +239,23 @@ public struct SigningSyncStep: Step {
         return StepPlan(effects: effects, outputs: StepOutputs(outputs))
     }
 
-    /// A dry run without the real keys: the keychain it would make and fill, and the profiles folder, without what
-    /// App Store Connect would answer.
-    public func offlinePlan(in context: StepContext) -> StepPlan? {
-        let keychain = keychainPath(context)
-        var effects: [PlannedEffect] = [.note("find (or with create: true make) the \(options.type.rawValue) certificate, bundle ids and profiles on App Store Connect")]
-        effects += TemporaryKeychain.plannedCommands(
+    /// The `security` commands that make the keychain and import the key and the certificate into it.
+    static func plannedKeychainCommands(_ keychain: String) -> [PlannedEffect] {
+        TemporaryKeychain.plannedCommands(
             keychain,
             imports: [
                 SecurityCommand.importPrivateKey("<private key, PKCS #1>", keychain: keychain),
                 SecurityCommand.importCertificateFile("<certificate>", keychain: keychain),
             ]
         ).map { .command(argv: $0, directory: nil) }
+    }
+
+    /// A dry run without the real keys: the keychain it would make and fill, and the profiles folder, without what
+    /// App Store Connect would answer.
+    public func offlinePlan(in context: StepContext) -> StepPlan? {
+        let keychain = keychainPath(context)
+        var effects: [PlannedEffect] = [.note("find (or with create: true make) the \(options.type.rawValue) certificate, bundle ids and profiles on App Store Connect")]
+        effects += Self.plannedKeychainCommands(keychain)
         effects.append(.note("teardown: delete '\(keychain)', restore the user's search list and remove the profiles installed"))
         let profiles =
             ((try? ProfileInstaller.home(options.home, in: context)).map { ProvisioningProfileLocations.folders(home: $0)[0] } ?? "~")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Rehearsal
+import ReleaseTestSupport
 import Testing
 
 @testable import ReleaseKit

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 import Synchronization
 
 @testable import ReleaseKit

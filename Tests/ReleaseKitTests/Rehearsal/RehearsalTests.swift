@@ -1,5 +1,6 @@
 import Foundation
 import Rehearsal
+import ReleaseTestSupport
 import Testing
 
 @testable import ReleaseKit

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 import Testing
 
 @testable import ReleaseKit

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 
 @testable import ReleaseKit
 

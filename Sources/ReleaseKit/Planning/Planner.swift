@@ -154,8 +154,7 @@ public struct Planner: Sendable {
         var producers: Set<String> = []
         var seen: Set<String> = []
         func scan(_ text: String) {
-            guard Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return }
-            for reference in template.references {
+            for reference in references(inText: text) {
                 switch reference {
                 case .stepOutput(let producer, _): producers.insert(producer)
                 case .variable(let name) where seen.insert(name).inserted: variables[name].map(scan)
@@ -197,13 +196,16 @@ public struct Planner: Sendable {
         allReferences(in: definition).contains(reference)
     }
 
+    /// The references one string makes; none when it has no `${` or does not parse (validation reports that).
+    static func references(inText text: String) -> [TemplateReference] {
+        guard Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return [] }
+        return template.references
+    }
+
     /// Every reference any string of the pipeline makes: variables, profile variables, and every step's `with`.
     static func allReferences(in definition: PipelineDefinition) -> Set<TemplateReference> {
         var found: Set<TemplateReference> = []
-        func scan(_ text: String) {
-            guard Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return }
-            found.formUnion(template.references)
-        }
+        func scan(_ text: String) { found.formUnion(references(inText: text)) }
         for text in definition.variables.map(\.value) + definition.profiles.flatMap({ $0.variables.map(\.value) }) { scan(text) }
         for step in definition.steps {
             forEachString(in: step.with, path: .root) { text, _, _ in scan(text) }

@@ -34,10 +34,11 @@ public struct GitHubReleaseAsset: Sendable, Decodable, Equatable {
     }
 
     /// Whether this asset is complete and holds exactly `size` bytes with SHA-256 `sha256` (lower-case hex).
-    /// Without a digest from the server only the size can be compared.
-    public func matches(size expected: Int64, sha256: String) -> Bool {
+    /// Without a digest from the server, or without `sha256` (a file this run did not hash), only the size can
+    /// be compared.
+    public func matches(size expected: Int64, sha256: String?) -> Bool {
         guard state == "uploaded", size == expected else { return false }
-        guard let digest else { return true }
+        guard let digest, let sha256 else { return true }
         return digest.lowercased() == "sha256:" + sha256.lowercased()
     }
 }

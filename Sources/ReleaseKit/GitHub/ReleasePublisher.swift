@@ -18,6 +18,9 @@ public struct ReleasePublisher: Sendable {
     public var observer: PublishObserver
     /// Attempts and back-off for uploads and release creation (whose failures are reconciled by listing).
     public var retry: RetryPolicy
+    /// SHA-256 and size of a local file, on a thread of its own (hashing 1 GB must not block the pool); a test
+    /// counts the files it reads.
+    var digest: @Sendable (_ path: String) async throws -> (hex: String, size: Int64) = { try await FileDigest.sha256(ofFile: $0) }
 
     /// - Parameter retry: defaults to the client's policy.
     public init(client: GitHubClient, observer: PublishObserver = PublishObserver(), retry: RetryPolicy? = nil) {
@@ -115,7 +118,7 @@ public struct ReleasePublisher: Sendable {
                 continue
             }
             guard !promisedPaths.contains(asset.path), FileManager.default.fileExists(atPath: asset.path) else { continue }
-            let local = try await Self.digest(asset.path)
+            let local = try await digest(asset.path)
             if !found.matches(size: local.size, sha256: local.hex) {
                 problems.append("release '\(publication.tag)' is immutable and published: asset '\(asset.remoteName)' differs and cannot be replaced; use a new tag")
             }
@@ -139,7 +142,7 @@ public struct ReleasePublisher: Sendable {
         // name, or while uploading a new one. An immutable release must already hold every file: check first.
         var known = [(hex: String, size: Int64)?](repeating: nil, count: publication.assets.count)
         if release.isImmutable {
-            for (index, asset) in publication.assets.enumerated() { known[index] = try await Self.digest(asset.path) }
+            for (index, asset) in publication.assets.enumerated() { known[index] = try await digest(asset.path) }
             for (index, asset) in publication.assets.enumerated() {
                 guard let local = known[index],
                     remote.first(where: { $0.name == asset.remoteName })?.matches(size: local.size, sha256: local.hex) == true
@@ -194,8 +197,8 @@ public struct ReleasePublisher: Sendable {
             if found.size != local.size {
                 mismatches.append("asset '\(asset.remoteName)' has \(found.size) bytes, expected \(local.size)")
             }
-            if let digest = found.digest, digest.lowercased() != "sha256:" + local.hex {
-                mismatches.append("asset '\(asset.remoteName)' has digest \(digest), expected sha256:\(local.hex)")
+            if let digest = found.digest, let hex = local.hex, digest.lowercased() != "sha256:" + hex {
+                mismatches.append("asset '\(asset.remoteName)' has digest \(digest), expected sha256:\(hex)")
             }
         }
         guard mismatches.isEmpty else { throw GitHubError.verificationFailed(mismatches) }
@@ -277,8 +280,8 @@ public struct ReleasePublisher: Sendable {
         var changed: Bool
         /// A different remote asset was kept (`replace: skip`).
         var kept: Bool
-        /// The local file's SHA-256 and size.
-        var digest: (hex: String, size: Int64)
+        /// The local file's SHA-256 (nil when it was uploaded new and never hashed) and size.
+        var digest: (hex: String?, size: Int64)
     }
 
     /// What to do with a remote asset that does not match the local file: true when it was deleted.
@@ -314,30 +317,31 @@ public struct ReleasePublisher: Sendable {
         let name = asset.remoteName
         var local = known
         var changed = false
+        func localDigest() async throws -> (hex: String, size: Int64) {
+            if let local { return local }
+            let hashed = try await digest(asset.path)
+            local = hashed
+            return hashed
+        }
         if let existing {
-            let digest = try await Self.digest(asset.path, known: known)
-            local = digest
-            if existing.matches(size: digest.size, sha256: digest.hex) {
-                observer.log("asset '\(name)' is up to date (\(ByteFormat.size(digest.size)), sha256:\(digest.hex.prefix(12))…)")
-                return AssetOutcome(uploaded: false, changed: false, kept: false, digest: digest)
+            let hashed = try await localDigest()
+            if existing.matches(size: hashed.size, sha256: hashed.hex) {
+                observer.log("asset '\(name)' is up to date (\(ByteFormat.size(hashed.size)), sha256:\(hashed.hex.prefix(12))…)")
+                return AssetOutcome(uploaded: false, changed: false, kept: false, digest: hashed)
             }
-            guard try await clear(existing, local: digest, publication) else {
-                return AssetOutcome(uploaded: false, changed: false, kept: true, digest: digest)
+            guard try await clear(existing, local: hashed, publication) else {
+                return AssetOutcome(uploaded: false, changed: false, kept: true, digest: hashed)
             }
             changed = true
         }
         let size = Self.fileSize(asset.path)
-        // A new file is hashed on a thread of its own while it uploads, so the SHA-256 (about 0.5 s of CPU
-        // per GB) is off the sending path: hashing in libcurl's read callback made the upload wait for it
-        // (0.70x of `curl -T` on 1 GB, scripts/bench-upload.sh). The second read comes from the page cache.
-        // The digest is still checked against what the server stored before the asset counts as uploaded.
-        let hashing: Task<(hex: String, size: Int64), any Error>? = local == nil ? Task { try await Self.digest(asset.path) } : nil
-        defer { hashing?.cancel() }
-        func localDigest() async throws -> (hex: String, size: Int64) {
-            if let local { return local }
-            if let hashing { return try await hashing.value }
-            return try await Self.digest(asset.path)
-        }
+        // A file no remote asset is named like is not hashed at all: nothing needs comparing before it is sent,
+        // and hashing it beside the upload cost 0.5 s of CPU per GB that, on a 2-core runner, the upload and the
+        // server compete for (0.89x of `curl -T` for 1 GB through `release run`, scripts/bench-upload.sh). The
+        // upload is checked by its state and size (TLS already guards the bytes in transit); GitHub's digest of
+        // it is what a re-run compares the file with. A file that replaces a different asset was hashed for that
+        // comparison, and its digest is checked too. After a failed upload the file is hashed before it is
+        // looked for, since an upload that landed must be told from a different file of the same size.
         var lastReason = ""
         for attempt in 1...retry.maxAttempts {
             observer.log("uploading '\(name)' (\(ByteFormat.size(size)), \(asset.contentType))" + (attempt > 1 ? ", attempt \(attempt) of \(retry.maxAttempts)" : ""))
@@ -351,11 +355,9 @@ public struct ReleasePublisher: Sendable {
                 changed = true
                 if sent.isSuccess {
                     let uploaded = try client.decode(GitHubReleaseAsset.self, sent, url: HTTPRequest.redact(release.uploadURL))
-                    let digest = try await localDigest()
-                    local = digest
-                    if uploaded.matches(size: digest.size, sha256: digest.hex) {
+                    if uploaded.matches(size: local?.size ?? size, sha256: local?.hex) {
                         observer.log("uploaded '\(name)'")
-                        return AssetOutcome(uploaded: true, changed: true, kept: false, digest: digest)
+                        return AssetOutcome(uploaded: true, changed: true, kept: false, digest: (local?.hex, local?.size ?? size))
                     }
                     lastReason = "the server stored \(uploaded.size) bytes in state '\(uploaded.state)' with digest \(uploaded.digest ?? "none")"
                 } else {
@@ -375,17 +377,16 @@ public struct ReleasePublisher: Sendable {
                 try await wait(after: response, attempt: attempt, what: "upload of '\(name)'", reason: lastReason)
             }
             // The upload may have landed (a 504 after the server stored it): look before sending it again.
-            let digest = try await localDigest()
-            local = digest
+            let hashed = try await localDigest()
             let current = try await client.listAssets(publication.repository, releaseID: release.id)
             if let found = current.first(where: { $0.name == name }) {
-                if found.matches(size: digest.size, sha256: digest.hex) {
+                if found.matches(size: hashed.size, sha256: hashed.hex) {
                     observer.log("the upload of '\(name)' landed despite the error (\(lastReason))")
-                    return AssetOutcome(uploaded: true, changed: true, kept: false, digest: digest)
+                    return AssetOutcome(uploaded: true, changed: true, kept: false, digest: hashed)
                 }
                 if attempt == retry.maxAttempts { break }
-                guard try await clear(found, local: digest, publication) else {
-                    return AssetOutcome(uploaded: false, changed: changed, kept: true, digest: digest)
+                guard try await clear(found, local: hashed, publication) else {
+                    return AssetOutcome(uploaded: false, changed: changed, kept: true, digest: hashed)
                 }
             }
         }
@@ -411,17 +412,6 @@ public struct ReleasePublisher: Sendable {
     }
 
     // MARK: Helpers
-
-    /// SHA-256 and size of a file, computed on a thread of its own (hashing 1 GB must not block the pool).
-    static func digest(_ path: String) async throws -> (hex: String, size: Int64) {
-        try await FileDigest.sha256(ofFile: path)
-    }
-
-    /// `known`, or the file's digest when not known yet.
-    static func digest(_ path: String, known: (hex: String, size: Int64)?) async throws -> (hex: String, size: Int64) {
-        if let known { return known }
-        return try await digest(path)
-    }
 
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()

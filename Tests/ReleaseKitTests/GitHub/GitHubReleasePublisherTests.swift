@@ -81,6 +81,34 @@ struct GitHubReleasePublisherTests {
         try expectConverged(fixture, [zip, dsym])
     }
 
+    /// A new asset is sent without being read for its SHA-256 first (the hash competed with the upload for the
+    /// CPU); the digest GitHub stores is what the next run compares the file with, so a changed file is still seen.
+    @Test func newAssetsAreNotHashedAndARerunComparesByDigest() async throws {
+        let fixture = try GitHubTestFixture()
+        let zip = try fixture.file("Demo.xcarchive.zip", size: 200_000)
+        let dsym = try fixture.file("Demo.app.dSYM.zip", size: 50_000, seed: 2)
+        let hashed = Recorder<String>()
+        var publisher = try fixture.publisher()
+        publisher.digest = { path in
+            hashed.append((path as NSString).lastPathComponent)
+            return try await FileDigest.sha256(ofFile: path)
+        }
+
+        let first = try await publisher.publish(fixture.publication([zip, dsym]))
+        #expect(first.uploaded == ["Demo.xcarchive.zip", "Demo.app.dSYM.zip"])
+        #expect(hashed.all.isEmpty)
+        try expectConverged(fixture, [zip, dsym])
+
+        let again = try await publisher.publish(fixture.publication([zip, dsym]))
+        #expect(again.skipped == ["Demo.xcarchive.zip", "Demo.app.dSYM.zip"])
+        #expect(hashed.all.sorted() == ["Demo.app.dSYM.zip", "Demo.xcarchive.zip"])
+
+        try fixture.file("Demo.app.dSYM.zip", size: 50_000, seed: 9)  // same name and size, other bytes
+        var replacing = fixture.publication([zip, dsym])
+        replacing.replace = .fail
+        await #expect(throws: GitHubError.self) { try await publisher.publish(replacing) }
+    }
+
     @Test func draftIsFoundByListingAndCompleted() async throws {
         let fixture = try GitHubTestFixture()
         let zip = try fixture.file("Demo.zip", size: 10_000)

@@ -73,6 +73,28 @@ def system_of(runs_on):
     return "macos" if "macos" in labels else "linux"
 
 
+def is_arm(runs_on):
+    """Whether the runner the labels choose is Arm: GitHub's `ubuntu-*-arm` and GitLab's `saas-linux-*-arm64`, and
+    the macOS runners since macos-14 (Apple silicon; macos-13 and the `-intel` ones are Intel)."""
+    labels = [label.lower() for label in as_list(runs_on)]
+    if system_of(runs_on) == "macos":
+        return not any(label == "macos-13" or label.startswith("macos-13-") or "intel" in label for label in labels)
+    return any("arm" in label for label in labels)
+
+
+def runner_shims(bin_folder, runs_on):
+    """What the runner the labels choose says of itself, on this Linux x86_64 machine: `uname` (a shim in the job's
+    bin folder) and the variables GitHub (RUNNER_OS, RUNNER_ARCH) and GitLab (CI_RUNNER_EXECUTABLE_ARCH) set."""
+    system, arm = system_of(runs_on), is_arm(runs_on)
+    kernel, machine = ("Darwin", "arm64" if arm else "x86_64") if system == "macos" else ("Linux", "aarch64" if arm else "x86_64")
+    if (kernel, machine) != ("Linux", "x86_64"):
+        with open(os.path.join(bin_folder, "uname"), "w") as out:
+            out.write(f'#!/bin/sh\ncase "$1" in -s) echo {kernel} ;; -m) echo {machine} ;; *) PATH=/usr/bin:/bin exec uname "$@" ;; esac\n')
+        os.chmod(os.path.join(bin_folder, "uname"), 0o755)
+    return {"RUNNER_OS": "macOS" if system == "macos" else "Linux", "RUNNER_ARCH": "ARM64" if arm else "X64",
+            "CI_RUNNER_EXECUTABLE_ARCH": ("darwin/" if system == "macos" else "linux/") + ("arm64" if arm else "amd64")}
+
+
 def expand(text, secrets, variables):
     """${{ secrets.NAME }} from --secret, ${{ vars.NAME }} from --env; any other expression is not something this
     simulation knows."""
@@ -175,12 +197,10 @@ def play(job_id, job, arguments, store):
     shutil.rmtree(bin_folder, ignore_errors=True)
     os.makedirs(bin_folder)
     wrapper = os.path.join(bin_folder, "release")
-    if system == "macos":
-        with open(os.path.join(bin_folder, "uname"), "w") as out:
-            out.write('#!/bin/sh\ncase "$1" in -s) echo Darwin ;; -m) echo arm64 ;; *) PATH=/usr/bin:/bin exec uname "$@" ;; esac\n')
-        os.chmod(os.path.join(bin_folder, "uname"), 0o755)
+    runner = runner_shims(bin_folder, job.get("runs-on"))
     environment = dict(os.environ)
     environment.update(dict(item.split("=", 1) for item in arguments.env))
+    environment.update(runner)
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true",
                         "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id, "GITHUB_SHA": arguments.sha,
                         "RUNNER_TEMP": os.path.join(machine, "temp"),
@@ -279,10 +299,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
                   'IFS="$old_ifs"\n[ -n "$target" ] || { echo "simulate-actions: no release installed" >&2; exit 127; }\n'
                   f'if [ "$1" = run ]; then shift; exec "$target" run {extra}"$@"; fi\nexec "$target" "$@"\n')
     os.chmod(os.path.join(bin_folder, "release"), 0o755)
-    if system == "macos":
-        with open(os.path.join(bin_folder, "uname"), "w") as out:
-            out.write('#!/bin/sh\ncase "$1" in -s) echo Darwin ;; -m) echo arm64 ;; *) PATH=/usr/bin:/bin exec uname "$@" ;; esac\n')
-        os.chmod(os.path.join(bin_folder, "uname"), 0o755)
+    runner = runner_shims(bin_folder, job.get("tags"))
     print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
     os.makedirs(os.path.dirname(workspace), exist_ok=True)
     checkout(arguments, workspace)
@@ -303,6 +320,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
     for name in scopes.get(scope, []):
         if name in secrets:
             environment[name] = secrets[name]
+    environment.update({key: value for key, value in runner.items() if key.startswith("CI_")})
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true", "GITLAB_CI": "true",
                         "CI_COMMIT_BRANCH": arguments.branch, "CI_COMMIT_SHA": arguments.sha, "CI_PIPELINE_SOURCE": "push", "CI_JOB_NAME": job_id,
                         "CI_PROJECT_DIR": workspace})

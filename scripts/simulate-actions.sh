@@ -57,69 +57,26 @@ for platform in linux-x86_64 linux-arm64 darwin-universal; do
     exit 1
   fi
 done
-serve() { # NAME: starts a local GitHub server keeping releases in $work/github-NAME; its URL goes to $work/github-NAME.url
-  "$release" github-server --storage "$work/github-$1" --token "$token" < /dev/null > "$work/github-$1.url" 2>/dev/null &
-  servers+=($!)
-}
-url_of() { # SERVER: the URL that server (github-NAME, appstore-NAME) printed to $work/SERVER.url, once it has
-  for _ in $(seq 600); do [[ -s "$work/$1.url" ]] && break; sleep 0.1; done
-  head -1 "$work/$1.url"
-}
-serve single
-serve simulated
-serve gitlab
-single_url="$(url_of github-single)"
-simulated_url="$(url_of github-simulated)"
-gitlab_url="$(url_of github-gitlab)"
+serve_github "$work" single
+serve_github "$work" simulated
+serve_github "$work" gitlab
+single_url="$(url_of "$work" github-single)"
+simulated_url="$(url_of "$work" github-simulated)"
+gitlab_url="$(url_of "$work" github-gitlab)"
 
 # App Store Connect: one key, two stand-ins that accept it.
 key_id=SIMULATE01
 issuer=57246542-96fe-1a63-e053-0824d011072a
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 openssl pkey -in "$work/key.p8" -pubout -out "$work/key.pub" 2>/dev/null
-appstore() { # NAME: starts an App Store Connect stand-in keeping its state in $work/appstore-NAME; its URL goes to $work/appstore-NAME.url
-  rm -rf "$work/appstore-$1"
-  "$release" appstore-server --storage "$work/appstore-$1" --key-id "$key_id" --issuer-id "$issuer" --public-key "$work/key.pub" \
-    --processing-polls 1 --auto-create < /dev/null > "$work/appstore-$1.url" 2>/dev/null &
-  servers+=($!)
-}
-appstore single
-appstore simulated
-appstore gitlab
-single_appstore="$(url_of appstore-single)"
-simulated_appstore="$(url_of appstore-simulated)"
-gitlab_appstore="$(url_of appstore-gitlab)"
+for name in single simulated gitlab; do serve_appstore "$work" "$name" "$key_id" "$issuer" "$work/key.pub"; done
+single_appstore="$(url_of "$work" appstore-single)"
+simulated_appstore="$(url_of "$work" appstore-simulated)"
+gitlab_appstore="$(url_of "$work" appstore-gitlab)"
 export APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer"
 key="$(cat "$work/key.p8")"
 
-appstore_summary() { # NAME: the stand-in's uploads, files, groups and what-to-test texts, without ids or dates
-  "$python" - "$work/appstore-$1/state.json" <<'EOF'
-import json, sys
-state = json.load(open(sys.argv[1]))
-for upload in sorted(state["buildUploads"], key=lambda u: (u["version"], u["build"])):
-    print(f"upload {upload['version']} ({upload['build']}) {upload['platform']} {upload['state']}")
-    for file in state["files"]:
-        if file["uploadID"] == upload["id"]:
-            print(f"  file {file['fileName']} {file['fileSize']} {file['state']} {file['checksumAlgorithm']}:{file['checksumHash']}")
-builds = {build["id"]: build for build in state["builds"]}
-for group in sorted(state["betaGroups"], key=lambda g: g["name"]):
-    print(f"group {group['name']}: " + ", ".join(sorted(builds[b]["version"] for b in group["buildIDs"] if b in builds)))
-for text in sorted(state["localizations"], key=lambda l: l["locale"]):
-    print(f"what to test {text['locale']}: {text['whatsNew']!r}")
-EOF
-}
-
-summary() { # URL: the release as lines: tag, name, body, then each asset's name, size and digest
-  "$python" - "$1" "$token" <<'EOF'
-import json, sys, urllib.request
-url, token = sys.argv[1], sys.argv[2]
-request = urllib.request.Request(url + "/repos/demo/client-releases/releases", headers={"Authorization": "token " + token})
-for release in sorted(json.load(urllib.request.urlopen(request)), key=lambda r: r["tag_name"]):
-    print(f"release {release['tag_name']} name={release['name']!r} body={release['body']!r} draft={release['draft']}")
-    for asset in sorted(release["assets"], key=lambda a: a["name"]):
-        print(f"  asset {asset['name']} {asset['size']} {asset['digest']}")
-EOF
-}
+summary() { release_summary "$1" demo/client-releases; }
 
 echo "simulate-actions: one machine" >&2
 single="$work/macos/Users/runner/work/demo/demo"
@@ -129,7 +86,7 @@ git clone -q --no-local --branch "$branch" "$origin" "$single"
   "$release" run Pipelines/demo.json --log-format plain >&2)
 rm -rf "$work/macos"
 summary "$single_url" > "$work/single.txt"
-appstore_summary single >> "$work/single.txt"
+appstore_summary "$work/appstore-single/state.json" >> "$work/single.txt"
 
 play() {
   "$python" "$root/scripts/simulate-actions.py" "$workflow" --origin "$origin" --branch "$branch" \
@@ -140,7 +97,7 @@ play() {
 echo "simulate-actions: the workflow, job by job" >&2
 play
 summary "$simulated_url" > "$work/simulated.txt"
-appstore_summary simulated >> "$work/simulated.txt"
+appstore_summary "$work/appstore-simulated/state.json" >> "$work/simulated.txt"
 if ! diff -u "$work/single.txt" "$work/simulated.txt" >&2; then
   echo "simulate-actions: the workflow's release differs from the one-machine release (above)" >&2
   exit 1
@@ -154,7 +111,7 @@ for job in $("$python" -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(
   echo "simulate-actions: job $job again" >&2
   play --job "$job"
   summary "$simulated_url" > "$work/rerun-$job.txt"
-  appstore_summary simulated >> "$work/rerun-$job.txt"
+  appstore_summary "$work/appstore-simulated/state.json" >> "$work/rerun-$job.txt"
   if ! diff -u "$work/single.txt" "$work/rerun-$job.txt" >&2; then
     echo "simulate-actions: re-running job $job changed the release (above)" >&2
     exit 1
@@ -167,7 +124,7 @@ rm -rf "$work/artifacts"
   --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer" \
   --secret "GITHUB_TOKEN=$token" --secret "APP_STORE_CONNECT_KEY=$key"
 summary "$gitlab_url" > "$work/gitlab.txt"
-appstore_summary gitlab >> "$work/gitlab.txt"
+appstore_summary "$work/appstore-gitlab/state.json" >> "$work/gitlab.txt"
 if ! diff -u "$work/single.txt" "$work/gitlab.txt" >&2; then
   echo "simulate-actions: the GitLab pipeline's release differs from the one-machine release (above)" >&2
   exit 1

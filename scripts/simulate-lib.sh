@@ -8,6 +8,18 @@
 #                              (linux-arm64 and darwin-universal are this build relabelled: this machine cannot build
 #                              them), serves WORK/downloads on 127.0.0.1, and sets `version`, `downloads` and
 #                              `tool_source` (the --tool-source that installs from it); the server's pid joins `servers`.
+# serve_github WORK NAME       starts a local GitHub server (token $token) keeping releases in WORK/github-NAME; its
+#                              URL goes to WORK/github-NAME.url, its pid joins `servers`
+# serve_appstore WORK NAME KEY_ID ISSUER_ID PUBLIC_KEY [POLLS]
+#                              starts a local App Store Connect (accepting that key; apps and TestFlight groups made
+#                              when first looked up; an upload processed after POLLS reads, default 1) keeping its state in WORK/appstore-NAME; its URL goes to
+#                              WORK/appstore-NAME.url, its pid joins `servers`
+# appstore_summary STATE_JSON  what that App Store Connect holds, as lines without ids or dates
+# url_of WORK SERVER           the URL that server (github-NAME, appstore-NAME) printed to WORK/SERVER.url, once it has
+# release_summary URL REPO [zip-contents]
+#                              the releases of REPO on the GitHub server at URL as lines: tag, name, body (the server's
+#                              URL in it written SERVER), then each asset's name, size and digest, or for a .zip with
+#                              zip-contents its entries' names, sizes and CRC-32s (token $token)
 
 simulate_tools() {
   release="${RELEASE_BINARY:-}"
@@ -55,4 +67,84 @@ server.serve_forever()' "$work/downloads" < /dev/null > "$work/downloads.url" 2>
     exit 1
   fi
   tool_source="download:$(head -1 "$work/downloads.url")/v{version}/release-{version}-{platform}.tar.gz"
+}
+
+serve_github() {
+  "$release" github-server --storage "$1/github-$2" --token "$token" < /dev/null > "$1/github-$2.url" 2>/dev/null &
+  servers+=($!)
+}
+
+url_of() {
+  for _ in $(seq 600); do [[ -s "$1/$2.url" ]] && break; sleep 0.1; done
+  head -1 "$1/$2.url"
+}
+
+release_summary() {
+  "$python" - "$1" "$2" "$token" "${3:-}" <<'EOF'
+import io, json, sys, urllib.request, zipfile
+url, repository, token, zips = sys.argv[1:5]
+request = urllib.request.Request(f"{url}/repos/{repository}/releases", headers={"Authorization": "token " + token})
+for release in sorted(json.load(urllib.request.urlopen(request)), key=lambda r: r["tag_name"]):
+    body = (release["body"] or "").replace(url, "SERVER")
+    print(f"release {release['tag_name']} name={release['name']!r} body={body!r} draft={release['draft']}")
+    for asset in sorted(release["assets"], key=lambda a: a["name"]):
+        if zips == "zip-contents" and asset["name"].endswith(".zip"):
+            # Two builds made at different times differ in their files' dates only: compare what is inside.
+            data = urllib.request.urlopen(asset["browser_download_url"]).read()
+            print(f"  asset {asset['name']} {asset['size']} {asset['state']}, inside (dates aside):")
+            for entry in zipfile.ZipFile(io.BytesIO(data)).infolist():
+                print(f"    {entry.filename} {entry.file_size} crc32:{entry.CRC:08x}")
+        else:
+            print(f"  asset {asset['name']} {asset['size']} {asset['digest']}")
+EOF
+}
+
+serve_appstore() {
+  rm -rf "$1/appstore-$2"
+  "$release" appstore-server --storage "$1/appstore-$2" --key-id "$3" --issuer-id "$4" --public-key "$5" \
+    --processing-polls "${6:-1}" --auto-create < /dev/null > "$1/appstore-$2.url" 2>/dev/null &
+  servers+=($!)
+}
+
+appstore_summary() {
+  "$python" - "$1" <<'EOF'
+import json, sys
+state = json.load(open(sys.argv[1]))
+apps = {app["id"]: app["bundleID"] for app in state.get("apps", [])}
+versions = {v["id"]: v["version"] for v in state.get("preReleaseVersions", [])}
+builds = {b["id"]: f"{versions.get(b['preReleaseVersionID'], '?')} ({b['version']})" for b in state.get("builds", [])}
+for upload in sorted(state.get("buildUploads", []), key=lambda u: (u["version"], u["build"])):
+    build = next((b for b in state.get("builds", []) if b["id"] == upload.get("buildID")), None)
+    print(f"upload {apps.get(upload['appID'], '?')} {upload['version']} ({upload['build']}) {upload['platform']} {upload['state']}"
+          + (f" build {build['processingState']}" if build else ""))
+    for file in sorted((f for f in state.get("files", []) if f["uploadID"] == upload["id"]), key=lambda f: f["fileName"]):
+        # An .ipa holds the profile it was signed with, whose UUID, dates and signature each App Store Connect makes
+        # anew (as Apple's does): only its name and state can agree between two accounts.
+        detail = "" if file["fileName"].endswith(".ipa") else f" {file['fileSize']} {file['checksumAlgorithm']}:{file['checksumHash']}"
+        print(f"  file {file['fileName']} {file['assetType']} {file['state']}{detail}")
+for group in sorted(state.get("betaGroups", []), key=lambda g: g["name"]):
+    print(f"group {group['name']}: " + ", ".join(sorted(builds.get(b, b) for b in group["buildIDs"])))
+for text in sorted(state.get("localizations", []), key=lambda l: l["locale"]):
+    print(f"what to test {text['locale']} for {builds.get(text['buildID'], '?')}: {text['whatsNew']!r}")
+for version in sorted(state.get("appStoreVersions", []), key=lambda v: v["versionString"]):
+    phased = [p["state"] for p in state.get("phasedReleases", []) if p["versionID"] == version["id"]]
+    print(f"app store version {apps.get(version['appID'], '?')} {version['versionString']} {version['platform']} {version['appStoreState']}"
+          f" build {builds.get(version.get('buildID'), 'none')} release {version.get('releaseType')} phased {phased[0] if phased else 'none'}")
+    for text in state.get("versionLocalizations", []):
+        if text["versionID"] == version["id"]:
+            print(f"  what's new {text['locale']}: {text.get('whatsNew')!r}")
+for submission in state.get("reviewSubmissions", []):
+    items = [v["versionString"] for i in state.get("reviewItems", []) if i["submissionID"] == submission["id"] and i["state"] != "REMOVED"
+             for v in state.get("appStoreVersions", []) if v["id"] == i["versionID"]]
+    print(f"review submission {submission['platform']} {submission['state']}: {', '.join(items) or 'no items'}")
+signing = state.get("signing", {})
+for certificate in sorted(signing.get("certificates", []), key=lambda c: c["name"]):
+    print(f"certificate {certificate['certificateType']} {certificate['name']!r}")
+identifiers = {b["id"]: b["identifier"] for b in signing.get("bundleIDs", [])}
+for identifier in sorted(signing.get("bundleIDs", []), key=lambda b: b["identifier"]):
+    print(f"bundle id {identifier['identifier']} {identifier['platform']}")
+for profile in sorted(signing.get("profiles", []), key=lambda p: p["name"]):
+    print(f"profile {profile['name']!r} {profile['profileType']} {profile['profileState']} for {identifiers.get(profile['bundleIDResource'], '?')}"
+          f" with {len(profile['certificateIDs'])} certificate(s)")
+EOF
 }

@@ -94,11 +94,9 @@ chmod +x "$work/stubs/xcodebuild"
 rm -f "$work/xcodebuild-saw"
 openssl ecparam -genkey -name prime256v1 -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/AuthKey.p8" 2>/dev/null
 key_id=SIMULATE42 issuer_id=69a6de70-0000-47e3-e053-5b8c7c11a4d1
-"$release" appstore-server --storage "$work/appstore" --key-id "$key_id" --issuer-id "$issuer_id" \
-  --public-key "$work/AuthKey.p8" --processing-polls 0 --auto-create < /dev/null > "$work/appstore.url" 2>/dev/null &
-servers+=($!)
-for _ in $(seq 600); do [[ -s "$work/appstore.url" ]] && break; sleep 0.1; done
-[[ -s "$work/appstore.url" ]] || { echo "simulate-starter: the App Store Connect stand-in did not start" >&2; exit 1; }
+serve_appstore "$work" starter "$key_id" "$issuer_id" "$work/AuthKey.p8" 0
+appstore_url="$(url_of "$work" appstore-starter)"
+[[ -n "$appstore_url" ]] || { echo "simulate-starter: the App Store Connect stand-in did not start" >&2; exit 1; }
 # A CI job pushes to the repository it cloned: let the simulated origin take a push to its checked-out branch.
 git -C "$origin" config receive.denyCurrentBranch updateInstead
 echo "simulate-starter: $pipeline as $(cd "$origin" && git log -1 --format=%h), version $committed committed" >&2
@@ -112,7 +110,7 @@ play() { # ENGINE FILE: plays the exported file, then checks 4. and 5.; the orig
     "$python" "$root/scripts/simulate-actions.py" "$origin/$2" --engine "$1" \
     --origin "$origin" --branch "$branch" --work "$work" \
     --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer_id" \
-    --env "APP_STORE_CONNECT_API_URL=$(head -1 "$work/appstore.url")" \
+    --env "APP_STORE_CONNECT_API_URL=$appstore_url" \
     --secret "APP_STORE_CONNECT_KEY=$(cat "$work/AuthKey.p8")"
 
   # 4. What the archive job saw.

@@ -198,23 +198,25 @@ import Testing
     }
 
     /// The same pipeline exports the same bytes from another checkout at another path, run from a subfolder with an
-    /// absolute `--output`: the header names paths relative to the repository's top, never a local folder.
-    @Test func theSamePipelineExportsTheSameBytesFromAnotherFolder() throws {
+    /// absolute `--output`: the header names paths relative to the repository's top, never a local folder. Every
+    /// shipped pipeline, for both engines.
+    @Test(arguments: shippedPipelines, ["github-actions", "gitlab-ci"])
+    func theSamePipelineExportsTheSameBytesFromAnotherFolder(name: String, engine: String) throws {
         let tool = try Self.localToolSource()
+        let file = engine == "github-actions" ? ".github/workflows/release.yml" : ".gitlab-ci.yml"
         var texts: [String] = []
         for (index, nesting) in ["", "/deeper/still"].enumerated() {
             let top = ReleaseBinary.temporaryDirectory() + nesting + "/checkout-\(index)"
             try FileManager.default.createDirectory(atPath: top + "/Pipelines", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: top + "/.git", withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/demo.json").path, toPath: top + "/Pipelines/demo.json")
-            let output = top + "/.github/workflows/release.yml"
-            let (directory, pipeline) = index == 0 ? (top, "Pipelines/demo.json") : (top + "/Pipelines", "demo.json")
-            let outcome = try ReleaseBinary.run(["export", "github-actions", pipeline, "--output", output, "--tool-source", tool], in: directory)
+            try FileManager.default.copyItem(atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/\(name)").path, toPath: top + "/Pipelines/\(name)")
+            let output = top + "/" + file
+            let (directory, pipeline) = index == 0 ? (top, "Pipelines/\(name)") : (top + "/Pipelines", name)
+            let outcome = try ReleaseBinary.run(["export", engine, pipeline, "--output", output, "--tool-source", tool], in: directory)
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let text = try String(contentsOfFile: output, encoding: .utf8)
             #expect(!text.contains(top), "the header names the checkout's path")
-            #expect(
-                text.contains("# Regenerate with: release export github-actions Pipelines/demo.json --output .github/workflows/release.yml --tool-source "), "\(text.prefix(400))")
+            #expect(text.contains("# Regenerate with: release export \(engine) Pipelines/\(name) --output \(file) --tool-source "), "\(text.prefix(400))")
             texts.append(text)
         }
         #expect(texts[0] == texts[1])
@@ -304,6 +306,63 @@ import Testing
         #expect(
             outcome.output.components(separatedBy: "the commit the branch was pushed at: the commits reached the later job").count == 3,
             "\(outcome.output.suffix(3000))")
+    }
+
+    /// Pipelines/distribute.json, the pipeline a team copies, split between a macOS and a Linux job: after the one-time
+    /// signing set-up from a laptop (signing.sync is read-only in CI), both engines' plays make the one-machine release
+    /// on GitHub and App Store Connect (TestFlight group, App Review submission, the certificate and profiles), and no
+    /// job leaves a keychain or a profile behind.
+    @Test func theDistributeWorkflowMakesTheOneMachineRelease() throws {
+        let work = ReleaseBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-distribute.sh").path
+        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
+        #expect(
+            outcome.output.contains("simulate-distribute: GitHub Actions and GitLab CI made the one-machine release, and no job left a keychain or a profile"),
+            "\(outcome.output.suffix(3000))")
+        for line in [
+            "  asset Demo-3.0.0-4146.xcarchive.zip 16900 uploaded, inside (dates aside):", "upload com.example.demo 3.0.0 (4146) IOS COMPLETE build VALID",
+            "group QA: 3.0.0 (4146)", "review submission IOS WAITING_FOR_REVIEW: 3.0.0",
+            "profile 'release app-store com.example.demo.widget' IOS_APP_STORE ACTIVE for com.example.demo.widget with 1 certificate(s)",
+        ] {
+            #expect(outcome.output.contains(line), "\(line)\n\(outcome.output.suffix(3000))")
+        }
+        // The macOS job signed with what the laptop made: it found everything and changed nothing.
+        #expect(outcome.output.contains("simulate-distribute: gitlab-ci: the one-time signing set-up from a laptop"))
+        #expect(!outcome.output.contains("would have to change App Store Connect"), "\(outcome.output.suffix(3000))")
+        #expect(outcome.output.components(separatedBy: "App Store Connect had everything (no write)").count == 3, "\(outcome.output.suffix(3000))")
+        // The Linux job never had the certificate's private key.
+        #expect(!outcome.output.contains("BEGIN PRIVATE KEY") && !outcome.output.contains("BEGIN RSA PRIVATE KEY"))
+    }
+
+    /// Issue 24 item 1: Pipelines/self.json, exported to both engines, packages on a runner of each platform (each
+    /// runner refusing a platform it is not), publishes the same release as one machine does, and that release is
+    /// what the default install of a workflow exported afterwards fetches, pinned to its SHA256SUMS.
+    @Test func releaseReleasesItselfWithItsOwnExportedWorkflow() throws {
+        let version = ReleaseKitVersion.string
+        let work = ReleaseBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-self.sh").path
+        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
+        #expect(
+            outcome.output.contains(
+                "simulate-self: GitHub Actions and GitLab CI published the one-machine release, and a workflow installing from it released it again"),
+            "\(outcome.output.suffix(3000))")
+        for platform in ["linux-x86_64", "linux-arm64", "darwin-universal"] {
+            #expect(outcome.output.contains("  asset release-\(version)-\(platform).tar.gz "), "\(outcome.output.suffix(3000))")
+            // Built on its own runner three times: GitHub, GitLab, and the play installing from the published release.
+            #expect(
+                outcome.output.components(separatedBy: "package (stand-in): \(platform) on a \(platform) runner").count == 4,
+                "\(outcome.output.suffix(3000))")
+        }
+        #expect(outcome.output.contains("  asset SHA256SUMS "))
+        #expect(outcome.output.contains("simulate-self: the workflow now installs release \(version) from the release it published, pinned to its SHA256SUMS"))
+        if let actionlint = Self.actionlint {
+            let lint = try Self.execute(actionlint, ["-no-color", work + "/origin/release/.github/workflows/release.yml"], in: work)
+            #expect(lint.status == 0, "actionlint on the self workflow:\n\(lint.output)")
+        }
     }
 
     static func sha256(_ data: Data) -> String {

@@ -8,8 +8,9 @@ import Foundation
 ///   downloads their artifacts (the run journal, the created folders, the git bundle of the commits and changes to
 ///   tracked files, ``WorkflowState``) before it starts.
 /// - `tags:` come from `runs_on` (the labels as written; `--runner-tags LABEL=TAG,…` maps them to the team's runner
-///   tags); GitHub's hosted Linux labels (`ubuntu-*`) mean "any shared runner" and give no tags. Linux jobs run in
-///   ``linuxImage``, which has git and curl.
+///   tags); GitHub's hosted Linux labels (`ubuntu-*`) mean "any shared runner" and give no tags, except the Arm ones
+///   (`ubuntu-*-arm`), which ask for GitLab's hosted Arm runner (``armLinuxTag``). Linux jobs run in ``linuxImage``,
+///   which has git and curl.
 /// - Artifacts `expire_in` one week: long enough for a release, short enough not to pile up.
 /// - `workflow: rules:` from the profiles' branch conditions (a push to a matching branch), and manual runs (`web`).
 /// - Secrets are CI/CD variables, masked and protected, each scoped to the environment of the one job that uses it
@@ -19,6 +20,8 @@ import Foundation
 public struct GitLabCIPipeline: Sendable {
     /// The image Linux jobs run in: Debian's build image with git, curl and tar.
     public static let linuxImage = "buildpack-deps:bookworm-scm"
+    /// The tag of GitLab.com's hosted Linux Arm runner (2 vCPUs, every tier): where `ubuntu-*-arm` jobs go.
+    public static let armLinuxTag = "saas-linux-small-arm64"
     /// How long GitLab keeps a job's state.
     public static let expireIn = "1 week"
     /// Where a job keeps its scratch files (the trees before and after its run): inside `.git`, so never uploaded.
@@ -47,7 +50,13 @@ public struct GitLabCIPipeline: Sendable {
     func tags(of runner: Runner) -> [String] {
         var tags: [String] = []
         for label in runner.labels {
-            if let mapped = runnerTags[label] { tags += mapped } else if !label.lowercased().hasPrefix("ubuntu-") { tags.append(label) }
+            if let mapped = runnerTags[label] {
+                tags += mapped
+            } else if label.lowercased().hasPrefix("ubuntu-") {
+                if label.lowercased().hasSuffix("-arm") { tags.append(Self.armLinuxTag) }
+            } else {
+                tags.append(label)
+            }
         }
         return tags
     }

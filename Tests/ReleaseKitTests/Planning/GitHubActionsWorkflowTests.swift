@@ -496,6 +496,27 @@ import Yams
         #expect(try configuration(tags: ["macos-latest": ["saas-macos-medium-m1"]]).text.contains("  tags:\n    - saas-macos-medium-m1\n"))
     }
 
+    /// GitHub's hosted Arm label asks for GitLab's hosted Arm runner: an `ubuntu-*-arm` job on "any shared runner"
+    /// would build on x86_64. The self pipeline's linux-arm64 package runs there and nowhere else.
+    @Test func anArmLinuxLabelAsksForGitLabsArmRunner() throws {
+        let url = FixturePaths.root.appendingPathComponent("Pipelines/self.json")
+        let pipeline = try TestPipelines.load(try String(contentsOf: url, encoding: .utf8))
+        let text = try GitLabCIPipeline(
+            pipeline: pipeline, pipelinePath: "Pipelines/self.json", profile: nil, command: "c",
+            tool: try GitHubActionsWorkflowTests.published.pinning(GitHubActionsWorkflowTests.sums)
+        ).text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
+        let tagsByJob = object.compactMapValues { ($0 as? [String: Any]).map { $0["tags"] as? [String] ?? [] } }
+        let scripts = object.compactMapValues { ($0 as? [String: Any])?["script"] as? [String] }
+        let arm = try #require(scripts.first { $0.value.contains { $0.contains("--only package-linux-arm64") } }?.key)
+        #expect(tagsByJob[arm] == [GitLabCIPipeline.armLinuxTag])
+        let x86 = try #require(scripts.first { $0.value.contains { $0.contains("--only package-linux-x86_64") } }?.key)
+        #expect(tagsByJob[x86] == [])
+        // The arm64 package asks GitLab's runner too, which names its architecture in CI_RUNNER_EXECUTABLE_ARCH.
+        let step = try #require(pipeline.definition.step("package-linux-arm64"))
+        #expect(step.when.map { "\($0)" }?.contains("CI_RUNNER_EXECUTABLE_ARCH") == true, "\(String(describing: step.when))")
+    }
+
     @Test func aJobGetsOnlyItsOwnSecretsThroughItsEnvironment() throws {
         let configuration = try configuration()
         let text = configuration.text

@@ -10,10 +10,12 @@
 #     README and the JSON Schema, byte for byte the same wherever it runs, and refuses a platform its runner is not
 #     (`uname`, as package.sh does; the simulation's runners answer for the labels they stand for);
 #  3. releases it on one machine (`--os macos`, RUNNER_ARCH=ARM64: every package step runs there) against a local
-#     GitHub server;
+#     GitHub server, and loads the Homebrew formula it published beside the tarballs (scripts/homebrew-formula.sh)
+#     in Ruby: for each platform its url must serve the published tarball with the SHA-256 it pins;
 #  4. plays the GitHub workflow job by job (scripts/simulate-actions.py: separate checkouts, only the artifacts the
 #     workflow uploads carried) against a second server, and the GitLab configuration against a third; both must
-#     hold the same release as the one-machine run: tag v$version, the three tarballs and SHA256SUMS, same digests;
+#     hold the same release as the one-machine run: tag v$version, the three tarballs, SHA256SUMS and release.rb, same
+#     digests;
 #  5. exports the workflow again with the install pointed at the release step 4 published (the URL pattern of the
 #     default install, `…/OWNER/release/releases/download/vVERSION/release-VERSION-PLATFORM.tar.gz`, on the local
 #     server): the exporter pins the SHA-256 its SHA256SUMS names, and every job of a play against a fourth server
@@ -47,6 +49,7 @@ origin="$work/origin/release"
 mkdir -p "$origin/Pipelines" "$origin/scripts"
 cp "$root/Pipelines/self.json" "$origin/Pipelines/"
 cp "$root/README.md" "$origin/"
+cp "$root/scripts/homebrew-formula.sh" "$origin/scripts/"
 "$python" - "$origin/Pipelines/self.json" <<'EOF'
 import json, sys
 path = sys.argv[1]
@@ -119,6 +122,47 @@ for platform in linux-x86_64 linux-arm64 darwin-universal; do
     exit 1
   fi
 done
+# The Homebrew formula it published, loaded by Ruby with Homebrew's formula methods standing in: each platform's url
+# must fetch (from the local server standing in for github.com) the tarball the release holds, with the sha256 given.
+check_formula() { # SERVER_URL
+  local formula="$work/release.rb" platform url digest fetched
+  curl -fsS -o "$formula" "$1/$repository/releases/download/v$version/release.rb"
+  ruby - "$formula" > "$work/formula.txt" <<'EOF'
+class Formula
+  SPECS = Hash.new { |hash, key| hash[key] = {} }
+  class << self
+    def desc(_) = nil
+    def homepage(_) = nil
+    def version(value = nil) = (@version = value if value; @version)
+    def depends_on(*) = nil
+    def test(&) = nil
+    def on_macos = (@platform = "darwin-universal"; yield; @platform = nil)
+    def on_linux = yield
+    def on_intel = (@platform = "linux-x86_64"; yield; @platform = nil)
+    def on_arm = (@platform = "linux-arm64"; yield; @platform = nil)
+    def url(value) = (SPECS[@platform][:url] = value)
+    def sha256(value) = (SPECS[@platform][:sha256] = value)
+  end
+end
+load ARGV[0]
+abort "simulate-self: the formula defines no Release < Formula" unless defined?(Release) && Release < Formula
+Formula::SPECS.each { |platform, spec| puts "#{platform} #{spec[:url]} #{spec[:sha256]} #{Release.version}" }
+EOF
+  for platform in linux-x86_64 linux-arm64 darwin-universal; do
+    read -r url digest < <(awk -v p="$platform" '$1 == p {print $2, $3}' "$work/formula.txt")
+    if [[ "$url" != "https://github.com/$repository/releases/download/v$version/release-$version-$platform.tar.gz" ]]; then
+      echo "simulate-self: the formula's $platform url is '${url:-missing}'" >&2
+      exit 1
+    fi
+    fetched="$(curl -fsS "$1/${url#https://github.com/}" | sha256sum | awk '{print $1}')"
+    if [[ "$fetched" != "$digest" ]]; then
+      echo "simulate-self: the formula pins $platform to $digest; its url serves $fetched" >&2
+      exit 1
+    fi
+  done
+  echo "simulate-self: the published Homebrew formula installs release $version on macOS, Linux x86_64 and Linux arm64, each url serving the pinned SHA-256" >&2
+}
+check_formula "$single_url"
 
 # 4. The workflow, job by job, on both engines.
 play() { # ENGINE FILE SERVER_URL

@@ -119,6 +119,10 @@ import Testing
         try FileManager.default.copyItem(
             atPath: ReleaseBinary.root.appendingPathComponent("Pipelines/self.json").path,
             toPath: directory + "/self.json")
+        try FileManager.default.createDirectory(atPath: directory + "/scripts", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: ReleaseBinary.root.appendingPathComponent("scripts/homebrew-formula.sh").path,
+            toPath: directory + "/scripts/homebrew-formula.sh")
         let fake = directory + "/fake-package.sh"
         try """
         #!/bin/sh
@@ -139,6 +143,11 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("owner/release v"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("    SHA256SUMS  "), "\(outcome.stderr)")
+        // The Homebrew formula that installs the three, for a tap.
+        #expect(outcome.stderr.contains("    release.rb  "), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("homebrew-formula: dist/release.rb installs release 9.9.9 from https://github.com/owner/release/releases/download/v9.9.9"),
+            "\(outcome.stderr)")
         for platform in ["linux-x86_64", "linux-arm64", "darwin-universal"] {
             #expect(outcome.stderr.contains("    release-9.9.9-\(platform).tar.gz"), "\(outcome.stderr)")
         }
@@ -149,6 +158,7 @@ import Testing
         #expect(alone.status == 0, "\(alone.stderr)")
         #expect(alone.stderr.contains("○ publish skipped: uses outputs of 'package-darwin-universal', which runs on macos only"), "\(alone.stderr)")
         #expect(alone.stderr.contains("○ sums skipped"), "\(alone.stderr)")
+        #expect(alone.stderr.contains("○ formula skipped"), "\(alone.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/dist"), "cleanup removes dist")
     }
 }

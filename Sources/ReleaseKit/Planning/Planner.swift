@@ -83,6 +83,8 @@ public struct Planner: Sendable {
         var decisions: [String: PlannedStep.Decision] = [:]
         /// Steps skipped only because of this machine's system, with the system they run on.
         var skippedForSystem: [String: String] = [:]
+        /// Steps skipped only because a step they read is.
+        var inherited: Set<String> = []
         var planned: [PlannedStep] = []
         let order = pipeline.graph.topologicalOrder()
         let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
@@ -99,7 +101,8 @@ public struct Planner: Sendable {
             } else if let when = step.when, !when.evaluate(stepFacts) {
                 decision = .skip(Self.skipReason(when, facts: stepFacts))
                 if let system = Self.otherSystem(making: when, hold: stepFacts) { skippedForSystem[id] = system }
-            } else if let producer = reads.sorted().first(where: { decisions[$0] != .run }) {
+            } else if let producer = Self.rootCause(among: reads, decisions: decisions, systems: skippedForSystem, inherited: inherited) {
+                inherited.insert(id)
                 if let system = skippedForSystem[producer] {
                     skippedForSystem[id] = system
                     decision = .skip("uses outputs of '\(producer)', which runs on \(system) only; see both with --os \(system)")
@@ -144,6 +147,16 @@ public struct Planner: Sendable {
             members[index].value = PipelineLoader.profilesReference(to: running, at: members[index].value.location)
         }
         step.with = JSONNode(.object(members), at: step.with.location)
+    }
+
+    /// The step a skipped step is skipped because of, among the producers it reads that do not run: one skipped by its
+    /// own `when` on another system first (its message can say which system shows both), then one skipped by its own
+    /// `when`, then any; by name within each. Nil when every producer runs.
+    static func rootCause(
+        among reads: Set<String>, decisions: [String: PlannedStep.Decision], systems: [String: String], inherited: Set<String>
+    ) -> String? {
+        let skipped = reads.sorted().filter { decisions[$0] != .run }
+        return skipped.first { systems[$0] != nil && !inherited.contains($0) } ?? skipped.first { !inherited.contains($0) } ?? skipped.first
     }
 
     /// The steps whose outputs `step` reads in this run: its own `${steps.ID.outputs.NAME}` references and those of the

@@ -276,7 +276,7 @@ import Yams
         let jobs = Dictionary(uniqueKeysWithValues: workflow.partition.jobs.map { ($0.runner.labels, $0.steps) })
         #expect(
             jobs == [
-                ["ubuntu-24.04"]: ["package-linux-x86_64", "sums", "publish", "cleanup"], ["ubuntu-24.04-arm"]: ["package-linux-arm64"],
+                ["ubuntu-24.04"]: ["package-linux-x86_64", "sums", "formula", "publish", "cleanup"], ["ubuntu-24.04-arm"]: ["package-linux-arm64"],
                 ["macos-15"]: ["package-darwin-universal"],
             ])
     }

@@ -61,6 +61,29 @@ import Testing
         }
     }
 
+    /// A step skipped because of what it reads names the root cause: the producer another system runs (with the
+    /// `--os` that shows both) before one skipped only because it reads a skipped step, whatever their names.
+    @Test func aSkippedStepNamesTheStepItIsSkippedBecauseOf() async throws {
+        let pipeline = try TestPipelines.load(
+            """
+            {"version": 1,
+             "steps": [
+               {"id": "mac", "uses": "print", "when": {"os": "macos"}, "with": {"message": "mac"}},
+               {"id": "arm", "uses": "print", "when": {"env": {"ARCH": "arm64"}}, "with": {"message": "arm"}},
+               {"id": "combined", "uses": "print", "with": {"message": "${steps.mac.outputs.message} ${steps.arm.outputs.message}"}},
+               {"id": "after", "uses": "print", "with": {"message": "${steps.combined.outputs.message}"}},
+               {"id": "all", "uses": "print",
+                "with": {"message": "${steps.after.outputs.message} ${steps.arm.outputs.message} ${steps.mac.outputs.message}"}}
+             ]}
+            """)
+        let plan = try await Planner().plan(
+            pipeline, options: RunOptions(workingDirectory: "/tmp", environment: [:], os: "linux", git: GitInfo(branch: "main", sha: "abc", commitCount: 1)))
+        let macOS = "which runs on macos only; see both with --os macos"
+        #expect(plan.step("combined")?.decision == .skip("uses outputs of 'mac', \(macOS)"))
+        #expect(plan.step("after")?.decision == .skip("uses outputs of 'combined', \(macOS)"))
+        #expect(plan.step("all")?.decision == .skip("uses outputs of 'mac', \(macOS)"), "not 'after' or 'arm', which sort first")
+    }
+
     @Test func choosesTheFirstProfileWhoseConditionHolds() async throws {
         let release = try await plan(branch: "release/3.0.0", environment: ["BETA": "1"])
         #expect(release.profile == "release")

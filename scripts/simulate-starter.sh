@@ -14,9 +14,14 @@
 #     checks out the commit the run started on, as GitHub's do;
 #  4. checks that the stand-in saw the version the bump wrote in the earlier job, not the committed one;
 #  5. checks that the tag the last job made and pushed names the commit that holds the bump, and that the branch was
-#     pushed at that commit too.
-# Steps 3 to 5 run for the GitHub workflow, then again for the GitLab configuration (--engine gitlab-ci), the origin
-# put back as it was in between.
+#     pushed at that commit too;
+#  6. checks that the play made the release one machine makes (the whole starter in one checkout, first): the same
+#     App Store Connect state (upload, build, TestFlight group and what to test, the signing assets), the same tag
+#     naming a commit with the same tree, the branch at that tree.
+# Steps 3 to 6 run for the GitHub workflow, then again for the GitLab configuration (--engine gitlab-ci), the origin
+# put back as it was in between, each against an App Store Connect of its own. A starter that signs with
+# signing.sync gets the certificate's private key as a secret, and the team's one-time set-up from a laptop first
+# (`release run PIPELINE --only signing` without CI: in CI signing.sync only reads App Store Connect).
 #
 #   scripts/simulate-starter.sh [WORK_DIR [APP_DIR [INIT_FLAG]...]]
 #                                              # WORK_DIR default: a new temporary folder; APP_DIR: the app to lay
@@ -36,7 +41,7 @@ branch=release/3.0.1
 export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
 export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
 unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH
-rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/downloads" "$work/stubs" "$work/tagged"
+rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/downloads" "$work/stubs" "$work/tagged" "$work/single" "$work/laptop"
 servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
@@ -94,24 +99,63 @@ chmod +x "$work/stubs/xcodebuild"
 rm -f "$work/xcodebuild-saw"
 openssl ecparam -genkey -name prime256v1 -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/AuthKey.p8" 2>/dev/null
 key_id=SIMULATE42 issuer_id=69a6de70-0000-47e3-e053-5b8c7c11a4d1
-serve_appstore "$work" starter "$key_id" "$issuer_id" "$work/AuthKey.p8" 0
-appstore_url="$(url_of "$work" appstore-starter)"
-[[ -n "$appstore_url" ]] || { echo "simulate-starter: the App Store Connect stand-in did not start" >&2; exit 1; }
+# The distribution certificate's private key, for a starter that signs with signing.sync (`init --signing sync`).
+certificate_key="$(cat "$root/Fixtures/Signing/CertificateKey.pem")"
+for name in single github-actions gitlab-ci; do serve_appstore "$work" "$name" "$key_id" "$issuer_id" "$work/AuthKey.p8" 0; done
+syncs="$("$python" -c 'import json, sys; print(" ".join(s["id"] for s in json.load(open(sys.argv[1]))["steps"] if s["uses"] == "signing.sync"))' "$origin/$pipeline")"
 # A CI job pushes to the repository it cloned: let the simulated origin take a push to its checked-out branch.
 git -C "$origin" config receive.denyCurrentBranch updateInstead
 echo "simulate-starter: $pipeline as $(cd "$origin" && git log -1 --format=%h), version $committed committed" >&2
-
-play() { # ENGINE FILE: plays the exported file, then checks 4. and 5.; the origin is put back as it was first
-  rm -rf "$work/artifacts" "$work/xcodebuild-saw" "$work/fake-state"
+tools() { # COMMAND...: runs it with the fake Xcode tools, the stand-in xcodebuild first, on PATH
+  PATH="$work/stubs:$work/fake-xcode:$PATH" RELEASE_FAKE_RELEASE="$release" RELEASE_FAKE_STATE="$work/fake-state" HOME="$work/home" "$@"
+}
+signing_setup() { # NAME: the team's one-time signing set-up from a laptop, against that App Store Connect
+  [[ -n "$syncs" ]] || return 0
+  local only=() id
+  for id in $syncs; do only+=(--only "$id"); done
+  rm -rf "$work/laptop"
+  git clone -q --no-local --branch "$branch" "$origin" "$work/laptop"
+  echo "simulate-starter: $1: the one-time signing set-up from a laptop (signing.sync only reads where CI is set)" >&2
+  (cd "$work/laptop" && tools env -u CI APP_STORE_CONNECT_API_URL="$(url_of "$work" "appstore-$1")" APP_STORE_CONNECT_KEY="$(cat "$work/AuthKey.p8")" \
+    APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer_id" CERTIFICATE_KEY="$certificate_key" \
+    "$release" run "$pipeline" "${only[@]}" --os macos --log-format plain >&2)
+  rm -rf "$work/laptop"
+}
+outcome() { # NAME: what the release made: App Store Connect's state, the tags and what they and the branch name
+  appstore_summary "$work/appstore-$1/state.json"
+  local tag
+  for tag in $(git -C "$origin" tag --list 'v*'); do
+    echo "tag $tag: tree $(git -C "$origin" rev-parse "$tag^{tree}") \"$(git -C "$origin" log -1 --format=%s "$tag")\""
+  done
+  echo "branch $branch: tree $(git -C "$origin" rev-parse "refs/heads/$branch^{tree}")"
+}
+reset_origin() { # the origin as it was before any release
   git -C "$origin" reset -q --hard "$started"
   git -C "$origin" tag --list 'v*' | while read -r tag; do git -C "$origin" tag -d "$tag" >/dev/null; done
+}
+
+# 3. One machine: the whole starter in one checkout, pushing to the origin, which is then put back as it was.
+signing_setup single
+echo "simulate-starter: one machine" >&2
+rm -rf "$work/single"
+git clone -q --no-local --branch "$branch" "$origin" "$work/single"
+(cd "$work/single" && tools env APP_STORE_CONNECT_API_URL="$(url_of "$work" appstore-single)" APP_STORE_CONNECT_KEY="$(cat "$work/AuthKey.p8")" \
+  APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer_id" CERTIFICATE_KEY="$certificate_key" \
+  "$release" run "$pipeline" --os macos --log-format plain >&2)
+rm -rf "$work/single"
+outcome single > "$work/single.txt"
+reset_origin
+
+play() { # ENGINE FILE: plays the exported file, then checks 4. and 5. and the release against the one machine's
+  rm -rf "$work/artifacts" "$work/xcodebuild-saw" "$work/fake-state"
+  reset_origin
+  signing_setup "$1"
   echo "simulate-starter: $1, job by job" >&2
-  PATH="$work/stubs:$work/fake-xcode:$PATH" RELEASE_FAKE_RELEASE="$release" RELEASE_FAKE_STATE="$work/fake-state" HOME="$work/home" \
-    "$python" "$root/scripts/simulate-actions.py" "$origin/$2" --engine "$1" \
+  tools "$python" "$root/scripts/simulate-actions.py" "$origin/$2" --engine "$1" \
     --origin "$origin" --branch "$branch" --work "$work" \
     --env "APP_STORE_CONNECT_KEY_ID=$key_id" --env "APP_STORE_CONNECT_ISSUER_ID=$issuer_id" \
-    --env "APP_STORE_CONNECT_API_URL=$appstore_url" \
-    --secret "APP_STORE_CONNECT_KEY=$(cat "$work/AuthKey.p8")"
+    --env "APP_STORE_CONNECT_API_URL=$(url_of "$work" "appstore-$1")" \
+    --secret "APP_STORE_CONNECT_KEY=$(cat "$work/AuthKey.p8")" --secret "CERTIFICATE_KEY=$certificate_key"
 
   # 4. What the archive job saw.
   saw="$(sort -u "$work/xcodebuild-saw" | tr '\n' ' ')"
@@ -140,6 +184,15 @@ play() { # ENGINE FILE: plays the exported file, then checks 4. and 5.; the orig
     exit 1
   fi
   echo "simulate-starter: tag $tags names $(git -C "$origin" log -1 --format='%h "%s"' "$tagged") (version $at_tag), the commit the branch was pushed at: the commits reached the later job" >&2
+
+  # The same release as one machine made: App Store Connect, the tag and the branch.
+  outcome "$1" > "$work/$1.txt"
+  if ! diff -u "$work/single.txt" "$work/$1.txt" >&2; then
+    echo "simulate-starter: $1: the release differs from the one-machine release (above)" >&2
+    exit 1
+  fi
+  echo "simulate-starter: $1 made the one-machine release" >&2
 }
 play github-actions .github/workflows/release.yml
 play gitlab-ci .gitlab-ci.yml
+cat "$work/single.txt"

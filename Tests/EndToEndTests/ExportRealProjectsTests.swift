@@ -3,8 +3,9 @@ import Testing
 
 /// Issue 24's "done means" on real apps of `../shared/real-projects`: the starter `release init` writes for each,
 /// exported to GitHub Actions and to GitLab CI, is actionlint-clean and GitLab-schema-clean, and exports the same
-/// bytes from another checkout at another path; and one of them, played job by job on separate checkouts
-/// (scripts/simulate-starter.sh), archives the bumped version and tags and pushes the bump's commit.
+/// bytes from another checkout at another path; and each, played job by job on separate checkouts
+/// (scripts/simulate-starter.sh), archives the bumped version, tags and pushes the bump's commit, and makes the release
+/// one machine makes.
 @Suite(.serialized) struct ExportRealProjectsTests {
     /// Apps, with the flags `release init` needs for them (as InitRealProjectsTests passes).
     static let apps: [(name: String, flags: [String])] = [
@@ -60,12 +61,17 @@ import Testing
         }
     }
 
-    /// The starter of a real app, split across three runners (the git steps on Linux, the build on macOS) and played
-    /// job by job: the archive sees the bumped version, and the tag the last job pushes names the bump's commit. About
-    /// two minutes on a loaded machine (ActionsExportTests plays the demo app's starter the same way, ungated).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["RELEASE_SLOW_TESTS"] == "1", "plays three jobs of a real app's starter (~2 min); set RELEASE_SLOW_TESTS=1"))
-    func theStarterOfARealAppCarriesItsBumpAcrossJobs() throws {
-        let (name, flags) = Self.apps[0]
+    /// The starter of each real app, split across three runners (the git steps on Linux, the build on macOS) and
+    /// played job by job on both engines: the archive sees the bumped version, the tag the last job pushes names the
+    /// bump's commit, and the release equals the one a single machine makes (App Store Connect's upload, TestFlight
+    /// group and signing assets; the tag's and the branch's tree). KeePassium's signs with signing.sync: its bundle ids
+    /// and profiles are made once from a "laptop", for the KeePassium app and its AutoFill extension only. About 40 s
+    /// an app (ActionsExportTests plays the demo app's starter the same way, ungated).
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["RELEASE_SLOW_TESTS"] == "1", "plays three jobs of a real app's starter (~40 s each); set RELEASE_SLOW_TESTS=1"),
+        arguments: apps.map(\.name))
+    func theStarterOfARealAppMakesTheOneMachineReleaseJobByJob(name: String) throws {
+        let flags = Self.apps.first { $0.name == name }!.flags
         let head = try RealProjectsCommandTests.requireCorpus() + "/\(name)/head"
         let work = ReleaseBinary.temporaryDirectory() + "/simulate-\(name)"
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -77,5 +83,13 @@ import Testing
         #expect(outcome.output.contains("the bump reached the archive"), "\(outcome.output.suffix(3000))")
         #expect(outcome.output.components(separatedBy: "the commits reached the later job").count == 3, "both engines: \(outcome.output.suffix(3000))")
         #expect(outcome.output.contains("simulate-actions: job linux-2"), "\(outcome.output.suffix(3000))")
+        for engine in ["github-actions", "gitlab-ci"] {
+            #expect(outcome.output.contains("simulate-starter: \(engine) made the one-machine release"), "\(outcome.output.suffix(3000))")
+        }
+        #expect(outcome.output.contains(" IOS COMPLETE build VALID"), "\(outcome.output.suffix(3000))")
+        if name == "keepassium" {
+            let bundleIDs = outcome.output.split(separator: "\n").filter { $0.hasPrefix("bundle id ") }
+            #expect(bundleIDs == ["bundle id com.keepassium.ios IOS", "bundle id com.keepassium.ios.KeePassium-AutoFill IOS"], "\(bundleIDs)")
+        }
     }
 }

@@ -202,6 +202,7 @@ public struct StarterPipeline: Sendable, Equatable {
                     "signing", "signing.sync", [mac],
                     [
                         ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
+                    ] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : []) + [
                         ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
                     ] + key))
             beforeArchive.append("signing")

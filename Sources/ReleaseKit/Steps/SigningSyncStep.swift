@@ -22,6 +22,10 @@ public struct SigningSyncStep: Step {
         public var platform: PlatformChoice = .ios
         @StepOption(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
         public var bundleIDs: [String]?
+        @StepOption(
+            name: "bundle_id",
+            help: "sign this app of the project and what it embeds: the targets whose bundle id starts with it and belongs to no other app of the project (default: every app)")
+        public var bundleID: String?
         @StepOption(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
         public var project: String?
         @StepOption(help: "the build configuration whose bundle ids are read from the project")
@@ -85,6 +89,12 @@ public struct SigningSyncStep: Step {
         guard !options.certificateKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")
         }
+        if options.bundleIDs != nil, options.bundleID != nil {
+            throw StepError.invalidOption("bundle_id", "give either bundle_id (an app of the project and its extensions) or bundle_ids, not both")
+        }
+        if let app = options.bundleID, app.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw StepError.invalidOption("bundle_id", "is empty")
+        }
         if let bundleIDs = options.bundleIDs {
             if bundleIDs.isEmpty { throw StepError.invalidOption("bundle_ids", "must list at least one bundle id, or be left out for the project's") }
             if let index = bundleIDs.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
@@ -121,7 +131,8 @@ public struct SigningSyncStep: Step {
         }
     }
 
-    /// `bundle_ids`, else the app and extension targets' bundle ids of the project for `configuration`.
+    /// `bundle_ids`, else the app and extension targets' bundle ids of the project for `configuration`: those of the
+    /// app `bundle_id` names when given (see ``bundleIDs(of:among:)``), else all.
     func bundleIDs(_ context: StepContext) throws -> [String] {
         if let bundleIDs = options.bundleIDs { return bundleIDs.map { $0.trimmingCharacters(in: .whitespaces) } }
         if let project = options.project { try context.requireFile(project, option: "project") }
@@ -134,12 +145,30 @@ public struct SigningSyncStep: Step {
             var seen: Set<String> = []
             return entries.compactMap(\.bundleIdentifier).filter { !$0.isEmpty && !$0.contains("$") && seen.insert($0).inserted }
         }
-        var found = identifiers(signed.filter { $0.configuration == options.configuration })
-        if found.isEmpty { found = identifiers(signed) }
+        var chosen = signed.filter { $0.configuration == options.configuration }
+        if identifiers(chosen).isEmpty { chosen = signed }
+        let found = identifiers(chosen)
         guard !found.isEmpty else {
             throw StepError.invalidOption("bundle_ids", "the project '\(report.project)' has no app or extension target with a bundle identifier; list them in 'bundle_ids'")
         }
-        return found
+        guard let app = options.bundleID?.trimmingCharacters(in: .whitespaces) else { return found }
+        let apps = identifiers(chosen.filter { $0.productType == "com.apple.product-type.application" })
+        guard apps.contains(app) else {
+            throw StepError.invalidOption(
+                "bundle_id", "'\(app)' is not the bundle id of an app in '\(report.project)'; its apps: \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
+        }
+        return Self.bundleIDs(of: app, among: found, apps: apps)
+    }
+
+    /// The bundle ids `app` signs among `found`: itself and every id that starts with it and a dot (Apple requires an
+    /// extension's, a watch app's and its extension's id to start with their app's), unless a longer one of the
+    /// project's `apps` contains it too: KeePassium's `com.keepassium.ios` signs its AutoFill extension, not the Pro
+    /// app `com.keepassium.ios.pro` nor that app's extension.
+    static func bundleIDs(of app: String, among found: [String], apps: [String]) -> [String] {
+        func owner(_ identifier: String) -> String? {
+            apps.filter { identifier == $0 || identifier.hasPrefix($0 + ".") }.max { $0.count < $1.count }
+        }
+        return found.filter { owner($0) == app }
     }
 
     func synchronizer(_ context: StepContext) throws -> SigningSynchronizer {

@@ -251,7 +251,7 @@ import Testing
         }
         #expect(
             SigningSyncStep.Options.optionDocumentation.map(\.name) == [
-                "type", "platform", "bundle_ids", "project", "configuration", "certificate_key", "create", "readonly", "min_days_left",
+                "type", "platform", "bundle_ids", "bundle_id", "project", "configuration", "certificate_key", "create", "readonly", "min_days_left",
                 "key_id", "issuer_id", "key", "api", "keychain", "home",
             ], "the names DESIGN.md gives: type, bundle_ids, certificate_key, create, readonly, min_days_left")
         let step = try SigningSyncStep(options: options { _ in })
@@ -274,5 +274,37 @@ import Testing
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: FixturePaths.root.path, environment: [:])
         let found = try step.bundleIDs(context)
         #expect(found.count == 2 && Set(found) == ["com.example.demo", "com.example.demo.widget"], "the app and its widget, not the framework: \(found)")
+    }
+
+    /// `bundle_id` signs one app of a project that has several, and what it embeds: KeePassium's project holds the
+    /// app, KeePassium Pro (`com.keepassium.ios.pro`, whose id starts with the app's) and the Intune build, each with
+    /// an AutoFill extension; `release init` writes `bundle_id`, so its starter makes bundle ids and profiles for the
+    /// app it releases only (it made all five).
+    @Test func bundleIDSignsThatAppAndWhatItEmbedsOnly() throws {
+        let apps = ["com.keepassium.ios", "com.keepassium.ios.pro", "com.keepassium.intune"]
+        let found = apps + ["com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.pro.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp"]
+        #expect(SigningSyncStep.bundleIDs(of: "com.keepassium.ios", among: found, apps: apps) == [
+            "com.keepassium.ios", "com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp",
+        ])
+        #expect(SigningSyncStep.bundleIDs(of: "com.keepassium.ios.pro", among: found, apps: apps) == ["com.keepassium.ios.pro", "com.keepassium.ios.pro.KeePassium-AutoFill"])
+
+        var options = SigningSyncStep.Options()
+        options.type = .appStore
+        options.certificateKey = Self.pem
+        options.appStoreConnect.keyID = "2X9R4HXF34"
+        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.appStoreConnect.key = "k"
+        options.project = "KeePassium.xcodeproj"
+        let head = try RealProjectsCorpus.require() + "/keepassium/head"
+        let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: head, environment: [:])
+        #expect(try SigningSyncStep(options: options).bundleIDs(context).count == 5, "without bundle_id: every app of the project")
+        options.bundleID = "com.keepassium.ios"
+        #expect(try SigningSyncStep(options: options).bundleIDs(context) == ["com.keepassium.ios", "com.keepassium.ios.KeePassium-AutoFill"])
+        options.bundleID = "com.keepassium.ios.KeePassium-AutoFill"
+        #expect(throws: StepError.invalidOption(
+            "bundle_id", "'com.keepassium.ios.KeePassium-AutoFill' is not the bundle id of an app in 'KeePassium.xcodeproj'; its apps: com.keepassium.ios, com.keepassium.ios.pro, com.keepassium.intune"
+        )) { try SigningSyncStep(options: options).bundleIDs(context) }
+        options.bundleIDs = ["com.keepassium.ios"]
+        #expect(throws: StepError.self) { try SigningSyncStep(options: options) }
     }
 }

@@ -283,9 +283,10 @@ import Testing
     @Test func bundleIDSignsThatAppAndWhatItEmbedsOnly() throws {
         let apps = ["com.keepassium.ios", "com.keepassium.ios.pro", "com.keepassium.intune"]
         let found = apps + ["com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.pro.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp"]
-        #expect(SigningSyncStep.bundleIDs(of: "com.keepassium.ios", among: found, apps: apps) == [
-            "com.keepassium.ios", "com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp",
-        ])
+        #expect(
+            SigningSyncStep.bundleIDs(of: "com.keepassium.ios", among: found, apps: apps) == [
+                "com.keepassium.ios", "com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp",
+            ])
         #expect(SigningSyncStep.bundleIDs(of: "com.keepassium.ios.pro", among: found, apps: apps) == ["com.keepassium.ios.pro", "com.keepassium.ios.pro.KeePassium-AutoFill"])
 
         var options = SigningSyncStep.Options()
@@ -301,9 +302,12 @@ import Testing
         options.bundleID = "com.keepassium.ios"
         #expect(try SigningSyncStep(options: options).bundleIDs(context) == ["com.keepassium.ios", "com.keepassium.ios.KeePassium-AutoFill"])
         options.bundleID = "com.keepassium.ios.KeePassium-AutoFill"
-        #expect(throws: StepError.invalidOption(
-            "bundle_id", "'com.keepassium.ios.KeePassium-AutoFill' is not the bundle id of an app in 'KeePassium.xcodeproj'; its apps: com.keepassium.ios, com.keepassium.ios.pro, com.keepassium.intune"
-        )) { try SigningSyncStep(options: options).bundleIDs(context) }
+        #expect(
+            throws: StepError.invalidOption(
+                "bundle_id",
+                "'com.keepassium.ios.KeePassium-AutoFill' is not the bundle id of an app in 'KeePassium.xcodeproj'; its apps: com.keepassium.ios, com.keepassium.ios.pro, com.keepassium.intune"
+            )
+        ) { try SigningSyncStep(options: options).bundleIDs(context) }
         options.bundleIDs = ["com.keepassium.ios"]
         #expect(throws: StepError.self) { try SigningSyncStep(options: options) }
     }

@@ -10,7 +10,8 @@
 #
 # The commands, each under valgrind's callgrind: --version, help, steps, schema, validate and plan of every
 # shipped pipeline, `version` of the demo project, `zip`, and the two upload benchmarks at 16 MB (a GitHub publish
-# of a file with upload-asset, a `release run` of appstore.upload against the local App Store Connect stand-in).
+# of a file with upload-asset and with a `release run` of a one-step github.release pipeline, a `release run` of
+# appstore.upload against the local App Store Connect stand-in).
 # Needs valgrind (apt-get install valgrind) and what bench-upload.sh and bench-appstore.sh need.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

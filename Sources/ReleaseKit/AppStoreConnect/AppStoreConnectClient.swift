@@ -28,7 +28,7 @@ public struct AppStoreConnectClient: Sendable {
     public init(apiURL: String, key: AppStoreConnectKey, http: HTTPClient, clock: @escaping @Sendable () -> Date = Date.init) throws {
         var base = apiURL
         while base.hasSuffix("/") { base.removeLast() }
-        guard let host = URLComponents(string: base)?.host?.lowercased(), !host.isEmpty else {
+        guard let host = URLComponents(string: base)?.hostWithoutIDNA?.lowercased(), !host.isEmpty else {
             throw AppStoreConnectError.invalidResponse(path: apiURL, reason: "not an http(s) URL with a host")
         }
         var configuration = http.configuration

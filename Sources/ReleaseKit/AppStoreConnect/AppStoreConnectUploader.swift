@@ -335,7 +335,7 @@ public struct AppStoreConnectUploader: Sendable {
         var covered: Int64 = 0
         for operation in operations.sorted(by: { ($0.offset ?? 0) < ($1.offset ?? 0) }) {
             let part = operation.partNumber.map { "part \($0)" } ?? "a part"
-            guard let url = operation.url, URLComponents(string: url)?.host != nil else {
+            guard let url = operation.url, URLComponents(string: url)?.hostWithoutIDNA != nil else {
                 throw AppStoreConnectError.badUploadOperation("\(part) has no URL")
             }
             guard let offset = operation.offset, let length = operation.length, length > 0 else {
@@ -417,7 +417,7 @@ public struct AppStoreConnectUploader: Sendable {
             body: .fileRange(path: file, offset: operation.offset ?? 0, length: operation.length ?? 0))
         let response = try await http.send(request) { done, _ in progress(done) }
         guard response.isSuccess else {
-            let host = URLComponents(string: request.url)?.host ?? "?"
+            let host = URLComponents(string: request.url)?.hostWithoutIDNA ?? "?"
             throw AppStoreConnectError.api(
                 method: request.method, path: "upload part \(operation.partNumber ?? index + 1) at \(host)",
                 status: response.status, errors: AppStoreConnectError.entries(in: response.body) ?? [])

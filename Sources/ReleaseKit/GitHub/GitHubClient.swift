@@ -28,7 +28,7 @@ public struct GitHubClient: Sendable {
     ) throws {
         var base = apiURL
         while base.hasSuffix("/") { base.removeLast() }
-        guard let components = URLComponents(string: base), let host = components.host?.lowercased(), !host.isEmpty,
+        guard let components = URLComponents(string: base), let host = components.hostWithoutIDNA?.lowercased(), !host.isEmpty,
             ["http", "https"].contains(components.scheme?.lowercased() ?? "")
         else {
             throw GitHubError.invalidInput("invalid GitHub API URL '\(HTTPRequest.redact(apiURL))'")

@@ -110,11 +110,11 @@ public struct HTTPClient: Sendable {
     ) async throws -> HTTPResponse {
         guard let components = URLComponents(string: request.url),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            components.host?.isEmpty == false
+            components.hostWithoutIDNA?.isEmpty == false
         else {
             throw HTTPError.invalidURL(request.redactedURL)
         }
-        if let allowed = configuration.allowedHosts, let host = components.host?.lowercased(), !allowed.contains(host) {
+        if let allowed = configuration.allowedHosts, let host = components.hostWithoutIDNA?.lowercased(), !allowed.contains(host) {
             throw HTTPError.hostNotAllowed(host: host, url: request.redactedURL)
         }
         try Task.checkCancellation()

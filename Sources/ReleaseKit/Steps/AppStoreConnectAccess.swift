@@ -23,7 +23,7 @@ struct AppStoreConnectAccess: Sendable {
         }
         if let api {
             guard let components = URLComponents(string: api), ["http", "https"].contains(components.scheme ?? ""),
-                components.host?.isEmpty == false, components.user == nil, components.password == nil
+                components.hostWithoutIDNA?.isEmpty == false, components.user == nil, components.password == nil
             else {
                 throw StepError.invalidOption("api", "'\(HTTPRequest.redact(api))' is not an http(s) URL without credentials")
             }

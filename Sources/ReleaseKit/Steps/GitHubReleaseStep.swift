@@ -159,7 +159,7 @@ public struct GitHubReleaseStep: Step {
         }
         if let api = options.api {
             guard let components = URLComponents(string: api), ["http", "https"].contains(components.scheme ?? ""),
-                components.host?.isEmpty == false
+                components.hostWithoutIDNA?.isEmpty == false
             else {
                 throw StepError.invalidOption("api", "'\(HTTPRequest.redact(api))' is not an http(s) URL")
             }
@@ -259,7 +259,7 @@ public struct GitHubReleaseStep: Step {
     /// The web host for an API URL: github.com for api.github.com, the host for Enterprise's `/api/v3`.
     static func webBase(api: String) -> String {
         guard var components = URLComponents(string: api) else { return api }
-        if components.host?.lowercased() == "api.github.com" { return "https://github.com" }
+        if components.hostWithoutIDNA?.lowercased() == "api.github.com" { return "https://github.com" }
         if components.path.hasSuffix("/api/v3") { components.path = String(components.path.dropLast("/api/v3".count)) }
         return components.string ?? api
     }
@@ -267,7 +267,7 @@ public struct GitHubReleaseStep: Step {
     /// Where uploads go for an API URL (what `upload_url` will say).
     static func uploadsBase(api: String) -> String {
         guard var components = URLComponents(string: api) else { return api }
-        if components.host?.lowercased() == "api.github.com" { return "https://uploads.github.com" }
+        if components.hostWithoutIDNA?.lowercased() == "api.github.com" { return "https://uploads.github.com" }
         if components.path.hasSuffix("/api/v3") {
             components.path = String(components.path.dropLast("/api/v3".count)) + "/api/uploads"
         }

@@ -74,7 +74,7 @@ public struct HTTPUploadStep: Step {
 
     public init(options: Options) throws {
         guard let components = URLComponents(string: options.url), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-            components.host?.isEmpty == false
+            components.hostWithoutIDNA?.isEmpty == false
         else {
             throw StepError.invalidOption("url", "'\(HTTPRequest.redact(options.url))' is not an http(s) URL")
         }

@@ -63,7 +63,7 @@ public struct NotifySlackStep: RunReportingStep {
 
     public init(options: Options) throws {
         guard let components = URLComponents(string: options.webhook), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-            components.host?.isEmpty == false
+            components.hostWithoutIDNA?.isEmpty == false
         else {
             // Never the URL itself: it is the secret.
             throw StepError.invalidOption("webhook", "not an http(s) URL (the value is not shown: it is a secret)")
@@ -125,7 +125,7 @@ public struct NotifySlackStep: RunReportingStep {
     /// must be masked wherever that shows too.
     private func registerSecrets(_ context: StepContext) {
         context.masker.add(options.webhook)
-        guard let components = URLComponents(string: options.webhook), let host = components.host else { return }
+        guard let components = URLComponents(string: options.webhook), let host = components.hostWithoutIDNA else { return }
         let path = components.percentEncodedPath
         if path.count >= 8 {
             context.masker.add(host + path)

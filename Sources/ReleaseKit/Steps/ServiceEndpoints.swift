@@ -41,7 +41,7 @@ public struct ServiceEndpoints: Sendable, Equatable {
             if isolated { throw StepError.unavailable(Self.noStandIn(service)) }
             return url
         }
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return override }
+        guard let components = URLComponents(string: url), let host = components.hostWithoutIDNA, !host.isEmpty else { return override }
         var target = override + "/" + host + (components.port.map { ":\($0)" } ?? "") + components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
         return target

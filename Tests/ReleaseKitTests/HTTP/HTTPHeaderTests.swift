@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ReleaseKit
@@ -24,5 +25,19 @@ import Testing
         #expect(request.header("X-Parts") == nil)
         let response = HTTPResponse(status: 200, headers: [HTTPHeader(name: "retry-after", value: "7")])
         #expect(response.header("Retry-After") == "7")
+    }
+
+    /// `hostWithoutIDNA` answers what `host` answers, whatever the URL: written hosts, upper case, IP addresses
+    /// and IP literals, internationalised names (written or encoded), percent escapes, empty and missing hosts.
+    @Test(arguments: [
+        "https://api.github.com/repos", "http://127.0.0.1:8080/", "HTTPS://API.GitHub.COM", "http://localhost",
+        "http://[::1]:9000/x", "https://xn--bcher-kva.example/", "https://XN--BCHER-KVA.example", "https://bücher.example/",
+        "http://a%41b.example/", "http:///path", "file:///tmp/x", "mailto:someone@example.com", "https://user:pw@host.example/",
+        "http://a..b.example", "http://-lead.example", "http://ab--cd.example", "http://under_score.example/",
+        "https://" + String(repeating: "a", count: 2100) + ".example/",
+    ])
+    func hostWithoutIDNAIsHost(url: String) {
+        guard let components = URLComponents(string: url) else { return }  // nothing to compare
+        #expect(components.hostWithoutIDNA == components.host)
     }
 }

@@ -25,22 +25,14 @@
 # Mach-O UUIDs, hence its assets' digests, depend on the build folder, as Xcode's do without prefix maps.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-actions.XXXXXX")}"
-mkdir -p "$work"
-work="$(cd "$work" && pwd)"
 # shellcheck source=scripts/simulate-lib.sh
 source "$root/scripts/simulate-lib.sh"
-simulate_tools "$root"
+simulate_begin simulate-actions "${1:-}"
 branch=release/3.0.1
 token=simulated-token
-export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
-export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
-unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH
 
 origin="$work/origin/demo"
 rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/github-"* "$work/downloads"
-servers=()
-trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
 # 0. The tarballs of this build, served like a GitHub Release's assets.
 serve_this_build "$root" "$work" simulate-actions
@@ -57,9 +49,7 @@ for platform in linux-x86_64 linux-arm64 darwin-universal; do
     exit 1
   fi
 done
-serve_github "$work" single
-serve_github "$work" simulated
-serve_github "$work" gitlab
+serve_github "$work" single simulated gitlab
 single_url="$(url_of "$work" github-single)"
 simulated_url="$(url_of "$work" github-simulated)"
 gitlab_url="$(url_of "$work" github-gitlab)"

@@ -22,22 +22,15 @@
 #   RELEASE_BINARY=PATH                         # the release to use (default: swift build, .build/debug/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-distribute.XXXXXX")}"
-mkdir -p "$work"
-work="$(cd "$work" && pwd)"
 # shellcheck source=scripts/simulate-lib.sh
 source "$root/scripts/simulate-lib.sh"
-simulate_tools "$root"
+simulate_begin simulate-distribute "${1:-}"
 branch=release/3.0.1
 repository=owner/client-releases
 token=simulated-token
-export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
-export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
-unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH SLACK_WEBHOOK_URL CRASH_REPORTER_URL TESTERS_UPLOAD_URL ITMS_USERNAME
+unset SLACK_WEBHOOK_URL CRASH_REPORTER_URL TESTERS_UPLOAD_URL ITMS_USERNAME
 rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/github-"* "$work/appstore-"* "$work/downloads" \
   "$work/fake-"* "$work/home-"* "$work/laptop"
-servers=()
-trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 signing="$root/Fixtures/Signing"
 
 # 1. The demo repository with the team's signing files, and its workflows installing this build.
@@ -56,10 +49,8 @@ cp "$signing/Distribution.p12" "$signing/release.mobileprovision" "$signing/adho
 key_id=DEMO123456
 issuer=69a6de70-0000-47e3-e053-5b8c7c11a4d1
 openssl pkey -in "$signing/AuthKey_DEMO123456.p8" -pubout -out "$work/key.pub" 2>/dev/null
-for name in single simulated gitlab; do
-  serve_appstore "$work" "$name" "$key_id" "$issuer" "$work/key.pub" 0
-  serve_github "$work" "$name"
-done
+for name in single simulated gitlab; do serve_appstore "$work" "$name" "$key_id" "$issuer" "$work/key.pub" 0; done
+serve_github "$work" single simulated gitlab
 key="$(cat "$signing/AuthKey_DEMO123456.p8")"
 certificate_key="$(cat "$signing/CertificateKey.pem")"
 export APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer" RELEASE_FAKE_RELEASE="$release"

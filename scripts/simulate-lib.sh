@@ -1,6 +1,9 @@
 # Shared by scripts/simulate-actions.sh and scripts/simulate-starter.sh (sourced, not run): the release to play,
 # the Python to play it with, and this build served as a release's tarballs.
 #
+# simulate_begin NAME [WORK]   what every simulation starts with: `work` (WORK, else a new temporary folder NAME.*,
+#                              made and absolute), `release` and `python` (simulate_tools $root), a git identity, the
+#                              CI variables of the calling shell unset, and `servers`, whose pids are stopped at exit
 # simulate_tools ROOT          sets `release` (RELEASE_BINARY, else `swift build` in ROOT) and `python` (the
 #                              project's venv when it has PyYAML, else python3)
 # serve_this_build ROOT WORK NAME
@@ -8,8 +11,8 @@
 #                              (linux-arm64 and darwin-universal are this build relabelled: this machine cannot build
 #                              them), serves WORK/downloads on 127.0.0.1, and sets `version`, `downloads` and
 #                              `tool_source` (the --tool-source that installs from it); the server's pid joins `servers`.
-# serve_github WORK NAME       starts a local GitHub server (token $token) keeping releases in WORK/github-NAME; its
-#                              URL goes to WORK/github-NAME.url, its pid joins `servers`
+# serve_github WORK NAME...    starts a local GitHub server (token $token) per NAME keeping releases in
+#                              WORK/github-NAME; its URL goes to WORK/github-NAME.url, its pid joins `servers`
 # serve_appstore WORK NAME KEY_ID ISSUER_ID PUBLIC_KEY [POLLS]
 #                              starts a local App Store Connect (accepting that key; apps and TestFlight groups made
 #                              when first looked up; an upload processed after POLLS reads, default 1) keeping its state in WORK/appstore-NAME; its URL goes to
@@ -20,6 +23,18 @@
 #                              the releases of REPO on the GitHub server at URL as lines: tag, name, body (the server's
 #                              URL in it written SERVER), then each asset's name, size and digest, or for a .zip with
 #                              zip-contents its entries' names, sizes and CRC-32s (token $token)
+
+simulate_begin() {
+  work="${2:-$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")}"
+  mkdir -p "$work"
+  work="$(cd "$work" && pwd)"
+  simulate_tools "$root"
+  export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
+  export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
+  unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH GITHUB_REPOSITORY RUNNER_ARCH RUNNER_OS CI_RUNNER_EXECUTABLE_ARCH
+  servers=()
+  trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
+}
 
 simulate_tools() {
   release="${RELEASE_BINARY:-}"
@@ -70,8 +85,11 @@ server.serve_forever()' "$work/downloads" < /dev/null > "$work/downloads.url" 2>
 }
 
 serve_github() {
-  "$release" github-server --storage "$1/github-$2" --token "$token" < /dev/null > "$1/github-$2.url" 2>/dev/null &
-  servers+=($!)
+  local name
+  for name in "${@:2}"; do
+    "$release" github-server --storage "$1/github-$name" --token "$token" < /dev/null > "$1/github-$name.url" 2>/dev/null &
+    servers+=($!)
+  done
 }
 
 url_of() {

@@ -25,21 +25,13 @@
 #   RELEASE_BINARY=PATH                         # the release to use (default: swift build, .build/debug/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-self.XXXXXX")}"
-mkdir -p "$work"
-work="$(cd "$work" && pwd)"
 # shellcheck source=scripts/simulate-lib.sh
 source "$root/scripts/simulate-lib.sh"
-simulate_tools "$root"
+simulate_begin simulate-self "${1:-}"
 branch=main
 repository=owner/release
 token=simulated-token
-export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
-export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
-unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH GITHUB_REPOSITORY RUNNER_ARCH RUNNER_OS CI_RUNNER_EXECUTABLE_ARCH
 rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/github-"* "$work/downloads" "$work/single"
-servers=()
-trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
 # 1. This build, served as the release the workflow installs from.
 serve_this_build "$root" "$work" simulate-self
@@ -100,10 +92,7 @@ export_workflows() { # TOOL_SOURCE: exports self.json for both engines with that
 export_workflows "$tool_source"
 export RELEASE_SIMULATED_BINARY="$release"
 
-serve_github "$work" single
-serve_github "$work" simulated
-serve_github "$work" gitlab
-serve_github "$work" again
+serve_github "$work" single simulated gitlab again
 single_url="$(url_of "$work" github-single)"
 simulated_url="$(url_of "$work" github-simulated)"
 gitlab_url="$(url_of "$work" github-gitlab)"

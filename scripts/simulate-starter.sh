@@ -29,21 +29,13 @@
 #   RELEASE_BINARY=PATH                        # the release to use (default: swift build, .build/debug/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${1:-$(mktemp -d "${TMPDIR:-/tmp}/simulate-starter.XXXXXX")}"
-mkdir -p "$work"
-work="$(cd "$work" && pwd)"
 app="$(cd "${2:-$root/Fixtures/DemoApp}" && pwd)"
 init_flags=("${@:3}")
 # shellcheck source=scripts/simulate-lib.sh
 source "$root/scripts/simulate-lib.sh"
-simulate_tools "$root"
+simulate_begin simulate-starter "${1:-}"
 branch=release/3.0.1
-export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
-export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
-unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH
 rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/downloads" "$work/stubs" "$work/tagged" "$work/single" "$work/laptop"
-servers=()
-trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
 # 1. The app, and the starter `release init` writes for it.
 origin="$work/origin/$(basename "$app")"

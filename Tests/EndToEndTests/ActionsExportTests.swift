@@ -33,6 +33,18 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs the simulation scripts/NAME on this build with a fresh work folder (then ARGUMENTS), expecting it to
+    /// succeed: its output and the folder, which the caller removes.
+    static func simulate(
+        _ name: String, _ arguments: [String] = [], work: String = ReleaseBinary.temporaryDirectory(),
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> (outcome: (status: Int32, output: String), work: String) {
+        let script = ReleaseBinary.root.appendingPathComponent("scripts/\(name)").path
+        let outcome = try execute(script, [work] + arguments, in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
+        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))", sourceLocation: sourceLocation)
+        return (outcome, work)
+    }
+
     static var shippedPipelines: [String] {
         let folder = ReleaseBinary.root.appendingPathComponent("Pipelines").path
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
@@ -270,11 +282,8 @@ import Testing
     /// The demo's exported workflow, played job by job on fresh clones with only what it uploads carried between
     /// them, releases exactly what one machine releases, and re-running any one job converges.
     @Test func theSimulatedMultiRunnerReleaseEqualsTheOneMachineRelease() throws {
-        let work = ReleaseBinary.temporaryDirectory()
+        let (outcome, work) = try Self.simulate("simulate-actions.sh")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-actions.sh").path
-        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
-        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(outcome.output.contains("simulate-actions: the workflow's release equals the one-machine release, and every job re-runs to the same release"))
         #expect(outcome.output.contains("asset Demo-3.0.1-4321.xcarchive.zip"))
         #expect(outcome.output.contains("simulate-actions: job macos again") && outcome.output.contains("simulate-actions: job linux again"))
@@ -293,11 +302,8 @@ import Testing
     /// job, and the macOS job's (stand-in) xcodebuild sees the bumped version, and the tag the last (Linux) job makes
     /// and pushes names the bump's commit, because commits travel as a git bundle; on GitHub Actions and on GitLab CI.
     @Test func theStartersArchiveJobSeesTheBumpedVersion() throws {
-        let work = ReleaseBinary.temporaryDirectory()
+        let (outcome, work) = try Self.simulate("simulate-starter.sh")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
-        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
-        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(
             outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump reached the archive"),
             "\(outcome.output.suffix(3000))")
@@ -313,11 +319,8 @@ import Testing
     /// on GitHub and App Store Connect (TestFlight group, App Review submission, the certificate and profiles), and no
     /// job leaves a keychain or a profile behind.
     @Test func theDistributeWorkflowMakesTheOneMachineRelease() throws {
-        let work = ReleaseBinary.temporaryDirectory()
+        let (outcome, work) = try Self.simulate("simulate-distribute.sh")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-distribute.sh").path
-        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
-        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(
             outcome.output.contains("simulate-distribute: GitHub Actions and GitLab CI made the one-machine release, and no job left a keychain or a profile"),
             "\(outcome.output.suffix(3000))")
@@ -341,11 +344,8 @@ import Testing
     /// what the default install of a workflow exported afterwards fetches, pinned to its SHA256SUMS.
     @Test func releaseReleasesItselfWithItsOwnExportedWorkflow() throws {
         let version = ReleaseKitVersion.string
-        let work = ReleaseBinary.temporaryDirectory()
+        let (outcome, work) = try Self.simulate("simulate-self.sh")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-self.sh").path
-        let outcome = try Self.execute(script, [work], in: ReleaseBinary.root.path, environment: ["RELEASE_BINARY": ReleaseBinary.path])
-        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(
             outcome.output.contains(
                 "simulate-self: GitHub Actions and GitLab CI published the one-machine release, and a workflow installing from it released it again"),

@@ -73,13 +73,9 @@ import Testing
     func theStarterOfARealAppMakesTheOneMachineReleaseJobByJob(name: String) throws {
         let flags = Self.apps.first { $0.name == name }!.flags
         let head = try RealProjectsCommandTests.requireCorpus() + "/\(name)/head"
-        let work = ReleaseBinary.temporaryDirectory() + "/simulate-\(name)"
+        let (outcome, work) = try ActionsExportTests.simulate(
+            "simulate-starter.sh", [head] + flags, work: ReleaseBinary.temporaryDirectory() + "/simulate-\(name)")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = ReleaseBinary.root.appendingPathComponent("scripts/simulate-starter.sh").path
-        let outcome = try ActionsExportTests.execute(
-            script, [work, head] + flags, in: ReleaseBinary.root.path,
-            environment: ["RELEASE_BINARY": ReleaseBinary.path])
-        #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
         #expect(outcome.output.contains("the bump reached the archive"), "\(outcome.output.suffix(3000))")
         #expect(outcome.output.components(separatedBy: "the commits reached the later job").count == 3, "both engines: \(outcome.output.suffix(3000))")
         #expect(outcome.output.contains("simulate-actions: job linux-2"), "\(outcome.output.suffix(3000))")

@@ -262,15 +262,20 @@ import Testing
         #expect(!step.isReadOnly(StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: [:])))
     }
 
-    @Test func theProjectsAppAndExtensionBundleIDsAreTheDefault() throws {
+    /// App Store signing of `project`'s bundle ids, with a key the options accept.
+    static func appStoreOptions(project: String) -> SigningSyncStep.Options {
         var options = SigningSyncStep.Options()
         options.type = .appStore
         options.certificateKey = Self.pem
         options.appStoreConnect.keyID = "2X9R4HXF34"
         options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
         options.appStoreConnect.key = "k"
-        options.project = "Fixtures/DemoApp/Demo.xcodeproj"
-        let step = try SigningSyncStep(options: options)
+        options.project = project
+        return options
+    }
+
+    @Test func theProjectsAppAndExtensionBundleIDsAreTheDefault() throws {
+        let step = try SigningSyncStep(options: Self.appStoreOptions(project: "Fixtures/DemoApp/Demo.xcodeproj"))
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: FixturePaths.root.path, environment: [:])
         let found = try step.bundleIDs(context)
         #expect(found.count == 2 && Set(found) == ["com.example.demo", "com.example.demo.widget"], "the app and its widget, not the framework: \(found)")
@@ -289,13 +294,7 @@ import Testing
             ])
         #expect(SigningSyncStep.bundleIDs(of: "com.keepassium.ios.pro", among: found, apps: apps) == ["com.keepassium.ios.pro", "com.keepassium.ios.pro.KeePassium-AutoFill"])
 
-        var options = SigningSyncStep.Options()
-        options.type = .appStore
-        options.certificateKey = Self.pem
-        options.appStoreConnect.keyID = "2X9R4HXF34"
-        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
-        options.appStoreConnect.key = "k"
-        options.project = "KeePassium.xcodeproj"
+        var options = Self.appStoreOptions(project: "KeePassium.xcodeproj")
         let head = try RealProjectsCorpus.require() + "/keepassium/head"
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: head, environment: [:])
         #expect(try SigningSyncStep(options: options).bundleIDs(context).count == 5, "without bundle_id: every app of the project")

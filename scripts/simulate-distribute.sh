@@ -5,13 +5,13 @@
 # Release, its steps split between a macOS and a Linux runner.
 #  1. lays out the demo repository (scripts/prepare-demo.sh) with the team's signing files in Signing/, serves tarballs
 #     of this build on 127.0.0.1 and exports the pipeline to GitHub Actions and GitLab CI installing from there;
-#  2. releases it on one machine: `release run Pipelines/distribute.json --os macos` with the fake Xcode tools of
-#     `release rehearse-tools` first on PATH, against a local GitHub server and a local App Store Connect (an empty
-#     account but for the app: signing.sync makes the certificate, the bundle ids and the profiles);
-#  3. makes the signing assets once from a "laptop" (signing.sync is read-only where CI is set, as its preflight says),
-#     then plays the GitHub workflow job by job (scripts/simulate-actions.py: separate checkouts, only what the workflow
+#  2. makes the signing assets once from a "laptop" (signing.sync is read-only where CI is set, as its preflight says)
+#     in a local App Store Connect (an empty account but for the app), then releases on one machine:
+#     `release run Pipelines/distribute.json --os macos` with the fake Xcode tools of `release rehearse-tools` first on
+#     PATH, against it and a local GitHub server;
+#  3. plays the GitHub workflow job by job (scripts/simulate-actions.py: separate checkouts, only what the workflow
 #     uploads carried, a job's secrets only where its steps use them) against a second pair of servers, and the GitLab
-#     configuration against a third;
+#     configuration against a third, each after the same set-up from the laptop;
 #  4. checks that each play made the same release as the one machine: the GitHub Release (tag and body without their
 #     timestamps, the assets' names and sizes, and the names, sizes and CRC-32s of the files inside the zips: two
 #     builds at different times differ in their dates only) and App Store Connect (the upload and its build, TestFlight
@@ -74,7 +74,21 @@ machine_clean() { # NAME: no keychain and no profile left on the machine the fak
   fi
 }
 
+signing_setup() { # NAME: the team's one-time set-up from a laptop, against that App Store Connect. signing.sync is
+  # read-only where CI is set: the team makes the certificate, bundle ids and profiles once, from a laptop, as its
+  # preflight says, and every run after finds them (on one machine too, which may be a CI runner).
+  rm -rf "$work/laptop"
+  echo "simulate-distribute: $1: the one-time signing set-up from a laptop" >&2
+  git clone -q --no-local --branch "$branch" "$origin" "$work/laptop"
+  (cd "$work/laptop" && env -u CI APP_STORE_CONNECT_API_URL="$(url_of "$work" "appstore-$1")" APP_STORE_CONNECT_KEY="$key" \
+    CERTIFICATE_KEY="$certificate_key" HOME="$work/home-laptop" RELEASE_FAKE_STATE="$work/fake-laptop" \
+    "$release" run Pipelines/distribute.json --only signing --os macos --log-format plain >&2)
+  machine_clean laptop
+  rm -rf "$work/laptop"
+}
+
 # 2. One machine.
+signing_setup single
 echo "simulate-distribute: one machine" >&2
 single="$work/macos/Users/runner/work/demo/demo"
 git clone -q --no-local --branch "$branch" "$origin" "$single"
@@ -96,16 +110,8 @@ done
 
 # 3. and 4. The workflow, job by job, on both engines.
 play() { # ENGINE FILE NAME
-  rm -rf "$work/artifacts" "$work/laptop"
-  # signing.sync is read-only in CI (CI set): the team makes the certificate, bundle ids and profiles once, from a
-  # laptop, as its preflight says, and every CI run after finds them.
-  echo "simulate-distribute: $1: the one-time signing set-up from a laptop" >&2
-  git clone -q --no-local --branch "$branch" "$origin" "$work/laptop"
-  (cd "$work/laptop" && env -u CI APP_STORE_CONNECT_API_URL="$(url_of "$work" "appstore-$3")" APP_STORE_CONNECT_KEY="$key" \
-    CERTIFICATE_KEY="$certificate_key" HOME="$work/home-laptop" RELEASE_FAKE_STATE="$work/fake-laptop" \
-    "$release" run Pipelines/distribute.json --only signing --os macos --log-format plain >&2)
-  machine_clean laptop
-  rm -rf "$work/laptop"
+  rm -rf "$work/artifacts"
+  signing_setup "$3"
   echo "simulate-distribute: $1, job by job" >&2
   HOME="$work/home-$3" RELEASE_FAKE_STATE="$work/fake-$3" \
     "$python" "$root/scripts/simulate-actions.py" "$origin/$2" --engine "$1" --origin "$origin" --branch "$branch" \

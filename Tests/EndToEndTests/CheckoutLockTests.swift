@@ -15,10 +15,11 @@ import Testing
         Platform.processIsRunning(pid)
     }
 
-    /// A pipeline whose one step records its pid and sleeps, in its own process group.
+    /// A pipeline whose one step records its pid and sleeps, in its own process group. The pid file appears whole
+    /// (renamed into place): `echo $$ > work.pid` let a reader that saw the file find it still empty.
     private func sleeper(in directory: String) throws {
         try #"""
-        {"version": 1, "steps": [{"id": "work", "uses": "shell", "with": {"run": ["sh", "-c", "echo $$ > work.pid; exec sleep 300"]}}]}
+        {"version": 1, "steps": [{"id": "work", "uses": "shell", "with": {"run": ["sh", "-c", "echo $$ > work.pid.tmp && mv work.pid.tmp work.pid; exec sleep 300"]}}]}
         """#.write(toFile: directory + "/slow.json", atomically: true, encoding: .utf8)
         try #"{"version": 1, "steps": [{"id": "a", "uses": "print", "with": {"message": "hi"}}]}"#
             .write(toFile: directory + "/quick.json", atomically: true, encoding: .utf8)

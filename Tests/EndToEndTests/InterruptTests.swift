@@ -19,7 +19,8 @@ import Testing
     @Test func anInterruptBeforeTheRunStartsExits130AndLeavesNoChild() throws {
         let directory = ReleaseBinary.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
-        try "#!/bin/sh\necho $$ > \"\(directory)/git.pid.tmp\" && mv \"\(directory)/git.pid.tmp\" \"\(directory)/git.pid\"\nexec sleep 30\n".write(toFile: directory + "/bin/git", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho $$ > \"\(directory)/git.pid.tmp\" && mv \"\(directory)/git.pid.tmp\" \"\(directory)/git.pid\"\nexec sleep 30\n".write(
+            toFile: directory + "/bin/git", atomically: true, encoding: .utf8)
         chmod(directory + "/bin/git", 0o755)
         try #"{"version": 1, "steps": [{"id": "a", "uses": "print", "with": {"message": "${git.branch}"}}]}"#
             .write(toFile: directory + "/p.json", atomically: true, encoding: .utf8)

@@ -138,8 +138,8 @@ public struct ReleasePublisher: Sendable {
 
         var release = try await findOrCreate(publication)
         let remote = try await remoteAssets(of: release, publication)
-        // Files are hashed inside `ensure`, concurrently: before comparing with a remote asset of the same
-        // name, or while uploading a new one. An immutable release must already hold every file: check first.
+        // Files are hashed inside `ensure`, concurrently, only to compare with a remote asset of the same name (a
+        // new one is not hashed). An immutable release must already hold every file: check first.
         var known = [(hex: String, size: Int64)?](repeating: nil, count: publication.assets.count)
         if release.isImmutable {
             for (index, asset) in publication.assets.enumerated() { known[index] = try await digest(asset.path) }

@@ -146,8 +146,8 @@ public struct SigningSyncStep: Step {
             return entries.compactMap(\.bundleIdentifier).filter { !$0.isEmpty && !$0.contains("$") && seen.insert($0).inserted }
         }
         var chosen = signed.filter { $0.configuration == options.configuration }
-        if identifiers(chosen).isEmpty { chosen = signed }
-        let found = identifiers(chosen)
+        var found = identifiers(chosen)
+        if found.isEmpty { (chosen, found) = (signed, identifiers(signed)) }
         guard !found.isEmpty else {
             throw StepError.invalidOption("bundle_ids", "the project '\(report.project)' has no app or extension target with a bundle identifier; list them in 'bundle_ids'")
         }

@@ -43,7 +43,7 @@ public final class Engine: Sendable {
             self.journal = RunJournal(
                 path: RunJournal.path(for: plan.pipeline.definition.file, in: directory, only: plan.options.only),
                 pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now,
-                workspace: plan.options.workingDirectory)
+                workspace: plan.options.workingDirectory, commit: plan.git.sha)
         }
     }
 
@@ -351,6 +351,7 @@ public final class Engine: Sendable {
                     conclude(.skipped, "uses outputs of '\(producer)', which is skipped")
                     continue
                 }
+                if let reason = skipIfReason(planned, results: results) { conclude(.skipped, reason); continue }
                 if let failure = preflight.failures[id] { conclude(.failed, failure); continue }
                 if isAborted { conclude(.cancelled, "not started: interrupted twice"); continue }
                 if !planned.runsAlways {
@@ -407,6 +408,16 @@ public final class Engine: Sendable {
             finish(StepResult(id: planned.id, kind: planned.kind.kind, gate: planned.definition.gate, status: .cancelled, message: "not started"))
         }
         return results
+    }
+
+    /// Why `planned` is skipped by its `skip_if`: the step outputs it names resolve to `true`. Outputs not known (a
+    /// producer that failed or was skipped, or a dry run's promise that depends on the run) skip nothing.
+    private func skipIfReason(_ planned: PlannedStep, results: [String: StepResult]) -> String? {
+        guard let text = planned.definition.skipIf?.string else { return nil }
+        var upstream: [String: StepResult] = [:]
+        for producer in plan.pipeline.outputUses[planned.id] ?? [] { upstream[producer] = results[producer] }
+        guard let value = try? interpolator(upstream: upstream).string(text), value.trimmingCharacters(in: .whitespaces).lowercased() == "true" else { return nil }
+        return "skip_if: \(text) is true"
     }
 
     // MARK: One step
@@ -497,7 +508,8 @@ public final class Engine: Sendable {
             if planned.carried {
                 return .resumed(try await carriedEntry(planned, fingerprint: fingerprint))
             }
-            if plan.options.resume, !definition.always, let entry = journal?.entry(planned.id), entry.fingerprint == fingerprint,
+            // A gate is never taken from the journal: what it checks may have changed, and a journal is only a file.
+            if plan.options.resume, !definition.always, !definition.gate, let entry = journal?.entry(planned.id), entry.fingerprint == fingerprint,
                 await Self.unchanged(entry.artifacts)
             {
                 return .resumed(entry)

@@ -26,6 +26,8 @@ public final class RunJournal: Sendable {
         var profile: String?
         var now: Date
         var steps: [String: Entry]
+        /// The commit the run started on (nil outside a repository, or in a journal from before it was recorded).
+        var commit: String? = nil
     }
 
     public let path: String
@@ -57,6 +59,7 @@ public final class RunJournal: Sendable {
         var pipeline: String
         var profile: String?
         var now: Date
+        var commit: String? = nil
     }
 
     /// One line per succeeded step after the header.
@@ -76,7 +79,7 @@ public final class RunJournal: Sendable {
             guard let first = lines.first, let header = try? JSONDecoder.stateFile.decode(Header.self, from: Data(first)),
                 header.pipeline == pipeline, header.profile == profile
             else { continue }
-            var contents = merged ?? Contents(pipeline: pipeline, profile: profile, now: header.now, steps: [:])
+            var contents = merged ?? Contents(pipeline: pipeline, profile: profile, now: header.now, steps: [:], commit: header.commit)
             contents.now = min(contents.now, header.now)
             // A line cut short by a crash is ignored: that step simply runs again.
             for line in lines.dropFirst() {
@@ -88,11 +91,11 @@ public final class RunJournal: Sendable {
         return RunJournal(path: path, workspace: workspace, contents: merged)
     }
 
-    /// A fresh journal for a new run in `workspace`.
-    public init(path: String, pipeline: String, profile: String?, now: Date, workspace: String) {
+    /// A fresh journal for a new run in `workspace`, started on `commit`.
+    public init(path: String, pipeline: String, profile: String?, now: Date, workspace: String, commit: String? = nil) {
         self.path = path
         self.workspace = workspace
-        self.contents = Mutex(Contents(pipeline: pipeline, profile: profile, now: now, steps: [:]))
+        self.contents = Mutex(Contents(pipeline: pipeline, profile: profile, now: now, steps: [:], commit: commit))
     }
 
     private init(path: String, workspace: String, contents: Contents) {
@@ -106,6 +109,26 @@ public final class RunJournal: Sendable {
 
     /// The steps the journal records as succeeded.
     public var steps: Set<String> { contents.withLock { Set($0.steps.keys) } }
+
+    /// The commits the journaled run stands on: the one it started on, and those its steps made or found (a `sha`
+    /// output, as `git.commit` gives). Empty when the run recorded none (outside a repository).
+    public var commits: Set<String> {
+        contents.withLock { state in
+            var found = Set(state.commit.map { [$0] } ?? [])
+            for entry in state.steps.values { if case .string(let sha)? = entry.outputs["sha"], !sha.isEmpty { found.insert(sha) } }
+            return found
+        }
+    }
+
+    /// Why the journal cannot be resumed on `head`: it belongs to other commits. A journal belongs to the commit its run
+    /// started on and the commits that run made; outputs recorded for another commit (its archive, its build number)
+    /// are not this commit's.
+    public func mismatch(head: String?) -> String? {
+        let commits = commits
+        guard let head, !commits.isEmpty, !commits.contains(head) else { return nil }
+        let started = contents.withLock { $0.commit }.map { String($0.prefix(12)) } ?? commits.sorted().first.map { String($0.prefix(12)) } ?? "-"
+        return "the unfinished run was of commit \(started), and HEAD is now \(head.prefix(12)): its steps are not this commit's"
+    }
 
     /// What the journal records for `step`, with its paths made absolute against this run's working directory.
     public func entry(_ step: String) -> Entry? {
@@ -132,7 +155,10 @@ public final class RunJournal: Sendable {
         if replacingOthers { for file in Self.family(of: path) { try? FileManager.default.removeItem(atPath: file) } }
         let snapshot = contents.withLock { $0 }
         try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
-        guard var data = try? JSONEncoder.stateFile.encode(Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now)) else { return }
+        guard
+            var data = try? JSONEncoder.stateFile.encode(
+                Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now, commit: snapshot.commit))
+        else { return }
         data.append(UInt8(ascii: "\n"))
         for (step, entry) in snapshot.steps.sorted(by: { $0.key < $1.key }) {
             if let line = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) { data.append(line + Data([UInt8(ascii: "\n")])) }

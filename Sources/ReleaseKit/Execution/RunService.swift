@@ -20,6 +20,7 @@ public enum RunService {
     public static func plan(_ validated: ValidatedPipeline, options: RunOptions, masker: SecretMasker) async throws -> Planned {
         var options = options
         let plan = try await Planner().plan(validated, options: options, masker: masker)
+        try refuseBumpWithoutBuild(plan)
         guard options.resume else { return Planned(plan: plan, journal: nil, options: options, notice: nil) }
         let file = validated.definition.file
         let directory = options.workingDirectory
@@ -30,11 +31,34 @@ public enum RunService {
                 plan: plan, journal: nil, options: options,
                 notice: "resume: no unfinished run of \(file) with profile '\(plan.profile ?? "none")'; running \(what)")
         }
+        if let mismatch = journal.mismatch(head: plan.git.sha) {
+            return Planned(plan: plan, journal: nil, options: options, notice: "resume: \(mismatch); running every step again")
+        }
         // The resumed run keeps the first run's clock, so tags and names built from ${now:…} match.
         options.now = journal.now
         options.journaled = journal.steps
         return Planned(
             plan: try await Planner().plan(validated, options: options, masker: masker), journal: journal, options: options,
             notice: nil)
+    }
+
+    /// The step kinds that make the build a release records.
+    static let buildKinds: Set<String> = [XcodeArchiveStep.kind, XcodeExportStep.kind]
+    /// The step kinds that record or publish a build in git.
+    static let recordKinds: Set<String> = [GitCommitStep.kind, GitTagStep.kind, GitPushStep.kind]
+
+    /// Refuses a whole real run whose builds cannot run on this system while its git steps would still commit, tag or
+    /// push: that would ship a bump with no build (a plain `release run` on Linux). A dry run shows it, and a run with
+    /// `--only` is one job of several (an exported workflow builds in another).
+    /// - Throws: ``UsageError`` naming the steps, the system they need and what to run instead.
+    static func refuseBumpWithoutBuild(_ plan: Plan) throws {
+        guard !plan.options.dryRun, plan.options.only.isEmpty else { return }
+        let builds = plan.steps.filter { buildKinds.contains($0.kind.kind) && $0.otherSystem != nil }
+        let records = plan.steps.filter { recordKinds.contains($0.kind.kind) && $0.willRun }
+        guard let system = builds.first?.otherSystem, !records.isEmpty else { return }
+        func names(_ steps: [PlannedStep]) -> String { steps.map { "'\($0.id)'" }.joined(separator: ", ") }
+        throw UsageError(
+            "this run cannot build here: \(names(builds)) run on \(system) only and this is \(plan.options.os), but \(names(records)) would still commit, tag or push: a bump with no build. Run it on a \(system) runner (release export makes the jobs), or see what it would do with 'release run --dry-run --os \(system)'"
+        )
     }
 }

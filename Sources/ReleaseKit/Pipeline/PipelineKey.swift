@@ -121,6 +121,11 @@ public struct PipelineKey: Sendable, Equatable {
             "continue_on_error", .step, .boolean, default: "false",
             help: "a failure is recorded but does not fail the run or block dependents"),
         PipelineKey(
+            "skip_if", .step, .text(nonEmpty: true),
+            help:
+                "step outputs decided at run time, such as ${steps.bump.outputs.shipped}: the step is skipped when they resolve to true (steps reading its outputs are skipped with it)"
+        ),
+        PipelineKey(
             "runs_on", .step, .runner,
             help: "the runner the step needs when exported to CI (default: what its 'when' implies, else the pipeline's)"),
         PipelineKey("description", .step, .text(nonEmpty: false), help: "free text"),

@@ -378,6 +378,18 @@ public struct PipelineLoader: Sendable {
         let retryDelay = readNumber(node, "retry_delay", .step, path: path, into: &diagnostics) ?? 1
         let timeout = readNumber(node, "timeout", .step, path: path, into: &diagnostics)
         _ = readText(node, "description", .step, path: path, into: &diagnostics)
+        var skipIf: JSONNode?
+        if readText(node, "skip_if", .step, path: path, into: &diagnostics) != nil, let skipNode = node["skip_if"], let text = skipNode.string {
+            // Facts known before the run belong in `when`; skip_if is for what steps find out.
+            let template = try? Template(parsing: text)
+            if let template, !template.references.contains(where: { if case .stepOutput = $0 { true } else { false } }) {
+                diagnostics.add(
+                    "step '\(id)': 'skip_if' must use a step output such as ${steps.bump.outputs.shipped}, found '\(Echo.text(text))' (facts known before the run go in 'when')",
+                    at: skipNode, path.appending("skip_if"))
+            } else {
+                skipIf = skipNode
+            }
+        }
         if gate && always {
             diagnostics.add("step '\(id)': a step cannot be both a gate and always", at: node["always"] ?? node, path.appending("always"))
         }
@@ -385,7 +397,7 @@ public struct PipelineLoader: Sendable {
         return StepDefinition(
             index: index, id: id, uses: uses, needs: needs, with: with, when: when, gate: gate, always: always,
             retries: retries, retryDelay: retryDelay, timeout: timeout, continueOnError: continueOnError,
-            location: node.location, path: path, needsLocations: needsLocations)
+            skipIf: skipIf, location: node.location, path: path, needsLocations: needsLocations)
     }
 
     // MARK: Runners

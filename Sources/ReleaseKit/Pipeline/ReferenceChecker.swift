@@ -126,7 +126,7 @@ struct ReferenceChecker {
         unknown: inout UnknownUses, into diagnostics: inout DiagnosticList
     ) -> Set<String> {
         var uses: Set<String> = []
-        forEachString(in: step.with, path: step.path.appending("with")) { text, node, path in
+        step.forEachTemplate { text, node, path in
             let references = parseReferences(text, location: node.location, path: path, owner: step.id, into: &diagnostics)
             checkReferences(references, location: node.location, path: path, owner: step, ids: ids, knownVariables: variables.known, unknown: &unknown, into: &diagnostics)
             for reference in references {

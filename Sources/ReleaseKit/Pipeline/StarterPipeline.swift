@@ -3,11 +3,16 @@ import Foundation
 /// The `Pipelines/release.json` that `release init` writes: a pipeline that ships, made only of first-class steps and
 /// filled in from a ``RepositoryInspection`` and the answers to its questions.
 ///
-/// A clean tree → the bump (once per release: re-runs keep it) → its commit → project generation (XcodeGen, Tuist,
-/// CocoaPods) → signing → `xcode.archive` for the app's platform → `xcode.export` with generated ExportOptions →
-/// `gate.ipa` and the dSYM check and package → notes → on the `release` profile (branches `release*`) an App Store
-/// export uploaded to App Store Connect and given to a TestFlight group, tagged; on `adhoc` (every other branch) a
-/// release-testing export for testers only → push → a GitHub Release when the remote is on GitHub → cleanup.
+/// The release model: a person cuts `release/X.Y.Z` with `release bump`; on that branch every commit that has no build
+/// gets the next build number (above the project's, App Store Connect's and the tags') and the same commit run again
+/// is the same build, so the marketing version never moves there; other branches make testers' builds.
+///
+/// A clean tree → the build-number bump (kept when the commit carries it) → its commit → project generation (XcodeGen,
+/// Tuist, CocoaPods) → signing → `xcode.archive` for the app's platform, skipped with everything built from it when
+/// App Store Connect already has this build (`skip_if`) → `xcode.export` with generated ExportOptions → `gate.ipa` and
+/// the dSYM check and package → notes → on the `release` profile (branches `release/**`) an App Store export uploaded
+/// to App Store Connect and given to a TestFlight group, tagged; on `adhoc` (every other branch) a release-testing
+/// export for testers only → push → a GitHub Release when the remote is on GitHub → cleanup.
 /// Steps that need Xcode say `"when": {"os": "macos"}`, so the file validates and dry-runs anywhere.
 public struct StarterPipeline: Sendable, Equatable {
     /// How the archive and export are signed.
@@ -161,7 +166,10 @@ public struct StarterPipeline: Sendable, Equatable {
 
         var steps: [J] = [
             step("check-git", "gate.git", [("gate", .b(true))], [("ignore", .a([.s("${build_dir}/")]))]),
-            step("bump", "version.bump", [needs("check-git")], [("project", .s(project)), ("part", .s("${bump}")), ("build", .s("increment"))]),
+            step(
+                "bump", "version.bump", [needs("check-git")],
+                [("project", .s(project)), ("targets", .a([.s("${app}")])), ("part", .s("build")), ("build", .s("increment"))]
+                    + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] + key + [("platform", .s(platform.appStoreConnect))] : [])),
             step("commit", "git.commit", [], [("message", .s("Release \(version) (\(build))")), ("paths", .s("${steps.bump.outputs.files}"))]),
         ]
         var beforeArchive = ["commit"]
@@ -213,7 +221,7 @@ public struct StarterPipeline: Sendable, Equatable {
         let container: (String, J) = workspace.map { ("workspace", .s($0)) } ?? ("project", .s(project))
         steps.append(
             step(
-                "archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac],
+                "archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac] + (bundleIdentifier != nil ? [("skip_if", .s("${steps.bump.outputs.shipped}"))] : []),
                 [
                     container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
                     ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
@@ -242,13 +250,18 @@ public struct StarterPipeline: Sendable, Equatable {
                 [("ipa", .s("${steps.export.outputs.path}"))] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : [])
                     + [("wait", .s("processed")), ("existing", .s("keep"))] + key),
             step(
-                "testflight", "testflight.distribute", [profile("release")],
-                [
-                    ("bundle_id", .s("${steps.upload.outputs.bundle_id}")), ("version", .s("${steps.upload.outputs.version}")),
-                    ("build", .s("${steps.upload.outputs.build}")), ("build_id", .s("${steps.upload.outputs.build_id}")),
-                    ("what_to_test", .s("${steps.notes.outputs.text}")), ("groups", .a([.s("${testflight_group}")])),
-                    ("platform", .s(platform.appStoreConnect)),
-                ] + key),
+                "testflight", "testflight.distribute", [needs("upload"), profile("release")],
+                // From the bump, not the upload: a build App Store Connect already has is not uploaded again, and its
+                // TestFlight distribution still converges.
+                (bundleIdentifier != nil
+                    ? [("bundle_id", .s("${bundle_id}")), ("version", .s(version)), ("build", .s(build))]
+                    : [
+                        ("bundle_id", .s("${steps.upload.outputs.bundle_id}")), ("version", .s("${steps.upload.outputs.version}")),
+                        ("build", .s("${steps.upload.outputs.build}")), ("build_id", .s("${steps.upload.outputs.build_id}")),
+                    ]) + [
+                        ("what_to_test", .s("${steps.notes.outputs.text}")), ("groups", .a([.s("${testflight_group}")])),
+                        ("platform", .s(platform.appStoreConnect)),
+                    ] + key),
             step(
                 "tag", "git.tag", [needs("testflight"), profile("release")],
                 [("name", .s("${tag}")), ("message", .s("Release \(version) (\(build))"))]),
@@ -280,7 +293,7 @@ public struct StarterPipeline: Sendable, Equatable {
         let about =
             "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
             + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version)" } ?? "")
-            + ". On release* branches: an App Store build uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
+            + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")
             + ". Edit freely: 'release validate' checks it, 'release run --dry-run' shows what it would do, 'release run --rehearse' does it against local stand-ins."
@@ -303,15 +316,15 @@ public struct StarterPipeline: Sendable, Equatable {
                     (
                         "release",
                         .o([
-                            ("when", .o([("branch", .s("release*"))])),
-                            ("variables", .o([("bump", .s("patch")), ("export_method", .s("app-store-connect")), ("channel", .s("app-store"))])),
+                            ("when", .o([("branch", .s("release/**"))])),
+                            ("variables", .o([("export_method", .s("app-store-connect")), ("channel", .s("app-store"))])),
                         ])
                     ),
                     (
                         "adhoc",
                         .o([
                             ("default", .b(true)),
-                            ("variables", .o([("bump", .s("build")), ("export_method", .s("release-testing")), ("channel", .s("ad-hoc"))])),
+                            ("variables", .o([("export_method", .s("release-testing")), ("channel", .s("ad-hoc"))])),
                         ])
                     ),
                 ])

@@ -15,6 +15,9 @@ public struct StepDefinition: Sendable {
     /// Seconds, or nil for no limit.
     public var timeout: Double?
     public var continueOnError: Bool
+    /// `skip_if`: a template of step outputs (`${steps.bump.outputs.shipped}`) resolved when the step is about to
+    /// start; `true` skips it. The one condition known only at run time (``when`` is decided before anything runs).
+    public var skipIf: JSONNode? = nil
     /// The runner the step needs when exported to a CI engine: its `runs_on`, else what its `when` implies, else the
     /// pipeline's (see ``Runner``).
     public var runner: Runner = .fallback
@@ -26,4 +29,10 @@ public struct StepDefinition: Sendable {
     /// installing steps it names: the planner keeps those that run (a pipeline may sign one profile with
     /// `signing.profile` and another with `signing.sync`).
     public var defaultedProfileInstallers: [String] = []
+
+    /// The strings of the step that may hold references, with their JSON paths: its `with` object and its `skip_if`.
+    public func forEachTemplate(_ body: (String, JSONNode, JSONPath) -> Void) {
+        forEachString(in: with, path: path.appending("with"), body)
+        if let skipIf { forEachString(in: skipIf, path: path.appending("skip_if"), body) }
+    }
 }

@@ -20,6 +20,9 @@ public struct PlannedStep: Sendable {
     /// The steps whose outputs it reads in this run (``Planner/producers(readBy:variables:)``): among ``needs``, the
     /// ones that make it skipped when they are.
     public var reads: Set<String> = []
+    /// The system the step runs on when it is skipped only because this machine is another (`{"os": "macos"}` on
+    /// Linux, or a step reading one).
+    public var otherSystem: String? = nil
 
     public var id: String { definition.id }
     /// Whether it runs after what it follows whatever their outcome: `always: true`, or a kind that reports on the

@@ -118,7 +118,7 @@ public struct Planner: Sendable {
             planned.append(
                 PlannedStep(
                     definition: step, kind: kind, needs: needs, decision: decision, carried: carried && decision == .run,
-                    reads: reads))
+                    reads: reads, otherSystem: skippedForSystem[id]))
         }
         // An `always` step with no needs waits for every other step, so it must come after them in order too.
         let (finals, rest) = (
@@ -175,7 +175,7 @@ public struct Planner: Sendable {
                 }
             }
         }
-        forEachString(in: step.with, path: .root) { text, _, _ in scan(text) }
+        step.forEachTemplate { text, _, _ in scan(text) }
         return producers
     }
 
@@ -221,7 +221,7 @@ public struct Planner: Sendable {
         func scan(_ text: String) { found.formUnion(references(inText: text)) }
         for text in definition.variables.map(\.value) + definition.profiles.flatMap({ $0.variables.map(\.value) }) { scan(text) }
         for step in definition.steps {
-            forEachString(in: step.with, path: .root) { text, _, _ in scan(text) }
+            step.forEachTemplate { text, _, _ in scan(text) }
         }
         return found
     }

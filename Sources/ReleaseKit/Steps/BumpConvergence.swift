@@ -6,10 +6,9 @@ import Foundation
 /// The value the bump moves is the primary target's version (`part` major, minor or patch), its build number
 /// (`part: build`), or either one with `version`. The bump is kept, in this order, when:
 /// 1. the working tree changed that value since `HEAD` (an uncommitted bump a failed run left behind);
-/// 2. else `HEAD`'s own commit changed it (the bump commit `git.commit` wrote);
-/// 3. else the branch's last path component names the version the project is at (`release/7.1.4` at 7.1.4, as
-///    `release bump` leaves it).
-/// In 1 and 2 the change must be this bump: `part` applied to the value before it gives the value now. With
+/// 2. else `HEAD`'s own commit changed it (the bump commit `git.commit` wrote, or the cut `release bump` made).
+/// A commit that carries no bump is a new build, whatever its branch is called: the same commit is the same build.
+/// The change must be this bump: `part` applied to the value before it gives the value now. With
 /// `version`, the project must already be at that version. Kept values are the project's, so downstream steps
 /// see the outputs the first run gave them.
 struct BumpConvergence: Sendable {
@@ -37,7 +36,6 @@ struct BumpConvergence: Sendable {
     func detect(in context: StepContext) async throws -> Kept? {
         guard let primary = Self.primary(in: versions) else { return nil }
         let current = versions.currentVersion
-        let currentBuild = versions.currentBuild
         if case .exact(let wanted) = choice {
             guard let current, SemanticVersion(current) == wanted else { return nil }
         }
@@ -83,11 +81,8 @@ struct BumpConvergence: Sendable {
                 return kept
             }
         }
-        // 3. The branch names the version.
-        let branch = try? await context.capture(GitCommand.currentBranch, directory: base)
-        if let branch, let named = Self.versionNamed(byBranch: branch), let current, SemanticVersion(current) == named {
-            return Kept(reason: "on \(branch)", previousVersion: current, previousBuild: currentBuild, files: [])
-        }
+        // A branch that names the version (`release/7.1.4`) keeps nothing by itself: a commit on it that carries no
+        // bump is a new build (VersionBumpStep.releaseChoice).
         return nil
     }
 

@@ -18,9 +18,26 @@ public struct VersionBumpStep: Step {
         public var targets: [String] = []
         @StepOption(
             help:
-                "keep this release's bump when the checkout already carries it (an uncommitted bump, HEAD's bump commit, or a release/X.Y.Z branch at X.Y.Z), so a re-run bumps once; false bumps on every run"
+                "keep this release's bump when the checkout already carries it (an uncommitted bump, or HEAD's bump commit), so the same commit run again is the same build; false bumps on every run"
         )
         public var converge: Bool = true
+        @StepOption(help: "count the build numbers tag names carry (v3.0.0-4147, testers/3.0.0-4147): a new build is above every one")
+        public var tags: Bool = true
+        @StepOption(
+            help:
+                "the app's bundle id: with key_id, issuer_id and key, a new build is above every build App Store Connect has for the app, and a build it already has is recognised (output 'shipped')"
+        )
+        public var bundleID: String?
+        @StepOption(help: "App Store Connect API key ID (with bundle_id), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+        public var keyID: String?
+        @StepOption(help: "App Store Connect API issuer ID (with bundle_id), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+        public var issuerID: String?
+        @StepOption(help: "the API key's .p8 PEM text (with bundle_id), normally ${secrets.APP_STORE_CONNECT_KEY}")
+        public var key: String?
+        @StepOption(help: "the App Store Connect API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+        public var api: String?
+        @StepOption(help: "App Store Connect's platform of the app: IOS, MAC_OS, TV_OS or VISION_OS")
+        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
 
         public init() {}
     }
@@ -48,6 +65,8 @@ public struct VersionBumpStep: Step {
         .init("previous_version", "string", "the version before"),
         .init("previous_build", "string", "the build number before"),
         .init("files", "list", "the files written (paths)"),
+        .init("shipped", "bool", "App Store Connect already has this version and build (asked with bundle_id): nothing to build again"),
+        .init("build_id", "string", "App Store Connect's id of that build (empty when not shipped, or still processing)"),
     ]
     /// A complete step object, for `release steps`.
     public static let example = """
@@ -58,6 +77,8 @@ public struct VersionBumpStep: Step {
     public let options: Options
     let choice: VersionChoice
     let strategy: BuildNumberStrategy
+    /// App Store Connect, when `bundle_id` names the app.
+    let access: AppStoreConnectAccess?
 
     /// Creates a value from its parts.
     public init(options: Options) throws {
@@ -85,6 +106,22 @@ public struct VersionBumpStep: Step {
         } catch {
             throw StepError.invalidOption("build", "\(error)")
         }
+        if let bundleID = options.bundleID {
+            guard !bundleID.trimmingCharacters(in: .whitespaces).isEmpty else { throw StepError.invalidOption("bundle_id", "must not be empty") }
+            guard let keyID = options.keyID, let issuerID = options.issuerID, let key = options.key else {
+                let missing = [("key_id", options.keyID), ("issuer_id", options.issuerID), ("key", options.key)].filter { $0.1 == nil }.map { "'\($0.0)'" }
+                throw StepError.invalidOption(
+                    "bundle_id", "asking App Store Connect for the builds of '\(Echo.text(bundleID))' also needs \(missing.joined(separator: ", "))")
+            }
+            var group = AppStoreConnectOptions()
+            (group.keyID, group.issuerID, group.key, group.api) = (keyID, issuerID, key, options.api)
+            access = try AppStoreConnectAccess(group)
+        } else {
+            if let given = [("key_id", options.keyID), ("issuer_id", options.issuerID), ("key", options.key), ("api", options.api)].first(where: { $0.1 != nil }) {
+                throw StepError.invalidOption(given.0, "App Store Connect is asked only for an app: set 'bundle_id' too")
+            }
+            access = nil
+        }
         self.options = options
     }
 
@@ -93,25 +130,49 @@ public struct VersionBumpStep: Step {
         try await prepare(context).plan
     }
 
+    /// What a bump found and will do.
+    struct Prepared: Sendable {
+        var plan: BumpPlan
+        /// What the project read warned about (files the repository lacks).
+        var warnings: [String]
+        /// The bump the checkout already carries, when it is kept (then the plan is not applied).
+        var kept: BumpConvergence.Kept?
+        /// Why the bump is what it is, one line each: the release branch's rule, a build number taken elsewhere.
+        var notes: [String]
+        /// The build App Store Connect already has, when the kept bump is one.
+        var shipped: ReleaseHistory.Shipped?
+    }
+
     /// The outputs of a kept bump: the project's values, as the run that made the bump gave them.
-    func outputs(kept: BumpConvergence.Kept, versions plan: BumpPlan) -> StepOutputs {
-        StepOutputs([
+    func outputs(kept: BumpConvergence.Kept, _ prepared: Prepared) -> StepOutputs {
+        let plan = prepared.plan
+        return StepOutputs([
             "version": .string(plan.previousVersion ?? ""),
             "build": .string(plan.previousBuild ?? ""),
             "previous_version": .string(kept.previousVersion ?? ""),
             "previous_build": .string(kept.previousBuild ?? ""),
             "files": .list(kept.files.map { .path($0) }),
+            "shipped": .bool(prepared.shipped != nil),
+            "build_id": .string(prepared.shipped?.buildID ?? ""),
         ])
     }
 
-    /// The log line of a kept bump: `already at 7.1.4 (12) on release/7.1.4: kept`.
-    func keptMessage(_ kept: BumpConvergence.Kept, versions plan: BumpPlan) -> String {
-        "already at \(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) \(kept.reason): kept (\"converge\": false bumps again)"
+    /// The log line of a kept bump: `already at 7.1.4 (12) in HEAD's commit 0123abcd: kept`, and of a build App Store
+    /// Connect has: `already shipped: 7.1.4 (12) is in App Store Connect since …; nothing to build`.
+    func keptMessage(_ kept: BumpConvergence.Kept, _ prepared: Prepared) -> String {
+        let plan = prepared.plan
+        let release = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-"))"
+        if let shipped = prepared.shipped {
+            let since = shipped.uploaded.map { " since \($0)" } ?? (shipped.buildID.isEmpty ? " (still processing)" : "")
+            return "already shipped: \(release) is in App Store Connect\(since); nothing to build (the same commit is the same build)"
+        }
+        return "already at \(release) \(kept.reason): kept, the same commit is the same build (\"converge\": false bumps again)"
     }
 
-    /// Reads the project and plans the bump; also what the read warned about (files the repository lacks), and,
-    /// with `converge`, the bump the checkout already carries (then the plan is not applied).
-    func prepare(_ context: StepContext) async throws -> (plan: BumpPlan, warnings: [String], kept: BumpConvergence.Kept?) {
+    /// Reads the project and plans the bump by the release model: on `release/X.Y.Z` the marketing version stays (only
+    /// `release bump` or an explicit `version` changes it); a commit that carries its bump keeps it (the same commit is
+    /// the same build); any other commit gets a build number above the project's, App Store Connect's and the tags'.
+    func prepare(_ context: StepContext) async throws -> Prepared {
         do {
             let session = try await BumpSession.prepare(
                 project: options.project, file: options.file, in: context.workingDirectory, strategy: strategy,
@@ -125,11 +186,73 @@ public struct VersionBumpStep: Step {
                 },
                 targets: options.targets
             )
-            let kept = options.converge ? try await BumpConvergence(versions: session.versions, choice: choice).detect(in: context) : nil
-            return (try session.plan(choice), session.versions.report.warnings ?? [], kept)
+            let versions = session.versions
+            var notes: [String] = []
+            let choice = try await releaseChoice(versions, context: context, notes: &notes)
+            var kept = options.converge ? try await BumpConvergence(versions: versions, choice: choice).detect(in: context) : nil
+            let history = try await history(of: versions, choice: choice, context: context)
+            var shipped: ReleaseHistory.Shipped?
+            if kept != nil, let build = versions.currentBuild, let access, let bundleID = options.bundleID {
+                if history.appStoreVersionBuilds.contains(build), let version = versions.currentVersion {
+                    shipped = try await ReleaseHistory.shipped(
+                        access: access, bundleID: bundleID, version: version, build: build, platform: options.platform.rawValue, context: context)
+                } else if history.isTaken(build) {
+                    notes.append(
+                        "the bump HEAD carries, build \(build), is taken in App Store Connect (its highest is \(history.highest ?? "-")): this commit gets a new build number")
+                    kept = nil
+                }
+            }
+            var build = session.newBuild
+            if kept == nil, let proposed = build, strategy.followsHistory {
+                build = try history.next(above: proposed)
+                if build != proposed { notes.append("build \(build ?? "-"): above \(history.highest ?? "-"), the highest App Store Connect or a tag knows") }
+            }
+            let plan = try BumpSession(versions: versions, newBuild: build, targets: options.targets).plan(choice)
+            return Prepared(plan: plan, warnings: versions.report.warnings ?? [], kept: kept, notes: notes, shipped: shipped)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }
+    }
+
+    /// The choice the release model allows here: on a branch named for a version (`release/3.1.0`) that the project is
+    /// at, a `part` bump changes only the build number, since the marketing version lives on the branch; on one the
+    /// project is not at, a `part` bump is refused (cut the release with `release bump`). An explicit `version` is
+    /// the pipeline's own choice and stands.
+    func releaseChoice(_ versions: ProjectVersions, context: StepContext, notes: inout [String]) async throws -> VersionChoice {
+        guard case .part = choice, versions.report.kind != .file || options.file != nil else { return choice }
+        let git = await GitInfo.read(in: versions.baseDirectory, environment: context.environment, needCount: false)
+        guard let branch = git.branch, let named = BumpConvergence.versionNamed(byBranch: branch) else { return choice }
+        guard let current = versions.currentVersion, let currentVersion = SemanticVersion(current) else { return choice }
+        guard currentVersion == named else {
+            throw StepError.failed(
+                "branch '\(branch)' names version \(named) but the project is at \(current): the marketing version changes only through 'release bump' (run 'release bump \(named)' on a laptop to cut it), or set 'version' in the pipeline"
+            )
+        }
+        notes.append("on \(branch) the marketing version stays \(current) ('release bump' changes it): only the build number moves")
+        return .keep
+    }
+
+    /// The builds App Store Connect (with `bundle_id`) and the tags (with `tags`) already know. In a dry run, an App
+    /// Store Connect that cannot be asked is a warning: what the bump would do is still shown.
+    func history(of versions: ProjectVersions, choice: VersionChoice, context: StepContext) async throws -> ReleaseHistory {
+        var history = ReleaseHistory()
+        if options.tags {
+            history.tagBuilds = ReleaseHistory.builds(inTags: await ReleaseHistory.tags(in: versions.baseDirectory, context: context))
+        }
+        guard let access, let bundleID = options.bundleID else { return history }
+        let current = versions.currentVersion.flatMap(SemanticVersion.init)
+        let version = current.flatMap { choice.apply(to: $0) }?.description ?? versions.currentVersion
+        do {
+            let found = try await ReleaseHistory.appStore(
+                access: access, bundleID: bundleID, version: version, platform: options.platform.rawValue, context: context)
+            history.appStoreBuilds = found.all
+            history.appStoreVersionBuilds = found.version
+            history.askedAppStore = true
+        } catch {
+            guard context.isDryRun else { throw AppStoreConnectAccess.stepError(error) }
+            context.warn("not checked against App Store Connect (a real run asks it for the builds of \(bundleID)): \(error)")
+        }
+        return history
     }
 
     func outputs(_ plan: BumpPlan) -> StepOutputs {
@@ -139,6 +262,8 @@ public struct VersionBumpStep: Step {
             "previous_version": .string(plan.previousVersion ?? ""),
             "previous_build": .string(plan.previousBuild ?? ""),
             "files": .list(plan.files.map { .path($0.path) }),
+            "shipped": .bool(false),
+            "build_id": .string(""),
         ])
     }
 
@@ -148,24 +273,27 @@ public struct VersionBumpStep: Step {
 
     /// The files `run` would write; the warnings `run` would give are given too, so a dry run shows them.
     public func plan(in context: StepContext) async throws -> StepPlan {
-        let (plan, warnings, kept) = try await prepare(context)
-        for warning in warnings { context.warn(warning) }
-        if let kept {
-            return StepPlan(effects: [.note(keptMessage(kept, versions: plan))], outputs: outputs(kept: kept, versions: plan))
+        let prepared = try await prepare(context)
+        for warning in prepared.warnings { context.warn(warning) }
+        let notes = prepared.notes.map(PlannedEffect.note)
+        if let kept = prepared.kept {
+            return StepPlan(effects: notes + [.note(keptMessage(kept, prepared))], outputs: outputs(kept: kept, prepared))
         }
-        let effects: [PlannedEffect] = plan.files.map { file in
+        let effects: [PlannedEffect] = prepared.plan.files.map { file in
             .writeFile(path: file.path, diff: file.diff, detail: file.isBinary ? "binary property list: \(file.summary)" : file.summary)
         }
-        return StepPlan(effects: effects, outputs: outputs(plan))
+        return StepPlan(effects: notes + effects, outputs: outputs(prepared.plan))
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let (plan, warnings, kept) = try await prepare(context)
-        for warning in warnings { context.warn(warning) }
-        if let kept {
-            context.log(keptMessage(kept, versions: plan))
-            return outputs(kept: kept, versions: plan)
+        let prepared = try await prepare(context)
+        for warning in prepared.warnings { context.warn(warning) }
+        for note in prepared.notes { context.log(note) }
+        if let kept = prepared.kept {
+            context.log(keptMessage(kept, prepared))
+            return outputs(kept: kept, prepared)
         }
+        let plan = prepared.plan
         do {
             // The run holds the checkout's lock; the next one rolls back a bump this process could not finish.
             try FileTransaction.apply(plan.files, journal: try FileTransaction.journalFolder(for: context.workingDirectory))

@@ -112,6 +112,15 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the number counts up from what is known (`increment`, `appstore`), so it must also be above what App Store
+    /// Connect and the tags know; a number the pipeline gives (exact, `env:`, `git-count`, `timestamp`) stands.
+    public var followsHistory: Bool {
+        switch self {
+        case .increment, .appStore: return true
+        case .gitCount, .timestamp, .keep, .exact, .environment: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .increment: return "increment"

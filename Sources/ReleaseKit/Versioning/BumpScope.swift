@@ -1,16 +1,19 @@
 /// Which targets a bump moves, decided the way release managers bump by hand.
 ///
 /// - The app the version belongs to (the report's primary target) always moves.
-/// - Every other target moves when it was in step with the app before the bump: the same version (or build) in
-///   the same configuration. Preview apps, test bundles at the app's build and framework targets that follow
-///   the app therefore move; a test bundle at `1.0`, a login-item helper or a framework with its own numbering
-///   does not, and a note says so. A target still at Xcode's template values `1.0 (1)` never counts as in step by
-///   value: an app at build `1` does not make every untouched test bundle follow it.
+/// - Every other target that is not an app moves when it was in step with the app before the bump: the same version
+///   (or build) in the same configuration. Test bundles at the app's build and framework targets that follow the
+///   app therefore move; a test bundle at `1.0` or a framework with its own numbering does not, and a note says so.
+///   A target still at Xcode's template values `1.0 (1)` never counts as in step by value: an app at build `1` does
+///   not make every untouched test bundle follow it.
+/// - Another app of the project (a Mac app beside the iOS one, a second brand) is a release of its own: it keeps its
+///   version even when it was in step, unless it is named or shares a definition with the app.
 /// - Extensions, watch apps and App Clips move with the app that embeds them even when they had drifted
 ///   (App Store Connect wants them at their app's version); a note names the ones that were out of step.
 /// - Targets that share a definition with a moving target move with it: there is one value to edit.
 ///
-/// With explicit targets (`--target`), exactly those targets move, plus whatever shares their definitions.
+/// With explicit targets (`--target`), exactly those targets move, what they embed, and whatever shares their
+/// definitions.
 /// Version and build are decided separately: a test bundle can follow the app's build and keep its `1.0`.
 public struct BumpScope: Sendable {
     /// Which value of an entry.
@@ -71,11 +74,13 @@ public struct BumpScope: Sendable {
             var hosted: [Int] = []
             for (index, item) in tracked.enumerated() where origin(item, kind) != nil {
                 if !targets.isEmpty {
-                    if targets.contains(item.entry.target) { move(index) }
+                    if targets.contains(item.entry.target) { move(index) } else if item.mustMatchHost { hosted.append(index) }
                 } else if item.entry.target == primary || versions.report.kind == .file {
                     move(index)
                 } else if item.mustMatchHost {
                     hosted.append(index)
+                } else if Self.isApplication(item.entry) {
+                    continue
                 } else if let current = value(item.entry, kind),
                     current == value(of: primary, in: item.entry.configuration, kind),
                     !(item.entry.version == "1.0" && item.entry.build == "1")
@@ -129,10 +134,17 @@ public struct BumpScope: Sendable {
             guard !kept.isEmpty else { continue }
             let reason =
                 targets.isEmpty
-                ? "not in step with '\(primary ?? "-")' at \(primaryVersion ?? "-") (\(primaryBuild ?? "-"))"
+                ? (Self.isApplication(sample.entry)
+                    ? "another app of the project, released on its own (name it in 'targets' to move it too)"
+                    : "not in step with '\(primary ?? "-")' at \(primaryVersion ?? "-") (\(primaryBuild ?? "-"))")
                 : "not a chosen target and shares no definition with one"
             notes.append("'\(name)' keeps \(kept.joined(separator: " and ")): \(reason)")
         }
         self.notes = notes
+    }
+
+    /// Whether the entry is an app of its own (iOS, macOS, tvOS or visionOS application): not embedded by another.
+    static func isApplication(_ entry: VersionEntry) -> Bool {
+        entry.host == nil && entry.productType == "com.apple.product-type.application"
     }
 }

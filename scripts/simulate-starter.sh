@@ -34,13 +34,15 @@ init_flags=("${@:3}")
 # shellcheck source=scripts/simulate-lib.sh
 source "$root/scripts/simulate-lib.sh"
 simulate_begin simulate-starter "${1:-}"
-branch=release/3.0.1
 rm -rf "$work/origin" "$work/artifacts" "$work/macos" "$work/linux" "$work/downloads" "$work/stubs" "$work/tagged" "$work/single" "$work/laptop"
 
 # 1. The app, and the starter `release init` writes for it.
 origin="$work/origin/$(basename "$app")"
 mkdir -p "$(dirname "$origin")"
 cp -R "$app" "$origin"
+# The release model: the app's version lives on its release branch (cut with `release bump` on a laptop), and CI runs
+# there give each commit the next build number.
+branch="release/$(cd "$origin" && "$release" version --json | "$python" -c 'import json, sys; print(json.load(sys.stdin)["version"])')"
 (cd "$origin" && git init -q -b "$branch" && printf 'build/\nPods/\n' > .gitignore && git add -A && git commit -q -m "The app")
 (cd "$origin" && "$release" init --yes ${init_flags[@]+"${init_flags[@]}"} >&2)
 pipeline="$(cd "$origin" && ls Pipelines/*.json | head -1)"
@@ -55,8 +57,8 @@ for step in document["steps"]:
 json.dump(document, open(path, "w"), indent=2)
 EOF
 (cd "$origin" && git add -A && git commit -q -m "The starter release pipeline, its git steps on Linux")
-version_of() { # DIR: the app's version as `release version` reads it there
-  (cd "$1" && "$release" version --json) | "$python" -c 'import json, sys; print(json.load(sys.stdin)["entries"][0]["version"])'
+version_of() { # DIR: the app's version and build as `release version` reads them there: 3.0.0 (4146)
+  (cd "$1" && "$release" version --json) | "$python" -c 'import json, sys; r = json.load(sys.stdin); print("%s (%s)" % (r["version"], r["build"]))'
 }
 committed="$(version_of "$origin")"
 
@@ -81,8 +83,8 @@ cat > "$work/stubs/xcodebuild" <<EOF
 #!/usr/bin/env bash
 set -euo pipefail
 if [[ " \$* " == *" archive "* ]]; then
-  seen="\$("$release" version --json | "$python" -c 'import json, sys; print(json.load(sys.stdin)["entries"][0]["version"])')"
-  echo "xcodebuild (stand-in): MARKETING_VERSION = \$seen" >&2
+  seen="\$("$release" version --json | "$python" -c 'import json, sys; r = json.load(sys.stdin); print("%s (%s)" % (r["version"], r["build"]))')"
+  echo "xcodebuild (stand-in): version \$seen" >&2
   echo "\$seen" >> "$work/xcodebuild-saw"
 fi
 exec "$work/fake-xcode/xcodebuild" "\$@"
@@ -151,7 +153,7 @@ play() { # ENGINE FILE: plays the exported file, then checks 4. and 5. and the r
 
   # 4. What the archive job saw.
   saw="$(sort -u "$work/xcodebuild-saw" | tr '\n' ' ')"
-  if [[ "$saw" == *"$committed "* ]]; then
+  if [[ "$saw" == *"$committed"* ]]; then
     echo "simulate-starter: $1: the archive job built version $committed, the committed one: the bump did not reach the archive" >&2
     exit 1
   fi

@@ -305,7 +305,7 @@ import Testing
         let (outcome, work) = try Self.simulate("simulate-starter.sh")
         defer { try? FileManager.default.removeItem(atPath: work) }
         #expect(
-            outcome.output.contains("simulate-starter: the archive job built version 3.0.1 (committed: 3.0.0): the bump reached the archive"),
+            outcome.output.contains("simulate-starter: the archive job built version 3.0.0 (4147) (committed: 3.0.0 (4146)): the bump reached the archive"),
             "\(outcome.output.suffix(3000))")
         // Both engines: the GitHub workflow, then the GitLab configuration.
         #expect(outcome.output.contains("simulate-starter: gitlab-ci, job by job"), "\(outcome.output.suffix(3000))")

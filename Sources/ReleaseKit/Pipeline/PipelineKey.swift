@@ -35,6 +35,8 @@ public struct PipelineKey: Sendable, Equatable {
         /// The step kind's options (an object).
         case options
         /// A condition (`{"branch": "release*"}`).
+        /// Text that uses a step's outputs (`${steps.ID.outputs.NAME}`), resolved when the step is about to start.
+        case outputTemplate
         case condition
         /// Names and string, number or boolean values.
         case variables
@@ -121,7 +123,7 @@ public struct PipelineKey: Sendable, Equatable {
             "continue_on_error", .step, .boolean, default: "false",
             help: "a failure is recorded but does not fail the run or block dependents"),
         PipelineKey(
-            "skip_if", .step, .text(nonEmpty: true),
+            "skip_if", .step, .outputTemplate,
             help:
                 "step outputs decided at run time, such as ${steps.bump.outputs.shipped}: the step is skipped when they resolve to true (steps reading its outputs are skipped with it)"
         ),
@@ -147,6 +149,7 @@ public struct PipelineKey: Sendable, Equatable {
         var text: String
         switch value {
         case .text(let nonEmpty): text = nonEmpty ? "non-empty text" : "text"
+        case .outputTemplate: text = "text using `${steps.ID.outputs.NAME}`"
         case .boolean: text = "`true`/`false`"
         case .number(let whole, let range): text = (whole ? "whole number " : "number ") + range.text
         case .version: text = PipelineLoader.supportedVersions.map { "`\($0)`" }.joined(separator: ", ")

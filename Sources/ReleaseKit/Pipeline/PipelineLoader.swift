@@ -379,10 +379,12 @@ public struct PipelineLoader: Sendable {
         let timeout = readNumber(node, "timeout", .step, path: path, into: &diagnostics)
         _ = readText(node, "description", .step, path: path, into: &diagnostics)
         var skipIf: JSONNode?
-        if readText(node, "skip_if", .step, path: path, into: &diagnostics) != nil, let skipNode = node["skip_if"], let text = skipNode.string {
+        if let skipNode = node["skip_if"] {
             // Facts known before the run belong in `when`; skip_if is for what steps find out.
-            let template = try? Template(parsing: text)
-            if let template, !template.references.contains(where: { if case .stepOutput = $0 { true } else { false } }) {
+            let template = skipNode.string.flatMap { try? Template(parsing: $0) }
+            if skipNode.string == nil {
+                diagnostics.add("'skip_if' must be a string such as \"${steps.bump.outputs.shipped}\", found \(skipNode.found)", at: skipNode, path.appending("skip_if"))
+            } else if let text = skipNode.string, let template, !template.references.contains(where: { if case .stepOutput = $0 { true } else { false } }) {
                 diagnostics.add(
                     "step '\(id)': 'skip_if' must use a step output such as ${steps.bump.outputs.shipped}, found '\(Echo.text(text))' (facts known before the run go in 'when')",
                     at: skipNode, path.appending("skip_if"))

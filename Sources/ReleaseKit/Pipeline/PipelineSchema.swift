@@ -109,6 +109,7 @@ public enum PipelineSchema {
     static func value(_ value: PipelineKey.Value, kinds: [StepKind]) -> [String: Any] {
         switch value {
         case .text(let nonEmpty): return nonEmpty ? ["type": "string", "minLength": 1] : ["type": "string"]
+        case .outputTemplate: return ["type": "string", "pattern": #"\$\{steps\.[^}]+\.outputs\.[^}]+\}"#]
         case .boolean: return ["type": "boolean"]
         case .number(let whole, let range):
             let bound = { (value: Double) -> Any in value.rounded() == value ? Int64(value) as Any : value }

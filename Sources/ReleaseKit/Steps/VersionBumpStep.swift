@@ -215,19 +215,25 @@ public struct VersionBumpStep: Step {
     }
 
     /// The choice the release model allows here: on a branch named for a version (`release/3.1.0`) that the project is
-    /// at, a `part` bump changes only the build number, since the marketing version lives on the branch; on one the
-    /// project is not at, a `part` bump is refused (cut the release with `release bump`). An explicit `version` is
-    /// the pipeline's own choice and stands.
+    /// at, a `part` bump changes only the build number, since the marketing version lives on the branch; where the
+    /// project is one `part` below it (a branch made by hand), the bump is the cut; otherwise a bump is refused (cut
+    /// the release with `release bump`). An explicit `version` is the pipeline's own choice and stands.
     func releaseChoice(_ versions: ProjectVersions, context: StepContext, notes: inout [String]) async throws -> VersionChoice {
-        guard case .part = choice, versions.report.kind != .file || options.file != nil else { return choice }
+        if case .exact = choice { return choice }
         let git = await GitInfo.read(in: versions.baseDirectory, environment: context.environment, needCount: false)
         guard let branch = git.branch, let named = BumpConvergence.versionNamed(byBranch: branch) else { return choice }
         guard let current = versions.currentVersion, let currentVersion = SemanticVersion(current) else { return choice }
+        if currentVersion != named, case .part = choice, choice.apply(to: currentVersion) == named {
+            // The branch was made by hand and this is its first bump: the cut the branch names, once.
+            notes.append("on \(branch) the bump cuts \(named), the version the branch names; later commits there move only the build number")
+            return choice
+        }
         guard currentVersion == named else {
             throw StepError.failed(
                 "branch '\(branch)' names version \(named) but the project is at \(current): the marketing version changes only through 'release bump' (run 'release bump \(named)' on a laptop to cut it), or set 'version' in the pipeline"
             )
         }
+        guard case .part = choice else { return choice }
         notes.append("on \(branch) the marketing version stays \(current) ('release bump' changes it): only the build number moves")
         return .keep
     }

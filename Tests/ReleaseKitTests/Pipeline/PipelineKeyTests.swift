@@ -112,6 +112,7 @@ import Testing
             default: return false
             }
         }
+        if let pattern = schema["pattern"] as? String, case .text(let text) = value, text.range(of: pattern, options: .regularExpression) == nil { return false }
         if let minimum = (schema["minimum"] as? NSNumber)?.doubleValue, let number, number < minimum { return false }
         if let maximum = (schema["maximum"] as? NSNumber)?.doubleValue, let number, number > maximum { return false }
         if let minimum = (schema["exclusiveMinimum"] as? NSNumber)?.doubleValue, let number, number <= minimum { return false }
@@ -128,7 +129,7 @@ import Testing
         #expect(
             PipelineLoader.stepKeys == [
                 "id", "uses", "needs", "with", "when", "gate", "always", "retries", "retry_delay",
-                "timeout", "continue_on_error", "runs_on", "description",
+                "timeout", "continue_on_error", "skip_if", "runs_on", "description",
             ])
         for scope in PipelineKey.Scope.allCases {
             let names = PipelineKey.keys(in: scope).map(\.name)
@@ -171,6 +172,31 @@ import Testing
             #expect(mine.count == 1, "\(sample): \(problems)")
         }
         #expect(Self.schemaAccepts(try Self.schema(of: sample.key), sample.value) == sample.accepted, "\(sample)")
+    }
+
+    /// `skip_if` is decided by step outputs; a value with none (a literal, a variable known before the run) belongs in
+    /// `when`, and is refused with the key's path. The schema holds it to a step output too.
+    @Test func skipIfMustUseAStepOutput() throws {
+        let valid = #"{"version": 1, "steps": [{"id": "b", "uses": "version.read"}, {"id": "a", "uses": "noop", "skip_if": "${steps.b.outputs.version}"}]}"#
+        #expect(TestPipelines.problems(valid).isEmpty)
+        let cases = [
+            (
+                #""skip_if": "true""#,
+                "$.steps[0].skip_if: step 'a': 'skip_if' must use a step output such as ${steps.bump.outputs.shipped}, found 'true' (facts known before the run go in 'when')"
+            ),
+            (
+                #""skip_if": "${profile}""#,
+                "$.steps[0].skip_if: step 'a': 'skip_if' must use a step output such as ${steps.bump.outputs.shipped}, found '${profile}' (facts known before the run go in 'when')"
+            ),
+            (#""skip_if": true"#, #"$.steps[0].skip_if: 'skip_if' must be a string such as "${steps.bump.outputs.shipped}", found a boolean true"#),
+        ]
+        for (member, message) in cases {
+            let problems = TestPipelines.problems(#"{"version": 1, "steps": [{"id": "a", "uses": "noop", \#(member)}]}"#)
+            #expect(problems.count == 1 && problems.first?.hasSuffix(": error: " + message) == true, "\(problems)")
+        }
+        let schema = try Self.schema(of: try #require(PipelineKey.key("skip_if", in: .step)))
+        #expect(Self.schemaAccepts(schema, .text("${steps.bump.outputs.shipped}")))
+        #expect(!Self.schemaAccepts(schema, .text("true")))
     }
 
     @Test func theMessagesNameTheDeclaredRange() {

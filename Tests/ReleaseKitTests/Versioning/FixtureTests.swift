@@ -164,7 +164,7 @@ extension VersioningTests {
             #expect(moving == ["Traps", "TrapsWidget", "TrapsKit"])
             #expect(
                 scope.notes == [
-                    "'TrapsHelper' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
+                    "'TrapsHelper' keeps version 1.0 and build 1: another app of the project, released on its own (name it in 'targets' to move it too)",
                     "'TrapsTests' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
                     "'TrapsUITests' keeps version 1.0 and build 1: not in step with 'Traps' at 26.07.4 (7.75.0.3)",
                 ])

@@ -161,7 +161,7 @@ struct InitCommand: ParsableCommand {
               release validate
               release run --dry-run --os macos        # every command a Mac would run, nothing changed
               release run --rehearse --os macos       # the whole release against local stand-ins (bump, commit and tag really happen)
-              git checkout -b release/X.Y.Z && release run   # the first real release, on the CI Mac
+              release bump minor --yes && git push -u origin HEAD   # cut release/X.Y.Z: CI runs 'release run' there (each commit a build)
 
             """)
     }

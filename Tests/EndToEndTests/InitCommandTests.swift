@@ -24,7 +24,12 @@ import Testing
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
         #expect(text.contains(#""$schema": "../release.schema.json""#))
         #expect(text.contains(#""repo": "acme/demo-ios""#))
-        #expect(text.contains(#"{"project": "Demo.xcodeproj", "part": "${bump}", "build": "increment"}"#))
+        #expect(
+            text.contains(
+                #"{"project": "Demo.xcodeproj", "app": "${app}", "part": "build", "build": "increment", "bundle_id": "${bundle_id}", "key_id": "${env.APP_STORE_CONNECT_KEY_ID}""#
+            ), "\(text)")
+        #expect(text.contains(#""skip_if": "${steps.bump.outputs.shipped}""#), "\(text)")
+        #expect(text.contains(#""release": {"when": {"branch": "release/**"}"#), "\(text)")
         #expect(text.contains(#""scheme": "Demo""#))
         #expect(FileManager.default.fileExists(atPath: directory + "/release.schema.json"))
         #expect(try String(contentsOfFile: directory + "/.gitignore", encoding: .utf8).contains("/build/\n"))

@@ -168,7 +168,7 @@ public struct StarterPipeline: Sendable, Equatable {
             step("check-git", "gate.git", [("gate", .b(true))], [("ignore", .a([.s("${build_dir}/")]))]),
             step(
                 "bump", "version.bump", [needs("check-git")],
-                [("project", .s(project)), ("targets", .a([.s("${app}")])), ("part", .s("build")), ("build", .s("increment"))]
+                [("project", .s(project)), ("app", .s("${app}")), ("part", .s("build")), ("build", .s("increment"))]
                     + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] + key + [("platform", .s(platform.appStoreConnect))] : [])),
             step("commit", "git.commit", [], [("message", .s("Release \(version) (\(build))")), ("paths", .s("${steps.bump.outputs.files}"))]),
         ]

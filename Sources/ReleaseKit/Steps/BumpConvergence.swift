@@ -31,11 +31,13 @@ struct BumpConvergence: Sendable {
 
     let versions: ProjectVersions
     let choice: VersionChoice
+    /// The app being released, when not the project's main app.
+    var app: String? = nil
 
     /// Looks for this release's bump in the checkout; `nil` when the bump should run.
     func detect(in context: StepContext) async throws -> Kept? {
-        guard let primary = Self.primary(in: versions) else { return nil }
-        let current = versions.currentVersion
+        guard let primary = Self.primary(in: versions, app: app) else { return nil }
+        let current = versions.current(.version, of: app)
         if case .exact(let wanted) = choice {
             guard let current, SemanticVersion(current) == wanted else { return nil }
         }
@@ -102,14 +104,14 @@ struct BumpConvergence: Sendable {
         let buildSite = primary.buildOrigin?.site
         return Kept(
             reason: reason,
-            previousVersion: change(versionSite)?.old ?? versions.currentVersion,
-            previousBuild: change(buildSite)?.old ?? versions.currentBuild,
+            previousVersion: change(versionSite)?.old ?? versions.current(.version, of: app),
+            previousBuild: change(buildSite)?.old ?? versions.current(.build, of: app),
             files: order.filter { diffs[$0] != nil })
     }
 
-    /// The primary target's row in its primary configuration.
-    static func primary(in versions: ProjectVersions) -> ProjectVersions.Tracked? {
-        let rows = versions.tracked.filter { $0.entry.target == versions.report.primaryTarget }
+    /// The row of the app being released (`app`, else the primary target) in the primary configuration.
+    static func primary(in versions: ProjectVersions, app: String? = nil) -> ProjectVersions.Tracked? {
+        let rows = versions.tracked.filter { $0.entry.target == (app ?? versions.report.primaryTarget) }
         return rows.first { $0.entry.configuration == versions.report.primaryConfiguration } ?? rows.first ?? versions.tracked.first
     }
 

@@ -18,6 +18,11 @@ public struct VersionBumpStep: Step {
         public var targets: [String] = []
         @StepOption(
             help:
+                "the app target being released (default: the project's main app): it, what it embeds and the targets in step with it on its platform move; apps of other platforms keep their versions"
+        )
+        public var app: String?
+        @StepOption(
+            help:
                 "keep this release's bump when the checkout already carries it (an uncommitted bump, or HEAD's bump commit), so the same commit run again is the same build; false bumps on every run"
         )
         public var converge: Bool = true
@@ -85,8 +90,11 @@ public struct VersionBumpStep: Step {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")
         }
-        if options.file != nil, !options.targets.isEmpty {
-            throw StepError.invalidOption("targets", "a version file has no targets")
+        if options.file != nil, !options.targets.isEmpty || options.app != nil {
+            throw StepError.invalidOption(options.app != nil ? "app" : "targets", "a version file has no targets")
+        }
+        if options.app != nil, !options.targets.isEmpty {
+            throw StepError.invalidOption("app", "set 'app' (the app and what follows it) or 'targets' (exactly those), not both")
         }
         switch (options.part, options.version) {
         case (let part?, nil):
@@ -129,6 +137,9 @@ public struct VersionBumpStep: Step {
     func makePlan(_ context: StepContext) async throws -> BumpPlan {
         try await prepare(context).plan
     }
+
+    /// The target whose version names the release: `app`, else the first of `targets`, else the project's main app.
+    var releasedTarget: String? { options.app ?? options.targets.first }
 
     /// What a bump found and will do.
     struct Prepared: Sendable {
@@ -184,16 +195,16 @@ public struct VersionBumpStep: Step {
                     }
                     return count
                 },
-                targets: options.targets
+                targets: options.targets, app: options.app
             )
             let versions = session.versions
             var notes: [String] = []
             let choice = try await releaseChoice(versions, context: context, notes: &notes)
-            var kept = options.converge ? try await BumpConvergence(versions: versions, choice: choice).detect(in: context) : nil
+            var kept = options.converge ? try await BumpConvergence(versions: versions, choice: choice, app: releasedTarget).detect(in: context) : nil
             let history = try await history(of: versions, choice: choice, context: context)
             var shipped: ReleaseHistory.Shipped?
-            if kept != nil, let build = versions.currentBuild, let access, let bundleID = options.bundleID {
-                if history.appStoreVersionBuilds.contains(build), let version = versions.currentVersion {
+            if kept != nil, let build = versions.current(.build, of: releasedTarget), let access, let bundleID = options.bundleID {
+                if history.appStoreVersionBuilds.contains(build), let version = versions.current(.version, of: releasedTarget) {
                     shipped = try await ReleaseHistory.shipped(
                         access: access, bundleID: bundleID, version: version, build: build, platform: options.platform.rawValue, context: context)
                 } else if history.isTaken(build) {
@@ -207,7 +218,7 @@ public struct VersionBumpStep: Step {
                 build = try history.next(above: proposed)
                 if build != proposed { notes.append("build \(build ?? "-"): above \(history.highest ?? "-"), the highest App Store Connect or a tag knows") }
             }
-            let plan = try BumpSession(versions: versions, newBuild: build, targets: options.targets).plan(choice)
+            let plan = try BumpSession(versions: versions, newBuild: build, targets: options.targets, app: options.app).plan(choice)
             return Prepared(plan: plan, warnings: versions.report.warnings ?? [], kept: kept, notes: notes, shipped: shipped)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
@@ -222,7 +233,7 @@ public struct VersionBumpStep: Step {
         if case .exact = choice { return choice }
         let git = await GitInfo.read(in: versions.baseDirectory, environment: context.environment, needCount: false)
         guard let branch = git.branch, let named = BumpConvergence.versionNamed(byBranch: branch) else { return choice }
-        guard let current = versions.currentVersion, let currentVersion = SemanticVersion(current) else { return choice }
+        guard let current = versions.current(.version, of: releasedTarget), let currentVersion = SemanticVersion(current) else { return choice }
         if currentVersion != named, case .part = choice, choice.apply(to: currentVersion) == named {
             // The branch was made by hand and this is its first bump: the cut the branch names, once.
             notes.append("on \(branch) the bump cuts \(named), the version the branch names; later commits there move only the build number")
@@ -246,8 +257,8 @@ public struct VersionBumpStep: Step {
             history.tagBuilds = ReleaseHistory.builds(inTags: await ReleaseHistory.tags(in: versions.baseDirectory, context: context))
         }
         guard let access, let bundleID = options.bundleID else { return history }
-        let current = versions.currentVersion.flatMap(SemanticVersion.init)
-        let version = current.flatMap { choice.apply(to: $0) }?.description ?? versions.currentVersion
+        let current = versions.current(.version, of: releasedTarget).flatMap(SemanticVersion.init)
+        let version = current.flatMap { choice.apply(to: $0) }?.description ?? versions.current(.version, of: releasedTarget)
         do {
             let found = try await ReleaseHistory.appStore(
                 access: access, bundleID: bundleID, version: version, platform: options.platform.rawValue, context: context)

@@ -15,8 +15,8 @@ public enum BumpPlanner {
     /// `targets` (empty: decided by ``BumpScope``).
     /// - Throws: ``VersioningError`` when there is no current version, or a value that must change is not a
     ///   literal.
-    public static func plan(_ versions: ProjectVersions, choice: VersionChoice, build: String?, targets: [String] = []) throws -> BumpPlan {
-        let scope = try BumpScope(versions, targets: targets)
+    public static func plan(_ versions: ProjectVersions, choice: VersionChoice, build: String?, targets: [String] = [], app: String? = nil) throws -> BumpPlan {
+        let scope = try BumpScope(versions, targets: targets, app: app)
         var newVersion: String?
         if choice != .keep {
             if case .exact(let exact) = choice {

@@ -6,14 +6,16 @@
 ///   app therefore move; a test bundle at `1.0` or a framework with its own numbering does not, and a note says so.
 ///   A target still at Xcode's template values `1.0 (1)` never counts as in step by value: an app at build `1` does
 ///   not make every untouched test bundle follow it.
-/// - Another app of the project (a Mac app beside the iOS one, a second brand) is a release of its own: it keeps its
-///   version even when it was in step, unless it is named or shares a definition with the app.
+/// - An app of another platform (a Mac or tvOS app beside the iOS one) is a release of its own: it keeps its version even
+///   when it was in step, unless it is named or shares a definition with the app. Apps of the app's own platform in
+///   step with it (preview apps) follow it, as teams bump them.
 /// - Extensions, watch apps and App Clips move with the app that embeds them even when they had drifted
 ///   (App Store Connect wants them at their app's version); a note names the ones that were out of step.
 /// - Targets that share a definition with a moving target move with it: there is one value to edit.
 ///
-/// With explicit targets (`--target`), exactly those targets move, what they embed, and whatever shares their
-/// definitions.
+/// With explicit targets (`--target`), exactly those targets move, plus whatever shares their definitions (a team may
+/// move the app alone). `app` names the app being released instead of the project's main one; the rules above apply
+/// around it.
 /// Version and build are decided separately: a test bundle can follow the app's build and keep its `1.0`.
 public struct BumpScope: Sendable {
     /// Which value of an entry.
@@ -36,17 +38,18 @@ public struct BumpScope: Sendable {
         value == .version ? versionEntries : buildEntries
     }
 
-    /// Decides the scope of a bump of `versions`; `targets` (empty: automatic) names the targets to move.
+    /// Decides the scope of a bump of `versions`; `targets` (empty: automatic) names the targets to move, `app` the app
+    /// the automatic choice moves around (nil: the project's main app).
     /// - Throws: ``VersioningError/unknownTarget(_:available:)`` for a name the project does not have.
-    public init(_ versions: ProjectVersions, targets: [String] = []) throws {
+    public init(_ versions: ProjectVersions, targets: [String] = [], app: String? = nil) throws {
         let tracked = versions.tracked
         let names = tracked.map(\.entry.target)
-        for name in targets where !names.contains(name) {
+        for name in targets + (app.map { [$0] } ?? []) where !names.contains(name) {
             var available: [String] = []
             for name in names where !available.contains(name) { available.append(name) }
             throw VersioningError.unknownTarget(name, available: available)
         }
-        let primary = targets.first ?? versions.report.primaryTarget
+        let primary = targets.first ?? app ?? versions.report.primaryTarget
         primaryTarget = primary
         var notes: [String] = []
 
@@ -74,12 +77,12 @@ public struct BumpScope: Sendable {
             var hosted: [Int] = []
             for (index, item) in tracked.enumerated() where origin(item, kind) != nil {
                 if !targets.isEmpty {
-                    if targets.contains(item.entry.target) { move(index) } else if item.mustMatchHost { hosted.append(index) }
+                    if targets.contains(item.entry.target) { move(index) }
                 } else if item.entry.target == primary || versions.report.kind == .file {
                     move(index)
                 } else if item.mustMatchHost {
                     hosted.append(index)
-                } else if Self.isApplication(item.entry) {
+                } else if Self.isApplication(item.entry), Self.platform(of: item, in: tracked) != Self.platform(of: primary, in: tracked) {
                     continue
                 } else if let current = value(item.entry, kind),
                     current == value(of: primary, in: item.entry.configuration, kind),
@@ -134,7 +137,7 @@ public struct BumpScope: Sendable {
             guard !kept.isEmpty else { continue }
             let reason =
                 targets.isEmpty
-                ? (Self.isApplication(sample.entry)
+                ? (Self.isApplication(sample.entry) && Self.platform(of: sample, in: tracked) != Self.platform(of: primary, in: tracked)
                     ? "another app of the project, released on its own (name it in 'targets' to move it too)"
                     : "not in step with '\(primary ?? "-")' at \(primaryVersion ?? "-") (\(primaryBuild ?? "-"))")
                 : "not a chosen target and shares no definition with one"
@@ -146,5 +149,15 @@ public struct BumpScope: Sendable {
     /// Whether the entry is an app of its own (iOS, macOS, tvOS or visionOS application): not embedded by another.
     static func isApplication(_ entry: VersionEntry) -> Bool {
         entry.host == nil && entry.productType == "com.apple.product-type.application"
+    }
+
+    /// The platform (`SDKROOT`) a target builds for, from any of its rows that says; nil when none does.
+    static func platform(of item: ProjectVersions.Tracked, in tracked: [ProjectVersions.Tracked]) -> String? {
+        item.sdk ?? tracked.first { $0.entry.target == item.entry.target && $0.sdk != nil }?.sdk
+    }
+
+    /// The platform of the target named `target`.
+    static func platform(of target: String?, in tracked: [ProjectVersions.Tracked]) -> String? {
+        tracked.first { $0.entry.target == target && $0.sdk != nil }?.sdk
     }
 }

@@ -10,6 +10,8 @@ public struct BumpSession: Sendable {
     public let newBuild: String?
     /// The targets to move (`--target`); empty: decided by ``BumpScope``.
     public let targets: [String]
+    /// The app being released (`version.bump`'s `app`); nil: the project's main app.
+    public let app: String?
 
     /// Reads the project and computes the new build number.
     /// - Parameters:
@@ -25,10 +27,10 @@ public struct BumpSession: Sendable {
     public static func prepare(
         project: String?, file: String?, in directory: String, strategy: BuildNumberStrategy,
         environment: [String: String], now: Date, commitCount: @Sendable (String) async throws -> Int,
-        targets: [String] = []
+        targets: [String] = [], app: String? = nil
     ) async throws -> BumpSession {
         let versions = try VersionReader.read(project: project, file: file, in: directory)
-        let scope = try BumpScope(versions, targets: targets)
+        let scope = try BumpScope(versions, targets: targets, app: app)
         let bumped = scope.buildEntries.map { versions.tracked[$0] }
         var newBuild: String?
         // A project without build numbers (a VERSION file with no "+build") gets none.
@@ -39,11 +41,12 @@ public struct BumpSession: Sendable {
                 commitCount: { try await commitCount(base) }
             )
         }
-        return BumpSession(versions: versions, newBuild: newBuild, targets: targets)
+        return BumpSession(versions: versions, newBuild: newBuild, targets: targets, app: app)
     }
 
     /// Creates a value from its parts.
-    public init(versions: ProjectVersions, newBuild: String?, targets: [String] = []) {
+    public init(versions: ProjectVersions, newBuild: String?, targets: [String] = [], app: String? = nil) {
+        self.app = app
         self.versions = versions
         self.newBuild = newBuild
         self.targets = targets
@@ -63,6 +66,6 @@ public struct BumpSession: Sendable {
 
     /// The file edits for `choice`.
     public func plan(_ choice: VersionChoice) throws -> BumpPlan {
-        try BumpPlanner.plan(versions, choice: choice, build: newBuild, targets: targets)
+        try BumpPlanner.plan(versions, choice: choice, build: newBuild, targets: targets, app: app)
     }
 }

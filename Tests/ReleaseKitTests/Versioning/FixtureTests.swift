@@ -157,6 +157,33 @@ extension VersioningTests {
 extension VersioningTests {
     /// Which targets a bump moves in the fixture built from real projects' traps.
     @Suite struct BumpScopeTests {
+        /// Issue 34 item 4: releasing the iOS app leaves the project's app of another platform alone even when it was in
+        /// step (Swiftfin's tvOS app, its own pbxproj lines, put at the iOS app's version here), whether the app is
+        /// the project's main one or named (`app`, what `init` writes); explicit targets move exactly those.
+        @Test func anAppOfAnotherPlatformKeepsItsVersion() throws {
+            let folder = TestPipelines.temporaryDirectory() + "/swiftfin"
+            defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
+            try FileManager.default.copyItem(atPath: try RealProjectsCorpus.head("swiftfin"), toPath: folder)
+            let pbxproj = folder + "/Swiftfin.xcodeproj/project.pbxproj"
+            let text = try String(contentsOfFile: pbxproj, encoding: .utf8)
+                .replacingOccurrences(of: "MARKETING_VERSION = 1.4.1;", with: "MARKETING_VERSION = 1.0;")
+                .replacingOccurrences(of: "CURRENT_PROJECT_VERSION = 70;", with: "CURRENT_PROJECT_VERSION = 1;")
+            try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+            let versions = try VersionReader.read(in: folder)
+            for scope in [try BumpScope(versions), try BumpScope(versions, app: "Swiftfin iOS"), try BumpScope(versions, targets: ["Swiftfin iOS"])] {
+                #expect(Set(scope.versionEntries.map { versions.tracked[$0].entry.target }) == ["Swiftfin iOS"])
+                #expect(Set(scope.buildEntries.map { versions.tracked[$0].entry.target }) == ["Swiftfin iOS"])
+            }
+            let tvOS = try BumpScope(versions, app: "Swiftfin tvOS")
+            #expect(Set(tvOS.versionEntries.map { versions.tracked[$0].entry.target }) == ["Swiftfin tvOS"])
+            #expect(
+                try BumpScope(versions).notes == [
+                    "'Swiftfin tvOS' keeps version 1.0 and build 1: another app of the project, released on its own (name it in 'targets' to move it too)"
+                ])
+            let both = try BumpScope(versions, targets: ["Swiftfin iOS", "Swiftfin tvOS"])
+            #expect(Set(both.versionEntries.map { versions.tracked[$0].entry.target }) == ["Swiftfin iOS", "Swiftfin tvOS"])
+        }
+
         @Test func inStepTargetsMoveAndTheOthersStayWithANote() throws {
             let versions = try VersionReader.read(in: XcodeFixture(name: "real-world-traps").source)
             let scope = try BumpScope(versions)

@@ -121,23 +121,24 @@ extension VersioningTests {
             await #expect(throws: VersioningError.git("'/p' is not in a git repository (pass --no-branch to only write the files)")) {
                 try await workflow(repository: false, branchExists: false).preflight(plan)
             }
-            await #expect(throws: VersioningError.git("branch 'release/3.0.1' already exists (delete it, or pass --no-branch)")) {
+            await #expect(throws: VersioningError.git("branch 'release/3.0.1' already exists (check it out to bump there, delete it, or pass --no-branch)")) {
                 try await workflow(repository: true, branchExists: true).preflight(plan)
             }
             let good = workflow(repository: true, branchExists: false)
-            try await good.preflight(plan)
+            let prepared = try await good.preflight(plan)
+            #expect(prepared == BumpWorkflow.Preparation(onBranch: false, detached: false, identity: []))
             #expect(
-                good.commands(for: plan) == [
+                good.commands(for: plan, prepared: prepared) == [
                     ["git", "checkout", "-b", "release/3.0.1"],
                     ["git", "add", "--", "/p/Info.plist"],
                     ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", "/p/Info.plist"],
                     ["git", "push", "-u", "origin", "release/3.0.1"],
                 ])
             ran.clear()
-            let result = try await good.perform(plan)
+            let result = try await good.perform(plan, prepared: prepared)
             #expect(result.branch == "release/3.0.1")
             #expect(result.commit == "abc123")
-            #expect(ran.commands == good.commands(for: plan) + [GitCommand.head])
+            #expect(ran.commands == good.commands(for: plan, prepared: prepared) + [GitCommand.head])
         }
 
         @Test func staleFilesAreNotOverwritten() throws {

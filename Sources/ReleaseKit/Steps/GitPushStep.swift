@@ -75,6 +75,8 @@ public struct GitPushStep: Step {
             // `git push REMOTE HEAD` pushes the branch HEAD is on, whichever a step before this one checks out.
             guard current.detached else { return [planning ? "HEAD" : current.name ?? "HEAD"] }
             guard let branch = current.name, !pullRequest, GitCommand.isValidRefName(branch) else {
+                // A step before this one may yet check out a branch: the run decides.
+                if planning { return ["HEAD"] }
                 throw StepError.failed(
                     "HEAD is detached and no CI variable names its branch (CI_COMMIT_BRANCH, GITHUB_REF_NAME…): name what to push in 'refs', for example \"HEAD:refs/heads/main\""
                 )

@@ -196,7 +196,9 @@ import Testing
         #expect(try await runner.git("rev-parse", "refs/heads/release/3.0.0", in: runner.remote) == next)
         #expect(try await runner.git("rev-parse", "refs/tags/v3.0.0-9^{commit}", in: runner.remote) == next)
 
-        // Without a CI variable naming the branch, the step says what to do instead of git's riddle.
+        // Without a CI variable naming the branch, preflight leaves it to the run (a step before may check one out)
+        // and the run says what to do instead of git's riddle.
+        #expect(try await push.plan(in: runner.context(dryRun: true)).effects == [.command(argv: ["git", "push", "origin", "HEAD"], directory: nil)])
         await #expect(
             throws: StepError.failed(
                 "HEAD is detached and no CI variable names its branch (CI_COMMIT_BRANCH, GITHUB_REF_NAME…): name what to push in 'refs', for example \"HEAD:refs/heads/main\""

@@ -167,6 +167,8 @@ import Testing
         let committed = try String(contentsOf: ReleaseBinary.root.appendingPathComponent(example), encoding: .utf8)
         #expect(fresh == committed, "\(example) is out of date: regenerate it with '\(regenerate)' in the repository")
         #expect(committed.contains("# Regenerate with: \(regenerate)\n"))
+        // Release branches are release/X.Y.Z: a branch such as release-notes-fix starts no release.
+        #expect(committed.contains("  push:\n    branches:\n      - 'release/**'\n  workflow_dispatch:\n"))
     }
 
     /// check-jsonschema from the project's `.tools/venv` (scripts/setup.sh), else from PATH.

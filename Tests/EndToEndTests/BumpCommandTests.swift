@@ -405,7 +405,8 @@ import Testing
         _ = try repository.git("remote", "add", "origin", remote)
         let result = try Self.execute(
             [
-                Self.binary, "bump", "2.0", "--build", "keep", "--yes", "--push", "--branch-pattern", "rc/{version}-{build}", "--message",
+                Self.binary, "bump", "2.0", "--allow-downgrade", "--build", "keep", "--yes", "--push", "--branch-pattern", "rc/{version}-{build}",
+                "--message",
                 "Release {version} (was {previous_version})",
             ],
             in: repository.path
@@ -418,6 +419,93 @@ import Testing
         let plist = try String(contentsOfFile: repository.plist, encoding: .utf8)
         #expect(plist.contains("<key>CFBundleShortVersionString</key>\n\t<string>2.0</string>"))
         #expect(plist.contains("<key>CFBundleVersion</key>\n\t<string>4146</string>"))
+    }
+
+    /// A version below the project's is a typo far more often than a plan (and App Store Connect refuses it): refused,
+    /// naming both versions, unless --allow-downgrade; in a dry run too.
+    @Test(arguments: [["2.9.0"], ["--version", "2.9.0"], ["2.9.0", "--dry-run"]])
+    func aDowngradeIsRefusedUnlessAllowed(choice: [String]) throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: repository.plist))
+        let refused = try Self.execute([Self.binary, "bump"] + choice + ["--build", "keep", "--yes"], in: repository.path)
+        #expect(refused.status == 64, "stderr: \(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "error: the new version '2.9.0' is lower than the current '3.0.0': pass --allow-downgrade if that is what you mean (nothing was changed)"),
+            "stderr: \(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repository.plist)) == before)
+        #expect(try repository.git("branch", "--list", "release/*") == "")
+        let allowed = try Self.execute([Self.binary, "bump"] + choice + ["--build", "keep", "--yes", "--allow-downgrade"], in: repository.path)
+        #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
+        #expect(allowed.stderr.contains("warning: the new version '2.9.0' is lower than the current '3.0.0' (--allow-downgrade)"), "stderr: \(allowed.stderr)")
+        if !choice.contains("--dry-run") {
+            #expect(try String(contentsOfFile: repository.plist, encoding: .utf8).contains("<string>2.9.0</string>"))
+        }
+    }
+
+    /// `release bump build` on the release branch it would create commits there (a fix's new build of X.Y.Z), and
+    /// pushes it with --push.
+    @Test func buildOnTheReleaseBranchCommitsThereAndPushes() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        let remote = TestTemporary.root + "/release-e2e-remote-\(UUID().uuidString).git"
+        defer { try? FileManager.default.removeItem(atPath: remote) }
+        #expect(try Self.execute(["/usr/bin/env", "git", "init", "-q", "--bare", remote], in: repository.path).status == 0)
+        _ = try repository.git("remote", "add", "origin", remote)
+        let cut = try Self.execute([Self.binary, "bump", "patch", "--build", "4321", "--yes"], in: repository.path)
+        #expect(cut.status == 0, "stderr: \(cut.stderr)")
+        let released = try repository.git("rev-parse", "HEAD")
+
+        let dry = try Self.execute([Self.binary, "bump", "build", "--dry-run", "--push"], in: repository.path)
+        #expect(dry.status == 0, "stderr: \(dry.stderr)")
+        #expect(!dry.stderr.contains("git checkout -b"), "stderr: \(dry.stderr)")
+        #expect(dry.stderr.contains("would run: git push -u origin release/3.0.1"), "stderr: \(dry.stderr)")
+
+        let build = try Self.execute([Self.binary, "bump", "build", "--yes", "--push"], in: repository.path)
+        #expect(build.status == 0, "stderr: \(build.stderr)")
+        #expect(build.stderr.contains("On branch release/3.0.1 already: committed there"), "stderr: \(build.stderr)")
+        #expect(try repository.git("rev-parse", "--abbrev-ref", "HEAD") == "release/3.0.1")
+        #expect(try repository.git("log", "-1", "--format=%s|%P") == "Bump version to 3.0.1 (4322)|\(released)")
+        #expect(try repository.git("status", "--porcelain") == "")
+        let pushed = try Self.execute(["/usr/bin/env", "git", "rev-parse", "refs/heads/release/3.0.1"], in: remote)
+        #expect(pushed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try repository.git("rev-parse", "HEAD")))
+
+        // Elsewhere the branch is still taken.
+        _ = try repository.git("checkout", "-q", "main")
+        let again = try Self.execute([Self.binary, "bump", "patch", "--build", "4321", "--yes"], in: repository.path)
+        #expect(again.status == 1)
+        #expect(
+            again.stderr.contains("error: branch 'release/3.0.1' already exists (check it out to bump there, delete it, or pass --no-branch)"),
+            "stderr: \(again.stderr)")
+    }
+
+    /// On a runner with no git identity the bump's commit is the CI actor's, and nothing is written to git's configuration.
+    @Test func aBumpCommitsWithoutAnyGitIdentity() throws {
+        try requireBinary()
+        let repository = try Repository()
+        defer { repository.remove() }
+        _ = try repository.git("config", "--unset", "user.name")
+        _ = try repository.git("config", "--unset", "user.email")
+        let config = try String(contentsOfFile: repository.path + "/.git/config", encoding: .utf8)
+        let home = TestTemporary.root + "/release-e2e-home-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let runner = ["HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "CI": "true"]
+        let plain = try Self.execute(["/usr/bin/env", "git", "commit", "--allow-empty", "-m", "plain"], in: repository.path, environment: runner)
+        #expect(plain.status != 0, "git itself has no identity here")
+        let result = try Self.execute(
+            [Self.binary, "bump", "patch", "--build", "4321", "--yes"], in: repository.path,
+            environment: runner.merging(["GITHUB_ACTOR": "octocat", "GITHUB_ACTOR_ID": "583231"]) { _, new in new })
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let author = try Self.execute(["/usr/bin/env", "git", "log", "-1", "--format=%an <%ae>|%cn <%ce>"], in: repository.path, environment: runner)
+        #expect(
+            author.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "octocat <583231+octocat@users.noreply.github.com>|octocat <583231+octocat@users.noreply.github.com>")
+        #expect(try String(contentsOfFile: repository.path + "/.git/config", encoding: .utf8) == config)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home) == [])
     }
 
     @Test func versionFileWithoutBranch() throws {

@@ -51,7 +51,7 @@ import Testing
         let directory = try prepare()
         let first = try ReleaseBinary.run(["run", "Pipelines/demo.json", "--rehearse", "--report", "first.json"], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains("  profile: release (when: branch matches 'release*')"))
+        #expect(first.stderr.contains("  profile: release (when: branch matches 'release/*')"))
         #expect(first.stderr.contains("bump │ 3.0.0 (4146) -> 3.0.1 (4321)"))
         let xcconfig = try String(contentsOfFile: directory + "/Fixtures/DemoApp/Config/Version.xcconfig", encoding: .utf8)
         #expect(xcconfig.contains("MARKETING_VERSION = 3.0.1\nCURRENT_PROJECT_VERSION = 4321\n"))

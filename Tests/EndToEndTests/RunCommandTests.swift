@@ -294,7 +294,7 @@ import Testing
         let release = try ReleaseBinary.run(["run", "distribute", "--dry-run", "--os", "linux"], in: directory)
         #expect(release.status == 0, "\(release.stderr)")
         #expect(release.stderr.contains("  branch:  release/3.0.0\n"))
-        #expect(release.stderr.contains("  profile: release (when: branch matches 'release*')"))
+        #expect(release.stderr.contains("  profile: release (when: branch matches 'release/*')"))
         #expect(release.stderr.contains("○ publish skipped: uses outputs of 'dsyms', which runs on macos only; see both with --os macos"), "\(release.stderr)")
         #expect(release.stderr.contains("○ archive skipped: runs on macos only (when: os is 'macos'), this is linux; see it with --os macos"))
 

@@ -48,11 +48,13 @@ public struct BumpService: Sendable {
         public var dryRun: Bool
         /// Print what changed as JSON on standard output.
         public var json: Bool
+        /// Write a version below the project's current one (refused otherwise).
+        public var allowDowngrade: Bool
 
         public init(
             choice: String? = nil, build: String? = nil, project: String? = nil, file: String? = nil, targets: [String] = [],
             branch: Bool = true, branchPattern: String? = nil, message: String? = nil, push: Bool = false,
-            remote: String? = nil, yes: Bool = false, dryRun: Bool = false, json: Bool = false
+            remote: String? = nil, yes: Bool = false, dryRun: Bool = false, json: Bool = false, allowDowngrade: Bool = false
         ) {
             self.choice = choice
             self.build = build
@@ -67,6 +69,7 @@ public struct BumpService: Sendable {
             self.yes = yes
             self.dryRun = dryRun
             self.json = json
+            self.allowDowngrade = allowDowngrade
         }
     }
 
@@ -130,10 +133,18 @@ public struct BumpService: Sendable {
         let workflow = BumpWorkflow(
             directory: session.versions.baseDirectory, branchPattern: request.branchPattern ?? BumpWorkflow.defaultBranchPattern,
             commitMessage: request.message ?? BumpWorkflow.defaultCommitMessage,
-            createBranch: request.branch, commit: request.branch, push: request.push, remote: request.remote ?? "origin"
+            createBranch: request.branch, commit: request.branch, push: request.push, remote: request.remote ?? "origin",
+            environment: environment
         )
         let plan = try session.plan(try choose(request, session: session))
-        if let warning = plan.downgradeWarning { console.line("warning: \(warning)") }
+        if let downgrade = plan.downgradeWarning {
+            // App Store Connect refuses a version below one it has: a lower version is a typo far more often than a plan.
+            guard request.allowDowngrade else {
+                console.line("error: \(downgrade): pass --allow-downgrade if that is what you mean (nothing was changed)")
+                throw Stop(code: ExitCodes.usage)
+            }
+            console.line("warning: \(downgrade) (--allow-downgrade)")
+        }
         for note in plan.notes { console.line("note: \(note)") }
         if request.dryRun {
             try await describe(plan, workflow: workflow, request: request)
@@ -144,8 +155,9 @@ public struct BumpService: Sendable {
             if request.json { console.output(try plan.jsonText()) }
             return
         }
-        if !request.yes { try confirm(plan, workflow: workflow) }
-        try await apply(plan, workflow: workflow, request: request)
+        let prepared = try await workflow.preflight(plan)
+        if !request.yes { try confirm(plan, workflow: workflow, prepared: prepared) }
+        try await apply(plan, workflow: workflow, prepared: prepared, request: request)
     }
 
     /// The project's versions and the new build number, after the warnings reading them gave.
@@ -190,13 +202,13 @@ public struct BumpService: Sendable {
     /// A dry run: the same checks as a real run (so a taken branch shows up now rather than later), then what it
     /// would write and run.
     private func describe(_ plan: BumpPlan, workflow: BumpWorkflow, request: Request) async throws {
-        try await workflow.preflight(plan)
+        let prepared = try await workflow.preflight(plan)
         console.line("Dry run: \(Self.title(plan)); nothing is written")
-        for command in workflow.usesGit ? workflow.commands(for: plan) : [] {
+        for command in workflow.usesGit ? workflow.commands(for: plan, prepared: prepared) : [] {
             console.line("would run: \(ShellQuoting.commandLine(command))")
         }
         if request.json {
-            console.output(try plan.jsonText(branch: request.branch ? workflow.branchName(for: plan) : nil, dryRun: true))
+            console.output(try plan.jsonText(branch: request.branch && !prepared.onBranch ? workflow.branchName(for: plan) : nil, dryRun: true))
         } else {
             console.output(plan.diff)
         }
@@ -204,14 +216,14 @@ public struct BumpService: Sendable {
 
     /// Every write, branch, commit and push is either confirmed after its preview (on a terminal, whether the
     /// version came from the menu or the command line) or asked for with --yes. Never without a terminal.
-    private func confirm(_ plan: BumpPlan, workflow: BumpWorkflow) throws {
+    private func confirm(_ plan: BumpPlan, workflow: BumpWorkflow, prepared: BumpWorkflow.Preparation) throws {
         guard console.isInteractive else {
             console.line(
                 "error: no terminal to confirm on: pass --yes to write \(plan.files.count) file(s)\(workflow.usesGit ? ", branch and commit" : "") without asking (nothing was changed)"
             )
             throw Stop(code: ExitCodes.usage)
         }
-        console.write(workflow.preview(for: plan) + " [Y/n]?")
+        console.write(workflow.preview(for: plan, prepared: prepared) + " [Y/n]?")
         let answer = console.readAnswer()?.trimmingCharacters(in: .whitespaces).lowercased()
         guard let answer, ["", "y", "yes"].contains(answer) else {
             if answer == nil { console.line("") }
@@ -221,8 +233,7 @@ public struct BumpService: Sendable {
     }
 
     /// Writes the files, then branches, commits and pushes, saying each.
-    private func apply(_ plan: BumpPlan, workflow: BumpWorkflow, request: Request) async throws {
-        try await workflow.preflight(plan)
+    private func apply(_ plan: BumpPlan, workflow: BumpWorkflow, prepared: BumpWorkflow.Preparation, request: Request) async throws {
         // Ctrl-C between two renames would leave some files bumped: hold it off for the few milliseconds the
         // transaction takes (it is handled right after).
         let journal = try FileTransaction.journalFolder(for: directory)
@@ -237,8 +248,9 @@ public struct BumpService: Sendable {
         }
         var result: (branch: String?, commit: String?) = (nil, nil)
         if workflow.usesGit {
-            result = try await workflow.perform(plan)
+            result = try await workflow.perform(plan, prepared: prepared)
             if let branch = result.branch { console.line("Created branch \(branch)") }
+            if prepared.onBranch { console.line("On branch \(workflow.branchName(for: plan)) already: committed there") }
             if let commit = result.commit { console.line("Committed \(commit.prefix(12))") }
             if request.push { console.line("Pushed to \(request.remote ?? "origin")") }
         }

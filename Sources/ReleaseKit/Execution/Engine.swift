@@ -225,7 +225,8 @@ public final class Engine: Sendable {
             } catch StepError.unavailable(let reason) {
                 preflight.unavailable[id] = masker.mask(reason)
             } catch {
-                let text = masker.mask(message(for: error))
+                // Every secret and variable the step lacks, not only the first: one run names them all.
+                let text = masker.mask(message(for: ResolutionError.everyUnset(error, in: planned.definition.with, interpolator: interpolator)))
                 // A dry run with a placeholder for a secret this machine lacks: the check it failed may be the
                 // placeholder's doing (a key a remote service refuses), so show what the step would do, unchecked.
                 if plan.options.dryRun, let secret = placeholderSecret(usedBy: planned),

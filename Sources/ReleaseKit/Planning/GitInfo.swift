@@ -59,17 +59,22 @@ public struct GitInfo: Sendable, Equatable {
         } catch {
             info.problem = "cannot run git: \(error)"
         }
-        if info.branch == nil {
-            // GITHUB_HEAD_REF is the pull request's own branch, named by its author: in a pull request event the
-            // branch is GitHub's ref for it (GITHUB_REF_NAME, `42/merge`) instead.
-            for name in branchVariables where !(info.pullRequest && name == "GITHUB_HEAD_REF") {
-                if var value = environment[name], !value.isEmpty {
-                    if name == "GIT_BRANCH", value.hasPrefix("origin/") { value.removeFirst("origin/".count) }
-                    info.branch = value
-                    break
-                }
+        if info.branch == nil { info.branch = branch(fromCI: environment) }
+        return info
+    }
+
+    /// The branch the CI system names in `environment` (``branchVariables``, in order), for a detached checkout;
+    /// nil when none does. `git.push` and `release bump` push a detached HEAD to this branch.
+    public static func branch(fromCI environment: [String: String]) -> String? {
+        // GITHUB_HEAD_REF is the pull request's own branch, named by its author: in a pull request event the
+        // branch is GitHub's ref for it (GITHUB_REF_NAME, `42/merge`) instead.
+        let pullRequest = isPullRequest(environment)
+        for name in branchVariables where !(pullRequest && name == "GITHUB_HEAD_REF") {
+            if var value = environment[name], !value.isEmpty {
+                if name == "GIT_BRANCH", value.hasPrefix("origin/") { value.removeFirst("origin/".count) }
+                return value
             }
         }
-        return info
+        return nil
     }
 }

@@ -208,11 +208,16 @@ public struct GitLabCIPipeline: Sendable {
         }
     }
 
-    /// A branch glob (`release*`, `hotfix/*`) as the body of a GitLab regular expression matching the whole name: `*`
-    /// any run of characters, `?` one, everything else literal (`/` escaped, since it closes the expression).
+    /// A branch glob (`release/*`, `hotfix/*`) as the body of a GitLab regular expression matching the whole name: `*`
+    /// (or `**`) any run of characters, `?` one, everything else literal (`/` escaped, since it closes the expression).
+    /// A glob ending in `*` is a prefix, and reads as one: `release/*` is `^release\/`.
     static func regex(_ glob: String) -> String {
+        var body = glob
+        while body.contains("**") { body = body.replacingOccurrences(of: "**", with: "*") }
+        let prefix = body.hasSuffix("*")
+        if prefix { body.removeLast() }
         var out = "^"
-        for character in glob {
+        for character in body {
             switch character {
             case "*": out += ".*"
             case "?": out += "."
@@ -226,6 +231,6 @@ public struct GitLabCIPipeline: Sendable {
                 }
             }
         }
-        return out + "$"
+        return prefix ? out : out + "$"
     }
 }

@@ -122,6 +122,41 @@ public struct Interpolator: Sendable {
         return try variable(name, stack: &stack)
     }
 
+    /// Every `${secrets.NAME}` and `${env.NAME}` (without a fallback) in `node` whose value this run does not have,
+    /// through the variables it uses, each once, in the order they are written: so preflight names every missing
+    /// value of a step at once, not the first one per run.
+    public func unsetValues(in node: JSONNode) -> [ResolutionError] {
+        var found: [ResolutionError] = []
+        var visited: Set<String> = []
+        collectUnset(in: node, into: &found, visited: &visited)
+        return found
+    }
+
+    private func collectUnset(in node: JSONNode, into found: inout [ResolutionError], visited: inout Set<String>) {
+        switch node.value {
+        case .string(let text): collectUnset(in: text, into: &found, visited: &visited)
+        case .array(let items): for item in items { collectUnset(in: item, into: &found, visited: &visited) }
+        case .object(let members): for member in members { collectUnset(in: member.value, into: &found, visited: &visited) }
+        case .null, .bool, .number: break
+        }
+    }
+
+    private func collectUnset(in text: String, into found: inout [ResolutionError], visited: inout Set<String>) {
+        guard Template.mayContainReferences(text), let template = try? Template(parsing: text) else { return }
+        for case .reference(let reference, _) in template.segments {
+            var missing: ResolutionError?
+            switch reference {
+            case .environment(let name, nil) where environment[name] == nil: missing = .environmentNotSet(name)
+            case .secret(let name) where !secretsAsNames && (environment[name] ?? "").isEmpty: missing = .secretNotSet(name)
+            case .variable(let name):
+                // A variable is followed once (which also ends a cycle, reported elsewhere).
+                if let raw = variables[name], visited.insert(name).inserted { collectUnset(in: raw, into: &found, visited: &visited) }
+            default: break
+            }
+            if let missing, !found.contains(missing) { found.append(missing) }
+        }
+    }
+
     // MARK: Internals
 
     private func parse(_ text: String) throws(ResolutionError) -> Template {

@@ -15,4 +15,14 @@ public struct Plan: Sendable {
     public func step(_ id: String) -> PlannedStep? {
         steps.first { $0.id == id }
     }
+
+    /// Every secret and environment variable the steps that will run here use and this run lacks, each once in step
+    /// order: what a run says before its first step, so one run names them all (each step names its own again).
+    public var unsetValues: [ResolutionError] {
+        var found: [ResolutionError] = []
+        for planned in steps where planned.willRun && !planned.carried {
+            for missing in interpolator.unsetValues(in: planned.definition.with) where !found.contains(missing) { found.append(missing) }
+        }
+        return found
+    }
 }

@@ -13,6 +13,9 @@ public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidTemplate(String)
     /// A reference in a shell script where no quoting makes its value safe: the reference and why.
     case unsafeShellReference(String, String)
+    /// Several secrets and environment variables one step uses, none set (``environmentNotSet(_:)`` and
+    /// ``secretNotSet(_:)`` values): said together, so one run names them all.
+    case notSet([ResolutionError])
 
     public var description: String {
         switch self {
@@ -36,6 +39,41 @@ public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible
             return message
         case .unsafeShellReference(let source, let reason):
             return "'\(Echo.text(source))' in the shell script is \(reason)"
+        case .notSet(let missing):
+            var secrets: [String] = []
+            var variables: [String] = []
+            for problem in missing {
+                if case .secretNotSet(let name) = problem { secrets.append(name) }
+                if case .environmentNotSet(let name) = problem { variables.append(name) }
+            }
+            func list(_ names: [String]) -> String { names.map { "'\($0)'" }.joined(separator: ", ") }
+            var parts: [String] = []
+            if !secrets.isEmpty {
+                parts.append(
+                    (secrets.count == 1 ? "secret \(list(secrets)) is not set" : "secrets \(list(secrets)) are not set")
+                        + ": export \(secrets.count == 1 ? "it" : "each") in the environment (on GitHub Actions a repository secret, on GitLab CI a masked CI/CD variable)")
+            }
+            if !variables.isEmpty {
+                parts.append(
+                    (variables.count == 1 ? "environment variable \(list(variables)) is not set" : "environment variables \(list(variables)) are not set")
+                        + ": export \(variables.count == 1 ? "it" : "each") (on GitHub Actions a repository variable, on GitLab CI a CI/CD variable), or write ${env.NAME:-fallback} for a fallback"
+                )
+            }
+            return parts.joined(separator: "; ")
+        }
+    }
+}
+
+extension ResolutionError {
+    /// `error`, or, when it is an unset secret or environment variable, every one the step's `with` leaves unset
+    /// (``notSet(_:)`` when there are several), so a step using three missing values names all three.
+    public static func everyUnset(_ error: any Error, in with: JSONNode, interpolator: Interpolator) -> any Error {
+        switch error as? ResolutionError {
+        case .secretNotSet?, .environmentNotSet?:
+            let missing = interpolator.unsetValues(in: with)
+            return missing.count > 1 ? ResolutionError.notSet(missing) : error
+        default:
+            return error
         }
     }
 }

@@ -14,6 +14,11 @@ public struct GitCommitStep: Step {
         public var paths: [String]?
         @StepOption(help: "commit even when nothing changed")
         public var allowEmpty: Bool = false
+        @StepOption(
+            help:
+                "who the commit is by, 'Name <email>', for this commit only (default: git's configured identity; where git has none, as on a hosted CI runner, the CI's actor in the host's no-reply form, else release <release@localhost>; never written to git's configuration)"
+        )
+        public var author: String?
         @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
@@ -36,18 +41,27 @@ public struct GitCommitStep: Step {
 
     /// The decoded options.
     public let options: Options
+    /// The `author` option, checked.
+    let author: GitIdentity?
 
     /// Creates a value from its parts.
     public init(options: Options) throws {
         guard !options.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption("message", "the commit message is empty")
         }
+        do {
+            author = try options.author.map { text throws(GitIdentity.Problem) in try GitIdentity(parsing: text) }
+        } catch {
+            throw StepError.invalidOption("author", error.description)
+        }
         self.options = options
     }
 
-    private func commands(_ context: StepContext) -> [[String]] {
+    private func commands(_ context: StepContext, announce: Bool) async throws -> [[String]] {
         let paths = (options.paths ?? []).map(context.resolvePath)
-        return [GitCommand.add(paths), GitCommand.commit(message: options.message, allowEmpty: options.allowEmpty, paths: paths)]
+        let identity = try await context.gitIdentityOptions(author: author, directory: options.directory, announce: announce)
+        let commit = GitCommand.commit(message: options.message, allowEmpty: options.allowEmpty, paths: paths)
+        return [GitCommand.add(paths), GitCommand.configured(commit, identity)]
     }
 
     /// Whether the named paths hold any change to commit (always true without `paths` or with `allow_empty`).
@@ -65,7 +79,7 @@ public struct GitCommitStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         let directory = options.directory.map(context.resolvePath)
         return StepPlan(
-            effects: commands(context).map { .command(argv: $0, directory: directory) },
+            effects: try await commands(context, announce: false).map { .command(argv: $0, directory: directory) },
             outputs: StepOutputs(["message": .string(options.message)])
         )
     }
@@ -78,7 +92,7 @@ public struct GitCommitStep: Step {
             context.log((paths.isEmpty ? "no file to commit" : "none of the \(paths.count) files changed") + "; HEAD stays at \(sha.prefix(12))")
             return StepOutputs(["sha": .string(sha), "message": .string(options.message)])
         }
-        for command in commands(context) {
+        for command in try await commands(context, announce: true) {
             try await context.git(command, directory: options.directory)
         }
         let sha = try await context.capture(GitCommand.head, directory: options.directory)

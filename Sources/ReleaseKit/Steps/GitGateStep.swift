@@ -27,7 +27,7 @@ public struct GitGateStep: Step {
     public static let summary = "Reject the release on a dirty working tree, a branch not matching a pattern, or a tag already taken"
     /// The outputs, for `release steps`.
     public static let outputs: [StepDocumentation.Output] = [
-        .init("branch", "string", "the current branch"),
+        .init("branch", "string", "the current branch (in a detached checkout, the branch the CI names: CI_COMMIT_BRANCH, GITHUB_REF_NAME…)"),
         .init("sha", "string", "the commit HEAD points at"),
     ]
     /// A complete step object, for `release steps`.
@@ -93,12 +93,14 @@ public struct GitGateStep: Step {
                 )
             }
         }
-        let branch = try await context.capture(GitCommand.currentBranch, directory: directory)
+        // A detached checkout (GitLab CI) is on the branch its CI variables name.
+        let current = try await context.currentBranch(directory: directory)
+        let branch = current.name ?? "HEAD"
         if let pattern = options.branch, !Glob.matches(pattern, branch) {
             problems.append(
-                branch == "HEAD"
-                    ? "HEAD in '\(root)' is detached, expected a branch matching '\(pattern)'"
-                    : "branch '\(branch)' does not match '\(pattern)'")
+                current.name == nil
+                    ? "HEAD in '\(root)' is detached and no CI variable names its branch, expected a branch matching '\(pattern)'"
+                    : "branch '\(branch)'\(current.detached ? " (HEAD detached, the branch from the CI)" : "") does not match '\(pattern)'")
         }
         if let tag = options.tag {
             if try await context.gitSucceeds(GitCommand.tagExists(tag), directory: directory) {

@@ -6,7 +6,10 @@ public struct GitPushStep: Step {
     public struct Options: StepOptions {
         @StepOption(help: "the remote")
         public var remote: String = "origin"
-        @StepOption(help: "branches or tags to push (default: the current branch)")
+        @StepOption(
+            help:
+                "branches or tags to push (default: the current branch; where HEAD is detached, as on GitLab CI, HEAD goes to the branch the CI names, CI_COMMIT_BRANCH or GITHUB_REF_NAME, as HEAD:refs/heads/NAME, and so does a ref naming that branch)"
+        )
         public var refs: [String] = []
         @StepOption(help: "also push every tag")
         public var tags: Bool = false
@@ -59,8 +62,45 @@ public struct GitPushStep: Step {
         }
     }
 
+    /// What to push: `refs`, or the current branch. In a detached checkout (GitLab CI checks out the commit, with
+    /// `CI_COMMIT_BRANCH` naming the branch) the branch is the CI's, and HEAD is pushed to it by its full name
+    /// (`HEAD:refs/heads/NAME`): git cannot name the destination after a branch HEAD is not on. So is a ref naming
+    /// the CI's branch when no local branch has that name.
+    private func resolvedRefs(_ context: StepContext, planning: Bool) async throws -> [String] {
+        let directory = options.directory
+        let current = try await context.currentBranch(directory: directory)
+        let pullRequest = GitInfo.isPullRequest(context.environment)
+        func detachedPush(_ branch: String) -> String { "HEAD:refs/heads/\(branch)" }
+        guard !options.refs.isEmpty else {
+            // `git push REMOTE HEAD` pushes the branch HEAD is on, whichever a step before this one checks out.
+            guard current.detached else { return [planning ? "HEAD" : current.name ?? "HEAD"] }
+            guard let branch = current.name, !pullRequest, GitCommand.isValidRefName(branch) else {
+                // A step before this one may yet check out a branch: the run decides.
+                if planning { return ["HEAD"] }
+                throw StepError.failed(
+                    "HEAD is detached and no CI variable names its branch (CI_COMMIT_BRANCH, GITHUB_REF_NAME…): name what to push in 'refs', for example \"HEAD:refs/heads/main\""
+                )
+            }
+            return [detachedPush(branch)]
+        }
+        // A pull request's ref (`42/merge`) is GitHub's, never a branch to push to.
+        guard !pullRequest, let branch = current.detached ? current.name : GitInfo.branch(fromCI: context.environment) else {
+            return options.refs
+        }
+        var refs: [String] = []
+        for ref in options.refs {
+            guard ref == branch, !(try await context.gitSucceeds(GitCommand.tagExists(ref), directory: directory)) else {
+                refs.append(ref)
+                continue
+            }
+            let local = try await context.gitSucceeds(GitCommand.branchExists(ref), directory: directory)
+            refs.append(current.detached || !local ? detachedPush(ref) : ref)
+        }
+        return refs
+    }
+
     public func plan(in context: StepContext) async throws -> StepPlan {
-        let refs = options.refs.isEmpty ? ["HEAD"] : options.refs
+        let refs = try await resolvedRefs(context, planning: true)
         return StepPlan(
             effects: [.command(argv: command(refs: refs), directory: options.directory.map(context.resolvePath))],
             outputs: StepOutputs(["remote": .string(options.remote), "refs": .list(refs.map(OutputValue.string))])
@@ -68,10 +108,7 @@ public struct GitPushStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        var refs = options.refs
-        if refs.isEmpty {
-            refs = [try await context.capture(GitCommand.currentBranch, directory: options.directory)]
-        }
+        let refs = try await resolvedRefs(context, planning: false)
         if context.endpoints.isolated {
             // A rehearsal: nothing leaves the machine. The refs go to a local bare repository standing in for the
             // remote, without `-u` (the checkout's upstream stays the real remote).

@@ -8,8 +8,16 @@ public struct GitTagStep: Step {
         public var message: String?
         @StepOption(help: "the commit to tag (default: HEAD)")
         public var ref: String?
-        @StepOption(help: "replace an existing tag (false: an existing tag fails verification, unless it already names the commit to tag, which a re-run leaves as it is)")
+        @StepOption(
+            help:
+                "move an existing tag to this commit, only for who means it: a tag records what was built from its commit (false: an existing tag fails verification, unless it already names the commit to tag, which a re-run leaves as it is)"
+        )
         public var force: Bool = false
+        @StepOption(
+            help:
+                "who an annotated tag is by, 'Name <email>', for this tag only (default: git's configured identity; where git has none, as on a hosted CI runner, the CI's actor in the host's no-reply form, else release <release@localhost>; never written to git's configuration)"
+        )
+        public var author: String?
         @StepOption(.path, help: "the repository folder (default: the working directory)")
         public var directory: String?
 
@@ -29,39 +37,60 @@ public struct GitTagStep: Step {
 
     /// The decoded options.
     public let options: Options
+    /// The `author` option, checked.
+    let author: GitIdentity?
 
     /// Creates a value from its parts.
     public init(options: Options) throws {
         guard GitCommand.isValidRefName(options.name) else {
             throw StepError.invalidOption("name", "'\(options.name)' is not a valid tag name")
         }
+        if options.author != nil, options.message == nil {
+            throw StepError.invalidOption("author", "a tag without 'message' is a lightweight tag, which records no author: add a message, or leave 'author' out")
+        }
+        do {
+            author = try options.author.map { text throws(GitIdentity.Problem) in try GitIdentity(parsing: text) }
+        } catch {
+            throw StepError.invalidOption("author", error.description)
+        }
         self.options = options
     }
 
-    private var command: [String] {
-        GitCommand.tag(options.name, message: options.message, ref: options.ref, force: options.force)
+    /// The `git tag` command; an annotated tag records a tagger, so it gets an identity where git has none.
+    private func command(_ context: StepContext, announce: Bool) async throws -> [String] {
+        let tag = GitCommand.tag(options.name, message: options.message, ref: options.ref, force: options.force)
+        guard options.message != nil else { return tag }
+        return GitCommand.configured(tag, try await context.gitIdentityOptions(author: author, directory: options.directory, announce: announce))
     }
 
     public func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
-        if !options.force, try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory),
-            try await !alreadyInPlace(context)
-        {
-            throw StepError.failed("tag '\(options.name)' already exists on another commit (set \"force\": true to move it)")
-        }
+        guard !options.force, let (tagged, wanted) = try await commits(context), tagged != wanted else { return }
+        // Tags never move: the tag is the record of what was built (and uploaded) from that commit.
+        throw StepError.failed(
+            "tag '\(options.name)' already exists on commit \(tagged.prefix(12)), not on \(wanted.prefix(12)) (\(options.ref ?? "HEAD")): "
+                + "\(tagged.prefix(12)) was built before as this build, and tags never move; a new commit gets a new build number and so "
+                + "a new tag (let the bump give it the next build), or re-run on the tagged commit \(tagged.prefix(12)) to converge"
+        )
+    }
+
+    /// The commit the tag names and the one it would be created on, when the tag exists.
+    private func commits(_ context: StepContext) async throws -> (tagged: String, wanted: String)? {
+        guard try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory) else { return nil }
+        let tagged = try await context.capture(["git", "rev-parse", "refs/tags/\(options.name)^{commit}"], directory: options.directory)
+        let wanted = try await context.capture(["git", "rev-parse", (options.ref ?? "HEAD") + "^{commit}"], directory: options.directory)
+        return (tagged, wanted)
     }
 
     /// Whether the tag exists and names the commit it would be created on: a re-run of the same release.
     private func alreadyInPlace(_ context: StepContext) async throws -> Bool {
-        guard try await context.gitSucceeds(GitCommand.tagExists(options.name), directory: options.directory) else { return false }
-        let tagged = try await context.capture(["git", "rev-parse", "refs/tags/\(options.name)^{commit}"], directory: options.directory)
-        let wanted = try await context.capture(["git", "rev-parse", (options.ref ?? "HEAD") + "^{commit}"], directory: options.directory)
+        guard let (tagged, wanted) = try await commits(context) else { return false }
         return tagged == wanted
     }
 
     public func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(
-            effects: [.command(argv: command, directory: options.directory.map(context.resolvePath))],
+            effects: [.command(argv: try await command(context, announce: false), directory: options.directory.map(context.resolvePath))],
             outputs: StepOutputs(["tag": .string(options.name)])
         )
     }
@@ -71,7 +100,7 @@ public struct GitTagStep: Step {
             context.log("tag '\(options.name)' already names this commit")
             return StepOutputs(["tag": .string(options.name)])
         }
-        try await context.git(command, directory: options.directory)
+        try await context.git(try await command(context, announce: true), directory: options.directory)
         return StepOutputs(["tag": .string(options.name)])
     }
 }

@@ -15,6 +15,28 @@ extension StepContext {
         try await run(arguments, directory: directory, echo: false).succeeded
     }
 
+    /// The `git -c` options that give a commit or an annotated tag an identity (``GitIdentity``): `author`, else the
+    /// CI's actor or `release <release@localhost>` for what git has not configured, said in the log when used.
+    /// `announce`: say which identity a run uses (not in plans, which show the options).
+    func gitIdentityOptions(author: GitIdentity?, directory: String?, announce: Bool) async throws -> [String] {
+        let (options, identity, source) = try await GitIdentity.configOptions(explicit: author, environment: environment) { key in
+            let result = try await run(GitCommand.configValue(key), directory: directory, echo: false)
+            return result.succeeded && !result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        }
+        if announce, author == nil, let identity, let source {
+            log("git has no identity configured here: '\(identity)' from \(source), for this command only")
+        }
+        return options
+    }
+
+    /// The branch HEAD is on, and whether HEAD is detached; in a detached checkout (GitLab CI, some GitHub
+    /// checkouts) the branch the CI's variables name (``GitInfo/branch(fromCI:)``), nil when none does.
+    func currentBranch(directory: String?) async throws -> (name: String?, detached: Bool) {
+        let name = try await capture(GitCommand.currentBranch, directory: directory)
+        guard name == "HEAD" else { return (name, false) }
+        return (GitInfo.branch(fromCI: environment), true)
+    }
+
     /// Fails unless `directory` is inside a git work tree.
     func requireGitRepository(_ directory: String?) async throws {
         guard try await gitSucceeds(GitCommand.isRepository, directory: directory) else {

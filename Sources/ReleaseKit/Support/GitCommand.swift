@@ -22,6 +22,18 @@ public enum GitCommand {
         ["git", "commit", "-m", message] + (allowEmpty ? ["--allow-empty"] : []) + (paths.isEmpty ? [] : ["--"] + paths)
     }
 
+    /// `command` (a git command line) with `options` (`-c key=value` pairs) before its subcommand, for that command
+    /// alone.
+    public static func configured(_ command: [String], _ options: [String]) -> [String] {
+        guard command.first == "git", !options.isEmpty else { return command }
+        return ["git"] + options + command.dropFirst()
+    }
+
+    /// Whether `git config --get KEY` has a value anywhere (repository, global, system, `GIT_CONFIG_*`).
+    public static func configValue(_ key: String) -> [String] {
+        ["git", "config", "--get", key]
+    }
+
     /// `git tag [-a -m MESSAGE] [-f] NAME [REF]`: annotated when there is a message.
     public static func tag(_ name: String, message: String? = nil, ref: String? = nil, force: Bool = false) -> [String] {
         var arguments = ["git", "tag"]

@@ -21,6 +21,8 @@ public struct BumpWorkflow: Sendable {
     public var push: Bool
     /// The remote `push` pushes to.
     public var remote: String
+    /// The environment git's identity fallback reads (the CI's actor) and detached checkouts take their branch from.
+    public var environment: [String: String]
     private let runner: CommandRunner
 
     /// `release/{version}`.
@@ -32,7 +34,8 @@ public struct BumpWorkflow: Sendable {
     public init(
         directory: String, branchPattern: String = BumpWorkflow.defaultBranchPattern,
         commitMessage: String = BumpWorkflow.defaultCommitMessage, createBranch: Bool = true, commit: Bool = true,
-        push: Bool = false, remote: String = "origin", runner: CommandRunner? = nil
+        push: Bool = false, remote: String = "origin", environment: [String: String] = ProcessInfo.processInfo.environment,
+        runner: CommandRunner? = nil
     ) {
         self.directory = directory
         self.branchPattern = branchPattern
@@ -41,6 +44,7 @@ public struct BumpWorkflow: Sendable {
         self.commit = commit
         self.push = push
         self.remote = remote
+        self.environment = environment
         self.runner =
             runner ?? { arguments, directory in
                 let errors = Mutex<[String]>([])
@@ -51,6 +55,24 @@ public struct BumpWorkflow: Sendable {
                 }
                 return (result, errors.withLock { $0.suffix(5).joined(separator: " ") })
             }
+    }
+
+    /// What ``preflight(_:)`` found out that the commands depend on.
+    public struct Preparation: Sendable, Equatable {
+        /// The release branch is already checked out (or, in a detached CI checkout, is the CI's branch): the
+        /// commit goes there and no branch is created.
+        public var onBranch: Bool
+        /// HEAD is detached: a push names the branch in full (`HEAD:refs/heads/NAME`).
+        public var detached: Bool
+        /// `git -c` options giving the commit an identity where git has none (``GitIdentity``).
+        public var identity: [String]
+
+        /// Creates a value from its parts.
+        public init(onBranch: Bool = false, detached: Bool = false, identity: [String] = []) {
+            self.onBranch = onBranch
+            self.detached = detached
+            self.identity = identity
+        }
     }
 
     /// Whether this workflow runs git at all.
@@ -68,37 +90,47 @@ public struct BumpWorkflow: Sendable {
 
     /// What a bump will do, for the confirmation on a terminal: every value it writes, then the branch, the commit
     /// with its message and the push, each named, so `[Y/n]` answers for all of it.
-    public func preview(for plan: BumpPlan) -> String {
+    public func preview(for plan: BumpPlan, prepared: Preparation = Preparation()) -> String {
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         var text = "This will:\n"
         for change in plan.changes {
             text += "  write \(change.file)\(change.line.map { ":\($0)" } ?? ""): \(change.key) \(change.old) -> \(change.new)\n"
         }
-        if createBranch { text += "  create the branch '\(branchName(for: plan))' and switch to it\n" }
-        if commit { text += "  commit \(plan.files.count) file(s) with the message \"\(message(for: plan))\"\n" }
+        if createBranch, !prepared.onBranch { text += "  create the branch '\(branchName(for: plan))' and switch to it\n" }
+        if commit {
+            let place = prepared.onBranch ? " on '\(branchName(for: plan))', the current branch," : ""
+            text += "  commit \(plan.files.count) file(s)\(place) with the message \"\(message(for: plan))\"\n"
+        }
         if push { text += "  push \(createBranch ? "'\(branchName(for: plan))'" : "the current branch") to '\(remote)'\n" }
         return text + "Bump \(title)"
     }
 
-    /// Every git command ``perform(_:)`` would run, for dry runs.
-    public func commands(for plan: BumpPlan) -> [[String]] {
+    /// Every git command ``perform(_:prepared:)`` would run, for dry runs.
+    public func commands(for plan: BumpPlan, prepared: Preparation = Preparation()) -> [[String]] {
         var commands: [[String]] = []
-        if createBranch { commands.append(GitCommand.createBranch(branchName(for: plan))) }
+        let branch = branchName(for: plan)
+        if createBranch, !prepared.onBranch { commands.append(GitCommand.createBranch(branch)) }
         if commit {
             commands.append(GitCommand.add(plan.files.map(\.path)))
-            commands.append(GitCommand.commit(message: message(for: plan), paths: plan.files.map(\.path)))
+            commands.append(GitCommand.configured(GitCommand.commit(message: message(for: plan), paths: plan.files.map(\.path)), prepared.identity))
         }
         if push {
-            commands.append(GitCommand.push(remote: remote, refs: [createBranch ? branchName(for: plan) : "HEAD"], setUpstream: createBranch))
+            // A detached checkout has no branch for `git push` to name the destination after: name it in full.
+            let ref = createBranch ? (prepared.detached ? "HEAD:refs/heads/\(branch)" : branch) : "HEAD"
+            commands.append(GitCommand.push(remote: remote, refs: [ref], setUpstream: createBranch && !prepared.detached))
         }
         return commands
     }
 
     /// Checks, before any file is written, that the commands can succeed: a work tree, a free valid branch
-    /// name, an existing remote.
+    /// name (or the release branch already checked out: `release bump build` on `release/X.Y.Z`), an existing
+    /// remote; and finds the identity the commit needs where git has none.
+    /// - Returns: what the commands depend on, for ``commands(for:prepared:)`` and ``perform(_:prepared:)``.
     /// - Throws: ``VersioningError/git(_:)``.
-    public func preflight(_ plan: BumpPlan) async throws {
-        guard usesGit else { return }
+    @discardableResult
+    public func preflight(_ plan: BumpPlan) async throws -> Preparation {
+        var prepared = Preparation()
+        guard usesGit else { return prepared }
         guard try await runner(GitCommand.isRepository, directory).result.succeeded else {
             throw VersioningError.git("'\(directory)' is not in a git repository (pass --no-branch to only write the files)")
         }
@@ -107,20 +139,33 @@ public struct BumpWorkflow: Sendable {
             guard GitCommand.isValidRefName(branch) else {
                 throw VersioningError.git("invalid branch name '\(branch)' (from the pattern '\(branchPattern)')")
             }
-            if try await runner(GitCommand.branchExists(branch), directory).result.succeeded {
-                throw VersioningError.git("branch '\(branch)' already exists (delete it, or pass --no-branch)")
+            let (current, _) = try await runner(GitCommand.currentBranch, directory)
+            let name = current.succeeded ? current.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            prepared.detached = name == "HEAD"
+            // On the release branch already (checked out, or the CI's branch in a detached checkout): commit there.
+            prepared.onBranch = name == branch || (prepared.detached && GitInfo.branch(fromCI: environment) == branch)
+            if !prepared.onBranch, try await runner(GitCommand.branchExists(branch), directory).result.succeeded {
+                throw VersioningError.git("branch '\(branch)' already exists (check it out to bump there, delete it, or pass --no-branch)")
             }
         }
         if push, !(try await runner(GitCommand.remoteURL(remote), directory).result.succeeded) {
             throw VersioningError.git("no git remote '\(remote)' to push to")
         }
+        if commit {
+            prepared.identity = try await GitIdentity.configOptions(explicit: nil, environment: environment) { key in
+                let (result, _) = try await runner(GitCommand.configValue(key), directory)
+                return result.succeeded && !result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            }.options
+        }
+        return prepared
     }
 
     /// Creates the branch, commits the plan's files and pushes, as configured.
+    /// - Parameter prepared: what ``preflight(_:)`` returned.
     /// - Returns: the branch (when one was created) and the new commit.
     /// - Throws: ``VersioningError/git(_:)`` naming the command that failed.
-    public func perform(_ plan: BumpPlan) async throws -> (branch: String?, commit: String?) {
-        for command in commands(for: plan) {
+    public func perform(_ plan: BumpPlan, prepared: Preparation = Preparation()) async throws -> (branch: String?, commit: String?) {
+        for command in commands(for: plan, prepared: prepared) {
             let (result, errors) = try await runner(command, directory)
             guard result.succeeded else {
                 let detail = errors.isEmpty ? "" : ": \(errors)"
@@ -132,7 +177,7 @@ public struct BumpWorkflow: Sendable {
             let (result, _) = try await runner(GitCommand.head, directory)
             if result.succeeded { sha = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
-        return (createBranch ? branchName(for: plan) : nil, sha)
+        return (createBranch && !prepared.onBranch ? branchName(for: plan) : nil, sha)
     }
 
     /// The number of commits on `HEAD` in `directory` (`git rev-list --count HEAD`), for `--build git-count`.

@@ -60,6 +60,9 @@ struct BumpCommand: AsyncParsableCommand {
     @Option(help: "The remote --push pushes to (default: origin).")
     var remote: String?
 
+    @Flag(help: "Allow a version below the project's current one (refused otherwise: App Store Connect does not take it).")
+    var allowDowngrade = false
+
     @Flag(help: "Write, branch, commit (and push) without asking; required without a terminal.")
     var yes = false
 
@@ -101,7 +104,7 @@ struct BumpCommand: AsyncParsableCommand {
         let request = BumpService.Request(
             choice: choice ?? exactVersion, build: build, project: project, file: file, targets: targets,
             branch: branch, branchPattern: branchPattern, message: message, push: push, remote: remote,
-            yes: yes, dryRun: dryRun, json: json
+            yes: yes, dryRun: dryRun, json: json, allowDowngrade: allowDowngrade
         )
         let service = BumpService(
             directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment,

@@ -119,6 +119,11 @@ struct RunCommand: AsyncParsableCommand {
         let journal = planned.journal
         let reporter = logFormat.reporter(masker: masker)
         if let rehearsal, !(reporter is JSONLinesReporter) { Terminal.writeError(rehearsal.header()) }
+        // Everything this run lacks, before the first step: one round trip to fix them all.
+        let unset = dryRun || rehearsal != nil ? [] : plan.unsetValues
+        if !unset.isEmpty, !(reporter is JSONLinesReporter) {
+            Terminal.writeError("not set for this run: \(ResolutionError.notSet(unset))\n")
+        }
         if !dryRunPlaceholders.isEmpty, !(reporter is JSONLinesReporter) {
             Terminal.writeError("dry run: placeholder values (masked) for secrets not set here: \(dryRunPlaceholders.joined(separator: ", ")); a real run needs them\n")
         }

@@ -197,9 +197,7 @@ extension VersioningTests {
             #expect(try await tag.run(in: repository.context())["tag"] == .string("v3.0.1-4321"))
             // A commit later, the same tag name belongs to another commit.
             try await repository.git("commit", "-q", "--allow-empty", "-m", "later")
-            await #expect(throws: StepError.failed("tag 'v3.0.1-4321' already exists on another commit (set \"force\": true to move it)")) {
-                try await tag.verify(in: repository.context())
-            }
+            await #expect(throws: StepError.self) { try await tag.verify(in: repository.context()) }
             try await repository.git("reset", "-q", "--hard", "HEAD~1")
 
             // A re-run whose bump changed nothing commits nothing and reports HEAD; an empty list commits nothing.

@@ -121,23 +121,57 @@ extension VersioningTests {
             await #expect(throws: VersioningError.git("'/p' is not in a git repository (pass --no-branch to only write the files)")) {
                 try await workflow(repository: false, branchExists: false).preflight(plan)
             }
-            await #expect(throws: VersioningError.git("branch 'release/3.0.1' already exists (delete it, or pass --no-branch)")) {
+            await #expect(throws: VersioningError.git("branch 'release/3.0.1' already exists (check it out to bump there, delete it, or pass --no-branch)")) {
                 try await workflow(repository: true, branchExists: true).preflight(plan)
             }
             let good = workflow(repository: true, branchExists: false)
-            try await good.preflight(plan)
+            let prepared = try await good.preflight(plan)
+            #expect(prepared == BumpWorkflow.Preparation(onBranch: false, detached: false, identity: []))
             #expect(
-                good.commands(for: plan) == [
+                good.commands(for: plan, prepared: prepared) == [
                     ["git", "checkout", "-b", "release/3.0.1"],
                     ["git", "add", "--", "/p/Info.plist"],
                     ["git", "commit", "-m", "Bump version to 3.0.1 (4321)", "--", "/p/Info.plist"],
                     ["git", "push", "-u", "origin", "release/3.0.1"],
                 ])
             ran.clear()
-            let result = try await good.perform(plan)
+            let result = try await good.perform(plan, prepared: prepared)
             #expect(result.branch == "release/3.0.1")
             #expect(result.commit == "abc123")
-            #expect(ran.commands == good.commands(for: plan) + [GitCommand.head])
+            #expect(ran.commands == good.commands(for: plan, prepared: prepared) + [GitCommand.head])
+        }
+
+        /// On GitLab's detached HEAD with CI_COMMIT_BRANCH naming the release branch, and with no git identity: the bump
+        /// commits where it is, pushes HEAD to the branch by its full name, and gives the commit the CI user's identity.
+        @Test func workflowOnADetachedReleaseBranchWithoutIdentity() async throws {
+            let plan = BumpPlan(
+                previousVersion: "3.0.1", previousBuild: "7", version: "3.0.1", build: "8",
+                files: [
+                    FileEdit(path: "/p/Info.plist", displayPath: "Info.plist", original: Data(), updated: Data(), isBinary: false, changes: [])
+                ])
+            let workflow = BumpWorkflow(
+                directory: "/p", push: true,
+                environment: ["CI_COMMIT_BRANCH": "release/3.0.1", "GITLAB_USER_LOGIN": "jdoe", "GITLAB_USER_ID": "42"],
+                runner: { arguments, _ in
+                    var output = ""
+                    var status: Int32 = 0
+                    if arguments == GitCommand.currentBranch { output = "HEAD\n" }
+                    if arguments.starts(with: ["git", "config", "--get"]) { status = 1 }
+                    if arguments.starts(with: ["git", "rev-parse", "--verify"]) { status = 1 }
+                    return (ProcessResult(status: status, signal: nil, standardOutput: output), "")
+                })
+            let prepared = try await workflow.preflight(plan)
+            #expect(prepared.onBranch && prepared.detached)
+            #expect(
+                workflow.commands(for: plan, prepared: prepared) == [
+                    ["git", "add", "--", "/p/Info.plist"],
+                    [
+                        "git", "-c", "user.name=jdoe", "-c", "user.email=42-jdoe@users.noreply.gitlab.com", "commit", "-m", "Bump version to 3.0.1 (8)",
+                        "--", "/p/Info.plist",
+                    ],
+                    ["git", "push", "origin", "HEAD:refs/heads/release/3.0.1"],
+                ])
+            #expect(workflow.preview(for: plan, prepared: prepared).contains("commit 1 file(s) on 'release/3.0.1', the current branch, with"))
         }
 
         @Test func staleFilesAreNotOverwritten() throws {

@@ -26,6 +26,8 @@ public struct VersionBumpStep: Step {
                 "keep this release's bump when the checkout already carries it (an uncommitted bump, or HEAD's bump commit), so the same commit run again is the same build; false bumps on every run"
         )
         public var converge: Bool = true
+        @StepOption(help: "allow a 'version' below the project's (refused otherwise: a release never goes back)")
+        public var allowDowngrade: Bool = false
         @StepOption(help: "count the build numbers tag names carry (v3.0.0-4147, testers/3.0.0-4147): a new build is above every one")
         public var tags: Bool = true
         @StepOption(
@@ -219,6 +221,10 @@ public struct VersionBumpStep: Step {
                 if build != proposed { notes.append("build \(build ?? "-"): above \(history.highest ?? "-"), the highest App Store Connect or a tag knows") }
             }
             let plan = try BumpSession(versions: versions, newBuild: build, targets: options.targets, app: options.app).plan(choice)
+            if kept == nil, let downgrade = plan.downgradeWarning {
+                guard options.allowDowngrade else { throw StepError.invalidOption("version", "\(downgrade): set \"allow_downgrade\": true to go back") }
+                notes.append("\(downgrade) (allow_downgrade)")
+            }
             return Prepared(plan: plan, warnings: versions.report.warnings ?? [], kept: kept, notes: notes, shipped: shipped)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")

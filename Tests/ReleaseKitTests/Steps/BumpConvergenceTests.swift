@@ -156,6 +156,20 @@ extension VersioningTests {
             #expect(ReleaseHistory.builds(inTags: [tag]) == (build.map { [$0] } ?? []))
         }
 
+        /// A `version` below the project's is refused unless `allow_downgrade` (issue 34 item 10).
+        @Test func aDowngradeIsRefusedUnlessAllowed() async throws {
+            let repository = try await VersioningGitRepository(copying: XcodeFixture(name: "pbxproj-per-target").source)
+            defer { repository.remove() }
+            await #expect {
+                try await bump(#"{"project": "Demo.xcodeproj", "version": "2.9.0"}"#).run(in: repository.context())
+            } throws: { error in
+                "\(error)" == #"option 'version': the new version '2.9.0' is lower than the current '3.0.0': set "allow_downgrade": true to go back"#
+            }
+            #expect(try await repository.git("status", "--porcelain") == "")
+            let allowed = try await bump(#"{"project": "Demo.xcodeproj", "version": "2.9.0", "allow_downgrade": true}"#).run(in: repository.context())
+            #expect(allowed["version"] == .string("2.9.0"))
+        }
+
         @Test func appStoreConnectsNumbersAreTakenAboveAndAcrossVersions() throws {
             let history = ReleaseHistory(appStoreBuilds: ["40", "42", "43"], appStoreVersionBuilds: ["42"], tagBuilds: ["41"])
             #expect(history.highest == "43")

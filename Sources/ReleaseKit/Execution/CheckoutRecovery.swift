@@ -3,7 +3,7 @@ import Foundation
 /// What `release run` and a writing `release bump` do before they read or change anything in a checkout: take its
 /// lock (``CheckoutLock``: one at a time), then clean up after a run that died while holding it (`kill -9`, a crash,
 /// a power cut): stop the process groups of the steps it left running, which would otherwise race this run, and roll
-/// back the bump it was in the middle of (``FileTransaction/recover(journal:)``), so this run bumps once, from where
+/// back the bump it was in the middle of (``FileTransaction/recover(journal:checkout:)``), so this run bumps once, from where
 /// the project was. Dry runs, `plan` and `validate` change nothing and take no lock.
 public enum CheckoutRecovery {
     /// The lock, held until ``CheckoutLock/release()``, and what was recovered (one line each, for the user).
@@ -35,7 +35,8 @@ public enum CheckoutRecovery {
             notes.append(note)
         }
         do {
-            notes += FileTransaction.recover(journal: try FileTransaction.journalFolder(for: directory))
+            notes += FileTransaction.recover(
+                journal: try FileTransaction.journalFolder(for: directory), checkout: GitDirectory.checkoutRoot(of: directory))
         } catch {
             lock.release()
             throw CheckoutLockError.cannotLock(path: lock.path, reason: "\(error)")

@@ -12,6 +12,9 @@ public enum CheckoutRecovery {
         public let notes: [String]
     }
 
+    /// The most process groups of a dead run that are looked at: a run has at most `--jobs` steps at once.
+    static let maximumGroups = 256
+
     /// Takes the lock of the checkout holding `directory` and recovers what a dead run left.
     /// - Parameter grace: how long an orphaned process group has between SIGTERM and SIGKILL.
     /// - Throws: ``CheckoutLockError`` when another process holds the lock.
@@ -20,7 +23,17 @@ public enum CheckoutRecovery {
         var notes: [String] = []
         if let previous = lock.previous {
             var stopped: [Int32] = []
-            for group in previous.groups {
+            var foreign: [Int32] = []
+            // Only groups whose leader is still the child that run started (same start time, marked with that run's
+            // pid and this lock): the record is a file anyone with write access to the checkout can edit, and a
+            // group id is reused once its processes are gone.
+            let marker = ProcessGroups.marker(pid: previous.pid, lockPath: lock.path)
+            for group in Set(previous.groups).sorted().prefix(maximumGroups) {
+                guard PlatformProcesses.groupExists(group) else { continue }
+                guard ProcessGroups.isChild(group, startedAt: previous.leaders?[String(group)], marker: marker) else {
+                    foreign.append(group)
+                    continue
+                }
                 if await ProcessGroups.stopOrphan(group, grace: grace) { stopped.append(group) }
             }
             var note = "\(previous.description) ended without releasing '\(lock.path)'; taken over"
@@ -28,10 +41,19 @@ public enum CheckoutRecovery {
                 let list = stopped.map(String.init).joined(separator: ", ")
                 note += "; stopped the process group\(stopped.count == 1 ? "" : "s") of its steps still running (\(list))"
             }
+            if !foreign.isEmpty {
+                let list = foreign.map(String.init).joined(separator: ", ")
+                note += "; left alone process group\(foreign.count == 1 ? "" : "s") \(list) it names: not a step it started"
+            }
             // Atomic writes it was in the middle of (a report, the journal, the lock folder's files).
             let folders = Set([FilePath.parent(of: lock.path), JournalLocation.folder(in: directory), directory])
             let removed = folders.reduce(0) { $0 + AtomicFile.removeTemporaries(of: previous.pid, in: $1) }
             if removed > 0 { note += "; removed \(removed) temporary file\(removed == 1 ? "" : "s") it left" }
+            // Its scratch folder: what its steps kept only for the run (a signing key, a temporary keychain).
+            let scratch = RunScratch.removeLeftovers(of: previous.pid)
+            if !scratch.isEmpty {
+                note += "; removed its scratch folder\(scratch.count == 1 ? "" : "s") (\(scratch.map { "'\($0)'" }.joined(separator: ", ")))"
+            }
             notes.append(note)
         }
         do {

@@ -87,7 +87,7 @@ public final class RunJournal: Sendable {
         for file in family(of: path) {
             let data: Data
             do {
-                guard let read = try RegularFile.read(file, limit: fileLimit, checks: .state) else { continue }
+                guard let read = try RegularFile.read(file, limit: fileLimit, checks: .signedState) else { continue }
                 data = read
             } catch {
                 throw RunJournalError.untrusted(path: file, reason: "\(error)")
@@ -166,7 +166,7 @@ public final class RunJournal: Sendable {
         contents.withLock { state in
             state.steps[step] = entry
             guard let header = headerLine.withLock({ $0 }),
-                let descriptor = try? RegularFile.open(path, flags: O_WRONLY | O_APPEND, checks: .state)
+                let descriptor = try? RegularFile.open(path, flags: O_WRONLY | O_APPEND, checks: .signedState)
             else { return }
             defer { close(descriptor) }
             let line = signed(data, header: header) + Data([UInt8(ascii: "\n")])

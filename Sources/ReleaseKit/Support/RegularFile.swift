@@ -33,14 +33,24 @@ public enum RegularFile {
     public struct Checks: Sendable {
         /// Refuse a symlink (`O_NOFOLLOW`).
         public var noSymlink: Bool
-        /// Refuse a file another user owns, one others may write, or one with more than one name (a hard link to a
-        /// file elsewhere).
+        /// Refuse a file another user owns, or one with more than one name (a hard link to a file elsewhere).
         public var ownedByUser: Bool
+        /// Refuse a file its group or others may write.
+        public var privateToUser: Bool
+
+        public init(noSymlink: Bool, ownedByUser: Bool, privateToUser: Bool) {
+            self.noSymlink = noSymlink
+            self.ownedByUser = ownedByUser
+            self.privateToUser = privateToUser
+        }
 
         /// For a file the pipeline names (metadata, notes): any regular file, through symlinks.
-        public static let input = Checks(noSymlink: false, ownedByUser: false)
+        public static let input = Checks(noSymlink: false, ownedByUser: false, privateToUser: false)
         /// For `release`'s own state: the file itself, this user's, and no one else's to write.
-        public static let state = Checks(noSymlink: true, ownedByUser: true)
+        public static let state = Checks(noSymlink: true, ownedByUser: true, privateToUser: true)
+        /// For state whose content is signed (the run journal, which CI jobs hand over as artifacts, unpacked with
+        /// whatever mode the runner's umask gives): the file itself and this user's; its signature vouches for it.
+        public static let signedState = Checks(noSymlink: true, ownedByUser: true, privateToUser: false)
     }
 
     /// The bytes of `path`, or nil when it does not exist.
@@ -93,7 +103,7 @@ public enum RegularFile {
             var problem: String?
             if info.st_uid != geteuid() {
                 problem = "belongs to another user (uid \(info.st_uid))"
-            } else if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            } else if checks.privateToUser, info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
                 problem = "may be written by other users (mode \(String(info.st_mode & 0o777, radix: 8)))"
             } else if info.st_nlink > 1 {
                 problem = "has \(info.st_nlink) names (a hard link)"

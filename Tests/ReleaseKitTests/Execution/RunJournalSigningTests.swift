@@ -32,6 +32,9 @@ import Testing
         let journal = try #require(try RunJournal.load(path: path, pipeline: "p.json", profile: nil, workspace: directory, key: key))
         #expect(journal.steps == ["build"])
         #expect(journal.entry("build")?.outputs["v"] == .string("1"))
+        // A CI artifact unpacked with a group-writable mode is still read: its signature vouches for it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o664], ofItemAtPath: path)
+        #expect(try RunJournal.load(path: path, pipeline: "p.json", profile: nil, workspace: directory, key: key)?.steps == ["build"])
         // A last line cut short by a crash is not a forgery: that step runs again.
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()

@@ -18,7 +18,10 @@ public enum CheckoutRecovery {
     /// Takes the lock of the checkout holding `directory` and recovers what a dead run left.
     /// - Parameter grace: how long an orphaned process group has between SIGTERM and SIGKILL.
     /// - Throws: ``CheckoutLockError`` when another process holds the lock.
-    public static func begin(in directory: String, command: String, grace: TimeInterval = 5) async throws -> Session {
+    /// - Parameter environment: for `security`, which takes a dead run's temporary keychain off the search list.
+    public static func begin(
+        in directory: String, command: String, grace: TimeInterval = 5, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> Session {
         let lock = try CheckoutLock.acquire(in: directory, command: command)
         var notes: [String] = []
         if let previous = lock.previous {
@@ -53,6 +56,10 @@ public enum CheckoutRecovery {
             let scratch = RunScratch.removeLeftovers(of: previous.pid)
             if !scratch.isEmpty {
                 note += "; removed its scratch folder\(scratch.count == 1 ? "" : "s") (\(scratch.map { "'\($0)'" }.joined(separator: ", ")))"
+                let keychains = await removeFromSearchList(inside: scratch, directory: directory, environment: environment)
+                if !keychains.isEmpty {
+                    note += " and took its keychain\(keychains.count == 1 ? "" : "s") off the search list"
+                }
             }
             notes.append(note)
         }
@@ -64,5 +71,23 @@ public enum CheckoutRecovery {
             throw CheckoutLockError.cannotLock(path: lock.path, reason: "\(error)")
         }
         return Session(lock: lock, notes: notes)
+    }
+
+    /// Takes the keychains inside `folders` (a dead run's temporary keychain) off the user's keychain search list,
+    /// where `signing.sync` or `signing.keychain` put it; nothing where there is no `security` (Linux).
+    /// - Returns: the keychains taken off.
+    static func removeFromSearchList(inside folders: [String], directory: String, environment: [String: String]) async -> [String] {
+        guard ProcessRunner.resolveExecutable("security", directory: directory, environment: environment) != nil else { return [] }
+        let list = ProcessRequest(arguments: SecurityCommand.listKeychains, directory: directory, environment: environment)
+        guard let listed = try? await ProcessRunner.run(list, onLine: { _, _ in }), listed.succeeded else { return [] }
+        let current = SecurityCommand.searchList(from: listed.standardOutput)
+        // A Mac spells the temporary folder two ways (`/var/…` and `/private/var/…`).
+        let prefixes = folders.flatMap { folder in [folder + "/", (Platform.canonicalPath(folder) ?? folder) + "/", "/private" + folder + "/"] }
+        let gone = current.filter { keychain in prefixes.contains { keychain.hasPrefix($0) } }
+        guard !gone.isEmpty else { return [] }
+        let set = ProcessRequest(
+            arguments: SecurityCommand.setSearchList(current.filter { !gone.contains($0) }), directory: directory, environment: environment)
+        guard let result = try? await ProcessRunner.run(set, onLine: { _, _ in }), result.succeeded else { return [] }
+        return gone
     }
 }

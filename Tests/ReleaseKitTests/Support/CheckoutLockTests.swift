@@ -189,4 +189,36 @@ import Testing
             session.notes.first?.hasSuffix("taken over; left alone process group \(group) it names: not a step it started") == true,
             "\(session.notes)")
     }
+
+    /// Issue 40 F7: `kill -9` during `signing.sync`'s import left the certificate's private key and the temporary
+    /// keychain in the run's scratch folder, and the keychain on the search list. The next run removes the dead run's
+    /// `release-run-PID-N` folder and takes its keychains off the search list (here with the fake `security`).
+    @Test func aDeadRunsScratchFolderAndKeychainAreRemoved() async throws {
+        let main = try repository()
+        let pid: Int32 = 999_996
+        let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("release-run-\(pid)-42")
+        let signing = scratch + "/release-signing-1"
+        try FileManager.default.createDirectory(atPath: signing, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: signing + "/signing.key", contents: Data("-----BEGIN RSA PRIVATE KEY-----".utf8))
+        let keychain = scratch + "/release-signing.keychain-db"
+        FileManager.default.createFile(atPath: keychain, contents: Data())
+        let state = main + "-fake-state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let login = "/Users/ci/Library/Keychains/login.keychain-db"
+        try JSONSerialization.data(withJSONObject: [login, keychain]).write(to: URL(fileURLWithPath: state + "/search-list.json"))
+        let dead = CheckoutLock.Holder(pid: pid, started: Date(timeIntervalSince1970: 1_800_000_000), command: "release run")
+        try JSONEncoder.stateFile.encode(dead).write(to: URL(fileURLWithPath: main + "/.git/release-holder.json"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = FixturePaths.fixture("FakeTools").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["RELEASE_FAKE_STATE"] = state
+        environment["HOME"] = "/Users/ci"
+        let session = try await CheckoutRecovery.begin(in: main, command: "release run", grace: 0.2, environment: environment)
+        defer { session.lock.release() }
+        #expect(!FileManager.default.fileExists(atPath: scratch), "the dead run's key is still on disk")
+        #expect(
+            session.notes.first?.hasSuffix("taken over; removed its scratch folder ('\(scratch)') and took its keychain off the search list") == true,
+            "\(session.notes)")
+        let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state + "/search-list.json"))) as? [String]
+        #expect(list == [login])
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseKit
+import ReleaseTestSupport
 import Synchronization
 import Testing
 
@@ -64,12 +65,19 @@ import Testing
         let first = try ReleaseBinary.start(["run", "slow.json"], in: directory, stderrFile: "first.stderr")
         try ReleaseBinary.waitFor(directory + "/work.pid")
         let orphan = try #require(pid(in: directory + "/work.pid"))
-        // The group is in the lock file before the run is killed (it is written as soon as the step is spawned).
+        // The group is in the holder's record before the run is killed (it is written as soon as the step is spawned).
         let deadline = Date().addingTimeInterval(60)
-        while !((try? String(contentsOfFile: directory + "/.git/release.lock", encoding: .utf8)) ?? "").contains("\(orphan)") {
-            try #require(Date() < deadline, "the lock file never listed the step's group")
+        while !((try? String(contentsOfFile: directory + "/.git/release-holder.json", encoding: .utf8)) ?? "").contains("\(orphan)") {
+            try #require(Date() < deadline, "the holder's record never listed the step's group")
             Thread.sleep(forTimeInterval: 0.01)
         }
+        // Its scratch folder, where `signing.sync` keeps the certificate's key while it imports it (issue 40 F7).
+        // (The binary's TMPDIR is the tests' temporary folder.)
+        let scratchFolders = try FileManager.default.contentsOfDirectory(atPath: TestTemporary.root)
+            .filter { $0.hasPrefix("release-run-\(first.processIdentifier)-") }
+        #expect(scratchFolders.count == 1, "\(scratchFolders)")
+        let scratch = (TestTemporary.root as NSString).appendingPathComponent(try #require(scratchFolders.first))
+        FileManager.default.createFile(atPath: scratch + "/signing.key", contents: Data("-----BEGIN RSA PRIVATE KEY-----".utf8))
         kill(first.processIdentifier, SIGKILL)
         let leftover = directory + "/.report.json.tmp-\(first.processIdentifier)-12345"
         FileManager.default.createFile(atPath: leftover, contents: Data("{".utf8))
@@ -84,11 +92,12 @@ import Testing
         #expect(next.stderr.contains("note: pid \(first.processIdentifier) ('release run', started 20"), "\(next.stderr)")
         #expect(
             next.stderr.contains(
-                "Z) ended without releasing '\(directory)/.git/release.lock'; taken over; stopped the process group of its steps still running (\(orphan)); removed 1 temporary file it left\n"
+                "Z) ended without releasing '\(directory)/.git/release.lock'; taken over; stopped the process group of its steps still running (\(orphan)); removed 1 temporary file it left; removed its scratch folder ('\(scratch)')\n"
             ),
             "\(next.stderr)")
         #expect(!isAlive(orphan), "the orphaned step still runs")
         #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(!FileManager.default.fileExists(atPath: scratch), "the killed run's signing key is still on disk")
         #expect(FileManager.default.fileExists(atPath: unrelated), "another process's temporary file is not touched")
     }
 

@@ -310,8 +310,8 @@ extension LocalAppStoreConnectServer {
     ]
 
     private static func checkWhatsNew(_ attributes: [String: Any]) throws {
-        if let text = attributes["whatsNew"] as? String, text.count > AppStoreLocale.whatsNewLimit {
-            throw AppStoreConnectProblem.invalid("/data/attributes/whatsNew", "'whatsNew' is \(text.count) characters; the limit is \(AppStoreLocale.whatsNewLimit)")
+        if let text = attributes["whatsNew"] as? String, text.utf16.count > AppStoreLocale.whatsNewLimit {
+            throw AppStoreConnectProblem.invalid("/data/attributes/whatsNew", "'whatsNew' is \(text.utf16.count) characters; the limit is \(AppStoreLocale.whatsNewLimit)")
         }
     }
 

@@ -287,9 +287,9 @@ extension LocalAppStoreConnectServer {
             let valid = (1...3).contains(parts.count) && parts.allSatisfy { (2...4).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
             if !valid { throw AppStoreConnectProblem.invalid("/data/attributes/locale", "'\(locale)' is not a valid locale, such as en-US") }
         }
-        if let whatsNew, whatsNew.count > whatsNewLimit {
+        if let whatsNew, whatsNew.utf16.count > whatsNewLimit {
             throw AppStoreConnectProblem.invalid(
-                "/data/attributes/whatsNew", "'whatsNew' is \(whatsNew.count) characters; the limit is \(whatsNewLimit)")
+                "/data/attributes/whatsNew", "'whatsNew' is \(whatsNew.utf16.count) characters; the limit is \(whatsNewLimit)")
         }
     }
 

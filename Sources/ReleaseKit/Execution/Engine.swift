@@ -43,7 +43,8 @@ public final class Engine: Sendable {
             self.journal = RunJournal(
                 path: RunJournal.path(for: plan.pipeline.definition.file, in: directory, only: plan.options.only),
                 pipeline: plan.pipeline.definition.file, profile: plan.profile, now: plan.options.now,
-                workspace: plan.options.workingDirectory, commit: plan.git.sha)
+                workspace: plan.options.workingDirectory, key: RunJournalKey.resolve(environment: plan.options.environment),
+                commit: plan.git.sha)
         }
     }
 
@@ -735,9 +736,7 @@ public final class Engine: Sendable {
     }
 
     private func makeScratchDirectory() -> String {
-        let path = NSTemporaryDirectory() + "release-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        RunScratch.create()
     }
 
     private func message(for error: any Error) -> String {

@@ -14,6 +14,12 @@ import Synchronization
 /// with `--only` writes its own file beside the pipeline's, `NAME@DIGEST` (a digest of the selection), and keeps it
 /// when it succeeds; `--resume` reads the pipeline's file and every such part, so the journals of jobs that ran in
 /// parallel on other machines add up instead of overwriting each other.
+///
+/// Every line is signed: the line's JSON, a space, and an HMAC-SHA256 of it (a step's line bound to its file's
+/// header) under a key kept outside the checkout (``RunJournalKey``). A journal with a line that does not verify
+/// (edited, forged, written under another key) is refused as a whole with ``RunJournalError/untrusted(path:reason:)``,
+/// never trusted: a forged line once made `--resume` skip a rejecting gate. The file itself is read only when it is
+/// this user's regular file, not a symlink.
 public final class RunJournal: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public var fingerprint: String
@@ -33,7 +39,13 @@ public final class RunJournal: Sendable {
     public let path: String
     /// The run's working directory: recorded paths inside it are stored relative to it.
     public let workspace: String
+    /// What signs the lines.
+    public let key: RunJournalKey
     private let contents: Mutex<Contents>
+    /// The header line this process wrote (what its step lines are bound to).
+    private let headerLine = Mutex<Data?>(nil)
+    /// The most one journal file may hold.
+    static let fileLimit = 64 << 20
 
     /// Where the journal of `pipelineFile` lives (``JournalLocation``); a run with `--only` (`only` not empty) has
     /// its own part, named after what it selects.
@@ -71,36 +83,70 @@ public final class RunJournal: Sendable {
     /// The journal left by the last runs of the same pipeline and profile: its file at `path` and the parts beside
     /// it (runs with `--only`, perhaps on other machines), merged; nil when there is none. The clock is the earliest
     /// of theirs: the run that started first.
-    public static func load(path: String, pipeline: String, profile: String?, workspace: String) -> RunJournal? {
+    /// - Throws: ``RunJournalError/untrusted(path:reason:)`` for a file that is not this user's regular file, or
+    ///   holds a line whose signature does not verify under `key`.
+    public static func load(path: String, pipeline: String, profile: String?, workspace: String, key: RunJournalKey) throws -> RunJournal? {
         var merged: Contents?
         for file in family(of: path) {
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            let lines = data.split(separator: UInt8(ascii: "\n"))
-            guard let first = lines.first, let header = try? JSONDecoder.stateFile.decode(Header.self, from: Data(first)),
+            let data: Data
+            do {
+                guard let read = try RegularFile.read(file, limit: fileLimit, checks: .signedState) else { continue }
+                data = read
+            } catch {
+                throw RunJournalError.untrusted(path: file, reason: "\(error)")
+            }
+            var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            // A last line without its newline was cut short by a crash: that step simply runs again.
+            // (Split on "\n", a whole file ends with an empty piece: either way the last piece goes.)
+            if !lines.isEmpty { lines.removeLast() }
+            guard let first = lines.first else { continue }
+            guard let headerJSON = verified(Data(first), header: Data(), key: key) else {
+                throw RunJournalError.untrusted(path: file, reason: "its header is not signed with \(key.source)")
+            }
+            guard let header = try? JSONDecoder.stateFile.decode(Header.self, from: headerJSON),
                 header.pipeline == pipeline, header.profile == profile
             else { continue }
             var contents = merged ?? Contents(pipeline: pipeline, profile: profile, now: header.now, steps: [:], commit: header.commit)
             contents.now = min(contents.now, header.now)
-            // A line cut short by a crash is ignored: that step simply runs again.
-            for line in lines.dropFirst() {
-                if let record = try? JSONDecoder.stateFile.decode(Line.self, from: Data(line)) { contents.steps[record.step] = record.entry }
+            for (offset, line) in lines.dropFirst().enumerated() {
+                guard let json = verified(Data(line), header: headerJSON, key: key),
+                    let record = try? JSONDecoder.stateFile.decode(Line.self, from: json)
+                else {
+                    throw RunJournalError.untrusted(path: file, reason: "line \(offset + 2) is not signed with \(key.source)")
+                }
+                contents.steps[record.step] = record.entry
             }
             merged = contents
         }
         guard let merged else { return nil }
-        return RunJournal(path: path, workspace: workspace, contents: merged)
+        return RunJournal(path: path, workspace: workspace, key: key, contents: merged)
+    }
+
+    /// The JSON of a signed line when its signature verifies; nil otherwise.
+    private static func verified(_ line: Data, header: Data, key: RunJournalKey) -> Data? {
+        guard let space = line.lastIndex(of: UInt8(ascii: " ")) else { return nil }
+        let json = Data(line[line.startIndex..<space])
+        let signature = String(decoding: line[line.index(after: space)...], as: UTF8.self)
+        return key.verifies(signature, of: json, header: header) ? json : nil
+    }
+
+    /// `json` signed: the line written to the file, without its newline.
+    private func signed(_ json: Data, header: Data) -> Data {
+        json + Data(" ".utf8) + Data(key.signature(of: json, header: header).utf8)
     }
 
     /// A fresh journal for a new run in `workspace`, started on `commit`.
-    public init(path: String, pipeline: String, profile: String?, now: Date, workspace: String, commit: String? = nil) {
+    public init(path: String, pipeline: String, profile: String?, now: Date, workspace: String, key: RunJournalKey, commit: String? = nil) {
         self.path = path
         self.workspace = workspace
+        self.key = key
         self.contents = Mutex(Contents(pipeline: pipeline, profile: profile, now: now, steps: [:], commit: commit))
     }
 
-    private init(path: String, workspace: String, contents: Contents) {
+    private init(path: String, workspace: String, key: RunJournalKey, contents: Contents) {
         self.path = path
         self.workspace = workspace
+        self.key = key
         self.contents = Mutex(contents)
     }
 
@@ -142,10 +188,12 @@ public final class RunJournal: Sendable {
         guard let data = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) else { return }
         contents.withLock { state in
             state.steps[step] = entry
-            guard let handle = FileHandle(forWritingAtPath: path) else { return }
-            defer { try? handle.close() }
-            _ = try? handle.seekToEnd()
-            try? handle.write(contentsOf: data + Data([UInt8(ascii: "\n")]))
+            guard let header = headerLine.withLock({ $0 }),
+                let descriptor = try? RegularFile.open(path, flags: O_WRONLY | O_APPEND, checks: .signedState)
+            else { return }
+            defer { close(descriptor) }
+            let line = signed(data, header: header) + Data([UInt8(ascii: "\n")])
+            _ = line.withUnsafeBytes { Platform.write(descriptor, $0) }
         }
     }
 
@@ -156,12 +204,13 @@ public final class RunJournal: Sendable {
         let snapshot = contents.withLock { $0 }
         try? FileManager.default.createDirectory(atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
         guard
-            var data = try? JSONEncoder.stateFile.encode(
+            let header = try? JSONEncoder.stateFile.encode(
                 Header(pipeline: snapshot.pipeline, profile: snapshot.profile, now: snapshot.now, commit: snapshot.commit))
         else { return }
-        data.append(UInt8(ascii: "\n"))
+        headerLine.withLock { $0 = header }
+        var data = signed(header, header: Data()) + Data([UInt8(ascii: "\n")])
         for (step, entry) in snapshot.steps.sorted(by: { $0.key < $1.key }) {
-            if let line = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) { data.append(line + Data([UInt8(ascii: "\n")])) }
+            if let line = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) { data.append(signed(line, header: header) + Data([UInt8(ascii: "\n")])) }
         }
         try? AtomicFile.write(data, to: path)
     }
@@ -186,6 +235,20 @@ public final class RunJournal: Sendable {
             }
         }
         return FileDigest.sha256(of: Data((kind + "\n" + text).utf8))
+    }
+}
+
+/// Why a run journal is not used.
+public enum RunJournalError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Edited, forged, written under another key, or not this user's regular file.
+    case untrusted(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .untrusted(let path, let reason):
+            return "the run journal '\(path)' is refused: \(reason) (edited, or written by a run with another key); "
+                + "--resume never trusts it. Run without --resume to start over, or remove it"
+        }
     }
 }
 

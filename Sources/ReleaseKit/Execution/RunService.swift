@@ -16,7 +16,8 @@ public enum RunService {
 
     /// Plans `validated` with `options`, then, when `options.resume` finds the journal of an unfinished run of the
     /// same pipeline and profile, plans again from it.
-    /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step; what planning throws.
+    /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step; ``RunJournalError`` for a journal that
+    ///   is refused (edited, or signed with another key: ``RunJournalKey``); what planning throws.
     public static func plan(_ validated: ValidatedPipeline, options: RunOptions, masker: SecretMasker) async throws -> Planned {
         var options = options
         let plan = try await Planner().plan(validated, options: options, masker: masker)
@@ -25,7 +26,8 @@ public enum RunService {
         let file = validated.definition.file
         let directory = options.workingDirectory
         let path = RunJournal.path(for: file, in: directory, only: options.only)
-        guard let journal = RunJournal.load(path: path, pipeline: file, profile: plan.profile, workspace: directory) else {
+        let key = RunJournalKey.resolve(environment: options.environment)
+        guard let journal = try RunJournal.load(path: path, pipeline: file, profile: plan.profile, workspace: directory, key: key) else {
             let what = options.only.isEmpty ? "every step" : "the selected steps and what they need"
             return Planned(
                 plan: plan, journal: nil, options: options,

@@ -16,6 +16,8 @@ public struct JSONPath: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
     public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+    /// This path followed by `path`'s components.
+    public func appending(_ path: JSONPath) -> JSONPath { JSONPath(components + path.components) }
 
     public var description: String {
         var text = "$"

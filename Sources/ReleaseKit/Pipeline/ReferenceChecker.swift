@@ -358,19 +358,38 @@ struct ReferenceChecker {
     }
 
     /// A shell script's references must be in places where quoting keeps their values text (``ShellScript``), and
-    /// its environment may not set the variables that carry them.
+    /// its environment may not set the variables that carry them. The script of an argv `["sh", "-c", "…"]` is one
+    /// too; where its values cannot travel in the environment (another option, a plugin, `env -i`) a reference in it
+    /// is refused with the safe spelling.
     private func checkShellScript(_ step: StepDefinition, kind: StepKind, into diagnostics: inout DiagnosticList) {
-        guard let option = kind.shellScript, let node = step.with[option.script], let text = node.string,
-            Template.mayContainReferences(text), let script = try? ShellScript(parsing: text)
-        else { return }
-        let path = step.path.appending("with").appending(option.script)
+        let withPath = step.path.appending("with")
+        let scriptNode = kind.shellScript.flatMap { step.with[$0.script] }
+        for problem in ShellScript.argvProblems(in: step.with, handled: scriptNode) {
+            diagnostics.add("step '\(step.id)': '\(Echo.text(problem.source))' is \(problem.reason)", at: problem.node, withPath.appending(problem.path))
+        }
+        guard let option = kind.shellScript, let node = scriptNode else { return }
+        let text: String
+        var path = withPath.appending(option.script)
+        var at = node
+        if let string = node.string, option.acceptsString {
+            text = string
+        } else if case .array(let items) = node.value, case let argv = items.compactMap(\.string), argv.count == items.count,
+            let index = ShellInvocation.scriptIndex(argv)
+        {
+            text = argv[index]
+            path = path.appending(index)
+            at = items[index]
+        } else {
+            return
+        }
+        guard Template.mayContainReferences(text), let script = try? ShellScript(parsing: text) else { return }
         for problem in script.problems {
-            diagnostics.add("step '\(step.id)': '\(Echo.text(problem.source))' in the shell script is \(problem.reason)", at: node, path)
+            diagnostics.add("step '\(step.id)': '\(Echo.text(problem.source))' in the shell script is \(problem.reason)", at: at, path)
         }
         for member in step.with[option.environment]?.members ?? [] where member.key.hasPrefix(ShellScript.variablePrefix) {
             diagnostics.add(
                 "step '\(step.id)': '\(Echo.text(member.key))' is reserved for the values of the script's ${…} references (\(ShellScript.variablePrefix)1, \(ShellScript.variablePrefix)2, …)",
-                at: member.keyLocation, step.path.appending("with").appending(option.environment).appending(member.key))
+                at: member.keyLocation, withPath.appending(option.environment).appending(member.key))
         }
     }
 

@@ -141,6 +141,14 @@ public struct RepositoryInspection: Sendable, Equatable {
         } catch {
             throw Problem(description: "cannot read the project: \(error)")
         }
+        // What is read must be the repository's own: a project.pbxproj (or spec) that is a symlink out of it is not.
+        let canonicalRoot = Platform.canonicalPath(root) ?? root
+        for file in [versions.project?.projectFile, versions.xcodegen?.projectFile].compactMap({ $0 }) {
+            if let real = Platform.canonicalPath(file), FilePath.relative(real, to: canonicalRoot) == nil {
+                throw Problem(
+                    description: "'\(Echo.text(relative(file, to: root)))' is a symbolic link to '\(Echo.text(real))', outside the repository \(root): refused")
+            }
+        }
         let report = versions.report
         result.xcodegenSpec = report.xcodegenSpec.map { relative($0, to: root) }
         let projectPath = versions.project?.path

@@ -76,4 +76,60 @@ public struct ShellScript: Sendable {
         }
         return (script, environment)
     }
+
+    /// A shell's `-c` script inside an argv (``ShellInvocation``) that holds a `${…}` reference no environment variable
+    /// can carry: in an option whose kind does not pass values through its environment, or behind `env -i`.
+    public struct ArgvProblem: Sendable, Equatable {
+        /// The script argument's node.
+        public var node: JSONNode
+        /// Where it is, from the node given.
+        public var path: JSONPath
+        /// The first reference in it, as written.
+        public var source: String
+        /// What is wrong and the safe spelling.
+        public var reason: String
+    }
+
+    /// The `${…}` references in the `-c` scripts of the argv arrays in `node` that quoting through the environment does
+    /// not cover: all of them except `handled`'s script (the kind's own script option, whose values go through its
+    /// environment) unless that one clears the environment (`env -i`).
+    public static func argvProblems(in node: JSONNode, handled: JSONNode? = nil, path: JSONPath = .root) -> [ArgvProblem] {
+        switch node.value {
+        case .array(let items):
+            var problems: [ArgvProblem] = []
+            let argv = items.map(\.string)
+            if argv.allSatisfy({ $0 != nil }), let match = ShellInvocation.match(argv.map { $0 ?? "" }) {
+                let index: Int
+                let reason: String
+                var covered = handled == node
+                switch match {
+                case .script(let at):
+                    index = at
+                    reason = "in a shell's -c script, where its value would be read as code; " + ShellInvocation.safeSpelling
+                case .scriptWithoutEnvironment(let at):
+                    index = at
+                    covered = false
+                    reason =
+                        "in a shell's -c script behind 'env -i', where its value would be read as code and no environment variable reaches the shell; pass it as a positional argument ([\"sh\", \"-c\", \"echo \\\"$1\\\"\", \"sh\", \"${…}\"])"
+                }
+                if !covered, let text = argv[index], Template.mayContainReferences(text),
+                    let template = try? Template(parsing: text),
+                    let source = template.segments.lazy.compactMap({ segment -> String? in
+                        if case .reference(_, let source) = segment { return source }
+                        return nil
+                    }).first
+                {
+                    problems.append(ArgvProblem(node: items[index], path: path.appending(index), source: source, reason: reason))
+                }
+            }
+            for (offset, item) in items.enumerated() {
+                problems += argvProblems(in: item, handled: handled, path: path.appending(offset))
+            }
+            return problems
+        case .object(let members):
+            return members.flatMap { argvProblems(in: $0.value, handled: handled, path: path.appending($0.key)) }
+        case .null, .bool, .number, .string:
+            return []
+        }
+    }
 }

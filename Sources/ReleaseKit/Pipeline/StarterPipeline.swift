@@ -297,12 +297,14 @@ public struct StarterPipeline: Sendable, Equatable {
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")
             + ". Edit freely: 'release validate' checks it, 'release run --dry-run' shows what it would do, 'release run --rehearse' does it against local stand-ins."
+        // Names read from the project are text, never references: a scheme named `Demo${env.TOKEN}` stays that name.
+        func literal(_ text: String) -> J { .s(text.replacingOccurrences(of: "${", with: "$${")) }
         var variables: [(String, J)] = [
-            ("app", .s(appName)), ("scheme", .s(scheme)), ("configuration", .s(configuration)),
+            ("app", literal(appName)), ("scheme", literal(scheme)), ("configuration", literal(configuration)),
         ]
-        if let bundleIdentifier { variables.append(("bundle_id", .s(bundleIdentifier))) }
+        if let bundleIdentifier { variables.append(("bundle_id", literal(bundleIdentifier))) }
         variables += [
-            ("team", .s(team ?? "TEAMID0000")), ("testflight_group", .s(testflightGroup)), ("build_dir", .s("build")),
+            ("team", literal(team ?? "TEAMID0000")), ("testflight_group", literal(testflightGroup)), ("build_dir", .s("build")),
             ("tag", .s("v\(version)-\(build)")),
         ]
         let document: J = .o([

@@ -116,8 +116,16 @@ public struct Template: Sendable, Equatable {
             return .environment(name, fallback: fallback)
         case "secrets":
             guard parts.count == 2 else { throw ParseError(message: "'\(source)' needs a secret name: ${secrets.NAME}") }
-            try checkName(parts[1], source: source, what: "secret")
-            return .secret(parts[1])
+            // A secret is an environment variable a CI fills from its secret store: GitHub's names are letters, digits
+            // and `_`, not starting with a digit, and an exported workflow writes `${{ secrets.NAME }}`.
+            let name = parts[1]
+            guard let first = name.unicodeScalars.first, !("0"..."9").contains(first),
+                name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+            else {
+                throw ParseError(
+                    message: "invalid secret name '\(Echo.text(name))' in '\(Echo.text(source))': letters, digits and '_', not starting with a digit")
+            }
+            return .secret(name)
         case "steps":
             let pieces = trimmed.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard pieces.count == 4, pieces[2] == "outputs", !pieces[1].isEmpty, !pieces[3].isEmpty else {

@@ -55,6 +55,10 @@ public struct GitHubActionsWorkflow: Sendable {
         self.tool = tool
         self.attest = attest || pipeline.definition.attest
         if let problem = untravellablePaths().first { throw UsageError(problem) }
+        // `subject-path` takes one path per line: a path holding a line break would name two subjects.
+        if self.attest, let path = partition.jobs.flatMap({ attestedFiles(ofSteps: $0.steps) }).first(where: { $0.contains(where: \.isNewline) }) {
+            throw UsageError("asset path '\(Echo.text(path))' holds a line break: it would become two attestation subjects (subject-path takes one path per line); rename the file")
+        }
         if case .download(_, let version, let sha256) = tool, !sha256.isEmpty {
             let systems = Set(partition.jobs.map { $0.runner.system ?? "linux" })
             if systems.contains("macos"), sha256["darwin-universal"] == nil {

@@ -8,7 +8,8 @@ public struct GitInfo: Sendable, Equatable {
     public var commitCount: Int?
     /// Why the facts are missing, when they are (not a repository, git not installed).
     public var problem: String?
-    /// The run is a GitHub Actions `pull_request` or `pull_request_target` event: whoever opens the pull request
+    /// The run is a pull request build (``isPullRequest(_:)``: a GitHub Actions pull request event, a Bitrise, CircleCI
+    /// or Buildkite pull request): whoever opens the pull request
     /// names its branch (and picks the branch it targets), so no `when: {"branch": …}` holds (``conditionBranch``).
     public var pullRequest: Bool
 
@@ -30,9 +31,20 @@ public struct GitInfo: Sendable, Equatable {
         "BITRISE_GIT_BRANCH", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "TRAVIS_BRANCH", "BRANCH_NAME", "GIT_BRANCH",
     ]
 
-    /// Whether `environment` is a GitHub Actions pull request event (`GITHUB_EVENT_NAME`).
+    /// The GitHub Actions events of a pull request (`GITHUB_EVENT_NAME`): their branch is the author's.
+    static let pullRequestEvents: Set<String> = [
+        "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment",
+    ]
+
+    /// Whether `environment` is a pull request build: a GitHub Actions pull request event (`GITHUB_EVENT_NAME`), or
+    /// Bitrise's `BITRISE_PULL_REQUEST`, CircleCI's `CIRCLE_PULL_REQUEST` or Buildkite's `BUILDKITE_PULL_REQUEST` set
+    /// (Buildkite sets `false` outside one). GitLab merge requests are not told apart yet.
     static func isPullRequest(_ environment: [String: String]) -> Bool {
-        ["pull_request", "pull_request_target"].contains(environment["GITHUB_EVENT_NAME"] ?? "")
+        if pullRequestEvents.contains(environment["GITHUB_EVENT_NAME"] ?? "") { return true }
+        for name in ["BITRISE_PULL_REQUEST", "CIRCLE_PULL_REQUEST", "BUILDKITE_PULL_REQUEST"] {
+            if let value = environment[name], !value.isEmpty, value != "false" { return true }
+        }
+        return false
     }
 
     /// Reads the facts for the repository containing `directory`.

@@ -73,27 +73,42 @@ public struct Interpolator: Sendable {
     /// - Throws: ``ResolutionError``; ``ResolutionError/unsafeShellReference(_:_:)`` for a reference no quoting makes
     ///   safe (`validate` reports those first).
     public func options(_ with: JSONNode, of kind: StepKind) throws(ResolutionError) -> JSONNode {
-        guard let option = kind.shellScript, let members = with.members,
-            let scriptNode = with[option.script], let text = scriptNode.string, Template.mayContainReferences(text)
-        else { return try node(with) }
-        let script: ShellScript
-        do {
-            script = try ShellScript(parsing: text)
-        } catch {
-            throw .invalidTemplate(error.message)
+        let scriptNode = kind.shellScript.flatMap { with[$0.script] }
+        // An argv `["sh", "-c", "… ${x} …"]` anywhere else, or one that clears the environment, cannot be made safe.
+        if let problem = ShellScript.argvProblems(in: with, handled: scriptNode).first {
+            throw .unsafeShellReference(problem.source, problem.reason)
         }
+        guard let option = kind.shellScript, let members = with.members, let scriptNode else { return try node(with) }
         var stack: [String] = []
         let resolve = { (reference: TemplateReference) throws(ResolutionError) -> String in try self.value(of: reference, stack: &stack) }
-        guard let rendered = try script.render(resolve) else {
-            let problem = script.problems.first
-            throw .unsafeShellReference(problem?.source ?? "", problem?.reason ?? "")
+        let renderedScript: JSONNode
+        let environment: [String: String]
+        if let text = scriptNode.string, option.acceptsString {
+            guard Template.mayContainReferences(text) else { return try node(with) }
+            let rendered = try Self.render(text, resolve)
+            renderedScript = JSONNode(.string(rendered.script), at: scriptNode.location)
+            environment = rendered.environment
+        } else if case .array(let items) = scriptNode.value, let argv = Self.strings(items),
+            let index = ShellInvocation.scriptIndex(argv), Template.mayContainReferences(argv[index])
+        {
+            // The script of `["sh", "-c", "…"]` is a script like a `shell: true` string; the other words are argv.
+            let rendered = try Self.render(argv[index], resolve)
+            var resolvedItems: [JSONNode] = []
+            for (offset, item) in items.enumerated() {
+                resolvedItems.append(offset == index ? JSONNode(.string(rendered.script), at: item.location) : try node(item))
+            }
+            renderedScript = JSONNode(.array(resolvedItems), at: scriptNode.location)
+            environment = rendered.environment
+        } else {
+            return try node(with)
         }
+        let rendered = (script: renderedScript, environment: environment)
         var resolved: [JSONNode.Member] = []
         var environmentSet = false
         for member in members {
             var value: JSONNode
             if member.key == option.script {
-                value = JSONNode(.string(rendered.script), at: member.value.location)
+                value = rendered.script
             } else {
                 value = try node(member.value)
             }
@@ -114,6 +129,33 @@ public struct Interpolator: Sendable {
             resolved.append(JSONNode.Member(key: option.environment, keyLocation: scriptNode.location, value: JSONNode(.object(entries), at: scriptNode.location)))
         }
         return JSONNode(.object(resolved), at: with.location)
+    }
+
+    /// `text` parsed and rendered as a script whose values travel in environment variables.
+    private static func render(
+        _ text: String, _ resolve: (TemplateReference) throws(ResolutionError) -> String
+    ) throws(ResolutionError) -> (script: String, environment: [String: String]) {
+        let script: ShellScript
+        do {
+            script = try ShellScript(parsing: text)
+        } catch {
+            throw .invalidTemplate(error.message)
+        }
+        guard let rendered = try script.render(resolve) else {
+            let problem = script.problems.first
+            throw .unsafeShellReference(problem?.source ?? "", problem?.reason ?? "")
+        }
+        return rendered
+    }
+
+    /// The items' strings, or nil when one is not a string.
+    private static func strings(_ items: [JSONNode]) -> [String]? {
+        var strings: [String] = []
+        for item in items {
+            guard let text = item.string else { return nil }
+            strings.append(text)
+        }
+        return strings
     }
 
     /// The value of one variable, with its own references resolved.

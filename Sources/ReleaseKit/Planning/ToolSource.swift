@@ -303,6 +303,13 @@ public enum ToolSource: Sendable, Equatable {
             return try pinning(String(decoding: data, as: UTF8.self))
         }
         for _ in 0..<6 {
+            // Digests pinned from a file anyone on the way could change pin nothing: https only (a loopback address,
+            // where tests serve it, excepted).
+            if !Self.isSecureForPinning(url) {
+                throw UsageError(
+                    "cannot pin release \(version): \(HTTPRequest.redact(url)) is plain http, which anyone on the way can change; give the digests in the pipeline's tool block (\"sha256\": {\"linux-x86_64\": ...}) or an https URL"
+                )
+            }
             let response: HTTPResponse
             do {
                 response = try await client.send(HTTPRequest(url: url, maxResponseBytes: 1 << 20))
@@ -325,5 +332,13 @@ public enum ToolSource: Sendable, Equatable {
             return try pinning(String(decoding: response.body, as: UTF8.self))
         }
         throw UsageError("cannot pin release \(version): \(HTTPRequest.redact(first)) redirects too often")
+    }
+
+    /// Whether `url` may carry the digests that are pinned: https, or http to a loopback address.
+    static func isSecureForPinning(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else { return false }
+        if scheme == "https" { return true }
+        guard scheme == "http", let host = components.host?.lowercased() else { return false }
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

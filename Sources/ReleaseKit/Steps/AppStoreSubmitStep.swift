@@ -101,8 +101,9 @@ public struct AppStoreSubmitStep: Step {
                 let hint = AppStoreLocale.suggestion(for: locale).map { "did you mean '\($0)'?" } ?? "App Store Connect's locales are " + AppStoreLocale.all.joined(separator: ", ")
                 throw StepError.invalidOption(option, "'\(Echo.text(locale))' is not a locale App Store Connect knows (\(hint))")
             }
-            if let text = texts[locale], text.count > AppStoreLocale.whatsNewLimit {
-                throw StepError.invalidOption(option, "\(text.count) characters for \(locale); App Store Connect accepts at most \(AppStoreLocale.whatsNewLimit)")
+            // Counted in UTF-16 code units, as App Store Connect counts: an emoji is two, a family of five people nine.
+            if let text = texts[locale], text.utf16.count > AppStoreLocale.whatsNewLimit {
+                throw StepError.invalidOption(option, "\(text.utf16.count) characters for \(locale); App Store Connect accepts at most \(AppStoreLocale.whatsNewLimit)")
             }
         }
     }
@@ -115,10 +116,22 @@ public struct AppStoreSubmitStep: Step {
             for locale in context.files.names(in: folder) ?? [] {
                 let file = (folder as NSString).appendingPathComponent("\(locale)/release_notes.txt")
                 guard context.files.exists(file) else { continue }
-                guard let handle = FileHandle(forReadingAtPath: file) else { throw StepError.failed("cannot read \(file)") }
-                defer { try? handle.close() }
-                let data = (try? handle.read(upToCount: Self.maximumNotesFile + 1)) ?? Data()
-                guard data.count <= Self.maximumNotesFile, let text = String(data: data, encoding: .utf8) else {
+                // A regular file only (a FIFO there once stalled preflight past two SIGTERMs), within the cap, and
+                // inside the checkout: a symlink to `/etc/hostname` is not release notes to publish.
+                let data: Data
+                do {
+                    guard let read = try RegularFile.read(file, limit: Self.maximumNotesFile, checks: .input) else { continue }
+                    data = read
+                } catch RegularFile.Refusal.tooLarge {
+                    throw StepError.failed("\(file): not UTF-8 text within \(ByteFormat.size(Int64(Self.maximumNotesFile)))")
+                } catch {
+                    throw StepError.failed("\(error)")
+                }
+                let checkout = Platform.canonicalPath(GitDirectory.checkoutRoot(of: context.workingDirectory)) ?? context.workingDirectory
+                if let real = Platform.canonicalPath(file), FilePath.relative(real, to: checkout) == nil {
+                    throw StepError.failed("\(file): a symbolic link to '\(Echo.text(real))', outside the checkout '\(checkout)': refused")
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
                     throw StepError.failed("\(file): not UTF-8 text within \(ByteFormat.size(Int64(Self.maximumNotesFile)))")
                 }
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

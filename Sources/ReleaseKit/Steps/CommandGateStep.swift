@@ -30,6 +30,8 @@ public struct CommandGateStep: Step {
         .init("exit_code", "number", "the command's exit status"),
         .init("stdout", "string", "standard output, trailing newlines removed"),
     ]
+    /// An argv such as `["sh", "-c", "…"]` gets its script's `${…}` values as `RELEASE_V_n` variables set in `env`.
+    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env", acceptsString: false)
     public static let example = """
         { "id": "validate", "uses": "gate.command", "gate": true, "needs": ["export"], "when": {"os": "macos"},
           "with": { "run": ["xcrun", "altool", "--validate-app", "-f", "build/Demo.ipa", "-t", "ios",

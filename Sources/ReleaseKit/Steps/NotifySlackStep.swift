@@ -39,7 +39,7 @@ public struct NotifySlackStep: RunReportingStep {
         public var text: String?
         @StepOption(help: "what {{version}} shows (default: the 'version' and 'build' outputs of the first followed step that has them, as '3.0.0 (4321)')")
         public var version: String?
-        @StepOption(help: "links shown under the message, label → URL; placeholders allowed; a link whose URL comes out empty (a step that failed) is left out")
+        @StepOption(help: "links shown under the message, label → URL; placeholders allowed in both; a link whose URL comes out empty (a step that failed) is left out")
         public var links: [String: String] = [:]
 
         public init() {}
@@ -71,7 +71,7 @@ public struct NotifySlackStep: RunReportingStep {
         var templates = [("title", options.title)]
         if let text = options.text { templates.append(("text", text)) }
         if let version = options.version { templates.append(("version", version)) }
-        templates += options.links.sorted { $0.key < $1.key }.map { ("links", $0.value) }
+        templates += options.links.sorted { $0.key < $1.key }.flatMap { [("links", $0.key), ("links", $0.value)] }
         for (option, template) in templates {
             for name in Self.names(in: template) where !Self.placeholders.contains(name) && Self.stepOutput(name) == nil {
                 throw StepError.invalidOption(
@@ -158,7 +158,9 @@ public struct NotifySlackStep: RunReportingStep {
         }
         let links = options.links.sorted { $0.key < $1.key }.compactMap { label, template -> String? in
             let url = masker.mask(render(template, status, escape: false, masker: masker))
-            return url.isEmpty ? nil : "<\(SlackMessage.linkTarget(url))|\(SlackMessage.escaped(label))>"
+            // The label takes placeholders too ("Get {{steps.o.outputs.v}}"), filled like the URL.
+            let text = masker.mask(render(label, status, escape: false, masker: masker))
+            return url.isEmpty ? nil : "<\(SlackMessage.linkTarget(url))|\(SlackMessage.escaped(text))>"
         }
         if !links.isEmpty { blocks.append(.section(masker.mask(links.joined(separator: " · ")))) }
         var context = ["pipeline *\(SlackMessage.escaped(status.pipeline))*"]

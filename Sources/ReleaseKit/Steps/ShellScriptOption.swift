@@ -1,6 +1,7 @@
 /// Which option of a step kind holds a `/bin/sh` script, and which one the command's environment: the script's
 /// `${…}` references reach the shell as variables added to that environment, never as script text (see
-/// `ShellScript` in Pipeline/).
+/// `ShellScript` in Pipeline/). An argv in ``script`` whose program is a shell given `-c` (``ShellInvocation``) has its
+/// script argument treated the same way.
 public struct ShellScriptOption: Sendable, Equatable {
     /// The option whose value, when it is a string, is a script (`run`).
     public var script: String
@@ -9,12 +10,16 @@ public struct ShellScriptOption: Sendable, Equatable {
     /// The bool option that must be true for a string in ``script`` to run as a script (`shell`); nil when a string
     /// always is one.
     public var enabledBy: String?
+    /// Whether a string in ``script`` is a script at all; false for a kind whose command is only ever an argv (the
+    /// option is declared for the argv case: `["sh", "-c", "…"]`, whose script gets its values the same way).
+    public var acceptsString: Bool
 
     /// Creates a value from its parts.
-    public init(script: String, environment: String, enabledBy: String? = nil) {
+    public init(script: String, environment: String, enabledBy: String? = nil, acceptsString: Bool = true) {
         self.script = script
         self.environment = environment
         self.enabledBy = enabledBy
+        self.acceptsString = acceptsString
     }
 
     /// Why a string in ``script`` is refused while ``enabledBy`` is not true: `validate` and the step's `init` say the

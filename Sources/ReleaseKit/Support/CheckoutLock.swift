@@ -5,25 +5,34 @@ import Synchronization
 /// the checkout's git dir (``GitDirectory``; `.release/` outside git), held until the command ends.
 ///
 /// The system releases the lock when the process ends in any way, `kill -9` included, so a lock is never left
-/// stale; what is left is the file's contents: the holder's pid, start time and command, and the process groups of
-/// the children it runs (rewritten as they start and end). The next command to take the lock reads them
-/// (``previous``) to stop the children that outlived their run (``CheckoutRecovery``). The file is emptied on
-/// release and never removed: removing it would let a second process lock a new file while a third still waits on
-/// the old one.
+/// stale; what is left is the holder's record, `release-holder.json` beside the lock: its pid, start time and
+/// command, and the process groups of the children it runs with their leaders' start times (rewritten as they
+/// start and end). The record is written to a temporary file and renamed into place, so a reader sees a whole record
+/// at every instant, never one half rewritten. The next command to take the lock reads it (``previous``) to stop the
+/// children that outlived their run (``CheckoutRecovery``). The record is removed on release; the lock file is never
+/// removed: removing it would let a second process lock a new file while a third still waits on the old one.
+///
+/// Both are `release`'s own files, never followed through a symlink: the lock is opened with `O_NOFOLLOW` and must be
+/// a regular file of this user that no one else may write, with one name, or it is refused (a symlinked
+/// `release.lock` once made a run truncate the file it pointed to).
 public final class CheckoutLock: Sendable {
-    /// What the lock file says about the process that holds (or held) it.
+    /// What the record says about the process that holds (or held) the lock.
     public struct Holder: Codable, Sendable, Equatable {
         public var pid: Int32
         public var started: Date
         public var command: String
         /// Process groups of the children it was running.
         public var groups: [Int32]
+        /// Each group's leader's start time as the system counts it (``PlatformProcesses/startTime(of:)``), by group
+        /// id: a later run signals a group only while its leader is still that process.
+        public var leaders: [String: UInt64]?
 
-        public init(pid: Int32, started: Date, command: String, groups: [Int32] = []) {
+        public init(pid: Int32, started: Date, command: String, groups: [Int32] = [], leaders: [String: UInt64]? = nil) {
             self.pid = pid
             self.started = started
             self.command = command
             self.groups = groups
+            self.leaders = leaders
         }
 
         /// `pid 1234 ('release run', started 2026-11-26T08:30:00Z)`.
@@ -32,9 +41,16 @@ public final class CheckoutLock: Sendable {
         }
     }
 
+    /// The name of the holder's record, beside the lock.
+    public static let recordName = "release-holder.json"
+    /// The most a record may hold.
+    static let recordLimit = 1 << 20
+
     /// The lock file.
     public let path: String
-    /// What a process that ended without releasing the lock (killed, crashed) left in the file; nil after a clean
+    /// The holder's record (``recordName`` beside ``path``).
+    public let recordPath: String
+    /// What a process that ended without releasing the lock (killed, crashed) left in its record; nil after a clean
     /// release.
     public let previous: Holder?
 
@@ -50,13 +66,15 @@ public final class CheckoutLock: Sendable {
 
     private init(path: String, descriptor: Int32, holder: Holder, previous: Holder?) {
         self.path = path
+        self.recordPath = FilePath.parent(of: path) + "/" + Self.recordName
         self.previous = previous
         self.state = Mutex(State(descriptor: descriptor, holder: holder))
     }
 
     /// Takes the lock of the checkout holding `directory` for `command` (`release run`), without waiting.
     /// - Throws: ``CheckoutLockError/held(path:holder:)`` when another process holds it,
-    ///   ``CheckoutLockError/cannotLock(path:reason:)`` when the file cannot be made or locked.
+    ///   ``CheckoutLockError/cannotLock(path:reason:)`` when the file cannot be made or locked, or is not a regular
+    ///   file of this user (a symlink, a FIFO, another user's).
     public static func acquire(in directory: String, command: String, now: Date = Date()) throws -> CheckoutLock {
         let folder: String
         do {
@@ -65,19 +83,26 @@ public final class CheckoutLock: Sendable {
             throw CheckoutLockError.cannotLock(path: (directory as NSString).appendingPathComponent(".release/release.lock"), reason: "\(error)")
         }
         let path = (folder as NSString).appendingPathComponent("release.lock")
-        let descriptor = Platform.openForLocking(path)
-        guard descriptor >= 0 else {
-            throw CheckoutLockError.cannotLock(path: path, reason: Platform.errorText(Platform.errorNumber))
+        let record = (folder as NSString).appendingPathComponent(recordName)
+        let descriptor: Int32
+        do {
+            guard let opened = try RegularFile.open(path, flags: O_RDWR | O_CREAT, mode: 0o644, checks: .state) else {
+                throw CheckoutLockError.cannotLock(path: path, reason: "it vanished while being created")
+            }
+            descriptor = opened
+        } catch let refusal as RegularFile.Refusal {
+            throw CheckoutLockError.cannotLock(path: path, reason: Self.reason(refusal))
         }
         guard Platform.tryLockExclusively(descriptor) else {
             let code = Platform.errorNumber
-            // A holder writes itself into the file right after taking the lock: until then the file is empty or
-            // names a process that is gone. Give it a moment, so the refusal can name it.
-            var current = holder(in: descriptor)
+            // A holder writes its record right after taking the lock: until then there is none, or one naming a
+            // process that is gone. Give it a moment, so the refusal can name it. The record is renamed into place,
+            // so what is read is a whole record, old or new.
+            var current = holder(at: record)
             let deadline = ContinuousClock.now + .seconds(2)
             while Platform.isLockHeld(code), current.map({ !Platform.processExists($0.pid) }) ?? true, ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.005)
-                current = holder(in: descriptor)
+                current = holder(at: record)
             }
             close(descriptor)
             if Platform.isLockHeld(code) { throw CheckoutLockError.held(path: path, holder: current) }
@@ -85,19 +110,21 @@ public final class CheckoutLock: Sendable {
         }
         let lock = CheckoutLock(
             path: path, descriptor: descriptor, holder: Holder(pid: getpid(), started: now, command: command),
-            previous: holder(in: descriptor))
+            previous: holder(at: record))
         lock.writeHolder()
+        ProcessGroups.childMarker = ProcessGroups.marker(pid: getpid(), lockPath: path)
         held.withLock { $0 = lock }
         ProcessGroups.observe { lock.writeHolder() }
         return lock
     }
 
-    /// Empties the file and releases the lock. Safe to call more than once.
+    /// Removes the record and releases the lock. Safe to call more than once.
     public func release() {
         ProcessGroups.observe(nil)
+        ProcessGroups.childMarker = nil
         state.withLock { state in
             guard state.descriptor >= 0 else { return }
-            _ = ftruncate(state.descriptor, 0)
+            unlink(recordPath)
             close(state.descriptor)
             state.descriptor = -1
         }
@@ -109,30 +136,37 @@ public final class CheckoutLock: Sendable {
         held.withLock { $0 }?.release()
     }
 
-    /// Rewrites the file with this process and the process groups it runs now.
+    /// Rewrites the record with this process and the process groups it runs now: a new file renamed over the old.
     private func writeHolder() {
         state.withLock { state in
             guard state.descriptor >= 0 else { return }
-            state.holder.groups = ProcessGroups.current.sorted()
+            let groups = ProcessGroups.current.sorted()
+            state.holder.groups = groups
+            var leaders: [String: UInt64] = [:]
+            for group in groups {
+                if let start = PlatformProcesses.startTime(of: group) { leaders[String(group)] = start }
+            }
+            state.holder.leaders = leaders
             guard var data = try? JSONEncoder.stateFile.encode(state.holder) else { return }
             data.append(UInt8(ascii: "\n"))
-            let written = data.withUnsafeBytes { pwrite(state.descriptor, $0.baseAddress, $0.count, 0) }
-            if written == data.count { _ = ftruncate(state.descriptor, off_t(data.count)) }
+            try? AtomicFile.write(data, to: recordPath)
         }
     }
 
-    /// The holder the file at `descriptor` names; nil when it is empty or unreadable (being rewritten).
-    private static func holder(in descriptor: Int32) -> Holder? {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var offset: off_t = 0
-        while data.count < 1 << 20 {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            guard count > 0 else { break }
-            data.append(contentsOf: buffer[0..<count])
-            offset += off_t(count)
-        }
+    /// The holder a record names; nil when there is none, or it is not `release`'s own regular file, or unreadable.
+    private static func holder(at record: String) -> Holder? {
+        guard let data = try? RegularFile.read(record, limit: recordLimit, checks: .state) else { return nil }
         return try? JSONDecoder.stateFile.decode(Holder.self, from: data)
+    }
+
+    private static func reason(_ refusal: RegularFile.Refusal) -> String {
+        switch refusal {
+        case .symlink: return "it is a symbolic link; a lock is never followed: remove it"
+        case .notRegular(_, let kind): return "it is \(kind), not a regular file: remove it"
+        case .notOwned(_, let reason): return "it \(reason): remove it"
+        case .cannotOpen(_, let reason): return reason
+        case .tooLarge: return "it is too large"
+        }
     }
 }
 

@@ -23,6 +23,18 @@ public enum GitDirectory {
         }
     }
 
+    /// The root of the checkout holding `directory`: the folder holding its `.git` (a folder or a worktree's file),
+    /// else `directory` itself (state goes to its `.release/`).
+    public static func checkoutRoot(of directory: String) -> String {
+        var folder = FilePath.absolute(directory)
+        while true {
+            let candidate = folder == "/" ? "/.git" : folder + "/.git"
+            if FileManager.default.fileExists(atPath: candidate) { return folder }
+            if folder == "/" { return FilePath.absolute(directory) }
+            folder = FilePath.parent(of: folder)
+        }
+    }
+
     /// The folder for a checkout's state in `directory`: its git dir, else `.release/` in `directory` (created when
     /// missing).
     public static func stateFolder(for directory: String) throws -> String {

@@ -51,6 +51,25 @@ public enum Platform {
         #endif
     }
 
+    /// `read(2)`: bytes read, 0 at the end, or -1 with `errno` set.
+    public static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        #if canImport(Darwin)
+        return Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+        #else
+        return Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+        #endif
+    }
+
+    /// `open(2)` with `flags` and `mode`, spelled with its module for callers that have an `open` of their own.
+    /// - Returns: the descriptor, or -1 with `errno` set.
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.open(path, flags, mode)
+        #else
+        return Glibc.open(path, flags, mode)
+        #endif
+    }
+
     /// `open(2)` for writing, creating the file when missing and never truncating it (for writers of one file's
     /// parts at once); spelled with its module because callers have `open` members of their own.
     /// - Returns: the descriptor, or -1 with `errno` set.

@@ -19,6 +19,31 @@ public enum ProcessGroups {
     /// stop the children it left).
     private static let observer = Mutex<(@Sendable () -> Void)?>(nil)
 
+    /// The environment variable every child gets while this process holds a checkout's lock: its value names this
+    /// process and the lock (``childMarker``), so a later run stops only groups this run started.
+    public static let markerName = "RELEASE_RUN_LOCK"
+    private static let currentMarker = Mutex<String?>(nil)
+
+    /// The value of ``markerName`` for children spawned from now on (`PID:LOCK-PATH`); nil for none.
+    public static var childMarker: String? {
+        get { currentMarker.withLock { $0 } }
+        set { currentMarker.withLock { $0 = newValue } }
+    }
+
+    /// The marker a run with pid `pid` holding the lock at `lockPath` gives its children.
+    public static func marker(pid: Int32, lockPath: String) -> String {
+        "\(pid):\(lockPath)"
+    }
+
+    /// Whether process group `group`'s leader is still the child a run marked with `marker`, started at `startTime`
+    /// (``PlatformProcesses/startTime(of:)``): a reused id, or a process no `release` of this checkout started, is not.
+    public static func isChild(_ group: Int32, startedAt startTime: UInt64?, marker: String) -> Bool {
+        guard group > 1, let startTime, PlatformProcesses.startTime(of: group) == startTime,
+            let environment = PlatformProcesses.environment(of: group)
+        else { return false }
+        return environment.contains(markerName + "=" + marker)
+    }
+
     /// The process group ids listed now.
     public static var current: Set<Int32> {
         live.withLock { $0.groups }

@@ -133,6 +133,10 @@ public enum ProcessRunner {
         for (key, value) in request.environment {
             if let key = Environment.Key(rawValue: key) { environment[key] = value }
         }
+        // Marks the child as this run's, for the run after a `kill -9` of this one (``ProcessGroups/childMarker``).
+        if let marker = ProcessGroups.childMarker, let key = Environment.Key(rawValue: ProcessGroups.markerName) {
+            environment[key] = marker
+        }
         let configuration = Configuration(
             executable: .path(PlatformProcesses.filePath(executable)),
             // argv[0] stays the name as given, as a shell would pass it.

@@ -55,6 +55,8 @@ public final class SecretMasker: Sendable {
         guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
         var forms = Self.forms(of: value)
         for line in Self.lines(of: value) { forms.formUnion(Self.forms(of: line)) }
+        // A secret URL's host on its own: a transport error names it alone ("Could not resolve host: …").
+        if let host = Self.urlHost(of: value) { forms.formUnion(Self.forms(of: host)) }
         patterns.withLock { $0.insert(forms) }
     }
 
@@ -119,12 +121,26 @@ public final class SecretMasker: Sendable {
     /// Whether any secret is registered.
     public var isEmpty: Bool { patterns.withLock { $0.all.isEmpty } }
 
+    /// The host of a secret that is an http(s) URL (a webhook), when it is long enough to be masked on its own.
+    static func urlHost(of value: String) -> String? {
+        guard !value.contains(where: \.isWhitespace), let components = URLComponents(string: value),
+            ["http", "https"].contains(components.scheme?.lowercased() ?? ""), let host = components.host,
+            host.count >= minimumLineLength
+        else { return nil }
+        return host
+    }
+
     /// `text` with every secret replaced by `***`.
     ///
     /// One pass over the UTF-8 bytes: at each position the longest form starting there is found, and overlapping
     /// matches (two secrets sharing characters) are masked as one run, so no part of either is left. Matches that
     /// merely touch each get their own `***`.
     public func mask(_ text: String) -> String {
+        mask(text, shortest: 0)
+    }
+
+    /// `text` masked with the forms of at least `shortest` bytes only.
+    private func mask(_ text: String, shortest: Int) -> String {
         let current = patterns.withLock { $0 }
         guard !current.all.isEmpty else { return text }
         var text = text
@@ -135,7 +151,8 @@ public final class SecretMasker: Sendable {
             var end = 0  // end of the masked run
             var masked = false
             for index in 0..<count where current.starts[Int(bytes[index])] {
-                for pattern in current.buckets[Int(bytes[index])] where pattern.count <= count - index && Self.matches(pattern, bytes, at: index) {
+                for pattern in current.buckets[Int(bytes[index])]
+                where pattern.count >= shortest && pattern.count <= count - index && Self.matches(pattern, bytes, at: index) {
                     if index >= end {
                         if !masked { out.reserveCapacity(count); masked = true }
                         out.append(contentsOf: bytes[copied..<index])
@@ -183,10 +200,13 @@ public final class SecretMasker: Sendable {
         return mask(words.joined(separator: " "))
     }
 
-    /// A JSON object tree (of the kind ``JSONWriter`` writes) with every string in it masked, keys included.
+    /// A JSON object tree (of the kind ``JSONWriter`` writes) with every string in it masked.
     ///
     /// Masking acts on string values, never on the JSON text: a secret such as `false` or `1` would otherwise be
-    /// replaced inside the document's syntax and make it invalid. Numbers, booleans and null stay as they are.
+    /// replaced inside the document's syntax and make it invalid. Numbers, booleans and null stay as they are. Keys
+    /// are masked only by secrets of at least ``minimumLineLength`` bytes: a one-letter secret turned the report's
+    /// `pipeline` into `pip***lin***` (and keys that mask alike would collide), while a key holding a real token (an
+    /// output a step named after one) is still masked.
     public func maskStrings(in object: Any) -> Any {
         guard !isEmpty else { return object }
         switch object {
@@ -195,7 +215,7 @@ public final class SecretMasker: Sendable {
         case let dictionary as [String: Any]:
             var masked: [String: Any] = [:]
             masked.reserveCapacity(dictionary.count)
-            for (key, value) in dictionary { masked[mask(key)] = maskStrings(in: value) }
+            for (key, value) in dictionary { masked[mask(key, shortest: Self.minimumLineLength)] = maskStrings(in: value) }
             return masked
         case let array as [Any]:
             return array.map { maskStrings(in: $0) }

@@ -77,6 +77,12 @@ public struct ShellScriptScanner: Sendable {
     private var delimiter: DelimiterWord?
     /// The here-document line read so far.
     private var line = ""
+    /// For each `.command` frame on the stack, the words of its current simple command read so far (unquoted text
+    /// only; a quoted part counts as a word with no text), so a value can be refused where a command reads its
+    /// arguments again as code (`sh -c '…'`, `trap '…'`, `eval "…"`).
+    private var words: [[String]] = [[]]
+    /// The word being read in the innermost `.command` frame; nil between words.
+    private var word: String?
 
     public init() {}
 
@@ -152,18 +158,22 @@ public struct ShellScriptScanner: Sendable {
                 if escaped {
                     escaped = false
                     atWordStart = false
+                    word = (word ?? "") + String(c)
                     continue
                 }
                 let wordStart = atWordStart
                 atWordStart = false
                 switch c {
                 case "\\": escaped = true
-                case "'": stack.append(.singleQuoted)
-                case "\"": stack.append(.doubleQuoted)
-                case "`": stack.append(.backquoted)
-                case "$": index += dollar(next(0), next(1), quoted: false)
+                case "'": stack.append(.singleQuoted); word = word ?? ""
+                case "\"": stack.append(.doubleQuoted); word = word ?? ""
+                case "`": stack.append(.backquoted); word = word ?? ""
+                case "$":
+                    word = word ?? ""
+                    index += dollar(next(0), next(1), quoted: false)
                 case "#" where wordStart: stack.append(.comment)
                 case "(":
+                    endCommand()
                     if wordStart, next(0) == "(" {
                         index += 1
                         stack.append(.arithmetic(parens: 0))
@@ -172,18 +182,31 @@ public struct ShellScriptScanner: Sendable {
                         atWordStart = true
                     }
                 case ")":
-                    if parens == 0, stack.count > 1 { stack.removeLast() } else { stack[stack.count - 1] = .command(parens: max(0, parens - 1)) }
+                    endCommand()
+                    if parens == 0, stack.count > 1 {
+                        stack.removeLast()
+                        popWords()
+                    } else {
+                        stack[stack.count - 1] = .command(parens: max(0, parens - 1))
+                    }
                     atWordStart = true
                 case "<" where next(0) == "<" && next(1) != "<":
+                    endWord()
                     index += 1
                     var word = DelimiterWord()
                     if next(0) == "-" { index += 1; word.stripsTabs = true }
                     delimiter = word
                 case "\n":
+                    endCommand()
                     newline()
-                case " ", "\t", ";", "&", "|", "<", ">":
+                case ";", "&", "|":
+                    endCommand()
                     atWordStart = true
-                default: break
+                case " ", "\t", "<", ">":
+                    endWord()
+                    atWordStart = true
+                default:
+                    word = (word ?? "") + String(c)
                 }
             }
         }
@@ -198,9 +221,15 @@ public struct ShellScriptScanner: Sendable {
         if escaped, top != .singleQuoted, top != .comment {
             return .refused("right after a backslash, which would escape the quoting put around the value")
         }
+        if top != .comment, let command = rereadingCommand {
+            return .refused(
+                "an argument of '\(command)', which reads it again as code; set it in the step's env (\"env\": {\"VALUE\": \"${…}\"}) and write \"$VALUE\" in the inner script, which inherits the environment"
+            )
+        }
         switch top {
         case .command:
             atWordStart = false
+            word = word ?? ""
             return .unquoted
         case .comment:
             return .unquoted
@@ -249,6 +278,7 @@ public struct ShellScriptScanner: Sendable {
                 return 2
             }
             stack.append(.command(parens: 0))
+            pushWords()
             atWordStart = true
             return 1
         case "{":
@@ -263,6 +293,58 @@ public struct ShellScriptScanner: Sendable {
         default:
             return 0
         }
+    }
+
+    /// The words of the innermost command frame, for the frame just pushed.
+    private mutating func pushWords() {
+        endWord()
+        words.append([])
+    }
+
+    /// The innermost command frame was closed: back to the words of the one around it.
+    private mutating func popWords() {
+        word = nil
+        if words.count > 1 { words.removeLast() }
+        // The `$(…)` is part of a word of the outer command.
+        word = ""
+    }
+
+    private mutating func endWord() {
+        if let word, !words.isEmpty { words[words.count - 1].append(word) }
+        word = nil
+    }
+
+    /// `;`, `&`, `|`, a line break or a parenthesis: the next word starts a new simple command.
+    private mutating func endCommand() {
+        word = nil
+        if !words.isEmpty { words[words.count - 1] = [] }
+    }
+
+    /// The command that reads a value placed now again as code, as written (`sh -c`, `trap`, `eval`), or nil: the
+    /// innermost command's words so far (and the one being read). A shell given `-c` anywhere among them (`find …
+    /// -exec sh -c`, `xargs bash -c`), `eval`, `trap`, `su -c`/`runuser -c`, or `ssh` (the remote shell parses its
+    /// command).
+    private var rereadingCommand: String? {
+        guard let current = words.last else { return nil }
+        let all = current + (word.map { [$0] } ?? [])
+        let names = all.map { word -> String in
+            guard let slash = word.lastIndex(of: "/") else { return word }
+            return String(word[word.index(after: slash)...])
+        }
+        // Values are placed inside the word being read: the words before it are the command so far.
+        let before = Array(names.prefix(current.count))
+        for (offset, name) in before.enumerated() where ShellInvocation.shells.contains(name) || name == "su" || name == "runuser" {
+            // The options right after it: `-c`, `-ec`, `-o pipefail -c`, `--login -c`.
+            var index = offset + 1
+            while index < before.count, before[index].hasPrefix("-") || before[index].hasPrefix("+") {
+                let option = before[index]
+                if !option.hasPrefix("--"), option.dropFirst().contains("c") { return "\(name) -c" }
+                index += (option == "-o" || option == "-O") ? 2 : 1
+            }
+        }
+        guard let first = before.first(where: { !$0.contains("=") }) else { return nil }
+        if ["eval", "trap", "ssh"].contains(first) { return first }
+        return nil
     }
 
     /// An unquoted line break: the here-documents opened on the line start.

@@ -8,7 +8,7 @@ import Foundation
 /// temporary file beside its target, and only then are the temporaries renamed over the targets (each rename is
 /// atomic); the journal is removed last. If writing a temporary fails, nothing was renamed and the temporaries are
 /// removed. If a rename fails, the files already renamed get their original bytes back (atomically too), so no file
-/// is left changed. If the process dies in between, the journal stays, and ``recover(journal:)`` (which the next
+/// is left changed. If the process dies in between, the journal stays, and ``recover(journal:checkout:)`` (which the next
 /// `release run` or `release bump` calls once it holds the checkout's lock) puts every file back as it was and
 /// removes the temporaries: the re-run then bumps once, from where the project was.
 public enum FileTransaction {
@@ -98,9 +98,15 @@ public enum FileTransaction {
     /// its original bytes back, the temporary files are removed, and so is the journal. A file changed since (by
     /// hand) is left as it is and named. Call only while holding the checkout's lock (``CheckoutLock``), so the
     /// transaction is not one still running.
+    ///
+    /// The journal is not trusted: a path outside `checkout`, a temporary file not named as this process names them
+    /// beside its file, a backup outside the journal folder, a journal that is a symlink or another user's file, and
+    /// nothing is done (the journal is named instead).
+    /// - Parameter checkout: the checkout's root (``GitDirectory/checkoutRoot(of:)``): every file a bump replaces lies
+    ///   inside it.
     /// - Returns: one line per thing done, for the user; empty when there was nothing to recover.
-    public static func recover(journal: String) -> [String] {
-        TransactionJournal.rollBack(journal)
+    public static func recover(journal: String, checkout: String) -> [String] {
+        TransactionJournal.rollBack(journal, checkout: checkout)
     }
 
     private static func reason(_ error: Error) -> String {

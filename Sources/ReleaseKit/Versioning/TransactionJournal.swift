@@ -60,25 +60,49 @@ enum TransactionJournal {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Undoes what the journal in `folder` records; see ``FileTransaction/recover(journal:)``.
-    static func rollBack(_ folder: String) -> [String] {
+    /// The most a journal file may hold: a bump edits a handful of files.
+    static let journalLimit = 1 << 20
+
+    /// Undoes what the journal in `folder` records; see ``FileTransaction/recover(journal:checkout:)``.
+    ///
+    /// The journal is data, never instructions: it is read only when it is this user's regular file (no symlink),
+    /// and only when every path in it is one a bump of `checkout` could have written (``problem(with:pid:folder:checkout:)``);
+    /// otherwise nothing is touched and the journal is named.
+    static func rollBack(_ folder: String, checkout: String) -> [String] {
         guard FileManager.default.fileExists(atPath: folder) else { return [] }
         let journal = journalFile(in: folder)
-        guard let data = FileManager.default.contents(atPath: journal) else {
-            // No journal: nothing had been replaced yet (or everything had, and the journal was already removed).
-            try? FileManager.default.removeItem(atPath: folder)
-            return []
+        if let problem = folderProblem(folder) {
+            return ["the journal folder of an interrupted bump '\(folder)' \(problem): left as it is, nothing restored; remove it if no bump was interrupted"]
+        }
+        let data: Data
+        do {
+            guard let read = try RegularFile.read(journal, limit: journalLimit, checks: .state) else {
+                // No journal: nothing had been replaced yet (or everything had, and the journal was already removed).
+                try? FileManager.default.removeItem(atPath: folder)
+                return []
+            }
+            data = read
+        } catch {
+            return ["cannot use the journal of an interrupted bump: \(error); left as it is, nothing restored"]
         }
         guard let record = try? JSONDecoder.stateFile.decode(Record.self, from: data) else {
             return ["cannot read the journal of an interrupted bump '\(journal)': left as it is; check the files it names, then remove it"]
         }
+        for file in record.files {
+            if let problem = problem(with: file, pid: record.pid, folder: folder, checkout: checkout) {
+                return [
+                    "refused the journal of an interrupted bump '\(journal)': \(problem); nothing restored or removed. A bump writes only inside its checkout: if you did not expect this file, remove '\(folder)'"
+                ]
+            }
+        }
         var restored: [String] = [], changed: [String] = [], failed: [String] = []
         var removed = 0
         for file in record.files {
-            let current = FileManager.default.contents(atPath: file.path).map { FileDigest.sha256(of: $0) }
+            let current = (try? RegularFile.read(file.path, limit: Int.max, checks: .input)).flatMap { $0 }.map { FileDigest.sha256(of: $0) }
             if current == file.updatedSHA256 {
                 let backup = (folder as NSString).appendingPathComponent(file.backup)
-                if let original = FileManager.default.contents(atPath: backup), FileDigest.sha256(of: original) == file.originalSHA256,
+                if let original = (try? RegularFile.read(backup, limit: Int.max, checks: .state)).flatMap({ $0 }),
+                    FileDigest.sha256(of: original) == file.originalSHA256,
                     (try? AtomicFile.write(original, to: file.path)) != nil
                 {
                     restored.append(file.display)
@@ -110,5 +134,51 @@ enum TransactionJournal {
             lines.append("cannot restore \(list(failed)) from '\(folder)': the journal stays for the next run")
         }
         return lines
+    }
+
+    /// Why `file` is not an entry a bump of `checkout` wrote, or nil when it is: its path lies inside the checkout
+    /// (after resolving the symlinks of its folder) and is not itself a symlink, its temporary is `.NAME.tmp-PID-N`
+    /// beside it (PID the journal's), and its backup is `N.original` in the journal folder.
+    static func problem(with file: File, pid: Int32, folder: String, checkout: String) -> String? {
+        let root = Platform.canonicalPath(checkout) ?? FilePath.normalized(checkout)
+        guard file.path.hasPrefix("/"), FilePath.normalized(file.path) == file.path else {
+            return "'\(Echo.text(file.path))' is not an absolute, normalised path"
+        }
+        let name = (file.path as NSString).lastPathComponent
+        guard let parent = Platform.canonicalPath(FilePath.parent(of: file.path)),
+            let inside = FilePath.relative(parent + "/" + name, to: root), inside != "."
+        else {
+            return "'\(Echo.text(file.path))' is outside the checkout '\(root)'"
+        }
+        if let first = inside.split(separator: "/").first, first == ".git" || first == ".release" {
+            return "'\(Echo.text(file.path))' is in the checkout's own state folder, which no bump edits"
+        }
+        var info = stat()
+        if lstat(file.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            return "'\(Echo.text(file.path))' is not a regular file"
+        }
+        let prefix = ".\(name).tmp-\(pid)-"
+        let temporaryName = (file.temporary as NSString).lastPathComponent
+        guard FilePath.parent(of: file.temporary) == FilePath.parent(of: file.path), temporaryName.hasPrefix(prefix),
+            case let suffix = temporaryName.dropFirst(prefix.count), !suffix.isEmpty, suffix.allSatisfy(\.isASCII), suffix.allSatisfy(\.isNumber)
+        else {
+            return "its temporary file '\(Echo.text(file.temporary))' is not '\(prefix)N' beside '\(Echo.text(file.path))'"
+        }
+        guard file.backup.hasSuffix(".original"), case let number = file.backup.dropLast(".original".count), !number.isEmpty,
+            number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber)
+        else {
+            return "its backup '\(Echo.text(file.backup))' is not 'N.original' in '\(folder)'"
+        }
+        return nil
+    }
+
+    /// Why the journal folder cannot be trusted (a symlink, not a folder, another user's), or nil.
+    private static func folderProblem(_ folder: String) -> String? {
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return nil }
+        if info.st_mode & S_IFMT == S_IFLNK { return "is a symbolic link" }
+        if info.st_mode & S_IFMT != S_IFDIR { return "is not a folder" }
+        if info.st_uid != geteuid() { return "belongs to another user (uid \(info.st_uid))" }
+        return nil
     }
 }

@@ -236,4 +236,49 @@ import Testing
         options.metadata = "missing/metadata"
         #expect(throws: StepError.self) { try AppStoreSubmitStep(options: options).whatsNew(in: context) }
     }
+
+    /// Issue 40 F8, F14, F15: a FIFO as `release_notes.txt` stalled preflight (opening it waits for a writer); a
+    /// symlink to `/etc/hostname` was read and published as What's New; length was counted in Unicode scalars, where
+    /// App Store Connect counts UTF-16 code units (an emoji is two).
+    @Test func releaseNotesAreRegularFilesInsideTheCheckoutCountedInUTF16() throws {
+        let directory = TestTemporary.root + "/release-submit-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notes = directory + "/fastlane/metadata/en-US/release_notes.txt"
+        try FileManager.default.createDirectory(atPath: directory + "/fastlane/metadata/en-US", withIntermediateDirectories: true)
+        var options = AppStoreSubmitStep.Options()
+        options.bundleID = "com.example.demo"
+        options.version = "1.4.0"
+        options.build = "42"
+        options.appStoreConnect.keyID = "2X9R4HXF34"
+        options.appStoreConnect.issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+        options.appStoreConnect.key = "${secrets.APP_STORE_CONNECT_KEY}"
+        let context = StepContext(stepID: "submit", kind: AppStoreSubmitStep.kind, workingDirectory: directory, environment: [:])
+        let step = try AppStoreSubmitStep(options: options)
+
+        #expect(mkfifo(notes, 0o644) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: StepError.failed("'\(notes)' is a FIFO, not a regular file: refused")) { try step.whatsNew(in: context) }
+        #expect(ContinuousClock.now - started < .seconds(5), "reading a FIFO waited for a writer")
+        unlink(notes)
+
+        let outside = directory + "-hostname"
+        try "build-host-7\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.createSymbolicLink(atPath: notes, withDestinationPath: outside)
+        #expect(throws: StepError.self) { try step.whatsNew(in: context) }
+        do {
+            _ = try step.whatsNew(in: context)
+        } catch StepError.failed(let message) {
+            #expect(message.hasPrefix("\(notes): a symbolic link to '"), "\(message)")
+            #expect(message.contains("outside the checkout"), "\(message)")
+        }
+        unlink(notes)
+
+        try String(repeating: "👍", count: 2_001).write(toFile: notes, atomically: true, encoding: .utf8)
+        #expect(
+            throws: StepError.failed(
+                directory + "/fastlane/metadata: 4002 characters for en-US; App Store Connect accepts at most 4000; "
+                    + "rename the folder to a known locale or remove its release_notes.txt")
+        ) { try step.whatsNew(in: context) }
+    }
 }

@@ -182,7 +182,9 @@ import Testing
             let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory }, environment: ["REL_PIN": secret])
             #expect(result.statuses == ["hello=ok", "fail=failed"])
             let path = RunJournal.path(for: "test.json", in: directory)
-            let journal = try #require(RunJournal.load(path: path, pipeline: "test.json", profile: nil, workspace: directory))
+            // The key the run signed with: from the same environment.
+            let key = RunJournalKey.resolve(environment: ProcessInfo.processInfo.environment)
+            let journal = try #require(try RunJournal.load(path: path, pipeline: "test.json", profile: nil, workspace: directory, key: key))
             let contents = try String(contentsOfFile: path, encoding: .utf8)
             return (try #require(journal.entry("hello")).fingerprint, contents)
         }

@@ -138,4 +138,32 @@ import Testing
         try FileManager.default.removeItem(atPath: directory + "/fastlane/Matchfile")
         #expect(RepositoryInspection.fastlane(in: directory) == nil)
     }
+
+    /// Issue 40 F12: a scheme named with `${…}` was written into `variables.scheme` as a reference (an invalid
+    /// starter, or an unmasked `${env.NAME}` in xcodebuild's argv); names from the project are written as text.
+    @Test func aSchemeNameHoldingAReferenceIsWrittenAsText() throws {
+        let directory = try Self.demo(schemes: ["Demo": Self.scheme(archiving: "Demo")])
+        var inspection = try RepositoryInspection.inspect(directory)
+        inspection.scheme = "Demo$(touch${IFS}MARK)${env.HOME}"
+        let text = StarterPipeline(inspection).text
+        #expect(text.contains(#""scheme": "Demo$(touch$${IFS}MARK)$${env.HOME}""#), "\(text)")
+        // Before, loading failed: "unknown variable '${IFS}'".
+        _ = try TestPipelines.load(text)
+    }
+
+    /// Issue 40 F13: a `project.pbxproj` that is a symlink to a file outside the repository was read without a word.
+    @Test func aProjectFileLinkedFromOutsideTheRepositoryIsRefused() throws {
+        let directory = try Self.demo(schemes: ["Demo": Self.scheme(archiving: "Demo")])
+        let outside = TestPipelines.temporaryDirectory() + "/elsewhere.pbxproj"
+        let pbxproj = directory + "/Demo.xcodeproj/project.pbxproj"
+        try FileManager.default.moveItem(atPath: pbxproj, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: pbxproj, withDestinationPath: outside)
+        do {
+            _ = try RepositoryInspection.inspect(directory)
+            Issue.record("a project file outside the repository was read")
+        } catch let problem as RepositoryInspection.Problem {
+            #expect(problem.description.hasPrefix("'Demo.xcodeproj/project.pbxproj' is a symbolic link to '"), "\(problem.description)")
+            #expect(problem.description.hasSuffix("outside the repository \(directory): refused"), "\(problem.description)")
+        }
+    }
 }

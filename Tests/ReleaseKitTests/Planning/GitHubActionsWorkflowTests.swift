@@ -257,6 +257,20 @@ import Yams
         #expect(throws: UsageError.self) { try GitHubActionsWorkflowTests.published.pinning("0000  other.tar.gz\n") }
     }
 
+    /// Issue 40 F17: without `sha256`, export pinned the digests of a SHA256SUMS fetched over plain http (trust on first
+    /// use over a channel anyone on the way can change); only https (or loopback) is fetched now.
+    @Test func digestsAreNeverPinnedFromPlainHTTP() async throws {
+        let plain = ToolSource.download(url: "http://downloads.example/v{version}/release-{version}-{platform}.tar.gz", version: "0.1.0", sha256: [:])
+        await #expect {
+            _ = try await plain.pinned(using: HTTPClient())
+        } throws: { error in
+            "\(error)".contains("cannot pin release 0.1.0: http://downloads.example/v0.1.0/SHA256SUMS is plain http, which anyone on the way can change")
+        }
+        #expect(ToolSource.isSecureForPinning("https://github.com/acme/release/releases/download/v1/SHA256SUMS"))
+        #expect(ToolSource.isSecureForPinning("http://127.0.0.1:8080/SHA256SUMS"))
+        #expect(!ToolSource.isSecureForPinning("http://github.com/acme/release/releases/download/v1/SHA256SUMS"))
+    }
+
     /// The self pipeline publishes the tarballs the default install fetches: one per platform, each built on a runner
     /// of that platform, and SHA256SUMS.
     @Test func theSelfPipelineBuildsEveryPlatformTheInstallFetches() throws {
@@ -463,6 +477,22 @@ import Yams
         #expect(linux.contains("uses: actions/attest-build-provenance@v3\n        with:\n          subject-path: |\n            dist/Demo-*.zip\n"))
         #expect(!parts[0].contains("id-token") && !parts[1].components(separatedBy: "\n  macos-2:\n")[1].contains("id-token"))
         #expect(try !self.workflow().text.contains("attest"))
+    }
+
+    /// Issue 40 F18: an asset path holding a line break became two `subject-path` lines (`README`, `- /etc/passwd`).
+    @Test func anAttestedPathWithALineBreakIsRefused() throws {
+        let pipeline = try TestPipelines.load(
+            #"""
+            {"version": 1,
+             "steps": [{"id": "publish", "uses": "github.release", "with": {"repo": "acme/app", "token": "${secrets.GITHUB_TOKEN}", "tag": "v1", "assets": ["README\n- /etc/passwd"]}}]}
+            """#)
+        #expect {
+            try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published, attest: true)
+        } throws: { error in
+            "\(error)"
+                == "asset path 'README\\n- /etc/passwd' holds a line break: it would become two attestation subjects (subject-path takes one path per line); rename the file"
+        }
+        _ = try GitHubActionsWorkflow(pipeline: pipeline, pipelinePath: "p.json", profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published)
     }
 }
 

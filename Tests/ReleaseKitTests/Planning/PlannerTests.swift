@@ -123,6 +123,31 @@ import Testing
         #expect(push.profile == "release")
     }
 
+    /// Issue 40 F11: only GitHub's `pull_request[_target]` counted; a review event, or a Bitrise, CircleCI or
+    /// Buildkite pull request from a branch named `release/evil`, chose the `release` profile.
+    @Test(arguments: [
+        ["GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_review", "GITHUB_HEAD_REF": "release/evil", "GITHUB_REF_NAME": "42/merge"],
+        ["GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_review_comment", "GITHUB_HEAD_REF": "release/evil", "GITHUB_REF_NAME": "42/merge"],
+        ["BITRISE_GIT_BRANCH": "release/evil", "BITRISE_PULL_REQUEST": "12"],
+        ["CIRCLE_BRANCH": "release/evil", "CIRCLE_PULL_REQUEST": "https://github.com/o/r/pull/12"],
+        ["BUILDKITE_BRANCH": "release/evil", "BUILDKITE_PULL_REQUEST": "12"],
+    ])
+    func aPullRequestOnAnotherEventOrCINeverSelectsAProfileByItsBranch(environment: [String: String]) async throws {
+        let pipeline = try TestPipelines.load(Self.pipeline)
+        let options = RunOptions(workingDirectory: TestPipelines.temporaryDirectory(), environment: environment)
+        let plan = try await Planner().plan(pipeline, options: options)
+        #expect(plan.git.pullRequest)
+        #expect(plan.profile == "adhoc")
+    }
+
+    @Test func aBuildkiteBuildThatIsNotAPullRequestSelectsByBranch() async throws {
+        let pipeline = try TestPipelines.load(Self.pipeline)
+        let environment = ["BUILDKITE_BRANCH": "release/3.0.0", "BUILDKITE_PULL_REQUEST": "false"]
+        let plan = try await Planner().plan(pipeline, options: RunOptions(workingDirectory: TestPipelines.temporaryDirectory(), environment: environment))
+        #expect(!plan.git.pullRequest)
+        #expect(plan.profile == "release")
+    }
+
     @Test func fallsBackToTheDefaultProfile() async throws {
         let plan = try await plan(branch: "develop")
         #expect(plan.profile == "adhoc")

@@ -266,4 +266,22 @@ import Testing
         #expect(problems.count == 1)
         #expect(problems.first?.hasSuffix("'sometimes' is not one of success, failure, always") == true, "\(problems)")
     }
+
+    /// Issue 40 F19: a link's label kept its placeholders unfilled (`Get {{steps.o.outputs.v}}`); it is filled like the
+    /// URL, masked and escaped.
+    @Test func linkLabelsFillTheirPlaceholders() throws {
+        let masker = SecretMasker()
+        masker.add("tok3n-label")
+        let step = try NotifySlackStep(
+            options: decodeOptions(
+                NotifySlackStep.Options.self,
+                #"{"webhook": "https://hooks.slack.com/x", "links": {"Get {{steps.o.outputs.v}} <{{steps.o.outputs.t}}>": "https://x.example/{{steps.o.outputs.v}}"}}"#))
+        let status = RunStatus(pipeline: "p", outcome: .success, followed: ["o"], outputs: ["o": ["v": .string("3.0.0"), "t": .string("tok3n-label")]])
+        let body = String(decoding: try step.message(for: status, masker: masker).json(), as: UTF8.self)
+        #expect(body.contains("<https://x.example/3.0.0|Get 3.0.0 &lt;***&gt;>"), "\(body)")
+        #expect(!body.contains("{{"), "\(body)")
+        #expect(throws: StepError.self) {
+            try NotifySlackStep(options: decodeOptions(NotifySlackStep.Options.self, #"{"webhook": "https://hooks.slack.com/x", "links": {"{{nope}}": "https://x"}}"#))
+        }
+    }
 }

@@ -126,4 +126,26 @@ import Testing
         #expect(masker.mask(ShellQuoting.commandLine(["echo", secret])).contains("secret"), "the quoted form is not the secret's")
         #expect(masker.commandLine(["echo", secret, "--token=" + secret, "a \(secret)"]) == "echo *** --token=*** 'a ***'")
     }
+
+    /// Issue 40 F9: a one- or two-letter secret renamed a report's keys (`pipeline` → `pip***lin***`, `duration` →
+    /// `dura***on`); values are masked, keys only by secrets long enough to tell.
+    @Test func shortSecretsMaskValuesNotKeys() throws {
+        let masker = SecretMasker(secrets: ["e", "ti"])
+        let masked = try #require(masker.maskStrings(in: ["pipeline": "e", "duration": ["artifacts": "ti"]]) as? [String: Any])
+        #expect(masked.keys.sorted() == ["duration", "pipeline"])
+        #expect(masked["pipeline"] as? String == "***")
+        #expect((masked["duration"] as? [String: Any])?["artifacts"] as? String == "***")
+        let long = SecretMasker(secrets: ["tok3n-abcdef"])
+        let keyed = try #require(long.maskStrings(in: ["tok3n-abcdef": "x"]) as? [String: Any])
+        #expect(keyed.keys.sorted() == ["***"], "a key holding a real secret is still masked")
+    }
+
+    /// Issue 40 F10: a transport error named the host of a secret webhook URL (`Could not resolve host: …`) while the
+    /// whole URL was masked; the host of a secret URL is a form of it too.
+    @Test func theHostOfASecretURLIsMaskedOnItsOwn() {
+        let masker = SecretMasker(secrets: ["http://tok3nhostpart-abc.invalid/services/T0/B1/xyz"])
+        #expect(masker.mask("Could not resolve host: tok3nhostpart-abc.invalid (curl error 6)") == "Could not resolve host: *** (curl error 6)")
+        #expect(masker.mask("POST http://tok3nhostpart-abc.invalid/services/T0/B1/xyz") == "POST ***")
+        #expect(SecretMasker(secrets: ["not a url: x.y"]).mask("x.y") == "x.y")
+    }
 }

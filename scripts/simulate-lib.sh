@@ -107,11 +107,17 @@ for release in sorted(json.load(urllib.request.urlopen(request)), key=lambda r: 
     print(f"release {release['tag_name']} name={release['name']!r} body={body!r} draft={release['draft']}")
     for asset in sorted(release["assets"], key=lambda a: a["name"]):
         if zips == "zip-contents" and asset["name"].endswith(".zip"):
-            # Two builds made at different times differ in their files' dates only: compare what is inside.
+            # Two builds of one commit differ in their files' dates and, as Xcode links them, in their Mach-O UUIDs
+            # (the linker hashes its output): compare what is inside, binaries by name and size, the rest by content.
             data = urllib.request.urlopen(asset["browser_download_url"]).read()
-            print(f"  asset {asset['name']} {asset['size']} {asset['state']}, inside (dates aside):")
-            for entry in zipfile.ZipFile(io.BytesIO(data)).infolist():
-                print(f"    {entry.filename} {entry.file_size} crc32:{entry.CRC:08x}")
+            print(f"  asset {asset['name']} {asset['state']}, inside (dates and Mach-O UUIDs aside):")
+            archive = zipfile.ZipFile(io.BytesIO(data))
+            for entry in archive.infolist():
+                head = archive.read(entry)[:4] if entry.file_size >= 4 else b""
+                if head in (b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe"):
+                    print(f"    {entry.filename} {entry.file_size} Mach-O")
+                else:
+                    print(f"    {entry.filename} {entry.file_size} crc32:{entry.CRC:08x}")
         else:
             print(f"  asset {asset['name']} {asset['size']} {asset['digest']}")
 EOF

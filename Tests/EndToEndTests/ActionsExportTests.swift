@@ -327,7 +327,7 @@ import Testing
             outcome.output.contains("simulate-distribute: GitHub Actions and GitLab CI made the one-machine release, and no job left a keychain or a profile"),
             "\(outcome.output.suffix(3000))")
         for line in [
-            "  asset Demo-3.0.0-4146.xcarchive.zip 16900 uploaded, inside (dates aside):", "upload com.example.demo 3.0.0 (4146) IOS COMPLETE build VALID",
+            "  asset Demo-3.0.0-4146.xcarchive.zip uploaded, inside (dates and Mach-O UUIDs aside):", "upload com.example.demo 3.0.0 (4146) IOS COMPLETE build VALID",
             "group QA: 3.0.0 (4146)", "review submission IOS WAITING_FOR_REVIEW: 3.0.0",
             "profile 'release app-store com.example.demo.widget' IOS_APP_STORE ACTIVE for com.example.demo.widget with 1 certificate(s)",
         ] {

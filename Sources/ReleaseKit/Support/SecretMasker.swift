@@ -121,11 +121,14 @@ public final class SecretMasker: Sendable {
     /// Whether any secret is registered.
     public var isEmpty: Bool { patterns.withLock { $0.all.isEmpty } }
 
-    /// The host of a secret that is an http(s) URL (a webhook), when it is long enough to be masked on its own.
+    /// The host of a secret that is an http(s) URL (a webhook), when it is long enough to be masked on its own and can
+    /// carry a token: an IP address or `localhost` names a machine, not a secret, and masking it would hide every URL
+    /// of that machine (every local stand-in of a rehearsal).
     static func urlHost(of value: String) -> String? {
         guard !value.contains(where: \.isWhitespace), let components = URLComponents(string: value),
             ["http", "https"].contains(components.scheme?.lowercased() ?? ""), let host = components.host,
-            host.count >= minimumLineLength
+            host.count >= minimumLineLength, host.lowercased() != "localhost",
+            !host.contains(":"), !host.allSatisfy({ $0.isNumber || $0 == "." })
         else { return nil }
         return host
     }

@@ -147,5 +147,12 @@ import Testing
         #expect(masker.mask("Could not resolve host: tok3nhostpart-abc.invalid (curl error 6)") == "Could not resolve host: *** (curl error 6)")
         #expect(masker.mask("POST http://tok3nhostpart-abc.invalid/services/T0/B1/xyz") == "POST ***")
         #expect(SecretMasker(secrets: ["not a url: x.y"]).mask("x.y") == "x.y")
+        // A machine's address carries no token: masking it would hide every URL of that machine (a rehearsal's
+        // stand-ins, the release page a Slack message links to).
+        for url in ["http://127.0.0.1:38349/hooks/abc123", "http://localhost:8080/hooks/abc123", "http://[::1]:8080/hooks/abc123"] {
+            let local = SecretMasker(secrets: [url])
+            #expect(local.mask(url) == "***")
+            #expect(local.mask("<http://127.0.0.1:38349/owner/repo/releases/tag/v1|GitHub Release>") == "<http://127.0.0.1:38349/owner/repo/releases/tag/v1|GitHub Release>")
+        }
     }
 }

@@ -255,6 +255,12 @@ public enum VersionReader {
                     // be resolved (an absent xcconfig) is left unknown rather than failing the read.
                     row.sdk = (try? settings.value(of: "SDKROOT")).flatMap { $0.isEmpty ? nil : $0 }
                     row.developmentTeam = (try? settings.value(of: "DEVELOPMENT_TEAM")).flatMap { $0.isEmpty ? nil : $0 }
+                    let deviceSDK = row.sdk ?? "iphoneos"
+                    func signingValue(_ key: String) -> String? { settings.value(of: key, sdk: deviceSDK).flatMap { $0.isEmpty ? nil : $0 } }
+                    row.signing = SigningSettings(
+                        style: signingValue("CODE_SIGN_STYLE"), identity: signingValue("CODE_SIGN_IDENTITY"),
+                        profileSpecifier: signingValue("PROVISIONING_PROFILE_SPECIFIER") ?? signingValue("PROVISIONING_PROFILE"),
+                        styleDefinedAt: settings.definition(of: "CODE_SIGN_STYLE").map { "\($0.site.location)" })
                     tracked.append(row)
                 }
             }

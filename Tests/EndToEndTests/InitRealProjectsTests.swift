@@ -16,7 +16,8 @@ import Testing
         var container: [String]
         var scheme: String
         var bundleID: String
-        /// The version and build after the release profile's patch bump.
+        /// The version and build after the release profile's bump: a release branch keeps the marketing version and
+        /// numbers the build.
         var version: String
         var build: String
         /// Steps init must write for the project's generator or dependency manager.
@@ -26,30 +27,32 @@ import Testing
     }
 
     static let apps: [App] = [
+        // Manually signed in Release with fastlane match (init proposes --signing files): kept on the API key here, so
+        // the archive overrides style, identity and specifier together, which the fake xcodebuild accepts.
         App(
-            name: "duckduckgo-ios", container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
-            bundleID: "com.duckduckgo.mobile.ios", version: "7.157.1", build: "6"),
+            name: "duckduckgo-ios", flags: ["--signing", "api-key"], container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
+            bundleID: "com.duckduckgo.mobile.ios", version: "7.157.0", build: "6"),
         App(
             name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
-            bundleID: "io.element.elementx", version: "26.07.6", build: "2", generation: ["xcodegen generate --spec project.yml"]),
+            bundleID: "io.element.elementx", version: "26.07.5", build: "2", generation: ["xcodegen generate --spec project.yml"]),
         App(
             name: "habitica-ios", container: ["-workspace", "Habitica.xcworkspace"], scheme: "Habitica",
-            bundleID: "com.habitrpg.ios.Habitica", version: "3.12.1", build: "1009"),
+            bundleID: "com.habitrpg.ios.Habitica", version: "3.12", build: "1009"),
         App(
             name: "isowords", container: ["-project", "App/isowords.xcodeproj"], scheme: "isowords",
-            bundleID: "co.pointfree.IsoWordsTesting", version: "1.3.1", build: "106"),
+            bundleID: "co.pointfree.IsoWordsTesting", version: "1.3", build: "106"),
         App(
             name: "keepassium", flags: ["--target", "KeePassium", "--signing", "sync"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
-            bundleID: "com.keepassium.ios", version: "2.6.1", build: "174"),
+            bundleID: "com.keepassium.ios", version: "2.6", build: "174"),
         App(
-            name: "owncloud-ios-app", flags: ["--testflight-group", "Beta"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
-            bundleID: "com.owncloud.ios-app", version: "12.7.1", build: "303"),
+            name: "owncloud-ios-app", flags: ["--testflight-group", "Beta", "--signing", "api-key"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
+            bundleID: "com.owncloud.ios-app", version: "12.7.0", build: "303"),
         App(
-            name: "pocket-casts-ios", container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
-            bundleID: "au.com.shiftyjelly.podcasts", version: "7.75.1", build: "7.75.0.4", generation: ["pod install"]),
+            name: "pocket-casts-ios", flags: ["--signing", "api-key"], container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
+            bundleID: "au.com.shiftyjelly.podcasts", version: "7.75", build: "7.75.0.4", generation: ["bundle install", "bundle exec pod install"]),
         App(
             name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], container: ["-project", "Swiftfin.xcodeproj"], scheme: "Swiftfin",
-            bundleID: "org.jellyfin.swiftfin", version: "1.0.1", build: "2"),
+            bundleID: "org.jellyfin.swiftfin", version: "1.0", build: "2"),
     ]
 
     /// The fake Xcode tools as a user gets them, `release rehearse-tools DIR`, outside the repository.
@@ -157,7 +160,7 @@ import Testing
         // The same release again: the bump is kept, nothing is sent, nothing changes.
         let second = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: environment)
         try #require(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("bump │ already at \(app.version) (\(app.build)) in HEAD's commit"), "\(second.stderr)")
+        #expect(second.stderr.contains("bump │ already shipped: \(app.version) (\(app.build)) is in App Store Connect"), "\(second.stderr)")
         #expect(second.stderr.contains("bytes received on upload URLs since start: 0 B"), "\(second.stderr)")
         #expect(try Self.output(["git", "log", "--format=%s"], in: directory) == log)
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)

@@ -340,6 +340,16 @@ public enum VersionReader {
                 }
                 byTarget[effect.target] = rows
             }
+            // Many targets: one count, so the line stays one line worth reading.
+            if order.count > VersionReader.targetsListedInWarnings {
+                let values = ["version", "build"].filter { value in effects.contains { $0.value == value } }.joined(separator: " and ")
+                let unknown = effects.allSatisfy(\.unknown)
+                var configurations: [String] = []
+                for effect in effects where !configurations.contains(effect.configuration) { configurations.append(effect.configuration) }
+                let named = order.prefix(VersionReader.targetsListedInWarnings).map { "'\($0)'" }.joined(separator: ", ")
+                return
+                    "the \(values) of \(order.count) targets \(unknown ? "are unknown" : "may differ from what is shown"): \(named) and \(order.count - VersionReader.targetsListedInWarnings) more (\(configurations.joined(separator: ", ")))"
+            }
             var parts: [String] = []
             for target in order {
                 var groups: [(values: [String], unknown: Bool, configurations: [String])] = []
@@ -362,6 +372,9 @@ public enum VersionReader {
             return parts.joined(separator: "; ")
         }
     }
+
+    /// How many targets a missing-file warning names before it counts them instead.
+    static let targetsListedInWarnings = 2
 
     /// Settings Xcode defines for every target, enough to expand the paths and identifiers projects use.
     static func defaults(project: XcodeProject, target: XcodeTarget, configuration: String) -> [String: String] {

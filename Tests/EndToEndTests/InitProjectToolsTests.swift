@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 import Testing
 
 /// Issue 35: `release init` uses the project's tools as the project uses them (Bundler, XcodeGen without a checked-in
@@ -221,5 +222,27 @@ import Testing
         #expect(!initialized.stderr.contains("why: signing"), "\(initialized.stderr)")
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
         #expect(text.contains(#""build_settings": {"DEVELOPMENT_TEAM": "${team}", "CODE_SIGN_STYLE": "Automatic"}"#), "\(text)")
+    }
+
+    @Test func theXcodeTheProjectPinsPicksTheRunnerAndRunnerOverridesIt() throws {
+        let head = try RealProjectsCommandTests.requireCorpus() + "/owncloud-ios-app/head"
+        let directory = ReleaseBinary.temporaryDirectory() + "/owncloud"
+        try FileManager.default.copyItem(atPath: head, toPath: directory)
+        try ReleaseBinary.git(["init", "-q", "-b", "main"], in: directory)
+        try Self.commit("upstream head", in: directory)
+        let initialized = try ReleaseBinary.run(["init", "--yes", "--repository", "-"], in: directory)
+        try #require(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("why: runner macos-26: it has Xcode 26.2, which .xcode-version pins (--runner picks another)"), "\(initialized.stderr)")
+        let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
+        #expect(text.contains(#""runs_on": "macos-26""#) && text.contains("built with Xcode 26.2 (.xcode-version), on macos-26"), "\(text)")
+
+        try FileManager.default.removeItem(atPath: directory + "/Pipelines/release.json")
+        let chosen = try ReleaseBinary.run(["init", "--yes", "--repository", "-", "--runner", "macos-15-xlarge"], in: directory)
+        try #require(chosen.status == 0, "\(chosen.stderr)")
+        #expect(try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8).contains(#""runs_on": "macos-15-xlarge""#))
+        try FileManager.default.removeItem(atPath: directory + "/Pipelines/release.json")
+        let bad = try ReleaseBinary.run(["init", "--yes", "--runner", "macos 15"], in: directory)
+        #expect(bad.status == 64 && bad.stderr.contains("--runner 'macos 15' is not a runner label"), "\(bad.stderr)")
+        #expect(StarterPipeline.runner(forXcode: "16.2") == "macos-15" && StarterPipeline.runner(forXcode: "15.4") == "macos-14")
     }
 }

@@ -123,10 +123,22 @@ public struct StarterPipeline: Sendable, Equatable {
             team: inspection.team, generation: generation, signing: signing, githubRepository: inspection.githubRepository,
             xcodeVersion: inspection.xcodeVersion)
         generatedProject = inspection.generatedProject
+        if let xcode = inspection.xcodeVersion { runner = Self.runner(forXcode: xcode) }
         podsCreateWorkspace = inspection.workspaceCreatedByPods && inspection.workspace != nil
         gemfile = inspection.gemfile
         bundledTools = inspection.bundledTools
         projectSigningConflicts = inspection.signing?.conflictsWithAutomatic == true
+    }
+
+    /// The GitHub-hosted macOS image that has Xcode `version` (`.xcode-version`): `macos-26` for Xcode 26 and later,
+    /// `macos-15` for 16, `macos-14` for 15; `macos-15` when the version says nothing usable.
+    public static func runner(forXcode version: String) -> String {
+        guard let major = Int(version.prefix { $0.isNumber }) else { return "macos-15" }
+        switch major {
+        case 26...: return "macos-26"
+        case 15: return "macos-14"
+        default: return "macos-15"
+        }
     }
 
     /// The build settings that make Xcode sign automatically whatever the project says: style, identity and
@@ -347,7 +359,7 @@ public struct StarterPipeline: Sendable, Equatable {
 
         let about =
             "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
-            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version)" } ?? "")
+            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version), on \(runner)" } ?? "")
             + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")

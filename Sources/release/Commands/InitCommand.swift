@@ -48,6 +48,9 @@ struct InitCommand: ParsableCommand {
     @Option(name: .customLong("testflight-group"), help: "The TestFlight group release builds go to.")
     var testflightGroup: String?
 
+    @Option(help: "The macOS runner label exported CI jobs run on (default: the image that has the Xcode .xcode-version pins, else macos-15).")
+    var runner: String?
+
     @Flag(help: "Take every default without asking.")
     var yes = false
 
@@ -69,6 +72,9 @@ struct InitCommand: ParsableCommand {
         }
         if let repository, repository != "-", !RepositoryInspection.isRepositoryName(repository) {
             throw usage("--repository '\(Echo.text(repository))' is not a GitHub repository (owner/name)")
+        }
+        if let runner, runner.isEmpty || runner.count > 100 || !runner.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
+            throw usage("--runner '\(Echo.text(runner))' is not a runner label (letters, digits, '-', '_' and '.')")
         }
         if let testflightGroup, testflightGroup.trimmingCharacters(in: .whitespaces).isEmpty || testflightGroup.count > 100 {
             throw usage("--testflight-group must be a group's name (1 to 100 characters)")
@@ -112,6 +118,11 @@ struct InitCommand: ParsableCommand {
         var starter = StarterPipeline(inspection, signing: signingChoice)
         if let repository { starter.githubRepository = repository == "-" ? nil : repository }
         if let testflightGroup { starter.testflightGroup = testflightGroup }
+        if let runner {
+            starter.runner = runner
+        } else if let xcode = inspection.xcodeVersion {
+            Terminal.writeError("why: runner \(starter.runner): it has Xcode \(xcode), which .xcode-version pins (--runner picks another)\n")
+        }
         if interactive {
             if signing == nil {
                 Terminal.writeError(

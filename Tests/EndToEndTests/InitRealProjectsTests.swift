@@ -26,8 +26,10 @@ import Testing
     }
 
     static let apps: [App] = [
+        // Manually signed in Release with fastlane match (init proposes --signing files): kept on the API key here, so
+        // the archive overrides style, identity and specifier together, which the fake xcodebuild accepts.
         App(
-            name: "duckduckgo-ios", container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
+            name: "duckduckgo-ios", flags: ["--signing", "api-key"], container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
             bundleID: "com.duckduckgo.mobile.ios", version: "7.157.0", build: "6"),
         App(
             name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
@@ -42,11 +44,11 @@ import Testing
             name: "keepassium", flags: ["--target", "KeePassium", "--signing", "sync"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
             bundleID: "com.keepassium.ios", version: "2.6", build: "174"),
         App(
-            name: "owncloud-ios-app", flags: ["--testflight-group", "Beta"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
+            name: "owncloud-ios-app", flags: ["--testflight-group", "Beta", "--signing", "api-key"], container: ["-project", "ownCloud.xcodeproj"], scheme: "ownCloud",
             bundleID: "com.owncloud.ios-app", version: "12.7.0", build: "303"),
         App(
-            name: "pocket-casts-ios", container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
-            bundleID: "au.com.shiftyjelly.podcasts", version: "7.75", build: "7.75.0.4", generation: ["pod install"]),
+            name: "pocket-casts-ios", flags: ["--signing", "api-key"], container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
+            bundleID: "au.com.shiftyjelly.podcasts", version: "7.75", build: "7.75.0.4", generation: ["bundle install", "bundle exec pod install"]),
         App(
             name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], container: ["-project", "Swiftfin.xcodeproj"], scheme: "Swiftfin",
             bundleID: "org.jellyfin.swiftfin", version: "1.0", build: "2"),

@@ -18,6 +18,7 @@ public enum AppleTools {
         "pod": "gem install cocoapods (or 'bundle install' when your Gemfile has it)",
         "tuist": "curl https://mise.run | sh && mise install tuist (tuist.dev)",
         "carthage": "brew install carthage",
+        "bundle": "Bundler comes with Ruby 2.6 and later (or gem install bundler), then 'bundle install'",
     ]
 
     /// The install hint for `command` (a name or a path), when it is one of those tools.

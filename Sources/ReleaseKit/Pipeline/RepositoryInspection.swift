@@ -55,9 +55,53 @@ public struct RepositoryInspection: Sendable, Equatable {
         public var matchType: String?
     }
 
+    /// How the app and what it embeds are signed in the archive configuration, through xcconfig includes.
+    public struct Signing: Sendable, Equatable {
+        /// A target and its settings.
+        public struct Target: Sendable, Equatable {
+            public var name: String
+            public var settings: SigningSettings
+        }
+
+        /// Targets (the app first, then what it embeds) with their settings.
+        public var targets: [Target]
+
+        /// Targets that sign manually (`CODE_SIGN_STYLE = Manual`).
+        public var manual: [String] { targets.filter { $0.settings.isManual }.map(\.name) }
+        /// Whether Xcode would refuse `CODE_SIGN_STYLE=Automatic` on top: a manual style, a profile specifier or a
+        /// distribution identity somewhere.
+        public var conflictsWithAutomatic: Bool {
+            targets.contains { $0.settings.isManual || $0.settings.profileSpecifier != nil || $0.settings.hasDistributionIdentity }
+        }
+        /// fastlane match's profile specifier (`match AppStore com.example.app`), when one names it.
+        public var matchSpecifier: String? { targets.lazy.compactMap(\.settings.profileSpecifier).first { $0.hasPrefix("match ") } }
+    }
+
     /// The `.xcodeproj` relative to the repository (the version engine's project; for a generated project not in
     /// git, the XcodeGen spec).
     public var project: String?
+    /// The `.xcodeproj` XcodeGen writes when the repository holds only the spec (`NAME.xcodeproj` beside it): what
+    /// xcodebuild builds once the pipeline generated it.
+    public var generatedProject: String?
+    /// Whether ``workspace`` is not in the repository and `pod install` makes it.
+    public var workspaceCreatedByPods = false
+    /// The `Gemfile`, when the repository has one.
+    public var gemfile: String?
+    /// The tools the Gemfile pins that the pipeline runs (`cocoapods`, `xcodegen`, `fastlane`): run with `bundle exec`.
+    public var bundledTools: [String] = []
+    /// The archive configuration's signing for the app and what it embeds.
+    public var signing: Signing?
+    /// The signing `init` proposes for the project, with why, when the default (the API key) does not fit.
+    public var proposedSigning: Proposal?
+
+    /// A signing `init` proposes and why.
+    public struct Proposal: Sendable, Equatable {
+        /// `files`, `sync`: a ``StarterPipeline/Signing`` raw value.
+        public var choice: String
+        public var reason: String
+    }
+    /// fastlane's Gymfile or Fastfile `gym`/`build_app` answers: scheme, configuration, export method.
+    public var gym: [String: String] = [:]
     /// The `.xcworkspace` xcodebuild builds, when the app's project is in one (or CocoaPods will make one).
     public var workspace: String?
     /// The XcodeGen spec the project is generated from.
@@ -153,6 +197,8 @@ public struct RepositoryInspection: Sendable, Equatable {
         result.xcodegenSpec = report.xcodegenSpec.map { relative($0, to: root) }
         let projectPath = versions.project?.path
         result.project = projectPath.map { relative($0, to: root) } ?? relative(report.project, to: root)
+        // Only the spec in the repository: the project is generated from it.
+        if result.xcodegenSpec == nil, let project = result.project, XcodeGenSpec.isSpec(project) { result.xcodegenSpec = project }
         if let tuist = ["Workspace.swift", "Project.swift"].first(where: exists) { result.tuistManifest = tuist }
         // Base configurations under Pods/ appear with `pod install`, which the pipeline runs: one note for them all.
         let podWarnings = (report.warnings ?? []).filter { $0.contains("'Pods/") }
@@ -242,6 +288,7 @@ public struct RepositoryInspection: Sendable, Equatable {
             let name = ((projectPath as NSString).lastPathComponent as NSString).deletingPathExtension
             result.workspace = relative(FilePath.absolute(name + ".xcworkspace", in: FilePath.parent(of: FilePath.absolute(podfile, in: root))), to: root)
             result.reasons.append("workspace \(result.workspace!): 'pod install' (from \(podfile)) creates it")
+            result.workspaceCreatedByPods = true
         }
 
         // Shared schemes: the project's, the workspace's, and those of the other projects the workspace holds.
@@ -289,7 +336,18 @@ public struct RepositoryInspection: Sendable, Equatable {
                 let (l, r) = (score(lhs), score(rhs))
                 return l != r ? l.lexicographicallyPrecedes(r) : lhs.name < rhs.name
             }
-            if let best = ranked.first {
+            let gym = Self.gym(in: root)
+            result.gym = gym
+            if let named = gym["scheme"], let scheme = result.schemes.first(where: { $0.name == named }) {
+                result.scheme = scheme.name
+                result.configuration = scheme.archiveConfiguration
+                result.reasons.append("scheme '\(scheme.name)': fastlane's \(gym["source"] ?? "Gymfile") builds it (archives in \(scheme.archiveConfiguration))")
+                if answers.target == nil, let built = scheme.archived.first(where: \.isApplication),
+                    let matching = result.apps.first(where: { $0.target == built.blueprintName })
+                {
+                    chosen = matching
+                }
+            } else if let best = ranked.first {
                 result.scheme = best.name
                 result.configuration = best.archiveConfiguration
                 let others =
@@ -305,6 +363,12 @@ public struct RepositoryInspection: Sendable, Equatable {
                         : "no shared scheme archives \(chosen.target).app: using '\(chosen.target)', which exists on a CI machine only if you share it (Xcode: Product › Scheme › Manage Schemes…, tick Shared, commit xcshareddata)"
                 )
             }
+        }
+        if answers.scheme == nil, let configuration = result.gym["configuration"], configuration != result.configuration,
+            versions.tracked.contains(where: { $0.entry.target == chosen.target && $0.entry.configuration == configuration })
+        {
+            result.reasons.append("configuration \(configuration): fastlane's \(result.gym["source"] ?? "Gymfile") archives in it")
+            result.configuration = configuration
         }
         chosen = app(chosen.target, configuration: result.configuration) ?? chosen
         if let team = answers.team {
@@ -345,7 +409,78 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
         }
         result.githubRepository = githubRepository(gitConfig: GitDirectory.of(root).map { $0 + "/config" } ?? (root + "/.git/config"))
+        Self.inspectTools(&result, root: root)
+        Self.inspectSigning(&result, versions: versions, root: root)
         return result
+    }
+
+    /// The Gemfile and the tools it pins, the Podfile's bundler guard, and the project XcodeGen writes when only the
+    /// spec is in the repository.
+    static func inspectTools(_ result: inout RepositoryInspection, root: String) {
+        if let spec = result.xcodegenSpec, result.project == spec {
+            let name = (try? XcodeGenSpec(contentsOf: FilePath.absolute(spec, in: root)))?.name ?? "Project"
+            let folder = FilePath.parent(of: spec)
+            result.generatedProject = folder == "." || folder.isEmpty ? name + ".xcodeproj" : folder + "/" + name + ".xcodeproj"
+            result.reasons.append(
+                "project \(result.generatedProject!): the repository holds only the XcodeGen spec \(spec), so the pipeline runs 'xcodegen generate' before the archive and builds what it writes"
+            )
+        }
+        let podfileFolder = result.podfile.map(FilePath.parent(of:)) ?? "."
+        let gemfile = ["Gemfile", podfileFolder == "." ? nil : podfileFolder + "/Gemfile"].compactMap { $0 }
+            .first { FileManager.default.fileExists(atPath: FilePath.absolute($0, in: root)) }
+        var guardLine: String?
+        if let podfile = result.podfile, let text = try? String(contentsOfFile: FilePath.absolute(podfile, in: root), encoding: .utf8) {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.contains("raise") || line.contains("abort") {
+                let window = lines[max(0, index - 2)...index].joined(separator: "\n")
+                if window.contains("Bundler") || window.contains("BUNDLE_GEMFILE") || window.contains("BUNDLE_BIN_PATH") {
+                    guardLine = "\(podfile):\(index + 1)"
+                    break
+                }
+            }
+        }
+        guard let gemfile else {
+            if let guardLine {
+                result.notes.append("\(guardLine) stops CocoaPods outside 'bundle exec', but there is no Gemfile: add one that pins cocoapods")
+            }
+            return
+        }
+        result.gemfile = gemfile
+        let text = (try? String(contentsOfFile: FilePath.absolute(gemfile, in: root), encoding: .utf8)) ?? ""
+        for tool in ["cocoapods", "xcodegen", "fastlane"] {
+            let pinned = text.split(whereSeparator: \.isNewline).contains { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return trimmed.hasPrefix("gem '\(tool)'") || trimmed.hasPrefix("gem \"\(tool)\"") || trimmed.hasPrefix("gem('\(tool)'") || trimmed.hasPrefix("gem(\"\(tool)\"")
+            }
+            if pinned || (tool == "cocoapods" && guardLine != nil) { result.bundledTools.append(tool) }
+        }
+        let run = result.bundledTools.filter { ($0 == "cocoapods" && result.podfile != nil) || ($0 == "xcodegen" && result.xcodegenSpec != nil) }
+        if !run.isEmpty {
+            result.reasons.append(
+                "bundle install, then bundle exec \(run.map { $0 == "cocoapods" ? "pod" : $0 }.joined(separator: " and ")): \(gemfile) pins \(run.joined(separator: ", "))\(guardLine.map { " and \($0) refuses to run outside bundler" } ?? "")"
+            )
+        }
+    }
+
+    /// The archive configuration's signing of the app and what it embeds, and the signing to propose for it.
+    static func inspectSigning(_ result: inout RepositoryInspection, versions: ProjectVersions, root: String) {
+        guard let app = result.app else { return }
+        let rows = versions.tracked.filter { $0.entry.configuration == result.configuration }
+        let ordered = rows.filter { $0.entry.target == app.target } + rows.filter { $0.entry.host == app.target }
+        let targets = ordered.compactMap { row in row.signing.map { Signing.Target(name: row.entry.target, settings: $0) } }
+        guard !targets.isEmpty else { return }
+        let signing = Signing(targets: targets)
+        result.signing = signing
+        let manual = signing.manual
+        guard !manual.isEmpty else { return }
+        let definedAt = targets.first { $0.settings.isManual }?.settings.styleDefinedAt.map { relative(String($0), to: root) }
+        var reason =
+            "\(result.configuration) signs manually (CODE_SIGN_STYLE = Manual for \(manual.count == targets.count ? "the app and all it embeds" : manual.joined(separator: ", "))\(definedAt.map { ", from \($0)" } ?? "")): the pipeline installs a certificate and the profiles it names (or --signing sync makes them through the API; --signing api-key overrides the project's signing to automatic)"
+        if let match = signing.matchSpecifier {
+            reason +=
+                "; its profiles come from fastlane match (PROVISIONING_PROFILE_SPECIFIER = '\(match)'): give the pipeline the certificate and profiles match keeps in its repository"
+        }
+        result.proposedSigning = Proposal(choice: "files", reason: reason)
     }
 
     static func unsharedNote(_ scheme: String) -> String {
@@ -394,6 +529,60 @@ public struct RepositoryInspection: Sendable, Equatable {
             teamID: value("team_id", in: "Appfile") ?? value("team_id", in: "Matchfile"),
             matchType: value("type", in: "Matchfile"))
         return fastlane == Fastlane() ? nil : fastlane
+    }
+
+    /// fastlane's answers for the build, written as literals: `fastlane/Gymfile` (`scheme("X")`, `configuration "X"`,
+    /// `export_method "X"`), else the `gym`/`build_app` call of `fastlane/Fastfile` that exports for the App Store (else
+    /// the first); `source` names the file.
+    static func gym(in root: String) -> [String: String] {
+        guard let folder = ["fastlane", "Fastlane", ".fastlane"].map({ root + "/" + $0 }).first(where: FileSystemSupport.isDirectory) else { return [:] }
+        let keys = ["scheme", "configuration", "export_method"]
+        func literal(after text: Substring) -> String? {
+            let rest = text.drop { $0 == " " || $0 == "(" || $0 == ":" }
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+            let body = rest.dropFirst()
+            guard let end = body.firstIndex(of: quote) else { return nil }
+            let value = String(body[..<end])
+            return value.isEmpty || value.contains("#{") || value.count > 200 ? nil : value
+        }
+        if let text = try? String(contentsOfFile: folder + "/Gymfile", encoding: .utf8), text.utf8.count < 1 << 20 {
+            var found: [String: String] = [:]
+            for raw in text.split(whereSeparator: \.isNewline) {
+                let line = Substring(raw.trimmingCharacters(in: .whitespaces))
+                for key in keys where found[key] == nil && line.hasPrefix(key) {
+                    if let value = literal(after: line.dropFirst(key.count)) { found[key] = value }
+                }
+            }
+            if !found.isEmpty {
+                found["source"] = "Gymfile"
+                return found
+            }
+        }
+        guard let text = try? String(contentsOfFile: folder + "/Fastfile", encoding: .utf8), text.utf8.count < 1 << 20 else { return [:] }
+        var calls: [[String: String]] = []
+        var current: [String: String]?
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = Substring(raw.trimmingCharacters(in: .whitespaces))
+            if line.hasPrefix("#") { continue }
+            if line.hasPrefix("build_app(") || line.hasPrefix("gym(") || line.hasPrefix("build_ios_app(") {
+                if let current { calls.append(current) }
+                current = [:]
+            }
+            guard current != nil else { continue }
+            for key in keys where line.hasPrefix(key + ":") || line.contains("(" + key + ":") {
+                let start = line.range(of: key + ":")!.upperBound
+                if let value = literal(after: line[start...]) { current?[key] = value }
+            }
+            if line.hasSuffix(")") || line == ")" {
+                if let done = current { calls.append(done) }
+                current = nil
+            }
+        }
+        if let current { calls.append(current) }
+        let appStore = calls.first { ["app-store", "app-store-connect"].contains($0["export_method"] ?? "") && $0["scheme"] != nil }
+        guard var chosen = appStore ?? calls.first(where: { $0["scheme"] != nil }) else { return [:] }
+        chosen["source"] = "Fastfile"
+        return chosen
     }
 
     /// `owner/name` from the first GitHub remote in a git config (`origin` preferred), for https and ssh URLs.

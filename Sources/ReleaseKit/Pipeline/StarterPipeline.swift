@@ -45,6 +45,18 @@ public struct StarterPipeline: Sendable, Equatable {
 
     /// The `.xcodeproj` (or XcodeGen spec) the version lives in.
     public var project: String
+    /// The `.xcodeproj` XcodeGen writes, when the repository holds only the spec: what the Xcode steps build.
+    public var generatedProject: String?
+    /// Whether `pod install` makes the workspace (it is not in the repository): the pods step says it creates it.
+    public var podsCreateWorkspace = false
+    /// The Gemfile, when the tools below run through Bundler.
+    public var gemfile: String?
+    /// Tools the Gemfile pins (`cocoapods`, `xcodegen`): run as `bundle exec`, after one `bundle install`.
+    public var bundledTools: [String] = []
+    /// Whether the project's signing (a manual style, a profile specifier or a distribution identity in the archive
+    /// configuration) conflicts with Xcode-managed signing: with the API key, the Xcode steps then override
+    /// `CODE_SIGN_STYLE`, `CODE_SIGN_IDENTITY` and `PROVISIONING_PROFILE_SPECIFIER` together.
+    public var projectSigningConflicts = false
     /// `-workspace` for xcodebuild when there is one; else `-project`.
     public var workspace: String?
     public var scheme: String
@@ -110,7 +122,30 @@ public struct StarterPipeline: Sendable, Equatable {
             appName: app, platform: inspection.app?.platform ?? .iOS, bundleIdentifier: inspection.bundleIdentifier,
             team: inspection.team, generation: generation, signing: signing, githubRepository: inspection.githubRepository,
             xcodeVersion: inspection.xcodeVersion)
+        generatedProject = inspection.generatedProject
+        if let xcode = inspection.xcodeVersion { runner = Self.runner(forXcode: xcode) }
+        podsCreateWorkspace = inspection.workspaceCreatedByPods && inspection.workspace != nil
+        gemfile = inspection.gemfile
+        bundledTools = inspection.bundledTools
+        projectSigningConflicts = inspection.signing?.conflictsWithAutomatic == true
     }
+
+    /// The GitHub-hosted macOS image that has Xcode `version` (`.xcode-version`): `macos-26` for Xcode 26 and later,
+    /// `macos-15` for 16, `macos-14` for 15; `macos-15` when the version says nothing usable.
+    public static func runner(forXcode version: String) -> String {
+        guard let major = Int(version.prefix { $0.isNumber }) else { return "macos-15" }
+        switch major {
+        case 26...: return "macos-26"
+        case 15: return "macos-14"
+        default: return "macos-15"
+        }
+    }
+
+    /// The build settings that make Xcode sign automatically whatever the project says: style, identity and
+    /// specifier together (one alone is "conflicting provisioning settings").
+    public static let automaticSigningOverrides: [(String, String)] = [
+        ("CODE_SIGN_STYLE", "Automatic"), ("CODE_SIGN_IDENTITY", "Apple Development"), ("PROVISIONING_PROFILE_SPECIFIER", ""),
+    ]
 
     /// The secrets and environment variables a run of this pipeline reads, with where each comes from.
     public var secrets: [(name: String, purpose: String)] {
@@ -173,18 +208,45 @@ public struct StarterPipeline: Sendable, Equatable {
             step("commit", "git.commit", [], [("message", .s("Release \(version) (\(build))")), ("paths", .s("${steps.bump.outputs.files}"))]),
         ]
         var beforeArchive = ["commit"]
+        // Tools the Gemfile pins run through Bundler, installed once.
+        func tool(_ name: String, _ gem: String, _ arguments: [String]) -> [String] {
+            bundledTools.contains(gem) && gemfile != nil ? ["bundle", "exec", name] + arguments : [name] + arguments
+        }
+        let needsBundle =
+            gemfile != nil
+            && generation.contains { generation in
+                switch generation {
+                case .xcodegen: bundledTools.contains("xcodegen")
+                case .tuist: false
+                case .cocoapods: bundledTools.contains("cocoapods")
+                }
+            }
+        if needsBundle, let gemfile {
+            let folder = FilePath.parent(of: gemfile)
+            var with: [(String, J)] = [("run", .a(["bundle", "install"].map(J.s)))]
+            if folder != "." { with.append(("cwd", .s(folder))) }
+            steps.append(step("gems", "shell", [needs("commit"), mac], with))
+            beforeArchive.append("gems")
+        }
         for generation in generation {
             switch generation {
             case .xcodegen(let spec):
-                steps.append(step("generate", "shell", [needs("commit"), mac], [("run", .a(["xcodegen", "generate", "--spec", spec].map(J.s)))]))
+                // A project only generated: the step says it creates it, so the archive (which reads it) is checked
+                // against the promise before XcodeGen runs.
+                steps.append(
+                    step(
+                        "generate", "shell", [needs(beforeArchive.last!), mac],
+                        [("run", .a(tool("xcodegen", "xcodegen", ["generate", "--spec", spec]).map(J.s)))]
+                            + (generatedProject.map { [("creates", J.a([.s($0)]))] } ?? [])))
                 beforeArchive.append("generate")
             case .tuist:
-                steps.append(step("generate", "shell", [needs("commit"), mac], [("run", .a(["tuist", "generate", "--no-open"].map(J.s)))]))
+                steps.append(step("generate", "shell", [needs(beforeArchive.last!), mac], [("run", .a(["tuist", "generate", "--no-open"].map(J.s)))]))
                 beforeArchive.append("generate")
             case .cocoapods(let podfile):
                 let folder = FilePath.parent(of: podfile)
-                var with: [(String, J)] = [("run", .a(["pod", "install"].map(J.s)))]
+                var with: [(String, J)] = [("run", .a(tool("pod", "cocoapods", ["install"]).map(J.s)))]
                 if folder != "." { with.append(("cwd", .s(folder))) }
+                if podsCreateWorkspace, let workspace { with.append(("creates", .a([.s(workspace)]))) }
                 steps.append(step("pods", "shell", [needs(beforeArchive.last!), mac], with))
                 beforeArchive.append("pods")
             }
@@ -215,10 +277,15 @@ public struct StarterPipeline: Sendable, Equatable {
                     ] + key))
             beforeArchive.append("signing")
             buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.signing.outputs.keychain}")))
+        } else if projectSigningConflicts {
+            buildSettings += Self.automaticSigningOverrides.map { ($0.0, J.s($0.1)) }
         } else {
             buildSettings.append(("CODE_SIGN_STYLE", .s("Automatic")))
         }
-        let container: (String, J) = workspace.map { ("workspace", .s($0)) } ?? ("project", .s(project))
+        let container: (String, J) =
+            workspace.map { ("workspace", .s(podsCreateWorkspace ? "${steps.pods.outputs.path}" : $0)) } ?? (
+                "project", .s(generatedProject != nil ? "${steps.generate.outputs.path}" : project)
+            )
         steps.append(
             step(
                 "archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac] + (bundleIdentifier != nil ? [("skip_if", .s("${steps.bump.outputs.shipped}"))] : []),
@@ -292,7 +359,7 @@ public struct StarterPipeline: Sendable, Equatable {
 
         let about =
             "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
-            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version)" } ?? "")
+            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version), on \(runner)" } ?? "")
             + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")

@@ -111,6 +111,27 @@ public struct BuildSettings: Sendable {
         try resolve(key).value
     }
 
+    /// The expanded value of `key` in a build for `sdk` (`iphoneos`): the highest-precedence definition that is
+    /// unconditional or whose only conditions are `sdk=` patterns matching `sdk` (`CODE_SIGN_IDENTITY[sdk=iphoneos*]`),
+    /// as Xcode applies them; `nil` when nothing defines it or it cannot be expanded. A conditional value's
+    /// `$(inherited)` expands to nothing.
+    public func value(of key: String, sdk: String) -> String? {
+        guard let definition = definitions.first(where: { $0.key == key && ($0.condition.map { Self.condition($0, matchesSDK: sdk) } ?? true) })
+        else { return defaults[key] }
+        if definition.condition == nil { return try? value(of: key) }
+        return try? expand(definition.value.replacingOccurrences(of: "$(inherited)", with: ""), at: definition.site)
+    }
+
+    /// Whether every part of `condition` (`sdk=iphoneos*`, joined by commas) is an `sdk=` pattern matching `sdk`.
+    static func condition(_ condition: String, matchesSDK sdk: String) -> Bool {
+        condition.split(separator: ",").allSatisfy { part in
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pieces.count == 2, pieces[0] == "sdk" else { return false }
+            let pattern = pieces[1]
+            return pattern.hasSuffix("*") ? sdk.hasPrefix(pattern.dropLast()) : sdk == pattern
+        }
+    }
+
     /// The expanded value of `key` with the missing files and undefined references it depends on.
     /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
     public func resolve(_ key: String) throws(VersioningError) -> Resolution {

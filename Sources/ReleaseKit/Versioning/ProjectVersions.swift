@@ -36,6 +36,8 @@ public struct ProjectVersions: Sendable {
         public var sdk: String?
         /// The target's `DEVELOPMENT_TEAM` in this configuration, when set.
         public var developmentTeam: String?
+        /// How the target is signed in this configuration, for a device build.
+        public var signing: SigningSettings?
 
         /// Creates a value from its parts.
         public init(

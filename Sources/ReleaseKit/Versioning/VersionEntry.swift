@@ -20,6 +20,8 @@ public struct VersionEntry: Sendable, Codable, Equatable {
     public var build: String?
     /// Where the build number's literal text is.
     public var buildDefinedAt: DefinitionLocation?
+    /// How the target is signed for a device build; only in `release version --json --signing`.
+    public var signing: SigningSettings?
 
     /// Creates a value from its parts.
     public init(
@@ -37,4 +39,37 @@ public struct VersionEntry: Sendable, Codable, Equatable {
         self.build = build
         self.buildDefinedAt = buildDefinedAt
     }
+}
+
+/// The code-signing build settings of a target in one configuration, resolved through xcconfig `#include` chains for a
+/// device build (conditional assignments such as `CODE_SIGN_IDENTITY[sdk=iphoneos*]` count).
+public struct SigningSettings: Sendable, Codable, Equatable {
+    /// `CODE_SIGN_STYLE`: `Automatic` or `Manual`, when set.
+    public var style: String?
+    /// `CODE_SIGN_IDENTITY`, when set (`Apple Distribution`, `iPhone Developer`, …).
+    public var identity: String?
+    /// `PROVISIONING_PROFILE_SPECIFIER`, else the older `PROVISIONING_PROFILE`, when set and not empty.
+    public var profileSpecifier: String?
+    /// Where the style is written (`Configuration/DuckDuckGoDeveloper.xcconfig:26`), when it is.
+    public var styleDefinedAt: String?
+
+    /// Creates a value from its parts.
+    public init(style: String? = nil, identity: String? = nil, profileSpecifier: String? = nil, styleDefinedAt: String? = nil) {
+        self.style = style
+        self.identity = identity
+        self.profileSpecifier = profileSpecifier
+        self.styleDefinedAt = styleDefinedAt
+    }
+
+    /// Whether the configuration signs manually: `CODE_SIGN_STYLE = Manual`.
+    public var isManual: Bool { style?.caseInsensitiveCompare("Manual") == .orderedSame }
+
+    /// Whether the identity names a distribution certificate (`Apple Distribution`, `iPhone Distribution`, …).
+    public var hasDistributionIdentity: Bool {
+        guard let identity else { return false }
+        return ["Apple Distribution", "iPhone Distribution", "iOS Distribution"].contains { identity.hasPrefix($0) }
+    }
+
+    /// Whether the profile is fastlane match's (`match AppStore com.example.app`).
+    public var isMatchProfile: Bool { profileSpecifier?.hasPrefix("match ") == true }
 }

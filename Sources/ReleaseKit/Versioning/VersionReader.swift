@@ -255,6 +255,12 @@ public enum VersionReader {
                     // be resolved (an absent xcconfig) is left unknown rather than failing the read.
                     row.sdk = (try? settings.value(of: "SDKROOT")).flatMap { $0.isEmpty ? nil : $0 }
                     row.developmentTeam = (try? settings.value(of: "DEVELOPMENT_TEAM")).flatMap { $0.isEmpty ? nil : $0 }
+                    let deviceSDK = row.sdk ?? "iphoneos"
+                    func signingValue(_ key: String) -> String? { settings.value(of: key, sdk: deviceSDK).flatMap { $0.isEmpty ? nil : $0 } }
+                    row.signing = SigningSettings(
+                        style: signingValue("CODE_SIGN_STYLE"), identity: signingValue("CODE_SIGN_IDENTITY"),
+                        profileSpecifier: signingValue("PROVISIONING_PROFILE_SPECIFIER") ?? signingValue("PROVISIONING_PROFILE"),
+                        styleDefinedAt: settings.definition(of: "CODE_SIGN_STYLE").map { "\($0.site.location)" })
                     tracked.append(row)
                 }
             }
@@ -334,6 +340,16 @@ public enum VersionReader {
                 }
                 byTarget[effect.target] = rows
             }
+            // Many targets: one count, so the line stays one line worth reading.
+            if order.count > VersionReader.targetsListedInWarnings {
+                let values = ["version", "build"].filter { value in effects.contains { $0.value == value } }.joined(separator: " and ")
+                let unknown = effects.allSatisfy(\.unknown)
+                var configurations: [String] = []
+                for effect in effects where !configurations.contains(effect.configuration) { configurations.append(effect.configuration) }
+                let named = order.prefix(VersionReader.targetsListedInWarnings).map { "'\($0)'" }.joined(separator: ", ")
+                return
+                    "the \(values) of \(order.count) targets \(unknown ? "are unknown" : "may differ from what is shown"): \(named) and \(order.count - VersionReader.targetsListedInWarnings) more (\(configurations.joined(separator: ", ")))"
+            }
             var parts: [String] = []
             for target in order {
                 var groups: [(values: [String], unknown: Bool, configurations: [String])] = []
@@ -356,6 +372,9 @@ public enum VersionReader {
             return parts.joined(separator: "; ")
         }
     }
+
+    /// How many targets a missing-file warning names before it counts them instead.
+    static let targetsListedInWarnings = 2
 
     /// Settings Xcode defines for every target, enough to expand the paths and identifiers projects use.
     static func defaults(project: XcodeProject, target: XcodeTarget, configuration: String) -> [String: String] {

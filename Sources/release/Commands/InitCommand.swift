@@ -48,6 +48,9 @@ struct InitCommand: ParsableCommand {
     @Option(name: .customLong("testflight-group"), help: "The TestFlight group release builds go to.")
     var testflightGroup: String?
 
+    @Option(help: "The macOS runner label exported CI jobs run on (default: the image that has the Xcode .xcode-version pins, else macos-15).")
+    var runner: String?
+
     @Flag(help: "Take every default without asking.")
     var yes = false
 
@@ -69,6 +72,9 @@ struct InitCommand: ParsableCommand {
         }
         if let repository, repository != "-", !RepositoryInspection.isRepositoryName(repository) {
             throw usage("--repository '\(Echo.text(repository))' is not a GitHub repository (owner/name)")
+        }
+        if let runner, runner.isEmpty || runner.count > 100 || !runner.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
+            throw usage("--runner '\(Echo.text(runner))' is not a runner label (letters, digits, '-', '_' and '.')")
         }
         if let testflightGroup, testflightGroup.trimmingCharacters(in: .whitespaces).isEmpty || testflightGroup.count > 100 {
             throw usage("--testflight-group must be a group's name (1 to 100 characters)")
@@ -103,16 +109,30 @@ struct InitCommand: ParsableCommand {
             }
         }
         summarise(inspection)
+        // A project that signs manually gets the signing that fits it, unless --signing says otherwise.
+        var signingReason: String?
+        if signing == nil, let proposal = inspection.proposedSigning, let choice = StarterPipeline.Signing(rawValue: proposal.choice) {
+            signingChoice = choice
+            signingReason = proposal.reason
+        }
         var starter = StarterPipeline(inspection, signing: signingChoice)
         if let repository { starter.githubRepository = repository == "-" ? nil : repository }
         if let testflightGroup { starter.testflightGroup = testflightGroup }
+        if let runner {
+            starter.runner = runner
+        } else if let xcode = inspection.xcodeVersion {
+            Terminal.writeError("why: runner \(starter.runner): it has Xcode \(xcode), which .xcode-version pins (--runner picks another)\n")
+        }
         if interactive {
             if signing == nil {
                 Terminal.writeError(
                     "signing:\n  1. \(StarterPipeline.Signing.apiKey.summary) [default]\n  2. \(StarterPipeline.Signing.files.summary)\n  3. \(StarterPipeline.Signing.sync.summary)\n"
                 )
-                let answer = ask("How to sign (1, 2 or 3)", "1")
-                starter.signing = ["2": .files, "3": .sync][answer] ?? StarterPipeline.Signing(rawValue: answer) ?? .apiKey
+                if let signingReason { Terminal.writeError("  (proposed: \(signingReason))\n") }
+                let proposed = ["1", "2", "3"][StarterPipeline.Signing.allCases.firstIndex(of: signingChoice) ?? 0]
+                let answer = ask("How to sign (1, 2 or 3)", proposed)
+                starter.signing = ["1": .apiKey, "2": .files, "3": .sync][answer] ?? StarterPipeline.Signing(rawValue: answer) ?? signingChoice
+                if starter.signing != signingChoice { signingReason = nil }
             }
             if team == nil {
                 starter.team = ask(
@@ -127,6 +147,13 @@ struct InitCommand: ParsableCommand {
             }
         }
         Terminal.writeError("signing:    \(starter.signing.summary)\(starter.team.map { ", team \($0)" } ?? "; no team: set the pipeline's 'team' variable (or pass --team)")\n")
+        if let signingReason { Terminal.writeError("why: signing \(starter.signing.rawValue): \(signingReason)\n") }
+        if starter.signing == .apiKey, starter.projectSigningConflicts {
+            let settings = StarterPipeline.automaticSigningOverrides.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+            Terminal.writeError(
+                "why: signing api-key kept on a project whose \(inspection.configuration) signing conflicts with Xcode-managed signing (\(Self.describe(inspection.signing))): the archive sets \(settings) together, so Xcode accepts automatic signing\n"
+            )
+        }
         Terminal.writeError("TestFlight: group '\(starter.testflightGroup)' (release builds)\n")
 
         let ignoreNote: String?
@@ -166,6 +193,20 @@ struct InitCommand: ParsableCommand {
             """)
     }
 
+    /// `manual style in DuckDuckGo, ShareExtension; identity iPhone Distribution in …`.
+    static func describe(_ signing: RepositoryInspection.Signing?) -> String {
+        guard let signing else { return "unknown" }
+        var parts: [String] = []
+        if !signing.manual.isEmpty { parts.append("manual style in \(signing.manual.joined(separator: ", "))") }
+        let specified = signing.targets.filter { $0.settings.profileSpecifier != nil }
+        if let first = specified.first?.settings.profileSpecifier {
+            parts.append("profile '\(first)'\(specified.count > 1 ? " and \(specified.count - 1) more" : "")")
+        }
+        let distribution = signing.targets.filter { $0.settings.hasDistributionIdentity }
+        if let first = distribution.first?.settings.identity { parts.append("identity \(first) in \(distribution.map(\.name).joined(separator: ", "))") }
+        return parts.joined(separator: "; ")
+    }
+
     private func inspect(_ directory: String, _ answers: RepositoryInspection.Answers) throws -> RepositoryInspection {
         do {
             return try RepositoryInspection.inspect(directory, answers: answers)
@@ -185,7 +226,9 @@ struct InitCommand: ParsableCommand {
         var generation: [String] = []
         if let spec = inspection.xcodegenSpec { generation.append("xcodegen generate (\(spec))") }
         if let tuist = inspection.tuistManifest { generation.append("tuist generate (\(tuist))") }
-        if let podfile = inspection.podfile { generation.append("pod install (\(podfile))") }
+        if let podfile = inspection.podfile {
+            generation.append((inspection.bundledTools.contains("cocoapods") ? "bundle exec pod install" : "pod install") + " (\(podfile))")
+        }
         if inspection.usesSwiftPackages { generation.append("Swift packages (resolved by xcodebuild)") }
         Terminal.writeError(
             """

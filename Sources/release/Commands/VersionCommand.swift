@@ -18,8 +18,12 @@ struct VersionCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON on standard output.")
     var json = false
 
+    @Flag(help: "With --json: add each entry's code signing for a device build (CODE_SIGN_STYLE, CODE_SIGN_IDENTITY, PROVISIONING_PROFILE_SPECIFIER).")
+    var signing = false
+
     func validate() throws {
         if project != nil, file != nil { throw ValidationError("pass --project or --file, not both") }
+        if signing, !json { throw ValidationError("--signing goes with --json") }
     }
 
     func run() async throws {
@@ -31,7 +35,15 @@ struct VersionCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            print(try versions.report.jsonText(), terminator: "")
+            var report = versions.report
+            if signing {
+                for index in report.entries.indices {
+                    let entry = report.entries[index]
+                    report.entries[index].signing =
+                        versions.tracked.first { $0.entry.target == entry.target && $0.entry.configuration == entry.configuration }?.signing
+                }
+            }
+            print(try report.jsonText(), terminator: "")
         } else {
             VersioningConsole.write(versions.report.table(width: Terminal.columns(of: 2)))
             for line in versions.report.disagreements { VersioningConsole.line("warning: \(line)") }

@@ -166,4 +166,72 @@ import Testing
             #expect(problem.description.hasSuffix("outside the repository \(directory): refused"), "\(problem.description)")
         }
     }
+
+    @Test func readsTheGymfilesLiteralsAndTheFastfilesAppStoreBuild() throws {
+        let directory = TestPipelines.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/fastlane", withIntermediateDirectories: true)
+        try """
+        lane :beta do
+          build_app(scheme: "App Debug") # a developer build
+        end
+        lane :release do
+          build_app(
+            export_method: "ad-hoc",
+            scheme: "App Testers",
+          )
+          gym(
+            scheme: "App Store",
+            configuration: "AppStore",
+            export_method: "app-store",
+          )
+        end
+
+        """.write(toFile: directory + "/fastlane/Fastfile", atomically: true, encoding: .utf8)
+        #expect(
+            RepositoryInspection.gym(in: directory)
+                == ["scheme": "App Store", "configuration": "AppStore", "export_method": "app-store", "source": "Fastfile"])
+        // A Gymfile wins; values read from the environment are left out.
+        try "scheme(\"App Release\")\nconfiguration ENV['CONFIGURATION']\nexport_method \"app-store\"\n"
+            .write(toFile: directory + "/fastlane/Gymfile", atomically: true, encoding: .utf8)
+        #expect(RepositoryInspection.gym(in: directory) == ["scheme": "App Release", "export_method": "app-store", "source": "Gymfile"])
+    }
+
+    @Test func theGymfilesSchemeIsTheOneArchived() throws {
+        let directory = TestPipelines.temporaryDirectory() + "/Demo"
+        try FileManager.default.copyItem(atPath: FixturePaths.fixture("DemoApp").path, toPath: directory)
+        let schemes = directory + "/Demo.xcodeproj/xcshareddata/xcschemes"
+        try FileManager.default.createDirectory(atPath: schemes, withIntermediateDirectories: true)
+        for (name, configuration) in [("Demo", "Debug"), ("Demo Store", "Release")] {
+            try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Scheme version = "1.7">
+               <BuildAction>
+                  <BuildActionEntries>
+                     <BuildActionEntry buildForArchiving = "YES">
+                        <BuildableReference BuildableIdentifier = "primary" BlueprintIdentifier = "A1" BuildableName = "Demo.app" BlueprintName = "Demo" ReferencedContainer = "container:Demo.xcodeproj">
+                        </BuildableReference>
+                     </BuildActionEntry>
+                  </BuildActionEntries>
+               </BuildAction>
+               <ArchiveAction buildConfiguration = "\(configuration)" revealArchiveInOrganizer = "YES">
+               </ArchiveAction>
+            </Scheme>
+
+            """.write(toFile: schemes + "/\(name).xcscheme", atomically: true, encoding: .utf8)
+        }
+        // Without fastlane, the scheme named after the app.
+        #expect(try RepositoryInspection.inspect(directory).scheme == "Demo")
+        try FileManager.default.createDirectory(atPath: directory + "/fastlane", withIntermediateDirectories: true)
+        try "scheme(\"Demo Store\")\n".write(toFile: directory + "/fastlane/Gymfile", atomically: true, encoding: .utf8)
+        let inspection = try RepositoryInspection.inspect(directory)
+        #expect(inspection.scheme == "Demo Store")
+        #expect(inspection.configuration == "Release")
+        #expect(inspection.reasons.contains("scheme 'Demo Store': fastlane's Gymfile builds it (archives in Release)"), "\(inspection.reasons)")
+    }
+
+    @Test func duckduckgosFastfileNamesItsAppStoreScheme() throws {
+        let head = try RealProjectsCorpus.require() + "/duckduckgo-ios/head"
+        let gym = RepositoryInspection.gym(in: head)
+        #expect(gym["scheme"] == "iOS Browser" && gym["export_method"] == "app-store", "\(gym)")
+    }
 }

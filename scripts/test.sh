@@ -34,7 +34,20 @@ fi
 if (($#)); then
   exec swift test --skip-build "$@"
 fi
+# Each run's output is kept to count what was skipped: tests that read ../shared (the team's reference data beside
+# the checkout, absent from a fresh clone) skip without it, each saying what is missing and how to get it, unless
+# RELEASE_REQUIRE_SHARED=1 (.ci/run) makes that a failure.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
 status=0
-swift test --skip-build --filter '^ReleaseKitTests\.' || status=$?
-swift test --skip-build --filter '^EndToEndTests\.' || status=$?
+swift test --skip-build --filter '^ReleaseKitTests\.' 2>&1 | tee "$logs/unit" || status=$?
+swift test --skip-build --filter '^EndToEndTests\.' 2>&1 | tee "$logs/end-to-end" || status=$?
+# Swift Testing prints one line per skipped test (and one more per skipped suite): `➜ Test name() skipped: "reason"`.
+skipped=$(cat "$logs/unit" "$logs/end-to-end" | grep -cE '^[^ ]+ Test .* skipped' || true)
+shared=$(cat "$logs/unit" "$logs/end-to-end" | grep -E '^[^ ]+ Test .* skipped' | grep -c '\.\./shared/' || true)
+echo "test: $skipped tests skipped, $shared of them for want of ../shared (reasons above)"
+if ((shared)); then
+  echo "test: ../shared is the team's reference data beside the checkout (README, \"Tests\"); with it there, or with" \
+    "RELEASE_REQUIRE_SHARED=1, those tests run"
+fi
 exit "$status"

@@ -12,6 +12,7 @@ packages=(
   llvm-14 lld-14 clang-14  # real Mach-O apps and dSYMs for the demo archive (dsymutil, ld64.lld, llvm-lipo)
   zip unzip libarchive-tools  # peers for round-trip tests and benchmarks
   openssl git ca-certificates python3 python3-venv time
+  perl                   # shasum: the SHA-256 the scripts and tests use on Linux as on a Mac (which has no sha256sum)
   ruby                   # the Homebrew formula Pipelines/self.json publishes is loaded and checked (simulate-self.sh)
 )
 

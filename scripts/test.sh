@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up the machine, checks the code's shape (platform seam; after the build, the layer order from the
+# Sets up the machine, checks the code's shape (platform seam, Python 3.9; after the build, the layer order from the
 # compiler's index), and runs the whole test suite (unit and end-to-end), printing swift test's summary.
 #
 # Everything slow or CPU-heavy that tests need is built first, so no test blocks Swift's cooperative thread pool
@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/check-portability.sh
+./scripts/check-python.sh
 # The code is as swift-format (the toolchain's) writes it with .swift-format: `swift format format -i -r -p Sources Tests`.
 swift format lint --strict -r -p Sources Tests Package.swift
 swift build --build-tests

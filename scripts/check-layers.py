@@ -98,7 +98,9 @@ POINTER_APPLIER = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.c_void_p, ctypes.c_void
 
 def place(path):
     """(target, folder) of a file of ours, or None."""
-    relative = os.path.relpath(path, SOURCES)
+    # Both resolved: a Mac's temporary folders are reached through symlinks (/var → /private/var), so one path
+    # spelled as mkdtemp() gives it and one as realpath() gives it must still compare.
+    relative = os.path.relpath(os.path.realpath(path), os.path.realpath(SOURCES))
     parts = relative.split(os.sep)
     if relative.startswith("..") or len(parts) < 2 or parts[0] not in LAYERS:
         return None
@@ -222,7 +224,8 @@ def store_path(argument):
 def self_test(library):
     """Plants uses in a scratch ReleaseKit, indexes it with swiftc, and checks what the check reports."""
     global ROOT, SOURCES
-    scratch = tempfile.mkdtemp(prefix="check-layers-")
+    # Resolved, as every path check() compares is (mkdtemp() answers /var/folders/… on a Mac, /private/var/… resolved).
+    scratch = os.path.realpath(tempfile.mkdtemp(prefix="check-layers-"))
     saved = ROOT, SOURCES
     try:
         ROOT, SOURCES = scratch, os.path.join(scratch, "Sources")

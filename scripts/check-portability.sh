@@ -36,6 +36,9 @@ swift_patterns=(
   '\bcurrentDirectoryPath\b'                         # getcwd's spelling; Platform.currentDirectory() is canonical
 )
 
+# Where a command starts: a line's start, after ; & | { " ' ` $(, or after then, do, else, exec, env, xargs.
+command_start='(^|[;&|{"`'"'"']|\$\(|\b(then|do|else|exec|env|xargs) )[[:space:]]*'
+
 # Commands, files and addresses one system lacks, in scripts, tests and sources alike.
 command_patterns=(
   '\bstat( +-[A-Za-z]+)* +(-c|--format|--printf)\b'   # GNU stat; BSD stat spells -f (and -c means nothing)
@@ -49,6 +52,10 @@ command_patterns=(
   '\bnproc\b'                                        # GNU coreutils; getconf _NPROCESSORS_ONLN ports
   '(/usr/bin/|\b)time +(-[A-Za-z]*[vfo]\b|--(verbose|format|output))'   # GNU time; BSD time has -l and -p only
   '\b127\.0\.0\.2\b'                                 # macOS routes only 127.0.0.1 on lo0 unless aliased
+  # GNU coreutils a Mac lacks, as commands:
+  "${command_start}(sha256sum|sha1sum|md5sum)\b"  # shasum -a 256 (Perl's, on both), or a `command -v` fallback
+  "${command_start}timeout +[-0-9]"                # perl -e 'alarm N; exec @ARGV', or the tool's own time limit
+  '\btar\b.* --(transform|xform|sort|mtime)\b'           # GNU tar; bsdtar (a Mac's) has -s, and no --sort or --mtime: Python's tarfile ports
 )
 
 # Shell syntax bash 3.2 (macOS's /bin/bash) lacks.
@@ -70,8 +77,10 @@ scan() { # pattern files...
   local pattern=$1 matches
   shift
   (($#)) || return 0
-  # Lines that are comments (`//`, `#`) or carry the Linux-only marker are not code that runs everywhere.
-  if matches=$(grep -nHE "$pattern" "$@" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(//|#)' | grep -v 'portability: linux-only'); then
+  # Lines that are comments (`//`, `#`) or carry the Linux-only marker are not code that runs everywhere, and a
+  # line that asks `command -v` first falls back on the other system.
+  if matches=$(grep -nHE "$pattern" "$@" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(//|#)' | grep -v 'portability: linux-only' \
+    | grep -v 'command -v'); then
     report "$pattern" "$matches"
   fi
 }

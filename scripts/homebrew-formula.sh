@@ -67,7 +67,10 @@ class Release < Formula
   end
 
   def install
-    bin.install "release"
+    # The darwin tarball carries libswiftCompatibilitySpan.dylib, which the binary finds beside itself
+    # (@executable_path; macOS 15 has no copy of its own): both go to libexec, and bin gets a script that runs it.
+    libexec.install "release", *Dir["*.dylib"]
+    bin.write_exec_script libexec/"release"
     generate_completions_from_executable(bin/"release", "completion")
   end
 

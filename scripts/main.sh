@@ -5,7 +5,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-./scripts/setup.sh
+# Only what the main job needs: the test tools (Python packages, Ruby, zip peers) are the tests' (scripts/test.sh).
+./scripts/setup.sh --main
 swift build -c release --product release >&2
 binary="$(swift build -c release --show-bin-path)/release"
 scratch="${RELEASE_SCRATCH:-$(mktemp -d "${TMPDIR:-/tmp}/release-demo.XXXXXX")}"

@@ -5,7 +5,8 @@
 # linux-arm64 or darwin-universal, the names exported workflows download) with the binary, README and the JSON
 # Schema, and checks that `ldd` names no Swift library.
 # On macOS: a universal binary (arm64 + x86_64), linked only against what every Mac has (the OS's Swift runtime,
-# libcurl, libz and libarchive in /usr/lib), which scripts/check-macos-binary.sh checks with `otool -L` and `lipo -archs`.
+# libcurl, libz and libarchive in /usr/lib) and Swift's Span back-deployment library, shipped beside it for macOS 15,
+# which scripts/check-macos-binary.sh checks with `otool -L`, `otool -l` and `lipo -archs`.
 #
 #   scripts/package.sh [OUTPUT_DIR] [PLATFORM]  # default: dist; PLATFORM, when given, must be this machine's
 #   RELEASE_SCRATCH_PATH=DIR            # build there instead of .build (the tests build while `swift test` holds .build)
@@ -53,9 +54,7 @@ if [[ -n "$repository" ]] && ! grep -qF "$repository" "$binary"; then
   exit 1
 fi
 if [[ "$os" == "darwin" ]]; then
-  arch=universal
-  scripts/check-macos-binary.sh --universal "$binary"
-  "$binary" --version >/dev/null
+  arch=universal  # checked once staged, below: the tarball's binary and what it carries
 else
   # (libicuuc may appear: the system's, through libxml2 from libarchive; Foundation's ICU is linked in.)
   libraries=$(ldd "$binary")  # portability: linux-only (this branch runs on Linux; macOS's is above)
@@ -73,6 +72,26 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name" "$out"
 cp "$binary" "$stage/$name/release"
 strip "$stage/$name/release" 2>/dev/null || true
+if [[ "$os" == "darwin" ]]; then
+  # A macOS 15 deployment target links @rpath/libswiftCompatibilitySpan.dylib (swift-subprocess uses Span): macOS 26
+  # has it in /usr/lib/swift, macOS 15 does not, so the tarball carries Xcode's back-deployment copy beside the
+  # binary, found through the rpaths /usr/lib/swift (the system's first) then @executable_path. README, "Platforms".
+  span=libswiftCompatibilitySpan.dylib
+  if otool -L "$stage/$name/release" | grep -qF "@rpath/$span"; then
+    toolchain="$(cd "$(dirname "$(xcrun --find swift)")/.." && pwd)"
+    library="$(find "$toolchain/lib" -path '*/macosx/*' -name "$span" | head -n 1)"
+    [[ -n "$library" ]] || { echo "package: the binary needs $span, which is not in $toolchain/lib" >&2; exit 1; }
+    cp "$library" "$stage/$name/$span"
+    rpaths=$(otool -l "$stage/$name/release" | awk '$1 == "cmd" && $2 == "LC_RPATH" { getline; getline; print $2 }')
+    while IFS= read -r rpath; do
+      [[ -n "$rpath" ]] && install_name_tool -delete_rpath "$rpath" "$stage/$name/release"
+    done < <(awk '!seen[$0]++' <<<"$rpaths")
+    install_name_tool -add_rpath /usr/lib/swift -add_rpath @executable_path "$stage/$name/release"
+  fi
+  codesign --force --sign - "$stage/$name/release"  # strip and install_name_tool void the linker's ad hoc signature
+  scripts/check-macos-binary.sh --universal "$stage/$name/release"
+  "$stage/$name/release" --version >/dev/null
+fi
 cp README.md "$stage/$name/"
 "$stage/$name/release" schema > "$stage/$name/release.schema.json"
 tar -C "$stage" -czf "$out/$name.tar.gz" "$name"

@@ -36,7 +36,6 @@ makes to a command.
 Exits 1 when a job fails, naming it.
 """
 import argparse
-import glob
 import os
 import re
 import shutil
@@ -119,13 +118,53 @@ def search_path(pattern):
     return "/".join(literal)
 
 
+def workspace_glob(workspace, pattern):
+    """The paths under `workspace`, relative to it, that `pattern` matches, as Python 3.11's
+    glob.glob(pattern, root_dir=workspace, recursive=True, include_hidden=True) finds them (the runners' globs
+    match hidden names): `**` any number of folders, `*` and `?` within one name, `[...]` a class. Written out
+    because root_dir (3.10) and include_hidden (3.11) are newer than Xcode's Python 3.9."""
+    regex = ""
+    parts = [part for part in pattern.split("/") if part not in ("", ".")]
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            # Last, it matches the folder before it too (`dist/**` finds `dist`).
+            regex = (regex[:-1] + "(?:/.*)?" if regex else ".*") if last else regex + "(?:[^/]+/)*"
+            continue
+        position = 0
+        while position < len(part):
+            character = part[position]
+            close = part.find("]", position + 2) if character == "[" else -1
+            if character == "*":
+                regex += "[^/]*"
+            elif character == "?":
+                regex += "[^/]"
+            elif close > 0:
+                members = part[position + 1:close]
+                regex += "[" + ("^" + members[1:] if members.startswith("!") else members).replace("\\", "\\\\").replace("[", "\\[") + "]"
+                position = close
+            else:
+                regex += re.escape(character)
+            position += 1
+        regex += "" if last else "/"
+    compiled = re.compile(regex)
+    found = []
+    for folder, folders, names in os.walk(workspace):
+        folders.sort()
+        for name in sorted(folders + names):
+            path = os.path.relpath(os.path.join(folder, name), workspace)
+            if compiled.fullmatch(path):
+                found.append(path)
+    return found
+
+
 def upload(step, workspace, store):
     spec = step.get("with", {})
     name = spec["name"]
     patterns = [line.strip() for line in str(spec["path"]).splitlines() if line.strip()]
     files = set()
     for pattern in patterns:
-        for match in glob.glob(pattern.rstrip("/"), root_dir=workspace, recursive=True, include_hidden=True):
+        for match in workspace_glob(workspace, pattern.rstrip("/")):
             full = os.path.join(workspace, match)
             if os.path.isdir(full) and not os.path.islink(full):
                 for folder, _, names in os.walk(full):
@@ -226,7 +265,7 @@ def play(job_id, job, arguments, store):
         elif uses.startswith("actions/attest-build-provenance@"):
             patterns = [line.strip() for line in str(step.get("with", {}).get("subject-path", "")).splitlines() if line.strip()]
             for pattern in patterns:
-                if not glob.glob(pattern, root_dir=workspace):
+                if not workspace_glob(workspace, pattern):
                     fail(f"job {job_id}: attest: subject-path {pattern!r} matches no file")
             print(f"  attest (simulated, nothing signed): {', '.join(patterns)}", file=sys.stderr)
         elif "run" in step:
@@ -342,7 +381,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
         shutil.rmtree(target, ignore_errors=True)
         count = 0
         for pattern in artifacts.get("paths", []):
-            for match in glob.glob(pattern.rstrip("/"), root_dir=workspace, recursive=True, include_hidden=True):
+            for match in workspace_glob(workspace, pattern.rstrip("/")):
                 source = os.path.join(workspace, match)
                 destination = os.path.join(target, match)
                 if os.path.isdir(source) and not os.path.islink(source):

@@ -18,11 +18,16 @@
 #                              when first looked up; an upload processed after POLLS reads, default 1) keeping its state in WORK/appstore-NAME; its URL goes to
 #                              WORK/appstore-NAME.url, its pid joins `servers`
 # appstore_summary STATE_JSON  what that App Store Connect holds, as lines without ids or dates
+# sha256 FILE...               SHA-256 lines as sha256sum prints them (`HEX  NAME`; a Mac has shasum, not sha256sum)
 # url_of WORK SERVER           the URL that server (github-NAME, appstore-NAME) printed to WORK/SERVER.url, once it has
 # release_summary URL REPO [zip-contents]
 #                              the releases of REPO on the GitHub server at URL as lines: tag, name, body (the server's
 #                              URL in it written SERVER), then each asset's name, size and digest, or for a .zip with
 #                              zip-contents its entries' names, sizes and CRC-32s (token $token)
+
+sha256() {
+  if command -v shasum >/dev/null; then shasum -a 256 "$@"; else sha256sum "$@"; fi
+}
 
 simulate_begin() {
   work="${2:-$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")}"
@@ -62,7 +67,7 @@ serve_this_build() {
     tar -C "$work/downloads/stage" -czf "$downloads/release-$version-$platform.tar.gz" "release-$version-$platform"
   done
   rm -rf "$work/downloads/stage"
-  (cd "$downloads" && sha256sum release-*.tar.gz > SHA256SUMS)
+  (cd "$downloads" && sha256 release-*.tar.gz > SHA256SUMS)
   echo "$name: serving this build as release $version (linux-arm64 and darwin-universal are this Linux build relabelled: this machine cannot build them)" >&2
   "$python" -c '
 import functools, http.server, signal, sys

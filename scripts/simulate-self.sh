@@ -79,7 +79,18 @@ cp README.md "$stage/$name/"
 "$binary" schema > "$stage/$name/release.schema.json"
 chmod 0755 "$stage/$name/release"
 chmod 0644 "$stage/$name/README.md" "$stage/$name/release.schema.json"
-tar -C "$stage" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - "$name" | gzip -n > "$out/$name.tar.gz"
+# The same bytes from every runner (names sorted, times 0, owner root, no gzip name or time): Python's tarfile, as
+# GNU tar's --sort and --mtime are options bsdtar (a Mac's tar) does not have.
+python3 - "$stage" "$name" "$out/$name.tar.gz" <<'PY'
+import gzip, os, sys, tarfile
+stage, name, target = sys.argv[1:]
+def clean(info):
+    info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+    return info
+with open(target, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as zipped:
+    with tarfile.open(fileobj=zipped, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        tar.add(os.path.join(stage, name), arcname=name, filter=clean)  # recursive, sorted by name
+PY
 printf 'version=%s\ntarball=%s\n' "$version" "$out/$name.tar.gz" >> "$RELEASE_OUTPUT"
 EOF
 chmod +x "$origin/scripts/package-standin.sh"
@@ -120,17 +131,26 @@ check_formula() { # SERVER_URL
 class Formula
   SPECS = Hash.new { |hash, key| hash[key] = {} }
   class << self
-    def desc(_) = nil
-    def homepage(_) = nil
-    def version(value = nil) = (@version = value if value; @version)
-    def depends_on(*) = nil
-    def test(&) = nil
-    def on_macos = (@platform = "darwin-universal"; yield; @platform = nil)
-    def on_linux = yield
-    def on_intel = (@platform = "linux-x86_64"; yield; @platform = nil)
-    def on_arm = (@platform = "linux-arm64"; yield; @platform = nil)
-    def url(value) = (SPECS[@platform][:url] = value)
-    def sha256(value) = (SPECS[@platform][:sha256] = value)
+    # Ruby 2.6 (macOS's /usr/bin/ruby) syntax: no endless methods (3.0) or anonymous block parameters (3.1).
+    def desc(_); end
+    def homepage(_); end
+    def version(value = nil)
+      @version = value if value
+      @version
+    end
+    def depends_on(*); end
+    def test(*); end
+    def for_platform(name)
+      @platform = name
+      yield
+      @platform = nil
+    end
+    def on_macos(&block); for_platform("darwin-universal", &block); end
+    def on_linux; yield; end
+    def on_intel(&block); for_platform("linux-x86_64", &block); end
+    def on_arm(&block); for_platform("linux-arm64", &block); end
+    def url(value); SPECS[@platform][:url] = value; end
+    def sha256(value); SPECS[@platform][:sha256] = value; end
   end
 end
 load ARGV[0]
@@ -143,7 +163,7 @@ EOF
       echo "simulate-self: the formula's $platform url is '${url:-missing}'" >&2
       exit 1
     fi
-    fetched="$(curl -fsS "$1/${url#https://github.com/}" | sha256sum | awk '{print $1}')"
+    fetched="$(curl -fsS "$1/${url#https://github.com/}" | sha256 | awk '{print $1}')"
     if [[ "$fetched" != "$digest" ]]; then
       echo "simulate-self: the formula pins $platform to $digest; its url serves $fetched" >&2
       exit 1

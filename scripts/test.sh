@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up the machine, checks the code's shape (platform seam; after the build, the layer order from the
+# Sets up the machine, checks the code's shape (platform seam, Python 3.9; after the build, the layer order from the
 # compiler's index), and runs the whole test suite (unit and end-to-end), printing swift test's summary.
 #
 # Everything slow or CPU-heavy that tests need is built first, so no test blocks Swift's cooperative thread pool
@@ -13,8 +13,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/check-portability.sh
-# The code is as swift-format (the toolchain's) writes it with .swift-format: `swift format format -i -r -p Sources Tests`.
-swift format lint --strict -r -p Sources Tests Package.swift
+./scripts/check-python.sh
+# The code is as swift-format 6.3 (Swift 6.3's, 603) writes it with .swift-format: `swift format format -i -r -p Sources
+# Tests`. The formatter is pinned: 6.2's (602, in Xcode 26.0-26.3) lays some constructs out differently under
+# --strict, so another version skips the lint, saying so (CI's Linux job, swift:6.3.1, always runs it).
+format_version="$(swift format --version 2>/dev/null || true)"
+if [[ "$format_version" == 6.3* || "$format_version" == 603.* ]]; then
+  swift format lint --strict -r -p Sources Tests Package.swift
+else
+  echo "test: swift-format ${format_version:-(none)} is not 6.3, which the code is formatted with: format lint skipped here" >&2
+fi
 swift build --build-tests
 # The layer check reads the index store the debug build just wrote (.build/debug/index/store); its self-test
 # first proves it reports a planted upward use.
@@ -34,7 +42,20 @@ fi
 if (($#)); then
   exec swift test --skip-build "$@"
 fi
+# Each run's output is kept to count what was skipped: tests that read ../shared (the team's reference data beside
+# the checkout, absent from a fresh clone) skip without it, each saying what is missing and how to get it, unless
+# RELEASE_REQUIRE_SHARED=1 (.ci/run) makes that a failure.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
 status=0
-swift test --skip-build --filter '^ReleaseKitTests\.' || status=$?
-swift test --skip-build --filter '^EndToEndTests\.' || status=$?
+swift test --skip-build --filter '^ReleaseKitTests\.' 2>&1 | tee "$logs/unit" || status=$?
+swift test --skip-build --filter '^EndToEndTests\.' 2>&1 | tee "$logs/end-to-end" || status=$?
+# Swift Testing prints one line per skipped test (and one more per skipped suite): `➜ Test name() skipped: "reason"`.
+skipped=$(cat "$logs/unit" "$logs/end-to-end" | grep -cE '^[^ ]+ Test .* skipped' || true)
+shared=$(cat "$logs/unit" "$logs/end-to-end" | grep -E '^[^ ]+ Test .* skipped' | grep -c '\.\./shared/' || true)
+echo "test: $skipped tests skipped, $shared of them for want of ../shared (reasons above)"
+if ((shared)); then
+  echo "test: ../shared is the team's reference data beside the checkout (README, \"Tests\"); with it there, or with" \
+    "RELEASE_REQUIRE_SHARED=1, those tests run"
+fi
 exit "$status"

@@ -15,6 +15,13 @@ set -eu
 cd "$(dirname "$0")"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The CMS steps need OpenSSL 1.1 or later (`openssl cms`); a Mac's /usr/bin/openssl is LibreSSL, which has no `cms`
+# (and no `genrsa -traditional`): there, OPENSSL=$(brew --prefix openssl@3)/bin/openssl runs this.
+openssl() { command "${OPENSSL:-openssl}" "$@"; }
+if ! openssl version | grep -q '^OpenSSL [1-9]'; then
+    echo "$0: needs OpenSSL 1.1+ ('openssl cms'), not $(openssl version): set OPENSSL to one" >&2
+    exit 1
+fi
 for pair in release:appstore adhoc:adhoc expired:expired other:mismatched; do
     name=${pair%%:*}
     ipa=${pair#*:}

@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseKit
+import ReleaseTestSupport
 import Testing
 
 /// Issue 18: `release export github-actions`, the state a run hands from one machine to the next, and the
@@ -181,15 +182,15 @@ import Testing
 
     /// GitLab's own schema (../shared/reference/gitlab-ci), when it is there.
     static let gitlabSchema: String? = {
-        let path = ReleaseBinary.root.deletingLastPathComponent().appendingPathComponent("shared/reference/gitlab-ci/ci.schema.json").path
+        let path = SharedReference.path(.gitlabCI)
         return FileManager.default.fileExists(atPath: path) ? path : ProcessInfo.processInfo.environment["RELEASE_GITLAB_CI_SCHEMA"]
     }()
 
     /// Every shipped pipeline, with every tool source, exported as GitLab CI: valid against GitLab's schema (one
     /// check-jsonschema run for all of them), and the same bytes when exported from another folder.
-    @Test func theGitLabExportOfEveryShippedPipelineIsSchemaClean() throws {
+    @Test(.needsShared(.gitlabCI)) func theGitLabExportOfEveryShippedPipelineIsSchemaClean() throws {
         let checker = try #require(Self.checkJSONSchema, "check-jsonschema is not installed: run scripts/setup.sh")
-        let schema = try #require(Self.gitlabSchema, "GitLab's schema is not at ../shared/reference/gitlab-ci/ci.schema.json (or RELEASE_GITLAB_CI_SCHEMA)")
+        let schema = try #require(Self.gitlabSchema, "\(SharedReference.reason(.gitlabCI))")
         let folder = ReleaseBinary.temporaryDirectory()
         var files: [String] = []
         for name in Self.shippedPipelines {

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseTestSupport
 import Testing
 
 /// Issue 24's "done means" on real apps of `../shared/real-projects`: the starter `release init` writes for each,
@@ -6,7 +7,7 @@ import Testing
 /// bytes from another checkout at another path; and each, played job by job on separate checkouts
 /// (scripts/simulate-starter.sh), archives the bumped version, tags and pushes the bump's commit, and makes the release
 /// one machine makes.
-@Suite(.serialized) struct ExportRealProjectsTests {
+@Suite(.serialized, .needsShared(.realProjects)) struct ExportRealProjectsTests {
     /// Apps, with the flags `release init` needs for them (as InitRealProjectsTests passes).
     static let apps: [(name: String, flags: [String])] = [
         ("swiftfin", ["--platform", "iOS", "--team", "ABCDE12345"]),
@@ -25,12 +26,12 @@ import Testing
         try InitRealProjectsTests.commit("upstream head and the starter", in: directory)
     }
 
-    @Test(arguments: apps.map(\.name))
+    @Test(.needsShared(.gitlabCI), arguments: apps.map(\.name))
     func theStarterExportsCleanAndTheSameFromAnotherFolder(name: String) throws {
         let flags = Self.apps.first { $0.name == name }!.flags
         let actionlint = try #require(ActionsExportTests.actionlint, "actionlint is not installed: run scripts/setup.sh")
         let checker = try #require(ActionsExportTests.checkJSONSchema, "check-jsonschema is not installed: run scripts/setup.sh")
-        let schema = try #require(ActionsExportTests.gitlabSchema, "GitLab's schema is not at ../shared/reference/gitlab-ci/ci.schema.json")
+        let schema = try #require(ActionsExportTests.gitlabSchema, "\(SharedReference.reason(.gitlabCI))")
         let tool = try ActionsExportTests.localToolSource()
         let first = ReleaseBinary.temporaryDirectory() + "/" + name
         try Self.starter(name, flags: flags, at: first)

@@ -8,7 +8,7 @@ import Testing
 /// rehearsals on a release branch with the fake Xcode tools first on PATH: the first bumps, builds, uploads to the
 /// App Store Connect stand-in and gives the build to a TestFlight group; the second bumps nothing and uploads
 /// nothing; the tree stays clean.
-@Suite struct InitRealProjectsTests {
+@Suite(.needsShared(.realProjects)) struct InitRealProjectsTests {
     struct App: Sendable, CustomTestStringConvertible {
         var name: String
         var flags: [String] = []

@@ -27,7 +27,9 @@ import Testing
     static let commands = [
         "stat -c %s file", "date -u -d @0 +%Y", "sed -i 's/a/b/' file", "sed -n -i 's/a/b/' file", "readlink -f link",
         "base64 -w 0 file", "find . -type f -printf '%s'", "cat /proc/self/status", "ldd release", "make -j$(nproc)",
-        "/usr/bin/time -v release", "time -f %M release", "curl http://127.0.0.2:8080/",
+        "/usr/bin/time -v release", "time -f %M release", "curl http://127.0.0.2:8080/", "sha256sum -c SHA256SUMS",
+        "cd dist && md5sum release", "digest=$(sha256sum file)", "curl -fsS URL | sha256sum", "timeout 5 release run",
+        "tar --transform 's/^/x/' -cf a.tar dir", "tar -C stage --sort=name --mtime=@0 -cf - dir",
     ]
     /// Shell that bash 3.2 (macOS's /bin/bash) cannot run.
     static let bash4 = [
@@ -43,7 +45,9 @@ import Testing
     static let portable = [
         "sed -i.bak 's/a/b/' file", "date -u +%s", "getconf _NPROCESSORS_ONLN", "wc -c < file", "base64 | tr -d '\\n'",
         "otool -L release", "curl http://127.0.0.1:8080/", "cd \"$(dirname \"$0\")\" && pwd -P", "stat -f %z file",
-        "ldd release  # portability: linux-only (the Linux branch)", "# nproc in a comment",
+        "ldd release  # portability: linux-only (the Linux branch)", "# nproc in a comment", "shasum -a 256 file",
+        "if command -v sha256sum >/dev/null; then sha256sum file; else shasum -a 256 file; fi", "tar -C dir -czf a.tgz x",
+        "echo 'SHA256SUMS (sha256sum format)'", "timeout-minutes: 5", "run(timeout=5)",
     ]
 
     func folder() throws -> String {

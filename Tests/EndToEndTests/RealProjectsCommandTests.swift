@@ -1,21 +1,19 @@
 import Foundation
 import ReleaseKit
+import ReleaseTestSupport
 import Testing
 
 /// `release version` and `release bump` run as the built binary on the apps of `../shared/real-projects`: every
 /// head reads without an error, and every real bump commit is replayed from its `before/` state and compared
 /// with the team's `after/` byte for byte. Where the result differs, the replay names the exact lines and says
 /// why (meta.json's `reproducible_by_bump` is `partly` or `no` there, and the test checks it says so).
-@Suite(.serialized) struct RealProjectsCommandTests {
-    /// The corpus: the repository root's parent + `/shared/real-projects`. CI always has it; without it the tests
-    /// fail with this message rather than skip.
-    static let corpus = FilePath.normalized(ReleaseBinary.root.deletingLastPathComponent().appendingPathComponent("shared/real-projects").path)
+@Suite(.serialized, .needsShared(.realProjects)) struct RealProjectsCommandTests {
+    /// The corpus: the repository root's parent + `/shared/real-projects`. Without it the suite is skipped
+    /// (`.needsShared`), or with RELEASE_REQUIRE_SHARED=1 fails with this message.
+    static let corpus = FilePath.normalized(SharedReference.path(.realProjects))
 
     static func requireCorpus() throws -> String {
-        try #require(
-            FileManager.default.fileExists(atPath: corpus + "/README.md"),
-            "the real-projects corpus is missing: expected it at \(corpus) (../shared/real-projects beside the repository; CI provides it)"
-        )
+        try #require(SharedReference.isPresent(.realProjects), "\(SharedReference.reason(.realProjects))")
         return corpus
     }
 

@@ -209,20 +209,20 @@ public struct XCConfigFile: Sendable {
             throw VersioningError.includeCycle(file: path, line: line, chain: cycle.map { ProjectVersions.relative($0, to: base) })
         }
         var found = resolved
-        if !FileManager.default.fileExists(atPath: resolved) {
-            // Xcode on a Mac usually reads from a case-insensitive disk (APFS' default), where an include written
-            // `Shared.XCConfig` finds `shared.xcconfig`; read it the same way when exactly one file matches.
-            guard let match = caseInsensitiveMatch(of: resolved) else {
-                let missing = MissingFile(path: resolved, reference: optional ? .optionalInclude : .include, referencedAt: "\(path):\(line)")
-                reader.missing.append(BuildSettings.Layer.Hole(file: missing, after: reader.assignments.count))
-                return
-            }
+        // Xcode on a Mac usually reads from a case-insensitive disk (APFS' default), where an include written
+        // `Shared.XCConfig` finds `shared.xcconfig`; read it the same way when exactly one file matches, and say
+        // so on either disk (the names are compared as the folders list them, not through the disk's lookup).
+        if let match = caseInsensitiveMatch(of: resolved) {
             let folder = directory.hasSuffix("/") ? directory : directory + "/"
             let shown = match.hasPrefix(folder) ? String(match.dropFirst(folder.count)) : match
             reader.notes.append(
                 "\(path):\(line): '#include \"\(target)\"' read as '\(shown)': the letter case differs, which a "
                     + "case-insensitive disk (a Mac's default) accepts and a case-sensitive one does not")
             found = match
+        } else if !FileManager.default.fileExists(atPath: resolved) {
+            let missing = MissingFile(path: resolved, reference: optional ? .optionalInclude : .include, referencedAt: "\(path):\(line)")
+            reader.missing.append(BuildSettings.Layer.Hole(file: missing, after: reader.assignments.count))
+            return
         }
         guard chain.count < maximumIncludeDepth else {
             throw VersioningError.syntax(file: path, line: line, message: "'#include' nested deeper than \(maximumIncludeDepth) files")
@@ -231,17 +231,26 @@ public struct XCConfigFile: Sendable {
     }
 
     /// The one existing file whose path equals `path` but for letter case, folder by folder; `nil` when there is
-    /// none, or more than one (a case-sensitive disk may hold `a.xcconfig` and `A.xcconfig`: then nothing is guessed).
+    /// none, or more than one (a case-sensitive disk may hold `a.xcconfig` and `A.xcconfig`: then nothing is guessed),
+    /// or when `path` is spelled as the folders hold it. Each name is compared with its folder's listing, which
+    /// gives names as written on disk: a case-insensitive disk's lookup (APFS) finds `shared` for `Shared`, and would
+    /// hide the difference that breaks the same include on a Linux checkout.
     static func caseInsensitiveMatch(of path: String) -> String? {
         var current = "/"
         for component in path.split(separator: "/").map(String.init) {
             let exact = (current as NSString).appendingPathComponent(component)
-            if FileManager.default.fileExists(atPath: exact) {
+            // A folder that cannot be listed (search permission only) is taken as spelled.
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else {
+                guard FileManager.default.fileExists(atPath: exact) else { return nil }
+                current = exact
+                continue
+            }
+            if names.contains(component) || component == "." || component == ".." {
                 current = exact
                 continue
             }
             let folded = component.lowercased()
-            let matches = ((try? FileManager.default.contentsOfDirectory(atPath: current)) ?? []).filter { $0.lowercased() == folded }
+            let matches = names.filter { $0.lowercased() == folded }
             guard matches.count == 1 else { return nil }
             current = (current as NSString).appendingPathComponent(matches[0])
         }

@@ -4,7 +4,7 @@ import Testing
 
 /// The contract checker itself: it reads Apple's file, agrees with the stand-in's routes, and catches wrong
 /// shapes (a checker that passes everything would make every contract test worthless).
-@Suite("AppStoreConnectContract")
+@Suite("AppStoreConnectContract", .needsShared(.appStoreConnect))
 struct AppStoreConnectContractTests {
     private func body(_ text: String) -> Data { Data(text.utf8) }
 

@@ -285,7 +285,7 @@ import Testing
     /// app, KeePassium Pro (`com.keepassium.ios.pro`, whose id starts with the app's) and the Intune build, each with
     /// an AutoFill extension; `release init` writes `bundle_id`, so its starter makes bundle ids and profiles for the
     /// app it releases only (it made all five).
-    @Test func bundleIDSignsThatAppAndWhatItEmbedsOnly() throws {
+    @Test(.needsShared(.realProjects)) func bundleIDSignsThatAppAndWhatItEmbedsOnly() throws {
         let apps = ["com.keepassium.ios", "com.keepassium.ios.pro", "com.keepassium.intune"]
         let found = apps + ["com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.pro.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp"]
         #expect(

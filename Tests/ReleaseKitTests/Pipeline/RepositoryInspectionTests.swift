@@ -97,6 +97,7 @@ import Testing
 
     /// What each real app's shape leads to (../shared/real-projects README, "Project shape files").
     @Test(
+        .needsShared(.realProjects),
         arguments: [
             ("duckduckgo-ios", nil, "DuckDuckGo-iOS.xcodeproj", nil, "iOS Browser", "DuckDuckGo", "HKE973VLUW", [] as [String]),
             ("element-x-ios", nil, "ElementX.xcodeproj", nil, "ElementX", "ElementX", "7J4U792NQT", ["xcodegen"]),

@@ -17,8 +17,8 @@ import Testing
         let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory })
         #expect(result.statuses == ["assets=ok", "sums=ok"])
         let written = try String(contentsOfFile: directory + "/build/SHA256SUMS", encoding: .utf8)
-        var oracle = try await GatePipelines.output(["sha256sum", "App-3.0.0-4321.xcarchive.zip", "App.app.dSYM.zip", "empty.txt"], in: directory + "/build")
-        oracle += try await GatePipelines.output(["sha256sum", "Demo.ipa"], in: directory + "/export")
+        var oracle = try await GatePipelines.output(["shasum", "-a", "256", "App-3.0.0-4321.xcarchive.zip", "App.app.dSYM.zip", "empty.txt"], in: directory + "/build")
+        oracle += try await GatePipelines.output(["shasum", "-a", "256", "Demo.ipa"], in: directory + "/export")
         let sortedOracle = oracle.split(separator: "\n").sorted { $0.dropFirst(66) < $1.dropFirst(66) }.map { $0 + "\n" }.joined()
         #expect(written == sortedOracle)
         #expect(written.hasSuffix("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt\n"))
@@ -26,9 +26,9 @@ import Testing
         #expect(step.outputs["path"] == .path(directory + "/build/SHA256SUMS"))
         #expect(step.outputs["sums"] == .list(written.split(separator: "\n").map { .string(String($0)) }))
         #expect(step.artifacts == [Artifact(path: directory + "/build/SHA256SUMS", size: Int64(written.utf8.count), sha256: FileDigest.sha256(of: Data(written.utf8)))])
-        // sha256sum -c agrees.
+        // shasum -a 256 -c (sha256sum -c on Linux reads the same format) agrees.
         try FileManager.default.copyItem(atPath: directory + "/export/Demo.ipa", toPath: directory + "/build/Demo.ipa")
-        let check = try await GatePipelines.output(["sha256sum", "-c", "SHA256SUMS"], in: directory + "/build")
+        let check = try await GatePipelines.output(["shasum", "-a", "256", "-c", "SHA256SUMS"], in: directory + "/build")
         #expect(check.split(separator: "\n").allSatisfy { $0.hasSuffix(": OK") })
     }
 

@@ -48,7 +48,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory + "/upload"))
         let (result, _) = try await TestPipelines.run(text, configure: { $0.workingDirectory = directory })
         #expect(result.statuses == ["check-ipa=ok", "itmsp=ok", "sums=ok"])
-        let oracle = try await GatePipelines.output(["sha256sum", "Demo.ipa", "upload/Demo.itmsp/metadata.xml"], in: directory)
+        let oracle = try await GatePipelines.output(["shasum", "-a", "256", "Demo.ipa", "upload/Demo.itmsp/metadata.xml"], in: directory)
         let expected = oracle.split(separator: "\n").map { line in
             let hex = line.prefix(64)
             return "\(hex)  \(((String(line.dropFirst(66))) as NSString).lastPathComponent)\n"

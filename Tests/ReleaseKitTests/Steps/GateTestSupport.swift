@@ -34,6 +34,13 @@ enum GatePipelines {
         return result.standardOutput
     }
 
+    /// MD5 of `file` in hex by the system's own tool (an independent oracle): GNU coreutils' on Linux, BSD's `md5 -r`
+    /// on a Mac (which has no coreutils).
+    static func md5(of file: String, in directory: String) async throws -> String {
+        let line = try await output(["sh", "-c", #"if command -v md5sum >/dev/null; then md5sum "$1"; else md5 -r "$1"; fi"#, "sh", file], in: directory)
+        return String(line.prefix(32))
+    }
+
     /// Writes `text` to `directory/name`, creating folders; returns the path.
     @discardableResult
     static func write(_ text: String, _ name: String, in directory: String) throws -> String {

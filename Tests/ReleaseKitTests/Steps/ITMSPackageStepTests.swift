@@ -15,7 +15,7 @@ import Testing
         let package = directory + "/build/Demo.itmsp"
         #expect(try FileManager.default.contentsOfDirectory(atPath: package).sorted() == ["Demo.ipa", "metadata.xml"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: package + "/Demo.ipa")) == Data(contentsOf: URL(fileURLWithPath: directory + "/build/Demo.ipa")))
-        let md5 = String(try await GatePipelines.output(["md5sum", "Demo.ipa"], in: directory + "/build").prefix(32))
+        let md5 = try await GatePipelines.md5(of: "Demo.ipa", in: directory + "/build")
         let size = try #require((try FileManager.default.attributesOfItem(atPath: directory + "/build/Demo.ipa")[.size] as? NSNumber)?.intValue)
         let expected = """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -395,12 +395,13 @@ import Testing
     }
 }
 
-/// SHA-256 of text by an independent implementation (`sha256sum`), to check artifacts.
+/// SHA-256 of text by an independent implementation (`shasum -a 256`, Perl's, on macOS and Linux alike), to check
+/// artifacts.
 enum FileDigestTestOracle {
     static func sha256(_ text: String) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum"]
+        process.arguments = ["shasum", "-a", "256"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output

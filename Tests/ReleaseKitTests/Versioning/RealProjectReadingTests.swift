@@ -5,7 +5,7 @@ import Testing
 
 extension VersioningTests {
     /// Every project of `../shared/real-projects` read into the table written for it in ``RealProjectTable``.
-    @Suite struct RealProjectReadingTests {
+    @Suite(.needsShared(.realProjects)) struct RealProjectReadingTests {
         /// `target[ < host] | configuration | version location | build location`, as the tables write rows.
         static func row(_ entry: VersionEntry) -> String {
             func value(_ value: String?, _ location: DefinitionLocation?) -> String {

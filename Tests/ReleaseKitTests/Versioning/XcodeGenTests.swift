@@ -80,7 +80,7 @@ extension VersioningTests {
 
         /// Element X without its generated project: the spec and its includes (app.yml, each target's target.yml) read
         /// alone, every target with the version the spec defines.
-        @Test func elementXSpecAloneReads() throws {
+        @Test(.needsShared(.realProjects)) func elementXSpecAloneReads() throws {
             let folder = try XcodeFixture.temporaryDirectory() + "/element"
             defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
             try FileManager.default.copyItem(atPath: try RealProjectsCorpus.head("element-x-ios"), toPath: folder)
@@ -100,7 +100,7 @@ extension VersioningTests {
         }
 
         /// Beside its generated project, a spec that says something else is a warning naming its line.
-        @Test func specAndProjectThatDisagreeAreReported() throws {
+        @Test(.needsShared(.realProjects)) func specAndProjectThatDisagreeAreReported() throws {
             let folder = try XcodeFixture.temporaryDirectory() + "/element"
             defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
             try FileManager.default.copyItem(atPath: try RealProjectsCorpus.head("element-x-ios"), toPath: folder)
@@ -119,7 +119,7 @@ extension VersioningTests {
         }
 
         /// A spec without the definition the project has: the bump says xcodegen would undo it.
-        @Test func specWithoutTheDefinitionGetsANote() throws {
+        @Test(.needsShared(.realProjects)) func specWithoutTheDefinitionGetsANote() throws {
             let folder = try XcodeFixture.temporaryDirectory() + "/element"
             defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
             try FileManager.default.copyItem(atPath: try RealProjectsCorpus.head("element-x-ios"), toPath: folder)

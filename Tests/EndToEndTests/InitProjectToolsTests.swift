@@ -180,7 +180,7 @@ import Testing
         ("pocket-casts-ios", "match AppStore au.com.shiftyjelly.podcasts", "podcasts.xcodeproj/project.pbxproj:"),
     ]
 
-    @Test(arguments: 0..<3)
+    @Test(.needsShared(.realProjects), arguments: 0..<3)
     func realAppsThatSignManuallyGetFilesProposed(index: Int) throws {
         let app = Self.manualApps[index]
         let head = try RealProjectsCommandTests.requireCorpus() + "/\(app.name)/head"
@@ -210,7 +210,7 @@ import Testing
         #expect(keptText.contains(#""CODE_SIGN_STYLE": "Automatic", "CODE_SIGN_IDENTITY": "Apple Development", "PROVISIONING_PROFILE_SPECIFIER": """#), "\(keptText)")
     }
 
-    @Test func automaticallySignedRealAppsKeepTheAPIKeyAndOnlyTheStyle() throws {
+    @Test(.needsShared(.realProjects)) func automaticallySignedRealAppsKeepTheAPIKeyAndOnlyTheStyle() throws {
         let head = try RealProjectsCommandTests.requireCorpus() + "/keepassium/head"
         let directory = ReleaseBinary.temporaryDirectory() + "/keepassium"
         try FileManager.default.copyItem(atPath: head, toPath: directory)
@@ -224,7 +224,7 @@ import Testing
         #expect(text.contains(#""build_settings": {"DEVELOPMENT_TEAM": "${team}", "CODE_SIGN_STYLE": "Automatic"}"#), "\(text)")
     }
 
-    @Test func theXcodeTheProjectPinsPicksTheRunnerAndRunnerOverridesIt() throws {
+    @Test(.needsShared(.realProjects)) func theXcodeTheProjectPinsPicksTheRunnerAndRunnerOverridesIt() throws {
         let head = try RealProjectsCommandTests.requireCorpus() + "/owncloud-ios-app/head"
         let directory = ReleaseBinary.temporaryDirectory() + "/owncloud"
         try FileManager.default.copyItem(atPath: head, toPath: directory)

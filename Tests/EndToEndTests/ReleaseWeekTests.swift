@@ -12,7 +12,7 @@ import Testing
 /// - the hotfix path: `release bump patch` from the shipped tag cuts `release/X.Y.1`, whose build goes on counting;
 /// - a GitLab job (detached HEAD, `CI_COMMIT_BRANCH`) releases and pushes the branch by name;
 /// - a plain `release run` on Linux refuses before it changes anything, naming `--os macos` and the macOS runner.
-@Suite struct ReleaseWeekTests {
+@Suite(.needsShared(.realProjects)) struct ReleaseWeekTests {
     struct App: Sendable, CustomTestStringConvertible {
         var name: String
         var flags: [String] = []
@@ -29,8 +29,9 @@ import Testing
         // Per-target literals in the pbxproj; a tvOS app beside the iOS one, released on its own.
         App(
             name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], bundleID: "org.jellyfin.swiftfin", version: "1.1", build: 2, other: ("Swiftfin tvOS", "1.4.1")),
-        // An xcconfig include chain, no version in the pbxproj.
-        App(name: "duckduckgo-ios", bundleID: "com.duckduckgo.mobile.ios", version: "7.158.0", build: 6),
+        // An xcconfig include chain, no version in the pbxproj; signed manually with fastlane match (init proposes
+        // --signing files): kept on the API key, so the archive overrides style, identity and specifier together.
+        App(name: "duckduckgo-ios", flags: ["--signing", "api-key"], bundleID: "com.duckduckgo.mobile.ios", version: "7.158.0", build: 6),
         // Project-level settings three apps inherit (they share the one definition, so they move together).
         App(name: "keepassium", flags: ["--target", "KeePassium"], bundleID: "com.keepassium.ios", version: "2.7", build: 174),
     ]

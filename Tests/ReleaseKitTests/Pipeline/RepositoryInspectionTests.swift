@@ -230,7 +230,7 @@ import Testing
         #expect(inspection.reasons.contains("scheme 'Demo Store': fastlane's Gymfile builds it (archives in Release)"), "\(inspection.reasons)")
     }
 
-    @Test func duckduckgosFastfileNamesItsAppStoreScheme() throws {
+    @Test(.needsShared(.realProjects)) func duckduckgosFastfileNamesItsAppStoreScheme() throws {
         let head = try RealProjectsCorpus.require() + "/duckduckgo-ios/head"
         let gym = RepositoryInspection.gym(in: head)
         #expect(gym["scheme"] == "iOS Browser" && gym["export_method"] == "app-store", "\(gym)")

@@ -160,7 +160,7 @@ extension VersioningTests {
         /// Issue 34 item 4: releasing the iOS app leaves the project's app of another platform alone even when it was in
         /// step (Swiftfin's tvOS app, its own pbxproj lines, put at the iOS app's version here), whether the app is
         /// the project's main one or named (`app`, what `init` writes); explicit targets move exactly those.
-        @Test func anAppOfAnotherPlatformKeepsItsVersion() throws {
+        @Test(.needsShared(.realProjects)) func anAppOfAnotherPlatformKeepsItsVersion() throws {
             let folder = TestPipelines.temporaryDirectory() + "/swiftfin"
             defer { try? FileManager.default.removeItem(atPath: FilePath.parent(of: folder)) }
             try FileManager.default.copyItem(atPath: try RealProjectsCorpus.head("swiftfin"), toPath: folder)

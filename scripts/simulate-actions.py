@@ -25,6 +25,10 @@ paths differ and a job sees nothing another left except what the workflow carrie
   run:                        bash in the workspace, with the step's env (${{ secrets.NAME }} from --secret,
                               ${{ vars.NAME }} from --env)
 
+Every job runs as a hosted runner would: no git identity (no global or system configuration, no identity variables;
+the laptop that laid the repository out has one), and with `--engine gitlab-ci` on GitLab's detached HEAD at the
+commit, the branch named only by CI_COMMIT_BRANCH.
+
 Nothing else crosses from one job to the next. A macOS job runs on this Linux machine: `release run` gets
 `--os macos` there (through a wrapper on its PATH, in front of the installed binary), the one change the simulation
 makes to a command.
@@ -209,11 +213,24 @@ def download(step, workspace, store):
     print(f"  downloaded {name} into {os.path.relpath(target, workspace)}/", file=sys.stderr)
 
 
-def checkout(arguments, workspace):
-    """A fresh clone of ORIGIN on BRANCH, at the commit the run started on (GitHub's `github.sha`, GitLab's
-    CI_COMMIT_SHA), even when an earlier job pushed to the branch since."""
+def checkout(arguments, workspace, detached=False):
+    """A fresh clone of ORIGIN at the commit the run started on (GitHub's `github.sha`, GitLab's CI_COMMIT_SHA), even
+    when an earlier job pushed to the branch since: actions/checkout on a push leaves the local branch BRANCH there;
+    GitLab's runner leaves a detached HEAD (`detached`), the branch known only from CI_COMMIT_BRANCH."""
     subprocess.run(["git", "clone", "-q", "--no-local", "--branch", arguments.branch, arguments.origin, workspace], check=True)
-    subprocess.run(["git", "-C", workspace, "reset", "-q", "--hard", arguments.sha], check=True)
+    if detached:
+        subprocess.run(["git", "-C", workspace, "checkout", "-q", "--detach", arguments.sha], check=True)
+    else:
+        subprocess.run(["git", "-C", workspace, "reset", "-q", "--hard", arguments.sha], check=True)
+
+
+def runner_git(environment):
+    """A hosted runner has no git identity: no global or system configuration and no identity variables (the laptop
+    that laid the repository out has one; the jobs must not need it)."""
+    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"):
+        environment.pop(name, None)
+    environment["GIT_CONFIG_GLOBAL"] = os.devnull
+    environment["GIT_CONFIG_NOSYSTEM"] = "1"
 
 
 def write_wrapper(path, target, system):
@@ -244,6 +261,7 @@ def play(job_id, job, arguments, store):
                         "GITHUB_REF_NAME": arguments.branch, "GITHUB_JOB": job_id, "GITHUB_SHA": arguments.sha,
                         "RUNNER_TEMP": os.path.join(machine, "temp"),
                         "GITHUB_PATH": os.path.join(machine, "github-path")})
+    runner_git(environment)
     os.makedirs(environment["RUNNER_TEMP"])
     open(environment["GITHUB_PATH"], "w").close()
     secrets = dict(item.split("=", 1) for item in arguments.secret)
@@ -341,7 +359,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
     runner = runner_shims(bin_folder, job.get("tags"))
     print(f"simulate-actions: job {job_id} ({system}) in {workspace}", file=sys.stderr)
     os.makedirs(os.path.dirname(workspace), exist_ok=True)
-    checkout(arguments, workspace)
+    checkout(arguments, workspace, detached=True)
     for need in as_list(job.get("needs")):
         name, carry = (need.get("job"), need.get("artifacts", True)) if isinstance(need, dict) else (need, True)
         source = os.path.join(store, name)
@@ -363,6 +381,7 @@ def play_gitlab(job_id, job, config, scopes, arguments, store):
     environment.update({"PATH": bin_folder + os.pathsep + environment["PATH"], "CI": "true", "GITLAB_CI": "true",
                         "CI_COMMIT_BRANCH": arguments.branch, "CI_COMMIT_SHA": arguments.sha, "CI_PIPELINE_SOURCE": "push", "CI_JOB_NAME": job_id,
                         "CI_PROJECT_DIR": workspace})
+    runner_git(environment)
     items = [str(item) for item in as_list(job.get("script"))]
     if not items:
         fail(f"job {job_id}: no script")

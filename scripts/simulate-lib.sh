@@ -2,7 +2,7 @@
 # the Python to play it with, and this build served as a release's tarballs.
 #
 # simulate_begin NAME [WORK]   what every simulation starts with: `work` (WORK, else a new temporary folder NAME.*,
-#                              made and absolute), `release` and `python` (simulate_tools $root), a git identity, the
+#                              made and absolute), `release` and `python` (simulate_tools $root), the laptop's git identity, the
 #                              CI variables of the calling shell unset, and `servers`, whose pids are stopped at exit
 # simulate_tools ROOT          sets `release` (RELEASE_BINARY, else `swift build` in ROOT) and `python` (the
 #                              project's venv when it has PyYAML, else python3)
@@ -34,8 +34,11 @@ simulate_begin() {
   mkdir -p "$work"
   work="$(cd "$work" && pwd)"
   simulate_tools "$root"
-  export GIT_AUTHOR_NAME="Release Simulation" GIT_AUTHOR_EMAIL=simulation@example.com
-  export GIT_COMMITTER_NAME="Release Simulation" GIT_COMMITTER_EMAIL=simulation@example.com
+  # The laptop that lays out each repository has a git identity, as a developer's machine does (its own global
+  # configuration file); every job simulate-actions.py plays has none, as a hosted runner has none.
+  printf '[user]\n\tname = Release Simulation\n\temail = simulation@example.com\n' > "$work/laptop.gitconfig"
+  export GIT_CONFIG_GLOBAL="$work/laptop.gitconfig"
+  unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL EMAIL
   unset GITHUB_ACTIONS GITHUB_HEAD_REF RELEASE_BRANCH GITHUB_REPOSITORY RUNNER_ARCH RUNNER_OS CI_RUNNER_EXECUTABLE_ARCH
   servers=()
   trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT

@@ -53,7 +53,9 @@ struct Release: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            Interrupts.shared.yieldToAnInterruptExiting()
             exit(withError: error)
         }
+        Interrupts.shared.yieldToAnInterruptExiting()
     }
 }

@@ -69,7 +69,7 @@ public struct GitPushStep: Step {
     private func resolvedRefs(_ context: StepContext, planning: Bool) async throws -> [String] {
         let directory = options.directory
         let current = try await context.currentBranch(directory: directory)
-        let pullRequest = GitInfo.isPullRequest(context.environment)
+        let pullRequest = CIEnvironment.isPullRequest(context.environment)
         func detachedPush(_ branch: String) -> String { "HEAD:refs/heads/\(branch)" }
         guard !options.refs.isEmpty else {
             // `git push REMOTE HEAD` pushes the branch HEAD is on, whichever a step before this one checks out.
@@ -84,7 +84,7 @@ public struct GitPushStep: Step {
             return [detachedPush(branch)]
         }
         // A pull request's ref (`42/merge`) is GitHub's, never a branch to push to.
-        guard !pullRequest, let branch = current.detached ? current.name : GitInfo.branch(fromCI: context.environment) else {
+        guard !pullRequest, let branch = current.detached ? current.name : CIEnvironment.branch(context.environment) else {
             return options.refs
         }
         var refs: [String] = []

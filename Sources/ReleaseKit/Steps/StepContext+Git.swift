@@ -30,11 +30,11 @@ extension StepContext {
     }
 
     /// The branch HEAD is on, and whether HEAD is detached; in a detached checkout (GitLab CI, some GitHub
-    /// checkouts) the branch the CI's variables name (``GitInfo/branch(fromCI:)``), nil when none does.
+    /// checkouts) the branch the CI's variables name (``CIEnvironment/branch(_:)``), nil when none does.
     func currentBranch(directory: String?) async throws -> (name: String?, detached: Bool) {
         let name = try await capture(GitCommand.currentBranch, directory: directory)
         guard name == "HEAD" else { return (name, false) }
-        return (GitInfo.branch(fromCI: environment), true)
+        return (CIEnvironment.branch(environment), true)
     }
 
     /// Fails unless `directory` is inside a git work tree.

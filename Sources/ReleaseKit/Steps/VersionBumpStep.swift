@@ -237,8 +237,8 @@ public struct VersionBumpStep: Step {
     /// the release with `release bump`). An explicit `version` is the pipeline's own choice and stands.
     func releaseChoice(_ versions: ProjectVersions, context: StepContext, notes: inout [String]) async throws -> VersionChoice {
         if case .exact = choice { return choice }
-        let git = await GitInfo.read(in: versions.baseDirectory, environment: context.environment, needCount: false)
-        guard let branch = git.branch, let named = BumpConvergence.versionNamed(byBranch: branch) else { return choice }
+        let current = try? await context.currentBranch(directory: versions.baseDirectory)
+        guard let branch = current?.name, let named = BumpConvergence.versionNamed(byBranch: branch) else { return choice }
         guard let current = versions.current(.version, of: releasedTarget), let currentVersion = SemanticVersion(current) else { return choice }
         if currentVersion != named, case .part = choice, choice.apply(to: currentVersion) == named {
             // The branch was made by hand and this is its first bump: the cut the branch names, once.

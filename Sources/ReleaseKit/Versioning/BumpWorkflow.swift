@@ -143,7 +143,7 @@ public struct BumpWorkflow: Sendable {
             let name = current.succeeded ? current.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) : ""
             prepared.detached = name == "HEAD"
             // On the release branch already (checked out, or the CI's branch in a detached checkout): commit there.
-            prepared.onBranch = name == branch || (prepared.detached && GitInfo.branch(fromCI: environment) == branch)
+            prepared.onBranch = name == branch || (prepared.detached && CIEnvironment.branch(environment) == branch)
             if !prepared.onBranch, try await runner(GitCommand.branchExists(branch), directory).result.succeeded {
                 throw VersioningError.git("branch '\(branch)' already exists (check it out to bump there, delete it, or pass --no-branch)")
             }

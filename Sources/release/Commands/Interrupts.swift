@@ -26,6 +26,8 @@ final class Interrupts: Sendable {
         /// How many ``holdingOff(_:)`` sections are running; interrupts wait in `held` until the last one ends.
         var holds = 0
         var held: [Int32] = []
+        /// An interrupt that no command handles is ending the process (``exitNow()``).
+        var exiting = false
     }
 
     private let state = Mutex<State>(State())
@@ -87,11 +89,20 @@ final class Interrupts: Sendable {
                 return nil
             }
             state.count += 1
+            if state.handler == nil { state.exiting = true }
             return (state.count, state.handler)
         }
         guard let (count, handler) = delivery else { return }
         guard let handler else { Self.exitNow() }
         handler(count, signal)
+    }
+
+    /// The command's last word before the process exits: when an interrupt no command handled is ending the process,
+    /// waits for it to exit with 130. Killing the `git` planning waited on lets the command go on (to a preflight
+    /// failure, exit 1) while the interrupt thread still releases the lock; the interrupt must win that race.
+    func yieldToAnInterruptExiting() {
+        guard state.withLock({ $0.exiting }) else { return }
+        while true { pause() }
     }
 
     /// Kills every process group `release` started (none is left running detached), releases the checkout's lock,

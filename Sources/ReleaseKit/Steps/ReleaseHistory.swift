@@ -81,7 +81,7 @@ struct ReleaseHistory: Sendable, Equatable {
     /// Reads the tags of the repository at `directory` (none outside a repository).
     static func tags(in directory: String, context: StepContext) async -> [String] {
         guard let output = try? await context.capture(["git", "tag", "--list"], directory: directory) else { return [] }
-        return output.split(separator: "\n").map(String.init).prefix(100_000).map { $0 }
+        return output.split(separator: "\n").prefix(100_000).map(String.init)
     }
 
     /// What App Store Connect has for the app with `bundleID`: every build number, and those of `version`.

@@ -38,6 +38,11 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
+            // A terminal would wait for a body nobody types: the delivery comes on a pipe or from a file.
+            if Terminal.isTerminal(0) {
+                Terminal.writeError("error: release webhook reads the delivery's body on standard input: pipe it in (release webhook … < body.json)\n")
+                throw ExitCode(ExitCodes.usage)
+            }
             let body = WebhookReceiver.readBody()
             let resume: WebhookResume
             do {

@@ -17,6 +17,8 @@ public struct WebhookResume: Sendable, Equatable {
     public var resumes: Bool
     /// Why (or why not), one sentence.
     public var reason: String
+    /// Why the resource could not be read for its version, when a key was there to read it.
+    public var lookupProblem: String?
 
     /// The events a release waits on, and the new states that leave it still waiting (resuming then would only
     /// wait again).
@@ -72,28 +74,34 @@ public struct WebhookResume: Sendable, Equatable {
     }
 
     /// Reads the resource the delivery names for its version and build. A resource the key cannot read leaves
-    /// those unknown (the delivery was verified; the lookup only adds detail).
+    /// those unknown, with ``lookupProblem`` saying why (the delivery was verified; the lookup only adds detail).
     public static func resolve(_ delivery: WebhookDelivery, client: AppStoreConnectClient?) async -> WebhookResume {
         guard let client, let id = delivery.instanceID, let type = delivery.instanceType, !delivery.isPing else {
             return WebhookResume(delivery: delivery)
         }
         let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? id
-        switch type {
-        case "buildUploads":
-            guard let upload = try? await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(escaped)") else { break }
-            return WebhookResume(
-                delivery: delivery, version: upload.attributes?.cfBundleShortVersionString, build: upload.attributes?.cfBundleVersion,
-                platform: upload.attributes?.platform)
-        case "appStoreVersions":
-            guard let version = try? await client.resource(AppStoreVersionAttributes.self, "/v1/appStoreVersions/\(escaped)") else { break }
-            let build = try? await client.resource(BuildAttributes.self, "/v1/appStoreVersions/\(escaped)/build")
-            return WebhookResume(
-                delivery: delivery, appID: version.related["app"], version: version.attributes?.versionString,
-                build: build?.attributes?.version, platform: version.attributes?.platform)
-        default:
-            break
+        do {
+            switch type {
+            case "buildUploads":
+                let upload = try await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(escaped)")
+                return WebhookResume(
+                    delivery: delivery, version: upload.attributes?.cfBundleShortVersionString, build: upload.attributes?.cfBundleVersion,
+                    platform: upload.attributes?.platform)
+            case "appStoreVersions":
+                let version = try await client.resource(AppStoreVersionAttributes.self, "/v1/appStoreVersions/\(escaped)")
+                // A version without a build yet answers 404 here: the build stays unknown.
+                let build = try? await client.resource(BuildAttributes.self, "/v1/appStoreVersions/\(escaped)/build")
+                return WebhookResume(
+                    delivery: delivery, appID: version.related["app"], version: version.attributes?.versionString,
+                    build: build?.attributes?.version, platform: version.attributes?.platform)
+            default:
+                return WebhookResume(delivery: delivery)
+            }
+        } catch {
+            var resume = WebhookResume(delivery: delivery)
+            resume.lookupProblem = "could not read \(type) \(id): \(error)"
+            return resume
         }
-        return WebhookResume(delivery: delivery)
     }
 
     /// The answer for programs (`--json`).
@@ -108,6 +116,7 @@ public struct WebhookResume: Sendable, Equatable {
             ("id", delivery.id), ("resource_type", delivery.instanceType), ("resource_id", delivery.instanceID),
             ("old_state", delivery.oldState), ("new_state", delivery.newState), ("timestamp", delivery.timestamp),
             ("app_id", appID), ("version", version), ("build", build), ("platform", platform), ("ref", resumes ? ref : nil),
+            ("lookup_problem", lookupProblem),
         ]
         for (key, value) in optional { object[key] = value ?? NSNull() }
         return object
@@ -124,6 +133,7 @@ public struct WebhookResume: Sendable, Equatable {
         }
         if let appID { lines.append("app: \(appID)") }
         if version != nil || build != nil { lines.append("version: \(version ?? "-") (\(build ?? "-"))") }
+        if let lookupProblem { lines.append("note: \(lookupProblem)") }
         lines.append(reason)
         if resumes {
             if let ref {

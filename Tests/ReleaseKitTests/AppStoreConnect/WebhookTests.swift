@@ -197,6 +197,13 @@ struct WebhookTests {
         let resolved = await WebhookResume.resolve(resume.delivery, client: client)
         #expect(resolved.version == "1.4.0" && resolved.build == "42" && resolved.ref == "release/1.4.0" && resolved.resumes)
         #expect(resolved.json["ref"] as? String == "release/1.4.0")
+        // A resource the key cannot read leaves the version unknown and says why.
+        var unknown = resume.delivery
+        unknown.instanceID = "no-such-upload"
+        let unread = await WebhookResume.resolve(unknown, client: client)
+        #expect(unread.version == nil && unread.ref == nil && unread.resumes)
+        #expect(unread.lookupProblem?.hasPrefix("could not read buildUploads no-such-upload: ") == true, "\(unread.lookupProblem ?? "")")
+        #expect(unread.text.contains("note: could not read buildUploads no-such-upload"))
 
         // Every request and answer, webhooks included, in the contract's shapes.
         fixture.expectContract()

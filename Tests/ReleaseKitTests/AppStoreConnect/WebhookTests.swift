@@ -205,6 +205,11 @@ struct WebhookTests {
         #expect(unread.lookupProblem?.hasPrefix("could not read buildUploads no-such-upload: ") == true, "\(unread.lookupProblem ?? "")")
         #expect(unread.text.contains("note: could not read buildUploads no-such-upload"))
 
+        // What a rehearsal prints: the webhook and its deliveries, never the secret.
+        let summary = fixture.server.summary()
+        #expect(summary.contains("webhook \(AppStoreConnectTestFixture.bundleID) \(receiverURL)/hook: 2 deliveries since start, 2 answered 2xx"), "\(summary)")
+        #expect(!summary.joined().contains(Self.secret))
+
         // Every request and answer, webhooks included, in the contract's shapes.
         fixture.expectContract()
 

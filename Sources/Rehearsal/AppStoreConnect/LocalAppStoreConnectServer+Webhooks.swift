@@ -5,8 +5,9 @@ import ReleaseKit
 /// /v1/webhooks/{id}`, with the contract's `WebhookCreateRequest` and `WebhookUpdateRequest`), and the deliveries
 /// App Store Connect sends them.
 ///
-/// When a build upload's state or an App Store version's `appVersionState` changes (any change ``mutate(_:)``
-/// makes), each enabled webhook of the app that asked for `BUILD_UPLOAD_STATE_UPDATED` or
+/// When a build upload's state, a build's external TestFlight state or an App Store version's `appVersionState`
+/// changes (any change ``mutate(_:)`` makes), each enabled webhook of the app that asked for
+/// `BUILD_UPLOAD_STATE_UPDATED`, `BUILD_BETA_DETAIL_EXTERNAL_BUILD_STATE_UPDATED` or
 /// `APP_STORE_VERSION_APP_VERSION_STATE_UPDATED` gets a POST of the notification document with
 /// `x-apple-signature: hmacsha256=<hex>` (``WebhookSignature/sign(_:secret:)``). Deliveries go out after the request
 /// that caused them is handled and before it is answered (seeding calls such as ``finishReview(bundleID:version:platform:approved:)``
@@ -112,6 +113,10 @@ extension LocalAppStoreConnectServer {
         for version in snapshot.appStoreVersions {
             states["appStoreVersions/" + version.id] = (version.appID, appVersionState(version.appStoreState) ?? version.appStoreState)
         }
+        for build in snapshot.builds {
+            guard let detail = snapshot.betaDetails.first(where: { $0.id == build.betaDetailID }) else { continue }
+            states["buildBetaDetails/" + detail.id] = (build.appID, detail.externalBuildState)
+        }
         return states
     }
 
@@ -123,10 +128,13 @@ extension LocalAppStoreConnectServer {
             // A change, not a creation: Apple's events are "state updated".
             guard let now = after[key], let old = before[key]?.state, old != now.state else { continue }
             let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
-            let (eventType, type) =
-                parts[0] == "buildUploads"
-                ? ("BUILD_UPLOAD_STATE_UPDATED", "buildUploadStateUpdated")
-                : ("APP_STORE_VERSION_APP_VERSION_STATE_UPDATED", "appStoreVersionAppVersionStateUpdated")
+            let (eventType, type): (String, String)
+            switch parts[0] {
+            case "buildUploads": (eventType, type) = ("BUILD_UPLOAD_STATE_UPDATED", "buildUploadStateUpdated")
+            case "buildBetaDetails":
+                (eventType, type) = ("BUILD_BETA_DETAIL_EXTERNAL_BUILD_STATE_UPDATED", "buildBetaDetailExternalBuildStateUpdated")
+            default: (eventType, type) = ("APP_STORE_VERSION_APP_VERSION_STATE_UPDATED", "appStoreVersionAppVersionStateUpdated")
+            }
             let attributes: [String: Any] = ["oldState": old, "newState": now.state, "timestamp": Self.date(Date())]
             let document: [String: Any] = [
                 "data": [

@@ -213,6 +213,23 @@ struct WebhookTests {
         // Every request and answer, webhooks included, in the contract's shapes.
         fixture.expectContract()
 
+        // The build Apple made of the upload finishes processing: its external TestFlight state changes too.
+        let buildIDs = fixture.server.exchanges().compactMap { exchange -> String? in
+            guard exchange.target == "/v1/buildUploads/\(uploadID)", let body = exchange.responseBody,
+                let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                let data = object["data"] as? [String: Any], let relationships = data["relationships"] as? [String: Any],
+                let build = (relationships["build"] as? [String: Any])?["data"] as? [String: Any]
+            else { return nil }
+            return build["id"] as? String
+        }
+        let buildID = try #require(buildIDs.last)
+        _ = try await client.send("GET", "/v1/builds/\(buildID)")
+        let beta = try #require(fixture.server.webhookDeliveries().last)
+        #expect(beta.eventType == "BUILD_BETA_DETAIL_EXTERNAL_BUILD_STATE_UPDATED")
+        let betaResume = try await WebhookReceiver.receive(body: beta.body, signature: beta.signature, secret: Self.secret, environment: [:])
+        #expect(betaResume.delivery.instanceType == "buildBetaDetails" && betaResume.delivery.oldState == "PROCESSING")
+        #expect(betaResume.delivery.newState == "MISSING_EXPORT_COMPLIANCE" && betaResume.resumes)
+
         // A wrong secret does not verify the same delivery.
         await #expect(throws: WebhookError.badSignature) {
             try await WebhookReceiver.receive(body: body, signature: signature, secret: "guess", environment: [:])

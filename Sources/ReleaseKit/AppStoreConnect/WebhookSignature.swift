@@ -44,29 +44,8 @@ public enum WebhookSignature {
             value = String(value.dropFirst(prefix.count))
             break
         }
-        if value.utf8.count == 64, let bytes = hexBytes(value) { return bytes }
+        if value.utf8.count == 64, let bytes = Hex.bytes(value) { return Data(bytes) }
         if let bytes = Data(base64Encoded: value), bytes.count == 32 { return bytes }
         return nil
-    }
-
-    private static func hexBytes(_ text: String) -> Data? {
-        var bytes = Data()
-        var high: UInt8?
-        for unit in text.utf8 {
-            let nibble: UInt8
-            switch unit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = unit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = unit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = unit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
-        return high == nil ? bytes : nil
     }
 }

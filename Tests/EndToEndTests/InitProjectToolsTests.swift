@@ -64,7 +64,10 @@ import Testing
         try #require(initialized.status == 0, "\(initialized.stderr)")
         #expect(initialized.stderr.contains("why: project Spaceship.xcodeproj: the repository holds only the XcodeGen spec project.yml"), "\(initialized.stderr)")
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
-        #expect(text.contains(#""run": ["xcodegen", "generate", "--spec", "project.yml"], "creates": ["Spaceship.xcodeproj"]"#), "\(text)")
+        #expect(
+            text.contains(
+                #"{"id": "generate", "uses": "project.generate", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml", "output": "Spaceship.xcodeproj"}}"#
+            ), "\(text)")
         #expect(text.contains(#""needs": ["commit", "generate"]"#), "\(text)")
         #expect(text.contains(#"{"project": "${steps.generate.outputs.path}", "scheme": "${scheme}""#), "\(text)")
         #expect(!text.contains(#""project": "project.yml", "scheme""#))
@@ -110,7 +113,7 @@ import Testing
         #expect(text.contains(#"{"id": "gems", "uses": "shell", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#), "\(text)")
         #expect(
             text.contains(
-                #"{"id": "pods", "uses": "shell", "needs": ["gems"], "when": {"os": "macos"}, "with": {"run": ["bundle", "exec", "pod", "install"], "creates": ["Demo.xcworkspace"]}}"#
+                #"{"id": "pods", "uses": "project.generate", "needs": ["gems"], "when": {"os": "macos"}, "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true, "output": "Demo.xcworkspace"}}"#
             ), "\(text)")
         try Self.commit("Add the release pipeline", in: directory)
 

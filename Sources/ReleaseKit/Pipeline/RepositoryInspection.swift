@@ -200,13 +200,9 @@ public struct RepositoryInspection: Sendable, Equatable {
         // Only the spec in the repository: the project is generated from it.
         if result.xcodegenSpec == nil, let project = result.project, XcodeGenSpec.isSpec(project) { result.xcodegenSpec = project }
         if let tuist = ["Workspace.swift", "Project.swift"].first(where: exists) { result.tuistManifest = tuist }
-        // Base configurations under Pods/ appear with `pod install`, which the pipeline runs: one note for them all.
-        let podWarnings = (report.warnings ?? []).filter { $0.contains("'Pods/") }
-        for note in report.warnings ?? [] where !podWarnings.contains(note) { result.notes.append(note) }
-        if !podWarnings.isEmpty {
-            result.notes.append(
-                "\(podWarnings.count) base configuration\(podWarnings.count == 1 ? "" : "s") under Pods/ appear with 'pod install', which the pipeline runs before the archive")
-        }
+        // One line per cause, as `release version` and the run's bump say them (base configurations under Pods/, which
+        // `pod install` writes, are one line).
+        result.notes += versions.warnings()
 
         // Apps: application targets nothing embeds, per platform, with their values in the archive configuration
         // (decided once the scheme is known; the version engine's default configuration until then).
@@ -430,14 +426,8 @@ public struct RepositoryInspection: Sendable, Equatable {
             .first { FileManager.default.fileExists(atPath: FilePath.absolute($0, in: root)) }
         var guardLine: String?
         if let podfile = result.podfile, let text = try? String(contentsOfFile: FilePath.absolute(podfile, in: root), encoding: .utf8) {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            for (index, line) in lines.enumerated() where line.contains("raise") || line.contains("abort") {
-                let window = lines[max(0, index - 2)...index].joined(separator: "\n")
-                if window.contains("Bundler") || window.contains("BUNDLE_GEMFILE") || window.contains("BUNDLE_BIN_PATH") {
-                    guardLine = "\(podfile):\(index + 1)"
-                    break
-                }
-            }
+            // The guard `project.generate` reads: the starter and the step agree on `bundle exec`.
+            guardLine = ProjectGenerator.bundlerGuardLine(podfile: text).map { "\(podfile):\($0)" }
         }
         guard let gemfile else {
             if let guardLine {
@@ -448,10 +438,7 @@ public struct RepositoryInspection: Sendable, Equatable {
         result.gemfile = gemfile
         let text = (try? String(contentsOfFile: FilePath.absolute(gemfile, in: root), encoding: .utf8)) ?? ""
         for tool in ["cocoapods", "xcodegen", "fastlane"] {
-            let pinned = text.split(whereSeparator: \.isNewline).contains { line in
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                return trimmed.hasPrefix("gem '\(tool)'") || trimmed.hasPrefix("gem \"\(tool)\"") || trimmed.hasPrefix("gem('\(tool)'") || trimmed.hasPrefix("gem(\"\(tool)\"")
-            }
+            let pinned = ProjectGenerator.gemfile(text, pins: tool)
             if pinned || (tool == "cocoapods" && guardLine != nil) { result.bundledTools.append(tool) }
         }
         let run = result.bundledTools.filter { ($0 == "cocoapods" && result.podfile != nil) || ($0 == "xcodegen" && result.xcodegenSpec != nil) }

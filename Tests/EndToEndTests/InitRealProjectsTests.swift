@@ -140,6 +140,13 @@ import Testing
 
         // The rehearsal, as a hosted Mac runner would run it: no git identity, the fake Xcode tools.
         let environment = ReleaseWeekTests.runner()
+        if app.flags.contains("sync") {
+            // signing.sync only reads App Store Connect where CI is set: the certificate, bundle ids and profiles are
+            // made once from a laptop (no CI), as README says, with the same stand-in the runs after it use.
+            let laptop = try ReleaseBinary.run(
+                ["run", "--rehearse", "--os", "macos", "--only", "signing"], in: directory, environment: ReleaseWeekTests.runner(["CI": "false"]))
+            try #require(laptop.status == 0, "\(laptop.stderr)")
+        }
         let first = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: environment)
         try #require(first.status == 0, "\(first.stderr)")
         let release = "\(app.bundleID) \(app.version) (\(app.build)) IOS COMPLETE"
@@ -164,6 +171,8 @@ import Testing
         #expect(second.stderr.contains("bump │ already shipped: \(app.version) (\(app.build)) is in App Store Connect since"), "\(second.stderr)")
         #expect(second.stderr.contains("○ archive skipped: skip_if: ${steps.bump.outputs.shipped} is true"), "\(second.stderr)")
         #expect(second.stderr.contains("bytes received on upload URLs since start: 0 B"), "\(second.stderr)")
+        #expect(second.stderr.contains("○ publish skipped: uses outputs of 'dsyms', which is skipped"), "\(second.stderr)")
+        #expect(!second.stderr.contains("published release"), "\(second.stderr)")
         #expect(try Self.output(["git", "log", "--format=%s"], in: directory) == log)
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
     }

@@ -251,11 +251,17 @@ public final class Engine: Sendable {
                     }
                     continue
                 }
+                // A rehearsal's placeholder is no certificate or profile: say so, and what to set.
+                let reason =
+                    !plan.options.dryRun && placeholderSecret(usedBy: planned) != nil
+                    ? text
+                        + " ('\(placeholderSecret(usedBy: planned)!)' is not set, and the rehearsal's placeholder for it is not a real one: set it to rehearse this step)"
+                    : text
                 // One cause (a secret not set) fails every step using it: reported once, by the first.
-                if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == text }) {
+                if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == reason }) {
                     preflight.repeated[id] = earlier
                 } else {
-                    fail(&preflight, id, text)
+                    fail(&preflight, id, reason)
                 }
             }
         }

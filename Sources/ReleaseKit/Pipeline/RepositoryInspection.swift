@@ -401,7 +401,9 @@ public struct RepositoryInspection: Sendable, Equatable {
             let version = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if !version.isEmpty, version.count <= 32, version.allSatisfy({ $0.isNumber || $0 == "." || $0.isLetter || $0 == "-" }) {
                 result.xcodeVersion = version
-                result.notes.append("Xcode \(version) is pinned by .xcode-version: select it on the CI Mac (xcodes select \(version), or DEVELOPER_DIR)")
+                result.notes.append(
+                    "Xcode \(version) is pinned by .xcode-version: the Xcode steps run it (xcode_version: an installed Xcode \(version) through DEVELOPER_DIR, else their preflight names those installed)"
+                )
             }
         }
         result.githubRepository = githubRepository(gitConfig: GitDirectory.of(root).map { $0 + "/config" } ?? (root + "/.git/config"))

@@ -178,7 +178,12 @@ struct InitCommand: ParsableCommand {
         }
         Terminal.writeError("\nwrote \(pipelinePath) (its \"$schema\", release.schema.json, is for editors: 'release schema' makes it again)\n")
         if let ignoreNote { Terminal.writeError(ignoreNote + "\n") }
-        Terminal.writeError("\nsecrets and settings a run reads (set them in your CI; 'release run --rehearse' stands in for them all):\n")
+        // A rehearsal stands in for the API key and tokens, not for a certificate and profiles kept as files.
+        let standsIn =
+            starter.signing == .files
+            ? "'release run --rehearse' stands in for all but the certificate and profiles: set those four to real ones to rehearse signing with files"
+            : "'release run --rehearse' stands in for them all"
+        Terminal.writeError("\nsecrets and settings a run reads (set them in your CI; \(standsIn)):\n")
         for (name, purpose) in starter.secrets { Terminal.writeError("  \(name): \(purpose)\n") }
         Terminal.writeError(
             """

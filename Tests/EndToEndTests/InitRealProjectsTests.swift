@@ -24,6 +24,9 @@ import Testing
         /// Steps init must write for the project's generator or dependency manager, as written in the pipeline.
         var generation: [String] = []
         var destination = "generic/platform=iOS"
+        /// The Xcode of the runner image the starter picks, when the app's CI (not `.xcode-version`, which the fake
+        /// reads itself) names it: what the fake xcodebuild plays.
+        var xcode: String?
         var testDescription: String { name }
     }
 
@@ -36,13 +39,14 @@ import Testing
         App(
             name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
             bundleID: "io.element.elementx", version: "26.07.5", build: "2",
-            generation: [#""uses": "project.generate", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml"}}"#]),
+            generation: [#""uses": "project.generate", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml"}}"#],
+            xcode: "26.5"),
         App(
             name: "habitica-ios", container: ["-workspace", "Habitica.xcworkspace"], scheme: "Habitica",
             bundleID: "com.habitrpg.ios.Habitica", version: "3.12", build: "1009"),
         App(
             name: "isowords", container: ["-project", "App/isowords.xcodeproj"], scheme: "isowords",
-            bundleID: "co.pointfree.IsoWordsTesting", version: "1.3", build: "106"),
+            bundleID: "co.pointfree.IsoWordsTesting", version: "1.3", build: "106", xcode: "15.3"),
         App(
             name: "keepassium", flags: ["--target", "KeePassium", "--signing", "sync"], container: ["-workspace", "KeePassium.xcworkspace"], scheme: "KeePassium",
             bundleID: "com.keepassium.ios", version: "2.6", build: "174"),
@@ -110,6 +114,9 @@ import Testing
         try #require(initialized.status == 0, "\(initialized.stderr)")
         #expect(initialized.stderr.contains("scheme:     \(app.scheme) (archives in Release)"), "\(initialized.stderr)")
         #expect(!initialized.stderr.contains("no team"), "\(initialized.stderr)")
+        if let xcode = app.xcode {
+            #expect(initialized.stderr.contains("note: Xcode \(xcode) is pinned by .github/workflows/"), "\(initialized.stderr)")
+        }
         try Self.commit("Add the release pipeline", in: directory)
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
         for generation in app.generation { #expect(text.contains(generation), "\(text)") }
@@ -139,7 +146,7 @@ import Testing
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
 
         // The rehearsal, as a hosted Mac runner would run it: no git identity, the fake Xcode tools.
-        let environment = ReleaseWeekTests.runner()
+        let environment = ReleaseWeekTests.runner(app.xcode.map { ["RELEASE_FAKE_XCODE": $0] } ?? [:])
         if app.flags.contains("sync") {
             // signing.sync only reads App Store Connect where CI is set: the certificate, bundle ids and profiles are
             // made once from a laptop (no CI), as README says, with the same stand-in the runs after it use.

@@ -76,6 +76,8 @@ public struct StarterPipeline: Sendable, Equatable {
     public var githubRepository: String?
     /// The pinned Xcode (`.xcode-version`), said in the description.
     public var xcodeVersion: String?
+    /// Where ``xcodeVersion`` is pinned: `.xcode-version`, or the CI file that selects it.
+    public var xcodeVersionSource = ".xcode-version"
     /// The macOS runner label for exported CI workflows.
     public var runner: String
     /// Where `$schema` points, relative to the pipeline file: the schema lives beside `Pipelines/`, not in it,
@@ -124,6 +126,7 @@ public struct StarterPipeline: Sendable, Equatable {
             xcodeVersion: inspection.xcodeVersion)
         generatedProject = inspection.generatedProject
         if let xcode = inspection.xcodeVersion { runner = Self.runner(forXcode: xcode) }
+        if let source = inspection.xcodeVersionSource { xcodeVersionSource = source }
         podsCreateWorkspace = inspection.workspaceCreatedByPods && inspection.workspace != nil
         gemfile = inspection.gemfile
         bundledTools = inspection.bundledTools
@@ -356,7 +359,7 @@ public struct StarterPipeline: Sendable, Equatable {
 
         let about =
             "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
-            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version), on \(runner)" } ?? "")
+            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (\(xcodeVersionSource)), on \(runner)" } ?? "")
             + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")

@@ -121,7 +121,8 @@ struct InitCommand: ParsableCommand {
         if let runner {
             starter.runner = runner
         } else if let xcode = inspection.xcodeVersion {
-            Terminal.writeError("why: runner \(starter.runner): it has Xcode \(xcode), which .xcode-version pins (--runner picks another)\n")
+            Terminal.writeError(
+                "why: runner \(starter.runner): it has Xcode \(xcode), which \(inspection.xcodeVersionSource ?? ".xcode-version") pins (--runner picks another)\n")
         }
         if interactive {
             if signing == nil {

@@ -29,6 +29,8 @@ struct Release: AsyncParsableCommand {
             CompletionCommand.self,
             RehearseToolsCommand.self,
             SigningCommand.self,
+            WebhookCommand.self,
+            ReportCommand.self,
         ]
     )
 

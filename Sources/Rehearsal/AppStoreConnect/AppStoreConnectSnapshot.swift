@@ -166,6 +166,18 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
         var totalPauseDuration: Int?
     }
 
+    /// A webhook (`POST /v1/webhooks`). The stand-in keeps the secret, as Apple must, to sign deliveries; the
+    /// `Webhook` documents it answers with never carry it.
+    struct Webhook: Codable, Sendable {
+        var id: String
+        var appID: String
+        var name: String
+        var url: String
+        var secret: String
+        var eventTypes: [String]
+        var enabled: Bool
+    }
+
     /// Apps get Apple-style numeric ids counted from here; everything else gets a UUID.
     var nextAppNumber = 1_600_000_001
     var apps: [App] = []
@@ -182,6 +194,7 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var reviewSubmissions: [ReviewSubmission] = []
     var reviewItems: [ReviewItem] = []
     var phasedReleases: [PhasedRelease] = []
+    var webhooks: [Webhook] = []
     /// Certificates, bundle ids, devices and profiles (optional, so a state file from before them still loads).
     var signing: AppStoreConnectSigningState?
 }
@@ -206,6 +219,7 @@ extension AppStoreConnectSnapshot {
         reviewSubmissions = try list(.reviewSubmissions)
         reviewItems = try list(.reviewItems)
         phasedReleases = try list(.phasedReleases)
+        webhooks = try list(.webhooks)
         signing = try container.decodeIfPresent(AppStoreConnectSigningState.self, forKey: .signing)
     }
 }

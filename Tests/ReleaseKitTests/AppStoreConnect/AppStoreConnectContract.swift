@@ -2,7 +2,7 @@ import Foundation
 import ReleaseKit
 import ReleaseTestSupport
 
-/// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset.json`, the
+/// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset-4.4.1-extended.json`, the
 /// OpenAPI 3.0 subset of the operations a release needs) as a checker for JSON bodies, so tests can prove the
 /// stand-in answers, and the client asks, in exactly Apple's shapes.
 ///

@@ -8,14 +8,27 @@ import Testing
 struct AppStoreConnectContractTests {
     private func body(_ text: String) -> Data { Data(text.utf8) }
 
-    /// The contract's operations the stand-in does not route: none (uploads, TestFlight, App Store versions and review
-    /// submissions, signing resources are all routed). A route added or a contract changed must update this list.
-    static let notYetRouted: Set<String> = []
+    /// The contract's operations the stand-in does not route. The contract is the extended subset (the release's 59
+    /// operations and 30 more); the stand-in routes the 59 and an app's webhooks (issue 37), not customer reviews,
+    /// performance, marketplace webhooks, pings, redeliveries or delivery logs. A route added or a contract changed
+    /// must update this list.
+    static let notYetRouted: Set<String> = [
+        "appStoreVersions_customerReviews_getToManyRelated", "appStoreVersions_customerReviews_getToManyRelationship",
+        "apps_customerReviewSummarizations_getToManyRelated", "apps_customerReviews_getToManyRelated",
+        "apps_customerReviews_getToManyRelationship", "apps_perfPowerMetrics_getToManyRelated", "apps_webhooks_getToManyRelationship",
+        "builds_diagnosticSignatures_getToManyRelated", "builds_diagnosticSignatures_getToManyRelationship",
+        "builds_perfPowerMetrics_getToManyRelated", "customerReviewResponses_createInstance", "customerReviewResponses_deleteInstance",
+        "customerReviewResponses_getInstance", "customerReviews_getInstance", "customerReviews_response_getToOneRelated",
+        "customerReviews_response_getToOneRelationship", "diagnosticSignatures_logs_getToManyRelated",
+        "marketplaceWebhooks_createInstance", "marketplaceWebhooks_deleteInstance", "marketplaceWebhooks_getCollection",
+        "marketplaceWebhooks_updateInstance", "webhookDeliveries_createInstance", "webhookPings_createInstance",
+        "webhooks_deliveries_getToManyRelated", "webhooks_deliveries_getToManyRelationship",
+    ]
 
     @Test func theStandInRoutesExactlyTheContractsOperations() throws {
         let contract = try #require(AppStoreConnectContract.shared, "\(AppStoreConnectContract.missing)")
         let operations = contract.operations
-        #expect(operations.count == 59)
+        #expect(operations.count == 89)
         #expect(Set(operations.keys).subtracting(Self.notYetRouted) == Set(AppStoreConnectOperation.allCases.map(\.rawValue)))
         #expect(Self.notYetRouted.isSubset(of: Set(operations.keys)))
         for operation in AppStoreConnectOperation.allCases {

@@ -35,6 +35,14 @@ public final class Rehearsal: Sendable {
     public let environment: [String: String]
     /// The secrets that were not set and got a placeholder (names only), sorted.
     public let placeholderSecrets: [String]
+    /// Those of ``placeholderSecrets`` whose placeholder no stand-in accepts (a certificate, a profile): not the API
+    /// key, token, certificate key or webhook URL the stand-ins take. A step refusing one names it.
+    public var opaquePlaceholderSecrets: [String] {
+        placeholderSecrets.filter { name in
+            !name.hasPrefix("APP_STORE_CONNECT_") && name != "GITHUB_TOKEN" && !Self.isCertificateKey(name)
+                && !Self.placeholder(for: name).hasPrefix("https://")
+        }
+    }
 
     /// Where rehearsals keep their releases by default: inside `.git/` at a repository's top, else `.release/`.
     public static func defaultStorage(in directory: String) -> String {

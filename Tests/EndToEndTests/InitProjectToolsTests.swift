@@ -64,7 +64,10 @@ import Testing
         try #require(initialized.status == 0, "\(initialized.stderr)")
         #expect(initialized.stderr.contains("why: project Spaceship.xcodeproj: the repository holds only the XcodeGen spec project.yml"), "\(initialized.stderr)")
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
-        #expect(text.contains(#""run": ["xcodegen", "generate", "--spec", "project.yml"], "creates": ["Spaceship.xcodeproj"]"#), "\(text)")
+        #expect(
+            text.contains(
+                #"{"id": "generate", "uses": "project.generate", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml", "output": "Spaceship.xcodeproj"}}"#
+            ), "\(text)")
         #expect(text.contains(#""needs": ["commit", "generate"]"#), "\(text)")
         #expect(text.contains(#"{"project": "${steps.generate.outputs.path}", "scheme": "${scheme}""#), "\(text)")
         #expect(!text.contains(#""project": "project.yml", "scheme""#))
@@ -110,7 +113,7 @@ import Testing
         #expect(text.contains(#"{"id": "gems", "uses": "shell", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#), "\(text)")
         #expect(
             text.contains(
-                #"{"id": "pods", "uses": "shell", "needs": ["gems"], "when": {"os": "macos"}, "with": {"run": ["bundle", "exec", "pod", "install"], "creates": ["Demo.xcworkspace"]}}"#
+                #"{"id": "pods", "uses": "project.generate", "needs": ["gems"], "when": {"os": "macos"}, "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true, "output": "Demo.xcworkspace"}}"#
             ), "\(text)")
         try Self.commit("Add the release pipeline", in: directory)
 
@@ -150,6 +153,17 @@ import Testing
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
         #expect(text.contains(#""uses": "signing.keychain""#))
         #expect(!text.contains("CODE_SIGN_STYLE"), "\(text)")
+        #expect(initialized.stderr.contains("'release run --rehearse' stands in for all but the certificate and profiles"), "\(initialized.stderr)")
+
+        // A rehearsal has no stand-in for the certificate file: the refusal names the secret to set, not only '***'.
+        try Self.commit("Add the release pipeline", in: directory)
+        let rehearsed = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: Self.rehearsal)
+        #expect(rehearsed.status == 1, "\(rehearsed.stderr)")
+        #expect(
+            rehearsed.stderr.contains(
+                "✘ preflight: keychain: option 'certificate': no such file or directory '\(directory)/***' ('CERTIFICATE_P12' is not set, and the rehearsal's placeholder for it is not a real one: set it to rehearse this step)"
+            ), "\(rehearsed.stderr)")
+        #expect(!rehearsed.stderr.contains("'APP_STORE_CONNECT_KEY' is not set"), "\(rehearsed.stderr)")
     }
 
     @Test func keepingTheAPIKeyOnAManuallySignedProjectOverridesStyleIdentityAndSpecifierTogether() throws {
@@ -222,6 +236,38 @@ import Testing
         #expect(!initialized.stderr.contains("why: signing"), "\(initialized.stderr)")
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
         #expect(text.contains(#""build_settings": {"DEVELOPMENT_TEAM": "${team}", "CODE_SIGN_STYLE": "Automatic"}"#), "\(text)")
+    }
+
+    /// The Xcode `.xcode-version` pins is the one the Xcode steps run: a runner without it fails in preflight, before
+    /// the bump, naming the version wanted and the Xcode there.
+    @Test(.needsShared(.realProjects)) func thePinnedXcodeIsCheckedBeforeAnythingRuns() throws {
+        let head = try RealProjectsCommandTests.requireCorpus() + "/owncloud-ios-app/head"
+        let directory = ReleaseBinary.temporaryDirectory() + "/owncloud-xcode"
+        try FileManager.default.copyItem(atPath: head, toPath: directory)
+        try ReleaseBinary.git(["init", "-q", "-b", "main"], in: directory)
+        try Self.commit("upstream head", in: directory)
+        try Self.addRemote(directory)
+        let initialized = try ReleaseBinary.run(["init", "--yes", "--repository", "-", "--signing", "api-key"], in: directory)
+        try #require(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("Xcode 26.2 is pinned by .xcode-version: the Xcode steps run it"), "\(initialized.stderr)")
+        let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
+        #expect(text.contains(#""xcode_version": "26.2","#), "\(text)")
+        #expect(text.components(separatedBy: #""xcode_version": "${xcode_version}""#).count == 3, "\(text)")
+        try Self.commit("Add the release pipeline", in: directory)
+        try ReleaseBinary.git(["checkout", "-q", "-b", "release/next"], in: directory)
+        let before = try InitRealProjectsTests.output(["git", "log", "--format=%H"], in: directory)
+
+        // A runner whose Xcode is 16.2: both Xcode steps refuse in preflight, and nothing is bumped or committed.
+        let wrong = try ReleaseBinary.run(
+            ["run", "--rehearse", "--os", "macos"], in: directory, environment: Self.rehearsal.merging(["RELEASE_FAKE_XCODE": "16.2"]) { _, new in new })
+        #expect(wrong.status == 1, "\(wrong.stderr)")
+        let refusal =
+            "Xcode 26.2 (xcode_version) is not the Xcode here: xcodebuild -version says Xcode 16.2 (16C5032a), and no other is installed; run on a runner image that has Xcode 26.2, or install it (xcodes install 26.2)"
+        #expect(wrong.stderr.contains("✘ preflight: archive: \(refusal)"), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("✘ preflight: archive: \(refusal)\n"), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("⊘ export blocked by 'archive', whose preflight failed"), "\(wrong.stderr)")
+        #expect(try InitRealProjectsTests.output(["git", "log", "--format=%H"], in: directory) == before)
+        #expect(try InitRealProjectsTests.output(["git", "status", "--porcelain"], in: directory).isEmpty)
     }
 
     @Test(.needsShared(.realProjects)) func theXcodeTheProjectPinsPicksTheRunnerAndRunnerOverridesIt() throws {

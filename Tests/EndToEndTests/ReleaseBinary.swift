@@ -45,6 +45,10 @@ enum ReleaseBinary {
         var base = ProcessInfo.processInfo.environment
         for name in ["GITHUB_ACTIONS", "CI", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "RELEASE_BRANCH"] { base[name] = nil }
         base["TMPDIR"] = TestTemporary.root  // what it leaves in its temporary folder goes when the tests end
+        if environment["GIT_CONFIG_NOSYSTEM"] == "1" {
+            // A runner-like run: no identity reaches git from this machine's environment either.
+            for name in ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"] { base[name] = nil }
+        }
         process.environment = base.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

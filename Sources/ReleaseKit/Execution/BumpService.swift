@@ -174,7 +174,7 @@ public struct BumpService: Sendable {
             environment: environment, now: now(),
             commitCount: { try await BumpWorkflow.commitCount(in: $0) }, targets: request.targets
         )
-        for line in session.versions.report.warnings ?? [] { console.line("warning: \(line)") }
+        for line in session.versions.warnings() { console.line("warning: \(line)") }
         for line in session.versions.report.disagreements { console.line("warning: \(line)") }
         return session
     }

@@ -19,6 +19,9 @@ public final class Engine: Sendable {
     /// Warnings steps gave in preflight (`verify`, `plan`), by step. A real run drops them (`run` gives its own); a dry
     /// run shows them as the step's, so it shows what a real run warns about.
     private let preflightWarnings = Mutex<[String: [String]]>([:])
+    /// What the pipeline's project generation writes (``ProjectGenerateStep/writes(in:)``), for steps that read the
+    /// project before it runs.
+    private let generatedPaths: [String]
 
     private struct Control {
         var interrupted = false
@@ -34,6 +37,7 @@ public final class Engine: Sendable {
         self.plan = plan
         self.bus = EventBus(reporter: reporter, masker: masker)
         self.masker = masker
+        self.generatedPaths = Self.generatedPaths(plan)
         if plan.options.dryRun {
             self.journal = nil
         } else if let journal, plan.options.resume {
@@ -247,11 +251,17 @@ public final class Engine: Sendable {
                     }
                     continue
                 }
+                // A rehearsal's placeholder is no certificate or profile: say so, and what to set.
+                let reason =
+                    !plan.options.dryRun && placeholderSecret(usedBy: planned) != nil
+                    ? text
+                        + " ('\(placeholderSecret(usedBy: planned)!)' is not set, and the rehearsal's placeholder for it is not a real one: set it to rehearse this step)"
+                    : text
                 // One cause (a secret not set) fails every step using it: reported once, by the first.
-                if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == text }) {
+                if let earlier = preflight.failedInOrder.first(where: { preflight.failures[$0] == reason }) {
                     preflight.repeated[id] = earlier
                 } else {
-                    fail(&preflight, id, text)
+                    fail(&preflight, id, reason)
                 }
             }
         }
@@ -307,6 +317,21 @@ public final class Engine: Sendable {
         case .list(let items): return items.flatMap(paths)
         case .string, .number, .bool: return []
         }
+    }
+
+    /// The files and folders the `project.generate` steps that will run write, from their options as resolved now (one
+    /// that reads another step's outputs is left out: what it writes is not known yet).
+    private static func generatedPaths(_ plan: Plan) -> [String] {
+        var paths: [String] = []
+        for planned in plan.steps where planned.willRun && planned.kind.kind == ProjectGenerateStep.kind {
+            guard let resolved = try? plan.interpolator.options(planned.definition.with, of: planned.kind),
+                let step = try? planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved).step as? ProjectGenerateStep
+            else { continue }
+            let context = StepContext(
+                stepID: planned.id, kind: planned.kind.kind, workingDirectory: plan.options.workingDirectory, environment: plan.options.environment)
+            paths += step.writes(in: context)
+        }
+        return paths
     }
 
     private func build(_ planned: PlannedStep, _ resolved: JSONNode) throws -> any Step {
@@ -723,6 +748,7 @@ public final class Engine: Sendable {
             endpoints: plan.options.endpoints,
             teardowns: teardowns,
             promisedPaths: promisedPaths,
+            generatedPaths: generatedPaths,
             run: run,
             sink: { [self] event in
                 // A preflight warning is held: a dry run shows it with the step's result, a real run's `run` gives it.

@@ -123,8 +123,10 @@ public struct RepositoryInspection: Sendable, Equatable {
     /// Its archive configuration.
     public var configuration: String
     public var fastlane: Fastlane?
-    /// `.xcode-version`'s content.
+    /// The Xcode the project builds with: `.xcode-version`'s content, else the one its CI selects.
     public var xcodeVersion: String?
+    /// Where ``xcodeVersion`` comes from: `.xcode-version`, or `FILE:LINE` of the CI configuration that selects it.
+    public var xcodeVersionSource: String?
     /// `owner/name` of the GitHub remote (`origin` first).
     public var githubRepository: String?
     /// Why each choice was made, one line each, for the person running `init`.
@@ -200,13 +202,9 @@ public struct RepositoryInspection: Sendable, Equatable {
         // Only the spec in the repository: the project is generated from it.
         if result.xcodegenSpec == nil, let project = result.project, XcodeGenSpec.isSpec(project) { result.xcodegenSpec = project }
         if let tuist = ["Workspace.swift", "Project.swift"].first(where: exists) { result.tuistManifest = tuist }
-        // Base configurations under Pods/ appear with `pod install`, which the pipeline runs: one note for them all.
-        let podWarnings = (report.warnings ?? []).filter { $0.contains("'Pods/") }
-        for note in report.warnings ?? [] where !podWarnings.contains(note) { result.notes.append(note) }
-        if !podWarnings.isEmpty {
-            result.notes.append(
-                "\(podWarnings.count) base configuration\(podWarnings.count == 1 ? "" : "s") under Pods/ appear with 'pod install', which the pipeline runs before the archive")
-        }
+        // One line per cause, as `release version` and the run's bump say them (base configurations under Pods/, which
+        // `pod install` writes, are one line).
+        result.notes += versions.warnings()
 
         // Apps: application targets nothing embeds, per platform, with their values in the archive configuration
         // (decided once the scheme is known; the version engine's default configuration until then).
@@ -405,13 +403,58 @@ public struct RepositoryInspection: Sendable, Equatable {
             let version = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if !version.isEmpty, version.count <= 32, version.allSatisfy({ $0.isNumber || $0 == "." || $0.isLetter || $0 == "-" }) {
                 result.xcodeVersion = version
-                result.notes.append("Xcode \(version) is pinned by .xcode-version: select it on the CI Mac (xcodes select \(version), or DEVELOPER_DIR)")
+                result.xcodeVersionSource = ".xcode-version"
             }
+        }
+        if result.xcodeVersion == nil, let (version, source) = Self.ciXcodeVersion(root: root) {
+            result.xcodeVersion = version
+            result.xcodeVersionSource = source
+        }
+        if let version = result.xcodeVersion, let source = result.xcodeVersionSource {
+            result.notes.append(
+                "Xcode \(version) is pinned by \(source): the Xcode steps run it (xcode_version: an installed Xcode \(version) through DEVELOPER_DIR, else their preflight names those installed)"
+            )
         }
         result.githubRepository = githubRepository(gitConfig: GitDirectory.of(root).map { $0 + "/config" } ?? (root + "/.git/config"))
         Self.inspectTools(&result, root: root)
         Self.inspectSigning(&result, versions: versions, root: root)
         return result
+    }
+
+    /// The Xcode the project's CI selects, when it has no `.xcode-version`: `xcode-select -s` or `DEVELOPER_DIR` naming
+    /// `/Applications/Xcode_X.Y.app` (as hosted runners install them), `setup-xcode`'s `xcode-version`, CircleCI's
+    /// `xcode:`, in GitHub workflows, Xcode Cloud's `ci_scripts`, GitLab, Buildkite, CircleCI, Bitrise and Codemagic
+    /// files. The version named most often wins (the newest of a tie), with where it is first named; versions computed
+    /// at run time (`$(<.xcode-version)`) are not read.
+    static func ciXcodeVersion(root: String) -> (version: String, source: String)? {
+        var files: [String] = []
+        for folder in [".github/workflows", "ci_scripts", ".buildkite"] {
+            files += (LocalFiles().names(in: root + "/" + folder) ?? []).filter { [".yml", ".yaml", ".sh"].contains(where: $0.hasSuffix) }.map { folder + "/" + $0 }
+        }
+        files += [".gitlab-ci.yml", ".circleci/config.yml", "bitrise.yml", "codemagic.yaml"].filter { LocalFiles().kind(root + "/" + $0) == .file }
+        var counts: [String: Int] = [:]
+        var firstSource: [String: String] = [:]
+        // A CI set-up is a few files of a few KiB each: anything far beyond is not one.
+        for file in files.prefix(64) {
+            guard let size = LocalFiles().size(root + "/" + file), size <= 1 << 20,
+                let text = try? String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            else { continue }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let found =
+                    line.firstMatch(of: /\/Applications\/Xcode[_-]?(\d+(?:\.\d+){0,2})\.app/)?.output.1
+                    ?? line.firstMatch(of: /\bxcode(?:-version)?\s*:\s*['"]?(\d+(?:\.\d+){0,2})['"]?\s*$/)?.output.1
+                guard let found else { continue }
+                var parts = found.split(separator: ".").map(String.init)
+                while parts.count > 2, parts.last == "0" { parts.removeLast() }
+                let version = parts.joined(separator: ".")
+                counts[version, default: 0] += 1
+                if firstSource[version] == nil { firstSource[version] = "\(file):\(index + 1)" }
+            }
+        }
+        let newest = { (a: String, b: String) in a.split(separator: ".").map { Int($0) ?? 0 }.lexicographicallyPrecedes(b.split(separator: ".").map { Int($0) ?? 0 }) }
+        guard let best = counts.max(by: { $0.value != $1.value ? $0.value < $1.value : newest($0.key, $1.key) })?.key, let source = firstSource[best]
+        else { return nil }
+        return (best, source)
     }
 
     /// The Gemfile and the tools it pins, the Podfile's bundler guard, and the project XcodeGen writes when only the
@@ -430,14 +473,8 @@ public struct RepositoryInspection: Sendable, Equatable {
             .first { FileManager.default.fileExists(atPath: FilePath.absolute($0, in: root)) }
         var guardLine: String?
         if let podfile = result.podfile, let text = try? String(contentsOfFile: FilePath.absolute(podfile, in: root), encoding: .utf8) {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            for (index, line) in lines.enumerated() where line.contains("raise") || line.contains("abort") {
-                let window = lines[max(0, index - 2)...index].joined(separator: "\n")
-                if window.contains("Bundler") || window.contains("BUNDLE_GEMFILE") || window.contains("BUNDLE_BIN_PATH") {
-                    guardLine = "\(podfile):\(index + 1)"
-                    break
-                }
-            }
+            // The guard `project.generate` reads: the starter and the step agree on `bundle exec`.
+            guardLine = ProjectGenerator.bundlerGuardLine(podfile: text).map { "\(podfile):\($0)" }
         }
         guard let gemfile else {
             if let guardLine {
@@ -448,10 +485,7 @@ public struct RepositoryInspection: Sendable, Equatable {
         result.gemfile = gemfile
         let text = (try? String(contentsOfFile: FilePath.absolute(gemfile, in: root), encoding: .utf8)) ?? ""
         for tool in ["cocoapods", "xcodegen", "fastlane"] {
-            let pinned = text.split(whereSeparator: \.isNewline).contains { line in
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                return trimmed.hasPrefix("gem '\(tool)'") || trimmed.hasPrefix("gem \"\(tool)\"") || trimmed.hasPrefix("gem('\(tool)'") || trimmed.hasPrefix("gem(\"\(tool)\"")
-            }
+            let pinned = ProjectGenerator.gemfile(text, pins: tool)
             if pinned || (tool == "cocoapods" && guardLine != nil) { result.bundledTools.append(tool) }
         }
         let run = result.bundledTools.filter { ($0 == "cocoapods" && result.podfile != nil) || ($0 == "xcodegen" && result.xcodegenSpec != nil) }

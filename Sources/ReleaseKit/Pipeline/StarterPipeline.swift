@@ -76,6 +76,8 @@ public struct StarterPipeline: Sendable, Equatable {
     public var githubRepository: String?
     /// The pinned Xcode (`.xcode-version`), said in the description.
     public var xcodeVersion: String?
+    /// Where ``xcodeVersion`` is pinned: `.xcode-version`, or the CI file that selects it.
+    public var xcodeVersionSource = ".xcode-version"
     /// The macOS runner label for exported CI workflows.
     public var runner: String
     /// Where `$schema` points, relative to the pipeline file: the schema lives beside `Pipelines/`, not in it,
@@ -124,6 +126,7 @@ public struct StarterPipeline: Sendable, Equatable {
             xcodeVersion: inspection.xcodeVersion)
         generatedProject = inspection.generatedProject
         if let xcode = inspection.xcodeVersion { runner = Self.runner(forXcode: xcode) }
+        if let source = inspection.xcodeVersionSource { xcodeVersionSource = source }
         podsCreateWorkspace = inspection.workspaceCreatedByPods && inspection.workspace != nil
         gemfile = inspection.gemfile
         bundledTools = inspection.bundledTools
@@ -199,6 +202,8 @@ public struct StarterPipeline: Sendable, Equatable {
             return ("when", .o([("all", .a([.o([("profile", .s(name))]), .o([other])]))]))
         }
 
+        // The Xcode .xcode-version pins: the Xcode steps run it (DEVELOPER_DIR) or fail in preflight naming those installed.
+        let pinnedXcode: [(String, J)] = xcodeVersion != nil ? [("xcode_version", .s("${xcode_version}"))] : []
         var steps: [J] = [
             step("check-git", "gate.git", [("gate", .b(true))], [("ignore", .a([.s("${build_dir}/")]))]),
             step(
@@ -208,10 +213,8 @@ public struct StarterPipeline: Sendable, Equatable {
             step("commit", "git.commit", [], [("message", .s("Release \(version) (\(build))")), ("paths", .s("${steps.bump.outputs.files}"))]),
         ]
         var beforeArchive = ["commit"]
-        // Tools the Gemfile pins run through Bundler, installed once.
-        func tool(_ name: String, _ gem: String, _ arguments: [String]) -> [String] {
-            bundledTools.contains(gem) && gemfile != nil ? ["bundle", "exec", name] + arguments : [name] + arguments
-        }
+        // Tools the Gemfile pins run through Bundler (`project.generate`'s `bundler`), installed once.
+        func bundled(_ gem: String) -> [(String, J)] { bundledTools.contains(gem) && gemfile != nil ? [("bundler", .b(true))] : [] }
         let needsBundle =
             gemfile != nil
             && generation.contains { generation in
@@ -231,23 +234,20 @@ public struct StarterPipeline: Sendable, Equatable {
         for generation in generation {
             switch generation {
             case .xcodegen(let spec):
-                // A project only generated: the step says it creates it, so the archive (which reads it) is checked
+                // A project only generated: the step says it writes it, so the archive (which reads it) is checked
                 // against the promise before XcodeGen runs.
                 steps.append(
                     step(
-                        "generate", "shell", [needs(beforeArchive.last!), mac],
-                        [("run", .a(tool("xcodegen", "xcodegen", ["generate", "--spec", spec]).map(J.s)))]
-                            + (generatedProject.map { [("creates", J.a([.s($0)]))] } ?? [])))
+                        "generate", "project.generate", [needs(beforeArchive.last!), mac],
+                        [("tool", .s("xcodegen")), ("spec", .s(spec))] + bundled("xcodegen") + (generatedProject.map { [("output", J.s($0))] } ?? [])))
                 beforeArchive.append("generate")
             case .tuist:
-                steps.append(step("generate", "shell", [needs(beforeArchive.last!), mac], [("run", .a(["tuist", "generate", "--no-open"].map(J.s)))]))
+                steps.append(step("generate", "project.generate", [needs(beforeArchive.last!), mac], [("tool", .s("tuist"))]))
                 beforeArchive.append("generate")
             case .cocoapods(let podfile):
-                let folder = FilePath.parent(of: podfile)
-                var with: [(String, J)] = [("run", .a(tool("pod", "cocoapods", ["install"]).map(J.s)))]
-                if folder != "." { with.append(("cwd", .s(folder))) }
-                if podsCreateWorkspace, let workspace { with.append(("creates", .a([.s(workspace)]))) }
-                steps.append(step("pods", "shell", [needs(beforeArchive.last!), mac], with))
+                var with: [(String, J)] = [("tool", .s("cocoapods")), ("spec", .s(podfile))] + bundled("cocoapods")
+                if podsCreateWorkspace, let workspace { with.append(("output", .s(workspace))) }
+                steps.append(step("pods", "project.generate", [needs(beforeArchive.last!), mac], with))
                 beforeArchive.append("pods")
             }
         }
@@ -293,13 +293,13 @@ public struct StarterPipeline: Sendable, Equatable {
                     container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
                     ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
                     ("build_settings", .o(buildSettings)),
-                ] + xcodeKey))
+                ] + xcodeKey + pinnedXcode))
         var export: [(String, J)] = [
             ("archive", .s("${steps.archive.outputs.path}")), ("method", .s("${export_method}")),
             ("export_path", .s("${build_dir}/export")), ("team_id", .s("${team}")),
         ]
         if signing == .apiKey { export.append(("signing_style", .s("automatic"))) }
-        steps.append(step("export", "xcode.export", [mac], export + xcodeKey))
+        steps.append(step("export", "xcode.export", [mac], export + xcodeKey + pinnedXcode))
         var ipaCheck: [(String, J)] = [
             ("ipa", .s("${steps.export.outputs.path}")), ("channel", .s("${channel}")),
             ("version", .s(version)), ("build", .s(build)),
@@ -359,7 +359,7 @@ public struct StarterPipeline: Sendable, Equatable {
 
         let about =
             "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
-            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (.xcode-version), on \(runner)" } ?? "")
+            + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (\(xcodeVersionSource)), on \(runner)" } ?? "")
             + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")
@@ -370,6 +370,7 @@ public struct StarterPipeline: Sendable, Equatable {
             ("app", literal(appName)), ("scheme", literal(scheme)), ("configuration", literal(configuration)),
         ]
         if let bundleIdentifier { variables.append(("bundle_id", literal(bundleIdentifier))) }
+        if let xcodeVersion { variables.append(("xcode_version", literal(xcodeVersion))) }
         variables += [
             ("team", literal(team ?? "TEAMID0000")), ("testflight_group", literal(testflightGroup)), ("build_dir", .s("build")),
             ("tag", .s("v\(version)-\(build)")),

@@ -29,8 +29,9 @@ public struct RunOptions: Sendable {
     /// exported workflow). With `--only`, the steps the selection only needs are taken from it as they are, whatever
     /// their `when` says on this machine.
     public var journaled: Set<String> = []
-    /// Secrets a dry run stands in for with placeholders (not set on this machine): a step whose preflight fails while
-    /// it uses one still shows what it would do, with a warning that it was not checked.
+    /// Secrets a dry run or a rehearsal stands in for with placeholders (not set on this machine): in a dry run a step
+    /// whose preflight fails while it uses one still shows what it would do, with a warning that it was not checked; in
+    /// a rehearsal its failure names the secret to set.
     public var placeholderSecrets: Set<String> = []
 
     public init(

@@ -33,6 +33,9 @@ public final class StepContext: Sendable {
     public let teardowns: Teardowns
     /// Absolute paths upstream steps promise to create, with the promising step's id.
     public let promisedPaths: [String: String]
+    /// Absolute paths the pipeline's project generation (`project.generate`) writes in this run: files a step reading
+    /// the project before then does not warn about (CocoaPods' `Pods/`).
+    public let generatedPaths: [String]
     /// How the steps it follows went, for a ``RunReportingStep`` when it runs; nil otherwise.
     public let run: RunStatus?
     /// What is at a path (kind, size, listing, contents): the one way steps look at files.
@@ -53,6 +56,7 @@ public final class StepContext: Sendable {
         endpoints: ServiceEndpoints = .live,
         teardowns: Teardowns = Teardowns(),
         promisedPaths: [String: String] = [:],
+        generatedPaths: [String] = [],
         run: RunStatus? = nil,
         sink: @escaping @Sendable (StepEvent) -> Void = { _ in }
     ) {
@@ -69,6 +73,7 @@ public final class StepContext: Sendable {
         self.endpoints = endpoints
         self.teardowns = teardowns
         self.promisedPaths = promisedPaths
+        self.generatedPaths = generatedPaths
         self.run = run
         self.sink = sink
     }
@@ -212,12 +217,12 @@ public final class StepContext: Sendable {
 
     /// Runs a read-only command quietly and returns its standard output without the trailing newline.
     /// - Throws: ``StepError/failed(_:)`` with the command and its status when it fails.
-    public func capture(_ arguments: [String], directory: String? = nil) async throws -> String {
+    public func capture(_ arguments: [String], directory: String? = nil, environment extra: [String: String] = [:]) async throws -> String {
         let errors = ErrorLines()
         let request = ProcessRequest(
             arguments: arguments,
             directory: directory.map(resolvePath) ?? workingDirectory,
-            environment: environment
+            environment: environment.merging(extra) { _, new in new }
         )
         let result = try await ProcessRunner.run(request, masker: masker) { line, stream in
             if stream == .stderr { errors.append(line) }

@@ -83,6 +83,7 @@ public struct StepRegistry: Sendable {
             SigningKeychainStep.self,
             SigningProfileStep.self,
             SigningSyncStep.self,
+            ProjectGenerateStep.self,
             XcodeArchiveStep.self,
             XcodeExportStep.self,
             AppStoreValidateStep.self,

@@ -225,7 +225,7 @@ public struct VersionBumpStep: Step {
                 guard options.allowDowngrade else { throw StepError.invalidOption("version", "\(downgrade): set \"allow_downgrade\": true to go back") }
                 notes.append("\(downgrade) (allow_downgrade)")
             }
-            return Prepared(plan: plan, warnings: versions.report.warnings ?? [], kept: kept, notes: notes, shipped: shipped)
+            return Prepared(plan: plan, warnings: versions.warnings(generated: context.generatedPaths), kept: kept, notes: notes, shipped: shipped)
         } catch let error as VersioningError {
             throw StepError.failed("\(error)")
         }

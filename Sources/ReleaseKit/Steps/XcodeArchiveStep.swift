@@ -36,6 +36,11 @@ public struct XcodeArchiveStep: Step {
         public var authentication: XcodeAuthenticationOptions
         @StepOption(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
         public var log: String?
+        @StepOption(
+            help:
+                "the Xcode to run, as .xcode-version pins it (16.2, or 16 for any 16.x): the selected one when it is that version, else an installed one through DEVELOPER_DIR; preflight fails naming the installed ones when none is"
+        )
+        public var xcodeVersion: String?
 
         public init() {}
     }
@@ -124,6 +129,7 @@ public struct XcodeArchiveStep: Step {
         if let xcconfig = options.xcconfig { try context.requireFile(xcconfig, option: "xcconfig") }
         if let authentication, !authentication.isInline { try context.requireFile(authentication.key, option: "authentication_key") }
         try context.requireCommand("xcodebuild", purpose: "xcode.archive runs on macOS with Xcode")
+        if let wanted = options.xcodeVersion { _ = try await XcodeSelection.environment(for: wanted, in: context) }
     }
 
     /// The command `run` would run and the outputs it promises.
@@ -138,6 +144,8 @@ public struct XcodeArchiveStep: Step {
 
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
+        var developer: [String: String] = [:]
+        if let wanted = options.xcodeVersion { developer = try await XcodeSelection.environment(for: wanted, in: context) }
         let arguments = command(context, authentication: try authentication?.install(in: context)).arguments
         let logPath = self.logPath(context)
         try FileSystemSupport.createParent(of: logPath)
@@ -148,7 +156,7 @@ public struct XcodeArchiveStep: Step {
         let annotate = context.environment["GITHUB_ACTIONS"] == "true"
         let state = Mutex((condenser: XcodebuildLogCondenser(), issues: [XcodebuildIssue]()))
         context.logCommand(arguments)
-        let result = try await context.run(arguments, echo: false) { line, stream in
+        let result = try await context.run(arguments, environment: developer, echo: false) { line, stream in
             log.write(Data((line + "\n").utf8))
             let condensed = state.withLock { state -> XcodebuildLogCondenser.Line? in
                 let condensed = state.condenser.condense(line)

@@ -40,6 +40,11 @@ public struct XcodeExportStep: Step {
         public var authentication: XcodeAuthenticationOptions
         @StepOption(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
         public var optionsPlist: String?
+        @StepOption(
+            help:
+                "the Xcode to run, as .xcode-version pins it (16.2, or 16 for any 16.x): the selected one when it is that version, else an installed one through DEVELOPER_DIR; preflight fails naming the installed ones when none is"
+        )
+        public var xcodeVersion: String?
 
         public init() {}
     }
@@ -189,6 +194,7 @@ public struct XcodeExportStep: Step {
         try context.requireFile(options.archive, option: "archive")
         try context.requireCommand("xcodebuild", purpose: "xcode.export runs on macOS with Xcode")
         _ = try exportOptions(context)
+        if let wanted = options.xcodeVersion { _ = try await XcodeSelection.environment(for: wanted, in: context) }
     }
 
     /// The plist and command `run` would write and run, and the outputs it promises.
@@ -215,7 +221,9 @@ public struct XcodeExportStep: Step {
     /// Does the work; see the type's documentation.
     public func run(in context: StepContext) async throws -> StepOutputs {
         try context.requireFile(options.archive, option: "archive")
-        let versionText = try await context.capture(XcodebuildCommand.version)
+        var developer: [String: String] = [:]
+        if let wanted = options.xcodeVersion { developer = try await XcodeSelection.environment(for: wanted, in: context) }
+        let versionText = try await context.capture(XcodebuildCommand.version, environment: developer)
         guard let xcode = XcodeVersion(versionOutput: versionText) else {
             throw StepError.failed("cannot read the Xcode version from 'xcodebuild -version': '\(versionText)'")
         }
@@ -228,7 +236,7 @@ public struct XcodeExportStep: Step {
         let exportPath = context.resolvePath(options.exportPath)
         try context.files.createDirectory(exportPath)
         let arguments = command(context, authentication: try authentication?.install(in: context))
-        let result = try await context.run(arguments)
+        let result = try await context.run(arguments, environment: developer)
         guard result.succeeded else {
             throw StepError.exitStatus(result.status, command: context.masker.commandLine(arguments))
         }

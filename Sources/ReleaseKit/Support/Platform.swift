@@ -33,6 +33,16 @@ import Glibc
 
 /// System calls whose spelling differs between Darwin and Glibc.
 public enum Platform {
+    /// Where Xcode is installed (`/Applications`, with `Xcode.app`, `Xcode_16.2.app`…): a Mac's; nil on a system
+    /// that has no Xcode, where nothing is looked for.
+    public static var xcodeApplicationsFolder: String? {
+        #if canImport(Darwin)
+        return "/Applications"
+        #else
+        return nil
+        #endif
+    }
+
     /// The kind of machine this is, as pipelines (`when: {"os": …}`), run reports (`runner`) and exported workflows
     /// spell it: `macos`, `linux`, `windows`.
     public static var systemKind: String {

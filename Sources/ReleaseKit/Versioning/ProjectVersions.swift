@@ -63,6 +63,9 @@ public struct ProjectVersions: Sendable {
     public var project: XcodeProject?
     /// The XcodeGen spec beside the project, read as a project: a bump edits it too.
     public var xcodegen: XcodeProject?
+    /// The missing file (absolute) each missing-file line of the report's warnings is about, so they can be told
+    /// apart by where the file is (``warnings(generated:)``).
+    public var missingFiles: [String: String] = [:]
 
     /// Creates a value from its parts.
     public init(

@@ -292,9 +292,11 @@ public enum VersionReader {
                 kind: kind, project: relative(project.path), primaryTarget: primary?.name,
                 primaryConfiguration: primaryConfiguration, version: primaryEntry?.version, build: primaryEntry?.build,
                 entries: tracked.map(\.entry), xcodegenSpec: xcodegenSpec.map(relative),
-                warnings: warnings() + project.notes.map(relativeLocation) + notes.map(relativeLocation) + specWarnings.map(relativeLocation)
+                warnings: warnings().map(\.line) + project.notes.map(relativeLocation) + notes.map(relativeLocation) + specWarnings.map(relativeLocation)
             )
-            return ProjectVersions(report: report, tracked: tracked, baseDirectory: base, project: project, xcodegen: xcodegen)
+            var versions = ProjectVersions(report: report, tracked: tracked, baseDirectory: base, project: project, xcodegen: xcodegen)
+            for (line, file) in warnings() { versions.missingFiles[line] = file }
+            return versions
         }
 
         /// `path:line` (or a sentence starting with one) with the path made relative to the project folder.
@@ -305,8 +307,8 @@ public enum VersionReader {
         }
 
         /// One line per missing file: where it is referred to, and which values it leaves uncertain.
-        func warnings() -> [String] {
-            var lines: [String] = []
+        func warnings() -> [(line: String, file: String)] {
+            var lines: [(line: String, file: String)] = []
             for file in missing {
                 let effects = self.effects[file] ?? []
                 // Xcode says nothing about an optional include; neither do we, unless a version could depend on it.
@@ -319,7 +321,7 @@ public enum VersionReader {
                 } else {
                     line += "; " + describe(effects)
                 }
-                lines.append(line)
+                lines.append((line, file.path))
             }
             return lines
         }

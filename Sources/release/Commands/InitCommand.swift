@@ -121,7 +121,8 @@ struct InitCommand: ParsableCommand {
         if let runner {
             starter.runner = runner
         } else if let xcode = inspection.xcodeVersion {
-            Terminal.writeError("why: runner \(starter.runner): it has Xcode \(xcode), which .xcode-version pins (--runner picks another)\n")
+            Terminal.writeError(
+                "why: runner \(starter.runner): it has Xcode \(xcode), which \(inspection.xcodeVersionSource ?? ".xcode-version") pins (--runner picks another)\n")
         }
         if interactive {
             if signing == nil {
@@ -178,7 +179,12 @@ struct InitCommand: ParsableCommand {
         }
         Terminal.writeError("\nwrote \(pipelinePath) (its \"$schema\", release.schema.json, is for editors: 'release schema' makes it again)\n")
         if let ignoreNote { Terminal.writeError(ignoreNote + "\n") }
-        Terminal.writeError("\nsecrets and settings a run reads (set them in your CI; 'release run --rehearse' stands in for them all):\n")
+        // A rehearsal stands in for the API key and tokens, not for a certificate and profiles kept as files.
+        let standsIn =
+            starter.signing == .files
+            ? "'release run --rehearse' stands in for all but the certificate and profiles: set those four to real ones to rehearse signing with files"
+            : "'release run --rehearse' stands in for them all"
+        Terminal.writeError("\nsecrets and settings a run reads (set them in your CI; \(standsIn)):\n")
         for (name, purpose) in starter.secrets { Terminal.writeError("  \(name): \(purpose)\n") }
         Terminal.writeError(
             """

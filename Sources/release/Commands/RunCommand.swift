@@ -92,6 +92,8 @@ struct RunCommand: AsyncParsableCommand {
             }
             options.environment = rehearsal!.environment
             options.endpoints = ServiceEndpoints(overrides: rehearsal!.endpoints, isolated: true)
+            // A step refusing a placeholder (a certificate file) says what it stands for.
+            options.placeholderSecrets = Set(rehearsal!.opaquePlaceholderSecrets)
         }
         defer { rehearsal?.stop() }
         // A dry run sends nothing: secrets this machine lacks get masked placeholders so every step shows what it

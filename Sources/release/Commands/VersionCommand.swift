@@ -49,6 +49,6 @@ struct VersionCommand: AsyncParsableCommand {
             for line in versions.report.disagreements { VersioningConsole.line("warning: \(line)") }
         }
         // Files the repository does not hold: Xcode warns and builds, and so does this report.
-        for line in versions.report.warnings ?? [] { VersioningConsole.line("warning: \(line)") }
+        for line in versions.warnings() { VersioningConsole.line("warning: \(line)") }
     }
 }

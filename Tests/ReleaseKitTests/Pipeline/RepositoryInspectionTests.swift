@@ -128,6 +128,29 @@ import Testing
         _ = try TestPipelines.load(text)
     }
 
+    /// Issue 35: the Xcode a project builds with, from `.xcode-version` or else its CI: element-x selects Xcode 26.5
+    /// in a workflow and in Xcode Cloud's scripts (`Xcode_26.5.0.app` is 26.5); a computed `$(<.xcode-version)` is not
+    /// read; a tie goes to the newest.
+    @Test(.needsShared(.realProjects)) func readsThePinnedXcodeFromXcodeVersionOrTheCI() throws {
+        let corpus = try RealProjectsCorpus.require()
+        let element = try RepositoryInspection.inspect(corpus + "/element-x-ios/head", answers: .init())
+        #expect(element.xcodeVersion == "26.5" && element.xcodeVersionSource == ".github/workflows/compound-ios.yml:38")
+        #expect(StarterPipeline(element).text.contains("built with Xcode 26.5 (.github/workflows/compound-ios.yml:38), on macos-26"))
+        let duckduckgo = try RepositoryInspection.inspect(corpus + "/duckduckgo-ios/head", answers: .init())
+        #expect(duckduckgo.xcodeVersion == "16.2" && duckduckgo.xcodeVersionSource == ".xcode-version")
+        let habitica = try RepositoryInspection.inspect(corpus + "/habitica-ios/head", answers: .init())
+        #expect(habitica.xcodeVersion == nil)
+
+        let directory = TestPipelines.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/.github/workflows", withIntermediateDirectories: true)
+        try
+            "jobs:\n  a:\n    steps:\n      - uses: maxim-lobanov/setup-xcode@v1\n        with:\n          xcode-version: '16.4'\n      - run: sudo xcode-select -s /Applications/Xcode_$(<.xcode-version).app\n"
+            .write(toFile: directory + "/.github/workflows/a.yml", atomically: true, encoding: .utf8)
+        try "env:\n  DEVELOPER_DIR: /Applications/Xcode_26.1.app/Contents/Developer\n".write(
+            toFile: directory + "/.github/workflows/b.yml", atomically: true, encoding: .utf8)
+        #expect(RepositoryInspection.ciXcodeVersion(root: directory)! == ("26.1", ".github/workflows/b.yml:2"))
+    }
+
     @Test func readsFastlaneLiteralsOnly() throws {
         let directory = TestPipelines.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/fastlane", withIntermediateDirectories: true)

@@ -36,11 +36,11 @@ struct VersioningGitRepository {
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func context(dryRun: Bool = false, environment: [String: String] = [:], events: VersioningEventLog? = nil) -> StepContext {
+    func context(dryRun: Bool = false, environment: [String: String] = [:], generated: [String] = [], events: VersioningEventLog? = nil) -> StepContext {
         StepContext(
             stepID: "test", kind: "test", workingDirectory: path,
             environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, isDryRun: dryRun,
-            sink: { event in events?.append(event) }
+            generatedPaths: generated, sink: { event in events?.append(event) }
         )
     }
 

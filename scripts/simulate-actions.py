@@ -383,12 +383,18 @@ def github_context(arguments, job_outputs):
     return context
 
 
-def play(job_id, job, arguments, store, job_outputs=None):
+def play(job_id, job, arguments, store, job_outputs=None, jobs=None):
     job_outputs = {} if job_outputs is None else job_outputs
     context = github_context(arguments, job_outputs)
+
+    def runs_on_this_event(need):
+        """Whether a job this one needs runs on this event (with --job, it ran in an earlier play if so)."""
+        spec = (jobs or {}).get(need, {})
+        return "if" not in spec or evaluate(str(spec["if"]), lambda name: context.get(name))
     # As GitHub does: a job whose needs did not all run is skipped (the exports' conditions use no status function).
-    skipped = [need for need in as_list(job.get("needs")) if need not in job_outputs]
-    if skipped and not arguments.job:
+    skipped = [need for need in as_list(job.get("needs")) if need not in job_outputs
+               and not (arguments.job and runs_on_this_event(need))]
+    if skipped:
         print(f"simulate-actions: job {job_id} not run: {', '.join(skipped)} did not run", file=sys.stderr)
         return False
     if "if" in job and not evaluate(str(job["if"]), lambda name: context.get(name)):
@@ -732,7 +738,7 @@ def main():
     for job_id in job_order(jobs):
         if arguments.job and job_id not in arguments.job:
             continue
-        play(job_id, jobs[job_id], arguments, store, job_outputs)
+        play(job_id, jobs[job_id], arguments, store, job_outputs, jobs)
     print("simulate-actions: every job succeeded", file=sys.stderr)
 
 

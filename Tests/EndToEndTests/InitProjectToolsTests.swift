@@ -107,10 +107,12 @@ import Testing
             initialized.stderr.contains("why: bundle install, then bundle exec pod: Gemfile pins cocoapods and Podfile:2 refuses to run outside bundler"),
             "\(initialized.stderr)")
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
-        #expect(text.contains(#"{"id": "gems", "uses": "shell", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#), "\(text)")
+        #expect(
+            text.contains(#"{"id": "gems", "uses": "shell", "runs_on": "macos-15", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#),
+            "\(text)")
         #expect(
             text.contains(
-                #"{"id": "pods", "uses": "shell", "needs": ["gems"], "when": {"os": "macos"}, "with": {"run": ["bundle", "exec", "pod", "install"], "creates": ["Demo.xcworkspace"]}}"#
+                #"{"id": "pods", "uses": "shell", "runs_on": "macos-15", "needs": ["gems"], "when": {"os": "macos"}, "with": {"run": ["bundle", "exec", "pod", "install"], "creates": ["Demo.xcworkspace"]}}"#
             ), "\(text)")
         try Self.commit("Add the release pipeline", in: directory)
 

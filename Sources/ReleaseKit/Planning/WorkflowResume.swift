@@ -53,7 +53,8 @@ enum WorkflowResume {
         return [
             "mkdir -p \(folder)",
             "rm -f \(archive(of: job)) \(done(of: job))",
-            "if grep -q '\"waiting\" *:' \"\(report(temporary: temporary))\" 2>/dev/null; then",
+            // The report's top-level key (two spaces in, on its own line): a step's message saying "waiting": is deeper.
+            "if grep -q '^  \"waiting\" *:' \"\(report(temporary: temporary))\" 2>/dev/null; then",
             "  key=\(key)",
             "  printf '%s\\n' \"$key\" > \(folder)/\(job).key",
             "  cp \"\(temporary)/release-checkout\" \(folder)/\(job).checkout",

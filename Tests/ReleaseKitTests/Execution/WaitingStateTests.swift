@@ -51,6 +51,10 @@ import Testing
         #expect(waiting.first?["step"] as? String == "upload")
         #expect((waiting.first?["for"] as? String)?.contains("still PROCESSING") == true)
         #expect((report["steps"] as? [[String: Any]])?.first { $0["id"] as? String == "tag" }?["status"] as? String == "waiting")
+        // Exported jobs see a waiting run by this line of the written report (WorkflowResume): the top-level key, two
+        // spaces in, on its own line.
+        let written = RunReport.encode(report, pretty: true, masker: SecretMasker())
+        #expect(written.contains("\n  \"waiting\" : [\n"), "\(written)")
 
         // The journal records the waiting step, and stays: the release is open.
         let journal = try #require(

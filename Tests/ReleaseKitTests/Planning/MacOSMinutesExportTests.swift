@@ -94,7 +94,7 @@ import Yams
         let run = try #require(steps.first { $0["id"] as? String == "release-run" }?["run"] as? String)
         #expect(run.hasSuffix(#"--report "$RUNNER_TEMP/release-report.json""#))
         let keep = try #require(steps.first { $0["id"] as? String == "waiting" }?["run"] as? String)
-        #expect(keep.contains(#"if grep -q '"waiting" *:' "$RUNNER_TEMP/release-report.json" 2>/dev/null; then"#))
+        #expect(keep.contains(#"if grep -q '^  "waiting" *:' "$RUNNER_TEMP/release-report.json" 2>/dev/null; then"#))
         #expect(keep.contains(#"key="${RELEASE_JOURNAL_KEY:-github:$GITHUB_REPOSITORY:$GITHUB_RUN_ID}""#))
         #expect(keep.contains("for path in .git/release-journal .git/release-changes build; do"), "\(keep)")
         // Only the waiting job resumes, with its own secrets only.

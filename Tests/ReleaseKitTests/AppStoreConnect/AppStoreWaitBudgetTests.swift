@@ -89,6 +89,27 @@ import Testing
         }
     }
 
+    @Test func aReleaseWaitsForAppReviewWithinItsBudgetAndTheNextRunReleases() async throws {
+        let fixture = try AppStoreSubmitterTests.fixture()
+        _ = try await AppStoreSubmitterTests.submitter(fixture).submit(AppStoreSubmitterTests.request { $0.releaseType = "MANUAL" })
+        let clock = ScriptedClock()
+        let rollout = AppStoreRollout(client: try fixture.client(), log: { _ in }, sleep: { clock.sleep($0) }, now: { clock.now() })
+        let wait = AppStoreRollout.ReviewWait(interval: .seconds(60), timeout: 86_400, budget: 300)
+        await #expect(throws: AppStoreConnectError.stillWaiting(what: "App Review of version 1.4.0", seconds: 300, lastState: "WAITING_FOR_REVIEW")) {
+            try await rollout.perform(.release, bundleID: AppStoreSubmitterTests.bundleID, version: "1.4.0", reviewWait: wait)
+        }
+        #expect(clock.sleeps.withLock { $0 } == 5, "a look a minute, five minutes")
+        // Without a wait, a version in review is refused at once, as before.
+        await #expect(throws: AppStoreConnectError.self) {
+            try await rollout.perform(.release, bundleID: AppStoreSubmitterTests.bundleID, version: "1.4.0")
+        }
+        // App Review approves meanwhile; the next run releases.
+        #expect(fixture.server.finishReview(bundleID: AppStoreSubmitterTests.bundleID, version: "1.4.0", approved: true))
+        let released = try await rollout.perform(.release, bundleID: AppStoreSubmitterTests.bundleID, version: "1.4.0", reviewWait: wait)
+        #expect(released.changed && released.state == "READY_FOR_SALE")
+        fixture.expectContract()
+    }
+
     @Test func testFlightWaitsWithinItsBudgetThenDistributesOnTheNextRun() async throws {
         let fixture = try AppStoreConnectTestFixture(processingPolls: 6)
         fixture.server.addApp(bundleID: AppStoreConnectTestFixture.bundleID, name: "Demo")

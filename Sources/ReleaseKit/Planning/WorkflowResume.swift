@@ -16,7 +16,7 @@
 /// The scripts are POSIX sh; `temporary` is a shell word naming a scratch folder outside the tracked files.
 enum WorkflowResume {
     /// The step kinds that wait on Apple within a `wait` budget.
-    static let waitingKinds: Set<String> = [AppStoreUploadStep.kind, TestFlightDistributeStep.kind, AppStoreSubmitStep.kind]
+    static let waitingKinds: Set<String> = [AppStoreUploadStep.kind, TestFlightDistributeStep.kind, AppStoreSubmitStep.kind, AppStoreRolloutStep.kind]
     /// Where a job leaves its waiting state (inside `.git`: never committed).
     static let folder = ".git/release-waiting"
     /// The most open releases one scheduled run resumes: the rest wait for the next (bounded work per tick).

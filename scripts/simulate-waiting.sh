@@ -108,7 +108,7 @@ simulate() { # ENGINE FILE WAITING_ARCHIVE SCHEDULE_ARGUMENTS RESUME_ARGUMENTS
   # 2. The push run: green, and waiting.
   echo "simulate-waiting: $engine: the push run, with Apple processing past the wait budget" >&2
   play "$engine" "$file" 1 > "$work/play-1.log" 2>&1 || { cat "$work/play-1.log" >&2; echo "simulate-waiting: $engine: the push run failed" >&2; exit 1; }
-  check "$engine: the push run did not end waiting" grep -q "release waiting (not failed): upload: processing of build\|release waiting (not failed): upload: the upload of" "$work/play-1.log"
+  check "$engine: the push run did not end waiting" grep -qE "release waiting \(not failed\): upload: (processing of build|the upload of)" "$work/play-1.log"
   check "$engine: the waiting job kept nothing to resume from" test -s "$work/runs/1/$archive"
   check "$engine: archived $(wc -l < "$work/archives" 2>/dev/null || echo 0) times in the push run" test "$(wc -l < "$work/archives")" -eq 1
   check "$engine: something was given to testers while the build was processing" \

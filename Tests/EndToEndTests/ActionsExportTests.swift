@@ -163,13 +163,18 @@ import Testing
                 "--tool-source", "homebrew:owner/homebrew-release",
             ], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("wrote \(example): 2 jobs (macos on macos-15, linux on ubuntu-latest)"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("wrote \(example): 3 jobs (linux on ubuntu-latest, macos on macos-15, linux-2 on ubuntu-latest)"), "\(outcome.stderr)")
         let fresh = try String(contentsOfFile: directory + "/" + example, encoding: .utf8)
         let committed = try String(contentsOf: ReleaseBinary.root.appendingPathComponent(example), encoding: .utf8)
         #expect(fresh == committed, "\(example) is out of date: regenerate it with '\(regenerate)' in the repository")
         #expect(committed.contains("# Regenerate with: \(regenerate)\n"))
         // Release branches are release/X.Y.Z: a branch such as release-notes-fix starts no release.
         #expect(committed.contains("  push:\n    branches:\n      - 'release/**'\n  workflow_dispatch:\n"))
+        // Only what needs a Mac runs there, and the header says so.
+        #expect(committed.contains("# macOS minutes cost about ten Linux ones: only these jobs run on a Mac, for what needs one:\n"))
+        #expect(committed.contains("#   macos on macos-15: signing (signs into the Mac's keychain), keychain (signs into the Mac's keychain)"))
+        #expect(committed.contains("  schedule:\n    - cron: '*/30 * * * *'\n  repository_dispatch:\n    types: [release-resume]\n"))
     }
 
     /// check-jsonschema from the project's `.tools/venv` (scripts/setup.sh), else from PATH.
@@ -315,6 +320,24 @@ import Testing
         #expect(
             outcome.output.components(separatedBy: "the commit the branch was pushed at: the commits reached the later job").count == 3,
             "\(outcome.output.suffix(3000))")
+    }
+
+    /// Issue 37: the starter, exported to both engines, with Apple's processing outlasting the upload's wait budget: the
+    /// push run ends green and waiting, the scheduled run starts a resume of the branch, and that run finishes TestFlight
+    /// and App Review without building or uploading again.
+    @Test func aReleaseWaitingOnAppleIsResumedBySchedulingWithoutBuildingAgain() throws {
+        let (outcome, work) = try Self.simulate("simulate-waiting.sh")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        for engine in ["github-actions", "gitlab-ci"] {
+            #expect(
+                outcome.output.contains("simulate-waiting: \(engine): the push run ended green, waiting: release waiting (not failed): upload: "), "\(outcome.output.suffix(3000))")
+            #expect(
+                outcome.output.contains("simulate-waiting: \(engine): the resume finished TestFlight and App Review without building or uploading again; tag v"),
+                "\(outcome.output.suffix(3000))")
+        }
+        #expect(outcome.output.contains("simulate-waiting: on GitHub Actions and GitLab CI the first play ended green and waiting"))
+        #expect(outcome.output.contains("simulate-actions: job linux not run on workflow_dispatch"), "the resume runs no job before the Mac")
+        #expect(outcome.output.contains("simulate-actions: job macos not run: linux did not run"), "nor the Mac's")
     }
 
     /// Pipelines/distribute.json, the pipeline a team copies, split between a macOS and a Linux job: after the one-time

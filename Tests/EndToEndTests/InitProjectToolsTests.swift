@@ -110,10 +110,12 @@ import Testing
             initialized.stderr.contains("why: bundle install, then bundle exec pod: Gemfile pins cocoapods and Podfile:2 refuses to run outside bundler"),
             "\(initialized.stderr)")
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
-        #expect(text.contains(#"{"id": "gems", "uses": "shell", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#), "\(text)")
+        #expect(
+            text.contains(#"{"id": "gems", "uses": "shell", "runs_on": "macos-15", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#),
+            "\(text)")
         #expect(
             text.contains(
-                #"{"id": "pods", "uses": "project.generate", "needs": ["gems"], "when": {"os": "macos"}, "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true, "output": "Demo.xcworkspace"}}"#
+                #"{"id": "pods", "uses": "project.generate", "runs_on": "macos-15", "needs": ["gems"], "when": {"os": "macos"}, "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true, "output": "Demo.xcworkspace"}}"#
             ), "\(text)")
         try Self.commit("Add the release pipeline", in: directory)
 

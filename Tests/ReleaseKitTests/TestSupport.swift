@@ -76,6 +76,8 @@ struct WorkStep: Step {
         @StepOption(help: "") var readOnly: Bool?
         /// A warning its `plan` and `run` both give, as `version.bump` does for what it reads.
         @StepOption(help: "") var warn: String?
+        /// Ends waiting (its wait budget ran out) in its first N runs on the board, across runs.
+        @StepOption(help: "") var waitRuns: Int?
     }
 
     static let kind = "test.work"
@@ -98,13 +100,14 @@ struct WorkStep: Step {
         let board = Blackboard.shared
         let running = board.increment(options.board, "running")
         board.maximum(options.board, "max", running)
-        _ = board.increment(options.board, "ran:\(context.stepID)")
+        let runs = board.increment(options.board, "ran:\(context.stepID)")
         defer { board.decrement(options.board, "running") }
         context.log("working \(context.stepID) attempt \(context.attempt)")
         if let milliseconds = options.milliseconds {
             try await Task.sleep(for: .milliseconds(milliseconds))
         }
         if options.reject == true { throw StepError.rejected(["\(context.stepID) found a problem"]) }
+        if runs <= (options.waitRuns ?? 0) { throw StepError.waiting("processing of \(context.stepID): still PROCESSING after 5m00s, the step's wait budget") }
         if context.attempt <= (options.failTimes ?? 0) {
             throw StepError.failed("\(context.stepID) failed on attempt \(context.attempt)")
         }

@@ -22,6 +22,9 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
     case noBuild(version: String, build: String)
     /// Waiting for a state took longer than allowed.
     case timedOut(what: String, seconds: Double, lastState: String)
+    /// The wait budget ran out while App Store Connect was still at it (not a failure: the step ends *waiting*, and
+    /// running it again continues from App Store Connect's state).
+    case stillWaiting(what: String, seconds: Double, lastState: String)
     /// The build number exists, but in other marketing versions than the one asked for.
     case buildOfOtherVersion(build: String, version: String, actual: [String])
     /// The App Store version is in a state in which it can no longer be changed or submitted.
@@ -102,6 +105,8 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
             return "App Store Connect has no build \(build) of version \(version) (upload it first with appstore.upload)"
         case .timedOut(let what, let seconds, let lastState):
             return "\(what) was still \(lastState) after \(DurationFormat.string(seconds: seconds))"
+        case .stillWaiting(let what, let seconds, let lastState):
+            return "\(what): still \(lastState) after \(DurationFormat.string(seconds: seconds)), the step's wait budget"
         case .buildOfOtherVersion(let build, let version, let actual):
             return "build \(build) is not a build of version \(version) in App Store Connect: it belongs to "
                 + actual.map { "'\(Echo.text($0))'" }.joined(separator: ", ")

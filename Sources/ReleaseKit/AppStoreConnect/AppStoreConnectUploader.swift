@@ -25,6 +25,9 @@ public struct AppStoreConnectUploader: Sendable {
         public var wait: Wait
         public var pollInterval: Duration
         public var waitTimeout: Double
+        /// How long this run may wait (seconds) before the step ends waiting instead (``AppStoreConnectError/stillWaiting(what:seconds:lastState:)``);
+        /// nil waits until done (or `waitTimeout`, a failure).
+        public var waitBudget: Double? = nil
         /// What to do when App Store Connect already has this version and build from another file.
         public var existing: Existing
         /// AppStoreInfo.plist (from `xcode.export`), attached as the upload's `ASSET_DESCRIPTION` file before the .ipa is
@@ -154,7 +157,7 @@ public struct AppStoreConnectUploader: Sendable {
             if request.wait == .processed {
                 result.processingState = try await waitUntilProcessed(
                     buildID: build.id, version: request.version, build: request.build,
-                    pollInterval: request.pollInterval, timeout: request.waitTimeout)
+                    pollInterval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget)
             }
             return result
         }
@@ -445,7 +448,7 @@ public struct AppStoreConnectUploader: Sendable {
                 throw AppStoreConnectError.processingFailed(what: what, state: state, errors: current.attributes?.state?.errors ?? [])
             }
             if state == "COMPLETE" { break }
-            try await pause(since: started, interval: request.pollInterval, timeout: request.waitTimeout, what: what, state: state)
+            try await pause(since: started, interval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, what: what, state: state)
         }
         result.state = "COMPLETE"
         result.warnings = current.attributes?.state?.warnings ?? []
@@ -460,15 +463,16 @@ public struct AppStoreConnectUploader: Sendable {
         guard let buildID = result.buildID else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
         let processed = try await waitUntilProcessed(
             buildID: buildID, version: request.version, build: request.build,
-            pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+            pollInterval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, since: started)
         result.processingState = processed
         return result
     }
 
-    /// Polls the build until it is `VALID`; `FAILED` or `INVALID` throw.
+    /// Polls the build until it is `VALID`; `FAILED` or `INVALID` throw, and so does a `budget` (seconds) that runs out
+    /// first (``AppStoreConnectError/stillWaiting(what:seconds:lastState:)``: the caller ends waiting, not failed).
     public func waitUntilProcessed(
         buildID: String, version: String, build: String, pollInterval: Duration, timeout: Double,
-        since started: Date? = nil
+        budget: Double? = nil, since started: Date? = nil
     ) async throws -> String {
         let started = started ?? now()
         let what = "processing of build \(version) (\(build))"
@@ -481,13 +485,18 @@ public struct AppStoreConnectUploader: Sendable {
             case "FAILED", "INVALID":
                 throw AppStoreConnectError.processingFailed(what: what, state: state, errors: [])
             default:
-                try await pause(since: started, interval: pollInterval, timeout: timeout, what: what, state: state)
+                try await pause(since: started, interval: pollInterval, timeout: timeout, budget: budget, what: what, state: state)
             }
         }
     }
 
-    private func pause(since started: Date, interval: Duration, timeout: Double, what: String, state: String) async throws {
+    /// Waits `interval` before the next look, unless the step has waited `timeout` (a failure) or its `budget` (it ends
+    /// waiting) since `started`. The one poll pause of every App Store Connect wait.
+    func pause(since started: Date, interval: Duration, timeout: Double, budget: Double?, what: String, state: String) async throws {
         let waited = now().timeIntervalSince(started)
+        if let budget, budget < timeout, waited >= budget {
+            throw AppStoreConnectError.stillWaiting(what: what, seconds: waited, lastState: state)
+        }
         guard waited < timeout else {
             throw AppStoreConnectError.timedOut(what: what, seconds: waited, lastState: state)
         }

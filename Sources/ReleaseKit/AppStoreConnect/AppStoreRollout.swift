@@ -22,15 +22,63 @@ public struct AppStoreRollout: Sendable {
         public var changed: Bool
     }
 
-    public let client: AppStoreConnectClient
-    let log: @Sendable (String) -> Void
+    /// How `release` waits while App Review still has the version: a look every `interval`, failing at `timeout`
+    /// seconds, ending the wait (``AppStoreConnectError/stillWaiting(what:seconds:lastState:)``) at `budget` seconds
+    /// (nil: until done).
+    public struct ReviewWait: Sendable {
+        public var interval: Duration
+        public var timeout: Double
+        public var budget: Double?
 
-    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void) {
-        self.client = client
-        self.log = log
+        public init(interval: Duration, timeout: Double, budget: Double?) {
+            self.interval = interval
+            self.timeout = timeout
+            self.budget = budget
+        }
     }
 
-    public func perform(_ action: Action, bundleID: String, version versionString: String, platform: String = "IOS") async throws -> Result {
+    /// The states of a version App Review has not finished with.
+    static let inReview: Set<String> = ["WAITING_FOR_REVIEW", "IN_REVIEW"]
+
+    public let client: AppStoreConnectClient
+    let log: @Sendable (String) -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> Date
+
+    public init(
+        client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.client = client
+        self.log = log
+        self.sleep = sleep
+        self.now = now
+    }
+
+    /// `action` on the version; with `reviewWait`, `release` of a version App Review still has waits for its verdict
+    /// (within the budget) instead of refusing at once.
+    public func perform(
+        _ action: Action, bundleID: String, version versionString: String, platform: String = "IOS", reviewWait: ReviewWait? = nil
+    ) async throws -> Result {
+        let started = now()
+        while true {
+            do {
+                return try await performOnce(action, bundleID: bundleID, version: versionString, platform: platform)
+            } catch AppStoreConnectError.rolloutRefused(_, _, let reason) where action == .release && reviewWait != nil {
+                guard let wait = reviewWait, let state = Self.inReview.first(where: { reason.hasPrefix("it is \($0);") }) else {
+                    throw AppStoreConnectError.rolloutRefused(action: action.rawValue, version: versionString, reason: reason)
+                }
+                log("version \(versionString) is \(state): waiting for App Review")
+                let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
+                try await uploader.pause(
+                    since: started, interval: wait.interval, timeout: wait.timeout, budget: wait.budget,
+                    what: "App Review of version \(versionString)", state: state)
+            }
+        }
+    }
+
+    private func performOnce(_ action: Action, bundleID: String, version versionString: String, platform: String) async throws -> Result {
         let app = try await AppStoreConnectCatalog(client: client).app(bundleID: bundleID)
         let versions = try await client.resources(
             AppStoreVersionAttributes.self,

@@ -29,6 +29,8 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         public var cancelOpenSubmission: Bool
         public var pollInterval: Duration
         public var waitTimeout: Double
+        /// How long this run may wait for the build's processing before the step ends waiting; nil waits until done.
+        public var waitBudget: Double? = nil
 
         public init(
             bundleID: String, version: String, build: String, platform: String = "IOS", whatsNew: [String: String] = [:],
@@ -190,9 +192,10 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
     func processedBuild(_ request: Request, appID: String, catalog: AppStoreConnectCatalog) async throws -> String {
         let started = now()
         let distributor = TestFlightDistributor(session: session)
-        let lookup = TestFlightDistributor.Request(
+        var lookup = TestFlightDistributor.Request(
             bundleID: request.bundleID, version: request.version, build: request.build,
             platform: request.platform, pollInterval: request.pollInterval, waitTimeout: request.waitTimeout)
+        lookup.waitBudget = request.waitBudget
         let buildID: String
         do {
             buildID = try await distributor.findBuild(lookup, appID: appID, catalog: catalog, started: started)
@@ -211,7 +214,7 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
         _ = try await uploader.waitUntilProcessed(
             buildID: buildID, version: request.version, build: request.build,
-            pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+            pollInterval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, since: started)
         return buildID
     }
 

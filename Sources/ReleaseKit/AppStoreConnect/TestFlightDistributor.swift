@@ -19,6 +19,8 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         public var usesNonExemptEncryption: Bool?
         public var pollInterval: Duration
         public var waitTimeout: Double
+        /// How long this run may wait for processing before the step ends waiting; nil waits until done.
+        public var waitBudget: Double? = nil
 
         public init(
             buildID: String? = nil, bundleID: String, version: String, build: String, platform: String = "IOS",
@@ -66,7 +68,7 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
         _ = try await uploader.waitUntilProcessed(
             buildID: buildID, version: request.version, build: request.build,
-            pollInterval: request.pollInterval, timeout: request.waitTimeout, since: started)
+            pollInterval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, since: started)
         if let encryption = request.usesNonExemptEncryption {
             try await setExportCompliance(encryption, buildID: buildID, into: &result)
         }
@@ -185,10 +187,16 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
             // Only an upload on its way is worth waiting for.
             let uploads = try await catalog.uploads(appID: appID, version: request.version, build: request.build, platform: request.platform)
             let pending = uploads.contains { ["AWAITING_UPLOAD", "PROCESSING", "COMPLETE"].contains($0.attributes?.state?.state ?? "") }
-            let waited = now().timeIntervalSince(started)
-            guard pending, waited < request.waitTimeout else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
+            guard pending else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
             log("waiting for build \(request.version) (\(request.build)) to appear in App Store Connect")
-            try await sleep(request.pollInterval)
+            do {
+                let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
+                try await uploader.pause(
+                    since: started, interval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget,
+                    what: "build \(request.version) (\(request.build)) to appear in App Store Connect", state: "not there yet")
+            } catch AppStoreConnectError.timedOut {
+                throw AppStoreConnectError.noBuild(version: request.version, build: request.build)
+            }
         }
     }
 }

@@ -175,6 +175,8 @@ public final class ConsoleReporter: RunReporter {
             line(&out, yellow("⊘") + " \(result.id) " + (message.hasPrefix("blocked") ? message : "blocked: \(message)"))
         case .cancelled:
             line(&out, yellow("⊘") + " \(result.id) \(result.message ?? "cancelled")")
+        case .waiting:
+            line(&out, cyan("⏸") + " \(result.id) waiting: " + indentContinuation(result.message ?? ""))
         case .failed where result.attempts == 0 && reported:
             line(&out, red("✘") + " \(result.id) not started: its preflight failed (above)")
         case .failed where result.attempts == 0:
@@ -203,6 +205,10 @@ public final class ConsoleReporter: RunReporter {
         }
         let verdict: String
         switch result.exitCode {
+        case ExitCodes.success where !result.waiting.isEmpty:
+            verdict = cyan(
+                "release waiting (not failed): " + result.waiting.map { "\($0.id): \($0.message ?? "")" }.joined(separator: "; ")
+                    + "; run the same pipeline on this commit again (--resume) to continue")
         case ExitCodes.success: verdict = green(result.dryRun ? "dry run finished: nothing was changed" : "release finished")
         case ExitCodes.gateRejected: verdict = red("a validation gate rejected the release")
         case ExitCodes.interrupted: verdict = yellow("interrupted")
@@ -288,7 +294,7 @@ public final class ConsoleReporter: RunReporter {
         case .succeeded, .resumed: return green(text)
         case .failed, .rejected: return red(text)
         case .ignoredFailure, .blocked, .cancelled: return yellow(text)
-        case .planned: return cyan(text)
+        case .planned, .waiting: return cyan(text)
         case .skipped: return dim(text)
         }
     }

@@ -113,7 +113,8 @@ public final class Engine: Sendable {
             steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures, runner: plan.options.os)
         // A run with --only did part of the pipeline: its journal stays for the rest (the next job of an exported
         // workflow, or a later --resume).
-        if result.exitCode == ExitCodes.success && !result.dryRun && plan.options.only.isEmpty { journal?.remove() }
+        // A run that ends waiting keeps it too: running the pipeline again continues from it.
+        if result.exitCode == ExitCodes.success && !result.dryRun && plan.options.only.isEmpty && result.waiting.isEmpty { journal?.remove() }
         bus.emit(.runFinished(result))
         return result
     }
@@ -383,7 +384,13 @@ public final class Engine: Sendable {
                 if isAborted { conclude(.cancelled, "not started: interrupted twice"); continue }
                 if !planned.runsAlways {
                     if isInterrupted { conclude(.cancelled, "not started: interrupted"); continue }
-                    if let blocker = planned.needs.lazy.compactMap({ results[$0] }).first(where: { !$0.status.letsDependentsRun }) {
+                    let stopped = planned.needs.compactMap { results[$0] }.filter { !$0.status.letsDependentsRun }
+                    // A step after one that waits waits too (not blocked: nothing failed), unless another it needs failed.
+                    if let waiting = stopped.first, stopped.allSatisfy({ $0.status == .waiting }) {
+                        conclude(.waiting, "waiting for '\(waiting.id)'")
+                        continue
+                    }
+                    if let blocker = stopped.first(where: { $0.status != .waiting }) {
                         let verb =
                             blocker.status == .rejected
                             ? "rejected the release"
@@ -596,6 +603,13 @@ public final class Engine: Sendable {
             result.message = masker.mask(reason)
             return false
         }
+        if case StepError.waiting(let what) = error {
+            // Not a failure, and never retried: the wait is over for this run; the next run continues it.
+            result.status = .waiting
+            result.message = masker.mask(what)
+            journal?.recordWaiting(id, result.message ?? "")
+            return false
+        }
         result.message = masker.mask(message(for: error))
         if case StepError.exitStatus(let status, _) = error { result.exitStatus = status }
         let rejected: Bool
@@ -632,7 +646,8 @@ public final class Engine: Sendable {
         let outcome: RunStatus.Outcome =
             !failures.isEmpty
             ? .failure
-            : (isInterrupted || finished.contains { $0.status == .cancelled }) ? .cancelled : .success
+            : (isInterrupted || finished.contains { $0.status == .cancelled })
+                ? .cancelled : finished.contains { $0.status == .waiting } ? .waiting : .success
         var outputs: [String: [String: OutputValue]] = [:]
         for result in finished where !result.outputs.isEmpty { outputs[result.id] = result.outputs }
         return RunStatus(

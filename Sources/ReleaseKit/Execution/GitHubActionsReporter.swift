@@ -85,6 +85,9 @@ public final class GitHubActionsReporter: RunReporter {
                         : result.attempts == 0 ? "step \(result.id) not started" : "step \(result.id) failed"
                     out += Self.error(what, result.message ?? what)
                 }
+                if result.status == .waiting, result.attempts > 0 {
+                    out += Self.command("notice", "step \(result.id) is waiting", result.message ?? "waiting")
+                }
                 write(out)
             case .teardownFinished(let step, let description, let error):
                 let out = closeGroup(&state)

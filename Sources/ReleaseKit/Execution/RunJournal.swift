@@ -2,10 +2,12 @@ import Foundation
 import Synchronization
 
 /// What `--resume` reads: the steps that succeeded in the last real run, with a fingerprint of their resolved
-/// options, their outputs and artifacts, and the run's clock (so `${now:…}` tags stay the same on resume).
+/// options, their outputs and artifacts, and the run's clock (so `${now:…}` tags stay the same on resume); and the
+/// steps that ended *waiting* (a `wait` budget ran out), which make the run an open release.
 ///
 /// Kept in `.git/release-journal/` (or `.release/journal/`) under the working directory as JSON lines (a header,
-/// then one line appended per succeeded step), and removed when a whole run succeeds (then there is nothing to resume). Steps whose outputs hold a secret are
+/// then one line appended per succeeded or waiting step), and removed when a whole run succeeds with nothing waiting
+/// (then there is nothing to resume). Steps whose outputs hold a secret are
 /// not recorded: the journal never stores one.
 ///
 /// The journal also carries a run from one machine to the next (an exported CI workflow, `release export`): paths
@@ -34,6 +36,9 @@ public final class RunJournal: Sendable {
         var steps: [String: Entry]
         /// The commit the run started on (nil outside a repository, or in a journal from before it was recorded).
         var commit: String? = nil
+        /// Steps that ended waiting (their `wait` budget ran out), with what for: the release is open, and the next run
+        /// of the pipeline runs them again.
+        var waiting: [String: String] = [:]
     }
 
     public let path: String
@@ -74,10 +79,12 @@ public final class RunJournal: Sendable {
         var commit: String? = nil
     }
 
-    /// One line per succeeded step after the header.
+    /// One line per succeeded step after the header, or per step that ended waiting (`waiting` says what for; no
+    /// entry). The step's latest line counts.
     struct Line: Codable {
         var step: String
-        var entry: Entry
+        var entry: Entry?
+        var waiting: String? = nil
     }
 
     /// The journal left by the last runs of the same pipeline and profile: its file at `path` and the parts beside
@@ -114,7 +121,13 @@ public final class RunJournal: Sendable {
                 else {
                     throw RunJournalError.untrusted(path: file, reason: "line \(offset + 2) is not signed with \(key.source)")
                 }
-                contents.steps[record.step] = record.entry
+                if let waiting = record.waiting {
+                    contents.waiting[record.step] = waiting
+                    contents.steps[record.step] = nil
+                } else if let entry = record.entry {
+                    contents.steps[record.step] = entry
+                    contents.waiting[record.step] = nil
+                }
             }
             merged = contents
         }
@@ -156,6 +169,10 @@ public final class RunJournal: Sendable {
     /// The steps the journal records as succeeded.
     public var steps: Set<String> { contents.withLock { Set($0.steps.keys) } }
 
+    /// The steps the journal records as waiting (their `wait` budget ran out, and nothing ran them since), with what
+    /// for: an open release.
+    public var waiting: [String: String] { contents.withLock { $0.waiting } }
+
     /// The commits the journaled run stands on: the one it started on, and those its steps made or found (a `sha`
     /// output, as `git.commit` gives). Empty when the run recorded none (outside a repository).
     public var commits: Set<String> {
@@ -188,13 +205,30 @@ public final class RunJournal: Sendable {
         guard let data = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) else { return }
         contents.withLock { state in
             state.steps[step] = entry
-            guard let header = headerLine.withLock({ $0 }),
-                let descriptor = try? RegularFile.open(path, flags: O_WRONLY | O_APPEND, checks: .signedState)
-            else { return }
-            defer { close(descriptor) }
-            let line = signed(data, header: header) + Data([UInt8(ascii: "\n")])
-            _ = line.withUnsafeBytes { Platform.write(descriptor, $0) }
+            state.waiting[step] = nil
+            append(data)
         }
+    }
+
+    /// Records a step that ended waiting, and what for (masked by the caller): one appended line. Its dependents are
+    /// not recorded: they wait because it does, and run when it is done.
+    func recordWaiting(_ step: String, _ what: String) {
+        guard let data = try? JSONEncoder.stateFile.encode(Line(step: step, entry: nil, waiting: what)) else { return }
+        contents.withLock { state in
+            state.steps[step] = nil
+            state.waiting[step] = what
+            append(data)
+        }
+    }
+
+    /// Appends one signed line to the file (called with the contents locked, so lines never interleave).
+    private func append(_ data: Data) {
+        guard let header = headerLine.withLock({ $0 }),
+            let descriptor = try? RegularFile.open(path, flags: O_WRONLY | O_APPEND, checks: .signedState)
+        else { return }
+        defer { close(descriptor) }
+        let line = signed(data, header: header) + Data([UInt8(ascii: "\n")])
+        _ = line.withUnsafeBytes { Platform.write(descriptor, $0) }
     }
 
     /// Writes the journal as it is (at the start of a run): the header and the steps already recorded. A fresh run
@@ -211,6 +245,11 @@ public final class RunJournal: Sendable {
         var data = signed(header, header: Data()) + Data([UInt8(ascii: "\n")])
         for (step, entry) in snapshot.steps.sorted(by: { $0.key < $1.key }) {
             if let line = try? JSONEncoder.stateFile.encode(Line(step: step, entry: entry)) { data.append(signed(line, header: header) + Data([UInt8(ascii: "\n")])) }
+        }
+        for (step, what) in snapshot.waiting.sorted(by: { $0.key < $1.key }) {
+            if let line = try? JSONEncoder.stateFile.encode(Line(step: step, entry: nil, waiting: what)) {
+                data.append(signed(line, header: header) + Data([UInt8(ascii: "\n")]))
+            }
         }
         try? AtomicFile.write(data, to: path)
     }

@@ -17,6 +17,10 @@ public enum RunReport {
             "steps": result.steps.map { step($0, runner: result.runner) },
         ]
         if !result.teardownFailures.isEmpty { object["teardown_failures"] = result.teardownFailures }
+        // Steps whose wait budget ran out, and what for: the release is not done, and not failed.
+        if !result.waiting.isEmpty {
+            object["waiting"] = result.waiting.map { ["step": $0.id, "for": $0.message ?? ""] as [String: Any] }
+        }
         object["profile"] = result.profile ?? NSNull()
         object["branch"] = result.branch ?? NSNull()
         return object

@@ -28,6 +28,12 @@ public struct RunResult: Sendable, Equatable {
         return ExitCodes.success
     }
 
+    /// The steps that ended *waiting* on something outside themselves (their `wait` budget ran out), in plan order:
+    /// not the steps that wait because a step they need does.
+    public var waiting: [StepResult] {
+        steps.filter { $0.status == .waiting && $0.attempts > 0 }
+    }
+
     public func step(_ id: String) -> StepResult? {
         steps.first { $0.id == id }
     }

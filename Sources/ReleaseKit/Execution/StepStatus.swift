@@ -16,6 +16,10 @@ public enum StepStatus: Sendable, Equatable, Codable {
     case planned
     /// `--resume`: succeeded in the previous run with the same inputs; not run again.
     case resumed
+    /// Not done yet, and not failed: the step's `wait` budget ran out while something outside (Apple's processing,
+    /// App Review) was still under way, or a step it needs is waiting. Running the same pipeline on the same commit
+    /// again continues it.
+    case waiting
 
     /// The word shown in summaries.
     public var label: String {
@@ -29,6 +33,7 @@ public enum StepStatus: Sendable, Equatable, Codable {
         case .cancelled: return "cancelled"
         case .planned: return "planned"
         case .resumed: return "resumed"
+        case .waiting: return "waiting"
         }
     }
 
@@ -36,7 +41,7 @@ public enum StepStatus: Sendable, Equatable, Codable {
     var letsDependentsRun: Bool {
         switch self {
         case .succeeded, .ignoredFailure, .skipped, .resumed, .planned: return true
-        case .failed, .rejected, .blocked, .cancelled: return false
+        case .failed, .rejected, .blocked, .cancelled, .waiting: return false
         }
     }
 }

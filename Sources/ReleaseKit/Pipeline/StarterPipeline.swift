@@ -13,7 +13,11 @@ import Foundation
 /// the dSYM check and package → notes → on the `release` profile (branches `release/**`) an App Store export uploaded
 /// to App Store Connect and given to a TestFlight group, tagged; on `adhoc` (every other branch) a release-testing
 /// export for testers only → push → a GitHub Release when the remote is on GitHub → cleanup.
-/// Steps that need Xcode say `"when": {"os": "macos"}`, so the file validates and dry-runs anywhere.
+/// Steps that need Xcode say `"when": {"os": "macos"}`, so the file validates and dry-runs anywhere, and `runs_on` the
+/// macOS runner; the pipeline's `runs_on` is Linux, so an export puts only signing, project generation, archive and
+/// export on a Mac (a macOS minute costs ten Linux ones): the gate, bump, commit and push in a Linux job before it, the
+/// checks, dSYMs, upload, TestFlight, tag and GitHub release in one after it. The bump's commit is pushed before the
+/// archive, so every build App Store Connect gets is of a commit on the branch.
 public struct StarterPipeline: Sendable, Equatable {
     /// How the archive and export are signed.
     public enum Signing: String, Sendable, Equatable, CaseIterable {
@@ -108,6 +112,9 @@ public struct StarterPipeline: Sendable, Equatable {
         self.schemaPath = schemaPath
     }
 
+    /// The runner of every step that does not need Xcode: the pipeline's `runs_on`.
+    public static let linuxRunner = "ubuntu-latest"
+
     /// The TestFlight group a starter gives builds to unless told another.
     public static let defaultTestFlightGroup = "Internal Testers"
 
@@ -192,6 +199,8 @@ public struct StarterPipeline: Sendable, Equatable {
                 ("authentication_key_issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
             ] : []
         let version = "${steps.bump.outputs.version}", build = "${steps.bump.outputs.build}"
+        // Only what needs Xcode runs on the Mac (its own `runs_on`); the pipeline's runner is Linux, a tenth of the price.
+        let onMac: (String, J) = ("runs_on", .s(runner))
         let mac: (String, J) = ("when", .o([("os", .s("macos"))]))
         func step(_ id: String, _ uses: String, _ attributes: [(String, J)] = [], _ with: [(String, J)]) -> J {
             .o([("id", .s(id)), ("uses", .s(uses))] + attributes + (with.isEmpty ? [] : [("with", .o(with))]))
@@ -228,7 +237,7 @@ public struct StarterPipeline: Sendable, Equatable {
             let folder = FilePath.parent(of: gemfile)
             var with: [(String, J)] = [("run", .a(["bundle", "install"].map(J.s)))]
             if folder != "." { with.append(("cwd", .s(folder))) }
-            steps.append(step("gems", "shell", [needs("commit"), mac], with))
+            steps.append(step("gems", "shell", [onMac, needs("commit"), mac], with))
             beforeArchive.append("gems")
         }
         for generation in generation {
@@ -238,16 +247,16 @@ public struct StarterPipeline: Sendable, Equatable {
                 // against the promise before XcodeGen runs.
                 steps.append(
                     step(
-                        "generate", "project.generate", [needs(beforeArchive.last!), mac],
+                        "generate", "project.generate", [onMac, needs(beforeArchive.last!), mac],
                         [("tool", .s("xcodegen")), ("spec", .s(spec))] + bundled("xcodegen") + (generatedProject.map { [("output", J.s($0))] } ?? [])))
                 beforeArchive.append("generate")
             case .tuist:
-                steps.append(step("generate", "project.generate", [needs(beforeArchive.last!), mac], [("tool", .s("tuist"))]))
+                steps.append(step("generate", "project.generate", [onMac, needs(beforeArchive.last!), mac], [("tool", .s("tuist"))]))
                 beforeArchive.append("generate")
             case .cocoapods(let podfile):
                 var with: [(String, J)] = [("tool", .s("cocoapods")), ("spec", .s(podfile))] + bundled("cocoapods")
                 if podsCreateWorkspace, let workspace { with.append(("output", .s(workspace))) }
-                steps.append(step("pods", "project.generate", [needs(beforeArchive.last!), mac], with))
+                steps.append(step("pods", "project.generate", [onMac, needs(beforeArchive.last!), mac], with))
                 beforeArchive.append("pods")
             }
         }
@@ -255,12 +264,12 @@ public struct StarterPipeline: Sendable, Equatable {
         if signing == .files {
             steps.append(
                 step(
-                    "keychain", "signing.keychain", [mac],
+                    "keychain", "signing.keychain", [onMac, mac],
                     [("certificate", .s("${secrets.CERTIFICATE_P12}")), ("password", .s("${secrets.CERTIFICATE_PASSWORD}"))]))
             for (id, profileName, secret, type) in [("profiles", "release", "APPSTORE_PROFILE", "app-store"), ("adhoc-profiles", "adhoc", "ADHOC_PROFILE", "ad-hoc")] {
                 steps.append(
                     step(
-                        id, "signing.profile", [profile(profileName, and: ("os", .s("macos")))],
+                        id, "signing.profile", [onMac, profile(profileName, and: ("os", .s("macos")))],
                         [("profiles", .a([.s("${secrets.\(secret)}")])), ("team_id", .s("${team}")), ("type", .s(type))]))
             }
             beforeArchive += ["keychain", "profiles", "adhoc-profiles"]
@@ -269,7 +278,7 @@ public struct StarterPipeline: Sendable, Equatable {
             // One step for both profiles: the App Store type on release*, ad hoc elsewhere (the profiles' `channel`).
             steps.append(
                 step(
-                    "signing", "signing.sync", [mac],
+                    "signing", "signing.sync", [onMac, mac],
                     [
                         ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
                     ] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : []) + [
@@ -288,7 +297,8 @@ public struct StarterPipeline: Sendable, Equatable {
             )
         steps.append(
             step(
-                "archive", "xcode.archive", [("needs", .a(beforeArchive.map(J.s))), mac] + (bundleIdentifier != nil ? [("skip_if", .s("${steps.bump.outputs.shipped}"))] : []),
+                "archive", "xcode.archive",
+                [onMac, ("needs", .a(beforeArchive.map(J.s))), mac] + (bundleIdentifier != nil ? [("skip_if", .s("${steps.bump.outputs.shipped}"))] : []),
                 [
                     container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
                     ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
@@ -299,7 +309,7 @@ public struct StarterPipeline: Sendable, Equatable {
             ("export_path", .s("${build_dir}/export")), ("team_id", .s("${team}")),
         ]
         if signing == .apiKey { export.append(("signing_style", .s("automatic"))) }
-        steps.append(step("export", "xcode.export", [mac], export + xcodeKey + pinnedXcode))
+        steps.append(step("export", "xcode.export", [onMac, mac], export + xcodeKey + pinnedXcode))
         var ipaCheck: [(String, J)] = [
             ("ipa", .s("${steps.export.outputs.path}")), ("channel", .s("${channel}")),
             ("version", .s(version)), ("build", .s(build)),
@@ -332,7 +342,9 @@ public struct StarterPipeline: Sendable, Equatable {
             step(
                 "tag", "git.tag", [needs("testflight"), profile("release")],
                 [("name", .s("${tag}")), ("message", .s("Release \(version) (\(build))"))]),
-            step("push", "git.push", [needs("check-ipa", "dsyms")], [("refs", .a([.s("${steps.check-git.outputs.branch}")]))]),
+            // The bump's commit is pushed before the Mac archives it: the build App Store Connect gets is always of a commit
+            // on the branch, so running the branch again (a scheduled resume, a failed archive re-run) keeps that build.
+            step("push", "git.push", [needs("commit")], [("refs", .a([.s("${steps.check-git.outputs.branch}")]))]),
             step("push-tag", "git.push", [needs("push", "tag"), profile("release")], [("refs", .a([.s("${tag}")]))]),
         ]
         if let githubRepository {
@@ -363,6 +375,7 @@ public struct StarterPipeline: Sendable, Equatable {
             + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")
             + "; elsewhere: a release-testing (ad hoc) build for testers" + (githubRepository != nil ? " as a GitHub pre-release" : "")
+            + ". Only signing, project generation, archive and export need Xcode: they run on \(runner) (runs_on), everything else on \(Self.linuxRunner), whose minutes cost a tenth"
             + ". Edit freely: 'release validate' checks it, 'release run --dry-run' shows what it would do, 'release run --rehearse' does it against local stand-ins."
         // Names read from the project are text, never references: a scheme named `Demo${env.TOKEN}` stays that name.
         func literal(_ text: String) -> J { .s(text.replacingOccurrences(of: "${", with: "$${")) }
@@ -378,7 +391,7 @@ public struct StarterPipeline: Sendable, Equatable {
         let document: J = .o([
             ("$schema", .s(schemaPath)), ("version", .n(1)),
             ("name", .s(appName.lowercased().replacingOccurrences(of: " ", with: "-") + "-release")),
-            ("description", .s(about)), ("runs_on", .s(runner)),
+            ("description", .s(about)), ("runs_on", .s(Self.linuxRunner)),
             ("variables", .o(variables)),
             (
                 "profiles",

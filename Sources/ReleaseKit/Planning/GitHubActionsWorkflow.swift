@@ -85,6 +85,10 @@ public struct GitHubActionsWorkflow: Sendable {
         out.comment("next job starts from, so a tag or a push there names the bumped commit; `--resume` takes those steps from the")
         out.comment("journal, and an artifact whose SHA-256 changed on the way is an error. A job's run step gets only the secrets")
         out.comment("its own steps use, as environment variables.")
+        out.comment("")
+        for line in runnerSummary { out.comment(line) }
+        let waiting = WorkflowResume.waitingJobs(partition, pipeline: pipeline)
+        for line in resumeSummary(waiting) { out.comment(line) }
         out.line(0, "name: \(YAMLWriter.scalar(Self.staticText(definition.name)))")
         out.line(0, "on:")
         let branches = triggerBranches
@@ -93,7 +97,11 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(2, "branches:")
             for branch in branches { out.line(3, "- \(YAMLWriter.scalar(Self.staticText(branch)))") }
         }
-        out.line(1, "workflow_dispatch:")
+        if waiting.isEmpty {
+            out.line(1, "workflow_dispatch:")
+        } else {
+            writeResumeTriggers(into: &out)
+        }
         out.line(0, "concurrency:")
         out.line(1, "group: \(YAMLWriter.scalar("release-${{ github.workflow }}-${{ github.ref }}"))")
         out.line(1, "cancel-in-progress: false")
@@ -106,7 +114,9 @@ public struct GitHubActionsWorkflow: Sendable {
             let attested = attest ? attestedFiles(ofSteps: job.steps) : []
             out.line(1, "\(job.id):")
             out.line(2, "name: \(Self.literal("\(job.runner): \(job.steps.joined(separator: ", "))"))")
-            out.line(2, "runs-on: \(job.runner.labels.count == 1 ? Self.literal(job.runner.labels[0]) : "[" + job.runner.labels.map(Self.literal).joined(separator: ", ") + "]")")
+            out.line(2, "runs-on: \(runsOn(job))")
+            // Scheduled and dispatched resumes run only the jobs that resume waiting releases.
+            if !waiting.isEmpty { out.line(2, "if: \(Self.releaseRunCondition)") }
             if !job.needs.isEmpty {
                 out.line(2, "needs: [\(job.needs.map(YAMLWriter.scalar).joined(separator: ", "))]")
             }
@@ -145,25 +155,10 @@ public struct GitHubActionsWorkflow: Sendable {
                 out.line(4, "run: |")
                 for line in ["set -euo pipefail"] + WorkflowState.before(temporary: "$RUNNER_TEMP") { out.line(5, line) }
             }
-            // The pipeline path and the profile reach the command as environment variables, never pasted into `run:`
-            // (GitHub's advice for values it does not write itself); step ids are words of [a-z0-9-_].
-            var arguments = ["release", "run", "\"$RELEASE_PIPELINE\"", "--resume"]
-            if profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
-            for step in steps { arguments += ["--only", ShellQuoting.quote(step)] }
-            out.line(3, "- name: \(Self.literal("Run " + job.steps.joined(separator: ", ")))")
-            out.line(4, "id: release-run")
-            out.line(4, "run: \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
-            // Secrets: the job's own steps only. Configuration variables: those steps' and the ones they take from the
-            // journal (whose fingerprints read them; a fingerprint reads a secret's name, never its value).
-            let ancestorSteps = steps.reduce(into: Set<String>()) { $0.formUnion(pipeline.graph.ancestors(of: $1)) }
-            let own = references(ofSteps: steps)
-            let carried = references(ofSteps: steps + ancestorSteps.sorted())
-            out.line(4, "env:")
-            var entries = [("RELEASE_PIPELINE", Self.literal(pipelinePath))] + (profile.map { [("RELEASE_PROFILE", Self.literal($0))] } ?? [])
-            var mapped = own.secrets.map { ($0, "${{ secrets.\($0) }}") }
-            mapped += carried.variables.subtracting(carried.secrets).map { ($0, "${{ vars.\($0) }}") }
-            entries += mapped.filter { !["RELEASE_PIPELINE", "RELEASE_PROFILE"].contains($0.0) }.sorted(by: { $0.0 < $1.0 }).map { ($0.0, YAMLWriter.scalar($0.1)) }
-            for (name, value) in entries { out.line(5, "\(name): \(value)") }
+            let waits = waiting.contains(job)
+            if waits { writeBeforeWaiting(job, into: &out) }
+            writeRun(job, into: &out, report: waits)
+            if waits { writeAfterWaiting(job, into: &out) }
             if !attested.isEmpty {
                 out.line(3, "- name: Attest the provenance of the published files")
                 out.line(4, "uses: actions/attest-build-provenance@v3")
@@ -185,7 +180,70 @@ public struct GitHubActionsWorkflow: Sendable {
                 out.line(5, "overwrite: true")
             }
         }
+        if !waiting.isEmpty { writeResumeJobs(waiting, into: &out) }
         return out.text
+    }
+
+    /// The header lines that say which jobs run on macOS and why (a macOS minute costs about ten Linux ones): each macOS
+    /// job with its steps and what each needs the Mac for, for ``GitHubActionsWorkflow`` and ``GitLabCIPipeline``.
+    var runnerSummary: [String] {
+        let mac = partition.jobs.filter { $0.runner.system == "macos" }
+        guard !mac.isEmpty else { return ["Every job runs on Linux or the runner its steps name: no step asks for a Mac."] }
+        var lines = ["macOS minutes cost about ten Linux ones: only these jobs run on a Mac, for what needs one:"]
+        for job in mac {
+            lines.append("  \(job.id) on \(job.runner): " + job.steps.map { "\($0) (\(macReason(of: $0)))" }.joined(separator: ", "))
+        }
+        let others = partition.jobs.filter { $0.runner.system != "macos" }
+        if !others.isEmpty {
+            lines.append("Every other job (\(others.map(\.id).joined(separator: ", "))) runs on \(Set(others.map(\.runner.description)).sorted().joined(separator: ", ")).")
+        }
+        return lines
+    }
+
+    /// Why a step runs on a Mac, in a few words: what its kind needs there, else what its pipeline entry says.
+    func macReason(of id: String) -> String {
+        guard let step = pipeline.definition.step(id) else { return "runs_on" }
+        switch step.uses {
+        case "xcode.archive", "xcode.export": return "Xcode"
+        case "signing.keychain", "signing.profile", "signing.sync": return "signs into the Mac's keychain"
+        case "appstore.validate": return "Apple's validation, in Xcode"
+        case "gate.archive", "gate.ipa", "gate.dsym", "dsym.package", "archive.zip", "notes", "version.read", "version.bump", "itmsp.package":
+            return "runs_on says so; it runs anywhere"
+        default:
+            if step.when?.systems == ["macos"] { return "when: os macos" }
+            return "runs_on \(step.runner)"
+        }
+    }
+
+    /// `runs-on` of `job`: its label, or its labels as a flow sequence.
+    func runsOn(_ job: WorkflowJob) -> String {
+        job.runner.labels.count == 1 ? Self.literal(job.runner.labels[0]) : "[" + job.runner.labels.map(Self.literal).joined(separator: ", ") + "]"
+    }
+
+    /// The step that runs `job`'s steps (and the steps every job ends with) with `release run --resume --only …`, with
+    /// the secrets and configuration variables they use; `report` writes the run report a waiting job reads.
+    func writeRun(_ job: WorkflowJob, into out: inout YAMLWriter, report: Bool = false) {
+        let steps = job.steps + partition.everyJob
+        // The pipeline path and the profile reach the command as environment variables, never pasted into `run:`
+        // (GitHub's advice for values it does not write itself); step ids are words of [a-z0-9-_].
+        var arguments = ["release", "run", "\"$RELEASE_PIPELINE\"", "--resume"]
+        if profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
+        for step in steps { arguments += ["--only", ShellQuoting.quote(step)] }
+        if report { arguments += ["--report", "\"\(WorkflowResume.report(temporary: "$RUNNER_TEMP"))\""] }
+        out.line(3, "- name: \(Self.literal("Run " + job.steps.joined(separator: ", ")))")
+        out.line(4, "id: release-run")
+        out.line(4, "run: \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
+        // Secrets: the job's own steps only. Configuration variables: those steps' and the ones they take from the
+        // journal (whose fingerprints read them; a fingerprint reads a secret's name, never its value).
+        let ancestorSteps = steps.reduce(into: Set<String>()) { $0.formUnion(pipeline.graph.ancestors(of: $1)) }
+        let own = references(ofSteps: steps)
+        let carried = references(ofSteps: steps + ancestorSteps.sorted())
+        out.line(4, "env:")
+        var entries = [("RELEASE_PIPELINE", Self.literal(pipelinePath))] + (profile.map { [("RELEASE_PROFILE", Self.literal($0))] } ?? [])
+        var mapped = own.secrets.map { ($0, "${{ secrets.\($0) }}") }
+        mapped += carried.variables.subtracting(carried.secrets).map { ($0, "${{ vars.\($0) }}") }
+        entries += mapped.filter { !["RELEASE_PIPELINE", "RELEASE_PROFILE"].contains($0.0) }.sorted(by: { $0.0 < $1.0 }).map { ($0.0, YAMLWriter.scalar($0.1)) }
+        for (name, value) in entries { out.line(5, "\(name): \(value)") }
     }
 
     /// What may not reach the jobs that wait for it, one line each, naming the steps: a `shell` step (which may write
@@ -237,7 +295,7 @@ public struct GitHubActionsWorkflow: Sendable {
     }
 
     /// `paths` under `key`: a `|` block when every path fits one, else one double-quoted scalar.
-    private func writePaths(_ paths: [String], key: String, level: Int, into out: inout YAMLWriter) {
+    func writePaths(_ paths: [String], key: String, level: Int, into out: inout YAMLWriter) {
         if paths.allSatisfy(Self.fitsBlock) {
             out.line(level, "\(key): |")
             for path in paths { out.line(level + 1, path) }
@@ -335,7 +393,7 @@ public struct GitHubActionsWorkflow: Sendable {
     // MARK: Parts
 
     /// The steps that put `release` on the PATH, from ``tool``.
-    private func install(into out: inout YAMLWriter) {
+    func install(into out: inout YAMLWriter) {
         switch tool {
         case .download(let url, let version, let sha256):
             out.line(3, "- name: Install release \(version)")

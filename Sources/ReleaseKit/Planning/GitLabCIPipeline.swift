@@ -74,6 +74,8 @@ public struct GitLabCIPipeline: Sendable {
         out.comment("A job hands its state to the jobs after it as artifacts (expire in \(Self.expireIn)): the run journal, the folders its")
         out.comment("steps create, and a git bundle of the commits it made and the tracked files it changed (the version bump and its")
         out.comment("commit), which the next job starts from, so a tag or a push there names the bumped commit.")
+        for line in actions.runnerSummary { out.comment(line) }
+        for line in resumeSummary { out.comment(line) }
         out.comment("Secrets: add each as a CI/CD variable, masked and protected (protect the release branches too), scoped to the")
         out.comment("environment of the one job that uses it:")
         for job in jobs {
@@ -89,6 +91,8 @@ public struct GitLabCIPipeline: Sendable {
             out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH =~ /\(Self.regex(pattern))/"))")
         }
         out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"web\""))")
+        let waiting = WorkflowResume.waitingJobs(partition, pipeline: actions.pipeline)
+        if !waiting.isEmpty { writeResumeRules(into: &out) }
         out.line(0, "stages:")
         out.line(1, "- release")
         out.line(0, "variables:")
@@ -123,6 +127,8 @@ public struct GitLabCIPipeline: Sendable {
                 for tag in tags { out.line(2, "- \(YAMLWriter.scalar(tag))") }
             }
             let ancestors = WorkflowJob.ancestors(of: job.id, in: jobs)
+            let waits = waiting.contains(job)
+            if !waiting.isEmpty { writeRules(resumes: waits, into: &out) }
             if ancestors.isEmpty {
                 out.line(1, "needs: []")
             } else {
@@ -130,6 +136,8 @@ public struct GitLabCIPipeline: Sendable {
                 for ancestor in ancestors {
                     out.line(2, "- job: \(ancestor)")
                     out.line(3, "artifacts: \(needed.contains(ancestor) ? "true" : "false")")
+                    // A resume pipeline runs the waiting job alone, from its archive.
+                    if waits { out.line(3, "optional: true") }
                 }
             }
             if !actions.references(ofSteps: steps).secrets.isEmpty {
@@ -139,26 +147,35 @@ public struct GitLabCIPipeline: Sendable {
             }
             out.line(1, "script:")
             block(install, into: &out)
+            if waits { block(resumeLines(job), into: &out) }
             let carried = ancestors.filter(needed.contains)
             if !carried.isEmpty { block(WorkflowState.restore(ancestors: carried, temporary: Self.temporary), into: &out) }
             if needed.contains(job.id) { block(WorkflowState.before(temporary: Self.temporary), into: &out) }
+            if waits { block(WorkflowResume.before(job: job.id, temporary: Self.temporary), into: &out) }
             var arguments = ["release", "run", "\"$RELEASE_PIPELINE\"", "--resume"]
             if actions.profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
             for step in steps { arguments += ["--only", ShellQuoting.quote(step)] }
+            if waits { arguments += ["--report", "\"\(WorkflowResume.report(temporary: Self.temporary))\""] }
             out.line(2, "- \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
-            if needed.contains(job.id) {
-                block(WorkflowState.record(job: job.id, temporary: Self.temporary), into: &out)
+            if needed.contains(job.id) { block(WorkflowState.record(job: job.id, temporary: Self.temporary), into: &out) }
+            if waits {
+                let key = "\"${RELEASE_JOURNAL_KEY:-gitlab:$CI_PROJECT_ID:$CI_PIPELINE_ID}\""
+                block(WorkflowResume.save(job: job.id, paths: actions.waitingPaths(of: job), temporary: Self.temporary, key: key), into: &out)
+            }
+            if needed.contains(job.id) || waits {
                 out.line(1, "artifacts:")
                 out.line(2, "paths:")
-                for path in actions.uploadPaths(of: job) { out.line(3, "- \(YAMLWriter.scalar(path))") }
+                let paths = (needed.contains(job.id) ? actions.uploadPaths(of: job) : []) + (waits ? [WorkflowResume.folder + "/"] : [])
+                for path in paths { out.line(3, "- \(YAMLWriter.scalar(path))") }
                 out.line(2, "expire_in: \(Self.expireIn)")
             }
         }
+        if !waiting.isEmpty { writeOpenReleases(waiting, into: &out) }
         return out.text
     }
 
     /// One script item: a `|` block of `lines`.
-    private func block(_ lines: [String], into out: inout YAMLWriter) {
+    func block(_ lines: [String], into out: inout YAMLWriter) {
         out.line(2, "- |")
         for line in lines { out.line(3, line) }
     }

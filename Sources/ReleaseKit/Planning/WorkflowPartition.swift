@@ -7,7 +7,9 @@
 /// packaging make three jobs, not two that wait for each other.
 ///
 /// An `always` step with no `needs` (a final clean-up) belongs to no single job: `release run --only` keeps it in
-/// every run, so it ends every job and cleans every machine. It is listed in ``everyJob``.
+/// every run, so it ends every job and cleans every machine. It is listed in ``everyJob``. A step that reports on the
+/// run (`notify.slack`) with no `needs` follows every other step: it joins a job that comes after all of them, never
+/// the first Linux job, which would announce the release before the Mac built it.
 public struct WorkflowPartition: Sendable {
     public let jobs: [WorkflowJob]
     /// `always` steps without `needs` that nothing needs: they run at the end of every job.
@@ -19,14 +21,23 @@ public struct WorkflowPartition: Sendable {
         let needed = Set(pipeline.graph.dependencies.values.flatMap { $0 })
         let finals = definition.steps.filter { $0.always && $0.needs.isEmpty && !needed.contains($0.id) }.map(\.id)
         let finalSet = Set(finals)
+        // Reporting steps without needs wait for every step that is not itself scheduled like an `always` step.
+        let reports = definition.steps.filter { step in
+            !step.always && step.needs.isEmpty && pipeline.registry[step.uses]?.reportsOnRun == true && !needed.contains(step.id)
+        }.map(\.id)
+        let reportSet = Set(reports)
+        var dependencies = pipeline.graph.dependencies
+        let followed = definition.steps.filter { !$0.always && !reportSet.contains($0.id) }.map(\.id)
+        for id in reports { dependencies[id] = followed }
 
         var jobs: [WorkflowJob] = []
         var jobOf: [String: Int] = [:]
         /// For each job, the jobs it waits for, directly or not.
         var upstream: [Set<Int>] = []
-        for id in pipeline.graph.topologicalOrder() where !finalSet.contains(id) {
+        let order = pipeline.graph.topologicalOrder().filter { !finalSet.contains($0) && !reportSet.contains($0) } + reports
+        for id in order {
             guard let step = byID[id] else { continue }
-            let waitsFor = Set((pipeline.graph.dependencies[id] ?? []).compactMap { jobOf[$0] })
+            let waitsFor = Set((dependencies[id] ?? []).compactMap { jobOf[$0] })
             let chosen = jobs.indices.first { index in
                 jobs[index].runner == step.runner
                     && waitsFor.allSatisfy { $0 == index || !upstream[$0].contains(index) }
@@ -67,16 +78,16 @@ public struct WorkflowPartition: Sendable {
             counts[base, default: 0] += 1
             jobs[index].id = counts[base]! == 1 ? base : "\(base)-\(counts[base]!)"
         }
-        let order = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0.index) })
+        let position = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0.index) })
         for index in jobs.indices {
             var direct: Set<Int> = []
             for id in jobs[index].steps {
-                for dependency in pipeline.graph.dependencies[id] ?? [] {
+                for dependency in dependencies[id] ?? [] {
                     if let other = jobOf[dependency], other != index { direct.insert(other) }
                 }
             }
             jobs[index].needs = direct.sorted().map { jobs[$0].id }
-            jobs[index].steps.sort { (order[$0] ?? 0) < (order[$1] ?? 0) }
+            jobs[index].steps.sort { (position[$0] ?? 0) < (position[$1] ?? 0) }
         }
         self.jobs = jobs
         self.everyJob = finals

@@ -78,6 +78,9 @@ struct AppStoreConnectAccess: Sendable {
 
     /// Step errors from App Store Connect failures, whose messages are already Apple's words plus what to do.
     static func stepError(_ error: any Error) -> any Error {
+        if case AppStoreConnectError.stillWaiting = error, let error = error as? AppStoreConnectError {
+            return StepError.waiting(error.description)
+        }
         if let error = error as? AppStoreConnectError { return StepError.failed(error.description) }
         return error
     }

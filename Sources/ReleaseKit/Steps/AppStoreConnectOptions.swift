@@ -24,7 +24,8 @@ public struct AppStoreConnectOptions: StepOptions {
 public struct AppStoreConnectPollingOptions: StepOptions {
     @StepOption(range: 0...3600, help: "seconds between looks at App Store Connect's state (the upload's, the build's processing)")
     public var pollInterval: Double = 15
-    @StepOption(range: 1...604_800, help: "seconds to wait for the build to be processed before giving up")
+    @StepOption(
+        range: 1...604_800, help: "seconds to wait for the build to be processed before failing (with wait until-done; a shorter wait budget ends the step waiting instead)")
     public var waitTimeout: Double = 3600
 
     public init() {}

@@ -14,6 +14,13 @@ public struct AppStoreRolloutStep: Step {
         public var action: Action
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @StepOption(
+            help:
+                "release: how long to wait while App Review still has the version: approved (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
+        )
+        public var wait: WaitBudget = .state("approved")
+        @StepOptionGroup
+        public var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
         public var appStoreConnect: AppStoreConnectOptions
 
@@ -45,6 +52,8 @@ public struct AppStoreRolloutStep: Step {
 
     public init(options: Options) throws {
         try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version])
+        try options.checkRanges()
+        try options.wait.check(states: ["approved"])
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -78,7 +87,11 @@ public struct AppStoreRolloutStep: Step {
         let rollout = AppStoreRollout(client: client, log: { context.log($0) })
         do {
             let action = AppStoreRollout.Action(rawValue: options.action.rawValue) ?? .status
-            let result = try await rollout.perform(action, bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue)
+            let wait = AppStoreRollout.ReviewWait(
+                interval: options.waiting.polling.interval, timeout: options.waiting.polling.timeout,
+                budget: options.wait.seconds(in: context.environment))
+            let result = try await rollout.perform(
+                action, bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue, reviewWait: wait)
             return StepOutputs([
                 "version_id": .string(result.versionID), "state": .string(result.state), "phased_state": .string(result.phasedState),
                 "day": .number(Double(result.day)), "changed": .bool(result.changed),

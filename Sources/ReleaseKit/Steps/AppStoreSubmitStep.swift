@@ -30,6 +30,11 @@ public struct AppStoreSubmitStep: Step {
         public var submit: Bool = true
         @StepOption(help: "when App Review left the open submission with unresolved issues (a rejection): cancel it and submit again")
         public var cancelOpenSubmission: Bool = false
+        @StepOption(
+            help:
+                "how long to wait for the build's processing before attaching it: processed (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
+        )
+        public var wait: WaitBudget = .state("processed")
         @StepOptionGroup
         public var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
@@ -81,6 +86,7 @@ public struct AppStoreSubmitStep: Step {
         try options.checkRanges()
         try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
         try Self.check(options.whatsNew?.byLocale ?? [:], option: "whats_new")
+        try options.wait.check(states: ["processed"])
         if let date = options.earliestReleaseDate, !date.contains("${"), Timestamp.parseISO8601(date) == nil {
             throw StepError.invalidOption("earliest_release_date", "'\(Echo.text(date))' is not an ISO 8601 date-time such as 2026-12-01T08:00:00Z")
         }
@@ -190,11 +196,12 @@ public struct AppStoreSubmitStep: Step {
         let texts = try whatsNew(in: context)
         let client = try access.client(in: context)
         let submitter = AppStoreSubmitter(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
-        let request = AppStoreSubmitter.Request(
+        var request = AppStoreSubmitter.Request(
             bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.rawValue,
             whatsNew: texts, releaseType: options.releaseType?.apiValue, earliestReleaseDate: options.earliestReleaseDate,
             phased: options.phased, submit: options.submit, cancelOpenSubmission: options.cancelOpenSubmission,
             pollInterval: options.waiting.polling.interval, waitTimeout: options.waiting.polling.timeout)
+        request.waitBudget = options.wait.seconds(in: context.environment)
         do {
             let result = try await submitter.submit(request)
             return StepOutputs([

@@ -14,8 +14,11 @@ public struct AppStoreUploadStep: Step {
         public var ipa: String
         @StepOptionGroup
         public var appStoreConnect: AppStoreConnectOptions
-        @StepOption(help: "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID)")
-        public var wait: AppStoreConnectUploader.Wait = .uploaded
+        @StepOption(
+            help:
+                "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID), each within the default budget (5m in CI, until done elsewhere); or a budget for processing: a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
+        )
+        public var wait: WaitBudget = .state("uploaded")
         @StepOption(
             .path,
             help:
@@ -60,8 +63,14 @@ public struct AppStoreUploadStep: Step {
     public init(options: Options) throws {
         try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
+        try options.wait.check(states: AppStoreConnectUploader.Wait.allCases.map(\.rawValue))
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
+    }
+
+    /// The state the upload is followed to: the one `wait` names, else (a budget) the last, processed.
+    var waitedState: AppStoreConnectUploader.Wait {
+        options.wait.namedState.flatMap(AppStoreConnectUploader.Wait.init(rawValue:)) ?? .processed
     }
 
     /// What the .ipa says it is.
@@ -136,6 +145,7 @@ public struct AppStoreUploadStep: Step {
             outputs["version"] = .string(identity.version)
             outputs["build"] = .string(identity.build)
         }
+        let state = waitedState
         var effects: [PlannedEffect] = [
             .request(method: "GET", url: api + "/v1/apps?filter[bundleId]=…", detail: "find the app"),
             .request(method: "GET", url: api + "/v1/apps/{id}/buildUploads?filter[cfBundleVersion]=…", detail: "look for an earlier upload of \(what)"),
@@ -150,13 +160,14 @@ public struct AppStoreUploadStep: Step {
                     method: "POST", url: api + "/v1/buildUploadFiles",
                     detail: "attach '\(context.resolvePath(info))' as the asset description (ASSET_DESCRIPTION) before the commit"), at: 4)
         }
-        switch options.wait {
+        switch state {
         case .none: break
         case .uploaded: effects.append(.request(method: "GET", url: api + "/v1/buildUploads/{id}", detail: "wait until the upload is COMPLETE"))
         case .processed:
             effects.append(.request(method: "GET", url: api + "/v1/buildUploads/{id}", detail: "wait until the upload is COMPLETE"))
             effects.append(.request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until the build is VALID"))
         }
+        if state != .none { effects.append(.note("wait \(options.wait.describe(in: context.environment))")) }
         return StepPlan(effects: effects, outputs: outputs)
     }
 
@@ -183,10 +194,11 @@ public struct AppStoreUploadStep: Step {
         let description = try assetDescription(ipa: path, in: context)
         let throttle = ProgressThrottle(context: context)
         let uploader = AppStoreConnectUploader(client: client, log: { context.log($0) }, progress: { throttle.report(done: $0, total: $1) })
-        let request = AppStoreConnectUploader.Request(
+        var request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
-            concurrency: options.concurrency, wait: options.wait, pollInterval: options.waiting.polling.interval,
+            concurrency: options.concurrency, wait: waitedState, pollInterval: options.waiting.polling.interval,
             waitTimeout: options.waiting.polling.timeout, existing: options.existing, assetDescription: description)
+        request.waitBudget = options.wait.seconds(in: context.environment)
         let result: AppStoreConnectUploader.Result
         do {
             result = try await uploader.upload(request)

@@ -14,12 +14,15 @@ public struct NotifySlackStep: RunReportingStep {
         /// A step failed, a gate rejected the release, or the run was interrupted.
         case failure
         case always
+        /// A step's wait budget ran out while Apple was still at it (the run is not done, and not failed).
+        case waiting
 
         func matches(_ outcome: RunStatus.Outcome) -> Bool {
             switch self {
             case .always: return true
             case .success: return outcome == .success
-            case .failure: return outcome != .success
+            case .failure: return outcome == .failure || outcome == .cancelled
+            case .waiting: return outcome == .waiting
             }
         }
     }
@@ -28,7 +31,10 @@ public struct NotifySlackStep: RunReportingStep {
     public struct Options: StepOptions {
         @StepOption(help: "the incoming webhook URL, normally ${secrets.SLACK_WEBHOOK_URL}")
         public var webhook: String
-        @StepOption(help: "when to send, judged once the steps it follows have finished: 'failure' also covers a rejecting gate and an interrupted run")
+        @StepOption(
+            help:
+                "when to send, judged once the steps it follows have finished: 'failure' also covers a rejecting gate and an interrupted run; 'waiting' is a run that ended waiting on Apple (a wait budget ran out)"
+        )
         public var on: When = .always
         @StepOption(help: "the header, plain text (at most 150 characters); {{…}} placeholders as for 'text'")
         public var title: String = "{{pipeline}} {{version}} {{outcome}}"
@@ -48,7 +54,7 @@ public struct NotifySlackStep: RunReportingStep {
     public static let kind = "notify.slack"
     public static let summary = "Post a Block Kit message about the run to a Slack incoming webhook, on success, failure or always"
     public static let outputs: [StepDocumentation.Output] = [
-        .init("outcome", "string", "the outcome the message reported: success, failure or cancelled")
+        .init("outcome", "string", "the outcome the message reported: success, failure, cancelled or waiting")
     ]
     public static let example = """
         {"id": "tell-slack", "uses": "notify.slack", "needs": ["publish"],
@@ -179,6 +185,7 @@ public struct NotifySlackStep: RunReportingStep {
         case .success: return "succeeded"
         case .failure: return "failed"
         case .cancelled: return "interrupted"
+        case .waiting: return "is waiting on Apple"
         }
     }
 

@@ -9,6 +9,9 @@ public struct RunStatus: Sendable, Equatable {
         case failure
         /// The run was interrupted (Ctrl-C), and nothing failed.
         case cancelled
+        /// Nothing failed, and a step waits on something outside (its `wait` budget ran out): the release is not
+        /// done; running the pipeline again continues it.
+        case waiting
     }
 
     /// A followed step that failed or rejected the release, with its (masked) message.

@@ -115,8 +115,7 @@ public struct SigningSyncStep: Step {
     /// Whether the run may change App Store Connect: `readonly`, else true when `CI` is set (and not "false"/"0").
     func isReadOnly(_ context: StepContext) -> Bool {
         if let readonly = options.readonly { return readonly }
-        let ci = (context.environment["CI"] ?? "").lowercased()
-        return !ci.isEmpty && ci != "false" && ci != "0"
+        return CIEnvironment.isCI(context.environment)
     }
 
     /// The private key, masked from here on in everything the run prints (its PKCS #1 form too).

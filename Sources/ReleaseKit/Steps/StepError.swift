@@ -15,6 +15,10 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The step cannot run here and is skipped, not failed (a rehearsal without a stand-in for its service, a
     /// notification whose `on` does not match the run's outcome).
     case unavailable(String)
+    /// The step waits on something outside that is not done yet (Apple processing the build, App Review) and its
+    /// `wait` budget ran out: it ends *waiting*, not failed. The run exits 0, the steps after it wait too, and running
+    /// the same pipeline on the same commit again continues from what the service says. The message says what for.
+    case waiting(String)
 
     /// Throws ``invalidOption(_:_:)`` "must not be empty" for the first `(key, value)` whose value is blank.
     static func requireNonBlank(_ values: KeyValuePairs<String, String>) throws(StepError) {
@@ -35,6 +39,7 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
             if let option { return "option '\(option)': no such file or directory '\(path)'" }
             return "no such file or directory '\(path)'"
         case .unavailable(let reason): return reason
+        case .waiting(let what): return what
         }
     }
 }

@@ -24,6 +24,11 @@ public struct TestFlightDistributeStep: Step {
         public var usesNonExemptEncryption: Bool?
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @StepOption(
+            help:
+                "how long to wait for the build's processing: processed (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
+        )
+        public var wait: WaitBudget = .state("processed")
         @StepOptionGroup
         public var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
@@ -88,6 +93,7 @@ public struct TestFlightDistributeStep: Step {
             }
         }
         for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
+        try options.wait.check(states: ["processed"])
         access = try AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
@@ -99,7 +105,9 @@ public struct TestFlightDistributeStep: Step {
     public func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         let what = "\(options.bundleID) \(options.version) (\(options.build))"
-        var effects: [PlannedEffect] = [.request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until \(what) is processed (VALID)")]
+        var effects: [PlannedEffect] = [
+            .request(method: "GET", url: api + "/v1/builds/{id}", detail: "wait until \(what) is processed (VALID), \(options.wait.describe(in: context.environment))")
+        ]
         if let encryption = options.usesNonExemptEncryption {
             effects.append(.request(method: "PATCH", url: api + "/v1/builds/{id}", detail: "set usesNonExemptEncryption to \(encryption) unless it is"))
         }
@@ -121,11 +129,12 @@ public struct TestFlightDistributeStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
         let distributor = TestFlightDistributor(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
-        let request = TestFlightDistributor.Request(
+        var request = TestFlightDistributor.Request(
             buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
             build: options.build, platform: options.platform.rawValue, whatToTest: options.whatToTest?.byLocale ?? [:],
             groups: options.groups, submitForReview: options.submitForReview, usesNonExemptEncryption: options.usesNonExemptEncryption,
             pollInterval: options.waiting.polling.interval, waitTimeout: options.waiting.polling.timeout)
+        request.waitBudget = options.wait.seconds(in: context.environment)
         do {
             let result = try await distributor.distribute(request)
             return StepOutputs([

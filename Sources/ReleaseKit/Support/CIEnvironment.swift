@@ -24,6 +24,13 @@ public enum CIEnvironment {
         return false
     }
 
+    /// Whether `environment` is a CI job's: `CI` is set, and not `false` or `0` (GitHub Actions, GitLab CI, Bitrise,
+    /// CircleCI, Buildkite and the others set `CI=true`).
+    public static func isCI(_ environment: [String: String]) -> Bool {
+        let value = (environment["CI"] ?? "").lowercased()
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
     /// The branch the CI system names in `environment` (``branchVariables``, in order), for a detached checkout;
     /// nil when none does. `git.push` and `release bump` push a detached HEAD to this branch.
     public static func branch(_ environment: [String: String]) -> String? {

@@ -124,6 +124,9 @@ struct InitCommand: ParsableCommand {
             Terminal.writeError(
                 "why: runner \(starter.runner): it has Xcode \(xcode), which \(inspection.xcodeVersionSource ?? ".xcode-version") pins (--runner picks another)\n")
         }
+        Terminal.writeError(
+            "runners:   signing, project generation, archive and export on \(starter.runner) (they need Xcode); the gate, bump, commit, push, checks, dSYMs, upload, TestFlight, tag and GitHub release on \(StarterPipeline.linuxRunner) (a tenth of a macOS minute's price)\n"
+        )
         if interactive {
             if signing == nil {
                 Terminal.writeError(

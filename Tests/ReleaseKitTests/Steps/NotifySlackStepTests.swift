@@ -264,7 +264,7 @@ import Testing
     @Test func anOnThatIsNotAWordItKnowsIsAValidationError() {
         let problems = TestPipelines.problems(#"{"version": 1, "steps": [{"id": "t", "uses": "notify.slack", "with": {"webhook": "https://h.example/x", "on": "sometimes"}}]}"#)
         #expect(problems.count == 1)
-        #expect(problems.first?.hasSuffix("'sometimes' is not one of success, failure, always") == true, "\(problems)")
+        #expect(problems.first?.hasSuffix("'sometimes' is not one of success, failure, always, waiting") == true, "\(problems)")
     }
 
     /// Issue 40 F19: a link's label kept its placeholders unfilled (`Get {{steps.o.outputs.v}}`); it is filled like the

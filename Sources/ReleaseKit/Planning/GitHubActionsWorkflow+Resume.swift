@@ -1,0 +1,209 @@
+/// Resuming releases that ended waiting on Apple (``WorkflowResume``), in GitHub's words: a `schedule` (every 30
+/// minutes) and `repository_dispatch` (`release-resume`, for a webhook relay, optionally with `client_payload.branch`)
+/// run one job, `open-releases`, which starts a `workflow_dispatch` run with `resume: true` on each release branch whose
+/// newest record of a waiting job is a waiting archive (at most ``WorkflowResume/maximumReleases`` per run); that run
+/// finds the archive (`find-JOB`) and runs the job again from it (`resume-JOB`), on the runner the job needs, with only
+/// its own secrets. The jobs that make a release run only on `push` and on a `workflow_dispatch` without `resume`.
+extension GitHubActionsWorkflow {
+    /// The condition of the jobs that make a release.
+    static let releaseRunCondition = "github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && !inputs.resume)"
+    /// How often the schedule looks for waiting releases.
+    static let resumeSchedule = "*/30 * * * *"
+    /// The `repository_dispatch` type a webhook relay sends.
+    static let resumeDispatchType = "release-resume"
+    /// The artifact a job leaves when a step waits (its archive), and the one it leaves when none does.
+    static func waitingArtifact(of job: String) -> String { "release-waiting-\(job)" }
+    static func doneArtifact(of job: String) -> String { "release-done-\(job)" }
+
+    /// The header lines that say how a release waiting on Apple resumes; none without a waiting job.
+    func resumeSummary(_ waiting: [WorkflowJob]) -> [String] {
+        guard !waiting.isEmpty else { return [] }
+        let ids = waiting.map(\.id).joined(separator: ", ")
+        return [
+            "A step that waits on Apple (job \(ids)) ends its run green and *waiting* once its wait budget runs out: no runner waits.",
+            "The job keeps what it ran with (artifact release-waiting-JOB); every 30 minutes `open-releases` starts a resume",
+            "(workflow_dispatch with resume: true) on each release branch that waits, which runs that job alone from it:",
+            "nothing is built or uploaded again. A webhook relay resumes at once with a repository_dispatch of type",
+            "\(Self.resumeDispatchType) (client_payload.branch picks one branch); a manual run with resume: true does too.",
+        ]
+    }
+
+    /// `on:` beside `push`: manual runs (and resumes), the schedule, and the webhook relay's dispatch.
+    func writeResumeTriggers(into out: inout YAMLWriter) {
+        out.line(1, "workflow_dispatch:")
+        out.line(2, "inputs:")
+        out.line(3, "resume:")
+        out.line(4, "description: 'Resume the release of this branch that waits on Apple (nothing is built again)'")
+        out.line(4, "type: boolean")
+        out.line(4, "default: false")
+        out.line(1, "schedule:")
+        out.line(2, "- cron: \(YAMLWriter.scalar(Self.resumeSchedule))")
+        out.line(1, "repository_dispatch:")
+        out.line(2, "types: [\(Self.resumeDispatchType)]")
+    }
+
+    /// The step before a waiting job's run: where it starts.
+    func writeBeforeWaiting(_ job: WorkflowJob, into out: inout YAMLWriter) {
+        out.line(3, "- name: Note where the job starts")
+        out.line(4, "shell: bash")
+        out.line(4, "run: |")
+        for line in ["set -euo pipefail"] + WorkflowResume.before(job: job.id, temporary: "$RUNNER_TEMP") { out.line(5, line) }
+    }
+
+    /// The steps after a waiting job's run: its archive when a step waits, else the done mark, uploaded for the run
+    /// that resumes it.
+    func writeAfterWaiting(_ job: WorkflowJob, into out: inout YAMLWriter) {
+        let key = "\"${RELEASE_JOURNAL_KEY:-github:$GITHUB_REPOSITORY:$GITHUB_RUN_ID}\""
+        let script =
+            ["set -euo pipefail"] + WorkflowResume.save(job: job.id, paths: waitingPaths(of: job), temporary: "$RUNNER_TEMP", key: key) + [
+                "if [ -s \(WorkflowResume.archive(of: job.id)) ]; then",
+                "  echo \"name=\(Self.waitingArtifact(of: job.id))\" >> \"$GITHUB_OUTPUT\"",
+                "else",
+                "  echo \"name=\(Self.doneArtifact(of: job.id))\" >> \"$GITHUB_OUTPUT\"",
+                "fi",
+            ]
+        out.line(3, "- name: Keep what the job ran with while a step waits on Apple")
+        out.line(4, "id: waiting")
+        out.line(4, "shell: bash")
+        out.line(4, "run: |")
+        for line in script { out.line(5, line) }
+        out.line(3, "- name: Upload it for the run that resumes the release")
+        out.line(4, "uses: actions/upload-artifact@v6")
+        out.line(4, "with:")
+        out.line(5, "name: ${{ steps.waiting.outputs.name }}")
+        out.line(5, "path: \(WorkflowResume.folder)/")
+        out.line(5, "include-hidden-files: true")
+        out.line(5, "if-no-files-found: error")
+        out.line(5, "overwrite: true")
+        out.line(5, "retention-days: 7")
+    }
+
+    /// What a waiting job's archive holds: the journal, the changes, and what it and the jobs before it hand on.
+    func waitingPaths(of job: WorkflowJob) -> [String] {
+        var paths: [String] = []
+        let jobs = partition.jobs
+        for other in jobs where WorkflowJob.ancestors(of: job.id, in: jobs).contains(other.id) || other.id == job.id {
+            for path in uploadPaths(of: other) where !paths.contains(path) { paths.append(path) }
+        }
+        return paths
+    }
+
+    /// `open-releases`, and `find-JOB` and `resume-JOB` for each waiting job.
+    func writeResumeJobs(_ waiting: [WorkflowJob], into out: inout YAMLWriter) {
+        let jobs = partition.jobs
+        let needed = Set(jobs.flatMap(\.needs))
+        let names = waiting.map { "\"\(Self.waitingArtifact(of: $0.id))\", \"\(Self.doneArtifact(of: $0.id))\"" }.joined(separator: ", ")
+        let patterns = WorkflowResume.casePatterns(triggerBranchGlobs)
+        out.line(1, "open-releases:")
+        out.line(2, "name: Resume the releases waiting on Apple")
+        out.line(2, "if: github.event_name == 'schedule' || github.event_name == 'repository_dispatch'")
+        out.line(2, "runs-on: ubuntu-latest")
+        out.line(2, "permissions:")
+        out.line(3, "actions: write")
+        out.line(3, "contents: read")
+        out.line(2, "steps:")
+        out.line(3, "- name: Start a resume on each release branch whose job waits on Apple")
+        out.line(4, "shell: bash")
+        out.line(4, "env:")
+        out.line(5, "GH_TOKEN: ${{ github.token }}")
+        out.line(5, "RELEASE_WORKFLOW: ${{ github.workflow_ref }}")
+        out.line(5, "RELEASE_RESUME_BRANCH: ${{ github.event.client_payload.branch }}")
+        out.line(4, "run: |")
+        let script = [
+            "set -euo pipefail",
+            "workflow=\"${RELEASE_WORKFLOW%@*}\"",
+            "workflow=\"${workflow##*/}\"",
+            // The newest 100 artifacts: per branch and job, the newest record says whether the release still waits.
+            "gh api \"repos/$GITHUB_REPOSITORY/actions/artifacts?per_page=100\" > \"$RUNNER_TEMP/release-artifacts.json\"",
+            "jq -r '[.artifacts[] | select(.expired | not) | select(.name | IN(\(names))) | {branch: .workflow_run.head_branch, job: (.name | sub(\"^release-(waiting|done)-\"; \"\")), waiting: (.name | startswith(\"release-waiting-\")), at: .created_at}] | group_by([.branch, .job]) | map(max_by(.at)) | map(select(.waiting) | .branch) | unique | .[]' \"$RUNNER_TEMP/release-artifacts.json\" > \"$RUNNER_TEMP/release-waiting-branches\"",
+            "count=0",
+            "while IFS= read -r branch; do",
+            "  case \"$branch\" in \(patterns.isEmpty ? "*" : patterns.joined(separator: " | "))) ;; *) continue ;; esac",
+            "  if [ -n \"$RELEASE_RESUME_BRANCH\" ] && [ \"$branch\" != \"$RELEASE_RESUME_BRANCH\" ]; then continue; fi",
+            "  if [ \"$count\" -ge \(WorkflowResume.maximumReleases) ]; then echo \"release: \(WorkflowResume.maximumReleases) releases resumed; the others at the next run\" >&2; break; fi",
+            "  gh workflow run \"$workflow\" --ref \"$branch\" -f resume=true",
+            "  echo \"release: resuming the release of $branch\" >&2",
+            "  count=$((count + 1))",
+            "done < \"$RUNNER_TEMP/release-waiting-branches\"",
+            "echo \"release: $count release(s) waiting on Apple resumed\" >&2",
+        ]
+        for line in script { out.line(5, line) }
+
+        for job in waiting {
+            let find = "find-\(job.id)"
+            let archive = "\"$RUNNER_TEMP/release-waiting/\(job.id).tar.gz\""
+            out.line(1, "\(find):")
+            out.line(2, "name: \(Self.literal("Find what job \(job.id) waited on Apple with"))")
+            out.line(2, "if: github.event_name == 'workflow_dispatch' && inputs.resume")
+            out.line(2, "runs-on: ubuntu-latest")
+            out.line(2, "permissions:")
+            out.line(3, "actions: read")
+            out.line(3, "contents: read")
+            out.line(2, "outputs:")
+            out.line(3, "run: ${{ steps.find.outputs.run }}")
+            out.line(2, "steps:")
+            out.line(3, "- name: Check out")
+            out.line(4, "uses: actions/checkout@v5")
+            out.line(4, "with:")
+            out.line(5, "fetch-depth: 0")
+            out.line(3, "- name: Find the newest record of the job on this branch")
+            out.line(4, "id: find")
+            out.line(4, "shell: bash")
+            out.line(4, "env:")
+            out.line(5, "GH_TOKEN: ${{ github.token }}")
+            out.line(4, "run: |")
+            let findScript = [
+                "set -euo pipefail",
+                "gh api \"repos/$GITHUB_REPOSITORY/actions/artifacts?per_page=100\" > \"$RUNNER_TEMP/release-artifacts.json\"",
+                "run=\"$(jq -r --arg branch \"$GITHUB_REF_NAME\" '[.artifacts[] | select(.expired | not) | select(.workflow_run.head_branch == $branch) | select(.name == \"\(Self.waitingArtifact(of: job.id))\" or .name == \"\(Self.doneArtifact(of: job.id))\")] | max_by(.created_at) // {} | select(.name == \"\(Self.waitingArtifact(of: job.id))\") | .workflow_run.id' \"$RUNNER_TEMP/release-artifacts.json\")\"",
+                "if [ -z \"$run\" ]; then",
+                "  echo \"release: no release of $GITHUB_REF_NAME waits on Apple in job \(job.id)\" >&2",
+                "  exit 0",
+                "fi",
+                "gh run download \"$run\" --name \(Self.waitingArtifact(of: job.id)) --dir \"$RUNNER_TEMP/release-waiting\"",
+                "tar -xzf \(archive) -C \"$RUNNER_TEMP/release-waiting\" \(WorkflowResume.folder)/\(job.id).head",
+                "waited_at=\"$(cat \"$RUNNER_TEMP/release-waiting/\(WorkflowResume.folder)/\(job.id).head\")\"",
+                "if [ \"$(git rev-parse HEAD)\" != \"$waited_at\" ]; then",
+                "  echo \"release: $GITHUB_REF_NAME is at $(git rev-parse --short HEAD), and job \(job.id) waited at $(git rev-parse --short \"$waited_at\" 2>/dev/null || echo \"$waited_at\"): a newer run releases it; nothing to resume\" >&2",
+                "  exit 0",
+                "fi",
+                "echo \"run=$run\" >> \"$GITHUB_OUTPUT\"",
+            ]
+            for line in findScript { out.line(5, line) }
+
+            out.line(1, "resume-\(job.id):")
+            out.line(2, "name: \(Self.literal("Resume \(job.runner): \(job.steps.joined(separator: ", "))"))")
+            out.line(2, "needs: [\(find)]")
+            out.line(2, "if: needs.\(find).outputs.run != ''")
+            out.line(2, "runs-on: \(runsOn(job))")
+            out.line(2, "permissions:")
+            out.line(3, "actions: read")
+            out.line(3, "contents: \(writesContents(job.steps + partition.everyJob) ? "write" : "read")")
+            out.line(2, "steps:")
+            out.line(3, "- name: Check out")
+            out.line(4, "uses: actions/checkout@v5")
+            out.line(4, "with:")
+            out.line(5, "fetch-depth: 0")
+            install(into: &out)
+            out.line(3, "- name: Start where the job waited")
+            out.line(4, "shell: bash")
+            out.line(4, "env:")
+            out.line(5, "GH_TOKEN: ${{ github.token }}")
+            out.line(5, "RELEASE_WAITED_RUN: ${{ needs.\(find).outputs.run }}")
+            out.line(4, "run: |")
+            let ancestors = WorkflowJob.ancestors(of: job.id, in: jobs).filter(needed.contains)
+            let start =
+                [
+                    "set -euo pipefail",
+                    "gh run download \"$RELEASE_WAITED_RUN\" --name \(Self.waitingArtifact(of: job.id)) --dir \"$RUNNER_TEMP/release-waiting\"",
+                ]
+                + WorkflowResume.unpack(
+                    job: job.id, found: archive, stop: "exit 1", exportKey: "echo \"RELEASE_JOURNAL_KEY=$key\" >> \"$GITHUB_ENV\"")
+                + (ancestors.isEmpty ? [] : WorkflowState.restore(ancestors: ancestors, temporary: "$RUNNER_TEMP", annotation: "::error::"))
+                + WorkflowResume.before(job: job.id, temporary: "$RUNNER_TEMP")
+            for line in start { out.line(5, line) }
+            writeRun(job, into: &out, report: true)
+            writeAfterWaiting(job, into: &out)
+        }
+    }
+}

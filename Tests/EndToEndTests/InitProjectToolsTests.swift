@@ -66,7 +66,7 @@ import Testing
         let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
         #expect(
             text.contains(
-                #"{"id": "generate", "uses": "project.generate", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml", "output": "Spaceship.xcodeproj"}}"#
+                #"{"id": "generate", "uses": "project.generate", "runs_on": "macos-15", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml", "output": "Spaceship.xcodeproj"}}"#
             ), "\(text)")
         #expect(text.contains(#""needs": ["commit", "generate"]"#), "\(text)")
         #expect(text.contains(#"{"project": "${steps.generate.outputs.path}", "scheme": "${scheme}""#), "\(text)")

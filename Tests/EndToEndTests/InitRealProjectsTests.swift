@@ -39,7 +39,7 @@ import Testing
         App(
             name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
             bundleID: "io.element.elementx", version: "26.07.5", build: "2",
-            generation: [#""uses": "project.generate", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml"}}"#],
+            generation: [#""uses": "project.generate", "runs_on": "macos-26", "needs": ["commit"], "when": {"os": "macos"}, "with": {"tool": "xcodegen", "spec": "project.yml"}}"#],
             xcode: "26.5"),
         App(
             name: "habitica-ios", container: ["-workspace", "Habitica.xcworkspace"], scheme: "Habitica",
@@ -57,8 +57,8 @@ import Testing
             name: "pocket-casts-ios", flags: ["--signing", "api-key"], container: ["-workspace", "podcasts.xcworkspace"], scheme: "pocketcasts",
             bundleID: "au.com.shiftyjelly.podcasts", version: "7.75", build: "7.75.0.4",
             generation: [
-                #"{"id": "gems", "uses": "shell", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#,
-                #"{"id": "pods", "uses": "project.generate", "needs": ["gems"], "when": {"os": "macos"}, "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true}}"#,
+                #"{"id": "gems", "uses": "shell", "runs_on": "macos-15", "needs": ["commit"], "when": {"os": "macos"}, "with": {"run": ["bundle", "install"]}}"#,
+                #"{"id": "pods", "uses": "project.generate", "runs_on": "macos-15", "needs": ["gems"], "when": {"os": "macos"}, "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true}}"#,
             ]),
         App(
             name: "swiftfin", flags: ["--platform", "iOS", "--team", "ABCDE12345"], container: ["-project", "Swiftfin.xcodeproj"], scheme: "Swiftfin",

@@ -713,14 +713,14 @@ public final class Engine: Sendable {
         return true
     }
 
-    /// Runs `work` (a step's `run`, or its `verify` or `plan`: a plugin may hang in any of them), cancelled after
-    /// the step's `timeout`, which stops the processes it started. `phase` names what timed out when it is not `run`.
-    /// The wait before the attempt after `attempt`: `base` doubled each time, at most 300 seconds. The cap comes first,
-    /// so what is reported is what is waited (100 retries of 3600 s would otherwise report 10^33 seconds).
+    /// The wait in seconds before the attempt after `attempt`: `base` doubled each time, at most 300 seconds.
     static func retryDelay(_ base: Double, after attempt: Int) -> Double {
-        min(base * pow(2, Double(min(attempt, 64) - 1)), 300)
+        let (seconds, attoseconds) = ExponentialBackoff(base: .seconds(base), cap: .seconds(300)).delay(afterAttempt: attempt).components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
+    /// Runs `work` (a step's `run`, or its `verify` or `plan`: a plugin may hang in any of them), cancelled after
+    /// the step's `timeout`, which stops the processes it started. `phase` names what timed out when it is not `run`.
     private func withTimeout<T: Sendable>(
         _ timeout: Double?, _ phase: String? = nil,
         _ work: @escaping @Sendable () async throws -> T

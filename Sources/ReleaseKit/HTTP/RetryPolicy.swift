@@ -60,9 +60,7 @@ public struct RetryPolicy: Sendable {
 
     /// The back-off before attempt `attempt + 1` when the server said nothing: `base · 2^(attempt-1)`, jittered.
     public func backoff(afterAttempt attempt: Int) -> Duration {
-        let exponent = min(max(attempt - 1, 0), 20)
-        var delay = baseDelay * (1 << exponent)
-        if delay > maxDelay { delay = maxDelay }
+        var delay = ExponentialBackoff(base: baseDelay, cap: maxDelay).delay(afterAttempt: attempt)
         if jitter {
             let fraction = Double.random(in: 0.5...1.0)
             delay = delay * fraction

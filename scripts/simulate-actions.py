@@ -67,6 +67,14 @@ def job_order(jobs):
     return order
 
 
+def scheduled_only(job):
+    """Whether a job runs only on a schedule (the rollout guard's): the simulated event is a push, which skips it."""
+    if job.get("if") == "github.event_name == 'schedule'":
+        return True
+    rules = job.get("rules") or []
+    return bool(rules) and all(rule.get("if") == '$CI_PIPELINE_SOURCE == "schedule"' for rule in rules if isinstance(rule, dict))
+
+
 def as_list(value):
     return [] if value is None else value if isinstance(value, list) else [value]
 
@@ -437,14 +445,14 @@ def main():
         ordered = {key: {"needs": [n["job"] if isinstance(n, dict) else n for n in as_list(value.get("needs"))]} for key, value in jobs.items()}
         scopes = gitlab_scopes(arguments.workflow)
         for job_id in job_order(ordered):
-            if arguments.job and job_id not in arguments.job:
+            if (arguments.job and job_id not in arguments.job) or scheduled_only(jobs[job_id]):
                 continue
             play_gitlab(job_id, jobs[job_id], workflow, scopes, arguments, store)
         print("simulate-actions: every job succeeded", file=sys.stderr)
         return
     jobs = workflow["jobs"]
     for job_id in job_order(jobs):
-        if arguments.job and job_id not in arguments.job:
+        if (arguments.job and job_id not in arguments.job) or scheduled_only(jobs[job_id]):
             continue
         play(job_id, jobs[job_id], arguments, store)
     print("simulate-actions: every job succeeded", file=sys.stderr)

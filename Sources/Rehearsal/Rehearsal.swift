@@ -27,6 +27,8 @@ public final class Rehearsal: Sendable {
     public let appStore: LocalAppStoreConnectServer
     /// The stand-in for plain HTTP endpoints.
     public let http: RecordingServer
+    /// The Sentry stand-in: scripted release health, kept in `<storage>/sentry` (edit `series.json` there).
+    public let sentry: LocalSentryServer
     /// Each service with a stand-in → the stand-in's base URL.
     public let endpoints: [Service: String]
     /// Where the GitHub stand-in keeps its releases.
@@ -69,16 +71,18 @@ public final class Rehearsal: Sendable {
             environment[name] = Self.isCertificateKey(name) ? try Self.certificateKey(storage: storage) : Self.placeholder(for: name)
         }
         http = RecordingServer()
+        sentry = try LocalSentryServer(configuration: .init(storageDirectory: (storage as NSString).appendingPathComponent("sentry")))
         do {
             let recording = try http.start()
             endpoints = [
-                .github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording,
+                .github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording, .sentry: try sentry.start(),
                 .git: (storage as NSString).appendingPathComponent("git"),
             ]
         } catch {
             github.stop()
             appStore.stop()
             http.stop()
+            sentry.stop()
             throw error
         }
         self.storage = storage
@@ -183,6 +187,12 @@ public final class Rehearsal: Sendable {
         let requests = http.summary()
         text += "rehearsal: local HTTP endpoint \(http.url)\n"
         text += requests.isEmpty ? "  nothing was received\n" : requests.map { "  \($0)\n" }.joined()
+        // Only when something asked: most pipelines never read release health.
+        let health = sentry.summary()
+        if !health.isEmpty {
+            text += "rehearsal: local Sentry \(sentry.url) (scripted health in \(sentry.configuration.storageDirectory ?? ""))\n"
+            text += health.map { "  \($0)\n" }.joined()
+        }
         return text
     }
 
@@ -193,7 +203,7 @@ public final class Rehearsal: Sendable {
             "github": ["url": github.url, "storage": storage, "releases": github.summary()] as [String: Any],
             "appstore": ["url": appStore.url, "storage": appStore.configuration.storageDirectory, "uploads": appStore.summary()] as [String: Any],
             "http": ["url": http.url, "requests": http.summary()] as [String: Any],
-        ]
+        ].merging(sentry.summary().isEmpty ? [:] : ["sentry": ["url": sentry.url, "requests": sentry.summary()] as [String: Any]]) { first, _ in first }
     }
 
     /// Stops every stand-in.
@@ -201,5 +211,6 @@ public final class Rehearsal: Sendable {
         github.stop()
         appStore.stop()
         http.stop()
+        sentry.stop()
     }
 }

@@ -62,6 +62,8 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case phasedReleasesDelete = "appStoreVersionPhasedReleases_deleteInstance"
     case phasedReleaseOfVersion = "appStoreVersions_appStoreVersionPhasedRelease_getToOneRelated"
     case releaseRequestsCreate = "appStoreVersionReleaseRequests_createInstance"
+    // Customer reviews of a version (the 4.4.1 extended contract): the rollout guard reads their ratings.
+    case appStoreVersionCustomerReviews = "appStoreVersions_customerReviews_getToManyRelated"
 
     /// Whether the operation is one of the App Store release's (versions, review submissions, phased releases,
     /// release requests) rather than an upload's or TestFlight's.
@@ -129,6 +131,7 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .phasedReleasesUpdate, .phasedReleasesDelete: return "/v1/appStoreVersionPhasedReleases/{id}"
         case .phasedReleaseOfVersion: return "/v1/appStoreVersions/{id}/appStoreVersionPhasedRelease"
         case .releaseRequestsCreate: return "/v1/appStoreVersionReleaseRequests"
+        case .appStoreVersionCustomerReviews: return "/v1/appStoreVersions/{id}/customerReviews"
         case .certificatesList, .certificatesCreate: return "/v1/certificates"
         case .certificatesGet, .certificatesDelete: return "/v1/certificates/{id}"
         case .bundleIdsList, .bundleIdsCreate: return "/v1/bundleIds"

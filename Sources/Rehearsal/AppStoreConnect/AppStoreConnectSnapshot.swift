@@ -166,6 +166,18 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
         var totalPauseDuration: Int?
     }
 
+    struct CustomerReview: Codable, Sendable {
+        var id: String
+        var versionID: String
+        /// 1 to 5 stars.
+        var rating: Int
+        var title: String
+        var body: String
+        var reviewerNickname: String
+        var territory: String
+        var createdDate: Date
+    }
+
     /// Apps get Apple-style numeric ids counted from here; everything else gets a UUID.
     var nextAppNumber = 1_600_000_001
     var apps: [App] = []
@@ -182,6 +194,7 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var reviewSubmissions: [ReviewSubmission] = []
     var reviewItems: [ReviewItem] = []
     var phasedReleases: [PhasedRelease] = []
+    var customerReviews: [CustomerReview] = []
     /// Certificates, bundle ids, devices and profiles (optional, so a state file from before them still loads).
     var signing: AppStoreConnectSigningState?
 }
@@ -206,6 +219,7 @@ extension AppStoreConnectSnapshot {
         reviewSubmissions = try list(.reviewSubmissions)
         reviewItems = try list(.reviewItems)
         phasedReleases = try list(.phasedReleases)
+        customerReviews = try list(.customerReviews)
         signing = try container.decodeIfPresent(AppStoreConnectSigningState.self, forKey: .signing)
     }
 }

@@ -94,6 +94,8 @@ public struct GitHubActionsWorkflow: Sendable {
             for branch in branches { out.line(3, "- \(YAMLWriter.scalar(Self.staticText(branch)))") }
         }
         out.line(1, "workflow_dispatch:")
+        let guardJob = RolloutGuardJob(pipeline)
+        if let guardJob { writeSchedule(guardJob, into: &out) }
         out.line(0, "concurrency:")
         out.line(1, "group: \(YAMLWriter.scalar("release-${{ github.workflow }}-${{ github.ref }}"))")
         out.line(1, "cancel-in-progress: false")
@@ -106,6 +108,7 @@ public struct GitHubActionsWorkflow: Sendable {
             let attested = attest ? attestedFiles(ofSteps: job.steps) : []
             out.line(1, "\(job.id):")
             out.line(2, "name: \(Self.literal("\(job.runner): \(job.steps.joined(separator: ", "))"))")
+            if guardJob != nil { out.line(2, "if: \(YAMLWriter.scalar("github.event_name != 'schedule'"))") }
             out.line(2, "runs-on: \(job.runner.labels.count == 1 ? Self.literal(job.runner.labels[0]) : "[" + job.runner.labels.map(Self.literal).joined(separator: ", ") + "]")")
             if !job.needs.isEmpty {
                 out.line(2, "needs: [\(job.needs.map(YAMLWriter.scalar).joined(separator: ", "))]")
@@ -185,6 +188,7 @@ public struct GitHubActionsWorkflow: Sendable {
                 out.line(5, "overwrite: true")
             }
         }
+        if let guardJob { writeGuardJob(guardJob, into: &out) }
         return out.text
     }
 
@@ -335,7 +339,7 @@ public struct GitHubActionsWorkflow: Sendable {
     // MARK: Parts
 
     /// The steps that put `release` on the PATH, from ``tool``.
-    private func install(into out: inout YAMLWriter) {
+    func install(into out: inout YAMLWriter) {
         switch tool {
         case .download(let url, let version, let sha256):
             out.line(3, "- name: Install release \(version)")

@@ -89,6 +89,8 @@ public struct GitLabCIPipeline: Sendable {
             out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH =~ /\(Self.regex(pattern))/"))")
         }
         out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"web\""))")
+        let guardJob = RolloutGuardJob(actions.pipeline)
+        if guardJob != nil { out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"schedule\""))") }
         out.line(0, "stages:")
         out.line(1, "- release")
         out.line(0, "variables:")
@@ -116,6 +118,10 @@ public struct GitLabCIPipeline: Sendable {
             let steps = job.steps + partition.everyJob
             out.line(0, "\(job.id):")
             out.line(1, "stage: release")
+            if guardJob != nil {
+                out.line(1, "rules:")
+                out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE != \"schedule\""))")
+            }
             if job.runner.system != "macos" { out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))") }
             let tags = tags(of: job.runner)
             if !tags.isEmpty {
@@ -154,11 +160,12 @@ public struct GitLabCIPipeline: Sendable {
                 out.line(2, "expire_in: \(Self.expireIn)")
             }
         }
+        if let guardJob { writeGuardJob(guardJob, into: &out) }
         return out.text
     }
 
     /// One script item: a `|` block of `lines`.
-    private func block(_ lines: [String], into out: inout YAMLWriter) {
+    func block(_ lines: [String], into out: inout YAMLWriter) {
         out.line(2, "- |")
         for line in lines { out.line(3, line) }
     }

@@ -25,7 +25,8 @@ public struct WorkflowPartition: Sendable {
         /// For each job, the jobs it waits for, directly or not.
         var upstream: [Set<Int>] = []
         for id in pipeline.graph.topologicalOrder() where !finalSet.contains(id) {
-            guard let step = byID[id] else { continue }
+            // A rollout guard runs in its own scheduled job (``RolloutGuardJob``), not with the release.
+            guard let step = byID[id], !RolloutGuardJob.isGuard(step) else { continue }
             let waitsFor = Set((pipeline.graph.dependencies[id] ?? []).compactMap { jobOf[$0] })
             let chosen = jobs.indices.first { index in
                 jobs[index].runner == step.runner

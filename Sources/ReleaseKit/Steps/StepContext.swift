@@ -37,6 +37,9 @@ public final class StepContext: Sendable {
     public let run: RunStatus?
     /// What is at a path (kind, size, listing, contents): the one way steps look at files.
     public let files = LocalFiles()
+    /// The values of secrets a dry run filled with placeholders (``RunOptions/placeholderSecrets``): a step that would
+    /// send one to a remote service to read something (a dry run's real reads) can say it was not asked instead.
+    public let placeholderValues: Set<String>
     private let sink: @Sendable (StepEvent) -> Void
 
     public init(
@@ -54,6 +57,7 @@ public final class StepContext: Sendable {
         teardowns: Teardowns = Teardowns(),
         promisedPaths: [String: String] = [:],
         run: RunStatus? = nil,
+        placeholderValues: Set<String> = [],
         sink: @escaping @Sendable (StepEvent) -> Void = { _ in }
     ) {
         self.stepID = stepID
@@ -70,6 +74,7 @@ public final class StepContext: Sendable {
         self.teardowns = teardowns
         self.promisedPaths = promisedPaths
         self.run = run
+        self.placeholderValues = placeholderValues
         self.sink = sink
     }
 

@@ -103,7 +103,7 @@ public struct AppStoreRolloutStep: Step {
                 guard options.minCrashFreeSessions != nil || options.minCrashFreeUsers != nil else {
                     throw StepError.invalidOption("sentry", "Sentry is read but nothing is judged: set min_crash_free_sessions or min_crash_free_users")
                 }
-                if let url = sentry.url {
+                if let url = sentry.url, !url.contains("${") {
                     guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme ?? ""),
                         components.hostWithoutIDNA?.isEmpty == false, components.user == nil, components.password == nil
                     else {
@@ -112,7 +112,7 @@ public struct AppStoreRolloutStep: Step {
                 }
             }
         }
-        guard Self.isCron(options.schedule) else {
+        guard Self.isCron(options.schedule) || options.schedule.contains("${") else {
             throw StepError.invalidOption("schedule", "'\(Echo.text(options.schedule))' is not a cron schedule of five fields (e.g. '17 * * * *', hourly)")
         }
         self.options = options

@@ -39,6 +39,16 @@ struct AppStoreConnectContract: Sendable {
         return AppStoreConnectContract(document: SendableJSON(object))
     }()
 
+    /// The extended contract beside it (`openapi-release-subset-4.4.1-extended.json`: the 59 operations and 30 more,
+    /// customer reviews among them), loaded once; nil when missing.
+    static let extended: AppStoreConnectContract? = {
+        let file = (path as NSString).deletingLastPathComponent + "/openapi-release-subset-4.4.1-extended.json"
+        guard let data = FileManager.default.contents(atPath: file),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return nil }
+        return AppStoreConnectContract(document: SendableJSON(object))
+    }()
+
     /// The parsed document; JSONSerialization's values are immutable once parsed.
     struct SendableJSON: @unchecked Sendable {
         let value: [String: Any]

@@ -11,14 +11,24 @@ struct AppStoreConnectContractTests {
     /// The contract's operations the stand-in does not route: none (uploads, TestFlight, App Store versions and review
     /// submissions, signing resources are all routed). A route added or a contract changed must update this list.
     static let notYetRouted: Set<String> = []
+    /// Operations the stand-in routes from the extended contract (`openapi-release-subset-4.4.1-extended.json`), which
+    /// the 59-operation subset lacks: the customer reviews the rollout guard reads.
+    static let fromExtendedContract: Set<String> = ["appStoreVersions_customerReviews_getToManyRelated"]
 
     @Test func theStandInRoutesExactlyTheContractsOperations() throws {
         let contract = try #require(AppStoreConnectContract.shared, "\(AppStoreConnectContract.missing)")
         let operations = contract.operations
         #expect(operations.count == 59)
-        #expect(Set(operations.keys).subtracting(Self.notYetRouted) == Set(AppStoreConnectOperation.allCases.map(\.rawValue)))
+        #expect(
+            Set(operations.keys).subtracting(Self.notYetRouted)
+                == Set(AppStoreConnectOperation.allCases.map(\.rawValue)).subtracting(Self.fromExtendedContract))
         #expect(Self.notYetRouted.isSubset(of: Set(operations.keys)))
-        for operation in AppStoreConnectOperation.allCases {
+        let extended = try #require(AppStoreConnectContract.extended, "the extended contract is missing beside \(AppStoreConnectContract.path)")
+        for operation in AppStoreConnectOperation.allCases where Self.fromExtendedContract.contains(operation.rawValue) {
+            #expect(extended.operations[operation.rawValue]?.method == operation.method, "\(operation)")
+            #expect(extended.operations[operation.rawValue]?.path == operation.pathTemplate, "\(operation)")
+        }
+        for operation in AppStoreConnectOperation.allCases where !Self.fromExtendedContract.contains(operation.rawValue) {
             #expect(operations[operation.rawValue]?.method == operation.method, "\(operation)")
             #expect(operations[operation.rawValue]?.path == operation.pathTemplate, "\(operation)")
         }

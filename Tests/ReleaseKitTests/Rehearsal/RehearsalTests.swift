@@ -14,7 +14,7 @@ struct RehearsalTests {
         let rehearsal = try Rehearsal(storage: storage, environment: ["HOME": "/home/x"])
         defer { rehearsal.stop() }
 
-        #expect(Set(rehearsal.endpoints.keys) == [.github, .appstore, .http, .slack, .git])
+        #expect(Set(rehearsal.endpoints.keys) == [.github, .appstore, .http, .slack, .git, .sentry])
         #expect(rehearsal.endpoints[.git] == storage + "/git")
         #expect(rehearsal.endpoints[.slack] == rehearsal.endpoints[.http])
         let github = try #require(rehearsal.endpoints[.github])

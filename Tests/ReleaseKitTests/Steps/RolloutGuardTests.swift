@@ -210,6 +210,28 @@ import Testing
         #expect(reviews.target.contains("fields%5BcustomerReviews%5D=rating,createdDate&sort=-createdDate&limit=200"))
     }
 
+    /// The reviews request and the stand-in's answer follow Apple's extended contract (4.4.1), and every other
+    /// exchange of a check the release subset.
+    @Test(.needsShared(.appStoreConnect)) func theReviewsExchangeFollowsApplesContract() async throws {
+        let setup = try await Setup(series: [], reviews: [5, 4, 4, 5, 3])
+        _ = try await setup.check {
+            $0.sentry = nil
+            $0.minCrashFreeSessions = nil
+            $0.minRating = 4
+            $0.minReviews = 5
+        }
+        let extended = try #require(AppStoreConnectContract.extended)
+        let reviews = try #require(setup.fixture.server.exchanges().first { $0.operationID == "appStoreVersions_customerReviews_getToManyRelated" })
+        #expect(reviews.status == 200)
+        let operation = "appStoreVersions_customerReviews_getToManyRelated"
+        #expect(extended.validate(operationId: operation, status: reviews.status, responseBody: reviews.responseBody).isEmpty)
+        #expect(extended.validateQuery(operationId: operation, target: reviews.target).isEmpty)
+        for exchange in setup.fixture.server.exchanges() where exchange.operationID != nil {
+            let id = exchange.operationID ?? ""
+            #expect(extended.validate(operationId: id, status: exchange.status, responseBody: exchange.responseBody).isEmpty, "\(id)")
+        }
+    }
+
     @Test func tooFewReviewsWait() async throws {
         let setup = try await Setup(series: [], reviews: [1, 1])
         let result = try await setup.check {

@@ -9,6 +9,8 @@ import _CryptoExtras
 /// - `github`: a ``LocalGitHubServer`` kept on disk, so a second rehearsal shows how a re-run converges;
 /// - `appstore`: a ``LocalAppStoreConnectServer`` kept in `<storage>/appstore`, creating apps and beta groups as
 ///   they are looked up;
+/// - `sentry`: a ``LocalSentryServer`` answering release health from a scripted series kept in `<storage>/sentry`
+///   (`series.json`, editable), so successive rehearsals of a rollout guard see a build's health change;
 /// - `http` and `slack`: a ``RecordingServer`` for plain HTTP endpoints and webhooks, which receives each
 ///   request with the original host as the first path segment (``ServiceEndpoints/url(_:for:)``).
 ///
@@ -124,7 +126,7 @@ public final class Rehearsal: Sendable {
     /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.
     public func header() -> String {
         var text =
-            "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
+            "rehearsal: GitHub, App Store Connect, Sentry, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
         text += "rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout\n"
         if !placeholderSecrets.isEmpty {
             text += "rehearsal: placeholder values (masked) for secrets that are not set: \(placeholderSecrets.joined(separator: ", "))\n"

@@ -110,6 +110,7 @@ struct RolloutGuard: Sendable {
             guard Self.isUnreachable(error) else { throw StepError.failed(error.description) }
             problem = error.description
         case let error as HTTPError: problem = error.description
+        case SentryError.unreachable(let reason): problem = reason
         case let error as SentryError: problem = error.description
         default: throw error
         }

@@ -262,7 +262,7 @@ import Testing
         #expect(Self.decision(result.outputs) == "none")
         #expect(Self.reason(result.outputs) == "no decision: Sentry cannot be reached")
         #expect(result.warnings.count == 1)
-        #expect(result.warnings.first?.hasPrefix("Sentry cannot be reached: Sentry cannot be reached: HTTP 503") == true)
+        #expect(result.warnings.first?.hasPrefix("Sentry cannot be reached: HTTP 503 from http://127.0.0.1:") == true)
         #expect(result.warnings.first?.hasSuffix("; no decision this time (set 'required: true' to fail instead)") == true)
         #expect(setup.phase == "ACTIVE" && setup.patches.isEmpty)
 

@@ -43,16 +43,17 @@ struct RolloutGuard: Sendable {
             let decision = RolloutDecision.decide(
                 phasedState: status.phasedState, day: status.day, health: RolloutHealth(), thresholds: thresholds, previous: RolloutGuardState())
             context.log("decision: \(decision.kind.rawValue): \(decision.reason)")
-            return Outcome(decision: decision.kind, reason: decision.reason, health: RolloutHealth(), status: status, changed: false)
+            var outcome = Outcome(decision: decision.kind, reason: decision.reason, health: RolloutHealth(), status: status, changed: false)
+            if !act, let recorded = try? await recordedState(in: context) {
+                // `release rollout status` after the rollout: what the guard last did (a completion) is still worth showing.
+                outcome = outcome.with(recorded.state, recorded.note.tag)
+            }
+            return outcome
         }
 
         // State first: a note that cannot be read is an error before anything changes.
-        let remoteName = options.remote
-        let remote = try await RolloutGuardNote.remoteLocation(remoteName, directory: nil, in: context)
-        let tag = try await RolloutGuardNote.findTag(options.tag, version: options.version, remote: remote, directory: nil, in: context)
-        let note = RolloutGuardNote(tag: tag, remote: remote, directory: nil)
-        try await note.fetch(in: context)
-        let previous = try await note.read(in: context)
+        let (note, previous) = try await recordedState(in: context)
+        let tag = note.tag
 
         var health = RolloutHealth()
         if let sentry = options.sentry {
@@ -99,6 +100,15 @@ struct RolloutGuard: Sendable {
         }
         return Outcome(
             decision: decision.kind, reason: decision.reason, health: health, status: after, changed: changed, previous: previous, tag: tag)
+    }
+
+    /// The note on the release's tag (fetched from the remote) and the state earlier checks left in it.
+    func recordedState(in context: StepContext) async throws -> (note: RolloutGuardNote, state: RolloutGuardState) {
+        let remote = try await RolloutGuardNote.remoteLocation(options.remote, directory: nil, in: context)
+        let tag = try await RolloutGuardNote.findTag(options.tag, version: options.version, remote: remote, directory: nil, in: context)
+        let note = RolloutGuardNote(tag: tag, remote: remote, directory: nil)
+        try await note.fetch(in: context)
+        return (note, try await note.read(in: context))
     }
 
     /// A source that cannot be reached: with `required`, the step fails; else a warning and no decision.

@@ -253,6 +253,10 @@ import Testing
         let next = try await setup.check()
         #expect(Self.decision(next.outputs) == "none" && Self.reason(next.outputs) == "the phased release is COMPLETE: nothing to watch")
         #expect(setup.patches.count == 1)
+        // What `release rollout status` reads afterwards: the completion the note recorded, on the release's tag.
+        let status = try await setup.step().check(in: setup.context(dryRun: true, events: VersioningEventLog()), act: false)
+        #expect(status.previous?.last?.decision == .complete)
+        #expect(status.tag == "v1.4.0-42_2026-12-01T08-00-00Z")
     }
 
     @Test func aSourceThatCannotBeReachedWarnsAndDecidesNothingUnlessRequired() async throws {

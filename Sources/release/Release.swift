@@ -30,6 +30,8 @@ struct Release: AsyncParsableCommand {
             RehearseToolsCommand.self,
             SigningCommand.self,
             RolloutCommand.self,
+            WebhookCommand.self,
+            ReportCommand.self,
         ]
     )
 

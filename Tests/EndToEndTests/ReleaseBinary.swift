@@ -32,10 +32,11 @@ enum ReleaseBinary {
 
     /// Runs `release ARGUMENTS` in `directory` with the environment (minus terminal and CI variables) plus `environment`.
     /// `executable` runs instead of `release` when given (a wrapper that starts it). With `interruptOnceExists`, the
-    /// process gets SIGINT as soon as that file exists (a step writes it when it is running).
+    /// process gets SIGINT as soon as that file exists (a step writes it when it is running). Standard input is empty,
+    /// or the file `input`.
     static func run(
         _ arguments: [String], in directory: String, environment: [String: String] = [:],
-        interruptOnceExists marker: String? = nil, executable: String? = nil
+        interruptOnceExists marker: String? = nil, executable: String? = nil, input: String? = nil
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? path)
@@ -48,7 +49,7 @@ enum ReleaseBinary {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes concurrently so a chatty command cannot fill one and stall.
         let group = DispatchGroup()

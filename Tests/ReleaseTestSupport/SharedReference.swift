@@ -12,7 +12,7 @@ public enum SharedReference {
     /// One piece of `../shared` that tests read.
     public enum Piece: String, Sendable, CaseIterable {
         case realProjects = "real-projects"
-        case appStoreConnect = "reference/app-store-connect/openapi-release-subset.json"
+        case appStoreConnect = "reference/app-store-connect/openapi-release-subset-4.4.1-extended.json"
         case gitlabCI = "reference/gitlab-ci/ci.schema.json"
         case sentry = "reference/sentry/sentry-release-health-subset.json"
 

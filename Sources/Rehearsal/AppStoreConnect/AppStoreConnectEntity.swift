@@ -11,6 +11,8 @@ struct AppStoreConnectEntity {
         /// An integer from `minimum` on.
         case integer(minimum: Int64)
         case oneOf([String])
+        /// An array whose every item is one of these (`eventTypes`).
+        case listOf([String])
         /// Apple's `Checksums`: `{file: {hash, algorithm: MD5|SHA_256}, composite: {hash, algorithm: MD5}}`.
         case checksums
     }
@@ -141,6 +143,9 @@ struct AppStoreConnectEntity {
             guard allowed.contains(text) else {
                 throw AppStoreConnectProblem.invalid(pointer, "'\(text)' is not a valid value; valid values: \(allowed.joined(separator: ", "))")
             }
+        case .listOf(let allowed):
+            guard let items = value as? [Any] else { throw AppStoreConnectProblem.wrongType(pointer, expected: "an array") }
+            for (index, item) in items.enumerated() { try check(item, .oneOf(allowed), pointer: pointer + "/\(index)") }
         case .checksums:
             guard let checksums = value as? [String: Any] else { throw AppStoreConnectProblem.wrongType(pointer, expected: "an object") }
             let parts: [(String, [String])] = [("file", ["MD5", "SHA_256"]), ("composite", ["MD5"])]

@@ -26,6 +26,12 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildBetaDetailsUpdate = "buildBetaDetails_updateInstance"
     case betaAppReviewSubmissionsCreate = "betaAppReviewSubmissions_createInstance"
     case betaAppReviewSubmissionsGet = "betaAppReviewSubmissions_getInstance"
+    // Webhooks (issue 37): an app's webhooks, created, read, changed and deleted; deliveries go out on state changes.
+    case appWebhooks = "apps_webhooks_getToManyRelated"
+    case webhooksCreate = "webhooks_createInstance"
+    case webhooksGet = "webhooks_getInstance"
+    case webhooksUpdate = "webhooks_updateInstance"
+    case webhooksDelete = "webhooks_deleteInstance"
     // Signing (issue 27): certificates, bundle ids, devices, profiles.
     case certificatesList = "certificates_getCollection"
     case certificatesCreate = "certificates_createInstance"
@@ -79,12 +85,13 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate, .appStoreVersionsCreate,
             .appStoreVersionLocalizationsCreate, .reviewSubmissionsCreate, .reviewSubmissionItemsCreate, .phasedReleasesCreate,
             .releaseRequestsCreate,
-            .certificatesCreate, .bundleIdsCreate, .profilesCreate:
+            .certificatesCreate, .bundleIdsCreate, .profilesCreate, .webhooksCreate:
             return "POST"
         case .buildUploadFilesUpdate, .buildsUpdate, .betaBuildLocalizationsUpdate, .buildBetaDetailsUpdate, .appStoreVersionsUpdate,
-            .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsUpdate, .phasedReleasesUpdate:
+            .appStoreVersionBuildUpdate, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsUpdate, .phasedReleasesUpdate,
+            .webhooksUpdate:
             return "PATCH"
-        case .buildUploadsDelete, .reviewSubmissionItemsDelete, .phasedReleasesDelete, .certificatesDelete, .profilesDelete:
+        case .buildUploadsDelete, .reviewSubmissionItemsDelete, .phasedReleasesDelete, .certificatesDelete, .profilesDelete, .webhooksDelete:
             return "DELETE"
         default:
             return "GET"
@@ -132,6 +139,9 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .phasedReleaseOfVersion: return "/v1/appStoreVersions/{id}/appStoreVersionPhasedRelease"
         case .releaseRequestsCreate: return "/v1/appStoreVersionReleaseRequests"
         case .appStoreVersionCustomerReviews: return "/v1/appStoreVersions/{id}/customerReviews"
+        case .appWebhooks: return "/v1/apps/{id}/webhooks"
+        case .webhooksCreate: return "/v1/webhooks"
+        case .webhooksGet, .webhooksUpdate, .webhooksDelete: return "/v1/webhooks/{id}"
         case .certificatesList, .certificatesCreate: return "/v1/certificates"
         case .certificatesGet, .certificatesDelete: return "/v1/certificates/{id}"
         case .bundleIdsList, .bundleIdsCreate: return "/v1/bundleIds"

@@ -178,6 +178,18 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
         var createdDate: Date
     }
 
+    /// A webhook (`POST /v1/webhooks`). The stand-in keeps the secret, as Apple must, to sign deliveries; the
+    /// `Webhook` documents it answers with never carry it.
+    struct Webhook: Codable, Sendable {
+        var id: String
+        var appID: String
+        var name: String
+        var url: String
+        var secret: String
+        var eventTypes: [String]
+        var enabled: Bool
+    }
+
     /// Apps get Apple-style numeric ids counted from here; everything else gets a UUID.
     var nextAppNumber = 1_600_000_001
     var apps: [App] = []
@@ -195,6 +207,7 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var reviewItems: [ReviewItem] = []
     var phasedReleases: [PhasedRelease] = []
     var customerReviews: [CustomerReview] = []
+    var webhooks: [Webhook] = []
     /// Certificates, bundle ids, devices and profiles (optional, so a state file from before them still loads).
     var signing: AppStoreConnectSigningState?
 }
@@ -220,6 +233,7 @@ extension AppStoreConnectSnapshot {
         reviewItems = try list(.reviewItems)
         phasedReleases = try list(.phasedReleases)
         customerReviews = try list(.customerReviews)
+        webhooks = try list(.webhooks)
         signing = try container.decodeIfPresent(AppStoreConnectSigningState.self, forKey: .signing)
     }
 }

@@ -59,6 +59,8 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         // The reason stays in the record: Apple's answer says only that the credentials are invalid.
         let rejection = verifier.rejection(of: exchange.header("Authorization"), now: Date())
         let reply = rejection != nil ? Reply(.unauthorized) : await answer(exchange, match: match, body: Data(body))
+        // Deliveries the request caused go out before its answer, so a client that saw the answer can count on them.
+        await deliverWebhooks()
         await write(reply, to: exchange, operation: match.operation, requestBody: body.isEmpty ? nil : Data(body), rejection: rejection)
     }
 
@@ -159,7 +161,7 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
                     ],
                 ], [], true
             )
-        case .reviewSubmissionItemsOfSubmission:
+        case .reviewSubmissionItemsOfSubmission, .appWebhooks:
             return ([:], [], true)
         case .appStoreVersionCustomerReviews:
             return (["rating": ["1", "2", "3", "4", "5"], "territory": nil, "reviewTerritory": nil], ["rating", "-rating", "createdDate", "-createdDate"], true)

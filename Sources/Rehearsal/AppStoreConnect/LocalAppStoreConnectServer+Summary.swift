@@ -16,6 +16,7 @@ extension LocalAppStoreConnectServer {
     /// what's new en-US for 1.4.0: "Fixes the login crash"
     /// review submission IOS WAITING_FOR_REVIEW: 1.4.0
     /// App Store review and release requests since start: 9 reads, 8 writes
+    /// webhook com.example.app http://127.0.0.1:8081/asc: 2 deliveries since start, 2 answered 2xx
     /// bytes received on upload URLs since start: 12.3 MiB
     /// ```
     public func summary() -> [String] {
@@ -80,6 +81,14 @@ extension LocalAppStoreConnectServer {
                 lines.append("App Store review and release requests since start: \(release.count - writes) reads, \(writes) writes")
             }
             lines += signingSummary(snapshot)
+            // Webhooks (never their secret) and the signed deliveries they got.
+            for webhook in snapshot.webhooks {
+                let sent = state.deliveries.filter { $0.webhookID == webhook.id }
+                let answered = sent.filter { $0.status.map { (200..<300).contains($0) } ?? false }.count
+                lines.append(
+                    "webhook \(bundleID(webhook.appID)) \(Echo.text(webhook.url, limit: 80))\(webhook.enabled ? "" : " (disabled)"): "
+                        + "\(sent.count) deliveries since start, \(answered) answered 2xx")
+            }
             if !lines.isEmpty || state.uploadedBytes > 0 {
                 lines.append("bytes received on upload URLs since start: \(ByteFormat.size(state.uploadedBytes))")
             }

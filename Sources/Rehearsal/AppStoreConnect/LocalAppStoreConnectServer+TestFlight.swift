@@ -39,6 +39,8 @@ extension LocalAppStoreConnectServer {
         case .certificatesList, .certificatesCreate, .certificatesGet, .certificatesDelete, .bundleIdsList, .bundleIdsCreate,
             .bundleIdProfiles, .devicesList, .profilesList, .profilesCreate, .profilesGet, .profilesDelete:
             return try handleSigning(request)
+        case .appWebhooks, .webhooksCreate, .webhooksGet, .webhooksUpdate, .webhooksDelete:
+            return try handleWebhooks(request)
         }
     }
 

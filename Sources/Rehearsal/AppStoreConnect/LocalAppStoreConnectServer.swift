@@ -82,6 +82,9 @@ public final class LocalAppStoreConnectServer: Sendable {
         var faults = FaultSchedule<AppStoreConnectFault>()
         var exchanges: [AppStoreConnectExchange] = []
         var uploadedBytes: Int64 = 0
+        /// Signed webhook deliveries waiting to be sent (``deliverWebhooks()``), and those sent.
+        var outbox: [AppStoreConnectWebhookDelivery] = []
+        var deliveries: [AppStoreConnectWebhookDelivery] = []
     }
 
     public let configuration: Configuration
@@ -165,10 +168,13 @@ public final class LocalAppStoreConnectServer: Sendable {
     }
 
     /// Runs `change` on the state under the lock and persists the snapshot, unless `change` throws (handlers
-    /// throw before they change anything).
+    /// throw before they change anything). A build upload or App Store version whose state changed queues a signed
+    /// delivery for each of its app's webhooks that asked for the event.
     func mutate<T>(_ change: (inout State) throws -> T) rethrows -> T {
         try state.withLock { state in
+            let before = Self.watchedStates(state.snapshot)
             let result = try change(&state)
+            queueDeliveries(since: before, in: &state)
             stateFile.save(state.snapshot)
             return result
         }

@@ -106,7 +106,7 @@ public final class Engine: Sendable {
             pipeline: definition.name, file: definition.file, profile: plan.profile, branch: plan.git.branch,
             dryRun: plan.options.dryRun, interrupted: isInterrupted, preflightFailed: preflightFailed,
             startedAt: started, duration: Date().timeIntervalSince(started),
-            steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures)
+            steps: plan.steps.compactMap { results[$0.id] }, teardownFailures: teardownFailures, runner: plan.options.os)
         // A run with --only did part of the pipeline: its journal stays for the rest (the next job of an exported
         // workflow, or a later --resume).
         if result.exitCode == ExitCodes.success && !result.dryRun && plan.options.only.isEmpty { journal?.remove() }

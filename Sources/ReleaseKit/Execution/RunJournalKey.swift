@@ -93,15 +93,7 @@ public struct RunJournalKey: Sendable {
 
     /// Whether `signature` is `line`'s (compared in constant time).
     func verifies(_ signature: String, of line: Data, header: Data) -> Bool {
-        guard signature.utf8.count == 64 else { return false }
-        var expected = Data()
-        var index = signature.startIndex
-        while index < signature.endIndex {
-            let next = signature.index(index, offsetBy: 2)
-            guard let byte = UInt8(signature[index..<next], radix: 16) else { return false }
-            expected.append(byte)
-            index = next
-        }
-        return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: header + Data([0x0A]) + line, using: key)
+        guard signature.utf8.count == 64, let expected = Hex.bytes(signature) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(Data(expected), authenticating: header + Data([0x0A]) + line, using: key)
     }
 }

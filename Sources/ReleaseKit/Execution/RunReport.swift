@@ -13,7 +13,8 @@ public enum RunReport {
             "exit_code": Int(result.exitCode),
             "started_at": Timestamp.iso8601(result.startedAt),
             "duration": rounded(result.duration),
-            "steps": result.steps.map(step),
+            "runner": result.runner,
+            "steps": result.steps.map { step($0, runner: result.runner) },
         ]
         if !result.teardownFailures.isEmpty { object["teardown_failures"] = result.teardownFailures }
         object["profile"] = result.profile ?? NSNull()
@@ -21,8 +22,9 @@ public enum RunReport {
         return object
     }
 
-    /// One step's entry.
-    public static func step(_ step: StepResult) -> [String: Any] {
+    /// One step's entry; `runner` is the kind of machine it ran on (`release report --cost` adds up `duration` per
+    /// runner kind).
+    public static func step(_ step: StepResult, runner: String? = nil) -> [String: Any] {
         var object: [String: Any] = [
             "id": step.id,
             "kind": step.kind,
@@ -33,6 +35,7 @@ public enum RunReport {
             "outputs": step.outputs.mapValues(value),
             "artifacts": step.artifacts.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
         ]
+        if let runner { object["runner"] = runner }
         if let message = step.message { object["message"] = message }
         if let status = step.exitStatus { object["exit_status"] = Int(status) }
         if !step.effects.isEmpty { object["effects"] = step.effects.map(effect) }

@@ -16,6 +16,9 @@ public struct RunResult: Sendable, Equatable {
     public var steps: [StepResult]
     /// Teardowns that failed (`step: what: why`): the machine was not left as the run found it.
     public var teardownFailures: [String] = []
+    /// The kind of runner the steps ran on (`macos`, `linux`): this machine's (``Platform/systemKind``), or the
+    /// `--os` a simulated runner passed.
+    public var runner: String = Platform.systemKind
 
     /// The process exit code, as DESIGN §3 fixes it: 130 interrupted, 1 a step failed, 2 a gate rejected, 0.
     public var exitCode: Int32 {

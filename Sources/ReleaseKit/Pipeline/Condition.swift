@@ -34,18 +34,8 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// This machine's system name as `os` spells it.
-    public static var currentSystem: String {
-        #if os(macOS)
-        return "macos"
-        #elseif os(Linux)
-        return "linux"
-        #elseif os(Windows)
-        return "windows"
-        #else
-        return "unknown"
-        #endif
-    }
+    /// This machine's system name as `os` spells it (``Platform/systemKind``).
+    public static var currentSystem: String { Platform.systemKind }
 
     public func evaluate(_ facts: Facts) -> Bool {
         switch self {

@@ -15,6 +15,29 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The bytes `text` spells, two digits a byte in either case; nil for an odd count or any other character.
+    public static func bytes(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for unit in text.utf8 {
+            let nibble: UInt8
+            switch unit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = unit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = unit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = unit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return high == nil ? bytes : nil
+    }
+
     /// `0x7f`: one byte as C writes it, for messages about a file's contents.
     public static func byte(_ byte: UInt8) -> String {
         "0x" + string([byte])

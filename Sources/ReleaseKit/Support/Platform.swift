@@ -33,6 +33,20 @@ import Glibc
 
 /// System calls whose spelling differs between Darwin and Glibc.
 public enum Platform {
+    /// The kind of machine this is, as pipelines (`when: {"os": …}`), run reports (`runner`) and exported workflows
+    /// spell it: `macos`, `linux`, `windows`.
+    public static var systemKind: String {
+        #if os(macOS)
+        return "macos"
+        #elseif os(Linux)
+        return "linux"
+        #elseif os(Windows)
+        return "windows"
+        #else
+        return "unknown"
+        #endif
+    }
+
     /// The modification time of a `stat` result, in whole seconds since 1970.
     public static func modificationTime(_ info: stat) -> Int {
         #if canImport(Darwin)

@@ -164,7 +164,7 @@ public enum BumpPlanner {
         case .xcconfig:
             return site.quoted ? "\"\(value)\"" : value
         case .xmlPlist:
-            return InfoPlistFile.escape(value)
+            return XMLEntities.escape(value)
         case .text, .binaryPlist:
             return value
         case .yaml:

@@ -94,7 +94,7 @@ public struct InfoPlistFile: Sendable {
                 if bytes[index] == UInt8(ascii: "<"), bytes[index...].starts(with: end) {
                     let range = start..<index
                     index += end.count
-                    return (unescape(String(decoding: bytes[range], as: UTF8.self)), range)
+                    return (XMLEntities.decode(String(decoding: bytes[range], as: UTF8.self)), range)
                 }
                 if bytes[index] == UInt8(ascii: "\n") { line += 1 }
                 index += 1
@@ -161,20 +161,5 @@ public struct InfoPlistFile: Sendable {
             if depth == 1 { pendingKey = nil }
         }
         return sites
-    }
-
-    static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;")
-            .replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Xcode writes these files in a plain, fixed form (no DTD, no namespaces, no CDATA in the parts read here), so a
 /// scanner of tags and quoted attributes is enough and keeps the binary free of libxml2. Character references in
-/// attribute values are decoded. The input is bounded by ``maximumBytes``; a malformed tag ends the scan there.
+/// attribute values are decoded (``XMLEntities``). The input is bounded by ``maximumBytes``; a malformed tag ends the scan there.
 struct XMLStartTags {
     struct Tag: Equatable {
         var name: String
@@ -87,7 +87,7 @@ struct XMLStartTags {
                     let start = index
                     while index < bytes.count, bytes[index] != quote { index += 1 }
                     guard index < bytes.count else { return tags }
-                    attributes[key] = decodeEntities(String(decoding: bytes[start..<index], as: UTF8.self))
+                    attributes[key] = XMLEntities.decode(String(decoding: bytes[start..<index], as: UTF8.self))
                     index += 1
                 }
                 tags.append(Tag(name: element, attributes: attributes, depth: open.count, path: open))
@@ -95,32 +95,5 @@ struct XMLStartTags {
             }
         }
         return tags
-    }
-
-    /// `&quot;`, `&amp;`, `&lt;`, `&gt;`, `&apos;` and numeric references.
-    static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semicolon) <= 10 else {
-                result += rest[amp...]
-                return result
-            }
-            let entity = rest[rest.index(after: amp)..<semicolon]
-            switch entity {
-            case "quot": result += "\""
-            case "amp": result += "&"
-            case "lt": result += "<"
-            case "gt": result += ">"
-            case "apos": result += "'"
-            default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let number, let scalar = Unicode.Scalar(number) { result.unicodeScalars.append(scalar) } else { result += "&" + entity + ";" }
-            }
-            rest = rest[rest.index(after: semicolon)...]
-        }
-        return result + rest
     }
 }

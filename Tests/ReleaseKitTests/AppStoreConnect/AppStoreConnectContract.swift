@@ -2,7 +2,7 @@ import Foundation
 import ReleaseKit
 import ReleaseTestSupport
 
-/// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset.json`, the
+/// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset-4.4.1-extended.json`, the
 /// OpenAPI 3.0 subset of the operations a release needs) as a checker for JSON bodies, so tests can prove the
 /// stand-in answers, and the client asks, in exactly Apple's shapes.
 ///
@@ -34,16 +34,6 @@ struct AppStoreConnectContract: Sendable {
     /// The contract, loaded once; nil when the file is missing or unreadable.
     static let shared: AppStoreConnectContract? = {
         guard let data = FileManager.default.contents(atPath: path),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        else { return nil }
-        return AppStoreConnectContract(document: SendableJSON(object))
-    }()
-
-    /// The extended contract beside it (`openapi-release-subset-4.4.1-extended.json`: the 59 operations and 30 more,
-    /// customer reviews among them), loaded once; nil when missing.
-    static let extended: AppStoreConnectContract? = {
-        let file = (path as NSString).deletingLastPathComponent + "/openapi-release-subset-4.4.1-extended.json"
-        guard let data = FileManager.default.contents(atPath: file),
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return nil }
         return AppStoreConnectContract(document: SendableJSON(object))

@@ -210,8 +210,8 @@ import Testing
         #expect(reviews.target.contains("fields%5BcustomerReviews%5D=rating,createdDate&sort=-createdDate&limit=200"))
     }
 
-    /// The reviews request and the stand-in's answer follow Apple's extended contract (4.4.1), and every other
-    /// exchange of a check the release subset.
+    /// The reviews request and the stand-in's answer follow Apple's extended contract (4.4.1), as does every other
+    /// exchange of a check.
     @Test(.needsShared(.appStoreConnect)) func theReviewsExchangeFollowsApplesContract() async throws {
         let setup = try await Setup(series: [], reviews: [5, 4, 4, 5, 3])
         _ = try await setup.check {
@@ -220,7 +220,7 @@ import Testing
             $0.minRating = 4
             $0.minReviews = 5
         }
-        let extended = try #require(AppStoreConnectContract.extended)
+        let extended = try #require(AppStoreConnectContract.shared)
         let reviews = try #require(setup.fixture.server.exchanges().first { $0.operationID == "appStoreVersions_customerReviews_getToManyRelated" })
         #expect(reviews.status == 200)
         let operation = "appStoreVersions_customerReviews_getToManyRelated"

@@ -200,6 +200,21 @@ extension VersioningTests {
             #expect(plist.strings["CFBundleShortVersionString"] == "$(MARKETING_VERSION)")
         }
 
+        /// An Info.plist string and a scheme's attribute are decoded alike, numeric references included: the two
+        /// readers share one decoder, so a value reads the same wherever Xcode keeps it.
+        @Test func infoPlistAndSchemeDecodeCharacterReferencesAlike() throws {
+            let encoded = "R&amp;D &#8211; &#x31;.0 &lt;beta&gt;"
+            let decoded = "R&D \u{2013} 1.0 <beta>"
+            let xml = "<plist version=\"1.0\"><dict><key>CFBundleDisplayName</key><string>\(encoded)</string></dict></plist>\n"
+            let folder = try write(["Info.plist": xml])
+            let plist = try InfoPlistFile(contentsOf: folder + "/Info.plist")
+            #expect(plist.strings["CFBundleDisplayName"] == decoded)
+            let tags = XMLStartTags.scan("<Scheme><BuildableReference BlueprintName = \"\(encoded)\"/></Scheme>")
+            #expect(tags.last?.attributes["BlueprintName"] == decoded)
+            #expect(XMLEntities.decode(XMLEntities.escape("a & <b>")) == "a & <b>")
+            #expect(XMLEntities.decode("&bogus; &#xZZ; & no end") == "&bogus; &#xZZ; & no end")
+        }
+
         /// INFOPLIST_PREPROCESS: directives and branches not taken become blanks of the same length, so offsets
         /// and lines stay those of the file on disk.
         @Test func plistPreprocessorKeepsOffsets() throws {

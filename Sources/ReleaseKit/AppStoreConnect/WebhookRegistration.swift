@@ -1,0 +1,99 @@
+import Foundation
+
+/// `release webhook create`: gives an app the webhook a release resumes from, converging. The app's webhooks are
+/// listed (`GET /v1/apps/{id}/webhooks`); one with the same URL is updated (`PATCH /v1/webhooks/{id}`: secret,
+/// event types, enabled), else one is created (`POST /v1/webhooks` with `WebhookCreateRequest`: `name`, `url`,
+/// `secret`, `eventTypes`, `enabled`, and relationship `app`, all required by the contract). Running it twice leaves
+/// one webhook.
+public struct WebhookRegistration: Sendable {
+    /// What to register.
+    public struct Request: Sendable {
+        public var bundleID: String
+        public var url: String
+        public var secret: String
+        public var name: String
+        public var eventTypes: [String]
+
+        public init(bundleID: String, url: String, secret: String, name: String, eventTypes: [String]) {
+            self.bundleID = bundleID
+            self.url = url
+            self.secret = secret
+            self.name = name
+            self.eventTypes = eventTypes
+        }
+    }
+
+    /// What App Store Connect holds afterwards.
+    public struct Outcome: Sendable, Equatable {
+        public var webhookID: String
+        public var appID: String
+        /// Created now (false: an existing webhook with the same URL was updated).
+        public var created: Bool
+
+        public var json: [String: Any] { ["webhook_id": webhookID, "app_id": appID, "created": created] }
+    }
+
+    /// `Webhook.attributes` (the contract never returns the secret).
+    struct Attributes: Decodable, Sendable {
+        var enabled: Bool?
+        var eventTypes: [String]?
+        var name: String?
+        var url: String?
+    }
+
+    /// The contract's `WebhookEventType` values.
+    public static let eventTypes: Set<String> = [
+        "ALTERNATIVE_DISTRIBUTION_PACKAGE_AVAILABLE_UPDATED", "ALTERNATIVE_DISTRIBUTION_PACKAGE_VERSION_CREATED",
+        "ALTERNATIVE_DISTRIBUTION_TERRITORY_AVAILABILITY_UPDATED", "APP_STORE_VERSION_APP_VERSION_STATE_UPDATED",
+        "BACKGROUND_ASSET_VERSION_APP_STORE_RELEASE_STATE_UPDATED", "BACKGROUND_ASSET_VERSION_EXTERNAL_BETA_RELEASE_STATE_UPDATED",
+        "BACKGROUND_ASSET_VERSION_INTERNAL_BETA_RELEASE_CREATED", "BACKGROUND_ASSET_VERSION_STATE_UPDATED",
+        "BETA_FEEDBACK_CRASH_SUBMISSION_CREATED", "BETA_FEEDBACK_SCREENSHOT_SUBMISSION_CREATED",
+        "BUILD_BETA_DETAIL_EXTERNAL_BUILD_STATE_UPDATED", "BUILD_UPLOAD_STATE_UPDATED",
+    ]
+
+    public let client: AppStoreConnectClient
+
+    public init(client: AppStoreConnectClient) {
+        self.client = client
+    }
+
+    /// Checks a request before anything is sent.
+    /// - Throws: ``WebhookError/create(_:)`` naming the bad value (never the secret's).
+    public static func check(_ request: Request) throws {
+        guard let components = URLComponents(string: request.url), ["https", "http"].contains(components.scheme?.lowercased() ?? ""),
+            !(components.host ?? "").isEmpty
+        else {
+            throw WebhookError.create("--url '\(request.url)' is not an http(s) URL with a host")
+        }
+        guard !request.secret.isEmpty else { throw WebhookError.noSecret }
+        guard !request.eventTypes.isEmpty else { throw WebhookError.create("no event types") }
+        for type in request.eventTypes where !eventTypes.contains(type) {
+            throw WebhookError.create("--event '\(type)' is not a WebhookEventType (one of \(eventTypes.sorted().joined(separator: ", ")))")
+        }
+        guard !request.name.isEmpty, request.name.count <= 200 else { throw WebhookError.create("--name must be 1 to 200 characters") }
+    }
+
+    /// Creates or updates the app's webhook for `request.url`.
+    /// - Throws: ``WebhookError`` for a bad request, ``AppStoreConnectError`` with Apple's answer.
+    public func register(_ request: Request) async throws -> Outcome {
+        try Self.check(request)
+        let app = try await AppStoreConnectCatalog(client: client).app(bundleID: request.bundleID)
+        let existing = try await client.resources(Attributes.self, "/v1/apps/\(app.id)/webhooks")
+        let attributes: [String: Any] = [
+            "name": request.name, "url": request.url, "secret": request.secret, "eventTypes": request.eventTypes, "enabled": true,
+        ]
+        if let webhook = existing.first(where: { $0.attributes?.url == request.url }) {
+            let document: [String: Any] = ["data": ["type": "webhooks", "id": webhook.id, "attributes": attributes]]
+            _ = try await client.write("PATCH", "/v1/webhooks/\(webhook.id)", document, as: Attributes.self)
+            return Outcome(webhookID: webhook.id, appID: app.id, created: false)
+        }
+        let document: [String: Any] = [
+            "data": [
+                "type": "webhooks", "attributes": attributes,
+                "relationships": ["app": AppStoreConnectClient.linkage("apps", app.id)],
+            ]
+        ]
+        let created = try await client.write("POST", "/v1/webhooks", document, as: Attributes.self)
+        return Outcome(webhookID: created.id, appID: app.id, created: true)
+    }
+}

@@ -2,9 +2,9 @@
 """Fails when code uses a declaration from a layer it may not use (DESIGN.md §2), read from the compiler's index.
 
 The layers of ReleaseKit, each using only those to its right:
-  Execution → Planning → Pipeline → Steps → {Apple, AppStoreConnect, GitHub} → {Versioning, Artifacts} → HTTP → Support
+  Execution → Planning → Pipeline → Steps → {Apple, AppStoreConnect, GitHub, Sentry} → {Versioning, Artifacts} → HTTP → Support
 Folders of one brace group do not use each other; Support uses nothing of ours. Above ReleaseKit sits Rehearsal (the
-local servers), layered the same way: (its top folder) → Tools → {AppStoreConnect, GitHub, Recording} → Server. Above
+local servers), layered the same way: (its top folder) → Tools → {AppStoreConnect, GitHub, Recording, Sentry} → Server. Above
 both, the executable `release`, whose two folders use each other, and nothing uses it. And the C libraries: only `ReleaseKit/HTTP/` imports CCurl, only `ReleaseKit/Artifacts/` imports CArchive and
 CZlib; nothing else sees C.
 
@@ -37,8 +37,8 @@ SOURCES = os.path.join(ROOT, "Sources")
 MUTUAL = {"release"}
 LAYERS = {
     "release": [["(top)", "Commands"]],
-    "Rehearsal": [["(top)"], ["Tools"], ["AppStoreConnect", "GitHub", "Recording"], ["Server"]],
-    "ReleaseKit": [["Execution"], ["Planning"], ["Pipeline"], ["Steps"], ["Apple", "AppStoreConnect", "GitHub"],
+    "Rehearsal": [["(top)"], ["Tools"], ["AppStoreConnect", "GitHub", "Recording", "Sentry"], ["Server"]],
+    "ReleaseKit": [["Execution"], ["Planning"], ["Pipeline"], ["Steps"], ["Apple", "AppStoreConnect", "GitHub", "Sentry"],
                    ["Versioning", "Artifacts"], ["HTTP"], ["Support"]],
 }
 # Targets, each using only those to its right.

@@ -31,7 +31,7 @@ commit, the branch named only by CI_COMMIT_BRANCH.
 
 Events (issue 37): `--event push` (the default), `workflow_dispatch` with `--input NAME=VALUE`, `schedule` or
 `repository_dispatch` (`--payload-branch`) on GitHub, whose job-level `if:` are evaluated (`github.event_name`,
-`inputs.*`, `needs.*.outputs.*`, `!`, `&&`, `||`, `==`, `!=`); on GitLab `--pipeline-source` (`push`, `schedule`,
+`github.event.schedule`: `--schedule CRON`, else the resumes' every 30 minutes, `inputs.*`, `needs.*.outputs.*`, `!`, `&&`, `||`, `==`, `!=`); on GitLab `--pipeline-source` (`push`, `schedule`,
 `trigger`) and `--variable NAME=VALUE`, whose `rules:` are evaluated the same way (`$NAME`), and `needs:` marked
 `optional` may name a job the pipeline does not run. Each play is a workflow run of its own (`--run-id`, default 1:
 GITHUB_RUN_ID, GitLab's CI_PIPELINE_ID): every artifact it uploads is also kept under WORK/runs/RUN/NAME, which the
@@ -46,7 +46,7 @@ makes to a command.
 
   simulate-actions.py WORKFLOW --origin REPO --branch BRANCH --work DIR
                       [--env NAME=VALUE]... [--secret NAME=VALUE]... [--job JOB]... [--run-id N]
-                      [--event EVENT] [--input NAME=VALUE]... [--payload-branch BRANCH]
+                      [--event EVENT] [--schedule CRON] [--input NAME=VALUE]... [--payload-branch BRANCH]
                       [--pipeline-source SOURCE] [--variable NAME=VALUE]...
 
 --job plays only the named jobs (again), with the artifacts an earlier play left in WORK/artifacts.
@@ -373,7 +373,9 @@ def github_context(arguments, job_outputs):
     """What the exports' expressions read: the event, the inputs, the jobs' outputs (steps' are added per job)."""
     context = {"github.event_name": arguments.event, "github.token": "simulated-token",
                "github.workflow_ref": f"owner/{os.path.basename(os.path.abspath(arguments.origin))}/.github/workflows/release.yml@refs/heads/{arguments.branch}",
-               "github.event.client_payload.branch": arguments.payload_branch or ""}
+               "github.event.client_payload.branch": arguments.payload_branch or "",
+               # The cron a scheduled run was started by: --schedule, else the resumes' (every 30 minutes).
+               "github.event.schedule": (arguments.schedule or "*/30 * * * *") if arguments.event == "schedule" else ""}
     for item in arguments.input:
         name, value = item.split("=", 1)
         context["inputs." + name] = value == "true" if value in ("true", "false") else value
@@ -707,6 +709,7 @@ def main():
     parser.add_argument("--event", default="push")
     parser.add_argument("--input", action="append", default=[])
     parser.add_argument("--payload-branch", default="")
+    parser.add_argument("--schedule", default="")
     parser.add_argument("--pipeline-source", default="push")
     parser.add_argument("--variable", action="append", default=[])
     arguments = parser.parse_args()

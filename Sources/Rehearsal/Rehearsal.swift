@@ -9,6 +9,8 @@ import _CryptoExtras
 /// - `github`: a ``LocalGitHubServer`` kept on disk, so a second rehearsal shows how a re-run converges;
 /// - `appstore`: a ``LocalAppStoreConnectServer`` kept in `<storage>/appstore`, creating apps and beta groups as
 ///   they are looked up;
+/// - `sentry`: a ``LocalSentryServer`` answering release health from a scripted series kept in `<storage>/sentry`
+///   (`series.json`, editable), so successive rehearsals of a rollout guard see a build's health change;
 /// - `http` and `slack`: a ``RecordingServer`` for plain HTTP endpoints and webhooks, which receives each
 ///   request with the original host as the first path segment (``ServiceEndpoints/url(_:for:)``).
 ///
@@ -27,6 +29,8 @@ public final class Rehearsal: Sendable {
     public let appStore: LocalAppStoreConnectServer
     /// The stand-in for plain HTTP endpoints.
     public let http: RecordingServer
+    /// The Sentry stand-in: scripted release health, kept in `<storage>/sentry` (edit `series.json` there).
+    public let sentry: LocalSentryServer
     /// Each service with a stand-in → the stand-in's base URL.
     public let endpoints: [Service: String]
     /// Where the GitHub stand-in keeps its releases.
@@ -77,16 +81,18 @@ public final class Rehearsal: Sendable {
             environment[name] = Self.isCertificateKey(name) ? try Self.certificateKey(storage: storage) : Self.placeholder(for: name)
         }
         http = RecordingServer()
+        sentry = try LocalSentryServer(configuration: .init(storageDirectory: (storage as NSString).appendingPathComponent("sentry")))
         do {
             let recording = try http.start()
             endpoints = [
-                .github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording,
+                .github: try github.start(), .appstore: try appStore.start(), .http: recording, .slack: recording, .sentry: try sentry.start(),
                 .git: (storage as NSString).appendingPathComponent("git"),
             ]
         } catch {
             github.stop()
             appStore.stop()
             http.stop()
+            sentry.stop()
             throw error
         }
         self.storage = storage
@@ -128,7 +134,7 @@ public final class Rehearsal: Sendable {
     /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.
     public func header() -> String {
         var text =
-            "rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
+            "rehearsal: GitHub, App Store Connect, Sentry, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
         text += "rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout\n"
         if !placeholderSecrets.isEmpty {
             text += "rehearsal: placeholder values (masked) for secrets that are not set: \(placeholderSecrets.joined(separator: ", "))\n"
@@ -191,6 +197,12 @@ public final class Rehearsal: Sendable {
         let requests = http.summary()
         text += "rehearsal: local HTTP endpoint \(http.url)\n"
         text += requests.isEmpty ? "  nothing was received\n" : requests.map { "  \($0)\n" }.joined()
+        // Only when something asked: most pipelines never read release health.
+        let health = sentry.summary()
+        if !health.isEmpty {
+            text += "rehearsal: local Sentry \(sentry.url) (scripted health in \(sentry.configuration.storageDirectory ?? ""))\n"
+            text += health.map { "  \($0)\n" }.joined()
+        }
         return text
     }
 
@@ -201,7 +213,7 @@ public final class Rehearsal: Sendable {
             "github": ["url": github.url, "storage": storage, "releases": github.summary()] as [String: Any],
             "appstore": ["url": appStore.url, "storage": appStore.configuration.storageDirectory, "uploads": appStore.summary()] as [String: Any],
             "http": ["url": http.url, "requests": http.summary()] as [String: Any],
-        ]
+        ].merging(sentry.summary().isEmpty ? [:] : ["sentry": ["url": sentry.url, "requests": sentry.summary()] as [String: Any]]) { first, _ in first }
     }
 
     /// Stops every stand-in.
@@ -209,5 +221,6 @@ public final class Rehearsal: Sendable {
         github.stop()
         appStore.stop()
         http.stop()
+        sentry.stop()
     }
 }

@@ -29,6 +29,7 @@ struct Release: AsyncParsableCommand {
             CompletionCommand.self,
             RehearseToolsCommand.self,
             SigningCommand.self,
+            RolloutCommand.self,
             WebhookCommand.self,
             ReportCommand.self,
         ]

@@ -59,7 +59,7 @@ import Testing
         #expect(
             first.stderr.hasPrefix(
                 """
-                rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
+                rehearsal: GitHub, App Store Connect, Sentry, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
                 rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
                 rehearsal: placeholder values (masked) for secrets that are not set: SLACK_WEBHOOK_URL
 

@@ -14,6 +14,7 @@ public enum SharedReference {
         case realProjects = "real-projects"
         case appStoreConnect = "reference/app-store-connect/openapi-release-subset-4.4.1-extended.json"
         case gitlabCI = "reference/gitlab-ci/ci.schema.json"
+        case sentry = "reference/sentry/sentry-release-health-subset.json"
 
         /// What the piece is and how to get it.
         var source: String {
@@ -25,6 +26,9 @@ public enum SharedReference {
                 return "the release operations of Apple's App Store Connect OpenAPI document "
                     + "(https://developer.apple.com/sample-code/app-store-connect/app-store-connect-openapi-specification.zip), "
                     + "cut by the team's shared/reference/app-store-connect/extract.py; copy that folder there"
+            case .sentry:
+                return "the release-health operations of Sentry's OpenAPI document (getsentry/sentry-api-schema), "
+                    + "cut by the team's shared/reference/sentry/extract.py; copy that folder there"
             case .gitlabCI:
                 return "GitLab's .gitlab-ci.yml schema (gitlab-org/gitlab, app/assets/javascripts/editor/schema/ci.json); "
                     + "put it there or give its path in RELEASE_GITLAB_CI_SCHEMA"
@@ -51,7 +55,7 @@ public enum SharedReference {
         case .gitlabCI:
             return FileManager.default.fileExists(atPath: path(piece))
                 || ProcessInfo.processInfo.environment["RELEASE_GITLAB_CI_SCHEMA"].map { FileManager.default.fileExists(atPath: $0) } == true
-        case .appStoreConnect: return FileManager.default.fileExists(atPath: path(piece))
+        case .appStoreConnect, .sentry: return FileManager.default.fileExists(atPath: path(piece))
         }
     }
 

@@ -68,6 +68,8 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case phasedReleasesDelete = "appStoreVersionPhasedReleases_deleteInstance"
     case phasedReleaseOfVersion = "appStoreVersions_appStoreVersionPhasedRelease_getToOneRelated"
     case releaseRequestsCreate = "appStoreVersionReleaseRequests_createInstance"
+    // Customer reviews of a version (the 4.4.1 extended contract): the rollout guard reads their ratings.
+    case appStoreVersionCustomerReviews = "appStoreVersions_customerReviews_getToManyRelated"
 
     /// Whether the operation is one of the App Store release's (versions, review submissions, phased releases,
     /// release requests) rather than an upload's or TestFlight's.
@@ -136,6 +138,7 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
         case .phasedReleasesUpdate, .phasedReleasesDelete: return "/v1/appStoreVersionPhasedReleases/{id}"
         case .phasedReleaseOfVersion: return "/v1/appStoreVersions/{id}/appStoreVersionPhasedRelease"
         case .releaseRequestsCreate: return "/v1/appStoreVersionReleaseRequests"
+        case .appStoreVersionCustomerReviews: return "/v1/appStoreVersions/{id}/customerReviews"
         case .appWebhooks: return "/v1/apps/{id}/webhooks"
         case .webhooksCreate: return "/v1/webhooks"
         case .webhooksGet, .webhooksUpdate, .webhooksDelete: return "/v1/webhooks/{id}"

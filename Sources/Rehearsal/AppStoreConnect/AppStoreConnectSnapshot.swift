@@ -166,6 +166,18 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
         var totalPauseDuration: Int?
     }
 
+    struct CustomerReview: Codable, Sendable {
+        var id: String
+        var versionID: String
+        /// 1 to 5 stars.
+        var rating: Int
+        var title: String
+        var body: String
+        var reviewerNickname: String
+        var territory: String
+        var createdDate: Date
+    }
+
     /// A webhook (`POST /v1/webhooks`). The stand-in keeps the secret, as Apple must, to sign deliveries; the
     /// `Webhook` documents it answers with never carry it.
     struct Webhook: Codable, Sendable {
@@ -194,6 +206,7 @@ struct AppStoreConnectSnapshot: Codable, Sendable {
     var reviewSubmissions: [ReviewSubmission] = []
     var reviewItems: [ReviewItem] = []
     var phasedReleases: [PhasedRelease] = []
+    var customerReviews: [CustomerReview] = []
     var webhooks: [Webhook] = []
     /// Certificates, bundle ids, devices and profiles (optional, so a state file from before them still loads).
     var signing: AppStoreConnectSigningState?
@@ -219,6 +232,7 @@ extension AppStoreConnectSnapshot {
         reviewSubmissions = try list(.reviewSubmissions)
         reviewItems = try list(.reviewItems)
         phasedReleases = try list(.phasedReleases)
+        customerReviews = try list(.customerReviews)
         webhooks = try list(.webhooks)
         signing = try container.decodeIfPresent(AppStoreConnectSigningState.self, forKey: .signing)
     }

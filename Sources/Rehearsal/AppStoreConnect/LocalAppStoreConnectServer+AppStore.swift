@@ -43,6 +43,7 @@ extension LocalAppStoreConnectServer {
         case .phasedReleasesDelete: return try deletePhasedRelease(request)
         case .phasedReleaseOfVersion: return try phasedReleaseOfVersion(request)
         case .releaseRequestsCreate: return try createReleaseRequest(request)
+        case .appStoreVersionCustomerReviews: return try customerReviews(request)
         default: throw AppStoreConnectProblem.unknownPath
         }
     }

@@ -163,6 +163,8 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
             )
         case .reviewSubmissionItemsOfSubmission, .appWebhooks:
             return ([:], [], true)
+        case .appStoreVersionCustomerReviews:
+            return (["rating": ["1", "2", "3", "4", "5"], "territory": nil, "reviewTerritory": nil], ["rating", "-rating", "createdDate", "-createdDate"], true)
         case .certificatesList, .bundleIdsList, .bundleIdProfiles, .devicesList, .profilesList:
             return signingQuerySpec(operation)
         default:

@@ -34,7 +34,7 @@ extension LocalAppStoreConnectServer {
             .appStoreVersionLocalizationsGet, .appStoreVersionLocalizationsUpdate, .reviewSubmissionsList, .reviewSubmissionsCreate,
             .reviewSubmissionsGet, .reviewSubmissionsUpdate, .reviewSubmissionItemsOfSubmission, .reviewSubmissionItemsCreate,
             .reviewSubmissionItemsDelete, .phasedReleasesCreate, .phasedReleasesUpdate, .phasedReleasesDelete, .phasedReleaseOfVersion,
-            .releaseRequestsCreate:
+            .releaseRequestsCreate, .appStoreVersionCustomerReviews:
             return try await handleAppStore(request)
         case .certificatesList, .certificatesCreate, .certificatesGet, .certificatesDelete, .bundleIdsList, .bundleIdsCreate,
             .bundleIdProfiles, .devicesList, .profilesList, .profilesCreate, .profilesGet, .profilesDelete:

@@ -200,3 +200,9 @@ public struct PhasedReleaseAttributes: Decodable, Sendable {
 
 /// `AppStoreVersionReleaseRequest`: it has no attributes.
 public struct ReleaseRequestAttributes: Decodable, Sendable {}
+
+/// `CustomerReview`: one review of an App Store version; the guard reads its star `rating` (1 to 5).
+public struct CustomerReviewAttributes: Decodable, Sendable {
+    public var rating: Int?
+    public var createdDate: String?
+}

@@ -765,6 +765,7 @@ public final class Engine: Sendable {
             promisedPaths: promisedPaths,
             generatedPaths: generatedPaths,
             run: run,
+            placeholderValues: Set(plan.options.placeholderSecrets.compactMap { plan.options.environment[$0] }),
             sink: { [self] event in
                 // A preflight warning is held: a dry run shows it with the step's result, a real run's `run` gives it.
                 if preflight, case .warning(let text) = event {

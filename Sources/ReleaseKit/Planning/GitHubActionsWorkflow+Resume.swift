@@ -28,8 +28,9 @@ extension GitHubActionsWorkflow {
         ]
     }
 
-    /// `on:` beside `push`: manual runs (and resumes), the schedule, and the webhook relay's dispatch.
-    func writeResumeTriggers(into out: inout YAMLWriter) {
+    /// `on:` beside `push`: manual runs (and resumes), the schedule (with a rollout guard's, when the pipeline has
+    /// one: `on:` holds one `schedule:` list), and the webhook relay's dispatch.
+    func writeResumeTriggers(guardSchedule: String?, into out: inout YAMLWriter) {
         out.line(1, "workflow_dispatch:")
         out.line(2, "inputs:")
         out.line(3, "resume:")
@@ -38,6 +39,7 @@ extension GitHubActionsWorkflow {
         out.line(4, "default: false")
         out.line(1, "schedule:")
         out.line(2, "- cron: \(YAMLWriter.scalar(Self.resumeSchedule))")
+        if let guardSchedule, guardSchedule != Self.resumeSchedule { out.line(2, "- cron: \(YAMLWriter.scalar(guardSchedule))") }
         out.line(1, "repository_dispatch:")
         out.line(2, "types: [\(Self.resumeDispatchType)]")
     }
@@ -88,15 +90,23 @@ extension GitHubActionsWorkflow {
         return paths
     }
 
+    /// The condition of a job that runs on the schedule `cron`: any scheduled run, unless the workflow has another
+    /// schedule (`other`, a rollout guard's or the resumes'), when it is the run of its own cron
+    /// (`github.event.schedule` is the cron that started the run).
+    static func scheduleCondition(_ cron: String, other: String?) -> String {
+        guard let other, other != cron else { return "github.event_name == 'schedule'" }
+        return "(github.event_name == 'schedule' && github.event.schedule == '\(cron)')"
+    }
+
     /// `open-releases`, and `find-JOB` and `resume-JOB` for each waiting job.
-    func writeResumeJobs(_ waiting: [WorkflowJob], into out: inout YAMLWriter) {
+    func writeResumeJobs(_ waiting: [WorkflowJob], sharingScheduleWith other: String?, into out: inout YAMLWriter) {
         let jobs = partition.jobs
         let needed = Set(jobs.flatMap(\.needs))
         let names = waiting.map { "\"\(Self.waitingArtifact(of: $0.id))\", \"\(Self.doneArtifact(of: $0.id))\"" }.joined(separator: ", ")
         let patterns = WorkflowResume.casePatterns(triggerBranchGlobs)
         out.line(1, "open-releases:")
         out.line(2, "name: Resume the releases waiting on Apple")
-        out.line(2, "if: github.event_name == 'schedule' || github.event_name == 'repository_dispatch'")
+        out.line(2, "if: \(Self.scheduleCondition(Self.resumeSchedule, other: other)) || github.event_name == 'repository_dispatch'")
         out.line(2, "runs-on: ubuntu-latest")
         out.line(2, "permissions:")
         out.line(3, "actions: write")

@@ -97,10 +97,12 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(2, "branches:")
             for branch in branches { out.line(3, "- \(YAMLWriter.scalar(Self.staticText(branch)))") }
         }
+        let guardJob = RolloutGuardJob(pipeline)
         if waiting.isEmpty {
             out.line(1, "workflow_dispatch:")
+            if let guardJob { writeSchedule(guardJob, into: &out) }
         } else {
-            writeResumeTriggers(into: &out)
+            writeResumeTriggers(guardSchedule: guardJob?.schedule, into: &out)
         }
         out.line(0, "concurrency:")
         out.line(1, "group: \(YAMLWriter.scalar("release-${{ github.workflow }}-${{ github.ref }}"))")
@@ -115,8 +117,13 @@ public struct GitHubActionsWorkflow: Sendable {
             out.line(1, "\(job.id):")
             out.line(2, "name: \(Self.literal("\(job.runner): \(job.steps.joined(separator: ", "))"))")
             out.line(2, "runs-on: \(runsOn(job))")
-            // Scheduled and dispatched resumes run only the jobs that resume waiting releases.
-            if !waiting.isEmpty { out.line(2, "if: \(Self.releaseRunCondition)") }
+            // Scheduled and dispatched resumes run only the jobs that resume waiting releases; a guard's schedule runs
+            // only the guard.
+            if !waiting.isEmpty {
+                out.line(2, "if: \(Self.releaseRunCondition)")
+            } else if guardJob != nil {
+                out.line(2, "if: \(YAMLWriter.scalar("github.event_name != 'schedule'"))")
+            }
             if !job.needs.isEmpty {
                 out.line(2, "needs: [\(job.needs.map(YAMLWriter.scalar).joined(separator: ", "))]")
             }
@@ -180,7 +187,8 @@ public struct GitHubActionsWorkflow: Sendable {
                 out.line(5, "overwrite: true")
             }
         }
-        if !waiting.isEmpty { writeResumeJobs(waiting, into: &out) }
+        if !waiting.isEmpty { writeResumeJobs(waiting, sharingScheduleWith: guardJob?.schedule, into: &out) }
+        if let guardJob { writeGuardJob(guardJob, sharingScheduleWith: waiting.isEmpty ? nil : Self.resumeSchedule, into: &out) }
         return out.text
     }
 

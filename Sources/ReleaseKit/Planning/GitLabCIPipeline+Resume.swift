@@ -61,14 +61,20 @@ extension GitLabCIPipeline {
         ] + WorkflowResume.unpack(job: job.id, found: found, stop: "exit 0", exportKey: "export RELEASE_JOURNAL_KEY=\"$key\"").map { "  " + $0 } + ["fi"]
     }
 
-    /// `open-releases`: on a schedule, triggers a resume pipeline on each release branch with an archive.
-    func writeOpenReleases(_ waiting: [WorkflowJob], into out: inout YAMLWriter) {
+    /// The variable a pipeline schedule sets to say it is the rollout guard's, when the file has both the guard and
+    /// resumes: GitLab keeps schedules outside the file, and a scheduled pipeline runs every job its rules allow.
+    static let scheduleVariable = "RELEASE_SCHEDULE"
+
+    /// `open-releases`: on a schedule (not the rollout guard's, when there is one), triggers a resume pipeline on each
+    /// release branch with an archive.
+    func writeOpenReleases(_ waiting: [WorkflowJob], sharingSchedulesWithGuard: Bool, into out: inout YAMLWriter) {
         let patterns = WorkflowResume.casePatterns(actions.triggerBranchGlobs)
         out.line(0, "open-releases:")
         out.line(1, "stage: release")
         out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))")
         out.line(1, "rules:")
-        out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"schedule\""))")
+        let guardSchedule = " && $\(Self.scheduleVariable) != \"\(RolloutGuardJob.id)\""
+        out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"schedule\"" + (sharingSchedulesWithGuard ? guardSchedule : "")))")
         out.line(2, "- when: never")
         out.line(1, "needs: []")
         out.line(1, "script:")

@@ -92,7 +92,12 @@ public struct GitLabCIPipeline: Sendable {
         }
         out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"web\""))")
         let waiting = WorkflowResume.waitingJobs(partition, pipeline: actions.pipeline)
-        if !waiting.isEmpty { writeResumeRules(into: &out) }
+        let guardJob = RolloutGuardJob(actions.pipeline)
+        if !waiting.isEmpty {
+            writeResumeRules(into: &out)
+        } else if guardJob != nil {
+            out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"schedule\""))")
+        }
         out.line(0, "stages:")
         out.line(1, "- release")
         out.line(0, "variables:")
@@ -120,6 +125,11 @@ public struct GitLabCIPipeline: Sendable {
             let steps = job.steps + partition.everyJob
             out.line(0, "\(job.id):")
             out.line(1, "stage: release")
+            // With waiting jobs, their rules keep every release job out of scheduled pipelines already.
+            if guardJob != nil, waiting.isEmpty {
+                out.line(1, "rules:")
+                out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE != \"schedule\""))")
+            }
             if job.runner.system != "macos" { out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))") }
             let tags = tags(of: job.runner)
             if !tags.isEmpty {
@@ -170,7 +180,8 @@ public struct GitLabCIPipeline: Sendable {
                 out.line(2, "expire_in: \(Self.expireIn)")
             }
         }
-        if !waiting.isEmpty { writeOpenReleases(waiting, into: &out) }
+        if !waiting.isEmpty { writeOpenReleases(waiting, sharingSchedulesWithGuard: guardJob != nil, into: &out) }
+        if let guardJob { writeGuardJob(guardJob, sharingSchedulesWithResumes: !waiting.isEmpty, into: &out) }
         return out.text
     }
 

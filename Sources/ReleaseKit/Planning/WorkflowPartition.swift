@@ -36,7 +36,8 @@ public struct WorkflowPartition: Sendable {
         var upstream: [Set<Int>] = []
         let order = pipeline.graph.topologicalOrder().filter { !finalSet.contains($0) && !reportSet.contains($0) } + reports
         for id in order {
-            guard let step = byID[id] else { continue }
+            // A rollout guard runs in its own scheduled job (``RolloutGuardJob``), not with the release.
+            guard let step = byID[id], !RolloutGuardJob.isGuard(step) else { continue }
             let waitsFor = Set((dependencies[id] ?? []).compactMap { jobOf[$0] })
             let chosen = jobs.indices.first { index in
                 jobs[index].runner == step.runner

@@ -6,6 +6,8 @@ public enum Service: String, Sendable, CaseIterable, Codable {
     case appstore
     /// Any other HTTP endpoint a step uploads to (crash reporters, tester distribution).
     case http
+    /// Sentry's API (release health, read by `appstore.rollout`'s guard).
+    case sentry
     /// Slack incoming webhooks.
     case slack
     /// Git remotes `git.push` pushes to. Its stand-in is a folder of bare repositories, one per remote name.

@@ -40,6 +40,9 @@ public final class StepContext: Sendable {
     public let run: RunStatus?
     /// What is at a path (kind, size, listing, contents): the one way steps look at files.
     public let files = LocalFiles()
+    /// The values of secrets a dry run filled with placeholders (``RunOptions/placeholderSecrets``): a step that would
+    /// send one to a remote service to read something (a dry run's real reads) can say it was not asked instead.
+    public let placeholderValues: Set<String>
     private let sink: @Sendable (StepEvent) -> Void
 
     public init(
@@ -58,6 +61,7 @@ public final class StepContext: Sendable {
         promisedPaths: [String: String] = [:],
         generatedPaths: [String] = [],
         run: RunStatus? = nil,
+        placeholderValues: Set<String> = [],
         sink: @escaping @Sendable (StepEvent) -> Void = { _ in }
     ) {
         self.stepID = stepID
@@ -75,6 +79,7 @@ public final class StepContext: Sendable {
         self.promisedPaths = promisedPaths
         self.generatedPaths = generatedPaths
         self.run = run
+        self.placeholderValues = placeholderValues
         self.sink = sink
     }
 

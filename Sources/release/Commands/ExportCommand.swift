@@ -82,6 +82,10 @@ struct ExportCommand: AsyncParsableCommand {
             }
             let jobs = workflow.partition.jobs
             Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
+            if let guardJob = RolloutGuardJob(workflow.pipeline) {
+                Terminal.writeError(
+                    "and job \(RolloutGuardJob.id) on \(RolloutGuardJob.runner) for \(guardJob.steps.joined(separator: ", ")), on the schedule '\(guardJob.schedule)' (UTC)\n")
+            }
         }
     }
 
@@ -162,6 +166,11 @@ struct ExportCommand: AsyncParsableCommand {
             }
             let jobs = configuration.partition.jobs
             Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
+            if let guardJob = RolloutGuardJob(configuration.actions.pipeline) {
+                Terminal.writeError(
+                    "and job \(RolloutGuardJob.id) for \(guardJob.steps.joined(separator: ", ")), run by a pipeline schedule: create one with cron '\(guardJob.schedule)' (CI/CD > Schedules)\n"
+                )
+            }
         }
     }
 }

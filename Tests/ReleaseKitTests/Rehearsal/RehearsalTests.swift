@@ -14,7 +14,7 @@ struct RehearsalTests {
         let rehearsal = try Rehearsal(storage: storage, environment: ["HOME": "/home/x"])
         defer { rehearsal.stop() }
 
-        #expect(Set(rehearsal.endpoints.keys) == [.github, .appstore, .http, .slack, .git])
+        #expect(Set(rehearsal.endpoints.keys) == [.github, .appstore, .http, .slack, .git, .sentry])
         #expect(rehearsal.endpoints[.git] == storage + "/git")
         #expect(rehearsal.endpoints[.slack] == rehearsal.endpoints[.http])
         let github = try #require(rehearsal.endpoints[.github])
@@ -93,7 +93,7 @@ struct RehearsalTests {
         #expect(try #require(rehearsal.environment["SIGNING_PASSWORD"]).hasPrefix("rehearsal-"))
         #expect(
             rehearsal.header() == """
-                rehearsal: GitHub, App Store Connect, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
+                rehearsal: GitHub, App Store Connect, Sentry, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine
                 rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout
                 rehearsal: placeholder values (masked) for secrets that are not set: GITHUB_TOKEN, SIGNING_PASSWORD, SLACK_WEBHOOK_URL
 

@@ -14,7 +14,11 @@
 #     resume on its branch (a `workflow_dispatch` with resume=true, a pipeline triggered with RELEASE_RESUME=true), and
 #     plays that (run 3): only the waiting job runs, from its archive;
 #  4. checks that App Store Connect has one upload of the build, in the TestFlight group, its version waiting for
-#     review; that xcodebuild archived once; that the tag names the bump's commit, pushed with the branch.
+#     review; that xcodebuild archived once; that the tag names the bump's commit, pushed with the branch;
+#  5. plays the same release again per engine, resumed by a webhook delivery instead of the schedule: Apple's signed
+#     delivery (HMAC-SHA256 of the body under the webhook's secret) goes through `release webhook`, which refuses a forged
+#     one and names the release of a real one; the relay then dispatches (GitHub: repository_dispatch for that branch)
+#     or triggers (GitLab: a pipeline with RELEASE_RESUME=true) the resume, checked as in 4.
 #
 #   scripts/simulate-waiting.sh [WORK_DIR]   # default: a new temporary folder
 #   RELEASE_BINARY=PATH                      # the release to use (default: swift build, .build/debug/release)
@@ -98,8 +102,9 @@ check() { # MESSAGE CONDITION...: fails the simulation with MESSAGE unless the c
   fi
 }
 
-simulate() { # ENGINE FILE WAITING_ARCHIVE SCHEDULE_ARGUMENTS RESUME_ARGUMENTS
-  local engine="$1" file="$2" archive="$3" schedule="$4" resume="$5"
+push_run() { # ENGINE FILE WAITING_ARCHIVE: from the release's start, the push run, which ends green and waiting; then
+  # Apple finishes (the stand-in restarts on the same state with processing done)
+  local engine="$1" file="$2" archive="$3"
   git -C "$origin" reset -q --hard "$started"
   git -C "$origin" tag --list 'v*' | while read -r tag; do git -C "$origin" tag -d "$tag" >/dev/null; done
   rm -rf "$work/artifacts" "$work/runs" "$work/archives" "$work/dispatches" "$work/fake-state" "$work/appstore-$engine"
@@ -116,25 +121,25 @@ simulate() { # ENGINE FILE WAITING_ARCHIVE SCHEDULE_ARGUMENTS RESUME_ARGUMENTS
   check "$engine: a tag was made before TestFlight" test -z "$(git -C "$origin" tag --list 'v*')"
   echo "simulate-waiting: $engine: the push run ended green, waiting: $(grep -o 'release waiting (not failed): [^;]*' "$work/play-1.log" | head -1)" >&2
 
-  # 3. Apple finished meanwhile; the scheduled run starts the resume, which runs the waiting job alone.
+  # Apple finished meanwhile.
   kill "$appstore_pid" 2>/dev/null || true
   wait "$appstore_pid" 2>/dev/null || true
   appstore "$engine" 0
-  echo "simulate-waiting: $engine: the scheduled run" >&2
+}
+
+resumed() { # ENGINE RUN RESUME_ARGUMENTS: plays the resume (run RUN), and checks the release is done, nothing built or
+  # uploaded again
+  local engine="$1" run="$2" file="$3" resume="$4"
   # shellcheck disable=SC2086
-  play "$engine" "$file" 2 $schedule > "$work/play-2.log" 2>&1 || { cat "$work/play-2.log" >&2; exit 1; }
-  check "$engine: the scheduled run started no resume on $branch: $(cat "$work/dispatches" 2>/dev/null)" grep -q "$branch" "$work/dispatches"
-  echo "simulate-waiting: $engine: the scheduled run started: $(cat "$work/dispatches")" >&2
-  # shellcheck disable=SC2086
-  play "$engine" "$file" 3 $resume > "$work/play-3.log" 2>&1 || { cat "$work/play-3.log" >&2; echo "simulate-waiting: $engine: the resume failed" >&2; exit 1; }
-  cat "$work/play-3.log" >&2
+  play "$engine" "$file" "$run" $resume > "$work/play-$run.log" 2>&1 || { cat "$work/play-$run.log" >&2; echo "simulate-waiting: $engine: the resume failed" >&2; exit 1; }
+  cat "$work/play-$run.log" >&2
 
   # 4. The release is done, and nothing was built or uploaded again.
   appstore_summary "$work/appstore-$engine/state.json" > "$work/$engine.txt"
   cat "$work/$engine.txt" >&2
   check "$engine: archived again in the resume" test "$(wc -l < "$work/archives")" -eq 1
   check "$engine: not one upload" test "$(grep -c '^upload ' "$work/$engine.txt")" -eq 1
-  check "$engine: the resume did not send the build again" grep -q "nothing to send" "$work/play-3.log"
+  check "$engine: the resume did not send the build again" grep -q "nothing to send" "$work/play-$run.log"
   check "$engine: no TestFlight group has the build" grep -q "^group Internal Testers: " "$work/$engine.txt"
   check "$engine: the version is not waiting for review" grep -q "^review submission IOS WAITING_FOR_REVIEW" "$work/$engine.txt"
   tags="$(git -C "$origin" tag --list 'v*')"
@@ -142,10 +147,65 @@ simulate() { # ENGINE FILE WAITING_ARCHIVE SCHEDULE_ARGUMENTS RESUME_ARGUMENTS
   check "$engine: the tag $tags does not name the commit the branch was pushed at" \
     test "$(git -C "$origin" rev-parse "$tags^{commit}")" = "$(git -C "$origin" rev-parse "refs/heads/$branch")"
   check "$engine: the tag names the commit the release started on, not the bump's" test "$(git -C "$origin" rev-parse "$tags^{commit}")" != "$started"
+}
+
+simulate() { # ENGINE FILE WAITING_ARCHIVE SCHEDULE_ARGUMENTS RESUME_ARGUMENTS
+  local engine="$1" file="$2" archive="$3" schedule="$4" resume="$5"
+  push_run "$engine" "$file" "$archive"
+  # 3. The scheduled run starts the resume, which runs the waiting job alone.
+  echo "simulate-waiting: $engine: the scheduled run" >&2
+  # shellcheck disable=SC2086
+  play "$engine" "$file" 2 $schedule > "$work/play-2.log" 2>&1 || { cat "$work/play-2.log" >&2; exit 1; }
+  check "$engine: the scheduled run started no resume on $branch: $(cat "$work/dispatches" 2>/dev/null)" grep -q "$branch" "$work/dispatches"
+  echo "simulate-waiting: $engine: the scheduled run started: $(cat "$work/dispatches")" >&2
+  resumed "$engine" 3 "$file" "$resume"
   echo "simulate-waiting: $engine: the resume finished TestFlight and App Review without building or uploading again; tag $tags" >&2
 }
+
+# The relay a team puts in front of `release webhook`: Apple POSTs a delivery signed with the webhook's secret (HMAC-SHA256
+# of the body in x-apple-signature), the relay hands body and header to `release webhook`, which verifies them and
+# names the release; only then does the relay resume it (GitHub: repository_dispatch with that branch; GitLab: a
+# pipeline trigger on it).
+secret="simulated webhook secret"
+deliver() { # ENGINE SIGNATURE: `release webhook` on the delivery in $work/delivery.json; its JSON on stdout
+  env APP_STORE_CONNECT_KEY_ID="$key_id" APP_STORE_CONNECT_ISSUER_ID="$issuer_id" APP_STORE_CONNECT_KEY="$(cat "$work/AuthKey.p8")" \
+    APP_STORE_CONNECT_API_URL="$(url_of "$work" "appstore-$1")" \
+    "$release" webhook --secret "$secret" --signature "$2" --json < "$work/delivery.json"
+}
+webhook() { # ENGINE FILE WAITING_ARCHIVE DISPATCH_ARGUMENTS RESUME_ARGUMENTS: the same release, resumed by a delivery
+  local engine="$1" file="$2" archive="$3" dispatch="$4" resume="$5"
+  push_run "$engine" "$file" "$archive"
+  # Apple's delivery: the build upload's state changed (the upload's id from App Store Connect's state).
+  upload="$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["buildUploads"][0]["id"])' "$work/appstore-$engine/state.json")"
+  printf '{"data":{"type":"buildUploadStateUpdated","id":"delivery-1","attributes":{"oldState":"PROCESSING","newState":"COMPLETE","timestamp":"2026-12-06T10:00:00Z"},"relationships":{"instance":{"data":{"type":"buildUploads","id":"%s"}}}}}' \
+    "$upload" > "$work/delivery.json"
+  signature="hmacsha256=$(openssl dgst -sha256 -hmac "$secret" < "$work/delivery.json" | sed 's/^.*= //')"
+  # A forged delivery (wrong signature) is refused, and the relay resumes nothing.
+  if deliver "$engine" "hmacsha256=$(printf '%064d' 0)" > "$work/forged.json" 2> "$work/forged.log"; then
+    echo "simulate-waiting: $engine: release webhook accepted a delivery with a wrong signature" >&2
+    exit 1
+  fi
+  check "$engine: the forged delivery was not refused for its signature: $(cat "$work/forged.log")" grep -q "signature" "$work/forged.log"
+  deliver "$engine" "$signature" > "$work/verified.json" 2> "$work/verified.log" || { cat "$work/verified.log" >&2; echo "simulate-waiting: $engine: release webhook refused Apple's delivery" >&2; exit 1; }
+  ref="$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1])).get("ref") or "")' "$work/verified.json")"
+  check "$engine: release webhook named '$ref' to resume, not $branch: $(cat "$work/verified.json")" test "$ref" = "$branch"
+  echo "simulate-waiting: $engine: release webhook verified the delivery and named $ref" >&2
+  if [ -n "$dispatch" ]; then
+    # GitHub: the relay's repository_dispatch runs open-releases for that branch, which starts the resume.
+    # shellcheck disable=SC2086
+    play "$engine" "$file" 2 $dispatch --payload-branch "$ref" > "$work/play-2.log" 2>&1 || { cat "$work/play-2.log" >&2; exit 1; }
+    check "$engine: the dispatch started no resume on $branch: $(cat "$work/dispatches" 2>/dev/null)" grep -q "$branch" "$work/dispatches"
+  fi
+  resumed "$engine" 3 "$file" "$resume"
+  echo "simulate-waiting: $engine: a verified webhook delivery resumed the release: TestFlight and App Review finished without building or uploading again; tag $tags" >&2
+}
+
 simulate github-actions .github/workflows/release.yml release-waiting-linux-2/linux-2.tar.gz \
   "--event schedule" "--event workflow_dispatch --input resume=true"
 simulate gitlab-ci .gitlab-ci.yml linux-2/.git/release-waiting/linux-2.tar.gz \
   "--pipeline-source schedule" "--pipeline-source trigger --variable RELEASE_RESUME=true"
-echo "simulate-waiting: on GitHub Actions and GitLab CI the first play ended green and waiting, and a scheduled play finished the release without building again" >&2
+webhook github-actions .github/workflows/release.yml release-waiting-linux-2/linux-2.tar.gz \
+  "--event repository_dispatch" "--event workflow_dispatch --input resume=true"
+webhook gitlab-ci .gitlab-ci.yml linux-2/.git/release-waiting/linux-2.tar.gz \
+  "" "--pipeline-source trigger --variable RELEASE_RESUME=true"
+echo "simulate-waiting: on GitHub Actions and GitLab CI the first play ended green and waiting, and a scheduled play, or a verified webhook delivery, finished the release without building again" >&2

@@ -174,7 +174,8 @@ import Testing
         // Only what needs a Mac runs there, and the header says so.
         #expect(committed.contains("# macOS minutes cost about ten Linux ones: only these jobs run on a Mac, for what needs one:\n"))
         #expect(committed.contains("#   macos on macos-15: signing (signs into the Mac's keychain), keychain (signs into the Mac's keychain)"))
-        #expect(committed.contains("  schedule:\n    - cron: '*/30 * * * *'\n  repository_dispatch:\n    types: [release-resume]\n"))
+        // One schedule list: the resumes' cron and the rollout guard's.
+        #expect(committed.contains("  schedule:\n    - cron: '*/30 * * * *'\n    - cron: '17 * * * *'\n  repository_dispatch:\n    types: [release-resume]\n"))
     }
 
     /// check-jsonschema from the project's `.tools/venv` (scripts/setup.sh), else from PATH.
@@ -324,7 +325,8 @@ import Testing
 
     /// Issue 37: the starter, exported to both engines, with Apple's processing outlasting the upload's wait budget: the
     /// push run ends green and waiting, the scheduled run starts a resume of the branch, and that run finishes TestFlight
-    /// and App Review without building or uploading again.
+    /// and App Review without building or uploading again; the same with Apple's webhook delivery instead of the
+    /// schedule, verified by `release webhook` (a forged one refused) before the relay resumes the release it names.
     @Test func aReleaseWaitingOnAppleIsResumedBySchedulingWithoutBuildingAgain() throws {
         let (outcome, work) = try Self.simulate("simulate-waiting.sh")
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -334,6 +336,12 @@ import Testing
             #expect(
                 outcome.output.contains("simulate-waiting: \(engine): the resume finished TestFlight and App Review without building or uploading again; tag v"),
                 "\(outcome.output.suffix(3000))")
+            #expect(
+                outcome.output.contains("simulate-waiting: \(engine): release webhook verified the delivery and named release/"), "\(outcome.output.suffix(3000))")
+            #expect(
+                outcome.output.contains(
+                    "simulate-waiting: \(engine): a verified webhook delivery resumed the release: TestFlight and App Review finished without building or uploading again; tag v"
+                ), "\(outcome.output.suffix(3000))")
         }
         #expect(outcome.output.contains("simulate-waiting: on GitHub Actions and GitLab CI the first play ended green and waiting"))
         #expect(outcome.output.contains("simulate-actions: job linux not run on workflow_dispatch"), "the resume runs no job before the Mac")

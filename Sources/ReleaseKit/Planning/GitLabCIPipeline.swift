@@ -10,7 +10,8 @@ import Foundation
 /// - `tags:` come from `runs_on` (the labels as written; `--runner-tags LABEL=TAG,…` maps them to the team's runner
 ///   tags); GitHub's hosted Linux labels (`ubuntu-*`) mean "any shared runner" and give no tags, except the Arm ones
 ///   (`ubuntu-*-arm`), which ask for GitLab's hosted Arm runner (``armLinuxTag``). Linux jobs run in ``linuxImage``,
-///   which has git and curl.
+///   which has git and curl; a macOS job mapped to GitLab's hosted macOS runners (`saas-macos-…`) runs in the image of
+///   its label's macOS and Xcode (``hostedMacOSImages``).
 /// - Artifacts `expire_in` one week: long enough for a release, short enough not to pile up.
 /// - `workflow: rules:` from the profiles' branch conditions (a push to a matching branch), and manual runs (`web`).
 /// - Secrets are CI/CD variables, masked and protected, each scoped to the environment of the one job that uses it
@@ -22,6 +23,10 @@ public struct GitLabCIPipeline: Sendable {
     public static let linuxImage = "buildpack-deps:bookworm-scm"
     /// The tag of GitLab.com's hosted Linux Arm runner (2 vCPUs, every tier): where `ubuntu-*-arm` jobs go.
     public static let armLinuxTag = "saas-linux-small-arm64"
+    /// GitLab.com's hosted macOS VM images by the GitHub label of the same macOS and Xcode ("Hosted runners on
+    /// macOS", docs.gitlab.com/ci/runners/hosted_runners/macos, "Supported macOS images": `macos-14-xcode-15`,
+    /// deprecated, and `macos-15-xcode-16`). A label with no image here (`macos-26`) gets none: GitLab lists none yet.
+    public static let hostedMacOSImages = ["macos-14": "macos-14-xcode-15", "macos-15": "macos-15-xcode-16"]
     /// How long GitLab keeps a job's state.
     public static let expireIn = "1 week"
     /// Where a job keeps its scratch files (the trees before and after its run): inside `.git`, so never uploaded.
@@ -41,7 +46,25 @@ public struct GitLabCIPipeline: Sendable {
     }
 
     public var partition: WorkflowPartition { actions.partition }
-    public var warnings: [String] { actions.warnings }
+    public var warnings: [String] {
+        actions.warnings
+            + partition.jobs.filter { isOnHostedMacOS($0.runner) && macOSImage(of: $0.runner) == nil }.map { job in
+                "job \(job.id) runs on GitLab's hosted macOS runners, which have no image of \(job.runner) (they have "
+                    + Self.hostedMacOSImages.values.sorted().joined(separator: ", ") + "): it gets their default image and its Xcode"
+            }
+    }
+
+    /// Whether `--runner-tags` sends a runner's jobs to GitLab.com's hosted macOS runners (`saas-macos-…`).
+    func isOnHostedMacOS(_ runner: Runner) -> Bool {
+        runner.system == "macos" && tags(of: runner).contains { $0.hasPrefix("saas-macos-") }
+    }
+
+    /// The hosted VM image with the macOS and Xcode a runner's label names, for a job on GitLab's hosted macOS
+    /// runners; nil for any other runner (a team's own Mac has the Xcodes it has).
+    func macOSImage(of runner: Runner) -> String? {
+        guard isOnHostedMacOS(runner) else { return nil }
+        return runner.labels.lazy.compactMap { Self.hostedMacOSImages[$0.lowercased()] }.first
+    }
 
     /// The environment a job's secrets are scoped to.
     public static func environment(of job: String) -> String { "release/\(job)" }
@@ -130,7 +153,11 @@ public struct GitLabCIPipeline: Sendable {
                 out.line(1, "rules:")
                 out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE != \"schedule\""))")
             }
-            if job.runner.system != "macos" { out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))") }
+            if job.runner.system != "macos" {
+                out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))")
+            } else if let image = macOSImage(of: job.runner) {
+                out.line(1, "image: \(YAMLWriter.scalar(image))")
+            }
             let tags = tags(of: job.runner)
             if !tags.isEmpty {
                 out.line(1, "tags:")

@@ -68,6 +68,48 @@ import Yams
         #expect(text.contains("# The rollout guard: create a pipeline schedule (CI/CD > Schedules) with cron '5 */2 * * *' (UTC)"))
     }
 
+    /// distribute.json has both a guard and steps that wait on Apple: `on:` holds one `schedule:` list with both
+    /// crons, and each scheduled job runs only on its own (GitHub names the cron that started a run in
+    /// `github.event.schedule`; GitLab keeps schedules outside the file, so the guard's schedule carries a variable).
+    @Test func aGuardBesideResumesSharesTheScheduleListAndRunsOnItsOwnCron() throws {
+        let path = FixturePaths.root.appendingPathComponent("Pipelines/distribute.json").path
+        let pipeline = try PipelineLoader().load(path: path, displayPath: "Pipelines/distribute.json")
+        let text = try GitHubActionsWorkflow(
+            pipeline: pipeline, pipelinePath: "Pipelines/distribute.json", profile: nil, command: "c", tool: GitHubActionsWorkflowTests.published
+        ).text
+        let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any], "\(text)")
+        let on = try #require(object["on"] as? [String: Any])
+        #expect(on["schedule"] as? [[String: String]] == [["cron": GitHubActionsWorkflow.resumeSchedule], ["cron": RolloutGuardJob.defaultSchedule]])
+        #expect(text.components(separatedBy: "\n  schedule:\n").count == 2, "one schedule list: \(text)")
+        let jobs = try #require(object["jobs"] as? [String: Any])
+        let guardJob = try #require(jobs["rollout-guard"] as? [String: Any])
+        #expect(guardJob["if"] as? String == "(github.event_name == 'schedule' && github.event.schedule == '\(RolloutGuardJob.defaultSchedule)')")
+        let open = try #require(jobs["open-releases"] as? [String: Any])
+        #expect(
+            open["if"] as? String
+                == "(github.event_name == 'schedule' && github.event.schedule == '\(GitHubActionsWorkflow.resumeSchedule)') || github.event_name == 'repository_dispatch'")
+        for id in ["linux", "macos", "linux-2"] {
+            #expect((jobs[id] as? [String: Any])?["if"] as? String == GitHubActionsWorkflow.releaseRunCondition, "\(id)")
+        }
+
+        let gitlab = try GitLabCIPipeline(
+            pipeline: pipeline, pipelinePath: "Pipelines/distribute.json", profile: nil, command: "c",
+            tool: try GitHubActionsWorkflowTests.published.pinning(GitHubActionsWorkflowTests.sums)
+        ).text
+        let config = try #require(try Yams.load(yaml: gitlab, .basic) as? [String: Any], "\(gitlab)")
+        let guardRules = (config["rollout-guard"] as? [String: Any])?["rules"] as? [[String: String]]
+        #expect(guardRules == [["if": "$CI_PIPELINE_SOURCE == \"schedule\" && $RELEASE_SCHEDULE == \"rollout-guard\""]])
+        let openRules = (config["open-releases"] as? [String: Any])?["rules"] as? [[String: String]]
+        #expect(openRules?.first == ["if": "$CI_PIPELINE_SOURCE == \"schedule\" && $RELEASE_SCHEDULE != \"rollout-guard\""])
+        #expect(gitlab.contains("# Give that schedule the variable RELEASE_SCHEDULE=rollout-guard"))
+        // Each release job has one rules list (the resumes'), which keeps it out of every scheduled pipeline.
+        for id in ["linux", "macos", "linux-2"] {
+            #expect(gitlab.components(separatedBy: "\n\(id):\n").count == 2, "\(id)")
+            let rules = (config[id] as? [String: Any])?["rules"] as? [[String: String]]
+            #expect(rules?.first?["if"]?.hasPrefix("$CI_PIPELINE_SOURCE == \"schedule\"") == true && rules?.first?["when"] == "never", "\(id)")
+        }
+    }
+
     @Test func aPipelineWithoutAGuardExportsAsBefore() throws {
         let pipeline = try TestPipelines.load(GitHubActionsWorkflowTests.pipeline)
         #expect(RolloutGuardJob(pipeline) == nil)

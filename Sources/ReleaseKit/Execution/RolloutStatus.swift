@@ -35,13 +35,8 @@ public struct RolloutStatus: Sendable {
         for planned in plan.steps where planned.kind.kind == AppStoreRolloutStep.kind {
             var entry = Entry(stepID: planned.id)
             if case .skip(let reason) = planned.decision { entry.skipped = reason }
-            let context = StepContext(
-                stepID: planned.id, kind: planned.kind.kind, workingDirectory: plan.options.workingDirectory, environment: plan.options.environment,
-                isDryRun: true, isPreflight: true, now: plan.options.now, masker: plan.interpolator.masker, endpoints: plan.options.endpoints)
             do {
-                let resolved = try plan.interpolator.options(planned.definition.with, of: planned.kind)
-                let built = try planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved)
-                guard let step = built.step as? AppStoreRolloutStep else { throw InternalError("step '\(planned.id)' was not built as appstore.rollout") }
+                let (step, context) = try plan.readOnlyStep(planned, as: AppStoreRolloutStep.self)
                 guard step.options.action == .guard else { continue }
                 entry.bundleID = step.options.bundleID
                 entry.version = step.options.version

@@ -26,20 +26,15 @@ public struct SigningStatus: Sendable {
         for planned in plan.steps where planned.kind.kind == SigningSyncStep.kind {
             var entry = Entry(stepID: planned.id, type: "", platform: "", wouldRefuse: false)
             if case .skip(let reason) = planned.decision { entry.skipped = reason }
-            let context = StepContext(
-                stepID: planned.id, kind: planned.kind.kind, workingDirectory: plan.options.workingDirectory, environment: plan.options.environment,
-                isDryRun: true, isPreflight: true, now: plan.options.now, masker: plan.interpolator.masker, endpoints: plan.options.endpoints)
             do {
-                let resolved = try plan.interpolator.options(planned.definition.with, of: planned.kind)
-                let built = try planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved)
-                guard let step = built.step as? SigningSyncStep else { throw InternalError("step '\(planned.id)' was not built as signing.sync") }
+                let (step, context) = try plan.readOnlyStep(planned, as: SigningSyncStep.self)
                 entry.type = step.options.type.rawValue
                 entry.platform = step.options.platform.rawValue
                 let assessment = try await step.assess(in: context)
                 entry.assessment = assessment
                 entry.wouldRefuse = step.refusal(assessment, context) != nil
             } catch {
-                entry.error = plan.interpolator.masker.mask((error as? CustomStringConvertible)?.description ?? "\(error)")
+                entry.error = plan.interpolator.masker.mask(String(describing: error))
             }
             entries.append(entry)
         }

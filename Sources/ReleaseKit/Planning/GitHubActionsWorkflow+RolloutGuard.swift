@@ -17,10 +17,7 @@ extension GitHubActionsWorkflow {
         out.line(2, "permissions:")
         out.line(3, "contents: write")
         out.line(2, "steps:")
-        out.line(3, "- name: Check out")
-        out.line(4, "uses: actions/checkout@v5")
-        out.line(4, "with:")
-        out.line(5, "fetch-depth: 0")
+        writeCheckout(into: &out)
         install(into: &out)
         var arguments = ["release", "run", "\"$RELEASE_PIPELINE\""]
         if profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }

@@ -134,10 +134,7 @@ public struct GitHubActionsWorkflow: Sendable {
                 out.line(3, "attestations: write")
             }
             out.line(2, "steps:")
-            out.line(3, "- name: Check out")
-            out.line(4, "uses: actions/checkout@v5")
-            out.line(4, "with:")
-            out.line(5, "fetch-depth: 0")
+            writeCheckout(into: &out)
             install(into: &out)
             let ancestors = WorkflowJob.ancestors(of: job.id, in: jobs).filter(needed.contains)
             for ancestor in ancestors {
@@ -399,6 +396,14 @@ public struct GitHubActionsWorkflow: Sendable {
     }
 
     // MARK: Parts
+
+    /// The first step of every job: the repository with its whole history (tags, the commits a release is made of).
+    func writeCheckout(into out: inout YAMLWriter) {
+        out.line(3, "- name: Check out")
+        out.line(4, "uses: actions/checkout@v5")
+        out.line(4, "with:")
+        out.line(5, "fetch-depth: 0")
+    }
 
     /// The steps that put `release` on the PATH, from ``tool``.
     func install(into out: inout YAMLWriter) {

@@ -164,23 +164,14 @@ public struct AppStoreRolloutStep: Step {
             // A dry run says what the guard would decide with today's numbers: the reads are real, nothing changes.
             // Secrets a dry run filled with placeholders would only be refused: nothing is asked then.
             let placeholder = [options.appStoreConnect.key, options.sentry?.token ?? ""].contains(where: context.placeholderValues.contains)
-            if context.isDryRun && !placeholder {
-                let outcome = try await check(in: context, act: false)
-                return StepPlan(
-                    effects: [
-                        .request(
-                            method: "PATCH", url: api + "/v1/appStoreVersionPhasedReleases/{id}",
-                            detail: "guard of \(what) would decide \(outcome.decision.rawValue): \(outcome.reason)")
-                    ],
-                    outputs: guardOutputs(outcome))
-            }
+            var outcome: RolloutGuard.Outcome?
+            if context.isDryRun && !placeholder { outcome = try await check(in: context, act: false) }
+            let detail =
+                outcome.map { "guard of \(what) would decide \($0.decision.rawValue): \($0.reason)" }
+                ?? "guard \(what): read its health, then pause, resume or complete its phased release"
             return StepPlan(
-                effects: [
-                    .request(
-                        method: "PATCH", url: api + "/v1/appStoreVersionPhasedReleases/{id}",
-                        detail: "guard \(what): read its health, then pause, resume or complete its phased release")
-                ],
-                outputs: guardOutputs(nil))
+                effects: [.request(method: "PATCH", url: api + "/v1/appStoreVersionPhasedReleases/{id}", detail: detail)],
+                outputs: guardOutputs(outcome))
         }
         switch options.action {
         case .status, .guard: effect = .request(method: "GET", url: api + "/v1/appStoreVersions/{id}/appStoreVersionPhasedRelease", detail: "read the state of \(what)")

@@ -4,7 +4,7 @@ import Foundation
 /// phased release is, the health numbers today, what the guard would decide with them, and the last decision it
 /// recorded (the git note on the release's tag). Read-only: App Store Connect and Sentry are only read, nothing is
 /// paused or resumed, and no note is written (the notes ref is fetched, a local copy of the remote's record).
-public struct RolloutStatus: Sendable {
+public struct RolloutStatus: PipelineStatus {
     /// One guard step.
     public struct Entry: Sendable {
         public var stepID: String

@@ -3,7 +3,7 @@ import Foundation
 /// `release signing status`: for every `signing.sync` step of a planned pipeline, which certificate and profiles a
 /// release would use, when each expires, and what a sync would change. Read-only: only the GET requests of
 /// ``SigningSynchronizer/assess()`` are sent, whatever the step's `create` and `readonly` say.
-public struct SigningStatus: Sendable {
+public struct SigningStatus: PipelineStatus {
     /// One `signing.sync` step.
     public struct Entry: Sendable {
         public var stepID: String

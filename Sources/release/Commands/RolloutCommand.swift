@@ -23,23 +23,7 @@ struct RolloutCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let directory = Platform.currentDirectory()
-            let validated = try await pipeline.load(directory: directory, format: .auto)
-            let plan: Plan
-            do {
-                var options = RunOptions(workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(), dryRun: true)
-                if let os = pipeline.os { options.os = os }
-                plan = try await Planner().plan(validated, options: options)
-            } catch let error as UsageError {
-                throw usageFailure(error)
-            }
-            let status = await RolloutStatus.assess(plan)
-            if json {
-                Terminal.writeOutput(RunReport.encode(status.json, pretty: true, masker: plan.interpolator.masker) + "\n")
-            } else {
-                Terminal.writeError(plan.interpolator.masker.mask(status.text))
-            }
-            if !status.succeeded { throw ExitCode(1) }
+            try await pipeline.printStatus(RolloutStatus.self, json: json)
         }
     }
 }

@@ -2,26 +2,15 @@ import Foundation
 
 /// What `release bump` needs from the terminal it runs on: where its lines go, the menu, the confirmation, and
 /// holding off Ctrl-C while files are renamed. The executable gives the real terminal; tests record.
-public protocol BumpConsole: Sendable {
+public protocol BumpConsole: CommandConsole {
     /// Whether a person can answer: standard input is a terminal.
     var isInteractive: Bool { get }
-    /// Writes human output (standard error) as is.
-    func write(_ text: String)
-    /// Writes a program result (standard output) as is.
-    func output(_ text: String)
     /// Runs the version menu.
     func choose(_ prompt: BumpPrompt) -> BumpPromptEditor.Outcome
     /// A line typed in answer to a question, or nil at the end of input.
     func readAnswer() -> String?
     /// Runs `body` with interrupts held off, handled right after.
     func holdingOffInterrupts(_ body: () throws -> Void) throws
-}
-
-extension BumpConsole {
-    /// Writes `text` and a newline to human output.
-    public func line(_ text: String) {
-        write(text + "\n")
-    }
 }
 
 /// `release bump`'s whole flow once the command line is parsed: choose the next version (from the menu or the
@@ -92,31 +81,28 @@ public struct BumpService: Sendable {
         var code: Int32
     }
 
-    /// Runs the bump; every problem is said on the console. Returns the exit code: 0, 1 (failed or cancelled),
-    /// 64 (a bad command line: nothing chosen without a terminal, no terminal to confirm on, an unknown target) or
-    /// 130 (interrupted in the menu).
-    public func run(_ request: Request) async -> Int32 {
+    /// Runs the bump.
+    /// - Throws: ``CommandFailure``: 64 (a bad command line: nothing chosen without a terminal, no terminal to confirm
+    ///   on, an unknown target), 1 (failed or cancelled) or 130 (interrupted in the menu); a problem said on the
+    ///   console already is ``CommandFailure/Cause/reported``.
+    public func run(_ request: Request) async throws(CommandFailure) {
         if request.choice == nil, !console.isInteractive {
-            console.line(
+            throw .usage(
                 """
-                error: no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
+                no version chosen and no terminal to ask on: pass major, minor, patch, build or X.Y.Z \
                 and optionally --build N|increment|git-count|timestamp|keep|appstore (for example 'release bump patch --build increment --yes')
                 """)
-            return ExitCodes.usage
         }
         do {
             try await bump(request)
-            return ExitCodes.success
         } catch let stop as Stop {
-            return stop.code
+            throw CommandFailure(code: stop.code, cause: .reported)
         } catch let error as VersioningError {
-            console.line("error: \(error)")
             // A --target the project does not have is a bad command line.
-            if case .unknownTarget = error { return ExitCodes.usage }
-            return ExitCodes.stepFailed
+            if case .unknownTarget = error { throw CommandFailure(code: ExitCodes.usage, cause: .failed("\(error)")) }
+            throw .failed("\(error)")
         } catch {
-            console.line("error: \(error)")
-            return ExitCodes.stepFailed
+            throw .failed("\(error)")
         }
     }
 

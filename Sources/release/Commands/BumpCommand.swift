@@ -109,8 +109,11 @@ struct BumpCommand: AsyncParsableCommand {
         let service = BumpService(
             directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment,
             console: TerminalBumpConsole(isInteractive: isatty(0) == 1))
-        let code = await service.run(request)
-        if code != ExitCodes.success { throw ExitCode(code) }
+        do {
+            try await service.run(request)
+        } catch {
+            throw error.exit()
+        }
     }
 }
 

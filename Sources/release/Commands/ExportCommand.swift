@@ -44,48 +44,9 @@ struct ExportCommand: AsyncParsableCommand {
         var attest = false
 
         func run() async throws {
-            let directory = Platform.currentDirectory()
-            let validated = try await PipelineArguments.load(pipeline, directory: directory, format: .auto)
-            // Paths in the workflow and its header are relative to the repository's top, where the jobs run: the same
-            // pipeline exports the same bytes from any folder and any checkout.
-            let top = ExportPaths.repositoryTop(containing: directory) ?? directory
-            let path = ExportPaths.relative(PipelineLocator.resolve(pipeline, in: directory), in: directory, to: top)
-            var command = ["release", "export", "github-actions", path]
-            if let profile { command += ["--profile", profile] }
-            if let output {
-                let relative = ExportPaths.relative(output, in: directory, to: top)
-                if !relative.hasPrefix("/") { command += ["--output", relative] }
-            }
-            if let toolSource { command += ["--tool-source", toolSource] }
-            if attest { command += ["--attest"] }
-            let workflow: GitHubActionsWorkflow
-            do {
-                let tool = try await exportedToolSource(toolSource, pipeline: validated)
-                workflow = try GitHubActionsWorkflow(
-                    pipeline: validated, pipelinePath: path, profile: profile,
-                    command: ShellQuoting.commandLine(command), tool: tool, attest: attest)
-            } catch let error as UsageError {
-                throw usageFailure(error)
-            }
-            for warning in workflow.warnings { Terminal.writeError("warning: \(warning)\n") }
-            guard let output else {
-                Terminal.writeOutput(workflow.text)
-                return
-            }
-            do {
-                let folder = (output as NSString).deletingLastPathComponent
-                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-                try AtomicFile.write(workflow.text, to: output)
-            } catch {
-                Terminal.writeError("error: cannot write '\(output)': \(error)\n")
-                throw ExitCode(ExitCodes.stepFailed)
-            }
-            let jobs = workflow.partition.jobs
-            Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
-            if let guardJob = RolloutGuardJob(workflow.pipeline) {
-                Terminal.writeError(
-                    "and job \(RolloutGuardJob.id) on \(RolloutGuardJob.runner) for \(guardJob.steps.joined(separator: ", ")), on the schedule '\(guardJob.schedule)' (UTC)\n")
-            }
+            try await ExportCommand.export(
+                ExportService.Request(
+                    engine: .githubActions, pipeline: pipeline, profile: profile, output: output, toolSource: toolSource, attest: attest))
         }
     }
 
@@ -121,75 +82,19 @@ struct ExportCommand: AsyncParsableCommand {
         var runnerTags: [String] = []
 
         func run() async throws {
-            let directory = Platform.currentDirectory()
-            let validated = try await PipelineArguments.load(pipeline, directory: directory, format: .auto)
-            let top = ExportPaths.repositoryTop(containing: directory) ?? directory
-            let path = ExportPaths.relative(PipelineLocator.resolve(pipeline, in: directory), in: directory, to: top)
-            var command = ["release", "export", "gitlab-ci", path]
-            if let profile { command += ["--profile", profile] }
-            if let output {
-                let relative = ExportPaths.relative(output, in: directory, to: top)
-                if !relative.hasPrefix("/") { command += ["--output", relative] }
-            }
-            if let toolSource { command += ["--tool-source", toolSource] }
-            for mapping in runnerTags { command += ["--runner-tags", mapping] }
-            let configuration: GitLabCIPipeline
-            do {
-                var tags: [String: [String]] = [:]
-                for mapping in runnerTags {
-                    let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
-                    let values = parts.count == 2 ? parts[1].split(separator: ",").map(String.init) : []
-                    guard parts.count == 2, !parts[0].isEmpty, !values.isEmpty else {
-                        throw UsageError("--runner-tags '\(mapping)': write LABEL=TAG[,TAG], such as macos-15=saas-macos-medium-m1")
-                    }
-                    tags[parts[0]] = values
-                }
-                let tool = try await exportedToolSource(toolSource, pipeline: validated)
-                configuration = try GitLabCIPipeline(
-                    pipeline: validated, pipelinePath: path, profile: profile,
-                    command: ShellQuoting.commandLine(command), tool: tool, runnerTags: tags)
-            } catch let error as UsageError {
-                throw usageFailure(error)
-            }
-            for warning in configuration.warnings { Terminal.writeError("warning: \(warning)\n") }
-            guard let output else {
-                Terminal.writeOutput(configuration.text)
-                return
-            }
-            do {
-                let folder = (output as NSString).deletingLastPathComponent
-                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-                try AtomicFile.write(configuration.text, to: output)
-            } catch {
-                Terminal.writeError("error: cannot write '\(output)': \(error)\n")
-                throw ExitCode(ExitCodes.stepFailed)
-            }
-            let jobs = configuration.partition.jobs
-            Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
-            if let guardJob = RolloutGuardJob(configuration.actions.pipeline) {
-                Terminal.writeError(
-                    "and job \(RolloutGuardJob.id) for \(guardJob.steps.joined(separator: ", ")), run by a pipeline schedule: create one with cron '\(guardJob.schedule)' (CI/CD > Schedules)\n"
-                )
-            }
+            try await ExportCommand.export(
+                ExportService.Request(
+                    engine: .gitlabCI, pipeline: pipeline, profile: profile, output: output, toolSource: toolSource, runnerTags: runnerTags))
         }
     }
-}
 
-/// Where the exported jobs get `release`: `--tool-source`, else the pipeline's `tool` block, else the published tarballs
-/// of this build (when a repository was stamped into it), pinned.
-/// - Throws: ``UsageError`` (exit 64) for a bad `--tool-source` or when nothing says where `release` comes from; an
-///   invalid `tool` block is an invalid pipeline (printed with its line and JSON path, exit 65).
-func exportedToolSource(_ option: String?, pipeline: ValidatedPipeline) async throws -> ToolSource {
-    var tool: ToolSource?
-    if let block = pipeline.definition.tool {
+    /// Runs ``ExportService`` in the current folder on the terminal.
+    static func export(_ request: ExportService.Request) async throws {
+        let service = ExportService(directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment, console: TerminalConsole())
         do {
-            tool = try ToolSource.decode(block, file: pipeline.definition.file)
-        } catch let error as PipelineError {
-            printDiagnostics(error.diagnostics, format: .auto)
-            throw ExitCode(ExitCodes.invalidPipeline)
+            try await service.run(request)
+        } catch {
+            throw error.exit()
         }
     }
-    if let option { tool = try ToolSource.parse(option) }
-    guard let chosen = tool ?? ToolSource.default else { throw UsageError(ToolSource.missingRepository) }
-    return try await chosen.pinned(using: HTTPClient(configuration: .init(connectTimeout: .seconds(15), totalTimeout: .seconds(60))))
 }

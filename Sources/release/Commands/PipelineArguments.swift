@@ -43,43 +43,47 @@ struct PipelineArguments: ParsableArguments {
     /// Loads and validates `pipeline` (a path or name, nil for the default), printing every problem and exiting 65
     /// when it is invalid.
     static func load(_ pipeline: String?, extraVariables extra: Set<String> = [], directory: String, format: LogFormat) async throws -> ValidatedPipeline {
-        let path = PipelineLocator.resolve(pipeline, in: directory)
-        let absolute = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
         do {
-            return try await PipelineLoader().load(
-                path: absolute, displayPath: path, extraVariables: extra,
-                plugins: pluginResolver(directory: directory))
+            return try await PipelineLoader.load(pipeline, extraVariables: extra, directory: directory, environment: ProcessInfo.processInfo.environment)
         } catch {
-            printDiagnostics(error.diagnostics, format: format)
-            if case .unreadable(_, "no such file") = error, pipeline == nil {
-                Terminal.writeError("hint: no pipeline yet: 'release init' looks at the project and writes a starter \(PipelineLocator.defaultPath)\n")
-            }
-            throw ExitCode(ExitCodes.invalidPipeline)
+            throw error.exit(format: format)
         }
     }
 }
 
 /// Describes external step plugins with answers cached in the user's cache folder.
 func pluginResolver(directory: String) -> PluginResolver {
-    PluginResolver(
-        describer: PluginDescriber(cacheFile: PluginDescriber.userCacheFile, environment: ProcessInfo.processInfo.environment),
-        directory: directory)
+    PluginResolver.describing(directory: directory, environment: ProcessInfo.processInfo.environment)
 }
 
 /// Prints pipeline problems to standard error (and as annotations on GitHub Actions).
 func printDiagnostics(_ diagnostics: [Diagnostic], format: LogFormat) {
-    var out = ""
-    for diagnostic in diagnostics {
-        out += (format.resolved == .github ? diagnostic.githubAnnotation : diagnostic.description) + "\n"
-    }
-    let files = Set(diagnostics.map(\.file))
-    let count = diagnostics.count
-    out += "\(files.sorted().joined(separator: ", ")): \(count) problem\(count == 1 ? "" : "s")\n"
-    Terminal.writeError(out)
+    Terminal.writeError(Diagnostic.report(diagnostics, annotations: format.resolved == .github))
 }
 
 /// Prints a command-line mistake and exits 64.
 func usageFailure(_ error: UsageError) -> ExitCode {
     Terminal.writeError("error: \(error.message)\n")
     return ExitCode(ExitCodes.usage)
+}
+
+extension CommandFailure {
+    /// Prints the cause as the command line does (``text(annotations:)``) and returns what to throw: the exit code,
+    /// or the error beneath for ArgumentParser to print.
+    func exit(format: LogFormat = .auto) -> any Error {
+        if case .underlying(let error) = cause { return error }
+        if let text = text(annotations: format.resolved == .github) { Terminal.writeError(text) }
+        return ExitCode(code)
+    }
+}
+
+/// The real terminal for the services: human lines on standard error, results on standard output.
+struct TerminalConsole: CommandConsole {
+    func write(_ text: String) {
+        Terminal.writeError(text)
+    }
+
+    func output(_ text: String) {
+        Terminal.writeOutput(text)
+    }
 }

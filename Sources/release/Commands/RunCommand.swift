@@ -50,20 +50,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "auto, plain, json or github (auto: github on GitHub Actions, colour on a terminal, else plain).")
     var logFormat: LogFormat = .auto
 
-    /// The command line that resumes this run: the same pipeline, profile (the one chosen, named so the journal
-    /// matches), variables, `--os`, `--only` and `--rehearse`, with `--resume`.
-    func resumeArguments(profile: String?) -> [String] {
-        var arguments = ["release", "run"]
-        if let file = pipeline.pipeline { arguments.append(file) }
-        if let profile { arguments += ["--profile", profile] }
-        for variable in pipeline.variables { arguments += ["--var", variable] }
-        if let os = pipeline.os { arguments += ["--os", os] }
-        for step in only { arguments += ["--only", step] }
-        if rehearse { arguments.append("--rehearse") }
-        if let rehearsalStorage { arguments += ["--rehearsal-storage", rehearsalStorage] }
-        return arguments + ["--resume"]
-    }
-
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
         if !rehearse, let rehearsalStorage {
@@ -72,64 +58,24 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = Platform.currentDirectory()
-        let validated = try await pipeline.load(directory: directory, format: logFormat)
-        let masker = SecretMasker()
-        var options = RunOptions(
-            workingDirectory: directory, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
-            dryRun: dryRun, only: only, resume: resume, keepGoing: keepGoing)
-        if let jobs { options.jobs = jobs }
-        if let os = pipeline.os { options.os = os }
-        var rehearsal: Rehearsal?
-        if rehearse {
-            do {
-                rehearsal = try Rehearsal(
-                    storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment,
-                    secrets: Planner.secretNames(in: validated.definition))
-            } catch {
-                Terminal.writeError("error: cannot start the rehearsal server: \(error)\n")
-                throw ExitCode(ExitCodes.stepFailed)
-            }
-            options.environment = rehearsal!.environment
-            options.endpoints = ServiceEndpoints(overrides: rehearsal!.endpoints, isolated: true)
-            // A step refusing a placeholder (a certificate file) says what it stands for.
-            options.placeholderSecrets = Set(rehearsal!.opaquePlaceholderSecrets)
-        }
-        defer { rehearsal?.stop() }
-        // A dry run sends nothing: secrets this machine lacks get masked placeholders so every step shows what it
-        // would do; the header says which, since a real run needs them.
-        var dryRunPlaceholders: [String] = []
-        if dryRun, rehearsal == nil {
-            dryRunPlaceholders = Rehearsal.fillPlaceholders(&options.environment, secrets: Planner.secretNames(in: validated.definition))
-            options.placeholderSecrets = Set(dryRunPlaceholders)
-        }
-        // One real run per checkout at a time, and none before what a killed one left is cleaned up. A dry run
-        // changes nothing and needs no lock.
-        var checkout: CheckoutRecovery.Session?
-        if !dryRun {
-            checkout = try await CheckoutRecovery.take(in: directory, command: "release run")
-        }
-        defer { checkout?.lock.release() }
-        let planned: RunService.Planned
+        let request = RunService.Request(
+            pipeline: pipeline.pipeline, profile: pipeline.profile, variables: try pipeline.parsedVariables(),
+            variableArguments: pipeline.variables, os: pipeline.os, dryRun: dryRun, jobs: jobs, only: only, resume: resume,
+            keepGoing: keepGoing, report: report, rehearse: rehearse, rehearsalStorage: rehearsalStorage)
+        let logFormat = logFormat
+        let service = RunService(
+            directory: Platform.currentDirectory(), environment: ProcessInfo.processInfo.environment, console: TerminalConsole(),
+            standIns: RehearsalStandIns(), reporter: { logFormat.reporter(masker: $0) }, started: Self.handleInterrupts)
         do {
-            planned = try await RunService.plan(validated, options: options, masker: masker)
-        } catch let error as UsageError {
-            throw usageFailure(error)
+            try await service.run(request)
+        } catch {
+            throw error.exit(format: logFormat)
         }
-        if let notice = planned.notice { Terminal.writeError(notice + "\n") }
-        let plan = planned.plan
-        let journal = planned.journal
-        let reporter = logFormat.reporter(masker: masker)
-        if let rehearsal, !(reporter is JSONLinesReporter) { Terminal.writeError(rehearsal.header()) }
-        // Everything this run lacks, before the first step: one round trip to fix them all.
-        let unset = dryRun || rehearsal != nil ? [] : plan.unsetValues
-        if !unset.isEmpty, !(reporter is JSONLinesReporter) {
-            Terminal.writeError("not set for this run: \(ResolutionError.notSet(unset))\n")
-        }
-        if !dryRunPlaceholders.isEmpty, !(reporter is JSONLinesReporter) {
-            Terminal.writeError("dry run: placeholder values (masked) for secrets not set here: \(dryRunPlaceholders.joined(separator: ", ")); a real run needs them\n")
-        }
-        let engine = Engine(plan: plan, reporter: reporter, masker: masker, journal: journal)
+    }
+
+    /// Ctrl-C (or a hang-up) stops the run's steps, then its always-steps and teardowns; a second one stops those
+    /// too; a third quits at once.
+    static func handleInterrupts(_ engine: Engine) {
         Interrupts.shared.handle { count, signal in
             switch count {
             case 1:
@@ -147,30 +93,5 @@ struct RunCommand: AsyncParsableCommand {
                 Interrupts.exitNow()
             }
         }
-        let result = await engine.run()
-        if let rehearsal {
-            // With JSON events, standard output holds events alone: the summary is one more.
-            if let json = reporter as? JSONLinesReporter {
-                json.emit(rehearsal.summaryFields().merging(["event": "rehearsal_finished"]) { first, _ in first })
-            } else {
-                Terminal.writeError("\n" + masker.mask(rehearsal.summary()))
-            }
-        }
-        // A run that did not finish ends with what it left changed and how to resume it, on standard error in every
-        // log format (JSON events keep standard output, and their run report already lists each step's outputs).
-        if let aftermath = RunAftermath(result, resumeCommand: resumeArguments(profile: plan.profile), workingDirectory: directory) {
-            Terminal.writeError("\n" + masker.mask(aftermath.text))
-        }
-        var exitCode = result.exitCode
-        if let report {
-            do {
-                try RunReport.write(result, to: report, masker: masker)
-            } catch {
-                Terminal.writeError("error: cannot write the report '\(report)': \(error)\n")
-                // The run did its work but what was asked for is missing: not a success.
-                if exitCode == ExitCodes.success { exitCode = ExitCodes.stepFailed }
-            }
-        }
-        if exitCode != 0 { throw ExitCode(exitCode) }
     }
 }

@@ -53,8 +53,16 @@ final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {
         try String(contentsOfFile: directory + "/VERSION", encoding: .utf8)
     }
 
+    /// Runs the bump and returns its exit code, the failure's text written to the console as the command line
+    /// writes it.
     static func bump(_ request: BumpService.Request, in directory: String, console: RecordingBumpConsole) async -> Int32 {
-        await BumpService(directory: directory, environment: [:], console: console).run(request)
+        do {
+            try await BumpService(directory: directory, environment: [:], console: console).run(request)
+            return ExitCodes.success
+        } catch {
+            if let text = error.text(annotations: false) { console.write(text) }
+            return error.code
+        }
     }
 
     @Test func withoutAChoiceOrATerminalItSaysWhatToPass() async throws {

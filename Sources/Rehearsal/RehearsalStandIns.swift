@@ -1,0 +1,18 @@
+import Foundation
+import ReleaseKit
+
+extension Rehearsal: RunStandIns {}
+
+/// What `release run` gives ``RunService`` for `--rehearse` and dry runs: a ``Rehearsal`` kept where asked (or in
+/// its default place), and its placeholder secrets.
+public struct RehearsalStandIns: RunStandInProvider {
+    public init() {}
+
+    public func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>) throws -> any RunStandIns {
+        try Rehearsal(storage: storage ?? Rehearsal.defaultStorage(in: directory), environment: environment, secrets: secrets)
+    }
+
+    public func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {
+        Rehearsal.fillPlaceholders(&environment, secrets: secrets)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 
 /// An error answer of the local App Store Connect server, in Apple's `ErrorResponse` shape (`errors[]` of
 /// `id`, `status`, `code`, `title`, `detail` and a `source` pointer or parameter), with Apple's codes and
@@ -12,13 +13,14 @@ struct AppStoreConnectProblem: Error, Sendable {
     var parameter: String?
     var headers: [(String, String)] = []
 
-    /// The `ErrorResponse` document.
-    var json: [String: Any] {
-        var entry: [String: Any] = [
-            "id": UUID().uuidString.lowercased(), "status": "\(status)", "code": code, "title": title, "detail": detail,
-        ]
-        if let pointer { entry["source"] = ["pointer": pointer] } else if let parameter { entry["source"] = ["parameter": parameter] }
-        return ["errors": [entry]]
+    /// The `ErrorResponse` document, built as the contract's generated type (the answer the router writes is a JSON
+    /// object tree, so it is handed on as one).
+    var json: Any {
+        let source: Components.Schemas.ErrorResponse.ErrorsPayloadPayload.SourcePayload? =
+            if let pointer { .ErrorSourcePointer(.init(pointer: pointer)) } else if let parameter { .ErrorSourceParameter(.init(parameter: parameter)) } else { nil }
+        let document = Components.Schemas.ErrorResponse(
+            errors: [.init(id: UUID().uuidString.lowercased(), status: "\(status)", code: code, title: title, detail: detail, source: source)])
+        return (try? JSONEncoder().encode(document)).flatMap { try? JSONSerialization.jsonObject(with: $0) } ?? [:]
     }
 
     static let unauthorized = Self(

@@ -3733,6 +3733,261 @@ extension Components {
                 case data
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ErrorResponse`.
+        package struct ErrorResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload`.
+            package struct ErrorsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/id`.
+                package var id: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/status`.
+                package var status: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/code`.
+                package var code: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/title`.
+                package var title: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/detail`.
+                package var detail: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/source`.
+                @frozen package enum SourcePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/source/case1`.
+                    case ErrorSourcePointer(Components.Schemas.ErrorSourcePointer)
+                    /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/source/case2`.
+                    case ErrorSourceParameter(Components.Schemas.ErrorSourceParameter)
+                    package init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .ErrorSourcePointer(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .ErrorSourceParameter(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    package func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .ErrorSourcePointer(value):
+                            try value.encode(to: encoder)
+                        case let .ErrorSourceParameter(value):
+                            try value.encode(to: encoder)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/source`.
+                package var source: Components.Schemas.ErrorResponse.ErrorsPayloadPayload.SourcePayload?
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/links`.
+                package var links: Components.Schemas.ErrorLinks?
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/meta`.
+                package struct MetaPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    package var additionalProperties: [String: OpenAPIRuntime.OpenAPIValueContainer]
+                    /// Creates a new `MetaPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    package init(additionalProperties: [String: OpenAPIRuntime.OpenAPIValueContainer] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    package init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    package func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ErrorResponse/ErrorsPayload/meta`.
+                package var meta: Components.Schemas.ErrorResponse.ErrorsPayloadPayload.MetaPayload?
+                /// Creates a new `ErrorsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - status:
+                ///   - code:
+                ///   - title:
+                ///   - detail:
+                ///   - source:
+                ///   - links:
+                ///   - meta:
+                package init(
+                    id: Swift.String? = nil,
+                    status: Swift.String,
+                    code: Swift.String,
+                    title: Swift.String,
+                    detail: Swift.String,
+                    source: Components.Schemas.ErrorResponse.ErrorsPayloadPayload.SourcePayload? = nil,
+                    links: Components.Schemas.ErrorLinks? = nil,
+                    meta: Components.Schemas.ErrorResponse.ErrorsPayloadPayload.MetaPayload? = nil
+                ) {
+                    self.id = id
+                    self.status = status
+                    self.code = code
+                    self.title = title
+                    self.detail = detail
+                    self.source = source
+                    self.links = links
+                    self.meta = meta
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case id
+                    case status
+                    case code
+                    case title
+                    case detail
+                    case source
+                    case links
+                    case meta
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ErrorResponse/errors`.
+            package typealias ErrorsPayload = [Components.Schemas.ErrorResponse.ErrorsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ErrorResponse/errors`.
+            package var errors: Components.Schemas.ErrorResponse.ErrorsPayload?
+            /// Creates a new `ErrorResponse`.
+            ///
+            /// - Parameters:
+            ///   - errors:
+            package init(errors: Components.Schemas.ErrorResponse.ErrorsPayload? = nil) {
+                self.errors = errors
+            }
+            package enum CodingKeys: String, CodingKey {
+                case errors
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ErrorSourceParameter`.
+        package struct ErrorSourceParameter: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ErrorSourceParameter/parameter`.
+            package var parameter: Swift.String
+            /// Creates a new `ErrorSourceParameter`.
+            ///
+            /// - Parameters:
+            ///   - parameter:
+            package init(parameter: Swift.String) {
+                self.parameter = parameter
+            }
+            package enum CodingKeys: String, CodingKey {
+                case parameter
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ErrorSourcePointer`.
+        package struct ErrorSourcePointer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ErrorSourcePointer/pointer`.
+            package var pointer: Swift.String
+            /// Creates a new `ErrorSourcePointer`.
+            ///
+            /// - Parameters:
+            ///   - pointer:
+            package init(pointer: Swift.String) {
+                self.pointer = pointer
+            }
+            package enum CodingKeys: String, CodingKey {
+                case pointer
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ErrorLinks`.
+        package struct ErrorLinks: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ErrorLinks/about`.
+            package var about: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated`.
+            @frozen package enum AssociatedPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case1`.
+                case case1(Swift.String)
+                /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case2`.
+                package struct Case2Payload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case2/href`.
+                    package var href: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case2/meta`.
+                    package struct MetaPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case2/meta/source`.
+                        package var source: Swift.String?
+                        /// Creates a new `MetaPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - source:
+                        package init(source: Swift.String? = nil) {
+                            self.source = source
+                        }
+                        package enum CodingKeys: String, CodingKey {
+                            case source
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case2/meta`.
+                    package var meta: Components.Schemas.ErrorLinks.AssociatedPayload.Case2Payload.MetaPayload?
+                    /// Creates a new `Case2Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - href:
+                    ///   - meta:
+                    package init(
+                        href: Swift.String? = nil,
+                        meta: Components.Schemas.ErrorLinks.AssociatedPayload.Case2Payload.MetaPayload? = nil
+                    ) {
+                        self.href = href
+                        self.meta = meta
+                    }
+                    package enum CodingKeys: String, CodingKey {
+                        case href
+                        case meta
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated/case2`.
+                case case2(Components.Schemas.ErrorLinks.AssociatedPayload.Case2Payload)
+                package init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                package func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ErrorLinks/associated`.
+            package var associated: Components.Schemas.ErrorLinks.AssociatedPayload?
+            /// Creates a new `ErrorLinks`.
+            ///
+            /// - Parameters:
+            ///   - about:
+            ///   - associated:
+            package init(
+                about: Swift.String? = nil,
+                associated: Components.Schemas.ErrorLinks.AssociatedPayload? = nil
+            ) {
+                self.about = about
+                self.associated = associated
+            }
+            package enum CodingKeys: String, CodingKey {
+                case about
+                case associated
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/BundleIdPlatform`.
         @frozen package enum BundleIdPlatform: String, Codable, Hashable, Sendable, CaseIterable {
             case ios = "IOS"

@@ -37,6 +37,9 @@ let package = Package(
         // swift-collections): named here because ReleaseKit uses them directly, which fetches nothing new.
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        // What the generated App Store Connect contract (Sources/ReleaseKit/AppStoreConnect/Generated, made by
+        // scripts/generate-appstore-contract.sh with swift-openapi-generator 1.14.3) builds on; brings swift-http-types.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ],
     targets: [
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
@@ -66,6 +69,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // The scheduler's ready queue.
                 .product(name: "HeapModule", package: "swift-collections"),
+                // App Store Connect's request and response documents, generated from Apple's OpenAPI contract.
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):

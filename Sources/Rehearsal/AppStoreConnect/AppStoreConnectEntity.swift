@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 
 /// The `data` of a JSON:API create or update request, checked the way App Store Connect checks it: the
 /// resource type, the id (for updates), attributes by kind (unknown ones refused), and relationships by type.
@@ -19,6 +20,8 @@ struct AppStoreConnectEntity {
 
     let type: String
     let object: [String: Any]
+    /// The request body as sent, for ``decode(_:)``.
+    let body: Data
 
     /// Parses `body` and checks `data.type` (and `data.id` when `id` is given).
     init(_ body: Data, type: String, id: String? = nil) throws {
@@ -42,6 +45,39 @@ struct AppStoreConnectEntity {
         }
         self.type = type
         object = data
+        self.body = body
+    }
+
+    /// The body decoded as the contract's request document of `operation` (``AppStoreConnectOperation/requestDocument``,
+    /// the generated type the client encodes it from): what the checks above leave to the schema (a value outside an
+    /// enumeration, a linkage of the wrong type, a wrong kind deep in a document) is refused the way Apple refuses it,
+    /// with a 409 pointing at the value.
+    func decode(as operation: AppStoreConnectOperation) throws {
+        try Self.decode(body, as: operation)
+    }
+
+    /// `body` decoded as the contract's request document of `operation`; nothing to decode for an operation without one.
+    static func decode(_ body: Data, as operation: AppStoreConnectOperation) throws {
+        guard let document = operation.requestDocument else { return }
+        _ = try decode(document, body)
+    }
+
+    /// `body` decoded as the contract's `Document`; a body the schema refuses is an ``AppStoreConnectProblem``.
+    static func decode<Document: Decodable>(_: Document.Type, _ body: Data) throws -> Document {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = Timestamp.parseISO8601(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date-time")
+            }
+            return date
+        }
+        do {
+            return try decoder.decode(Document.self, from: body)
+        } catch let error as DecodingError {
+            throw AppStoreConnectProblem(decoding: error)
+        }
     }
 
     /// The attributes, checked against `kinds`: unknown names, wrong kinds and missing `required` ones are

@@ -1,3 +1,6 @@
+import Foundation
+import ReleaseKit
+
 /// The operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
 /// speaks (uploads and TestFlight; signing resources; App Store versions, review submissions, phased releases and release requests), named by their `operationId`, with method and path template as the contract has them.
 public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
@@ -95,6 +98,54 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
             return "DELETE"
         default:
             return "GET"
+        }
+    }
+
+    /// The contract's request document of the operation: the type generated from Apple's OpenAPI contract
+    /// (`Sources/ReleaseKit/AppStoreConnect/Generated`) that the client encodes the body from and the stand-in decodes it
+    /// with. Nil for an operation without a body.
+    package var requestDocument: (any Decodable.Type)? {
+        switch self {
+        case .buildUploadsCreate: return Components.Schemas.BuildUploadCreateRequest.self
+        case .buildUploadFilesCreate: return Components.Schemas.BuildUploadFileCreateRequest.self
+        case .buildUploadFilesUpdate: return Components.Schemas.BuildUploadFileUpdateRequest.self
+        case .buildsUpdate: return Components.Schemas.BuildUpdateRequest.self
+        case .betaGroupAddBuilds: return Components.Schemas.BetaGroupBuildsLinkagesRequest.self
+        case .buildAddBetaGroups: return Components.Schemas.BuildBetaGroupsLinkagesRequest.self
+        case .betaBuildLocalizationsCreate: return Components.Schemas.BetaBuildLocalizationCreateRequest.self
+        case .betaBuildLocalizationsUpdate: return Components.Schemas.BetaBuildLocalizationUpdateRequest.self
+        case .buildBetaDetailsUpdate: return Components.Schemas.BuildBetaDetailUpdateRequest.self
+        case .betaAppReviewSubmissionsCreate: return Components.Schemas.BetaAppReviewSubmissionCreateRequest.self
+        case .webhooksCreate: return Components.Schemas.WebhookCreateRequest.self
+        case .webhooksUpdate: return Components.Schemas.WebhookUpdateRequest.self
+        case .certificatesCreate: return Components.Schemas.CertificateCreateRequest.self
+        case .bundleIdsCreate: return Components.Schemas.BundleIdCreateRequest.self
+        case .profilesCreate: return Components.Schemas.ProfileCreateRequest.self
+        case .appStoreVersionsCreate: return Components.Schemas.AppStoreVersionCreateRequest.self
+        case .appStoreVersionsUpdate: return Components.Schemas.AppStoreVersionUpdateRequest.self
+        case .appStoreVersionBuildUpdate: return Components.Schemas.AppStoreVersionBuildLinkageRequest.self
+        case .appStoreVersionLocalizationsCreate: return Components.Schemas.AppStoreVersionLocalizationCreateRequest.self
+        case .appStoreVersionLocalizationsUpdate: return Components.Schemas.AppStoreVersionLocalizationUpdateRequest.self
+        case .reviewSubmissionsCreate: return Components.Schemas.ReviewSubmissionCreateRequest.self
+        case .reviewSubmissionsUpdate: return Components.Schemas.ReviewSubmissionUpdateRequest.self
+        case .reviewSubmissionItemsCreate: return Components.Schemas.ReviewSubmissionItemCreateRequest.self
+        case .phasedReleasesCreate: return Components.Schemas.AppStoreVersionPhasedReleaseCreateRequest.self
+        case .phasedReleasesUpdate: return Components.Schemas.AppStoreVersionPhasedReleaseUpdateRequest.self
+        case .releaseRequestsCreate: return Components.Schemas.AppStoreVersionReleaseRequestCreateRequest.self
+        default: return nil
+        }
+    }
+
+    /// What the stand-in says of `body` as this operation's request document: nil when the contract's type decodes it,
+    /// else Apple's error code and the pointer to the value (`ENTITY_ERROR.ATTRIBUTE.INVALID at /data/attributes/platform`).
+    package func requestProblem(_ body: Data) -> String? {
+        do {
+            try AppStoreConnectEntity.decode(body, as: self)
+            return nil
+        } catch let problem as AppStoreConnectProblem {
+            return problem.code + " at " + (problem.pointer ?? "")
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseKit
 
 /// An error answer of the local App Store Connect server, in Apple's `ErrorResponse` shape (`errors[]` of
 /// `id`, `status`, `code`, `title`, `detail` and a `source` pointer or parameter), with Apple's codes and
@@ -12,13 +13,14 @@ struct AppStoreConnectProblem: Error, Sendable {
     var parameter: String?
     var headers: [(String, String)] = []
 
-    /// The `ErrorResponse` document.
-    var json: [String: Any] {
-        var entry: [String: Any] = [
-            "id": UUID().uuidString.lowercased(), "status": "\(status)", "code": code, "title": title, "detail": detail,
-        ]
-        if let pointer { entry["source"] = ["pointer": pointer] } else if let parameter { entry["source"] = ["parameter": parameter] }
-        return ["errors": [entry]]
+    /// The `ErrorResponse` document, built as the contract's generated type (the answer the router writes is a JSON
+    /// object tree, so it is handed on as one).
+    var json: Any {
+        let source: Components.Schemas.ErrorResponse.ErrorsPayloadPayload.SourcePayload? =
+            if let pointer { .ErrorSourcePointer(.init(pointer: pointer)) } else if let parameter { .ErrorSourceParameter(.init(parameter: parameter)) } else { nil }
+        let document = Components.Schemas.ErrorResponse(
+            errors: [.init(id: UUID().uuidString.lowercased(), status: "\(status)", code: code, title: title, detail: detail, source: source)])
+        return (try? JSONEncoder().encode(document)).flatMap { try? JSONSerialization.jsonObject(with: $0) } ?? [:]
     }
 
     static let unauthorized = Self(
@@ -127,5 +129,41 @@ struct AppStoreConnectProblem: Error, Sendable {
 
     static func forbidden(_ detail: String) -> Self {
         Self(status: 403, code: "FORBIDDEN_ERROR", title: "This request is forbidden for security reasons", detail: detail)
+    }
+}
+
+extension AppStoreConnectProblem {
+    /// Apple's answer to a request document its schema refuses, from the error of decoding it as the contract's type: a
+    /// missing member is required, a value of another kind has the wrong type, any other value (outside an enumeration,
+    /// not a date) is invalid; in a relationship, the relationship is invalid. The pointer is the JSON path of the value.
+    init(decoding error: DecodingError) {
+        func pointer(_ path: [any CodingKey]) -> String {
+            "/" + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let path = context.codingPath.map(\.stringValue)
+            if path == ["data", "attributes"] {
+                self = .required(attribute: key.stringValue)
+            } else if path == ["data", "relationships"] {
+                self = .required(relationship: key.stringValue)
+            } else {
+                self = .required(type: key.stringValue, pointer: pointer(context.codingPath + [key]))
+            }
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Bool.self ? "a boolean" : type == Int64.self || type == Int.self ? "an integer" : String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+            self = .wrongType(pointer(context.codingPath), expected: expected)
+        case .dataCorrupted(let context):
+            let at = pointer(context.codingPath)
+            self =
+                context.codingPath.contains(where: { $0.stringValue == "relationships" })
+                ? .invalidRelationship(at, "The value at '\(at)' is not valid here: \(context.debugDescription)")
+                : .invalid(at, "The value at '\(at)' is not valid: \(context.debugDescription)")
+        @unknown default:
+            self = .unprocessable("The request body is not a valid document: \(error)")
+        }
     }
 }

@@ -165,8 +165,10 @@ extension LocalAppStoreConnectServer {
     }
 
     private static let versionAttributes: [String: AppStoreConnectEntity.Kind] = [
-        "versionString": .string, "copyright": .string, "reviewType": .oneOf(["APP_STORE", "NOTARIZATION"]),
-        "releaseType": .oneOf(["MANUAL", "AFTER_APPROVAL", "SCHEDULED"]), "earliestReleaseDate": .string, "usesIdfa": .boolean,
+        "versionString": .string, "copyright": .string,
+        "reviewType": .oneOf(Components.Schemas.AppStoreVersionUpdateRequest.DataPayload.AttributesPayload.ReviewTypePayload.allCases.map(\.rawValue)),
+        "releaseType": .oneOf(Components.Schemas.AppStoreVersionUpdateRequest.DataPayload.AttributesPayload.ReleaseTypePayload.allCases.map(\.rawValue)),
+        "earliestReleaseDate": .string, "usesIdfa": .boolean,
     ]
 
     private static func checkReleaseDate(_ attributes: [String: Any]) throws {
@@ -190,6 +192,7 @@ extension LocalAppStoreConnectServer {
             throw AppStoreConnectProblem.invalid("/data/attributes/earliestReleaseDate", "A SCHEDULED release needs an earliestReleaseDate.")
         }
         let render = versionRenderer()
+        try entity.decode(as: request.operation)
         let version: [String: Any] = try mutate { state in
             guard state.snapshot.apps.contains(where: { $0.id == appID }) else {
                 throw AppStoreConnectProblem.invalidRelationship("/data/relationships/app/data/id", "There is no resource of type 'apps' with id '\(appID)'", status: 422)
@@ -221,6 +224,7 @@ extension LocalAppStoreConnectServer {
         try Self.checkReleaseDate(attributes)
         let buildID = try entity.relationship("build", type: "builds", required: false)
         let render = versionRenderer()
+        try entity.decode(as: request.operation)
         let version: [String: Any] = try mutate { state in
             let index = try versionIndex(request.id, in: state.snapshot)
             let current = state.snapshot.appStoreVersions[index]
@@ -285,6 +289,7 @@ extension LocalAppStoreConnectServer {
             throw AppStoreConnectProblem.invalidRelationship("/data/type", "'\(data["type"] ?? "")' is not a valid type here; expected 'builds'")
         }
         guard let buildID = data["id"] as? String, !buildID.isEmpty else { throw AppStoreConnectProblem.required(type: "id", pointer: "/data/id") }
+        try AppStoreConnectEntity.decode(request.body, as: request.operation)
         try mutate { state in
             let index = try versionIndex(request.id, in: state.snapshot)
             try Self.requireEditable(state.snapshot.appStoreVersions[index], "its build")
@@ -328,6 +333,7 @@ extension LocalAppStoreConnectServer {
             throw AppStoreConnectProblem.invalid("/data/attributes/locale", "'\(locale)' is not a valid locale for App Store metadata")
         }
         let versionID = try entity.relationship("appStoreVersion", type: "appStoreVersions", required: true) ?? ""
+        try entity.decode(as: request.operation)
         let localization: [String: Any] = try mutate { state in
             let index = try versionIndex(versionID, in: state.snapshot, pointer: "/data/relationships/appStoreVersion/data/id")
             try Self.requireEditable(state.snapshot.appStoreVersions[index], "its localizations")
@@ -346,6 +352,7 @@ extension LocalAppStoreConnectServer {
         let entity = try AppStoreConnectEntity(request.body, type: "appStoreVersionLocalizations", id: request.id)
         let attributes = try entity.attributes(Self.localizationAttributes)
         try Self.checkWhatsNew(attributes)
+        try entity.decode(as: request.operation)
         let localization: [String: Any] = try mutate { state in
             guard let index = state.snapshot.versionLocalizations.firstIndex(where: { $0.id == request.id }) else {
                 throw AppStoreConnectProblem.notFound("appStoreVersionLocalizations", request.id)
@@ -405,6 +412,7 @@ extension LocalAppStoreConnectServer {
         try entity.onlyRelationships(["app"])
         let appID = try entity.relationship("app", type: "apps", required: true) ?? ""
         let platform = attributes["platform"] as? String ?? "IOS"
+        try entity.decode(as: request.operation)
         let submission: [String: Any] = try mutate { state in
             guard state.snapshot.apps.contains(where: { $0.id == appID }) else {
                 throw AppStoreConnectProblem.invalidRelationship("/data/relationships/app/data/id", "There is no resource of type 'apps' with id '\(appID)'", status: 422)
@@ -428,6 +436,7 @@ extension LocalAppStoreConnectServer {
         let attributes = try entity.attributes(["platform": .oneOf(Self.platforms), "submitted": .boolean, "canceled": .boolean])
         let submitted = (attributes["submitted"] as? NSNumber)?.boolValue == true
         let canceled = (attributes["canceled"] as? NSNumber)?.boolValue == true
+        try entity.decode(as: request.operation)
         let submission: [String: Any] = try mutate { state in
             settleCanceled(in: &state)
             guard let index = state.snapshot.reviewSubmissions.firstIndex(where: { $0.id == request.id }) else {
@@ -496,6 +505,7 @@ extension LocalAppStoreConnectServer {
         guard let versionID = try entity.relationship("appStoreVersion", type: "appStoreVersions", required: false) else {
             throw AppStoreConnectProblem.required(relationship: "appStoreVersion")
         }
+        try entity.decode(as: request.operation)
         let item: [String: Any] = try mutate { state in
             guard let submission = state.snapshot.reviewSubmissions.first(where: { $0.id == submissionID }) else {
                 throw AppStoreConnectProblem.invalidRelationship(
@@ -559,12 +569,13 @@ extension LocalAppStoreConnectServer {
 
     func createPhasedRelease(_ request: APIRequest) throws -> Reply {
         let entity = try AppStoreConnectEntity(request.body, type: "appStoreVersionPhasedReleases")
-        let attributes = try entity.attributes(["phasedReleaseState": .oneOf(["INACTIVE", "ACTIVE", "PAUSED", "COMPLETE"])])
+        let attributes = try entity.attributes(["phasedReleaseState": .oneOf(Components.Schemas.PhasedReleaseState.allCases.map(\.rawValue))])
         try entity.onlyRelationships(["appStoreVersion"])
         let versionID = try entity.relationship("appStoreVersion", type: "appStoreVersions", required: true) ?? ""
         if let requested = attributes["phasedReleaseState"] as? String, requested != "INACTIVE" {
             throw AppStoreConnectProblem.invalid("/data/attributes/phasedReleaseState", "A phased release is created INACTIVE; it starts when the version is released.")
         }
+        try entity.decode(as: request.operation)
         let phased: [String: Any] = try mutate { state in
             let version = state.snapshot.appStoreVersions[try versionIndex(versionID, in: state.snapshot, pointer: "/data/relationships/appStoreVersion/data/id")]
             if Self.finishedStates.contains(version.appStoreState) {
@@ -582,7 +593,8 @@ extension LocalAppStoreConnectServer {
 
     func updatePhasedRelease(_ request: APIRequest) throws -> Reply {
         let entity = try AppStoreConnectEntity(request.body, type: "appStoreVersionPhasedReleases", id: request.id)
-        let attributes = try entity.attributes(["phasedReleaseState": .oneOf(["INACTIVE", "ACTIVE", "PAUSED", "COMPLETE"])])
+        let attributes = try entity.attributes(["phasedReleaseState": .oneOf(Components.Schemas.PhasedReleaseState.allCases.map(\.rawValue))])
+        try entity.decode(as: request.operation)
         let phased: [String: Any] = try mutate { state in
             guard let index = state.snapshot.phasedReleases.firstIndex(where: { $0.id == request.id }) else {
                 throw AppStoreConnectProblem.notFound("appStoreVersionPhasedReleases", request.id)
@@ -619,6 +631,7 @@ extension LocalAppStoreConnectServer {
         _ = try entity.attributes([:])
         try entity.onlyRelationships(["appStoreVersion"])
         let versionID = try entity.relationship("appStoreVersion", type: "appStoreVersions", required: true) ?? ""
+        try entity.decode(as: request.operation)
         try mutate { state in
             let index = try versionIndex(versionID, in: state.snapshot, pointer: "/data/relationships/appStoreVersion/data/id")
             let version = state.snapshot.appStoreVersions[index]

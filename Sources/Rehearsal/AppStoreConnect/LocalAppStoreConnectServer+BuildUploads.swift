@@ -5,9 +5,10 @@ import ReleaseKit
 /// The Build Upload API: reserving an upload and its file, the part uploads to the URLs it hands out, the
 /// commit with its checks, and processing into a build.
 extension LocalAppStoreConnectServer {
-    static let platforms = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
-    static let utis = ["com.apple.binary-property-list", "com.apple.ipa", "com.apple.pkg", "com.apple.xml-property-list", "com.pkware.zip-archive"]
-    static let assetTypes = ["ASSET", "ASSET_DESCRIPTION", "ASSET_SPI"]
+    // The contract's enumerations, in its order (the order Apple's "valid values" lists them in).
+    static let platforms = Components.Schemas.Platform.allCases.map(\.rawValue)
+    static let utis = Components.Schemas.BuildUploadFileCreateRequest.DataPayload.AttributesPayload.UtiPayload.allCases.map(\.rawValue)
+    static let assetTypes = Components.Schemas.BuildUploadFileCreateRequest.DataPayload.AttributesPayload.AssetTypePayload.allCases.map(\.rawValue)
 
     // MARK: buildUploads
 
@@ -26,6 +27,7 @@ extension LocalAppStoreConnectServer {
             throw AppStoreConnectProblem.invalid(
                 "/data/attributes/\(name)", "'\(value)' is not a valid \(name): use one to four period-separated integers, such as 1.4.2")
         }
+        try entity.decode(as: request.operation)
         let upload: [String: Any] = try mutate { state in
             guard state.snapshot.apps.contains(where: { $0.id == appID }) else {
                 throw AppStoreConnectProblem.invalidRelationship(
@@ -139,6 +141,7 @@ extension LocalAppStoreConnectServer {
         let fileSize = (attributes["fileSize"] as? NSNumber)?.int64Value ?? 1
         let assetType = attributes["assetType"] as? String ?? "ASSET"
         let partSize = Int64(configuration.partSize)
+        try entity.decode(as: request.operation)
         let (file, replaced): ([String: Any], String?) = try mutate { state in
             guard let upload = state.snapshot.buildUploads.first(where: { $0.id == uploadID }) else {
                 throw AppStoreConnectProblem.invalidRelationship(
@@ -190,6 +193,7 @@ extension LocalAppStoreConnectServer {
         let hash = (checksum?["hash"] as? String)?.lowercased()
         let algorithm = checksum?["algorithm"] as? String
         let uploaded = (attributes["uploaded"] as? NSNumber)?.boolValue == true
+        try entity.decode(as: request.operation)
         guard let file = state.withLock({ $0.snapshot.files.first { $0.id == request.id } }) else {
             throw AppStoreConnectProblem.notFound("buildUploadFiles", request.id)
         }

@@ -8,17 +8,10 @@ import X509
 /// (``LocalSigningAuthority``), listing the certificates' DER, the devices and the expiry. Revoking a certificate
 /// (`DELETE`) makes the profiles that name it `INVALID`, as on App Store Connect.
 extension LocalAppStoreConnectServer {
-    static let certificateTypes = [
-        "APPLE_PAY", "APPLE_PAY_MERCHANT_IDENTITY", "APPLE_PAY_PSP_IDENTITY", "APPLE_PAY_RSA", "DEVELOPER_ID_KEXT", "DEVELOPER_ID_KEXT_G2",
-        "DEVELOPER_ID_APPLICATION", "DEVELOPER_ID_APPLICATION_G2", "DEVELOPMENT", "DISTRIBUTION", "IDENTITY_ACCESS", "IOS_DEVELOPMENT",
-        "IOS_DISTRIBUTION", "MAC_APP_DISTRIBUTION", "MAC_INSTALLER_DISTRIBUTION", "MAC_APP_DEVELOPMENT", "PASS_TYPE_ID", "PASS_TYPE_ID_WITH_NFC",
-    ]
-    static let profileTypes = [
-        "IOS_APP_DEVELOPMENT", "IOS_APP_STORE", "IOS_APP_ADHOC", "IOS_APP_INHOUSE", "MAC_APP_DEVELOPMENT", "MAC_APP_STORE", "MAC_APP_DIRECT",
-        "TVOS_APP_DEVELOPMENT", "TVOS_APP_STORE", "TVOS_APP_ADHOC", "TVOS_APP_INHOUSE", "MAC_CATALYST_APP_DEVELOPMENT",
-        "MAC_CATALYST_APP_STORE", "MAC_CATALYST_APP_DIRECT",
-    ]
-    static let bundleIDPlatforms = ["IOS", "MAC_OS", "UNIVERSAL"]
+    // The contract's enumerations, in its order (the order Apple's "valid values" lists them in).
+    static let certificateTypes = Components.Schemas.CertificateType.allCases.map(\.rawValue)
+    static let profileTypes = Components.Schemas.ProfileCreateRequest.DataPayload.AttributesPayload.ProfileTypePayload.allCases.map(\.rawValue)
+    static let bundleIDPlatforms = Components.Schemas.BundleIdPlatform.allCases.map(\.rawValue)
     /// How many current certificates of one type a team may hold (Apple refuses a fourth distribution certificate).
     static let certificateLimit = 3
 
@@ -206,6 +199,7 @@ extension LocalAppStoreConnectServer {
         let authority = try authority()
         let team = configuration.teamID
         let now = Date()
+        try entity.decode(as: request.operation)
         let document: [String: Any] = try mutateSigning { signing in
             let current = signing.certificates.filter { $0.certificateType == type && $0.expirationDate > now }
             if current.count >= Self.certificateLimit {
@@ -273,6 +267,7 @@ extension LocalAppStoreConnectServer {
             throw AppStoreConnectProblem.invalid("/data/attributes/name", "The name may contain only letters, digits and spaces.")
         }
         let team = configuration.teamID
+        try entity.decode(as: request.operation)
         let document: [String: Any] = try mutateSigning { signing in
             if signing.bundleIDs.contains(where: { $0.identifier == identifier }) {
                 throw AppStoreConnectProblem.duplicate(
@@ -333,6 +328,7 @@ extension LocalAppStoreConnectServer {
         let authority = try authority()
         let team = configuration.teamID
         let now = Date()
+        try entity.decode(as: request.operation)
         let document: [String: Any] = try mutateSigning { signing in
             guard let bundle = signing.bundleIDs.first(where: { $0.id == bundleResource }) else {
                 throw AppStoreConnectProblem.invalidRelationship(

@@ -120,6 +120,7 @@ extension LocalAppStoreConnectServer {
         let attributes = try entity.attributes(
             ["expired": .boolean, "usesNonExemptEncryption": .boolean], nullable: ["expired", "usesNonExemptEncryption"])
         try entity.onlyRelationships(["appEncryptionDeclaration"])
+        try entity.decode(as: request.operation)
         let build: [String: Any] = try mutate { state in
             let index = try buildIndex(request.id, in: state.snapshot)
             if let declaration = try entity.relationship("appEncryptionDeclaration", type: "appEncryptionDeclarations", required: false) {
@@ -195,6 +196,7 @@ extension LocalAppStoreConnectServer {
     func addBuildsToGroups(_ request: APIRequest) throws -> Reply {
         let intoGroup = request.operation == .betaGroupAddBuilds
         let ids = try AppStoreConnectEntity.linkages(request.body, type: intoGroup ? "builds" : "betaGroups")
+        try AppStoreConnectEntity.decode(request.body, as: request.operation)
         try mutate { state in
             var pairs: [(build: Int, group: Int, pointer: String)] = []
             if intoGroup {
@@ -266,6 +268,7 @@ extension LocalAppStoreConnectServer {
         let locale = attributes["locale"] as? String ?? ""
         let whatsNew = attributes["whatsNew"] as? String
         try Self.checkLocalization(locale: locale, whatsNew: whatsNew)
+        try entity.decode(as: request.operation)
         let localization: [String: Any] = try mutate { state in
             guard state.snapshot.builds.contains(where: { $0.id == buildID }) else {
                 throw AppStoreConnectProblem.invalidRelationship(
@@ -299,6 +302,7 @@ extension LocalAppStoreConnectServer {
         let entity = try AppStoreConnectEntity(request.body, type: "betaBuildLocalizations", id: request.id)
         let attributes = try entity.attributes(["whatsNew": .string], nullable: ["whatsNew"])
         try Self.checkLocalization(locale: nil, whatsNew: attributes["whatsNew"] as? String)
+        try entity.decode(as: request.operation)
         let localization: [String: Any] = try mutate { state in
             guard let index = state.snapshot.localizations.firstIndex(where: { $0.id == request.id }) else {
                 throw AppStoreConnectProblem.notFound("betaBuildLocalizations", request.id)
@@ -327,6 +331,7 @@ extension LocalAppStoreConnectServer {
     func updateBetaDetail(_ request: APIRequest) throws -> Reply {
         let entity = try AppStoreConnectEntity(request.body, type: "buildBetaDetails", id: request.id)
         let attributes = try entity.attributes(["autoNotifyEnabled": .boolean], nullable: ["autoNotifyEnabled"])
+        try entity.decode(as: request.operation)
         let detail: [String: Any] = try mutate { state in
             guard let index = state.snapshot.betaDetails.firstIndex(where: { $0.id == request.id }) else {
                 throw AppStoreConnectProblem.notFound("buildBetaDetails", request.id)
@@ -346,6 +351,7 @@ extension LocalAppStoreConnectServer {
         _ = try entity.attributes([:])
         try entity.onlyRelationships(["build"])
         let buildID = try entity.relationship("build", type: "builds", required: true) ?? ""
+        try entity.decode(as: request.operation)
         let submission: [String: Any] = try mutate { state in
             guard let index = state.snapshot.builds.firstIndex(where: { $0.id == buildID }) else {
                 throw AppStoreConnectProblem.invalidRelationship(

@@ -50,6 +50,7 @@ extension LocalAppStoreConnectServer {
         let appID = try entity.relationship("app", type: "apps", required: true) ?? ""
         let url = attributes["url"] as? String ?? ""
         try Self.checkWebhookURL(url)
+        try entity.decode(as: request.operation)
         let webhook: [String: Any] = try mutate { state in
             guard state.snapshot.apps.contains(where: { $0.id == appID }) else {
                 throw AppStoreConnectProblem.invalidRelationship("/data/relationships/app/data/id", "There is no resource of type 'apps' with id '\(appID)'", status: 422)
@@ -70,6 +71,7 @@ extension LocalAppStoreConnectServer {
             ["name": .string, "url": .string, "secret": .string, "eventTypes": .listOf(Self.webhookEventTypes), "enabled": .boolean],
             nullable: ["name", "url", "secret", "eventTypes", "enabled"])
         if let url = attributes["url"] as? String { try Self.checkWebhookURL(url) }
+        try entity.decode(as: request.operation)
         let webhook: [String: Any] = try mutate { state in
             guard let index = state.snapshot.webhooks.firstIndex(where: { $0.id == request.id }) else {
                 throw AppStoreConnectProblem.notFound("webhooks", request.id)

@@ -25,23 +25,39 @@ extension AppStoreConnectClient {
         try await all(Resource<A>.self, path)
     }
 
-    /// Sends a JSON:API request `document` (`{"data": …}`) and decodes the resource it answers with.
-    public func write<A>(_ method: String, _ path: String, _ document: [String: Any], as attributes: A.Type) async throws -> Resource<A> {
+    /// Sends a request document of Apple's contract (a generated `Components.Schemas.…Request`: a body that does not
+    /// match the contract does not compile) and decodes the resource it answers with.
+    public func write<Document: Encodable, A>(_ method: String, _ path: String, _ document: Document, as attributes: A.Type) async throws -> Resource<A> {
         try decode(Single<A>.self, try await send(method, path, json: Self.encode(document)), path: path).data
     }
 
-    /// Sends a JSON:API request `document` whose answer has no body to read (204, relationship requests).
-    public func write(_ method: String, _ path: String, _ document: [String: Any]) async throws {
+    /// Sends a request document of Apple's contract whose answer has no body to read (204, relationship requests).
+    public func write<Document: Encodable>(_ method: String, _ path: String, _ document: Document) async throws {
         _ = try await send(method, path, json: Self.encode(document))
     }
 
-    /// A document's bytes, keys sorted so requests are the same from run to run.
-    static func encode(_ document: [String: Any]) -> Data {
-        JSONWriter.data(document) ?? Data()
+    /// A document's bytes as ``JSONWriter`` writes them (keys sorted by their bytes, slashes not escaped), so a request
+    /// is the same from run to run and from platform to platform; dates in Apple's ISO 8601 form.
+    static func encode<Document: Encodable>(_ document: Document) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            let fraction = date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)
+            try container.encode(Timestamp.iso8601(date, milliseconds: fraction >= 0.001))
+        }
+        let tree = try JSONSerialization.jsonObject(with: try encoder.encode(document), options: [.fragmentsAllowed])
+        guard let data = JSONWriter.data(tree) else {
+            throw AppStoreConnectError.notInContract(what: "a \(Document.self)", value: "a number JSON cannot hold", allowed: ["finite numbers"])
+        }
+        return data
     }
 
-    /// `{"data": {"type": TYPE, "id": ID}}`: the linkage a relationship takes.
-    public static func linkage(_ type: String, _ id: String) -> [String: Any] {
-        ["data": ["type": type, "id": id]]
+    /// `value` as the contract's enumeration `T` (a generated `Components.Schemas.Platform`, say).
+    /// - Throws: ``AppStoreConnectError/notInContract(what:value:allowed:)`` naming `what` and the allowed values.
+    static func contract<T: RawRepresentable & CaseIterable>(_ value: String, as _: T.Type, what: String) throws -> T where T.RawValue == String {
+        guard let typed = T(rawValue: value) else {
+            throw AppStoreConnectError.notInContract(what: what, value: value, allowed: T.allCases.map(\.rawValue))
+        }
+        return typed
     }
 }

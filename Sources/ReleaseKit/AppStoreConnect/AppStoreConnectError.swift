@@ -37,6 +37,9 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
     case noVersion(version: String, platform: String, existing: [String])
     /// A rollout action that the version's state does not allow.
     case rolloutRefused(action: String, version: String, reason: String)
+    /// A value a request would carry that Apple's contract does not allow there (a platform or certificate type
+    /// outside its enumeration): refused before anything is sent.
+    case notInContract(what: String, value: String, allowed: [String])
 
     /// One entry of `errors[]` (Apple's `ErrorResponse.errors.items`: status, code, title, detail and a source
     /// pointer or parameter).
@@ -129,6 +132,8 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
                 + " (submit it first with appstore.submit)"
         case .rolloutRefused(let action, let version, let reason):
             return "cannot \(action) App Store version \(Echo.text(version)): \(reason)"
+        case .notInContract(let what, let value, let allowed):
+            return "'\(Echo.text(value))' is not a value App Store Connect takes as \(what) (one of \(allowed.joined(separator: ", ")))"
         }
     }
 }

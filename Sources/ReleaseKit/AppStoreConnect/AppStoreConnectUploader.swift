@@ -177,20 +177,20 @@ public struct AppStoreConnectUploader: Sendable {
         if let reserved = file, Self.hasExpired(reserved.attributes?.uploadOperations ?? [], now: now()) {
             // Presigned URLs do not last: start over with a new upload rather than send to dead links.
             log("the upload operations of upload \(upload.id) have expired: deleting it and starting again")
-            try await client.write("DELETE", "/v1/buildUploads/\(upload.id)", [:])
+            // With an empty document, as this request has always been sent.
+            _ = try await client.send("DELETE", "/v1/buildUploads/\(upload.id)", json: Data("{}".utf8))
             upload = try await createUpload(appID: app.id, request)
             file = nil
         }
         if file == nil {
             file = try await client.write(
                 "POST", "/v1/buildUploadFiles",
-                [
-                    "data": [
-                        "type": "buildUploadFiles",
-                        "attributes": ["fileName": fileName, "fileSize": size, "uti": "com.apple.ipa", "assetType": "ASSET"],
-                        "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
-                    ] as [String: Any]
-                ], as: BuildUploadFileAttributes.self)
+                Components.Schemas.BuildUploadFileCreateRequest(
+                    data: .init(
+                        _type: .buildUploadFiles,
+                        attributes: .init(assetType: .asset, fileName: fileName, fileSize: size, uti: .com_apple_ipa),
+                        relationships: .init(buildUpload: .init(data: .init(_type: .buildUploads, id: upload.id))))),
+                as: BuildUploadFileAttributes.self)
         }
         guard let reserved = file else { throw AppStoreConnectError.badUploadOperation("no file was reserved") }
 
@@ -208,12 +208,7 @@ public struct AppStoreConnectUploader: Sendable {
             let record = UploadPartRecord(ipa: request.ipa, fileID: reserved.id, size: size)
             sent = try await send(operations, file: request.ipa, size: size, concurrency: request.concurrency, record: record)
             let sha256 = try await hashing.value
-            let commit: [String: Any] = [
-                "data": [
-                    "type": "buildUploadFiles", "id": reserved.id,
-                    "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
-                ] as [String: Any]
-            ]
+            let commit = Self.commit(fileID: reserved.id, sha256: sha256)
             do {
                 _ = try await client.write("PATCH", "/v1/buildUploadFiles/\(reserved.id)", commit, as: BuildUploadFileAttributes.self)
             } catch AppStoreConnectError.api(_, _, 409, let errors) where !record.sent.isEmpty {
@@ -247,16 +242,14 @@ public struct AppStoreConnectUploader: Sendable {
             let binary = (FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 6) }).map { $0 == Data("bplist".utf8) } ?? false
             file = try await client.write(
                 "POST", "/v1/buildUploadFiles",
-                [
-                    "data": [
-                        "type": "buildUploadFiles",
-                        "attributes": [
-                            "fileName": (path as NSString).lastPathComponent, "fileSize": size,
-                            "uti": binary ? "com.apple.binary-property-list" : "com.apple.xml-property-list", "assetType": "ASSET_DESCRIPTION",
-                        ],
-                        "relationships": ["buildUpload": AppStoreConnectClient.linkage("buildUploads", upload.id)],
-                    ] as [String: Any]
-                ], as: BuildUploadFileAttributes.self)
+                Components.Schemas.BuildUploadFileCreateRequest(
+                    data: .init(
+                        _type: .buildUploadFiles,
+                        attributes: .init(
+                            assetType: .assetDescription, fileName: (path as NSString).lastPathComponent, fileSize: size,
+                            uti: binary ? .com_apple_binaryPropertyList : .com_apple_xmlPropertyList),
+                        relationships: .init(buildUpload: .init(data: .init(_type: .buildUploads, id: upload.id))))),
+                as: BuildUploadFileAttributes.self)
         }
         guard let reserved = file else { throw AppStoreConnectError.badUploadOperation("no asset description file was reserved") }
         var operations = reserved.attributes?.uploadOperations ?? []
@@ -267,16 +260,18 @@ public struct AppStoreConnectUploader: Sendable {
         let record = UploadPartRecord(ipa: path, fileID: reserved.id, size: size)
         let sent = try await send(operations, file: path, size: size, concurrency: 1, record: record)
         _ = try await client.write(
-            "PATCH", "/v1/buildUploadFiles/\(reserved.id)",
-            [
-                "data": [
-                    "type": "buildUploadFiles", "id": reserved.id,
-                    "attributes": ["uploaded": true, "sourceFileChecksums": ["file": ["hash": sha256, "algorithm": "SHA_256"]]],
-                ] as [String: Any]
-            ], as: BuildUploadFileAttributes.self)
+            "PATCH", "/v1/buildUploadFiles/\(reserved.id)", Self.commit(fileID: reserved.id, sha256: sha256), as: BuildUploadFileAttributes.self)
         record.remove()
         log("attached \((path as NSString).lastPathComponent) as the asset description")
         return sent
+    }
+
+    /// The commit of a file whose bytes are all sent: `uploaded`, with the SHA-256 of the whole file.
+    static func commit(fileID: String, sha256: String) -> Components.Schemas.BuildUploadFileUpdateRequest {
+        Components.Schemas.BuildUploadFileUpdateRequest(
+            data: .init(
+                _type: .buildUploadFiles, id: fileID,
+                attributes: .init(sourceFileChecksums: .init(file: .init(hash: sha256, algorithm: .sha256)), uploaded: true)))
     }
 
     /// The size of the file at `path`.
@@ -295,15 +290,15 @@ public struct AppStoreConnectUploader: Sendable {
 
     func createUpload(appID: String, _ request: Request) async throws -> Resource<BuildUploadAttributes> {
         do {
+            let platform = try AppStoreConnectClient.contract(request.platform, as: Components.Schemas.Platform.self, what: "a build upload's platform")
             return try await client.write(
                 "POST", "/v1/buildUploads",
-                [
-                    "data": [
-                        "type": "buildUploads",
-                        "attributes": ["cfBundleShortVersionString": request.version, "cfBundleVersion": request.build, "platform": request.platform],
-                        "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
-                    ] as [String: Any]
-                ], as: BuildUploadAttributes.self)
+                Components.Schemas.BuildUploadCreateRequest(
+                    data: .init(
+                        _type: .buildUploads,
+                        attributes: .init(cfBundleShortVersionString: request.version, cfBundleVersion: request.build, platform: platform),
+                        relationships: .init(app: .init(data: .init(_type: .apps, id: appID))))),
+                as: BuildUploadAttributes.self)
         } catch AppStoreConnectError.api(let method, let path, 409, let errors) {
             // A create that landed despite an error answer, then retried, is ours: take it.
             if let landed = try await uploads(appID: appID, request).first(where: { $0.attributes?.state?.state == "AWAITING_UPLOAD" }) {
@@ -439,16 +434,15 @@ public struct AppStoreConnectUploader: Sendable {
         guard request.wait != .none else { return result }
         let what = "the upload of \(request.version) (\(request.build))"
         let started = now()
-        var current: Resource<BuildUploadAttributes>
-        while true {
-            // Look first, then wait: App Store Connect may be done already (a re-run, a small build).
-            current = try await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(upload.id)")
+        let current = try await poll(what, interval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget).until(
+            Resource<BuildUploadAttributes>.self, since: started
+        ) {
+            let current = try await client.resource(BuildUploadAttributes.self, "/v1/buildUploads/\(upload.id)")
             let state = current.attributes?.state?.state ?? "AWAITING_UPLOAD"
             if state == "FAILED" {
                 throw AppStoreConnectError.processingFailed(what: what, state: state, errors: current.attributes?.state?.errors ?? [])
             }
-            if state == "COMPLETE" { break }
-            try await pause(since: started, interval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, what: what, state: state)
+            return state == "COMPLETE" ? .done(current) : .waiting(state: state)
         }
         result.state = "COMPLETE"
         result.warnings = current.attributes?.state?.warnings ?? []
@@ -476,30 +470,22 @@ public struct AppStoreConnectUploader: Sendable {
     ) async throws -> String {
         let started = started ?? now()
         let what = "processing of build \(version) (\(build))"
-        while true {
+        return try await poll(what, interval: pollInterval, timeout: timeout, budget: budget).until(String.self, since: started) {
             let state = try await client.resource(BuildAttributes.self, "/v1/builds/\(buildID)").attributes?.processingState ?? "PROCESSING"
             switch state {
             case "VALID":
                 log("build \(version) (\(build)) is processed (VALID)")
-                return state
+                return .done(state)
             case "FAILED", "INVALID":
                 throw AppStoreConnectError.processingFailed(what: what, state: state, errors: [])
             default:
-                try await pause(since: started, interval: pollInterval, timeout: timeout, budget: budget, what: what, state: state)
+                return .waiting(state: state)
             }
         }
     }
 
-    /// Waits `interval` before the next look, unless the step has waited `timeout` (a failure) or its `budget` (it ends
-    /// waiting) since `started`. The one poll pause of every App Store Connect wait.
-    func pause(since started: Date, interval: Duration, timeout: Double, budget: Double?, what: String, state: String) async throws {
-        let waited = now().timeIntervalSince(started)
-        if let budget, budget < timeout, waited >= budget {
-            throw AppStoreConnectError.stillWaiting(what: what, seconds: waited, lastState: state)
-        }
-        guard waited < timeout else {
-            throw AppStoreConnectError.timedOut(what: what, seconds: waited, lastState: state)
-        }
-        try await sleep(interval)
+    /// The poll loop of a wait for `what`, on this uploader's clock.
+    func poll(_ what: String, interval: Duration, timeout: Double, budget: Double?) -> AppStoreConnectPoll {
+        AppStoreConnectPoll(what: what, interval: interval, timeout: timeout, budget: budget, sleep: sleep, now: now)
     }
 }

@@ -61,19 +61,21 @@ public struct AppStoreRollout: Sendable {
     public func perform(
         _ action: Action, bundleID: String, version versionString: String, platform: String = "IOS", reviewWait: ReviewWait? = nil
     ) async throws -> Result {
-        let started = now()
-        while true {
+        guard action == .release, let wait = reviewWait else {
+            return try await performOnce(action, bundleID: bundleID, version: versionString, platform: platform)
+        }
+        let poll = AppStoreConnectPoll(
+            what: "App Review of version \(versionString)", interval: wait.interval, timeout: wait.timeout, budget: wait.budget,
+            sleep: sleep, now: now)
+        return try await poll.until(Result.self, since: now()) {
             do {
-                return try await performOnce(action, bundleID: bundleID, version: versionString, platform: platform)
-            } catch AppStoreConnectError.rolloutRefused(_, _, let reason) where action == .release && reviewWait != nil {
-                guard let wait = reviewWait, let state = Self.inReview.first(where: { reason.hasPrefix("it is \($0);") }) else {
+                return .done(try await performOnce(action, bundleID: bundleID, version: versionString, platform: platform))
+            } catch AppStoreConnectError.rolloutRefused(_, _, let reason) {
+                guard let state = Self.inReview.first(where: { reason.hasPrefix("it is \($0);") }) else {
                     throw AppStoreConnectError.rolloutRefused(action: action.rawValue, version: versionString, reason: reason)
                 }
                 log("version \(versionString) is \(state): waiting for App Review")
-                let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
-                try await uploader.pause(
-                    since: started, interval: wait.interval, timeout: wait.timeout, budget: wait.budget,
-                    what: "App Review of version \(versionString)", state: state)
+                return .waiting(state: state)
             }
         }
     }
@@ -102,12 +104,10 @@ public struct AppStoreRollout: Sendable {
             if state == "PENDING_DEVELOPER_RELEASE" {
                 try await client.write(
                     "POST", "/v1/appStoreVersionReleaseRequests",
-                    [
-                        "data": [
-                            "type": "appStoreVersionReleaseRequests",
-                            "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
-                        ] as [String: Any]
-                    ])
+                    Components.Schemas.AppStoreVersionReleaseRequestCreateRequest(
+                        data: .init(
+                            _type: .appStoreVersionReleaseRequests,
+                            relationships: .init(appStoreVersion: .init(data: .init(_type: .appStoreVersions, id: version.id))))))
                 log("released \(what)")
                 result.changed = true
                 result.state = try await client.resource(AppStoreVersionAttributes.self, "/v1/appStoreVersions/\(version.id)").attributes?.appStoreState ?? state
@@ -126,9 +126,9 @@ public struct AppStoreRollout: Sendable {
                 throw refuse("it has no phased release (create one with appstore.submit's 'phased: true' before it is released)")
             }
             let phasedState = current.attributes?.phasedReleaseState ?? ""
-            let target = action == .pause ? "PAUSED" : action == .resume ? "ACTIVE" : "COMPLETE"
-            if phasedState == target {
-                log("the phased release of \(what) is \(target): nothing to change")
+            let target: Components.Schemas.PhasedReleaseState = action == .pause ? .paused : action == .resume ? .active : .complete
+            if phasedState == target.rawValue {
+                log("the phased release of \(what) is \(target.rawValue): nothing to change")
                 break
             }
             switch (phasedState, action) {
@@ -139,10 +139,10 @@ public struct AppStoreRollout: Sendable {
             default:
                 phased = try await client.write(
                     "PATCH", "/v1/appStoreVersionPhasedReleases/\(current.id)",
-                    [
-                        "data": ["type": "appStoreVersionPhasedReleases", "id": current.id, "attributes": ["phasedReleaseState": target]] as [String: Any]
-                    ], as: PhasedReleaseAttributes.self)
-                log("phased release of \(what): \(phasedState) → \(target)")
+                    Components.Schemas.AppStoreVersionPhasedReleaseUpdateRequest(
+                        data: .init(_type: .appStoreVersionPhasedReleases, id: current.id, attributes: .init(phasedReleaseState: target))),
+                    as: PhasedReleaseAttributes.self)
+                log("phased release of \(what): \(phasedState) → \(target.rawValue)")
                 result.changed = true
             }
         }

@@ -131,7 +131,9 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         if version.related["build"] == buildID {
             result.unchanged.append("build \(request.build)")
         } else {
-            try await client.write("PATCH", "/v1/appStoreVersions/\(version.id)/relationships/build", AppStoreConnectClient.linkage("builds", buildID))
+            try await client.write(
+                "PATCH", "/v1/appStoreVersions/\(version.id)/relationships/build",
+                Components.Schemas.AppStoreVersionBuildLinkageRequest(data: .init(_type: .builds, id: buildID)))
             result.changed.append("build \(request.build) attached")
         }
         try await ensurePhased(request, version: version, result: &result)
@@ -223,45 +225,56 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
     /// The version, created (or, as fastlane does, an editable version of another string renamed) when absent, with
     /// the release type and date asked for.
     func ensureVersion(_ request: Request, existing: Version?, versions: [Version], appID: String, result: inout Result) async throws -> Version {
-        var wanted: [String: Any] = [:]
-        if let releaseType = request.releaseType, releaseType != existing?.attributes?.releaseType { wanted["releaseType"] = releaseType }
-        if let date = request.earliestReleaseDate, !Self.sameInstant(date, existing?.attributes?.earliestReleaseDate) {
-            wanted["earliestReleaseDate"] = date
+        typealias ReleaseType = Components.Schemas.AppStoreVersionUpdateRequest.DataPayload.AttributesPayload.ReleaseTypePayload
+        var releaseType: ReleaseType?
+        if let wanted = request.releaseType, wanted != existing?.attributes?.releaseType {
+            releaseType = try AppStoreConnectClient.contract(wanted, as: ReleaseType.self, what: "an App Store version's release type")
         }
+        var earliestReleaseDate: Date?
+        if let date = request.earliestReleaseDate, !Self.sameInstant(date, existing?.attributes?.earliestReleaseDate) {
+            guard let instant = Timestamp.parseISO8601(date) else {
+                throw AppStoreConnectError.notInContract(what: "an App Store version's earliest release date", value: date, allowed: ["ISO 8601 date-times"])
+            }
+            earliestReleaseDate = instant
+        }
+        let changes = releaseType != nil || earliestReleaseDate != nil
         guard let existing else {
             if let draft = versions.first(where: { Self.editableStates.contains($0.attributes?.appStoreState ?? "") }) {
-                wanted["versionString"] = request.version
                 let renamed = try await client.write(
                     "PATCH", "/v1/appStoreVersions/\(draft.id)",
-                    [
-                        "data": ["type": "appStoreVersions", "id": draft.id, "attributes": wanted] as [String: Any]
-                    ], as: AppStoreVersionAttributes.self)
+                    Components.Schemas.AppStoreVersionUpdateRequest(
+                        data: .init(
+                            _type: .appStoreVersions, id: draft.id,
+                            attributes: .init(versionString: request.version, releaseType: releaseType, earliestReleaseDate: earliestReleaseDate))),
+                    as: AppStoreVersionAttributes.self)
                 result.changed.append("App Store version \(draft.attributes?.versionString ?? "?") renamed to \(request.version)")
                 return renamed
             }
-            var attributes = wanted
-            attributes["platform"] = request.platform
-            attributes["versionString"] = request.version
+            let platform = try AppStoreConnectClient.contract(request.platform, as: Components.Schemas.Platform.self, what: "an App Store version's platform")
             let created = try await client.write(
                 "POST", "/v1/appStoreVersions",
-                [
-                    "data": [
-                        "type": "appStoreVersions", "attributes": attributes,
-                        "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
-                    ] as [String: Any]
-                ], as: AppStoreVersionAttributes.self)
+                Components.Schemas.AppStoreVersionCreateRequest(
+                    data: .init(
+                        _type: .appStoreVersions,
+                        attributes: .init(
+                            platform: platform, versionString: request.version,
+                            releaseType: releaseType.flatMap { .init(rawValue: $0.rawValue) }, earliestReleaseDate: earliestReleaseDate),
+                        relationships: .init(app: .init(data: .init(_type: .apps, id: appID))))),
+                as: AppStoreVersionAttributes.self)
             result.changed.append("App Store version \(request.version) created")
             return created
         }
-        guard !wanted.isEmpty else {
+        guard changes else {
             if request.releaseType != nil { result.unchanged.append("release type \(existing.attributes?.releaseType ?? "")") }
             return existing
         }
         let updated = try await client.write(
             "PATCH", "/v1/appStoreVersions/\(existing.id)",
-            [
-                "data": ["type": "appStoreVersions", "id": existing.id, "attributes": wanted] as [String: Any]
-            ], as: AppStoreVersionAttributes.self)
+            Components.Schemas.AppStoreVersionUpdateRequest(
+                data: .init(
+                    _type: .appStoreVersions, id: existing.id,
+                    attributes: .init(releaseType: releaseType, earliestReleaseDate: earliestReleaseDate))),
+            as: AppStoreVersionAttributes.self)
         result.changed.append(
             "release type \(request.releaseType ?? existing.attributes?.releaseType ?? "")"
                 + (request.earliestReleaseDate.map { " from \($0)" } ?? ""))
@@ -277,9 +290,9 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
 
     func setWhatsNew(_ request: Request, versionID: String, result: inout Result) async throws {
         let changes = try await client.convergeWhatsNew(
-            AppStoreVersionLocalizationAttributes.self, type: "appStoreVersionLocalizations",
+            AppStoreVersionLocalizationAttributes.self,
             existing: AppStoreConnectClient.path("/v1/appStoreVersions/\(versionID)/appStoreVersionLocalizations", [("limit", "200")]),
-            texts: request.whatsNew, parent: ("appStoreVersion", "appStoreVersions", versionID))
+            texts: request.whatsNew, parentID: versionID)
         result.changed += changes.changed.map { "What's New (\($0))" }
         result.unchanged += changes.unchanged.map { "What's New (\($0))" }
     }
@@ -291,12 +304,10 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         case (true, nil):
             try await client.write(
                 "POST", "/v1/appStoreVersionPhasedReleases",
-                [
-                    "data": [
-                        "type": "appStoreVersionPhasedReleases", "attributes": ["phasedReleaseState": "INACTIVE"],
-                        "relationships": ["appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", version.id)],
-                    ] as [String: Any]
-                ])
+                Components.Schemas.AppStoreVersionPhasedReleaseCreateRequest(
+                    data: .init(
+                        _type: .appStoreVersionPhasedReleases, attributes: .init(phasedReleaseState: .inactive),
+                        relationships: .init(appStoreVersion: .init(data: .init(_type: .appStoreVersions, id: version.id))))))
             result.changed.append("phased release (starts when the version is released)")
         case (true, _?):
             result.unchanged.append("phased release")
@@ -312,16 +323,13 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
     func cancel(_ submission: Submission) async throws {
         _ = try await client.write(
             "PATCH", "/v1/reviewSubmissions/\(submission.id)",
-            [
-                "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["canceled": true]] as [String: Any]
-            ], as: ReviewSubmissionAttributes.self)
-        let started = now()
-        while true {
+            Components.Schemas.ReviewSubmissionUpdateRequest(data: .init(_type: .reviewSubmissions, id: submission.id, attributes: .init(canceled: true))),
+            as: ReviewSubmissionAttributes.self)
+        let poll = AppStoreConnectPoll(
+            what: "canceling review submission \(submission.id)", interval: .seconds(2), timeout: 600, budget: nil, sleep: sleep, now: now)
+        try await poll.until(Void.self, since: now()) {
             let state = try await client.resource(ReviewSubmissionAttributes.self, "/v1/reviewSubmissions/\(submission.id)").attributes?.state ?? ""
-            if state == "COMPLETE" { return }
-            let waited = now().timeIntervalSince(started)
-            guard waited < 600 else { throw AppStoreConnectError.timedOut(what: "canceling review submission \(submission.id)", seconds: waited, lastState: state) }
-            try await sleep(.seconds(2))
+            return state == "COMPLETE" ? .done(()) : .waiting(state: state)
         }
     }
 
@@ -333,14 +341,14 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
             result.unchanged.append("review submission \(reuse.id) (READY_FOR_REVIEW, reused)")
         } else {
             do {
+                let platform = try AppStoreConnectClient.contract(request.platform, as: Components.Schemas.Platform.self, what: "a review submission's platform")
                 submission = try await client.write(
                     "POST", "/v1/reviewSubmissions",
-                    [
-                        "data": [
-                            "type": "reviewSubmissions", "attributes": ["platform": request.platform],
-                            "relationships": ["app": AppStoreConnectClient.linkage("apps", appID)],
-                        ] as [String: Any]
-                    ], as: ReviewSubmissionAttributes.self)
+                    Components.Schemas.ReviewSubmissionCreateRequest(
+                        data: .init(
+                            _type: .reviewSubmissions, attributes: .init(platform: platform),
+                            relationships: .init(app: .init(data: .init(_type: .apps, id: appID))))),
+                    as: ReviewSubmissionAttributes.self)
                 result.changed.append("review submission \(submission.id) created")
             } catch AppStoreConnectError.api(_, _, 409, let errors) {
                 // Another run (or a person) opened one since the preflight: use it when it still takes items.
@@ -356,22 +364,18 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
         } else {
             try await client.write(
                 "POST", "/v1/reviewSubmissionItems",
-                [
-                    "data": [
-                        "type": "reviewSubmissionItems",
-                        "relationships": [
-                            "reviewSubmission": AppStoreConnectClient.linkage("reviewSubmissions", submission.id),
-                            "appStoreVersion": AppStoreConnectClient.linkage("appStoreVersions", versionID),
-                        ],
-                    ] as [String: Any]
-                ])
+                Components.Schemas.ReviewSubmissionItemCreateRequest(
+                    data: .init(
+                        _type: .reviewSubmissionItems,
+                        relationships: .init(
+                            reviewSubmission: .init(data: .init(_type: .reviewSubmissions, id: submission.id)),
+                            appStoreVersion: .init(data: .init(_type: .appStoreVersions, id: versionID))))))
             result.changed.append("version \(request.version) added to the submission")
         }
         submission = try await client.write(
             "PATCH", "/v1/reviewSubmissions/\(submission.id)",
-            [
-                "data": ["type": "reviewSubmissions", "id": submission.id, "attributes": ["submitted": true]] as [String: Any]
-            ], as: ReviewSubmissionAttributes.self)
+            Components.Schemas.ReviewSubmissionUpdateRequest(data: .init(_type: .reviewSubmissions, id: submission.id, attributes: .init(submitted: true))),
+            as: ReviewSubmissionAttributes.self)
         result.changed.append("submitted for review (\(submission.attributes?.state ?? "WAITING_FOR_REVIEW"))")
         return submission
     }

@@ -204,13 +204,12 @@ public struct SigningSynchronizer: Sendable {
         var certificate = assessment.certificate
         if certificate == nil {
             let type = specification.certificateTypes[0]
+            let certificateType = try AppStoreConnectClient.contract(type, as: Components.Schemas.CertificateType.self, what: "a certificate type")
             let created = try await client.write(
                 "POST", "/v1/certificates",
-                [
-                    "data": [
-                        "type": "certificates", "attributes": ["certificateType": type, "csrContent": try key.certificateSigningRequest()],
-                    ]
-                ], as: CertificateAttributes.self)
+                Components.Schemas.CertificateCreateRequest(
+                    data: .init(_type: .certificates, attributes: .init(csrContent: try key.certificateSigningRequest(), certificateType: certificateType))),
+                as: CertificateAttributes.self)
             writes += 1
             guard let content = created.attributes?.certificateContent, let der = Data(base64Encoded: content).map({ [UInt8]($0) }),
                 key.matches(certificate: der), let info = SigningCertificateInfo(der: der)
@@ -225,17 +224,15 @@ public struct SigningSynchronizer: Sendable {
         var profiles: [(bundleID: String, profile: SigningAssessment.FoundProfile)] = []
         for var bundle in assessment.bundles {
             if bundle.resourceID == nil {
+                let platform = try AppStoreConnectClient.contract(
+                    specification.platform.bundleIDPlatform, as: Components.Schemas.BundleIdPlatform.self, what: "a bundle id's platform")
                 let created = try await client.write(
                     "POST", "/v1/bundleIds",
-                    [
-                        "data": [
-                            "type": "bundleIds",
-                            "attributes": [
-                                "identifier": bundle.identifier, "name": Self.bundleName(bundle.identifier),
-                                "platform": specification.platform.bundleIDPlatform,
-                            ],
-                        ]
-                    ], as: BundleIdAttributes.self)
+                    Components.Schemas.BundleIdCreateRequest(
+                        data: .init(
+                            _type: .bundleIds,
+                            attributes: .init(name: Self.bundleName(bundle.identifier), platform: platform, identifier: bundle.identifier))),
+                    as: BundleIdAttributes.self)
                 writes += 1
                 bundle.resourceID = created.id
                 log("created bundle id \(bundle.identifier) (\(created.id))")
@@ -250,21 +247,18 @@ public struct SigningSynchronizer: Sendable {
                 log("deleted stale profile '\(stale.name)' (\(stale.uuid))")
             }
             let name = Self.profileName(bundleID: bundle.identifier, type: specification.type)
-            var relationships: [String: Any] = [
-                "bundleId": AppStoreConnectClient.linkage("bundleIds", bundle.resourceID ?? ""),
-                "certificates": ["data": [["type": "certificates", "id": certificate.id]]],
-            ]
-            if specification.listsDevices {
-                relationships["devices"] = ["data": assessment.devices.map { ["type": "devices", "id": $0.id] }]
-            }
+            typealias ProfileType = Components.Schemas.ProfileCreateRequest.DataPayload.AttributesPayload.ProfileTypePayload
+            let profileType = try AppStoreConnectClient.contract(specification.profileType ?? "", as: ProfileType.self, what: "a profile type")
             let created = try await client.write(
                 "POST", "/v1/profiles",
-                [
-                    "data": [
-                        "type": "profiles", "attributes": ["name": name, "profileType": specification.profileType ?? ""],
-                        "relationships": relationships,
-                    ]
-                ], as: ProfileAttributes.self)
+                Components.Schemas.ProfileCreateRequest(
+                    data: .init(
+                        _type: .profiles, attributes: .init(name: name, profileType: profileType),
+                        relationships: .init(
+                            bundleId: .init(data: .init(_type: .bundleIds, id: bundle.resourceID ?? "")),
+                            devices: specification.listsDevices ? .init(data: assessment.devices.map { .init(_type: .devices, id: $0.id) }) : nil,
+                            certificates: .init(data: [.init(_type: .certificates, id: certificate.id)])))),
+                as: ProfileAttributes.self)
             writes += 1
             let content = created.attributes?.profileContent.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
             guard let parsed = try? ProvisioningProfile(data: Data(content)) else {

@@ -73,9 +73,9 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
             try await setExportCompliance(encryption, buildID: buildID, into: &result)
         }
         let changes = try await client.convergeWhatsNew(
-            BetaBuildLocalizationAttributes.self, type: "betaBuildLocalizations",
+            BetaBuildLocalizationAttributes.self,
             existing: AppStoreConnectClient.path("/v1/betaBuildLocalizations", [("filter[build]", buildID), ("limit", "200")]),
-            texts: request.whatToTest, parent: ("build", "builds", buildID))
+            texts: request.whatToTest, parentID: buildID)
         result.changed += changes.changed.map { "what to test (\($0))" }
         result.unchanged += changes.unchanged.map { "what to test (\($0))" }
         if !request.groups.isEmpty {
@@ -97,9 +97,7 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         } else {
             try await client.write(
                 "PATCH", "/v1/builds/\(buildID)",
-                [
-                    "data": ["type": "builds", "id": buildID, "attributes": ["usesNonExemptEncryption": encryption]] as [String: Any]
-                ])
+                Components.Schemas.BuildUpdateRequest(data: .init(_type: .builds, id: buildID, attributes: .init(usesNonExemptEncryption: encryption))))
             result.changed.append("export compliance (uses non-exempt encryption: \(encryption))")
         }
     }
@@ -123,9 +121,7 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         if !missing.isEmpty {
             try await client.write(
                 "POST", "/v1/builds/\(buildID)/relationships/betaGroups",
-                [
-                    "data": missing.map { ["type": "betaGroups", "id": $0.id] }
-                ])
+                Components.Schemas.BuildBetaGroupsLinkagesRequest(data: missing.map { .init(_type: .betaGroups, id: $0.id) }))
             result.changed.append("beta groups " + names(missing))
         }
         let already = chosen.filter { having.contains($0.id) }
@@ -164,9 +160,9 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
         do {
             let submission = try await client.write(
                 "POST", "/v1/betaAppReviewSubmissions",
-                [
-                    "data": ["type": "betaAppReviewSubmissions", "relationships": ["build": AppStoreConnectClient.linkage("builds", buildID)]] as [String: Any]
-                ], as: BetaAppReviewSubmissionAttributes.self)
+                Components.Schemas.BetaAppReviewSubmissionCreateRequest(
+                    data: .init(_type: .betaAppReviewSubmissions, relationships: .init(build: .init(data: .init(_type: .builds, id: buildID))))),
+                as: BetaAppReviewSubmissionAttributes.self)
             result.changed.append("beta review submission (\(submission.attributes?.betaReviewState ?? "submitted"))")
             result.externalState = "WAITING_FOR_BETA_REVIEW"
         } catch AppStoreConnectError.api(_, _, 409, let errors) {
@@ -180,23 +176,23 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
     /// The build by id, or found by version and number, waiting for it to appear after an upload.
     func findBuild(_ request: Request, appID: String, catalog: AppStoreConnectCatalog, started: Date) async throws -> String {
         if let id = request.buildID, !id.isEmpty { return id }
-        while true {
-            if let build = try await catalog.builds(appID: appID, version: request.version, build: request.build, platform: request.platform).first {
-                return build.id
+        let poll = AppStoreConnectPoll(
+            what: "build \(request.version) (\(request.build)) to appear in App Store Connect", interval: request.pollInterval,
+            timeout: request.waitTimeout, budget: request.waitBudget, sleep: sleep, now: now)
+        do {
+            return try await poll.until(String.self, since: started) {
+                if let build = try await catalog.builds(appID: appID, version: request.version, build: request.build, platform: request.platform).first {
+                    return .done(build.id)
+                }
+                // Only an upload on its way is worth waiting for.
+                let uploads = try await catalog.uploads(appID: appID, version: request.version, build: request.build, platform: request.platform)
+                let pending = uploads.contains { ["AWAITING_UPLOAD", "PROCESSING", "COMPLETE"].contains($0.attributes?.state?.state ?? "") }
+                guard pending else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
+                log("waiting for build \(request.version) (\(request.build)) to appear in App Store Connect")
+                return .waiting(state: "not there yet")
             }
-            // Only an upload on its way is worth waiting for.
-            let uploads = try await catalog.uploads(appID: appID, version: request.version, build: request.build, platform: request.platform)
-            let pending = uploads.contains { ["AWAITING_UPLOAD", "PROCESSING", "COMPLETE"].contains($0.attributes?.state?.state ?? "") }
-            guard pending else { throw AppStoreConnectError.noBuild(version: request.version, build: request.build) }
-            log("waiting for build \(request.version) (\(request.build)) to appear in App Store Connect")
-            do {
-                let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
-                try await uploader.pause(
-                    since: started, interval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget,
-                    what: "build \(request.version) (\(request.build)) to appear in App Store Connect", state: "not there yet")
-            } catch AppStoreConnectError.timedOut {
-                throw AppStoreConnectError.noBuild(version: request.version, build: request.build)
-            }
+        } catch AppStoreConnectError.timedOut {
+            throw AppStoreConnectError.noBuild(version: request.version, build: request.build)
         }
     }
 }

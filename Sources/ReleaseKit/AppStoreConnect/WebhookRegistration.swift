@@ -42,14 +42,7 @@ public struct WebhookRegistration: Sendable {
     }
 
     /// The contract's `WebhookEventType` values.
-    public static let eventTypes: Set<String> = [
-        "ALTERNATIVE_DISTRIBUTION_PACKAGE_AVAILABLE_UPDATED", "ALTERNATIVE_DISTRIBUTION_PACKAGE_VERSION_CREATED",
-        "ALTERNATIVE_DISTRIBUTION_TERRITORY_AVAILABILITY_UPDATED", "APP_STORE_VERSION_APP_VERSION_STATE_UPDATED",
-        "BACKGROUND_ASSET_VERSION_APP_STORE_RELEASE_STATE_UPDATED", "BACKGROUND_ASSET_VERSION_EXTERNAL_BETA_RELEASE_STATE_UPDATED",
-        "BACKGROUND_ASSET_VERSION_INTERNAL_BETA_RELEASE_CREATED", "BACKGROUND_ASSET_VERSION_STATE_UPDATED",
-        "BETA_FEEDBACK_CRASH_SUBMISSION_CREATED", "BETA_FEEDBACK_SCREENSHOT_SUBMISSION_CREATED",
-        "BUILD_BETA_DETAIL_EXTERNAL_BUILD_STATE_UPDATED", "BUILD_UPLOAD_STATE_UPDATED",
-    ]
+    public static let eventTypes = Set(Components.Schemas.WebhookEventType.allCases.map(\.rawValue))
 
     public let client: AppStoreConnectClient
 
@@ -79,20 +72,22 @@ public struct WebhookRegistration: Sendable {
         try Self.check(request)
         let app = try await AppStoreConnectCatalog(client: client).app(bundleID: request.bundleID)
         let existing = try await client.resources(Attributes.self, "/v1/apps/\(app.id)/webhooks")
-        let attributes: [String: Any] = [
-            "name": request.name, "url": request.url, "secret": request.secret, "eventTypes": request.eventTypes, "enabled": true,
-        ]
+        let eventTypes = try request.eventTypes.map {
+            try AppStoreConnectClient.contract($0, as: Components.Schemas.WebhookEventType.self, what: "a webhook event type")
+        }
         if let webhook = existing.first(where: { $0.attributes?.url == request.url }) {
-            let document: [String: Any] = ["data": ["type": "webhooks", "id": webhook.id, "attributes": attributes]]
+            let document = Components.Schemas.WebhookUpdateRequest(
+                data: .init(
+                    _type: .webhooks, id: webhook.id,
+                    attributes: .init(enabled: true, eventTypes: eventTypes, name: request.name, secret: request.secret, url: request.url)))
             _ = try await client.write("PATCH", "/v1/webhooks/\(webhook.id)", document, as: Attributes.self)
             return Outcome(webhookID: webhook.id, appID: app.id, created: false)
         }
-        let document: [String: Any] = [
-            "data": [
-                "type": "webhooks", "attributes": attributes,
-                "relationships": ["app": AppStoreConnectClient.linkage("apps", app.id)],
-            ]
-        ]
+        let document = Components.Schemas.WebhookCreateRequest(
+            data: .init(
+                _type: .webhooks,
+                attributes: .init(enabled: true, eventTypes: eventTypes, name: request.name, secret: request.secret, url: request.url),
+                relationships: .init(app: .init(data: .init(_type: .apps, id: app.id)))))
         let created = try await client.write("POST", "/v1/webhooks", document, as: Attributes.self)
         return Outcome(webhookID: created.id, appID: app.id, created: true)
     }

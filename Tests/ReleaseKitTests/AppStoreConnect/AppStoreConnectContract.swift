@@ -3,8 +3,10 @@ import ReleaseKit
 import ReleaseTestSupport
 
 /// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset-4.4.1-extended.json`, the
-/// OpenAPI 3.0 subset of the operations a release needs) as a checker for JSON bodies, so tests can prove the
-/// stand-in answers, and the client asks, in exactly Apple's shapes.
+/// OpenAPI 3.0 subset of the operations a release needs) as a checker for JSON bodies and queries, so tests can prove the
+/// stand-in answers, and the client queries, in exactly Apple's shapes. Request bodies need no checker: both sides use the
+/// request documents generated from the contract (`Sources/ReleaseKit/AppStoreConnect/Generated`), and the stand-in
+/// decodes every body with them.
 ///
 /// A small OpenAPI 3.0 schema validator: `$ref` (with a sibling `nullable`, as Apple writes it), `type`,
 /// `properties`, `required`, `enum`, `items`, `nullable`, `format` (`date-time`, `uri`, `uri-reference`, `email`,
@@ -70,120 +72,12 @@ struct AppStoreConnectContract: Sendable {
         return contract.validate(operationId: operationId, status: status, responseBody: responseBody)
     }
 
-    /// Problems of `body` as the request body of `operationId`.
-    static func validateRequest(operationId: String, body: Data?) -> [Problem] {
-        guard let contract = shared else { return [missing] }
-        return contract.validateRequest(operationId: operationId, body: body)
-    }
-
     /// Problems of the query of `target` (`/v1/builds?filter[app]=1&limit=2`) for `operationId`: parameters the
     /// operation does not declare, and values outside their enums or maxima. `cursor` (Apple's paging) is
     /// allowed on every collection.
     static func validateQuery(operationId: String, target: String) -> [Problem] {
         guard let contract = shared else { return [missing] }
         return contract.validateQuery(operationId: operationId, target: target)
-    }
-
-    /// Problems of `body` as the request body of `operationId`, by the project's own record of the request
-    /// shapes it relies on (`Fixtures/AppStoreConnect/request-shapes.json`): what the tests check when Apple's
-    /// contract is not beside the repository. The record is kept equal to the contract by
-    /// `AppStoreConnectRequestShapesTests` wherever the contract is there.
-    static func validateRequestShape(operationId: String, body: Data?) -> [Problem] {
-        let bytes = body ?? Data()
-        guard let shape = requestShapes.value[operationId] as? [String: Any] else {
-            return bytes.isEmpty
-                ? []
-                : [Problem(path: "$", message: "no request body is recorded for \(operationId), but there is one", value: text(String(decoding: bytes.prefix(80), as: UTF8.self)))]
-        }
-        guard !bytes.isEmpty else { return [Problem(path: "$", message: "a body is required", value: "")] }
-        guard let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] else {
-            return [Problem(path: "$", message: "not a JSON object", value: text(String(decoding: bytes.prefix(80), as: UTF8.self)))]
-        }
-        var problems = object.keys.filter { $0 != "data" }.sorted().map { Problem(path: "$.\($0)", message: "is not declared by the schema", value: text(object[$0] ?? "")) }
-        let elements: [(String, Any?)]
-        if shape["data"] as? String == "array" {
-            guard let array = object["data"] as? [Any] else {
-                return problems + [Problem(path: "$.data", message: "is not of type array", value: text(object["data"] ?? NSNull()))]
-            }
-            elements = array.enumerated().map { ("$.data[\($0.offset)]", $0.element) }
-        } else {
-            elements = [("$.data", object["data"])]
-        }
-        for (path, element) in elements {
-            guard let element = element as? [String: Any] else {
-                problems.append(Problem(path: path, message: "is not of type object", value: text(element ?? NSNull())))
-                continue
-            }
-            problems += members(element, required: shape["required"] as? [String] ?? [], declared: shape["members"] as? [String] ?? [], path)
-            if let type = shape["type"] as? String, let given = element["type"], !equal(type, given) {
-                problems.append(Problem(path: "\(path).type", message: "is not one of \(type)", value: text(given)))
-            }
-            for key in ["attributes", "relationships"] {
-                guard let facts = shape[key] as? [String: [String]], let member = element[key] as? [String: Any] else { continue }
-                let required = facts["required"] ?? []
-                problems += members(member, required: required, declared: required + (facts["optional"] ?? []), "\(path).\(key)")
-            }
-        }
-        return problems
-    }
-
-    /// Required members missing from `object`, and members it has that are not declared.
-    private static func members(_ object: [String: Any], required: [String], declared: [String], _ path: String) -> [Problem] {
-        required.filter { object[$0] == nil }.map { Problem(path: "\(path).\($0)", message: "is required", value: "") }
-            + object.keys.filter { !declared.contains($0) }.sorted().map {
-                Problem(path: "\(path).\($0)", message: "is not declared by the schema", value: text(object[$0] ?? ""))
-            }
-    }
-
-    /// `Fixtures/AppStoreConnect/request-shapes.json`: the project's own record of the request bodies it sends.
-    static let requestShapesPath = FilePath.normalized(
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/AppStoreConnect/request-shapes.json").path)
-
-    /// The record, read once (empty when unreadable, so every request body is then a problem).
-    static let requestShapes: SendableJSON = {
-        let data = FileManager.default.contents(atPath: requestShapesPath) ?? Data()
-        return SendableJSON((try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
-    }()
-
-    /// The request shapes the contract gives its operations with a body, in the record's form: `data` (object or
-    /// array), the resource `type`, `data`'s `members` and `required` ones, and the required and optional names of
-    /// its `attributes` and `relationships`.
-    func requestShapes() -> [String: Any] {
-        var shapes: [String: Any] = [:]
-        for (id, entry) in operations {
-            let content = ((entry.operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any]
-            guard let schema = content?["schema"] as? [String: Any],
-                var data = (dereferenced(schema)["properties"] as? [String: Any])?["data"] as? [String: Any]
-            else { continue }
-            data = dereferenced(data)
-            var shape: [String: Any] = ["data": "object"]
-            if data["type"] as? String == "array", let items = data["items"] as? [String: Any] {
-                shape["data"] = "array"
-                data = dereferenced(items)
-            }
-            let properties = data["properties"] as? [String: Any] ?? [:]
-            shape["type"] = (dereferenced(properties["type"] as? [String: Any] ?? [:])["enum"] as? [String])?.first ?? ""
-            shape["members"] = properties.keys.sorted()
-            shape["required"] = (data["required"] as? [String] ?? []).sorted()
-            for key in ["attributes", "relationships"] {
-                guard let member = properties[key] as? [String: Any] else { continue }
-                let object = dereferenced(member)
-                let required = object["required"] as? [String] ?? []
-                let names = (object["properties"] as? [String: Any] ?? [:]).keys
-                shape[key] = ["required": required.sorted(), "optional": names.filter { !required.contains($0) }.sorted()]
-            }
-            shapes[id] = shape
-        }
-        return shapes
-    }
-
-    /// `schema`, or what its `$ref` chain names.
-    private func dereferenced(_ schema: [String: Any]) -> [String: Any] {
-        var schema = schema
-        while let reference = schema["$ref"] as? String, let target = resolve(reference) { schema = target }
-        return schema
     }
 
     static var missing: Problem {
@@ -199,15 +93,6 @@ struct AppStoreConnectContract: Sendable {
         }
         let schema = ((response["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
         return check(body: responseBody, schema: schema)
-    }
-
-    func validateRequest(operationId: String, body: Data?) -> [Problem] {
-        guard let operation = operations[operationId]?.operation else {
-            return [Problem(path: "$", message: "no operation '\(operationId)' in the contract", value: "")]
-        }
-        let requestBody = operation["requestBody"] as? [String: Any]
-        let schema = ((requestBody?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
-        return check(body: body, schema: schema)
     }
 
     func validateQuery(operationId: String, target: String) -> [Problem] {

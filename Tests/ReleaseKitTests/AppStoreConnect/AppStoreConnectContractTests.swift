@@ -2,8 +2,9 @@ import Foundation
 import Rehearsal
 import Testing
 
-/// The contract checker itself: it reads Apple's file, agrees with the stand-in's routes, and catches wrong
-/// shapes (a checker that passes everything would make every contract test worthless).
+/// The contract checker itself: it reads Apple's file, agrees with the stand-in's routes, and catches wrong answers and
+/// queries (a checker that passes everything would make every contract test worthless). Wrong request bodies are the
+/// generated request documents' part (`AppStoreConnectRequestDocumentTests`).
 @Suite("AppStoreConnectContract", .needsShared(.appStoreConnect))
 struct AppStoreConnectContractTests {
     private func body(_ text: String) -> Data { Data(text.utf8) }
@@ -35,44 +36,6 @@ struct AppStoreConnectContractTests {
             #expect(operations[operation.rawValue]?.method == operation.method, "\(operation)")
             #expect(operations[operation.rawValue]?.path == operation.pathTemplate, "\(operation)")
         }
-    }
-
-    @Test func aValidRequestPassesAndWrongShapesAreLocated() {
-        let valid = #"""
-            {"data": {"type": "buildUploads", "attributes": {"cfBundleShortVersionString": "1.0", "cfBundleVersion": "1", "platform": "IOS"},
-              "relationships": {"app": {"data": {"type": "apps", "id": "1"}}}}}
-            """#
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(valid)) == [])
-
-        let missing = valid.replacingOccurrences(of: #", "platform": "IOS""#, with: "")
-        #expect(
-            AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(missing)) == [
-                .init(path: "$.data.attributes.platform", message: "is required", value: "")
-            ])
-        let badEnum = valid.replacingOccurrences(of: #""IOS""#, with: #""ANDROID""#)
-        #expect(
-            AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(badEnum)) == [
-                .init(path: "$.data.attributes.platform", message: "is not one of IOS, MAC_OS, TV_OS, VISION_OS", value: #""ANDROID""#)
-            ])
-        let wrongType = valid.replacingOccurrences(of: #""type": "apps""#, with: #""type": "builds""#)
-            .replacingOccurrences(of: #""cfBundleVersion": "1""#, with: #""cfBundleVersion": 1"#)
-        #expect(
-            AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(wrongType)).map(\.description) == [
-                #"$.data.attributes.cfBundleVersion: is not of type string (value 1)"#,
-                #"$.data.relationships.app.data.type: is not one of apps (value "builds")"#,
-            ])
-        let extra = valid.replacingOccurrences(of: #""platform": "IOS""#, with: #""platform": "IOS", "colour": "red""#)
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: body(extra)).map(\.path) == ["$.data.attributes.colour"])
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploads_createInstance", body: nil).map(\.message) == ["a body is required"])
-        // `nullable` next to a `$ref`, as Apple writes sourceFileChecksums.
-        let commit = #"{"data": {"type": "buildUploadFiles", "id": "f", "attributes": {"uploaded": true, "sourceFileChecksums": null}}}"#
-        #expect(AppStoreConnectContract.validateRequest(operationId: "buildUploadFiles_updateInstance", body: body(commit)) == [])
-        let badAlgorithm =
-            #"{"data": {"type": "buildUploadFiles", "id": "f", "attributes": {"uploaded": "yes", "sourceFileChecksums": {"file": {"hash": "ab", "algorithm": "SHA1"}}}}}"#
-        #expect(
-            AppStoreConnectContract.validateRequest(operationId: "buildUploadFiles_updateInstance", body: body(badAlgorithm)).map(\.path) == [
-                "$.data.attributes.sourceFileChecksums.file.algorithm", "$.data.attributes.uploaded",
-            ])
     }
 
     @Test func responsesAreCheckedByStatusWithOneOfDatesAndLinks() {

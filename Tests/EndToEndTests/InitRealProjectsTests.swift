@@ -31,10 +31,13 @@ import Testing
     }
 
     static let apps: [App] = [
-        // Manually signed in Release with fastlane match (init proposes --signing files): kept on the API key here, so
-        // the archive overrides style, identity and specifier together, which the fake xcodebuild accepts.
+        // Manually signed in Release with fastlane match (`match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)` for the app and
+        // its 5 extensions; init proposes --signing files): signed here with signing.sync, so the archive asks for the
+        // profiles signing.sync installs (`release app-store <bundle id>`, the project's team's), which the fake
+        // xcodebuild looks up among those installed as Xcode does. ownCloud and Pocket Casts, also match-signed, keep
+        // the API key: the archive overrides style, identity and specifier to automatic together.
         App(
-            name: "duckduckgo-ios", flags: ["--signing", "api-key"], container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
+            name: "duckduckgo-ios", flags: ["--signing", "sync"], container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
             bundleID: "com.duckduckgo.mobile.ios", version: "7.157.0", build: "6"),
         App(
             name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
@@ -114,6 +117,15 @@ import Testing
         try #require(initialized.status == 0, "\(initialized.stderr)")
         #expect(initialized.stderr.contains("scheme:     \(app.scheme) (archives in Release)"), "\(initialized.stderr)")
         #expect(!initialized.stderr.contains("no team"), "\(initialized.stderr)")
+        if app.flags.contains("sync") {
+            #expect(
+                initialized.stderr.contains(
+                    "why: signing sync signs manually with what signing.sync installs: the archive sets CODE_SIGN_STYLE=Manual CODE_SIGN_IDENTITY=Apple Distribution PROVISIONING_PROFILE_SPECIFIER=release ${channel} $(PRODUCT_BUNDLE_IDENTIFIER) together"
+                ), "\(initialized.stderr)")
+        }
+        if app.name == "duckduckgo-ios" {
+            #expect(initialized.stderr.contains("the project's own specifier 'match AppStore com.duckduckgo.mobile.ios' names fastlane match's profiles"), "\(initialized.stderr)")
+        }
         if let xcode = app.xcode {
             #expect(initialized.stderr.contains("note: Xcode \(xcode) is pinned by .github/workflows/"), "\(initialized.stderr)")
         }
@@ -136,6 +148,8 @@ import Testing
         #expect(dryRun.stderr.contains(archive), "\(archive)\n\(dryRun.stderr)")
         if app.flags.contains("sync") {
             #expect(dryRun.stderr.contains("◇ signing (signing.sync) would:"), "\(dryRun.stderr)")
+            #expect(dryRun.stderr.contains("CODE_SIGN_STYLE=Manual"), "\(dryRun.stderr)")
+            #expect(dryRun.stderr.contains("'PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)'"), "\(dryRun.stderr)")
         } else {
             #expect(dryRun.stderr.contains("-allowProvisioningUpdates -authenticationKeyPath '<private folder>/AuthKey_"), "\(dryRun.stderr)")
             #expect(dryRun.stderr.contains("(method app-store-connect (named for the installed Xcode), signingStyle automatic)"), "\(dryRun.stderr)")

@@ -64,6 +64,13 @@ struct RunCommand: AsyncParsableCommand {
         return arguments + ["--resume"]
     }
 
+    /// The team the pipeline signs for, which the rehearsal's App Store Connect plays: its `team` variable (`--var
+    /// team=…` first) when that is a team ID, as the starters write it.
+    func rehearsalTeam(_ definition: PipelineDefinition, _ variables: [String: String]) -> String? {
+        let team = variables["team"] ?? definition.variables.first { $0.name == "team" }?.value
+        return team.flatMap { RepositoryInspection.isTeamID($0) ? $0 : nil }
+    }
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
         if !rehearse, let rehearsalStorage {
@@ -85,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
             do {
                 rehearsal = try Rehearsal(
                     storage: rehearsalStorage ?? Rehearsal.defaultStorage(in: directory), environment: options.environment,
-                    secrets: Planner.secretNames(in: validated.definition))
+                    secrets: Planner.secretNames(in: validated.definition), teamID: rehearsalTeam(validated.definition, options.variables))
             } catch {
                 Terminal.writeError("error: cannot start the rehearsal server: \(error)\n")
                 throw ExitCode(ExitCodes.stepFailed)

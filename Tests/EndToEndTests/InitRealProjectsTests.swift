@@ -198,6 +198,37 @@ import Testing
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
     }
 
+    /// The other two apps signed with fastlane match in Release (`match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)`):
+    /// ownCloud (5 extensions) and Pocket Casts (6 extensions and a watch app), which the test above keeps on the API
+    /// key, here with `--signing sync` through the fake xcodebuild, which looks each target's manual specifier up among
+    /// the installed profiles of the project's team: the archive and export sign with what signing.sync made and
+    /// installed, one profile per bundle id.
+    @Test(arguments: ["owncloud-ios-app", "pocket-casts-ios"])
+    func aMatchSignedAppShipsWithSigningSync(name: String) throws {
+        let app = try #require(Self.apps.first { $0.name == name })
+        let (directory, _) = try Self.repository(name)
+        var flags: [String] = []
+        var index = 0
+        while index < app.flags.count {
+            if app.flags[index] == "--signing" { index += 2 } else { flags.append(app.flags[index]); index += 1 }
+        }
+        let initialized = try ReleaseBinary.run(["init", "--yes", "--signing", "sync"] + flags, in: directory)
+        try #require(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("the project's own specifier 'match AppStore \(app.bundleID)' names fastlane match's profiles"), "\(initialized.stderr)")
+        try Self.commit("Add the release pipeline", in: directory)
+        try ReleaseBinary.git(["checkout", "-q", "-b", "release/next"], in: directory)
+        let laptop = try ReleaseBinary.run(
+            ["run", "--rehearse", "--os", "macos", "--only", "signing"], in: directory, environment: ReleaseWeekTests.runner(["CI": "false"]))
+        try #require(laptop.status == 0, "\(laptop.stderr)")
+        let run = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: ReleaseWeekTests.runner())
+        try #require(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("'PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)'"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("check-ipa │ \(app.bundleID) \(app.version) (\(app.build)), app-store profile 'release app-store \(app.bundleID)'"),
+            "\(run.stderr)")
+        #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
+    }
+
     static func quoted(_ word: String) -> String {
         word.contains(" ") ? "'\(word)'" : word
     }

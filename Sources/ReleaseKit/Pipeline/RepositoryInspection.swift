@@ -512,7 +512,7 @@ public struct RepositoryInspection: Sendable, Equatable {
             }
             var seen: Set<String> = []
             let found = signed.compactMap(\.bundleIdentifier).filter { !$0.isEmpty && !$0.contains("$") && seen.insert($0).inserted }
-            let apps = signed.filter { $0.productType == "com.apple.product-type.application" }.compactMap(\.bundleIdentifier)
+            let apps = signed.filter { $0.productType == "com.apple.product-type.application" && $0.host == nil }.compactMap(\.bundleIdentifier)
             result.embeddedBundleIdentifiers = SigningSyncStep.bundleIDs(of: appID, among: found, apps: apps).filter { $0 != appID }
         }
         let ordered = rows.filter { $0.entry.target == app.target } + rows.filter { $0.entry.host == app.target }

@@ -161,7 +161,9 @@ public struct SigningSyncStep: Step {
             throw StepError.invalidOption("bundle_ids", "the project '\(report.project)' has no app or extension target with a bundle identifier; list them in 'bundle_ids'")
         }
         guard let app = options.bundleID?.trimmingCharacters(in: .whitespaces) else { return found }
-        let apps = identifiers(chosen.filter { $0.productType == "com.apple.product-type.application" })
+        // An app another app embeds (a watch app, `com.apple.product-type.application` since Xcode 14, whose host is
+        // the iOS app) is signed with its host, not an app of its own.
+        let apps = identifiers(chosen.filter { $0.productType == "com.apple.product-type.application" && $0.host == nil })
         guard apps.contains(app) else {
             throw StepError.invalidOption(
                 "bundle_id", "'\(app)' is not the bundle id of an app in '\(report.project)'; its apps: \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")

@@ -333,6 +333,19 @@ import Testing
     /// app, KeePassium Pro (`com.keepassium.ios.pro`, whose id starts with the app's) and the Intune build, each with
     /// an AutoFill extension; `release init` writes `bundle_id`, so its starter makes bundle ids and profiles for the
     /// app it releases only (it made all five).
+    /// A watch app is an `application` target since Xcode 14, yet it is embedded (its host is the iOS app): it is
+    /// signed with its host, not taken for an app of its own. Pocket Casts embeds one and 6 extensions.
+    @Test(.needsShared(.realProjects)) func bundleIDSignsTheWatchAppItsAppEmbeds() throws {
+        var options = Self.appStoreOptions(project: "podcasts.xcodeproj")
+        options.bundleID = "au.com.shiftyjelly.podcasts"
+        let head = try RealProjectsCorpus.require() + "/pocket-casts-ios/head"
+        let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: head, environment: [:])
+        let found = try SigningSyncStep(options: options).bundleIDs(context)
+        #expect(found.count == 8 && found.contains("au.com.shiftyjelly.podcasts.watchkitapp"), "\(found)")
+        options.bundleID = "au.com.shiftyjelly.podcasts.watchkitapp"
+        #expect(throws: StepError.self, "the watch app is not an app of the project's own") { try SigningSyncStep(options: options).bundleIDs(context) }
+    }
+
     @Test(.needsShared(.realProjects)) func bundleIDSignsThatAppAndWhatItEmbedsOnly() throws {
         let apps = ["com.keepassium.ios", "com.keepassium.ios.pro", "com.keepassium.intune"]
         let found = apps + ["com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.pro.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp"]

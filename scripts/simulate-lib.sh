@@ -13,7 +13,7 @@
 #                              `tool_source` (the --tool-source that installs from it); the server's pid joins `servers`.
 # serve_github WORK NAME...    starts a local GitHub server (token $token) per NAME keeping releases in
 #                              WORK/github-NAME; its URL goes to WORK/github-NAME.url, its pid joins `servers`
-# serve_appstore WORK NAME KEY_ID ISSUER_ID PUBLIC_KEY [POLLS]
+# serve_appstore WORK NAME KEY_ID ISSUER_ID PUBLIC_KEY [POLLS [TEAM]]
 #                              starts a local App Store Connect (accepting that key; apps and TestFlight groups made
 #                              when first looked up; an upload processed after POLLS reads, default 1) keeping its state in WORK/appstore-NAME; its URL goes to
 #                              WORK/appstore-NAME.url, its pid joins `servers`
@@ -131,10 +131,12 @@ for release in sorted(json.load(urllib.request.urlopen(request)), key=lambda r: 
 EOF
 }
 
-serve_appstore() {
+serve_appstore() { # WORK NAME KEY_ID ISSUER_ID PUBLIC_KEY [PROCESSING_POLLS [TEAM]]: TEAM's certificates and profiles
   rm -rf "$1/appstore-$2"
+  local team=()
+  if [[ -n "${7:-}" ]]; then team=(--team "$7"); fi
   "$release" appstore-server --storage "$1/appstore-$2" --key-id "$3" --issuer-id "$4" --public-key "$5" \
-    --processing-polls "${6:-1}" --auto-create < /dev/null > "$1/appstore-$2.url" 2>/dev/null &
+    --processing-polls "${6:-1}" --auto-create ${team[@]+"${team[@]}"} < /dev/null > "$1/appstore-$2.url" 2>/dev/null &
   servers+=($!)
 }
 

@@ -86,7 +86,10 @@ openssl ecparam -genkey -name prime256v1 -noout 2>/dev/null | openssl pkcs8 -top
 key_id=SIMULATE42 issuer_id=69a6de70-0000-47e3-e053-5b8c7c11a4d1
 # The distribution certificate's private key, for a starter that signs with signing.sync (`init --signing sync`).
 certificate_key="$(cat "$root/Fixtures/Signing/CertificateKey.pem")"
-for name in single github-actions gitlab-ci; do serve_appstore "$work" "$name" "$key_id" "$issuer_id" "$work/AuthKey.p8" 0; done
+# The stand-in issues the pipeline's team's certificates and profiles, as the team's account does: Xcode looks a
+# manual profile up by DEVELOPMENT_TEAM and name.
+team="$("$python" -c 'import json, sys, re; t = json.load(open(sys.argv[1])).get("variables", {}).get("team", ""); print(t if re.match(r"^[A-Z0-9]{10}$", t) else "")' "$origin/$pipeline")"
+for name in single github-actions gitlab-ci; do serve_appstore "$work" "$name" "$key_id" "$issuer_id" "$work/AuthKey.p8" 0 "$team"; done
 syncs="$("$python" -c 'import json, sys; print(" ".join(s["id"] for s in json.load(open(sys.argv[1]))["steps"] if s["uses"] == "signing.sync"))' "$origin/$pipeline")"
 # A CI job pushes to the repository it cloned: let the simulated origin take a push to its checked-out branch.
 git -C "$origin" config receive.denyCurrentBranch updateInstead

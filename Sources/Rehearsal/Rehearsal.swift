@@ -60,8 +60,12 @@ public final class Rehearsal: Sendable {
 
     /// Starts every stand-in on a free loopback port.
     /// - Throws: ``LocalServerError`` when a server cannot start or the storage is unusable.
-    /// - Parameter secrets: the secrets the pipeline refers to; each one unset gets a placeholder.
-    public init(storage: String, environment: [String: String], secrets: Set<String> = []) throws {
+    /// - Parameters:
+    ///   - secrets: the secrets the pipeline refers to; each one unset gets a placeholder.
+    ///   - teamID: the Apple team the pipeline signs for (its `team` variable): the App Store Connect stand-in's
+    ///     certificates and profiles are that team's, as the real account's are, so Xcode's check of a profile's team
+    ///     against `DEVELOPMENT_TEAM` passes; nil keeps the stand-in's own team, `ABCDE12345`.
+    public init(storage: String, environment: [String: String], secrets: Set<String> = [], teamID: String? = nil) throws {
         var environment = environment
         let given = { (name: String) in !(environment[name] ?? "").isEmpty }
         var placeholders = Set(secrets.filter { !given($0) })
@@ -71,12 +75,12 @@ public final class Rehearsal: Sendable {
         let token = environment["GITHUB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? "rehearsal-\(UUID().uuidString.lowercased())"
         environment["GITHUB_TOKEN"] = token
         github = try LocalGitHubServer(configuration: .init(storageDirectory: storage, token: token, port: 0))
-        appStore = try LocalAppStoreConnectServer(
-            configuration: .init(
-                storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
-                // Builds are processed at once: a rehearsal shows the whole flow without Apple's minutes of waiting.
-                keys: Self.appStoreKeys(&environment), processingPolls: 0, autoCreate: true
-            ))
+        var appStoreConfiguration = LocalAppStoreConnectServer.Configuration(
+            storageDirectory: (storage as NSString).appendingPathComponent("appstore"),
+            // Builds are processed at once: a rehearsal shows the whole flow without Apple's minutes of waiting.
+            keys: Self.appStoreKeys(&environment), processingPolls: 0, autoCreate: true)
+        if let teamID { appStoreConfiguration.teamID = teamID }
+        appStore = try LocalAppStoreConnectServer(configuration: appStoreConfiguration)
         for name in secrets where !given(name) {
             environment[name] = Self.isCertificateKey(name) ? try Self.certificateKey(storage: storage) : Self.placeholder(for: name)
         }

@@ -8,8 +8,10 @@ extension Rehearsal: RunStandIns {}
 public struct RehearsalStandIns: RunStandInProvider {
     public init() {}
 
-    public func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>) throws -> any RunStandIns {
-        try Rehearsal(storage: storage ?? Rehearsal.defaultStorage(in: directory), environment: environment, secrets: secrets)
+    public func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>, teamID: String?) throws
+        -> any RunStandIns
+    {
+        try Rehearsal(storage: storage ?? Rehearsal.defaultStorage(in: directory), environment: environment, secrets: secrets, teamID: teamID)
     }
 
     public func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {

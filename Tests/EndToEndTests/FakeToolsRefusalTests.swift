@@ -88,8 +88,15 @@ import Testing
     @Test func xcodebuildAcceptsStyleIdentityAndSpecifierOverriddenTogether() throws {
         let directory = try Self.demo(appending: "CODE_SIGN_IDENTITY = Apple Distribution\nPROVISIONING_PROFILE_SPECIFIER = match AppStore com.example.demo\n")
         // The demo's targets say CODE_SIGN_STYLE = Automatic, above the xcconfig: manual signing on the command line
-        // does not conflict.
-        let manual = try Self.run("xcodebuild", ["-project", "Demo.xcodeproj"] + Self.archive + ["CODE_SIGN_STYLE=Manual"], in: directory)
+        // does not conflict, once each target's profile is installed (the app's and the widget's).
+        let home = ReleaseBinary.temporaryDirectory()
+        for bundleID in ["com.example.demo", "com.example.demo.widget"] {
+            try Self.installProfile(name: "match AppStore \(bundleID)", team: "ABCDE12345", appID: bundleID, home: home)
+        }
+        let manual = try Self.run(
+            "xcodebuild",
+            ["-project", "Demo.xcodeproj"] + Self.archive + ["CODE_SIGN_STYLE=Manual", "PROVISIONING_PROFILE_SPECIFIER=match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)"],
+            in: directory, environment: ["HOME": home])
         #expect(manual.status == 0, "\(manual.stdout)\(manual.stderr)")
         // The project's automatic style with its manual identity and specifier: Xcode refuses.
         let styleOnly = try Self.run("xcodebuild", ["-project", "Demo.xcodeproj"] + Self.archive, in: directory)
@@ -100,6 +107,60 @@ import Testing
             in: directory)
         #expect(together.status == 0, "\(together.stdout)\(together.stderr)")
         #expect(together.stdout.contains("** ARCHIVE SUCCEEDED **"))
+    }
+
+    /// A profile as `signing.profile` and `signing.sync` install it, where Xcode looks (`<UUID>.mobileprovision`); the
+    /// fake reads the plist inside, so an unsigned one does.
+    static func installProfile(name: String, team: String, appID: String, home: String) throws {
+        let folder = home + "/Library/MobileDevice/Provisioning Profiles"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let uuid = UUID().uuidString
+        let profile: [String: Any] = [
+            "Name": name, "UUID": uuid, "TeamIdentifier": [team], "Entitlements": ["application-identifier": "\(team).\(appID)"],
+        ]
+        try PropertyListSerialization.data(fromPropertyList: profile, format: .xml, options: 0).write(to: URL(fileURLWithPath: folder + "/\(uuid).mobileprovision"))
+    }
+
+    /// Manual signing finds its profile by team and specifier among those installed, as Xcode does, and refuses, with
+    /// Xcode's own messages, a specifier no installed profile answers (for the team DEVELOPMENT_TEAM names) or a
+    /// profile made for another app ID. `$(PRODUCT_BUNDLE_IDENTIFIER)` in a command-line specifier is each target's.
+    @Test func xcodebuildRefusesAManualSpecifierNoInstalledProfileAnswers() throws {
+        let directory = try Self.demo(
+            appending: "CODE_SIGN_STYLE = Manual\nCODE_SIGN_IDENTITY = Apple Distribution\nPROVISIONING_PROFILE_SPECIFIER = match AppStore com.example.demo\n")
+        let home = ReleaseBinary.temporaryDirectory()
+        let manual = ["-project", "Demo.xcodeproj"] + Self.archive + ["CODE_SIGN_STYLE=Manual", "DEVELOPMENT_TEAM=HKE973VLUW"]
+        let none = try Self.run("xcodebuild", manual, in: directory, environment: ["HOME": home])
+        #expect(none.status == 65)
+        #expect(
+            none.stdout.contains(
+                "error: No profile for team 'HKE973VLUW' matching 'match AppStore com.example.demo' found: Xcode couldn't find any provisioning profiles matching 'HKE973VLUW/match AppStore com.example.demo'. Install the profile (by dragging and dropping it onto Xcode's dock item) or select a different one in the Signing & Capabilities tab of the target editor. (in target 'Demo' from project 'Demo')"
+            ), "\(none.stdout)")
+        #expect(none.stdout.contains("** ARCHIVE FAILED **") && !FileManager.default.fileExists(atPath: directory + "/build/Demo.xcarchive"))
+
+        // Installed, but another team's (the rehearsal's own, say): Xcode looks profiles up by team, so still none.
+        try Self.installProfile(name: "match AppStore com.example.demo", team: "ABCDE12345", appID: "com.example.demo", home: home)
+        let otherTeam = try Self.run("xcodebuild", manual, in: directory, environment: ["HOME": home])
+        #expect(
+            otherTeam.status == 65 && otherTeam.stdout.contains("error: No profile for team 'HKE973VLUW' matching 'match AppStore com.example.demo' found"), "\(otherTeam.stdout)")
+
+        // The team's profile: the app finds it, but the widget names the same one, made for the app's ID.
+        try Self.installProfile(name: "match AppStore com.example.demo", team: "HKE973VLUW", appID: "com.example.demo", home: home)
+        let widget = try Self.run("xcodebuild", manual, in: directory, environment: ["HOME": home])
+        #expect(widget.status == 65)
+        #expect(
+            widget.stdout.contains(
+                "error: Provisioning profile \"match AppStore com.example.demo\" has app ID \"com.example.demo\", which does not match the bundle ID \"com.example.demo.widget\". (in target 'DemoWidget' from project 'Demo')"
+            ), "\(widget.stdout)")
+        #expect(!widget.stdout.contains("No profile for team"), "the app's own profile is found: \(widget.stdout)")
+
+        // Each target's own name, as signing.sync makes them and the starter asks for them.
+        for bundleID in ["com.example.demo", "com.example.demo.widget"] {
+            try Self.installProfile(name: "release app-store \(bundleID)", team: "HKE973VLUW", appID: bundleID, home: home)
+        }
+        let synced = try Self.run(
+            "xcodebuild", manual + ["PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)"], in: directory, environment: ["HOME": home])
+        #expect(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
+        #expect(synced.stdout.contains("** ARCHIVE SUCCEEDED **"))
     }
 
     @Test func xcodebuildRefusesProvisioningUpdatesWithoutAnAccountOrKey() throws {

@@ -31,10 +31,13 @@ import Testing
     }
 
     static let apps: [App] = [
-        // Manually signed in Release with fastlane match (init proposes --signing files): kept on the API key here, so
-        // the archive overrides style, identity and specifier together, which the fake xcodebuild accepts.
+        // Manually signed in Release with fastlane match (`match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)` for the app and
+        // its 5 extensions; init proposes --signing files): signed here with signing.sync, so the archive asks for the
+        // profiles signing.sync installs (`release app-store <bundle id>`, the project's team's), which the fake
+        // xcodebuild looks up among those installed as Xcode does. ownCloud and Pocket Casts, also match-signed, keep
+        // the API key: the archive overrides style, identity and specifier to automatic together.
         App(
-            name: "duckduckgo-ios", flags: ["--signing", "api-key"], container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
+            name: "duckduckgo-ios", flags: ["--signing", "sync"], container: ["-project", "DuckDuckGo-iOS.xcodeproj"], scheme: "iOS Browser",
             bundleID: "com.duckduckgo.mobile.ios", version: "7.157.0", build: "6"),
         App(
             name: "element-x-ios", container: ["-project", "ElementX.xcodeproj"], scheme: "ElementX",
@@ -114,6 +117,15 @@ import Testing
         try #require(initialized.status == 0, "\(initialized.stderr)")
         #expect(initialized.stderr.contains("scheme:     \(app.scheme) (archives in Release)"), "\(initialized.stderr)")
         #expect(!initialized.stderr.contains("no team"), "\(initialized.stderr)")
+        if app.flags.contains("sync") {
+            #expect(
+                initialized.stderr.contains(
+                    "why: signing sync signs manually with what signing.sync installs: the archive sets CODE_SIGN_STYLE=Manual CODE_SIGN_IDENTITY=Apple Distribution PROVISIONING_PROFILE_SPECIFIER=release ${channel} $(PRODUCT_BUNDLE_IDENTIFIER) together"
+                ), "\(initialized.stderr)")
+        }
+        if app.name == "duckduckgo-ios" {
+            #expect(initialized.stderr.contains("the project's own specifier 'match AppStore com.duckduckgo.mobile.ios' names fastlane match's profiles"), "\(initialized.stderr)")
+        }
         if let xcode = app.xcode {
             #expect(initialized.stderr.contains("note: Xcode \(xcode) is pinned by .github/workflows/"), "\(initialized.stderr)")
         }
@@ -136,6 +148,8 @@ import Testing
         #expect(dryRun.stderr.contains(archive), "\(archive)\n\(dryRun.stderr)")
         if app.flags.contains("sync") {
             #expect(dryRun.stderr.contains("◇ signing (signing.sync) would:"), "\(dryRun.stderr)")
+            #expect(dryRun.stderr.contains("CODE_SIGN_STYLE=Manual"), "\(dryRun.stderr)")
+            #expect(dryRun.stderr.contains("'PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)'"), "\(dryRun.stderr)")
         } else {
             #expect(dryRun.stderr.contains("-allowProvisioningUpdates -authenticationKeyPath '<private folder>/AuthKey_"), "\(dryRun.stderr)")
             #expect(dryRun.stderr.contains("(method app-store-connect (named for the installed Xcode), signingStyle automatic)"), "\(dryRun.stderr)")
@@ -181,6 +195,37 @@ import Testing
         #expect(second.stderr.contains("○ publish skipped: uses outputs of 'dsyms', which is skipped"), "\(second.stderr)")
         #expect(!second.stderr.contains("published release"), "\(second.stderr)")
         #expect(try Self.output(["git", "log", "--format=%s"], in: directory) == log)
+        #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
+    }
+
+    /// The other two apps signed with fastlane match in Release (`match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)`):
+    /// ownCloud (5 extensions) and Pocket Casts (6 extensions and a watch app), which the test above keeps on the API
+    /// key, here with `--signing sync` through the fake xcodebuild, which looks each target's manual specifier up among
+    /// the installed profiles of the project's team: the archive and export sign with what signing.sync made and
+    /// installed, one profile per bundle id.
+    @Test(arguments: ["owncloud-ios-app", "pocket-casts-ios"])
+    func aMatchSignedAppShipsWithSigningSync(name: String) throws {
+        let app = try #require(Self.apps.first { $0.name == name })
+        let (directory, _) = try Self.repository(name)
+        var flags: [String] = []
+        var index = 0
+        while index < app.flags.count {
+            if app.flags[index] == "--signing" { index += 2 } else { flags.append(app.flags[index]); index += 1 }
+        }
+        let initialized = try ReleaseBinary.run(["init", "--yes", "--signing", "sync"] + flags, in: directory)
+        try #require(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("the project's own specifier 'match AppStore \(app.bundleID)' names fastlane match's profiles"), "\(initialized.stderr)")
+        try Self.commit("Add the release pipeline", in: directory)
+        try ReleaseBinary.git(["checkout", "-q", "-b", "release/next"], in: directory)
+        let laptop = try ReleaseBinary.run(
+            ["run", "--rehearse", "--os", "macos", "--only", "signing"], in: directory, environment: ReleaseWeekTests.runner(["CI": "false"]))
+        try #require(laptop.status == 0, "\(laptop.stderr)")
+        let run = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: ReleaseWeekTests.runner())
+        try #require(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("'PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)'"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("check-ipa │ \(app.bundleID) \(app.version) (\(app.build)), app-store profile 'release app-store \(app.bundleID)'"),
+            "\(run.stderr)")
         #expect(try Self.output(["git", "status", "--porcelain"], in: directory).isEmpty)
     }
 

@@ -6,8 +6,8 @@ import Foundation
 /// hoc, lists every enabled device. What Codemagic's `fetch-signing-files --create` does, with the writes listed
 /// first (``assess()``) so a read-only run can say exactly what it would change.
 ///
-/// Only profiles it made itself (named ``profileName(bundleID:type:)``) are ever deleted, and only to be made again;
-/// a certificate is never revoked.
+/// Only profiles it made itself (named ``profileName(bundleID:type:)``, or the specification's
+/// ``SigningSpecification/profileName``) are ever deleted, and only to be made again; a certificate is never revoked.
 public struct SigningSynchronizer: Sendable {
     public let client: AppStoreConnectClient
     public let key: SigningKey
@@ -99,7 +99,7 @@ public struct SigningSynchronizer: Sendable {
                 ProfileAttributes.self,
                 AppStoreConnectClient.path(
                     "/v1/bundleIds/\(resource.id)/profiles", [("limit", "200")]))
-            let ownName = Self.profileName(bundleID: identifier, type: specification.type)
+            let ownName = specification.ownProfileName(bundleID: identifier)
             var usable: [SigningAssessment.FoundProfile] = []
             var problems: [String] = []
             for profile in profiles where profile.attributes?.profileType == profileType {
@@ -115,6 +115,8 @@ public struct SigningSynchronizer: Sendable {
                         seenKeyCertificate = SigningCertificateInfo(der: der)
                     }
                 }
+                // With a name asked for, a profile of another name is not one Xcode would pick: it is left alone.
+                if specification.profileName != nil, !found.owned { continue }
                 let reason = unusable(found, parsed: parsed, certificate: assessment.certificate, devices: assessment.devices, now: now)
                 if let reason {
                     problems.append("'\(found.name)': \(reason)")
@@ -126,7 +128,10 @@ public struct SigningSynchronizer: Sendable {
             usable.sort { ($0.owned ? 1 : 0, $0.expires ?? .distantPast) > ($1.owned ? 1 : 0, $1.expires ?? .distantPast) }
             bundle.profile = usable.first
             if bundle.profile == nil {
-                bundle.problem = problems.isEmpty ? "it has no \(specification.type.rawValue) profile" : problems.joined(separator: "; ")
+                bundle.problem =
+                    problems.isEmpty
+                    ? "it has no \(specification.type.rawValue) profile" + (specification.profileName != nil ? " named '\(ownName)'" : "")
+                    : problems.joined(separator: "; ")
             }
             assessment.bundles.append(bundle)
         }
@@ -140,7 +145,7 @@ public struct SigningSynchronizer: Sendable {
             assessment.changes.append(.createBundleID(identifier: bundle.identifier, platform: specification.platform.bundleIDPlatform))
         }
         for bundle in assessment.bundles where bundle.profile == nil {
-            let name = Self.profileName(bundleID: bundle.identifier, type: specification.type)
+            let name = specification.ownProfileName(bundleID: bundle.identifier)
             let reason = bundle.resourceID == nil ? "new bundle id" : (bundle.problem ?? "none usable")
             if let stale = bundle.stale {
                 assessment.changes.append(.renewProfile(bundleID: bundle.identifier, name: stale.name, uuid: stale.uuid, reason: reason))
@@ -246,7 +251,7 @@ public struct SigningSynchronizer: Sendable {
                 writes += 1
                 log("deleted stale profile '\(stale.name)' (\(stale.uuid))")
             }
-            let name = Self.profileName(bundleID: bundle.identifier, type: specification.type)
+            let name = specification.ownProfileName(bundleID: bundle.identifier)
             typealias ProfileType = Components.Schemas.ProfileCreateRequest.DataPayload.AttributesPayload.ProfileTypePayload
             let profileType = try AppStoreConnectClient.contract(specification.profileType ?? "", as: ProfileType.self, what: "a profile type")
             let created = try await client.write(

@@ -158,6 +158,21 @@ public struct InitService: Sendable {
         }
         console.write("signing:    \(starter.signing.summary)\(starter.team.map { ", team \($0)" } ?? "; no team: set the pipeline's 'team' variable (or pass --team)")\n")
         if let signingReason { console.write("why: signing \(starter.signing.rawValue): \(signingReason)\n") }
+        if starter.signing == .sync {
+            let settings = StarterPipeline.syncSigningOverrides.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+            let project: String
+            if let match = inspection.signing?.matchSpecifier {
+                project =
+                    "the project's own specifier '\(match)' names fastlane match's profiles, which signing.sync neither makes nor installs, so Xcode would not find them"
+            } else if inspection.signing?.manual.isEmpty == false {
+                project = "the project's own manual settings name profiles signing.sync does not install"
+            } else {
+                project = "the project's automatic signing would look for Xcode's own profiles, which only -allowProvisioningUpdates with an account makes"
+            }
+            console.write(
+                "why: signing sync signs manually with what signing.sync installs: the archive sets \(settings) together and signing.sync makes and installs each bundle id's profile under that name (profile_name); \(project)\n"
+            )
+        }
         if starter.signing == .apiKey, starter.projectSigningConflicts {
             let settings = StarterPipeline.automaticSigningOverrides.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
             console.write(
@@ -189,7 +204,7 @@ public struct InitService: Sendable {
         // A rehearsal stands in for the API key and tokens, not for a certificate and profiles kept as files.
         let standsIn =
             starter.signing == .files
-            ? "'release run --rehearse' stands in for all but the certificate and profiles: set those four to real ones to rehearse signing with files"
+            ? "'release run --rehearse' stands in for all but the certificate and profiles: set those \(starter.secrets.filter { $0.name.hasPrefix("CERTIFICATE_") || $0.name.contains("PROFILE") }.count) to real ones to rehearse signing with files"
             : "'release run --rehearse' stands in for them all"
         console.write("\nsecrets and settings a run reads (set them in your CI; \(standsIn)):\n")
         for (name, purpose) in starter.secrets { console.write("  \(name): \(purpose)\n") }

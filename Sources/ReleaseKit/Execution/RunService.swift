@@ -86,6 +86,13 @@ public struct RunService: Sendable {
         self.started = started
     }
 
+    /// The team the pipeline signs for, which the rehearsal's App Store Connect plays: its `team` variable (`--var
+    /// team=…` first) when that is a team ID, as the starters write it.
+    static func rehearsalTeam(_ definition: PipelineDefinition, _ variables: [String: String]) -> String? {
+        let team = variables["team"] ?? definition.variables.first { $0.name == "team" }?.value
+        return team.flatMap { RepositoryInspection.isTeamID($0) ? $0 : nil }
+    }
+
     /// Runs the pipeline.
     /// - Throws: ``CommandFailure``: an invalid pipeline (65), a bad `--profile` or `--only` (64), stand-ins or a
     ///   checkout lock that cannot be had (1), what planning throws, or ``CommandFailure/Cause/reported`` with the
@@ -103,7 +110,9 @@ public struct RunService: Sendable {
         var rehearsal: (any RunStandIns)?
         if request.rehearse {
             do {
-                rehearsal = try standIns.start(storage: request.rehearsalStorage, directory: directory, environment: options.environment, secrets: secrets)
+                rehearsal = try standIns.start(
+                    storage: request.rehearsalStorage, directory: directory, environment: options.environment, secrets: secrets,
+                    teamID: Self.rehearsalTeam(validated.definition, options.variables))
             } catch {
                 throw .failed("cannot start the rehearsal server: \(error)")
             }

@@ -91,6 +91,9 @@ public struct RepositoryInspection: Sendable, Equatable {
     public var bundledTools: [String] = []
     /// The archive configuration's signing for the app and what it embeds.
     public var signing: Signing?
+    /// The bundle ids of what the app embeds and signs with a profile of its own (app extensions, a watch app and its
+    /// extension, an App Clip), in the project's order: each needs its own provisioning profile.
+    public var embeddedBundleIdentifiers: [String] = []
     /// The signing `init` proposes for the project, with why, when the default (the API key) does not fit.
     public var proposedSigning: Proposal?
 
@@ -500,6 +503,18 @@ public struct RepositoryInspection: Sendable, Equatable {
     static func inspectSigning(_ result: inout RepositoryInspection, versions: ProjectVersions, root: String) {
         guard let app = result.app else { return }
         let rows = versions.tracked.filter { $0.entry.configuration == result.configuration }
+        // What the app embeds, as signing.sync's `bundle_id` finds it: every signed target whose id starts with the
+        // app's and that no longer app id of the project claims (a watch app's extension names the watch app as host).
+        if let appID = app.bundleIdentifier, !appID.isEmpty {
+            let signed = rows.map(\.entry).filter { entry in
+                let type = entry.productType ?? ""
+                return type.hasPrefix("com.apple.product-type.application") || type.contains("extension") || type.contains("watchapp")
+            }
+            var seen: Set<String> = []
+            let found = signed.compactMap(\.bundleIdentifier).filter { !$0.isEmpty && !$0.contains("$") && seen.insert($0).inserted }
+            let apps = signed.filter { $0.productType == "com.apple.product-type.application" && $0.host == nil }.compactMap(\.bundleIdentifier)
+            result.embeddedBundleIdentifiers = SigningSyncStep.bundleIDs(of: appID, among: found, apps: apps).filter { $0 != appID }
+        }
         let ordered = rows.filter { $0.entry.target == app.target } + rows.filter { $0.entry.host == app.target }
         let targets = ordered.compactMap { row in row.signing.map { Signing.Target(name: row.entry.target, settings: $0) } }
         guard !targets.isEmpty else { return }

@@ -61,6 +61,9 @@ public struct StarterPipeline: Sendable, Equatable {
     /// configuration) conflicts with Xcode-managed signing: with the API key, the Xcode steps then override
     /// `CODE_SIGN_STYLE`, `CODE_SIGN_IDENTITY` and `PROVISIONING_PROFILE_SPECIFIER` together.
     public var projectSigningConflicts = false
+    /// The bundle ids of what the app embeds with a profile of its own (extensions, a watch app): with `files`, each
+    /// gets its own profile secrets.
+    public var embeddedBundleIdentifiers: [String] = []
     /// `-workspace` for xcodebuild when there is one; else `-project`.
     public var workspace: String?
     public var scheme: String
@@ -138,6 +141,29 @@ public struct StarterPipeline: Sendable, Equatable {
         gemfile = inspection.gemfile
         bundledTools = inspection.bundledTools
         projectSigningConflicts = inspection.signing?.conflictsWithAutomatic == true
+        embeddedBundleIdentifiers = inspection.embeddedBundleIdentifiers
+    }
+
+    /// With `files`, the secret holding each bundle id's profile of one type (`APPSTORE_PROFILE` or `ADHOC_PROFILE`):
+    /// the app's is the base name, each embedded target's the base name and its id after the app's, in capitals
+    /// (`com.example.app.ShareExtension` → `APPSTORE_PROFILE_SHAREEXTENSION`), so each has its own and a missing one is
+    /// named.
+    public func profileSecrets(_ base: String) -> [(secret: String, bundleID: String?)] {
+        var list: [(String, String?)] = [(base, bundleIdentifier)]
+        var used: Set<String> = [base]
+        for bundleID in embeddedBundleIdentifiers {
+            var part = bundleID
+            if let app = bundleIdentifier, bundleID.hasPrefix(app + ".") { part = String(bundleID.dropFirst(app.count + 1)) }
+            let suffix = String(part.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+            var name = base + "_" + suffix
+            var index = 2
+            while !used.insert(name).inserted {
+                name = base + "_" + suffix + "_\(index)"
+                index += 1
+            }
+            list.append((name, bundleID))
+        }
+        return list
     }
 
     /// The GitHub-hosted macOS image that has Xcode `version` (`.xcode-version`): `macos-26` for Xcode 26 and later,
@@ -157,6 +183,18 @@ public struct StarterPipeline: Sendable, Equatable {
         ("CODE_SIGN_STYLE", "Automatic"), ("CODE_SIGN_IDENTITY", "Apple Development"), ("PROVISIONING_PROFILE_SPECIFIER", ""),
     ]
 
+    /// The Name of the profiles `signing.sync` makes and installs for each bundle id, and the specifier the Xcode steps
+    /// ask for: Xcode expands `$(PRODUCT_BUNDLE_IDENTIFIER)` per target, so the app and each extension find their own.
+    public static let syncProfileName = "release ${channel} $(PRODUCT_BUNDLE_IDENTIFIER)"
+
+    /// The build settings that make Xcode sign with what `signing.sync` installs, whatever the project says: manual
+    /// style, the distribution identity and ``syncProfileName``, together. Automatic signing would want Xcode's own
+    /// profiles (and `-allowProvisioningUpdates`), and a project's own specifier (`match AppStore …`) names profiles
+    /// signing.sync neither makes nor installs: Xcode would refuse both.
+    public static let syncSigningOverrides: [(String, String)] = [
+        ("CODE_SIGN_STYLE", "Manual"), ("CODE_SIGN_IDENTITY", "Apple Distribution"), ("PROVISIONING_PROFILE_SPECIFIER", syncProfileName),
+    ]
+
     /// The secrets and environment variables a run of this pipeline reads, with where each comes from.
     public var secrets: [(name: String, purpose: String)] {
         var list: [(String, String)] = [
@@ -168,9 +206,13 @@ public struct StarterPipeline: Sendable, Equatable {
             list += [
                 ("CERTIFICATE_P12", "secret: the Apple Distribution certificate and key, exported from Keychain Access as .p12, in base64"),
                 ("CERTIFICATE_PASSWORD", "secret: that .p12's password"),
-                ("APPSTORE_PROFILE", "secret: the App Store provisioning profile (developer.apple.com › Profiles), base64"),
-                ("ADHOC_PROFILE", "secret: the Ad Hoc provisioning profile, base64"),
             ]
+            for (base, kind) in [("APPSTORE_PROFILE", "App Store"), ("ADHOC_PROFILE", "Ad Hoc")] {
+                for (secret, bundleID) in profileSecrets(base) {
+                    list.append(
+                        (secret, "secret: the \(kind) provisioning profile" + (bundleID.map { " for \($0)" } ?? "") + " (developer.apple.com › Profiles), base64"))
+                }
+            }
         }
         if signing == .sync {
             list.append(
@@ -270,7 +312,7 @@ public struct StarterPipeline: Sendable, Equatable {
                 steps.append(
                     step(
                         id, "signing.profile", [onMac, profile(profileName, and: ("os", .s("macos")))],
-                        [("profiles", .a([.s("${secrets.\(secret)}")])), ("team_id", .s("${team}")), ("type", .s(type))]))
+                        [("profiles", .a(profileSecrets(secret).map { .s("${secrets.\($0.secret)}") })), ("team_id", .s("${team}")), ("type", .s(type))]))
             }
             beforeArchive += ["keychain", "profiles", "adhoc-profiles"]
             buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.keychain.outputs.path}")))
@@ -282,10 +324,11 @@ public struct StarterPipeline: Sendable, Equatable {
                     [
                         ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
                     ] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : []) + [
-                        ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
+                        ("profile_name", .s(Self.syncProfileName)), ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
                     ] + key))
             beforeArchive.append("signing")
             buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.signing.outputs.keychain}")))
+            buildSettings += Self.syncSigningOverrides.map { ($0.0, J.s($0.1)) }
         } else if projectSigningConflicts {
             buildSettings += Self.automaticSigningOverrides.map { ($0.0, J.s($0.1)) }
         } else {

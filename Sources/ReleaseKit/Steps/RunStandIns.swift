@@ -24,7 +24,10 @@ public protocol RunStandIns: Sendable {
 public protocol RunStandInProvider: Sendable {
     /// Starts the stand-ins, keeping their state in `storage` (nil: their default place in `directory`).
     /// - Parameter secrets: the secrets the pipeline refers to; each one unset gets a placeholder.
-    func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>) throws -> any RunStandIns
+    /// - Parameter teamID: the team the pipeline signs for, whose certificates and profiles App Store Connect's
+    ///   stand-in issues (nil: its own).
+    func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>, teamID: String?) throws
+        -> any RunStandIns
     /// For a dry run, which sends nothing: a placeholder for every secret in `secrets` that `environment` lacks.
     /// - Returns: the names that got one, sorted.
     func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String]

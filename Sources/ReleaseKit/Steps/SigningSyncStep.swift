@@ -9,7 +9,9 @@ import Foundation
 /// hoc and development, lists every enabled device. When something is missing or stale it fails, listing what a
 /// sync would change and how to let it, unless `create` is true and `readonly` is false (`readonly` defaults to
 /// true on CI, where `CI` is set). `run` then makes exactly those writes (a certificate from a signing request
-/// made with the key; bundle ids; profiles, deleting first a stale one it made itself, named
+/// made with the key; bundle ids; profiles, deleting first a stale one it made itself, named `profile_name` when given
+/// (`release ${channel} $(PRODUCT_BUNDLE_IDENTIFIER)`: the name the Xcode steps' `PROVISIONING_PROFILE_SPECIFIER`
+/// asks for, so manual signing finds them; only profiles of that name are then used), else
 /// ``SigningSynchronizer/profileName(bundleID:type:)``), and installs the certificate with its key in a temporary
 /// keychain and the profiles where Xcode looks for them, as `signing.keychain` and `signing.profile` do; teardown
 /// removes them. Nothing is ever revoked. A second run finds everything and writes nothing.
@@ -38,6 +40,11 @@ public struct SigningSyncStep: Step {
         public var readonly: Bool?
         @StepOption(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
         public var minDaysLeft: Int = 30
+        @StepOption(
+            help:
+                "the Name every profile must have, $(PRODUCT_BUNDLE_IDENTIFIER) standing for its bundle id: what the Xcode steps' PROVISIONING_PROFILE_SPECIFIER names, so Xcode finds the profile installed (default: any usable profile, preferring 'release <type> <bundle id>'); profiles of that name are made, and renewed, as signing.sync's own"
+        )
+        public var profileName: String?
         @StepOptionGroup
         public var appStoreConnect: AppStoreConnectOptions
         @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
@@ -101,6 +108,9 @@ public struct SigningSyncStep: Step {
                 throw StepError.invalidOption("bundle_ids", "item \(index + 1) is empty")
             }
         }
+        if let name = options.profileName, name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw StepError.invalidOption("profile_name", "is empty; leave it out for any usable profile")
+        }
         let platform = SigningPlatform(rawValue: options.platform.rawValue) ?? .ios
         let type = ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore
         if platform.profileType(type) == nil {
@@ -151,7 +161,9 @@ public struct SigningSyncStep: Step {
             throw StepError.invalidOption("bundle_ids", "the project '\(report.project)' has no app or extension target with a bundle identifier; list them in 'bundle_ids'")
         }
         guard let app = options.bundleID?.trimmingCharacters(in: .whitespaces) else { return found }
-        let apps = identifiers(chosen.filter { $0.productType == "com.apple.product-type.application" })
+        // An app another app embeds (a watch app, `com.apple.product-type.application` since Xcode 14, whose host is
+        // the iOS app) is signed with its host, not an app of its own.
+        let apps = identifiers(chosen.filter { $0.productType == "com.apple.product-type.application" && $0.host == nil })
         guard apps.contains(app) else {
             throw StepError.invalidOption(
                 "bundle_id", "'\(app)' is not the bundle id of an app in '\(report.project)'; its apps: \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
@@ -172,10 +184,20 @@ public struct SigningSyncStep: Step {
 
     func synchronizer(_ context: StepContext) throws -> SigningSynchronizer {
         let key = try signingKey(context)
+        let bundleIDs = try bundleIDs(context)
+        // One Name for several bundle ids would be one profile for them all: App Store Connect names are unique.
+        if let name = options.profileName, bundleIDs.count > 1, !name.contains(SigningSpecification.bundleIDReference),
+            !name.contains("${PRODUCT_BUNDLE_IDENTIFIER}")
+        {
+            throw StepError.invalidOption(
+                "profile_name",
+                "'\(name)' names one profile for \(bundleIDs.count) bundle ids (\(bundleIDs.joined(separator: ", "))); put $(PRODUCT_BUNDLE_IDENTIFIER) where each bundle id goes, as in 'match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)'"
+            )
+        }
         let specification = SigningSpecification(
             type: ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore,
             platform: SigningPlatform(rawValue: options.platform.rawValue) ?? .ios,
-            bundleIDs: try bundleIDs(context), minDaysLeft: options.minDaysLeft, now: context.now)
+            bundleIDs: bundleIDs, minDaysLeft: options.minDaysLeft, now: context.now, profileName: options.profileName)
         return SigningSynchronizer(client: try access.client(in: context), key: key, specification: specification)
     }
 

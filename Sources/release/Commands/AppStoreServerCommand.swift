@@ -36,16 +36,22 @@ struct AppStoreServerCommand: AsyncParsableCommand {
     @Flag(name: .customLong("auto-create"), help: "Create unknown apps (by bundle id) and beta groups (by name) when looked up.")
     var autoCreate = false
 
+    @Option(help: "The Apple team whose certificates and profiles it issues (default: ABCDE12345).")
+    var team: String?
+
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: publicKey) else {
             throw ValidationError("cannot read --public-key '\(publicKey)'")
         }
-        let server = try LocalAppStoreConnectServer(
-            configuration: .init(
-                storageDirectory: storage,
-                keys: [.init(keyID: keyID, issuerID: issuerID, publicKeyPEM: String(decoding: data, as: UTF8.self))],
-                port: port, partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate
-            ))
+        if let team, !RepositoryInspection.isTeamID(team) {
+            throw ValidationError("--team '\(team)' is not an Apple team ID (10 capital letters and digits)")
+        }
+        var configuration = LocalAppStoreConnectServer.Configuration(
+            storageDirectory: storage,
+            keys: [.init(keyID: keyID, issuerID: issuerID, publicKeyPEM: String(decoding: data, as: UTF8.self))],
+            port: port, partSize: partSize, processingPolls: processingPolls, autoCreate: autoCreate)
+        if let team { configuration.teamID = team }
+        let server = try LocalAppStoreConnectServer(configuration: configuration)
         let url = try server.start()
         Terminal.writeOutput(url + "\n")  // unbuffered: scripts read it at once
         await ServeCommand.waitForTermination()

@@ -14,12 +14,12 @@ import Testing
 
     func synchronizer(
         _ fixture: AppStoreConnectTestFixture, type: ProvisioningProfile.ProfileType = .appStore,
-        now: Date = Date(), minDaysLeft: Int = 30
+        now: Date = Date(), minDaysLeft: Int = 30, profileName: String? = nil
     ) throws -> SigningSynchronizer {
         SigningSynchronizer(
             client: try fixture.client(), key: try SigningKey(pem: Self.pem),
             specification: SigningSpecification(
-                type: type, platform: .ios, bundleIDs: Self.bundleIDs, minDaysLeft: minDaysLeft, now: now))
+                type: type, platform: .ios, bundleIDs: Self.bundleIDs, minDaysLeft: minDaysLeft, now: now, profileName: profileName))
     }
 
     func writes(_ fixture: AppStoreConnectTestFixture) -> [String] {
@@ -226,6 +226,39 @@ import Testing
         fixture.expectContract()
     }
 
+    /// `profile_name`: the name the Xcode steps' specifier asks for (`$(PRODUCT_BUNDLE_IDENTIFIER)` per bundle id). A
+    /// usable profile of another name is not one Xcode would find, so it is not used: one of that name is made, and
+    /// renewed as the sync's own.
+    @Test func aProfileNameIsWhatEachProfileIsCalledAndNoOtherIsUsed() async throws {
+        let fixture = try AppStoreConnectTestFixture()
+        let plain = try synchronizer(fixture)
+        _ = try await plain.apply(try await plain.assess()) { _ in }
+        let named = try synchronizer(fixture, profileName: "match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)")
+        let assessment = try await named.assess()
+        #expect(
+            assessment.changes == [
+                .createProfile(
+                    bundleID: "com.example.demo", name: "match AppStore com.example.demo", reason: "it has no app-store profile named 'match AppStore com.example.demo'"),
+                .createProfile(
+                    bundleID: "com.example.demo.widget", name: "match AppStore com.example.demo.widget",
+                    reason: "it has no app-store profile named 'match AppStore com.example.demo.widget'"),
+            ], "the usable 'release app-store …' profiles are not the ones asked for")
+        let made = try await named.apply(assessment) { _ in }
+        #expect(made.profiles.map(\.profile.name) == ["match AppStore com.example.demo", "match AppStore com.example.demo.widget"])
+        #expect(try ProvisioningProfile(data: Data(made.profiles[1].profile.content)).name == "match AppStore com.example.demo.widget")
+        #expect(try await named.assess().isComplete)
+        // Its own now: renewed when stale, the other name's profile left alone.
+        #expect(try fixture.server.setProfileExpiration(name: "match AppStore com.example.demo", to: Date().addingTimeInterval(2 * 86_400)))
+        let stale = try await named.assess()
+        if case .renewProfile(_, let name, _, _)? = stale.changes.first, stale.changes.count == 1 {
+            #expect(name == "match AppStore com.example.demo")
+        } else {
+            Issue.record("\(stale.changes)")
+        }
+        #expect(try await plain.assess().isComplete, "without a name, any usable profile still does")
+        fixture.expectContract()
+    }
+
     @Test func optionsAreCheckedBeforeAnythingRuns() throws {
         func options(_ change: (inout SigningSyncStep.Options) -> Void) -> SigningSyncStep.Options {
             var options = SigningSyncStep.Options()
@@ -252,8 +285,23 @@ import Testing
         #expect(
             SigningSyncStep.Options.optionDocumentation.map(\.name) == [
                 "type", "platform", "bundle_ids", "bundle_id", "project", "configuration", "certificate_key", "create", "readonly", "min_days_left",
-                "key_id", "issuer_id", "key", "api", "keychain", "home",
+                "profile_name", "key_id", "issuer_id", "key", "api", "keychain", "home",
             ], "the names DESIGN.md gives: type, bundle_ids, certificate_key, create, readonly, min_days_left")
+        #expect(throws: StepError.invalidOption("profile_name", "is empty; leave it out for any usable profile")) {
+            try SigningSyncStep(options: options { $0.profileName = " " })
+        }
+        let fixed = try SigningSyncStep(
+            options: options {
+                $0.profileName = "Demo Store"; $0.bundleIDs = Self.bundleIDs
+            })
+        #expect(
+            throws: StepError.invalidOption(
+                "profile_name",
+                "'Demo Store' names one profile for 2 bundle ids (com.example.demo, com.example.demo.widget); put $(PRODUCT_BUNDLE_IDENTIFIER) where each bundle id goes, as in 'match AppStore $(PRODUCT_BUNDLE_IDENTIFIER)'"
+            )
+        ) {
+            try fixed.synchronizer(StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: [:]))
+        }
         let step = try SigningSyncStep(options: options { _ in })
         #expect(step.options.minDaysLeft == 30 && step.options.create == false && step.options.readonly == nil)
         let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: "/", environment: ["CI": "true"])
@@ -285,6 +333,19 @@ import Testing
     /// app, KeePassium Pro (`com.keepassium.ios.pro`, whose id starts with the app's) and the Intune build, each with
     /// an AutoFill extension; `release init` writes `bundle_id`, so its starter makes bundle ids and profiles for the
     /// app it releases only (it made all five).
+    /// A watch app is an `application` target since Xcode 14, yet it is embedded (its host is the iOS app): it is
+    /// signed with its host, not taken for an app of its own. Pocket Casts embeds one and 6 extensions.
+    @Test(.needsShared(.realProjects)) func bundleIDSignsTheWatchAppItsAppEmbeds() throws {
+        var options = Self.appStoreOptions(project: "podcasts.xcodeproj")
+        options.bundleID = "au.com.shiftyjelly.podcasts"
+        let head = try RealProjectsCorpus.require() + "/pocket-casts-ios/head"
+        let context = StepContext(stepID: "signing", kind: SigningSyncStep.kind, workingDirectory: head, environment: [:])
+        let found = try SigningSyncStep(options: options).bundleIDs(context)
+        #expect(found.count == 8 && found.contains("au.com.shiftyjelly.podcasts.watchkitapp"), "\(found)")
+        options.bundleID = "au.com.shiftyjelly.podcasts.watchkitapp"
+        #expect(throws: StepError.self, "the watch app is not an app of the project's own") { try SigningSyncStep(options: options).bundleIDs(context) }
+    }
+
     @Test(.needsShared(.realProjects)) func bundleIDSignsThatAppAndWhatItEmbedsOnly() throws {
         let apps = ["com.keepassium.ios", "com.keepassium.ios.pro", "com.keepassium.intune"]
         let found = apps + ["com.keepassium.ios.KeePassium-AutoFill", "com.keepassium.ios.pro.KeePassium-AutoFill", "com.keepassium.ios.watchkitapp"]

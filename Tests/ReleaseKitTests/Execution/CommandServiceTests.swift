@@ -12,7 +12,9 @@ import Testing
             var description: String { "no free port" }
         }
 
-        func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>) throws -> any RunStandIns {
+        func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>, teamID: String?) throws
+            -> any RunStandIns
+        {
             throw Refused()
         }
 

@@ -258,4 +258,36 @@ import Testing
         let gym = RepositoryInspection.gym(in: head)
         #expect(gym["scheme"] == "iOS Browser" && gym["export_method"] == "app-store", "\(gym)")
     }
+
+    /// `--signing files` on an app that embeds extensions: each embedded target's profile has its own secret, of each
+    /// type, named after its bundle id, so a run missing one names it. DuckDuckGo's app embeds five extensions.
+    @Test(.needsShared(.realProjects)) func filesSigningGivesEachEmbeddedTargetItsOwnProfileSecrets() throws {
+        let directory = TestPipelines.temporaryDirectory() + "/duckduckgo"
+        try FileManager.default.copyItem(atPath: try RealProjectsCorpus.require() + "/duckduckgo-ios/head", toPath: directory)
+        let inspection = try RepositoryInspection.inspect(directory)
+        #expect(
+            Set(inspection.embeddedBundleIdentifiers)
+                == [
+                    "com.duckduckgo.mobile.ios.ShareExtension", "com.duckduckgo.mobile.ios.OpenAction2", "com.duckduckgo.mobile.ios.Widgets",
+                    "com.duckduckgo.mobile.ios.NetworkExtension", "com.duckduckgo.mobile.ios.CredentialExtension",
+                ], "\(inspection.embeddedBundleIdentifiers)")
+        let starter = StarterPipeline(inspection, signing: .files)
+        let text = starter.text
+        let pipeline = try TestPipelines.load(text)
+        let secrets = Set(starter.secrets.map(\.name))
+        for (base, step) in [("APPSTORE_PROFILE", "profiles"), ("ADHOC_PROFILE", "adhoc-profiles")] {
+            let expected = [base] + ["SHAREEXTENSION", "OPENACTION2", "WIDGETS", "NETWORKEXTENSION", "CREDENTIALEXTENSION"].map { base + "_" + $0 }
+            #expect(Set(expected).isSubset(of: secrets), "\(secrets)")
+            #expect(Set(Planner.secretNames(in: pipeline.definition)).isSuperset(of: expected))
+            let line = try #require(text.split(separator: "\n").first { $0.contains("\"id\": \"\(step)\"") })
+            for secret in expected { #expect(line.contains("\"${secrets.\(secret)}\""), "\(line)") }
+        }
+        #expect(
+            starter.secrets.contains {
+                $0.name == "APPSTORE_PROFILE_WIDGETS" && $0.purpose.contains("the App Store provisioning profile for com.duckduckgo.mobile.ios.Widgets")
+            })
+        // Without extensions, one profile of each type, as before.
+        let plain = StarterPipeline(project: "Demo.xcodeproj", scheme: "Demo", appName: "Demo", bundleIdentifier: "com.example.demo", signing: .files)
+        #expect(plain.secrets.map(\.name).filter { $0.contains("PROFILE") } == ["APPSTORE_PROFILE", "ADHOC_PROFILE"])
+    }
 }

@@ -166,7 +166,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             let jobs = configuration.partition.jobs
             Terminal.writeError("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
-            if let guardJob = RolloutGuardJob(configuration.actions.pipeline) {
+            if let guardJob = RolloutGuardJob(configuration.pipeline) {
                 Terminal.writeError(
                     "and job \(RolloutGuardJob.id) for \(guardJob.steps.joined(separator: ", ")), run by a pipeline schedule: create one with cron '\(guardJob.schedule)' (CI/CD > Schedules)\n"
                 )

@@ -8,6 +8,12 @@
 /// options say it creates (what travels to later jobs), and its kind's ``ExportTraits`` (a Mac, writes to the
 /// repository, waits on Apple, published files, undeclared files).
 ///
+/// What starts what, in every engine: a push to one of ``branches`` and a manual run start the release jobs; with
+/// ``waitingJobs``, a schedule, a manual resume and a webhook relay start the run that resumes them
+/// (``WorkflowResume``); with ``rolloutGuard``, its schedule starts its job alone. Each renderer says so in its engine's
+/// terms (GitHub's `on:` and `if:`, GitLab's `workflow: rules:` and job `rules:`), and picks what only it has (GitLab's
+/// images and runner tags, GitHub's permissions and artifact actions).
+///
 /// The model is a function of the pipeline and the arguments alone: the same pipeline exports the same bytes, from any
 /// folder.
 public struct ExportedPipeline: Sendable {
@@ -45,12 +51,12 @@ public struct ExportedPipeline: Sendable {
                 "unknown profile '\(profile)'" + Suggestion.hint(for: profile, in: names)
                     + (names.isEmpty ? "; \(pipeline.definition.file) defines no profiles" : "; profiles: \(names.joined(separator: ", "))"))
         }
-        let paths = ExportedPaths(pipeline: pipeline, profile: profile)
+        let files = ExportedFiles(pipeline: pipeline, profile: profile)
         let partition = WorkflowPartition(pipeline)
         let attest = attest || pipeline.definition.attest
-        if let problem = paths.untravellable(in: partition).first { throw UsageError(problem) }
+        if let problem = files.untravellable(in: partition).first { throw UsageError(problem) }
         let references = ExportedReferences(pipeline)
-        let jobs = Self.jobs(of: partition, pipeline: pipeline, references: references, paths: paths, attest: attest)
+        let jobs = Self.jobs(of: partition, pipeline: pipeline, references: references, files: files, attest: attest)
         // `subject-path` takes one path per line: a path holding a line break would name two subjects.
         if attest, let path = jobs.flatMap(\.attestedFiles).first(where: { $0.contains(where: \.isNewline) }) {
             throw UsageError("asset path '\(Echo.text(path))' holds a line break: it would become two attestation subjects (subject-path takes one path per line); rename the file")
@@ -161,11 +167,11 @@ public struct ExportedPipeline: Sendable {
     // MARK: Building
 
     private static func jobs(
-        of partition: WorkflowPartition, pipeline: ValidatedPipeline, references: ExportedReferences, paths: ExportedPaths, attest: Bool
+        of partition: WorkflowPartition, pipeline: ValidatedPipeline, references: ExportedReferences, files: ExportedFiles, attest: Bool
     ) -> [ExportedJob] {
         let all = partition.jobs
         let needed = Set(all.flatMap(\.needs))
-        let statePaths = Dictionary(uniqueKeysWithValues: all.map { ($0.id, paths.state(of: $0)) })
+        let statePaths = Dictionary(uniqueKeysWithValues: all.map { ($0.id, files.state(of: $0)) })
         return all.map { job in
             let runs = job.steps + partition.everyJob
             let ancestors = WorkflowJob.ancestors(of: job.id, in: all)
@@ -187,7 +193,7 @@ public struct ExportedPipeline: Sendable {
                 },
                 secrets: own.secrets.sorted(), variables: carried.variables.subtracting(carried.secrets).sorted(),
                 writesRepository: kinds.contains { $0?.exportTraits.writesRepository == true } || own.secrets.contains("GITHUB_TOKEN"),
-                attestedFiles: attest ? paths.published(bySteps: job.steps) : [], statePaths: statePaths[job.id] ?? [],
+                attestedFiles: attest ? files.published(bySteps: job.steps) : [], statePaths: statePaths[job.id] ?? [],
                 waitingPaths: waitingPaths, runnerReasons: job.steps.map { runnerReason(of: $0, in: pipeline) })
         }
     }

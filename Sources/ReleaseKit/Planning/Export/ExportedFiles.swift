@@ -1,7 +1,7 @@
 /// The files an exported job hands on and publishes, from the paths its steps' options declare they create
 /// (``OptionFormat/output``) and the files they publish (``ExportTraits/publishedFiles``), with the variables known
 /// before a run substituted (the pipeline's, and `--profile`'s) and every other reference as `*`.
-struct ExportedPaths {
+struct ExportedFiles {
     let pipeline: ValidatedPipeline
     let profile: String?
     /// The pipeline's variables, with `--profile`'s over them; without `--profile`, variables a profile changes are

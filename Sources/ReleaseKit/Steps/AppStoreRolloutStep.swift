@@ -68,6 +68,7 @@ public struct AppStoreRolloutStep: Step {
     }
 
     public static let kind = "appstore.rollout"
+    public static let exportTraits = ExportTraits(waitsOnApple: true)
     public static let summary =
         "After approval: release a version waiting for the developer, pause, resume or complete its phased release, print its status, or guard it by the build's health; each converges"
     public static let outputs: [StepDocumentation.Output] = [

@@ -60,6 +60,7 @@ public struct AppStoreSubmitStep: Step {
     }
 
     public static let kind = "appstore.submit"
+    public static let exportTraits = ExportTraits(waitsOnApple: true)
     public static let summary =
         "Submit a build to App Review: App Store version (created or reused), release type, What's New per locale, build, phased release, review submission (reused, never duplicated); a re-run changes nothing"
     public static let outputs: [StepDocumentation.Output] = [

@@ -41,6 +41,7 @@ public struct AppStoreUploadStep: Step {
     }
 
     public static let kind = "appstore.upload"
+    public static let exportTraits = ExportTraits(waitsOnApple: true)
     public static let summary = "Upload the .ipa to App Store Connect through the Build Upload API (any OS; resumable; a re-run sends nothing) and optionally wait for processing"
     public static let outputs: [StepDocumentation.Output] = [
         .init("upload_id", "string", "the buildUploads resource's id"),

@@ -32,6 +32,7 @@ public struct AppStoreValidateStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "appstore.validate"
+    public static let exportTraits = ExportTraits(runner: .macOS("Apple's validation, in Xcode"))
     /// One line for `release steps`.
     public static let summary = "Gate: validate the .ipa with xcrun altool --validate-app (API key or app-specific password); Apple's errors verbatim"
     public static let outputs: [StepDocumentation.Output] = [

@@ -16,6 +16,7 @@ public struct ArchiveGateStep: Step {
     }
 
     public static let kind = "gate.archive"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     public static let summary = "Re-read a zip and reject it unless it holds exactly its source tree (count, sizes, links, CRCs)"
     public static let outputs: [StepDocumentation.Output] = [
         .init("entries", "number", "entries in the zip")

@@ -26,6 +26,7 @@ public struct ArchiveZipStep: Step {
     }
 
     public static let kind = "archive.zip"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     public static let summary = "Zip a file or folder like 'zip -ry': symlinks kept as links, permissions kept, optional deterministic bytes"
     public static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the zip"),

@@ -17,6 +17,7 @@ public struct DsymGateStep: Step {
     }
 
     public static let kind = "gate.dsym"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     public static let summary = "Reject the release when a binary of the app has no dSYM with its UUID, architecture by architecture"
     public static let outputs: [StepDocumentation.Output] = [
         .init("binaries", "number", "binaries checked"),

@@ -41,6 +41,7 @@ public struct DsymPackageStep: Step {
     }
 
     public static let kind = "dsym.package"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     public static let summary = "Find dSYMs, zip them, optionally move them into the archive, and write a UUID manifest"
     public static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the zip (mode 'all') or the folder of zips (mode 'each')"),

@@ -106,6 +106,7 @@ public struct GitHubReleaseStep: Step {
     }
 
     public static let kind = "github.release"
+    public static let exportTraits = ExportTraits(writesRepository: true, publishedFiles: "assets")
     public static let summary = "Publish a GitHub Release with assets; re-running converges on the same release"
     public static let outputs: [StepDocumentation.Output] = [
         .init("id", "number", "the release's id (0 in a dry run)"),

@@ -25,6 +25,7 @@ public struct GitPushStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "git.push"
+    public static let exportTraits = ExportTraits(writesRepository: true)
     /// One line for `release steps`.
     public static let summary = "Push branches and tags to a git remote"
     /// The outputs, for `release steps`.

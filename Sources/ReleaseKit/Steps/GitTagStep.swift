@@ -26,6 +26,7 @@ public struct GitTagStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "git.tag"
+    public static let exportTraits = ExportTraits(writesRepository: true)
     /// One line for `release steps`.
     public static let summary = "Create a git tag (annotated when it has a message)"
     /// The outputs, for `release steps`.

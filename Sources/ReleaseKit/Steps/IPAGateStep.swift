@@ -42,6 +42,7 @@ public struct IPAGateStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "gate.ipa"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
     public static let summary = "Reject an .ipa whose Info.plist or provisioning profile (type, expiry, app identifier) is wrong"
     /// The outputs, for `release steps`.

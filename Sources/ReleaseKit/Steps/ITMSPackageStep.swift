@@ -37,6 +37,7 @@ public struct ITMSPackageStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "itmsp.package"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
     public static let summary = "Build an iTMSTransporter package (NAME.itmsp/ with the ipa and metadata.xml)"
     /// The outputs, for `release steps`.

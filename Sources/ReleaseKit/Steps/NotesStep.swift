@@ -51,6 +51,7 @@ public struct NotesStep: Step {
     }
 
     public static let kind = "notes"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     public static let summary = "Release notes since the previous tag (grouped by Conventional Commit type, pull requests linked) or GitHub's generated notes"
     public static let outputs: [StepDocumentation.Output] = [
         .init("markdown", "string", "the notes as Markdown, for a GitHub Release body"),

@@ -45,6 +45,7 @@ public struct ShellStep: Step {
     }
 
     public static let kind = "shell"
+    public static let exportTraits = ExportTraits(writesUndeclaredFiles: true)
     public static let summary = "Run a command (argv array, or a string with shell: true), streaming its output"
     public static let outputs: [StepDocumentation.Output] = [
         .init("exit_code", "number", "the command's exit status"),

@@ -22,6 +22,7 @@ public struct SigningKeychainStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "signing.keychain"
+    public static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
     /// One line for `release steps`.
     public static let summary = "Create a temporary keychain with the signing certificate, usable by codesign without prompts; teardown deletes it and restores the search list"
     public static let outputs: [StepDocumentation.Output] = [

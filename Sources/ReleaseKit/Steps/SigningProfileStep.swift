@@ -37,6 +37,7 @@ public struct SigningProfileStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "signing.profile"
+    public static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
     /// One line for `release steps`.
     public static let summary = "Install provisioning profiles where Xcode finds them, failing early on expired or mismatched ones; teardown removes them"
     public static let outputs: [StepDocumentation.Output] = [

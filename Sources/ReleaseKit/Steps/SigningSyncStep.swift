@@ -64,6 +64,7 @@ public struct SigningSyncStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "signing.sync"
+    public static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
     /// One line for `release steps`.
     public static let summary =
         "Find (or with create: true make and renew) the certificate, bundle ids and profiles on App Store Connect from the certificate's private key, and install them for this run; teardown removes them"

@@ -34,6 +34,9 @@ public protocol Step: Sendable {
     /// The option that holds a `/bin/sh` script and the one that sets its environment (`shell`'s `run` and `env`), so
     /// `${…}` references in the script are passed as environment variables instead of pasted in. Default: nil.
     static var shellScript: ShellScriptOption? { get }
+    /// What `release export` needs to know to place the step in a CI job: where it can run, whether it writes the
+    /// repository, waits on Apple, publishes files or writes files it does not declare. Default: none of these.
+    static var exportTraits: ExportTraits { get }
 
     /// Creates the step, rejecting bad option values before anything runs.
     init(options: Options) throws
@@ -60,6 +63,7 @@ extension Step {
     public var isReadOnly: Bool { false }
     public static var dynamicOutputs: Bool { false }
     public static var shellScript: ShellScriptOption? { nil }
+    public static var exportTraits: ExportTraits { ExportTraits() }
 
     /// Options (from the `Options` declarations), outputs and example, for `release steps`. Not a requirement, so
     /// a step cannot document options other than those it decodes.

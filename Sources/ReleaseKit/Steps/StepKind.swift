@@ -16,6 +16,8 @@ public struct StepKind: Sendable {
     public let reportsOnRun: Bool
     /// The options holding a shell script and its environment (``Step/shellScript``), if the kind has them.
     public let shellScript: ShellScriptOption?
+    /// What `release export` needs to know about the kind (``Step/exportTraits``); a plugin states none.
+    public let exportTraits: ExportTraits
     private let create: @Sendable (any StepOptions) throws -> any Step
 
     public init<S: Step>(_ type: S.Type) {
@@ -32,6 +34,7 @@ public struct StepKind: Sendable {
         plugin = nil
         reportsOnRun = S.self is any RunReportingStep.Type
         shellScript = S.shellScript
+        exportTraits = S.exportTraits
     }
 
     /// A kind served by the external plugin at `executable`.
@@ -47,6 +50,7 @@ public struct StepKind: Sendable {
         plugin = (description, executable)
         reportsOnRun = false
         shellScript = nil
+        exportTraits = ExportTraits()
         create = { _ in throw InternalError("plugin kind '\(description.kind)' is built from its JSON options") }
     }
 

@@ -66,6 +66,7 @@ public struct TestFlightDistributeStep: Step {
     static let maximumWhatToTest = 4000
 
     public static let kind = "testflight.distribute"
+    public static let exportTraits = ExportTraits(waitsOnApple: true)
     public static let summary = "Get an uploaded build to TestFlight testers: what-to-test per locale, beta groups by name, optional beta review; a re-run changes nothing"
     public static let outputs: [StepDocumentation.Output] = [
         .init("build_id", "string", "the builds resource's id"),

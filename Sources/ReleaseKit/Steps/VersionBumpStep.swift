@@ -63,6 +63,7 @@ public struct VersionBumpStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "version.bump"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
     public static let summary = "Write the next version and build number where the Xcode project (or VERSION file) defines them"
     /// The outputs, for `release steps`.

@@ -18,6 +18,7 @@ public struct VersionReadStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "version.read"
+    public static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
     public static let summary = "Read the project's version and build number per target and configuration"
     /// The outputs, for `release steps`.

@@ -47,6 +47,7 @@ public struct XcodeArchiveStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "xcode.archive"
+    public static let exportTraits = ExportTraits(runner: .macOS("Xcode"))
     /// One line for `release steps`.
     public static let summary = "xcodebuild archive from typed options: condensed live output, errors as annotations, full log kept, exit status kept"
     public static let outputs: [StepDocumentation.Output] = [

@@ -57,6 +57,7 @@ public struct XcodeExportStep: Step {
 
     /// The stable kind pipelines use in `uses`.
     public static let kind = "xcode.export"
+    public static let exportTraits = ExportTraits(runner: .macOS("Xcode"))
     /// One line for `release steps`.
     public static let summary = "xcodebuild -exportArchive with an ExportOptions.plist from typed options (old and new method names); outputs the .ipa"
     public static let outputs: [StepDocumentation.Output] = [

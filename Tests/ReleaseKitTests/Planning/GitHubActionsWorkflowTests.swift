@@ -553,7 +553,7 @@ import Yams
         let object = try #require(try Yams.load(yaml: text, .basic) as? [String: Any])
         for job in configuration.partition.jobs {
             let spec = try #require(object[job.id] as? [String: Any])
-            let secrets = configuration.actions.references(ofSteps: job.steps + configuration.partition.everyJob).secrets.sorted()
+            let secrets = configuration.model.references(ofSteps: job.steps + configuration.partition.everyJob).secrets.sorted()
             let environment = (spec["environment"] as? [String: Any])?["name"] as? String
             #expect(environment == (secrets.isEmpty ? nil : "release/\(job.id)"))
             if !secrets.isEmpty { #expect(text.contains("#   release/\(job.id): \(secrets.joined(separator: ", "))\n"), "\(text)") }

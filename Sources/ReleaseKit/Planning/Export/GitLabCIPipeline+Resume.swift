@@ -11,7 +11,7 @@ extension GitLabCIPipeline {
 
     /// The header lines that say how a release waiting on Apple resumes; none without a waiting job.
     var resumeSummary: [String] {
-        let waiting = WorkflowResume.waitingJobs(partition, pipeline: actions.pipeline)
+        let waiting = model.waitingJobs
         guard !waiting.isEmpty else { return [] }
         return [
             "A step that waits on Apple (job \(waiting.map(\.id).joined(separator: ", "))) ends its pipeline green and *waiting* once its wait",
@@ -46,7 +46,7 @@ extension GitLabCIPipeline {
 
     /// The script item of a waiting job that, in a resume pipeline, starts it from its archive (or ends it when nothing
     /// waits).
-    func resumeLines(_ job: WorkflowJob) -> [String] {
+    func resumeLines(_ job: ExportedJob) -> [String] {
         let found = "\"\(Self.temporary)/release-waiting.tar.gz\""
         return [
             "if [ \"${\(Self.resumeVariable):-}\" = true ]; then",
@@ -67,8 +67,8 @@ extension GitLabCIPipeline {
 
     /// `open-releases`: on a schedule (not the rollout guard's, when there is one), triggers a resume pipeline on each
     /// release branch with an archive.
-    func writeOpenReleases(_ waiting: [WorkflowJob], sharingSchedulesWithGuard: Bool, into out: inout YAMLWriter) {
-        let patterns = WorkflowResume.casePatterns(actions.triggerBranchGlobs)
+    func writeOpenReleases(_ waiting: [ExportedJob], sharingSchedulesWithGuard: Bool, into out: inout YAMLWriter) {
+        let patterns = WorkflowResume.casePatterns(model.branches)
         out.line(0, "open-releases:")
         out.line(1, "stage: release")
         out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))")

@@ -5,9 +5,8 @@ extension GitLabCIPipeline {
     /// allow CI/CD job tokens to push to the repository, or give the job a deploy key that may.
     /// With resumes in the same file (`sharingSchedulesWithResumes`), the guard's schedule says it is the guard's
     /// with ``scheduleVariable``, and the guard runs in no other scheduled pipeline.
-    func writeGuardJob(_ job: RolloutGuardJob, sharingSchedulesWithResumes: Bool, into out: inout YAMLWriter) {
-        let steps = job.steps.reduce(into: Set(job.steps)) { $0.formUnion(actions.pipeline.graph.ancestors(of: $1)) }.sorted()
-        let secrets = actions.references(ofSteps: steps).secrets.sorted()
+    func writeGuardJob(_ job: ExportedGuardJob, sharingSchedulesWithResumes: Bool, into out: inout YAMLWriter) {
+        let secrets = job.secrets
         out.comment("The rollout guard: create a pipeline schedule (CI/CD > Schedules) with cron '\(job.schedule)' (UTC) on the")
         out.comment("default branch. It pushes its state as a git note (refs/notes/release-rollout): let the job's token push.")
         if sharingSchedulesWithResumes {
@@ -28,9 +27,6 @@ extension GitLabCIPipeline {
         }
         out.line(1, "script:")
         block(install, into: &out)
-        var arguments = ["release", "run", "\"$RELEASE_PIPELINE\""]
-        if actions.profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
-        for step in job.steps { arguments += ["--only", ShellQuoting.quote(step)] }
-        out.line(2, "- \(YAMLWriter.scalar(arguments.joined(separator: " ")))")
+        out.line(2, "- \(YAMLWriter.scalar(model.command(of: job)))")
     }
 }

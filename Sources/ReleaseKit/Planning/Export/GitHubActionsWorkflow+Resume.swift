@@ -16,7 +16,7 @@ extension GitHubActionsWorkflow {
     static func doneArtifact(of job: String) -> String { "release-done-\(job)" }
 
     /// The header lines that say how a release waiting on Apple resumes; none without a waiting job.
-    func resumeSummary(_ waiting: [WorkflowJob]) -> [String] {
+    func resumeSummary(_ waiting: [ExportedJob]) -> [String] {
         guard !waiting.isEmpty else { return [] }
         let ids = waiting.map(\.id).joined(separator: ", ")
         return [
@@ -45,7 +45,7 @@ extension GitHubActionsWorkflow {
     }
 
     /// The step before a waiting job's run: where it starts.
-    func writeBeforeWaiting(_ job: WorkflowJob, into out: inout YAMLWriter) {
+    func writeBeforeWaiting(_ job: ExportedJob, into out: inout YAMLWriter) {
         out.line(3, "- name: Note where the job starts")
         out.line(4, "shell: bash")
         out.line(4, "run: |")
@@ -54,10 +54,10 @@ extension GitHubActionsWorkflow {
 
     /// The steps after a waiting job's run: its archive when a step waits, else the done mark, uploaded for the run
     /// that resumes it.
-    func writeAfterWaiting(_ job: WorkflowJob, into out: inout YAMLWriter) {
+    func writeAfterWaiting(_ job: ExportedJob, into out: inout YAMLWriter) {
         let key = "\"${RELEASE_JOURNAL_KEY:-github:$GITHUB_REPOSITORY:$GITHUB_RUN_ID}\""
         let script =
-            ["set -euo pipefail"] + WorkflowResume.save(job: job.id, paths: waitingPaths(of: job), temporary: "$RUNNER_TEMP", key: key) + [
+            ["set -euo pipefail"] + WorkflowResume.save(job: job.id, paths: job.waitingPaths, temporary: "$RUNNER_TEMP", key: key) + [
                 "if [ -s \(WorkflowResume.archive(of: job.id)) ]; then",
                 "  echo \"name=\(Self.waitingArtifact(of: job.id))\" >> \"$GITHUB_OUTPUT\"",
                 "else",
@@ -80,16 +80,6 @@ extension GitHubActionsWorkflow {
         out.line(5, "retention-days: 7")
     }
 
-    /// What a waiting job's archive holds: the journal, the changes, and what it and the jobs before it hand on.
-    func waitingPaths(of job: WorkflowJob) -> [String] {
-        var paths: [String] = []
-        let jobs = partition.jobs
-        for other in jobs where WorkflowJob.ancestors(of: job.id, in: jobs).contains(other.id) || other.id == job.id {
-            for path in uploadPaths(of: other) where !paths.contains(path) { paths.append(path) }
-        }
-        return paths
-    }
-
     /// The condition of a job that runs on the schedule `cron`: any scheduled run, unless the workflow has another
     /// schedule (`other`, a rollout guard's or the resumes'), when it is the run of its own cron
     /// (`github.event.schedule` is the cron that started the run).
@@ -99,11 +89,9 @@ extension GitHubActionsWorkflow {
     }
 
     /// `open-releases`, and `find-JOB` and `resume-JOB` for each waiting job.
-    func writeResumeJobs(_ waiting: [WorkflowJob], sharingScheduleWith other: String?, into out: inout YAMLWriter) {
-        let jobs = partition.jobs
-        let needed = Set(jobs.flatMap(\.needs))
+    func writeResumeJobs(_ waiting: [ExportedJob], sharingScheduleWith other: String?, into out: inout YAMLWriter) {
         let names = waiting.map { "\"\(Self.waitingArtifact(of: $0.id))\", \"\(Self.doneArtifact(of: $0.id))\"" }.joined(separator: ", ")
-        let patterns = WorkflowResume.casePatterns(triggerBranchGlobs)
+        let patterns = WorkflowResume.casePatterns(model.branches)
         out.line(1, "open-releases:")
         out.line(2, "name: Resume the releases waiting on Apple")
         out.line(2, "if: \(Self.scheduleCondition(Self.resumeSchedule, other: other)) || github.event_name == 'repository_dispatch'")
@@ -185,7 +173,7 @@ extension GitHubActionsWorkflow {
             out.line(2, "runs-on: \(runsOn(job))")
             out.line(2, "permissions:")
             out.line(3, "actions: read")
-            out.line(3, "contents: \(writesContents(job.steps + partition.everyJob) ? "write" : "read")")
+            out.line(3, "contents: \(job.writesRepository ? "write" : "read")")
             out.line(2, "steps:")
             writeCheckout(into: &out)
             install(into: &out)
@@ -195,7 +183,6 @@ extension GitHubActionsWorkflow {
             out.line(5, "GH_TOKEN: ${{ github.token }}")
             out.line(5, "RELEASE_WAITED_RUN: ${{ needs.\(find).outputs.run }}")
             out.line(4, "run: |")
-            let ancestors = WorkflowJob.ancestors(of: job.id, in: jobs).filter(needed.contains)
             let start =
                 [
                     "set -euo pipefail",
@@ -203,10 +190,10 @@ extension GitHubActionsWorkflow {
                 ]
                 + WorkflowResume.unpack(
                     job: job.id, found: archive, stop: "exit 1", exportKey: "echo \"RELEASE_JOURNAL_KEY=$key\" >> \"$GITHUB_ENV\"")
-                + (ancestors.isEmpty ? [] : WorkflowState.restore(ancestors: ancestors, temporary: "$RUNNER_TEMP", annotation: "::error::"))
+                + (job.inherits.isEmpty ? [] : WorkflowState.restore(ancestors: job.inherits, temporary: "$RUNNER_TEMP", annotation: "::error::"))
                 + WorkflowResume.before(job: job.id, temporary: "$RUNNER_TEMP")
             for line in start { out.line(5, line) }
-            writeRun(job, into: &out, report: true)
+            writeRun(job, into: &out)
             writeAfterWaiting(job, into: &out)
         }
     }

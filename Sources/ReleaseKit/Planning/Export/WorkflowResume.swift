@@ -2,7 +2,7 @@
 /// still processing the build or reviewing it), without a runner waiting meanwhile, for ``GitHubActionsWorkflow`` and
 /// ``GitLabCIPipeline`` alike.
 ///
-/// A job that holds a step which waits on Apple (``waitingKinds``) runs `release run … --report FILE`; when the report
+/// A job that holds a step which waits on Apple (``ExportTraits/waitsOnApple``, ``ExportedJob/resumes``) runs `release run … --report FILE`; when the report
 /// says a step waits, the job packs what it ran with into `.git/release-waiting/JOB.tar.gz` (the run journal, the
 /// bundles of the commits earlier jobs made, the files they handed on, the journal's key, the commit the job checked
 /// out and the one it started from) and keeps it as an artifact; when nothing waits it leaves `JOB.done` instead (so the
@@ -15,19 +15,10 @@
 ///
 /// The scripts are POSIX sh; `temporary` is a shell word naming a scratch folder outside the tracked files.
 enum WorkflowResume {
-    /// The step kinds that wait on Apple within a `wait` budget.
-    static let waitingKinds: Set<String> = [AppStoreUploadStep.kind, TestFlightDistributeStep.kind, AppStoreSubmitStep.kind, AppStoreRolloutStep.kind]
     /// Where a job leaves its waiting state (inside `.git`: never committed).
     static let folder = ".git/release-waiting"
     /// The most open releases one scheduled run resumes: the rest wait for the next (bounded work per tick).
     static let maximumReleases = 20
-
-    /// The jobs of `partition` that hold a step which may end waiting.
-    static func waitingJobs(_ partition: WorkflowPartition, pipeline: ValidatedPipeline) -> [WorkflowJob] {
-        partition.jobs.filter { job in
-            job.steps.contains { id in pipeline.definition.step(id).map { waitingKinds.contains($0.uses) } ?? false }
-        }
-    }
 
     /// The archive a waiting job leaves.
     static func archive(of job: String) -> String { "\(folder)/\(job).tar.gz" }

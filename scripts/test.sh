@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up the machine, checks the code's shape (platform seam, Python 3.9; after the build, the layer order from the
-# compiler's index), and runs the whole test suite (unit and end-to-end), printing swift test's summary.
+# Sets up the machine, checks the code's shape (platform seam, Python 3.9; in the build, that each target imports only
+# the targets it declares; after it, the order of Rehearsal's folders from the compiler's index), and runs the whole test suite (unit and end-to-end), printing swift test's summary.
 #
 # Everything slow or CPU-heavy that tests need is built first, so no test blocks Swift's cooperative thread pool
 # (two threads on a two-core runner) for minutes while timing-sensitive tests wait on it:
@@ -23,9 +23,12 @@ if [[ "$format_version" == 6.3* || "$format_version" == 603.* ]]; then
 else
   echo "test: swift-format ${format_version:-(none)} is not 6.3, which the code is formatted with: format lint skipped here" >&2
 fi
-swift build --build-tests
-# The layer check reads the index store the debug build just wrote (.build/debug/index/store); its self-test
-# first proves it reports a planted upward use.
+# ReleaseKit's layers are targets: the compiler refuses an upward use, and this check refuses an import of a target
+# (another layer, or CCurl, CArchive, CZlib) that the importing target does not declare, which would otherwise compile
+# whenever the other module happens to be built first.
+swift build --build-tests --explicit-target-dependency-import-check error
+# Rehearsal's folders, one module, are kept in order from the index store the debug build just wrote
+# (.build/debug/index/store); the check's self-test first proves it reports a planted upward use.
 python3 scripts/check-layers.py --self-test
 python3 scripts/check-layers.py
 

@@ -1,5 +1,4 @@
 import Foundation
-import ReleaseKit
 import ReleaseTestSupport
 import Testing
 

@@ -1,24 +1,29 @@
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
+
 /// `release run`'s planning, which the command calls before it starts the engine: the plan for the options and,
 /// with `--resume`, the unfinished run it continues (its journal), planned again with that run's clock and finished
 /// steps so tags and names built from `${now:…}` match and finished steps are carried over.
-public enum RunService {
+package enum RunService {
     /// A plan ready to run.
-    public struct Planned: Sendable {
+    package struct Planned: Sendable {
         /// What to run.
-        public var plan: Plan
+        package var plan: Plan
         /// The journal of the run `--resume` continues; nil when not resuming or when there is none.
-        public var journal: RunJournal?
+        package var journal: RunJournal?
         /// The options planned with (with `--resume`, the first run's clock and finished steps).
-        public var options: RunOptions
+        package var options: RunOptions
         /// For standard error: `--resume` found no unfinished run and runs from the start.
-        public var notice: String?
+        package var notice: String?
     }
 
     /// Plans `validated` with `options`, then, when `options.resume` finds the journal of an unfinished run of the
     /// same pipeline and profile, plans again from it.
     /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step; ``RunJournalError`` for a journal that
     ///   is refused (edited, or signed with another key: ``RunJournalKey``); what planning throws.
-    public static func plan(_ validated: ValidatedPipeline, options: RunOptions, masker: SecretMasker) async throws -> Planned {
+    package static func plan(_ validated: ValidatedPipeline, options: RunOptions, masker: SecretMasker) async throws -> Planned {
         var options = options
         let plan = try await Planner().plan(validated, options: options, masker: masker)
         try refuseBumpWithoutBuild(plan)

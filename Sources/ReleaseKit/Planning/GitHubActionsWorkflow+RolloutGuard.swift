@@ -1,3 +1,6 @@
+import ReleasePipeline
+import ReleaseSupport
+
 /// The rollout guard's scheduled job in a GitHub Actions workflow (``RolloutGuardJob``).
 extension GitHubActionsWorkflow {
     /// `schedule:` under `on:`.

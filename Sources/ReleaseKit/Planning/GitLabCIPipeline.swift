@@ -1,4 +1,6 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSupport
 
 /// A pipeline exported as GitLab CI configuration (`release export gitlab-ci`): the same jobs as
 /// ``GitHubActionsWorkflow`` (one per group of steps sharing a runner, from ``WorkflowPartition``), with the same
@@ -18,26 +20,26 @@ import Foundation
 ///   (`release/JOB`, `action: prepare`, which deploys nothing): a job gets only its own steps' secrets. Jobs without
 ///   secrets have no environment. No `id_tokens` unless attesting is asked for (which GitLab does not offer here).
 /// - Values GitLab would expand (`$NAME`) are written with `expand: false`; every value is escaped for YAML.
-public struct GitLabCIPipeline: Sendable {
+package struct GitLabCIPipeline: Sendable {
     /// The image Linux jobs run in: Debian's build image with git, curl and tar.
-    public static let linuxImage = "buildpack-deps:bookworm-scm"
+    package static let linuxImage = "buildpack-deps:bookworm-scm"
     /// The tag of GitLab.com's hosted Linux Arm runner (2 vCPUs, every tier): where `ubuntu-*-arm` jobs go.
-    public static let armLinuxTag = "saas-linux-small-arm64"
+    package static let armLinuxTag = "saas-linux-small-arm64"
     /// GitLab.com's hosted macOS VM images by the GitHub label of the same macOS and Xcode ("Hosted runners on
     /// macOS", docs.gitlab.com/ci/runners/hosted_runners/macos, "Supported macOS images": `macos-14-xcode-15`,
     /// deprecated, and `macos-15-xcode-16`). A label with no image here (`macos-26`) gets none: GitLab lists none yet.
-    public static let hostedMacOSImages = ["macos-14": "macos-14-xcode-15", "macos-15": "macos-15-xcode-16"]
+    package static let hostedMacOSImages = ["macos-14": "macos-14-xcode-15", "macos-15": "macos-15-xcode-16"]
     /// How long GitLab keeps a job's state.
-    public static let expireIn = "1 week"
+    package static let expireIn = "1 week"
     /// Where a job keeps its scratch files (the trees before and after its run): inside `.git`, so never uploaded.
     static let temporary = ".git/release-tmp"
 
-    public let actions: GitHubActionsWorkflow
+    package let actions: GitHubActionsWorkflow
     /// Runner label → GitLab runner tags (`--runner-tags`).
-    public let runnerTags: [String: [String]]
+    package let runnerTags: [String: [String]]
 
     /// - Throws: ``UsageError`` as ``GitHubActionsWorkflow`` does.
-    public init(
+    package init(
         pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
         tool: ToolSource, runnerTags: [String: [String]] = [:]
     ) throws {
@@ -45,8 +47,8 @@ public struct GitLabCIPipeline: Sendable {
         self.runnerTags = runnerTags
     }
 
-    public var partition: WorkflowPartition { actions.partition }
-    public var warnings: [String] {
+    package var partition: WorkflowPartition { actions.partition }
+    package var warnings: [String] {
         actions.warnings
             + partition.jobs.filter { isOnHostedMacOS($0.runner) && macOSImage(of: $0.runner) == nil }.map { job in
                 "job \(job.id) runs on GitLab's hosted macOS runners, which have no image of \(job.runner) (they have "
@@ -67,7 +69,7 @@ public struct GitLabCIPipeline: Sendable {
     }
 
     /// The environment a job's secrets are scoped to.
-    public static func environment(of job: String) -> String { "release/\(job)" }
+    package static func environment(of job: String) -> String { "release/\(job)" }
 
     /// The tags a job's runner gets.
     func tags(of runner: Runner) -> [String] {
@@ -85,7 +87,7 @@ public struct GitLabCIPipeline: Sendable {
     }
 
     /// The configuration file.
-    public var text: String {
+    package var text: String {
         let definition = actions.pipeline.definition
         let jobs = partition.jobs
         var out = YAMLWriter()

@@ -1,5 +1,6 @@
 import ArgumentParser
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
 
 extension CheckoutRecovery {
     /// ``begin(in:command:grace:)`` for a command: says what it recovered (`note: …` on standard error), and

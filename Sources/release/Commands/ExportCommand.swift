@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseHTTP
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSupport
 
 /// `release export`: the pipeline as another engine's configuration.
 struct ExportCommand: AsyncParsableCommand {

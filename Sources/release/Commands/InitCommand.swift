@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `release init`: inspects the repository and writes a starter `Pipelines/release.json` that ships.
 struct InitCommand: ParsableCommand {

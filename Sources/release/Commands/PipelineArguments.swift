@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 
 /// Options shared by `run` and `plan`: which pipeline, profile and variables.
 struct PipelineArguments: ParsableArguments {

@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 
 /// `release run`: runs a pipeline.
 struct RunCommand: AsyncParsableCommand {

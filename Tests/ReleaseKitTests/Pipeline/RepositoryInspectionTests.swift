@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
 
 /// What `release init` reads from a repository, and the choices it makes.
 @Suite struct RepositoryInspectionTests {

@@ -224,7 +224,13 @@ IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|interna
 
 def manifest(root):
     """The package as `swift package dump-package` describes it."""
-    dumped = subprocess.run(["swift", "package", "--package-path", root, "dump-package"], capture_output=True, text=True)
+    # A scratch path of its own: .build may be locked by a `swift test` running meanwhile.
+    scratch = tempfile.mkdtemp(prefix="check-layers-")
+    try:
+        dumped = subprocess.run(["swift", "package", "--package-path", root, "--scratch-path", scratch, "dump-package"],
+                                capture_output=True, text=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if dumped.returncode != 0:
         raise SystemExit(f"check-layers: swift package dump-package failed:\n{dumped.stderr}")
     return json.loads(dumped.stdout)

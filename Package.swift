@@ -14,14 +14,20 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     #endif
 }
 
+/// The folders of Sources/ReleaseKit, bottom layer first: each is the target `Release<folder>`.
+let layers = ["Support", "HTTP", "Artifacts", "Versioning", "Apple", "AppStoreConnect", "GitHub", "Sentry", "Steps", "Pipeline", "Planning", "Execution"]
+
+/// One layer of ReleaseKit: the target `Release<folder>` of the sources in Sources/ReleaseKit/<folder>.
+func layer(_ folder: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: "Release\(folder)", dependencies: dependencies, path: "Sources/ReleaseKit/\(folder)")
+}
+
 let package = Package(
     name: "release",
     // Mutex, Atomic and task executors (Synchronization, Swift 6) need macOS 15.
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "release", targets: ["release"]),
-        .library(name: "ReleaseKit", targets: ["ReleaseKit"]),
-        .library(name: "Rehearsal", targets: ["Rehearsal"]),
+        .executable(name: "release", targets: ["release"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,27 +56,73 @@ let package = Package(
         // What scripts/package.sh stamps into the binary (the repository it is published in), as a C macro: one
         // header, nothing to link.
         .systemLibrary(name: "CReleaseStamp"),
-        .target(
-            name: "ReleaseKit",
-            dependencies: [
-                "CCurl",
-                "CArchive",
-                "CZlib",
+        // ReleaseKit's layers (DESIGN.md §2), one target per folder of Sources/ReleaseKit, each depending only on
+        // layers below it, so the compiler refuses an upward or sideways use:
+        //   Execution → Planning → Pipeline → Steps → {Apple, AppStoreConnect, GitHub, Sentry} → {Versioning, Artifacts}
+        //   → HTTP → Support.
+        // Declarations another target uses are `package`; nothing outside this package links these libraries.
+        layer(
+            "Support",
+            [
+                // What scripts/package.sh stamps into the binary (`ReleaseKitVersion`).
                 "CReleaseStamp",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 // Subprocess spells paths with `FilePath`: the SDK's System module on Apple platforms, this package elsewhere.
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // Only HTTP sees libcurl.
+        layer("HTTP", ["ReleaseSupport", "CCurl"]),
+        // Only Artifacts sees libarchive and zlib.
+        layer(
+            "Artifacts",
+            [
+                "ReleaseSupport", "CArchive", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                // BER of the CMS envelope around provisioning profiles.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        layer("Versioning", ["ReleaseSupport", .product(name: "Yams", package: "Yams")]),
+        layer("Apple", ["ReleaseArtifacts", "ReleaseSupport"]),
+        layer(
+            "AppStoreConnect",
+            [
+                "ReleaseArtifacts", "ReleaseHTTP", "ReleaseSupport", "ReleaseVersioning",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 // RSA keys of signing certificates (PKCS #1 for the keychain import).
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                // BER of the CMS envelope around provisioning profiles.
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                // The scheduler's ready queue.
-                .product(name: "HeapModule", package: "swift-collections"),
                 // App Store Connect's request and response documents, generated from Apple's OpenAPI contract.
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        layer("GitHub", ["ReleaseHTTP", "ReleaseSupport"]),
+        layer("Sentry", ["ReleaseHTTP"]),
+        layer(
+            "Steps",
+            [
+                "ReleaseAppStoreConnect", "ReleaseApple", "ReleaseArtifacts", "ReleaseGitHub", "ReleaseHTTP", "ReleaseSentry",
+                "ReleaseSupport", "ReleaseVersioning",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        layer(
+            "Pipeline",
+            [
+                "ReleaseGitHub", "ReleaseSteps", "ReleaseSupport", "ReleaseVersioning",
+                // The scheduler's ready queue.
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        layer("Planning", ["ReleaseHTTP", "ReleasePipeline", "ReleaseSteps", "ReleaseSupport"]),
+        layer(
+            "Execution",
+            [
+                "ReleaseAppStoreConnect", "ReleaseApple", "ReleaseHTTP", "ReleasePipeline", "ReleasePlanning", "ReleaseSentry",
+                "ReleaseSteps", "ReleaseSupport", "ReleaseVersioning",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The local stand-ins for remote services (`release run --rehearse`, `release github-server`, the tests):
@@ -78,7 +130,7 @@ let package = Package(
         .target(
             name: "Rehearsal",
             dependencies: [
-                "ReleaseKit",
+                "ReleaseAppStoreConnect", "ReleaseGitHub", "ReleaseHTTP", "ReleaseSteps", "ReleaseSupport", "ReleaseVersioning",
                 // P-256 signatures of App Store Connect tokens (the stand-in verifies them itself).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -92,8 +144,8 @@ let package = Package(
         .executableTarget(
             name: "release",
             dependencies: [
-                "ReleaseKit",
-                "Rehearsal",
+                "ReleaseAppStoreConnect", "ReleaseArtifacts", "ReleaseExecution", "ReleaseGitHub", "ReleaseHTTP", "ReleasePipeline",
+                "ReleasePlanning", "ReleaseSteps", "ReleaseSupport", "ReleaseVersioning", "Rehearsal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,12 +153,15 @@ let package = Package(
         .target(name: "ReleaseTestSupport", path: "Tests/ReleaseTestSupport"),
         .testTarget(
             name: "ReleaseKitTests",
-            dependencies: ["ReleaseKit", "Rehearsal", "ReleaseTestSupport"],
+            dependencies: layers.map { .target(name: "Release\($0)") } + ["Rehearsal", "ReleaseTestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ReleaseKit", "Rehearsal", "ReleaseTestSupport"],
+            dependencies: [
+                "ReleaseAppStoreConnect", "ReleaseGitHub", "ReleaseHTTP", "ReleasePipeline", "ReleaseSteps", "ReleaseSupport",
+                "ReleaseVersioning", "Rehearsal", "ReleaseTestSupport",
+            ],
             exclude: ["Snapshots"]
         ),
     ],

@@ -1,27 +1,37 @@
 #!/usr/bin/env python3
-"""Fails when code uses a declaration from a layer it may not use (DESIGN.md §2), read from the compiler's index.
+"""Fails when a file imports one of this package's modules that its target does not declare, or when code in
+Rehearsal uses a declaration from a folder of Rehearsal it may not use (DESIGN.md §2).
 
-The layers of ReleaseKit, each using only those to its right:
-  Execution → Planning → Pipeline → Steps → {Apple, AppStoreConnect, GitHub, Sentry} → {Versioning, Artifacts} → HTTP → Support
-Folders of one brace group do not use each other; Support uses nothing of ours. Above ReleaseKit sits Rehearsal (the
-local servers), layered the same way: (its top folder) → Tools → {AppStoreConnect, GitHub, Recording, Sentry} → Server. Above
-both, the executable `release`, whose two folders use each other, and nothing uses it. And the C libraries: only `ReleaseKit/HTTP/` imports CCurl, only `ReleaseKit/Artifacts/` imports CArchive and
-CZlib; nothing else sees C.
+ReleaseKit's layers are SwiftPM targets (Package.swift), each depending only on layers below it, so the compiler
+refuses a use of a module a file does not import. What the compiler lets through is an import itself: every built
+module sits in one folder on every target's search path, so a file can import a layer its target does not depend on
+(sideways, or upward in an incremental build) whenever that module happens to be built first, and a C module
+(CCurl, CArchive, CZlib) reaches every target above the one that declares it. So the first check: each `import` of a
+module of this package (a target or a C module) names a direct dependency of the importing file's target, as
+`swift package dump-package` reports them. (SwiftPM's `--explicit-target-dependency-import-check` does not catch
+either case on Linux.)
 
+The second check keeps the folders inside the Rehearsal target (the local servers, one module because they share
+the server core's internals) in order, each using only those to its right:
+  (its top folder) → Tools → {AppStoreConnect, GitHub, Recording, Sentry} → Server
+Folders of one group do not use each other.
 A debug build (`swift build`) writes the compiler's index store: for every source file, every occurrence of every
-symbol, with the symbol's USR, and every module the file imports. This script reads it through libIndexStore (the
-library the toolchain ships for SourceKit-LSP), so it sees every use the compiler saw: types, members, extension
-methods, initialisers, operators and implicit uses, not names found by a pattern. A symbol belongs to the folder of
-the file that defines it: an extension method declared in Steps/ on a Support type is Steps'.
+symbol, with the symbol's USR. This script reads it through libIndexStore (the library the toolchain ships for
+SourceKit-LSP), so it sees every use the compiler saw: types, members, extension methods, initialisers, operators and
+implicit uses, not names found by a pattern. A symbol belongs to the folder of the file that defines it: an extension
+method declared in GitHub/ on a Server type is GitHub's.
 
 Run after `swift build`: a source file newer than its index unit is an error (the index would be stale).
-`--self-test` compiles a planted upward use, a downward one and a stray `import CCurl` into a scratch index with
-`swiftc` and checks that exactly the first and the last are reported (CI runs it before the real check).
+`--self-test` compiles a planted upward use and a downward one into a scratch index with `swiftc`, and plants an
+undeclared import of a layer and of a C module, and checks that exactly those are reported (CI runs it before the
+real check).
 Usage: check-layers.py [--store PATH] [--lib PATH] [--root PATH] [--edges] [--self-test]
 """
 import ctypes
 import glob
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,21 +41,12 @@ from collections import Counter
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 SOURCES = os.path.join(ROOT, "Sources")
 
-# Layer groups per target, each using only the groups after it; folders of one group do not use each other, except
-# in the targets of MUTUAL. A folder of a target is the first path component below Sources/<target>/; files directly
-# in Sources/<target>/ are the target's "(top)" folder.
-MUTUAL = {"release"}
+# Layer groups per target, each using only the groups after it; folders of one group do not use each other. A folder
+# of a target is the first path component below Sources/<target>/; files directly in Sources/<target>/ are the
+# target's "(top)" folder.
 LAYERS = {
-    "release": [["(top)", "Commands"]],
     "Rehearsal": [["(top)"], ["Tools"], ["AppStoreConnect", "GitHub", "Recording", "Sentry"], ["Server"]],
-    "ReleaseKit": [["Execution"], ["Planning"], ["Pipeline"], ["Steps"], ["Apple", "AppStoreConnect", "GitHub", "Sentry"],
-                   ["Versioning", "Artifacts"], ["HTTP"], ["Support"]],
 }
-# Targets, each using only those to its right.
-TARGETS = ["release", "Rehearsal", "ReleaseKit"]
-# Which of our folders may import each C module.
-C_MODULES = {"CCurl": {("ReleaseKit", "HTTP")}, "CArchive": {("ReleaseKit", "Artifacts")},
-             "CZlib": {("ReleaseKit", "Artifacts")}}
 
 # indexstore.h: symbol roles and kinds.
 DECLARATION, DEFINITION, REFERENCE = 1 << 0, 1 << 1, 1 << 2
@@ -117,11 +118,9 @@ def rank(where):
 
 def allowed(user, used):
     """Whether code in folder `user` may use a declaration of folder `used` (both (target, folder))."""
-    if user == used or rank(user) is None or rank(used) is None:
-        return True  # (a folder not in the list is reported once, as such)
-    if user[0] != used[0]:
-        return TARGETS.index(used[0]) > TARGETS.index(user[0])
-    return rank(used) > rank(user) or (rank(used) == rank(user) and user[0] in MUTUAL)
+    if user == used or user[0] != used[0] or rank(user) is None or rank(used) is None:
+        return True  # (other targets are the compiler's; a folder not in the list is reported once, as such)
+    return rank(used) > rank(user)
 
 
 class Index:
@@ -144,7 +143,7 @@ class Index:
         return names
 
     def unit(self, name):
-        """(main file, modification time, [imported modules], [record names]) of one unit."""
+        """(main file, modification time, [record names]) of one unit."""
         lib = self.lib
         reader = lib.indexstore_unit_reader_create(self.store, name.encode(), None)
         if not reader:
@@ -153,18 +152,16 @@ class Index:
             main = lib.indexstore_unit_reader_get_main_file(reader).text()
             seconds, nanoseconds = ctypes.c_int64(), ctypes.c_int64()
             lib.indexstore_unit_reader_get_modification_time(reader, ctypes.byref(seconds), ctypes.byref(nanoseconds))
-            modules, records = [], []
+            records = []
 
             @POINTER_APPLIER
             def dependency(_, item):
                 kind = lib.indexstore_unit_dependency_get_kind(item)
-                if kind == 1:
-                    modules.append(lib.indexstore_unit_dependency_get_modulename(item).text())
-                elif kind == 2:
+                if kind == 2:
                     records.append(lib.indexstore_unit_dependency_get_name(item).text())
                 return True
             lib.indexstore_unit_reader_dependencies_apply_f(reader, None, dependency)
-            return main, seconds.value + nanoseconds.value / 1e9, modules, records
+            return main, seconds.value + nanoseconds.value / 1e9, records
         finally:
             lib.indexstore_unit_reader_dispose(reader)
 
@@ -221,8 +218,48 @@ def store_path(argument):
     return found[0]
 
 
+IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
+                    r"(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)")
+
+
+def manifest(root):
+    """The package as `swift package dump-package` describes it."""
+    # A scratch path of its own: .build may be locked by a `swift test` running meanwhile.
+    scratch = tempfile.mkdtemp(prefix="check-layers-")
+    try:
+        dumped = subprocess.run(["swift", "package", "--package-path", root, "--scratch-path", scratch, "dump-package"],
+                                capture_output=True, text=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if dumped.returncode != 0:
+        raise SystemExit(f"check-layers: swift package dump-package failed:\n{dumped.stderr}")
+    return json.loads(dumped.stdout)
+
+
+def check_imports(root, package):
+    """(problems, files) for imports of the package's own modules that the importing target does not declare."""
+    modules = {target["name"] for target in package["targets"]}
+    problems, files = [], 0
+    for target in package["targets"]:
+        folder = target.get("path") or os.path.join("Tests" if target["type"] == "test" else "Sources", target["name"])
+        declared = set()
+        for dependency in target.get("dependencies", []):
+            for kind in ("byName", "target"):
+                if kind in dependency:
+                    declared.add(dependency[kind][0])
+        for path in sorted(glob.glob(os.path.join(root, folder, "**", "*.swift"), recursive=True)):
+            files += 1
+            with open(path, encoding="utf-8") as file:
+                for number, line in enumerate(file, 1):
+                    found = IMPORT.match(line)
+                    if found and found.group(1) in modules and found.group(1) not in declared | {target["name"]}:
+                        problems.append(f"{os.path.relpath(path, root)}:{number}: {target['name']} imports "
+                                        f"{found.group(1)}, which is not among its dependencies in Package.swift")
+    return problems, files
+
+
 def self_test(library):
-    """Plants uses in a scratch ReleaseKit, indexes it with swiftc, and checks what the check reports."""
+    """Plants uses in a scratch Rehearsal, indexes it with swiftc, and checks what the check reports."""
     global ROOT, SOURCES
     # Resolved, as every path check() compares is (mkdtemp() answers /var/folders/… on a Mac, /private/var/… resolved).
     scratch = os.path.realpath(tempfile.mkdtemp(prefix="check-layers-"))
@@ -230,10 +267,8 @@ def self_test(library):
     try:
         ROOT, SOURCES = scratch, os.path.join(scratch, "Sources")
         files = {
-            "Sources/ReleaseKit/Support/Low.swift": "import CCurl\nstruct Low {\n    var high: Int { High().value }\n}\n",
-            "Sources/ReleaseKit/Steps/High.swift": "struct High {\n    var value = 1\n    var low: Low { Low() }\n}\n",
-            "Sources/CCurl/module.modulemap": "module CCurl {\n    header \"shim.h\"\n}\n",
-            "Sources/CCurl/shim.h": "static inline int release_curl_planted(void) { return 1; }\n",
+            "Sources/Rehearsal/Server/Low.swift": "struct Low {\n    var high: Int { High().value }\n}\n",
+            "Sources/Rehearsal/Tools/High.swift": "struct High {\n    var value = 1\n    var low: Low { Low() }\n}\n",
         }
         for name, text in files.items():
             os.makedirs(os.path.dirname(os.path.join(scratch, name)), exist_ok=True)
@@ -241,23 +276,34 @@ def self_test(library):
                 file.write(text)
         store = os.path.join(scratch, "store")
         swift = [name for name in files if name.endswith(".swift")]
-        compiled = subprocess.run(["swiftc", "-parse-as-library", "-module-name", "ReleaseKit", "-c", *swift,
-                                   "-I", "Sources/CCurl", "-index-store-path", store, "-module-cache-path", "cache"],
+        compiled = subprocess.run(["swiftc", "-parse-as-library", "-module-name", "Rehearsal", "-c", *swift,
+                                   "-index-store-path", store, "-module-cache-path", "cache"],
                                   cwd=scratch, capture_output=True, text=True)
         if compiled.returncode != 0:
             print(f"check-layers --self-test: swiftc failed:\n{compiled.stderr}", file=sys.stderr)
             return 1
         problems = check(Index(load(library), store))[0]
+        # Imports: B depends on A, A on the C module CA; B importing CA (reachable, not declared) and A importing B
+        # (upward) are reported, B importing A is not.
+        planted = {"Sources/A/A.swift": "internal import CA\nimport B\n", "Sources/B/B.swift": "import A\n@preconcurrency import CA\n"}
+        for name, text in planted.items():
+            os.makedirs(os.path.dirname(os.path.join(scratch, name)), exist_ok=True)
+            with open(os.path.join(scratch, name), "w", encoding="utf-8") as file:
+                file.write(text)
+        package = {"targets": [{"name": "CA", "type": "system"}, {"name": "A", "type": "regular", "dependencies": [{"byName": ["CA", None]}]},
+                               {"name": "B", "type": "regular", "dependencies": [{"target": ["A", None]}]}]}
+        problems += check_imports(scratch, package)[0]
         # The type, its implicit initialiser, the property and its getter: every symbol the compiler saw.
-        expected = [f"Sources/ReleaseKit/Support/Low.swift:3: ReleaseKit/Support uses {name} (ReleaseKit/Steps)"
+        expected = [f"Sources/Rehearsal/Server/Low.swift:2: Rehearsal/Server uses {name} (Rehearsal/Tools)"
                     for name in ["High", "init()", "getter:value", "value"]] + [
-                    "Sources/ReleaseKit/Support/Low.swift: ReleaseKit/Support imports CCurl"]
+                    "Sources/A/A.swift:2: A imports B, which is not among its dependencies in Package.swift",
+                    "Sources/B/B.swift:2: B imports CA, which is not among its dependencies in Package.swift"]
         if sorted(problems) != sorted(expected):
             print("check-layers --self-test: expected\n  " + "\n  ".join(expected) + "\nfound\n  "
                   + "\n  ".join(problems), file=sys.stderr)
             return 1
-        print("check-layers --self-test: a planted upward use and a stray import CCurl are reported, "
-              "a downward use is not")
+        print("check-layers --self-test: a planted upward use in Rehearsal and undeclared imports of a target and of a "
+              "C module are reported, a downward use and a declared import are not")
         return 0
     finally:
         ROOT, SOURCES = saved
@@ -282,6 +328,8 @@ def main(arguments):
         return self_test(library_path(options["--lib"]))
     index = Index(load(library_path(options["--lib"])), store_path(options["--store"]))
     problems, edges, sources = check(index)
+    undeclared, files = check_imports(ROOT, manifest(ROOT))
+    problems += undeclared
     if "--edges" in flags:
         for (user, used), count in sorted(edges.items()):
             print(f"{'/'.join(user):28} → {'/'.join(used):28} {count}")
@@ -290,10 +338,11 @@ def main(arguments):
         print(problem)
     between = sum(edges.values())
     if problems:
-        print(f"check-layers: {len(problems)} problems ({between} uses between folders in {len(sources)} files)",
-              file=sys.stderr)
+        print(f"check-layers: {len(problems)} problems (imports of {files} files; {between} uses between Rehearsal's "
+              f"folders in {len(sources)} files)", file=sys.stderr)
         return 1
-    print(f"check-layers: {between} uses between folders in {len(sources)} files, every one to a layer below")
+    print(f"check-layers: every import of {files} files is a declared dependency; {between} uses between Rehearsal's "
+          f"folders in {len(sources)} files, every one to a layer below")
     return 0
 
 
@@ -321,7 +370,7 @@ def check(index):
         problems.append(f"Sources/{folder}: a folder not in the layer list")
 
     # Every definition's folder, then every reference against it.
-    occurrences = {path: [o for record in units[path][3] for o in index.occurrences(record)]
+    occurrences = {path: [o for record in units[path][2] for o in index.occurrences(record)]
                    for path in sources if path in units}
     owner = {}
     for path, found in occurrences.items():
@@ -339,9 +388,6 @@ def check(index):
             if not allowed(user, used):
                 problems.append(f"{os.path.relpath(path, ROOT)}:{line}: {'/'.join(user)} uses {name} "
                                 f"({'/'.join(used)})")
-        for module in sorted(set(units[path][2])):
-            if module in C_MODULES and user not in C_MODULES[module]:
-                problems.append(f"{os.path.relpath(path, ROOT)}: {'/'.join(user)} imports {module}")
     return problems, edges, sources
 
 

@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
 expected="${2:-}"
-version="$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
+version="$(sed -n 's/.*package static let string = "\(.*\)".*/\1/p' Sources/ReleaseKit/Support/ReleaseKitVersion.swift)"
 arch="$(uname -m)"
 [[ "$arch" == "aarch64" ]] && arch=arm64
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up the machine, checks the code's shape (platform seam, Python 3.9; after the build, the layer order from the
-# compiler's index), and runs the whole test suite (unit and end-to-end), printing swift test's summary.
+# Sets up the machine, checks the code's shape (platform seam, Python 3.9; after the build, that each file imports only
+# modules of ours its target declares, and the order of Rehearsal's folders from the compiler's index), and runs the whole test suite (unit and end-to-end), printing swift test's summary.
 #
 # Everything slow or CPU-heavy that tests need is built first, so no test blocks Swift's cooperative thread pool
 # (two threads on a two-core runner) for minutes while timing-sensitive tests wait on it:
@@ -24,8 +24,11 @@ else
   echo "test: swift-format ${format_version:-(none)} is not 6.3, which the code is formatted with: format lint skipped here" >&2
 fi
 swift build --build-tests
-# The layer check reads the index store the debug build just wrote (.build/debug/index/store); its self-test
-# first proves it reports a planted upward use.
+# ReleaseKit's layers are targets, so the compiler refuses a use of a layer a file does not import; the layer check
+# refuses an import of one of our modules (a layer, CCurl, CArchive, CZlib) that the target does not declare, which
+# would otherwise compile whenever that module happens to be built already, and keeps Rehearsal's folders in order
+# from the index store the debug build just wrote (.build/debug/index/store). Its self-test first proves it reports
+# planted offences.
 python3 scripts/check-layers.py --self-test
 python3 scripts/check-layers.py
 

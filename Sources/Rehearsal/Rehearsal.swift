@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseSteps
 import _CryptoExtras
 
 /// `release run --rehearse`: local stand-ins on 127.0.0.1 for the remote services steps talk to, so nothing
@@ -22,26 +23,26 @@ import _CryptoExtras
 /// puts all three in the run's environment. Every other secret the pipeline names and the environment lacks gets a
 /// placeholder (a URL on `rehearsal.invalid` for names that say URL or webhook, so a Slack webhook reaches the
 /// stand-in): a rehearsal needs no real secret. ``placeholderSecrets`` names them and ``header()`` says so.
-public final class Rehearsal: Sendable {
+package final class Rehearsal: Sendable {
     /// The GitHub stand-in.
-    public let github: LocalGitHubServer
+    package let github: LocalGitHubServer
     /// The App Store Connect stand-in.
-    public let appStore: LocalAppStoreConnectServer
+    package let appStore: LocalAppStoreConnectServer
     /// The stand-in for plain HTTP endpoints.
-    public let http: RecordingServer
+    package let http: RecordingServer
     /// The Sentry stand-in: scripted release health, kept in `<storage>/sentry` (edit `series.json` there).
-    public let sentry: LocalSentryServer
+    package let sentry: LocalSentryServer
     /// Each service with a stand-in → the stand-in's base URL.
-    public let endpoints: [Service: String]
+    package let endpoints: [Service: String]
     /// Where the GitHub stand-in keeps its releases.
-    public let storage: String
+    package let storage: String
     /// The run's environment with the token the GitHub stand-in accepts.
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// The secrets that were not set and got a placeholder (names only), sorted.
-    public let placeholderSecrets: [String]
+    package let placeholderSecrets: [String]
     /// Those of ``placeholderSecrets`` whose placeholder no stand-in accepts (a certificate, a profile): not the API
     /// key, token, certificate key or webhook URL the stand-ins take. A step refusing one names it.
-    public var opaquePlaceholderSecrets: [String] {
+    package var opaquePlaceholderSecrets: [String] {
         placeholderSecrets.filter { name in
             !name.hasPrefix("APP_STORE_CONNECT_") && name != "GITHUB_TOKEN" && !Self.isCertificateKey(name)
                 && !Self.placeholder(for: name).hasPrefix("https://")
@@ -49,7 +50,7 @@ public final class Rehearsal: Sendable {
     }
 
     /// Where rehearsals keep their releases by default: inside `.git/` at a repository's top, else `.release/`.
-    public static func defaultStorage(in directory: String) -> String {
+    package static func defaultStorage(in directory: String) -> String {
         var isDirectory: ObjCBool = false
         let git = (directory as NSString).appendingPathComponent(".git")
         if FileManager.default.fileExists(atPath: git, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -65,7 +66,7 @@ public final class Rehearsal: Sendable {
     ///   - teamID: the Apple team the pipeline signs for (its `team` variable): the App Store Connect stand-in's
     ///     certificates and profiles are that team's, as the real account's are, so Xcode's check of a profile's team
     ///     against `DEVELOPMENT_TEAM` passes; nil keeps the stand-in's own team, `ABCDE12345`.
-    public init(storage: String, environment: [String: String], secrets: Set<String> = [], teamID: String? = nil) throws {
+    package init(storage: String, environment: [String: String], secrets: Set<String> = [], teamID: String? = nil) throws {
         var environment = environment
         let given = { (name: String) in !(environment[name] ?? "").isEmpty }
         var placeholders = Set(secrets.filter { !given($0) })
@@ -136,7 +137,7 @@ public final class Rehearsal: Sendable {
     }
 
     /// The lines a rehearsal prints before the run: what is replaced, what really happens, which secrets are stand-ins.
-    public func header() -> String {
+    package func header() -> String {
         var text =
             "rehearsal: GitHub, App Store Connect, Sentry, HTTP uploads and Slack webhooks go to local stand-ins on 127.0.0.1, git pushes to local bare repositories; nothing leaves the machine\n"
         text += "rehearsal: local changes are real: the version bump, commits, tags and files the steps write happen in this checkout\n"
@@ -153,7 +154,7 @@ public final class Rehearsal: Sendable {
     /// the App Store Connect API key a generated throwaway key (so steps that read the key can show what they would
     /// do), like a rehearsal's.
     /// - Returns: the names that got one, sorted.
-    public static func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {
+    package static func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {
         let snapshot = environment
         let given = { (name: String) in !(snapshot[name] ?? "").isEmpty }
         var filled = Set(secrets.filter { !given($0) })
@@ -191,7 +192,7 @@ public final class Rehearsal: Sendable {
 
     /// What the stand-ins hold now: each release with its assets, sizes and digests, then every request the
     /// HTTP endpoint received.
-    public func summary() -> String {
+    package func summary() -> String {
         let releases = github.summary()
         var text = "rehearsal: local GitHub server \(github.url) (releases kept in \(storage))\n"
         text += releases.isEmpty ? "  nothing was published\n" : releases.map { "  \($0)\n" }.joined()
@@ -212,7 +213,7 @@ public final class Rehearsal: Sendable {
 
     /// The summary as JSON values for the `rehearsal_finished` event of `--log-format json`: each stand-in's URL and
     /// the lines ``summary()`` shows for it.
-    public func summaryFields() -> [String: Any] {
+    package func summaryFields() -> [String: Any] {
         [
             "github": ["url": github.url, "storage": storage, "releases": github.summary()] as [String: Any],
             "appstore": ["url": appStore.url, "storage": appStore.configuration.storageDirectory, "uploads": appStore.summary()] as [String: Any],
@@ -221,7 +222,7 @@ public final class Rehearsal: Sendable {
     }
 
     /// Stops every stand-in.
-    public func stop() {
+    package func stop() {
         github.stop()
         appStore.stop()
         http.stop()

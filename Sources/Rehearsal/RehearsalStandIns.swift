@@ -1,20 +1,20 @@
 import Foundation
-import ReleaseKit
+import ReleaseSteps
 
 extension Rehearsal: RunStandIns {}
 
 /// What `release run` gives ``RunService`` for `--rehearse` and dry runs: a ``Rehearsal`` kept where asked (or in
 /// its default place), and its placeholder secrets.
-public struct RehearsalStandIns: RunStandInProvider {
-    public init() {}
+package struct RehearsalStandIns: RunStandInProvider {
+    package init() {}
 
-    public func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>, teamID: String?) throws
+    package func start(storage: String?, directory: String, environment: [String: String], secrets: Set<String>, teamID: String?) throws
         -> any RunStandIns
     {
         try Rehearsal(storage: storage ?? Rehearsal.defaultStorage(in: directory), environment: environment, secrets: secrets, teamID: teamID)
     }
 
-    public func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {
+    package func fillPlaceholders(_ environment: inout [String: String], secrets: Set<String>) -> [String] {
         Rehearsal.fillPlaceholders(&environment, secrets: secrets)
     }
 }

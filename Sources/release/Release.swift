@@ -1,5 +1,6 @@
 import ArgumentParser
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
 
 /// The `release` command line: parses arguments, builds ReleaseKit values, renders their results. ``Entry`` starts it.
 struct Release: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import ReleaseTestSupport
 import Testing
 

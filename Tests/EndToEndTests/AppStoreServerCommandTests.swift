@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseHTTP
+import ReleaseSupport
 import Testing
 
 /// `release appstore-server` as its own process: it prints its URL, accepts the given key's tokens, streams a

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseAppStoreConnect
 import Testing
 
 /// `appstore.submit` and `appstore.rollout` through `release run`, against a local App Store Connect: the first run

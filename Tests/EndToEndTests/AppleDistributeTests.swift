@@ -1,6 +1,6 @@
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseAppStoreConnect
 import Testing
 
 /// `release run Pipelines/distribute.json --os macos` on Linux with the fake `security`, `xcodebuild` and `xcrun`

@@ -1,6 +1,7 @@
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseSupport
 import ReleaseTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import ReleaseTestSupport
+import ReleaseVersioning
 import Synchronization
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
-import ReleaseKit
+import ReleaseGitHub
+import ReleaseHTTP
+import ReleaseSupport
 import Testing
 
 /// `release github-server` streams uploads to disk: its resident memory does not grow with the upload's size.

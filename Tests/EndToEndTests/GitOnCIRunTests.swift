@@ -1,6 +1,4 @@
 import Foundation
-import ReleaseKit
-import ReleaseTestSupport
 import Testing
 
 /// `release run` committing, tagging and pushing the way a hosted CI runner runs it: no git identity anywhere (an

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleasePipeline
 import Testing
 
 /// Issue 35: `release init` uses the project's tools as the project uses them (Bundler, XcodeGen without a checked-in

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import Testing
 
 /// Ctrl-C and SIGTERM as a user or CI sends them to the real binary.

@@ -1,6 +1,4 @@
 import Foundation
-import ReleaseKit
-import ReleaseTestSupport
 import Testing
 
 /// Issue 34 item 9: `release run` names every missing secret and environment variable before its first step, and

@@ -1,6 +1,7 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import ReleaseTestSupport
+import ReleaseVersioning
 import Testing
 
 /// `release version` and `release bump` run as the built binary on the apps of `../shared/real-projects`: every

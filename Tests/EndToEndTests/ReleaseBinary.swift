@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import ReleaseTestSupport
 
 /// Runs the built `release` executable, as a user or CI would.

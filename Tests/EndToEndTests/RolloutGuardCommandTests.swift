@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseAppStoreConnect
 import Testing
 
 /// Issue 38 end to end: the `release` binary guards a phased release in rehearsals, against the local App Store

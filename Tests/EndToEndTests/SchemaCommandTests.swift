@@ -1,5 +1,6 @@
 import Foundation
-import ReleaseKit
+import ReleasePipeline
+import ReleaseSteps
 import Testing
 
 /// `release schema` checked by an independent validator (check-jsonschema, installed by scripts/setup.sh): every

@@ -1,6 +1,5 @@
 import Foundation
 import Rehearsal
-import ReleaseKit
 import Testing
 
 /// `signing.sync` end to end: the real `release` binary, the fake `security` and `xcodebuild` (Fixtures/FakeTools)

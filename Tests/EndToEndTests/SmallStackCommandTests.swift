@@ -1,6 +1,7 @@
 import Foundation
-import ReleaseKit
+import ReleasePipeline
 import ReleaseTestSupport
+import ReleaseVersioning
 import Testing
 
 /// `release validate` and `release version` under `ulimit -s 512`: on Linux that gives the main thread and every

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import Testing
 
 /// Long command outputs compared with files in `Tests/EndToEndTests/Snapshots/NAME.txt`.

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseSupport
 import Testing
 
 /// `release webhook create`, `release webhook` and `release report --cost` through the binary: the app's webhook is

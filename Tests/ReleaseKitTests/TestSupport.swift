@@ -3,7 +3,11 @@ import ReleaseTestSupport
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Records every event a run emits.
 final class RecordingReporter: RunReporter {

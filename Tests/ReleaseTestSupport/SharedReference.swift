@@ -8,9 +8,9 @@ import Foundation
 /// ``reason(_:)``, which says what is missing and how to get it (each test target turns this into a Swift
 /// Testing trait, `.needsShared("real-projects")`). With `RELEASE_REQUIRE_SHARED=1` (`.ci/run` sets it) the
 /// test always runs, and a missing piece fails it, so a CI that has the folder cannot pass by skipping.
-public enum SharedReference {
+package enum SharedReference {
     /// One piece of `../shared` that tests read.
-    public enum Piece: String, Sendable, CaseIterable {
+    package enum Piece: String, Sendable, CaseIterable {
         case realProjects = "real-projects"
         case appStoreConnect = "reference/app-store-connect/openapi-release-subset-4.4.1-extended.json"
         case gitlabCI = "reference/gitlab-ci/ci.schema.json"
@@ -38,7 +38,7 @@ public enum SharedReference {
 
     /// The folder: RELEASE_SHARED_PATH when set (a copy kept elsewhere), else the repository root's parent +
     /// `/shared` (this file is `Tests/ReleaseTestSupport/…` in the root).
-    public static let root: String = {
+    package static let root: String = {
         if let given = ProcessInfo.processInfo.environment["RELEASE_SHARED_PATH"], !given.isEmpty { return given }
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
@@ -46,10 +46,10 @@ public enum SharedReference {
     }()
 
     /// Where `piece` is expected.
-    public static func path(_ piece: Piece) -> String { root + "/" + piece.rawValue }
+    package static func path(_ piece: Piece) -> String { root + "/" + piece.rawValue }
 
     /// Whether `piece` is there.
-    public static func isPresent(_ piece: Piece) -> Bool {
+    package static func isPresent(_ piece: Piece) -> Bool {
         switch piece {
         case .realProjects: return FileManager.default.fileExists(atPath: path(piece) + "/README.md")
         case .gitlabCI:
@@ -60,14 +60,14 @@ public enum SharedReference {
     }
 
     /// Whether a missing `../shared` is a failure rather than a skip (`RELEASE_REQUIRE_SHARED=1`).
-    public static var isRequired: Bool { ProcessInfo.processInfo.environment["RELEASE_REQUIRE_SHARED"] == "1" }
+    package static var isRequired: Bool { ProcessInfo.processInfo.environment["RELEASE_REQUIRE_SHARED"] == "1" }
 
     /// Whether a test that reads `piece` runs: the piece is there, or it is required (and the test then fails).
-    public static func runs(_ piece: Piece) -> Bool { isPresent(piece) || isRequired }
+    package static func runs(_ piece: Piece) -> Bool { isPresent(piece) || isRequired }
 
     /// Why a test that reads `piece` is skipped (or, when required, why it fails): what is missing, where it was
     /// expected, and how to get it.
-    public static func reason(_ piece: Piece) -> String {
+    package static func reason(_ piece: Piece) -> String {
         "../shared/\(piece.rawValue) is missing (expected at \(path(piece)), or under RELEASE_SHARED_PATH): "
             + "\(piece.source). Without it this test is skipped; RELEASE_REQUIRE_SHARED=1 (CI) makes that a failure"
     }

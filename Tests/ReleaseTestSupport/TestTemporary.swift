@@ -7,9 +7,9 @@ import Foundation
 /// does what the processes it starts create (`TMPDIR` points there in their environment). Tests run in parallel in
 /// one process, so a test's own folders stay until the end of the run: a failing test's files can be inspected then.
 /// Shared by both test targets (`ReleaseKitTests`, `EndToEndTests`).
-public enum TestTemporary {
+package enum TestTemporary {
     /// `$TMPDIR/release-tests-PID-RANDOM`, created on first use; an `atexit` handler removes it.
-    public static let root: String = {
+    package static let root: String = {
         let path = NSTemporaryDirectory() + "release-tests-\(getpid())-\(UUID().uuidString.prefix(8))"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: TestTemporary.root) }
@@ -17,7 +17,7 @@ public enum TestTemporary {
     }()
 
     /// A new, empty folder under ``root`` named `prefix-UUID`.
-    public static func directory(_ prefix: String) -> String {
+    package static func directory(_ prefix: String) -> String {
         let path = root + "/\(prefix)-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 
 /// The `data` of a JSON:API create or update request, checked the way App Store Connect checks it: the
 /// resource type, the id (for updates), attributes by kind (unknown ones refused), and relationships by type.

@@ -8,9 +8,9 @@
 /// server.addFault(.tooManyRequests(operationID: "buildUploads_getInstance", retryAfter: 1))
 /// server.addFault(.processingFailure([.init(code: "ITMS-90062", description: "…")]))
 /// ```
-public struct AppStoreConnectFault: Sendable, Equatable {
+package struct AppStoreConnectFault: Sendable, Equatable {
     /// Which requests the fault applies to.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// API requests of one operation (its `operationId`, e.g. `buildUploads_createInstance`); nil = any.
         case operation(String?)
         /// PUTs to upload URLs; `part` nil = any part.
@@ -20,7 +20,7 @@ public struct AppStoreConnectFault: Sendable, Equatable {
     }
 
     /// What happens instead of the normal answer.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// The status with an `ErrorResponse` body (on upload URLs: a short text body), after reading the body.
         case status(Int)
         /// 429 with `Retry-After: seconds` and Apple's rate-limit error.
@@ -33,12 +33,12 @@ public struct AppStoreConnectFault: Sendable, Equatable {
         case failProcessing([AppStoreConnectStateDetail])
     }
 
-    public var target: Target
-    public var action: Action
-    public var occurrence: Int
-    public var times: Int
+    package var target: Target
+    package var action: Action
+    package var occurrence: Int
+    package var times: Int
 
-    public init(target: Target, action: Action, occurrence: Int = 1, times: Int = 1) {
+    package init(target: Target, action: Action, occurrence: Int = 1, times: Int = 1) {
         self.target = target
         self.action = action
         self.occurrence = max(1, occurrence)
@@ -46,38 +46,38 @@ public struct AppStoreConnectFault: Sendable, Equatable {
     }
 
     /// Part uploads answer `status` (500 by default) after reading their body, which is not stored.
-    public static func partStatus(_ status: Int = 500, part: Int? = nil, occurrence: Int = 1, times: Int = 1) -> Self {
+    package static func partStatus(_ status: Int = 500, part: Int? = nil, occurrence: Int = 1, times: Int = 1) -> Self {
         Self(target: .uploadPart(part: part), action: .status(status), occurrence: occurrence, times: times)
     }
 
     /// Part uploads are cut off (RST) after `afterBytes` bytes of their body.
-    public static func partReset(afterBytes: Int64, part: Int? = nil, occurrence: Int = 1, times: Int = 1) -> Self {
+    package static func partReset(afterBytes: Int64, part: Int? = nil, occurrence: Int = 1, times: Int = 1) -> Self {
         Self(target: .uploadPart(part: part), action: .reset(afterBytes: afterBytes), occurrence: occurrence, times: times)
     }
 
     /// Requests of `operationID` (nil = any operation) answer 429 with `Retry-After`.
-    public static func tooManyRequests(operationID: String?, retryAfter: Int = 1, occurrence: Int = 1, times: Int = 1) -> Self {
+    package static func tooManyRequests(operationID: String?, retryAfter: Int = 1, occurrence: Int = 1, times: Int = 1) -> Self {
         Self(target: .operation(operationID), action: .tooManyRequests(retryAfter: retryAfter), occurrence: occurrence, times: times)
     }
 
     /// Requests of `operationID` (nil = any operation) answer 401, as for a revoked key.
-    public static func unauthorized(operationID: String?, occurrence: Int = 1, times: Int = 1) -> Self {
+    package static func unauthorized(operationID: String?, occurrence: Int = 1, times: Int = 1) -> Self {
         Self(target: .operation(operationID), action: .unauthorized, occurrence: occurrence, times: times)
     }
 
     /// Requests of `operationID` (nil = any operation) answer `status` (500 by default).
-    public static func status(_ status: Int = 500, operationID: String?, occurrence: Int = 1, times: Int = 1) -> Self {
+    package static func status(_ status: Int = 500, operationID: String?, occurrence: Int = 1, times: Int = 1) -> Self {
         Self(target: .operation(operationID), action: .status(status), occurrence: occurrence, times: times)
     }
 
     /// The next build upload to finish processing fails with `errors` (Apple's codes and words, e.g.
     /// `ITMS-90062`).
-    public static func processingFailure(_ errors: [AppStoreConnectStateDetail], occurrence: Int = 1) -> Self {
+    package static func processingFailure(_ errors: [AppStoreConnectStateDetail], occurrence: Int = 1) -> Self {
         Self(target: .processing, action: .failProcessing(errors), occurrence: occurrence, times: 1)
     }
 
     /// The failure Apple reports for a build whose version is not higher than the one already approved.
-    public static let versionNotHigher = AppStoreConnectStateDetail(
+    package static let versionNotHigher = AppStoreConnectStateDetail(
         code: "ITMS-90062",
         description:
             "This bundle is invalid. The value for key CFBundleShortVersionString [1.0.0] in the Info.plist file must contain a higher version than that of the previously approved version [1.0.0]."

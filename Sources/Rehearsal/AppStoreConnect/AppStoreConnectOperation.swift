@@ -1,9 +1,9 @@
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
 
 /// The operations of Apple's OpenAPI subset (`../shared/reference/app-store-connect`) the local server
 /// speaks (uploads and TestFlight; signing resources; App Store versions, review submissions, phased releases and release requests), named by their `operationId`, with method and path template as the contract has them.
-public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
+package enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     case buildUploadsCreate = "buildUploads_createInstance"
     case buildUploadsGet = "buildUploads_getInstance"
     case buildUploadsDelete = "buildUploads_deleteInstance"
@@ -76,13 +76,13 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
 
     /// Whether the operation is one of the App Store release's (versions, review submissions, phased releases,
     /// release requests) rather than an upload's or TestFlight's.
-    public var isAppStoreRelease: Bool {
+    package var isAppStoreRelease: Bool {
         guard let index = Self.allCases.firstIndex(of: self), let first = Self.allCases.firstIndex(of: .appAppStoreVersions) else { return false }
         return index >= first
     }
 
     /// The HTTP method.
-    public var method: String {
+    package var method: String {
         switch self {
         case .buildUploadsCreate, .buildUploadFilesCreate, .betaGroupAddBuilds, .buildAddBetaGroups,
             .betaBuildLocalizationsCreate, .betaAppReviewSubmissionsCreate, .appStoreVersionsCreate,
@@ -150,7 +150,7 @@ public enum AppStoreConnectOperation: String, Sendable, CaseIterable {
     }
 
     /// The path template, `{id}` standing for the one path parameter.
-    public var pathTemplate: String {
+    package var pathTemplate: String {
         switch self {
         case .buildUploadsCreate: return "/v1/buildUploads"
         case .buildUploadsGet, .buildUploadsDelete: return "/v1/buildUploads/{id}"

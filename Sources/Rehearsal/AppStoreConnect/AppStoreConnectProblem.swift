@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
 
 /// An error answer of the local App Store Connect server, in Apple's `ErrorResponse` shape (`errors[]` of
 /// `id`, `status`, `code`, `title`, `detail` and a `source` pointer or parameter), with Apple's codes and

@@ -1,5 +1,6 @@
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseSupport
 
 /// The App Store side: versions and their localizations, the build a version ships, review submissions and their
 /// items with App Review's state machine, phased releases and release requests.
@@ -52,7 +53,7 @@ extension LocalAppStoreConnectServer {
 
     /// Adds an App Store version in `state` to the app of `bundleID` (created if missing); returns its id.
     @discardableResult
-    public func addAppStoreVersion(
+    package func addAppStoreVersion(
         bundleID: String, version: String, platform: String = "IOS", state: String = "PREPARE_FOR_SUBMISSION",
         releaseType: String? = "AFTER_APPROVAL"
     ) -> String {
@@ -69,7 +70,7 @@ extension LocalAppStoreConnectServer {
     /// released, its phased release starting); a rejection leaves the submission `UNRESOLVED_ISSUES`, the item and
     /// the version `REJECTED`. Returns false when no such version is in review.
     @discardableResult
-    public func finishReview(bundleID: String, version: String, platform: String = "IOS", approved: Bool) -> Bool {
+    package func finishReview(bundleID: String, version: String, platform: String = "IOS", approved: Bool) -> Bool {
         mutate { state in
             guard let appID = state.snapshot.apps.first(where: { $0.bundleID == bundleID })?.id,
                 let index = state.snapshot.appStoreVersions.firstIndex(where: {

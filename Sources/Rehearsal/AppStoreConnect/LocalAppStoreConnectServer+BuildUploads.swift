@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseSupport
+import ReleaseVersioning
 
 /// The Build Upload API: reserving an upload and its file, the part uploads to the URLs it hands out, the
 /// commit with its checks, and processing into a build.

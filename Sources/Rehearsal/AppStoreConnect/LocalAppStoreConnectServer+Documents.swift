@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 
 /// Resources as JSON:API objects, shaped by the contract's schemas (`App`, `BuildUpload`, `BuildUploadFile`,
 /// `Build`, …): `type`, `id`, `attributes`, `relationships` with `links` and, for to-one relationships the

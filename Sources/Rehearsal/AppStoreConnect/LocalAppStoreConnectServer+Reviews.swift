@@ -1,5 +1,4 @@
 import Foundation
-import ReleaseKit
 
 /// Customer reviews of an App Store version (`GET /v1/appStoreVersions/{id}/customerReviews`, Apple's 4.4.1
 /// contract), and seeding for a rollout: a released version with a phased release on a given day, and its reviews.
@@ -39,7 +38,7 @@ extension LocalAppStoreConnectServer {
     /// Adds reviews with `ratings` (1 to 5 stars each) to the version of `bundleID`; false when there is no such
     /// version.
     @discardableResult
-    public func addCustomerReviews(bundleID: String, version: String, platform: String = "IOS", ratings: [Int]) -> Bool {
+    package func addCustomerReviews(bundleID: String, version: String, platform: String = "IOS", ratings: [Int]) -> Bool {
         mutate { state in
             guard let versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform, in: state.snapshot) else { return false }
             for (number, rating) in ratings.enumerated() {
@@ -56,7 +55,7 @@ extension LocalAppStoreConnectServer {
     /// Puts the version of `bundleID` on sale with a phased release in `state` (ACTIVE, PAUSED, COMPLETE) on `day`
     /// (1 to 7), creating the version and the phased release as needed: a rollout in progress, for the guard. `build`
     /// attaches the app's build of that number (added with ``addBuild(bundleID:version:build:processingState:)``).
-    public func setPhasedRelease(bundleID: String, version: String, platform: String = "IOS", build: String? = nil, state phasedState: String, day: Int) {
+    package func setPhasedRelease(bundleID: String, version: String, platform: String = "IOS", build: String? = nil, state phasedState: String, day: Int) {
         mutate { state in
             var versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform, in: state.snapshot)
             if versionID == nil {
@@ -79,7 +78,7 @@ extension LocalAppStoreConnectServer {
     }
 
     /// The phased release's state and day of the version of `bundleID`, nil without one.
-    public func phasedRelease(bundleID: String, version: String, platform: String = "IOS") -> (state: String, day: Int)? {
+    package func phasedRelease(bundleID: String, version: String, platform: String = "IOS") -> (state: String, day: Int)? {
         state.withLock { state in
             guard let versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform, in: state.snapshot),
                 let phased = state.snapshot.phasedReleases.first(where: { $0.versionID == versionID })

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseHTTP
 
 /// Request handling: routing to operations, authentication, faults, query parameters, pagination, and the
 /// record of every exchange.

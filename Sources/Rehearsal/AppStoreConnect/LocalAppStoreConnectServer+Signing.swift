@@ -1,5 +1,6 @@
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseSupport
 import X509
 
 /// The signing operations (certificates, bundle ids, devices, profiles) with Apple's shapes: a certificate is issued
@@ -436,7 +437,7 @@ extension LocalAppStoreConnectServer {
 
     /// Registers a device (as the developer website does); returns its id.
     @discardableResult
-    public func addDevice(name: String, udid: String, deviceClass: String = "IPHONE", platform: String = "IOS", status: String = "ENABLED") -> String {
+    package func addDevice(name: String, udid: String, deviceClass: String = "IPHONE", platform: String = "IOS", status: String = "ENABLED") -> String {
         mutateSigning { signing in
             if let index = signing.devices.firstIndex(where: { $0.udid == udid }) {
                 signing.devices[index].status = status
@@ -453,7 +454,7 @@ extension LocalAppStoreConnectServer {
     /// Revokes every certificate of `type`, as a teammate would in the developer account: they leave the list and
     /// their profiles become INVALID. Returns how many were revoked.
     @discardableResult
-    public func revokeCertificates(ofType type: String) -> Int {
+    package func revokeCertificates(ofType type: String) -> Int {
         mutateSigning { signing in
             let ids = signing.certificates.filter { $0.certificateType == type }.map(\.id)
             for id in ids { Self.revoke(id, in: &signing) }
@@ -464,7 +465,7 @@ extension LocalAppStoreConnectServer {
     /// Moves the expiry of the profile named `name` to `date`, its content signed again to say the same.
     /// - Returns: whether there is such a profile.
     @discardableResult
-    public func setProfileExpiration(name: String, to date: Date) throws -> Bool {
+    package func setProfileExpiration(name: String, to date: Date) throws -> Bool {
         let authority = try authority()
         let team = configuration.teamID
         return try mutateSigning { signing in

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 
 /// What a rehearsal sent to App Store Connect, for `release run --rehearse` to print at the end. No token,
 /// key or header appears here.
@@ -19,7 +19,7 @@ extension LocalAppStoreConnectServer {
     /// webhook com.example.app http://127.0.0.1:8081/asc: 2 deliveries since start, 2 answered 2xx
     /// bytes received on upload URLs since start: 12.3 MiB
     /// ```
-    public func summary() -> [String] {
+    package func summary() -> [String] {
         state.withLock { state in
             let snapshot = state.snapshot
             func bundleID(_ appID: String) -> String { snapshot.apps.first { $0.id == appID }?.bundleID ?? appID }

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseHTTP
 
 /// The upload URLs (`PUT <base>/upload/<fileID>/<part>`): the stand-in for Apple's presigned storage URLs.
 ///

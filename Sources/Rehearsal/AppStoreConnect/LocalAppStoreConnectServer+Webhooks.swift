@@ -1,5 +1,6 @@
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseHTTP
 
 /// Webhooks: an app's webhooks (`GET /v1/apps/{id}/webhooks`, `POST /v1/webhooks`, `GET`/`PATCH`/`DELETE
 /// /v1/webhooks/{id}`, with the contract's `WebhookCreateRequest` and `WebhookUpdateRequest`), and the deliveries
@@ -158,7 +159,7 @@ extension LocalAppStoreConnectServer {
 
     /// Sends every queued delivery, oldest first, once each (no retries: a receiver that is down misses it, as a
     /// real one would until Apple redelivers), to loopback URLs only.
-    public func deliverWebhooks() async {
+    package func deliverWebhooks() async {
         let pending = state.withLock { state in
             defer { state.outbox.removeAll() }
             return state.outbox
@@ -184,7 +185,7 @@ extension LocalAppStoreConnectServer {
     }
 
     /// Every webhook delivery sent since start, oldest first.
-    public func webhookDeliveries() -> [AppStoreConnectWebhookDelivery] {
+    package func webhookDeliveries() -> [AppStoreConnectWebhookDelivery] {
         state.withLock { $0.deliveries }
     }
 }

@@ -23,15 +23,15 @@ import Synchronization
 /// server.addApp(bundleID: "com.example.app", name: "Example")
 /// defer { server.stop() }
 /// ```
-public final class LocalAppStoreConnectServer: Sendable {
+package final class LocalAppStoreConnectServer: Sendable {
     /// A key whose tokens are accepted: its id (`kid`), issuer (`iss`) and public half.
-    public struct AcceptedKey: Sendable {
-        public var keyID: String
-        public var issuerID: String
+    package struct AcceptedKey: Sendable {
+        package var keyID: String
+        package var issuerID: String
         /// The P-256 public key in PEM (`-----BEGIN PUBLIC KEY-----`); a `.p8` private key is accepted too.
-        public var publicKeyPEM: String
+        package var publicKeyPEM: String
 
-        public init(keyID: String, issuerID: String, publicKeyPEM: String) {
+        package init(keyID: String, issuerID: String, publicKeyPEM: String) {
             self.keyID = keyID
             self.issuerID = issuerID
             self.publicKeyPEM = publicKeyPEM
@@ -39,26 +39,26 @@ public final class LocalAppStoreConnectServer: Sendable {
     }
 
     /// How the server authenticates and behaves.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Where the state (`state.json`) and received upload bytes (`uploads/`) are kept; created if missing.
-        public var storageDirectory: String
+        package var storageDirectory: String
         /// The keys whose tokens are accepted.
-        public var keys: [AcceptedKey]
+        package var keys: [AcceptedKey]
         /// The port to listen on; 0 picks a free one.
-        public var port: Int
+        package var port: Int
         /// Upload operations split a file in parts of this many bytes.
-        public var partSize: Int
+        package var partSize: Int
         /// Reads of a processing build upload (or build) before it moves to its next state.
-        public var processingPolls: Int
+        package var processingPolls: Int
         /// Rehearsal mode: listing apps by an unknown bundle id creates the app, and listing an app's beta
         /// groups by an unknown name creates the group.
-        public var autoCreate: Bool
+        package var autoCreate: Bool
         /// Page size of collections when the request has no `limit`.
-        public var defaultPageLimit: Int
+        package var defaultPageLimit: Int
         /// The team whose certificates and profiles the signing routes issue (`TeamIdentifier` in profiles).
-        public var teamID: String = "ABCDE12345"
+        package var teamID: String = "ABCDE12345"
 
-        public init(
+        package init(
             storageDirectory: String,
             keys: [AcceptedKey],
             port: Int = 0,
@@ -87,7 +87,7 @@ public final class LocalAppStoreConnectServer: Sendable {
         var deliveries: [AppStoreConnectWebhookDelivery] = []
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     let state: Mutex<State>
     let verifier: AppStoreConnectTokenVerifier
     let http = LocalHTTPServer(name: "local App Store Connect server")
@@ -98,7 +98,7 @@ public final class LocalAppStoreConnectServer: Sendable {
     /// Creates the server and loads what an earlier run stored in `storageDirectory`.
     /// - Throws: ``LocalServerError`` when the folder cannot be created, its state cannot be read, or a key is
     ///   not a P-256 public key.
-    public init(configuration: Configuration) throws {
+    package init(configuration: Configuration) throws {
         var configuration = configuration
         configuration.partSize = max(1, configuration.partSize)
         configuration.processingPolls = max(0, configuration.processingPolls)
@@ -122,7 +122,7 @@ public final class LocalAppStoreConnectServer: Sendable {
     /// Binds 127.0.0.1 (``Configuration/port`` 0 picks a free one), starts serving, and returns the base URL.
     /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
     @discardableResult
-    public func start() throws -> String {
+    package func start() throws -> String {
         guard let port = UInt16(exactly: configuration.port) else {
             throw LocalServerError.listen(http.name, "127.0.0.1:\(configuration.port)", "not a port number")
         }
@@ -130,24 +130,24 @@ public final class LocalAppStoreConnectServer: Sendable {
     }
 
     /// Stops listening and drops open connections. The state stays in the storage folder.
-    public func stop() {
+    package func stop() {
         http.stop()
     }
 
     /// The base URL (`http://127.0.0.1:PORT`), what `api_url` points at; empty before ``start()``.
-    public var url: String { http.url }
+    package var url: String { http.url }
 
     // MARK: Seeding
 
     /// Adds an app (or returns the one with `bundleID`); returns its id.
     @discardableResult
-    public func addApp(bundleID: String, name: String) -> String {
+    package func addApp(bundleID: String, name: String) -> String {
         mutate { $0.snapshot.app(bundleID: bundleID, name: name) }
     }
 
     /// Adds a beta group to the app of `bundleID` (created if missing), or returns the group of that name.
     @discardableResult
-    public func addBetaGroup(bundleID: String, name: String, isInternal: Bool = false) -> String {
+    package func addBetaGroup(bundleID: String, name: String, isInternal: Bool = false) -> String {
         mutate { state in
             let appID = state.snapshot.app(bundleID: bundleID, name: bundleID)
             return state.snapshot.betaGroup(appID: appID, name: name, isInternal: isInternal)
@@ -157,7 +157,7 @@ public final class LocalAppStoreConnectServer: Sendable {
     /// Adds a processed build (as if uploaded earlier) to the app of `bundleID` (created if missing); returns
     /// the build's id.
     @discardableResult
-    public func addBuild(bundleID: String, version: String, build: String, platform: String = "IOS", processingState: String = "VALID") -> String {
+    package func addBuild(bundleID: String, version: String, build: String, platform: String = "IOS", processingState: String = "VALID") -> String {
         mutate { state in
             let appID = state.snapshot.app(bundleID: bundleID, name: bundleID)
             let index = state.snapshot.createBuild(appID: appID, version: version, build: build, platform: platform, uploadID: nil)
@@ -183,22 +183,22 @@ public final class LocalAppStoreConnectServer: Sendable {
     // MARK: Faults and inspection
 
     /// Arms a fault. Faults are checked in the order added.
-    public func addFault(_ fault: AppStoreConnectFault) {
+    package func addFault(_ fault: AppStoreConnectFault) {
         state.withLock { $0.faults.add(fault, occurrence: fault.occurrence, times: fault.times) }
     }
 
     /// Faults armed but not yet injected as often as asked.
-    public var pendingFaults: [AppStoreConnectFault] {
+    package var pendingFaults: [AppStoreConnectFault] {
         state.withLock { $0.faults.pending }
     }
 
     /// Every request answered since start, oldest first.
-    public func exchanges() -> [AppStoreConnectExchange] {
+    package func exchanges() -> [AppStoreConnectExchange] {
         state.withLock { $0.exchanges }
     }
 
     /// Forgets the recorded exchanges and the uploaded byte count.
-    public func clearExchanges() {
+    package func clearExchanges() {
         state.withLock {
             $0.exchanges.removeAll()
             $0.uploadedBytes = 0
@@ -206,12 +206,12 @@ public final class LocalAppStoreConnectServer: Sendable {
     }
 
     /// Body bytes received on upload URLs since start (whole or cut-off parts): 0 for a re-run that converged.
-    public func uploadedByteCount() -> Int64 {
+    package func uploadedByteCount() -> Int64 {
         state.withLock { $0.uploadedBytes }
     }
 
     /// Where the bytes of upload file `fileID` are kept.
-    public func uploadPath(_ fileID: String) -> String {
+    package func uploadPath(_ fileID: String) -> String {
         (configuration.storageDirectory as NSString).appendingPathComponent("uploads/\(fileID)")
     }
 }

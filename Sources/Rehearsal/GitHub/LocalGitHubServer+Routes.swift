@@ -1,5 +1,6 @@
 import Foundation
-import ReleaseKit
+import ReleaseGitHub
+import ReleaseHTTP
 
 /// Request handling: authentication, faults, and the Releases API endpoints.
 extension LocalGitHubServer: LocalHTTPResponder {

@@ -8,7 +8,7 @@ extension LocalGitHubServer {
     /// octo/app v3.0.0 (published, immutable) http://127.0.0.1:54321/octo/app/releases/tag/v3.0.0
     ///   Demo.xcarchive.zip  12345678 bytes  application/zip  uploaded  sha256:9f86d0…
     /// ```
-    public func summary() -> [String] {
+    package func summary() -> [String] {
         var lines: [String] = []
         for release in releases().reversed() {
             var flags = [release.draft ? "draft" : "published"]

@@ -19,25 +19,25 @@ import Synchronization
 ///
 /// HTTP is ``LocalHTTPServer``'s (SwiftNIO); this type is the Releases API on top. Shared state sits behind one
 /// `Mutex`, so the type is `Sendable`. Call ``stop()`` when done: a running server keeps itself alive.
-public final class LocalGitHubServer: Sendable {
+package final class LocalGitHubServer: Sendable {
     /// How the server authenticates and behaves.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Where releases and assets are stored (created if missing).
-        public var storageDirectory: String
+        package var storageDirectory: String
         /// The token with push access.
-        public var token: String
+        package var token: String
         /// Tokens that can read but not push (`permissions.push` false, writes answered 403).
-        public var readOnlyTokens: Set<String>
+        package var readOnlyTokens: Set<String>
         /// The port to listen on; 0 picks a free one.
-        public var port: UInt16
+        package var port: UInt16
         /// Whether publishing makes a release immutable (no asset changes afterwards).
-        public var immutableReleases: Bool
+        package var immutableReleases: Bool
         /// The login `GET /user` answers.
-        public var login: String
+        package var login: String
         /// `X-RateLimit-Limit`.
-        public var rateLimit: Int
+        package var rateLimit: Int
 
-        public init(
+        package init(
             storageDirectory: String,
             token: String,
             readOnlyTokens: Set<String> = [],
@@ -70,14 +70,14 @@ public final class LocalGitHubServer: Sendable {
         var rateReset: Int
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     let state: Mutex<State>
     let http = LocalHTTPServer(name: "local GitHub server")
     let stateFile: SnapshotFile<Snapshot>
 
     /// Creates the server and loads what an earlier run stored in `storageDirectory`.
     /// - Throws: ``LocalServerError`` when the folder cannot be created or its state cannot be read.
-    public init(configuration: Configuration) throws {
+    package init(configuration: Configuration) throws {
         self.configuration = configuration
         let assets = (configuration.storageDirectory as NSString).appendingPathComponent("assets")
         do {
@@ -101,35 +101,35 @@ public final class LocalGitHubServer: Sendable {
     /// Binds 127.0.0.1 (``Configuration/port`` 0 picks a free one), starts serving, and returns the base URL.
     /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
     @discardableResult
-    public func start() throws -> String {
+    package func start() throws -> String {
         try http.start(self, port: configuration.port)
     }
 
     /// Stops listening and drops open connections. Stored releases stay in the storage folder.
-    public func stop() {
+    package func stop() {
         http.stop()
     }
 
     /// `http://127.0.0.1:PORT` while running, else nil.
-    public var currentURL: String? { http.currentURL }
+    package var currentURL: String? { http.currentURL }
 
     /// The base URL (`http://127.0.0.1:PORT`), as for `api` / `GITHUB_API_URL`; empty before ``start()``.
-    public var url: String { http.url }
+    package var url: String { http.url }
 
     // MARK: Faults and inspection
 
     /// Arms a fault for the requests `rule` matches. Rules are checked in the order added.
-    public func addFault(_ rule: LocalServerFaultRule) {
+    package func addFault(_ rule: LocalServerFaultRule) {
         state.withLock { $0.faults.add(rule, occurrence: rule.occurrence, times: rule.times) }
     }
 
     /// Disarms every fault.
-    public func clearFaults() {
+    package func clearFaults() {
         state.withLock { $0.faults.removeAll() }
     }
 
     /// Faults armed but not yet injected as often as asked.
-    public var pendingFaults: [LocalServerFaultRule] {
+    package var pendingFaults: [LocalServerFaultRule] {
         state.withLock { $0.faults.pending }
     }
 
@@ -141,27 +141,27 @@ public final class LocalGitHubServer: Sendable {
     }
 
     /// Every request received so far, oldest first.
-    public var requests: [LocalServerRequest] {
+    package var requests: [LocalServerRequest] {
         http.requests.map { LocalServerRequest($0, route: Self.route(method: $0.method, path: $0.path)) }
     }
 
     /// Forgets the recorded requests.
-    public func clearRequests() { http.clearRequests() }
+    package func clearRequests() { http.clearRequests() }
 
     /// Every release of `repository` (`owner/name`), newest first, or of all repositories.
-    public func releases(repository: String? = nil) -> [LocalRelease] {
+    package func releases(repository: String? = nil) -> [LocalRelease] {
         state.withLock { state in
             state.snapshot.releases.filter { repository == nil || $0.repository == repository }.sorted { $0.id > $1.id }
         }
     }
 
     /// The assets of release `releaseID`, in upload order.
-    public func assets(releaseID: Int) -> [LocalReleaseAsset] {
+    package func assets(releaseID: Int) -> [LocalReleaseAsset] {
         state.withLock { $0.snapshot.assets.filter { $0.releaseID == releaseID } }
     }
 
     /// Where the bytes of asset `id` are stored.
-    public func assetPath(_ id: Int) -> String {
+    package func assetPath(_ id: Int) -> String {
         (configuration.storageDirectory as NSString).appendingPathComponent("assets/\(id)")
     }
 

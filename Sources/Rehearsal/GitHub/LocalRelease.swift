@@ -1,19 +1,19 @@
 import Foundation
 
 /// A release as the local GitHub server stores it.
-public struct LocalRelease: Sendable, Codable, Equatable {
-    public var id: Int
+package struct LocalRelease: Sendable, Codable, Equatable {
+    package var id: Int
     /// `owner/name`.
-    public var repository: String
-    public var tagName: String
-    public var name: String?
-    public var body: String?
-    public var targetCommitish: String
-    public var draft: Bool
-    public var prerelease: Bool
-    public var makeLatest: String?
+    package var repository: String
+    package var tagName: String
+    package var name: String?
+    package var body: String?
+    package var targetCommitish: String
+    package var draft: Bool
+    package var prerelease: Bool
+    package var makeLatest: String?
     /// Published with immutable releases on: assets can no longer change.
-    public var immutable: Bool
-    public var createdAt: Date
-    public var publishedAt: Date?
+    package var immutable: Bool
+    package var createdAt: Date
+    package var publishedAt: Date?
 }

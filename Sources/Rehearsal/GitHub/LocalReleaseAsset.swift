@@ -1,17 +1,17 @@
 import Foundation
 
 /// A release asset as the local GitHub server stores it; its bytes live in the storage folder.
-public struct LocalReleaseAsset: Sendable, Codable, Equatable {
-    public var id: Int
-    public var releaseID: Int
-    public var name: String
-    public var label: String?
-    public var contentType: String
+package struct LocalReleaseAsset: Sendable, Codable, Equatable {
+    package var id: Int
+    package var releaseID: Int
+    package var name: String
+    package var label: String?
+    package var contentType: String
     /// Bytes stored; 0 while `starter`.
-    public var size: Int64
+    package var size: Int64
     /// `starter` while uploading or after a broken upload, `uploaded` when complete.
-    public var state: String
+    package var state: String
     /// `sha256:<hex>` once uploaded.
-    public var digest: String?
-    public var createdAt: Date
+    package var digest: String?
+    package var createdAt: Date
 }

@@ -1,16 +1,16 @@
 /// When to inject a ``LocalServerFault``: on the `occurrence`-th request matching the route (and method and
 /// path fragment, when given), for `times` requests in a row.
-public struct LocalServerFaultRule: Sendable, Equatable {
-    public var route: LocalServerRoute?
-    public var method: String?
-    public var pathContains: String?
+package struct LocalServerFaultRule: Sendable, Equatable {
+    package var route: LocalServerRoute?
+    package var method: String?
+    package var pathContains: String?
     /// 1 = the first matching request.
-    public var occurrence: Int
+    package var occurrence: Int
     /// How many matching requests (from `occurrence` on) get the fault.
-    public var times: Int
-    public var fault: LocalServerFault
+    package var times: Int
+    package var fault: LocalServerFault
 
-    public init(
+    package init(
         route: LocalServerRoute? = nil,
         method: String? = nil,
         pathContains: String? = nil,
@@ -27,7 +27,7 @@ public struct LocalServerFaultRule: Sendable, Equatable {
     }
 
     /// The fault on the `occurrence`-th asset upload.
-    public static func upload(_ fault: LocalServerFault, occurrence: Int = 1, times: Int = 1) -> Self {
+    package static func upload(_ fault: LocalServerFault, occurrence: Int = 1, times: Int = 1) -> Self {
         Self(route: .uploadAsset, occurrence: occurrence, times: times, fault: fault)
     }
 

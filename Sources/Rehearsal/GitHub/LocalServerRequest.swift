@@ -1,18 +1,18 @@
-import ReleaseKit
+import ReleaseHTTP
 
 /// One request the local GitHub server received, as recorded for tests.
-public struct LocalServerRequest: Sendable, Equatable {
-    public var method: String
+package struct LocalServerRequest: Sendable, Equatable {
+    package var method: String
     /// Path and query as sent.
-    public var target: String
+    package var target: String
     /// Header fields as sent.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// What the server made of the request.
-    public var route: LocalServerRoute
+    package var route: LocalServerRoute
     /// The status answered (0 when the connection was dropped, on purpose or by the client).
-    public var status: Int
+    package var status: Int
     /// Request body bytes the server read (for a reset or stalled request, those read before the fault).
-    public var bodyBytes: Int64
+    package var bodyBytes: Int64
 
     init(_ request: RecordedRequest, route: LocalServerRoute) {
         method = request.method
@@ -24,7 +24,7 @@ public struct LocalServerRequest: Sendable, Equatable {
     }
 
     /// The first value of header `name`, case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }

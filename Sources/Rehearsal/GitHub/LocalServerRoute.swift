@@ -1,5 +1,5 @@
 /// The Releases API endpoints the local GitHub server speaks.
-public enum LocalServerRoute: String, Sendable, Equatable, CaseIterable {
+package enum LocalServerRoute: String, Sendable, Equatable, CaseIterable {
     case user
     case repository
     case listReleases

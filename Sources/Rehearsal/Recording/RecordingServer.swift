@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 
 /// A local HTTP endpoint that accepts any method on any path, records what it received, and answers with a
 /// fixed status: the stand-in for plain HTTP endpoints (`http.upload`) and webhooks during a rehearsal.
@@ -15,22 +15,22 @@ import ReleaseKit
 /// // … POST url + "/hooks/x" …
 /// server.requests.first?.bodySHA256
 /// ```
-public final class RecordingServer: Sendable {
+package final class RecordingServer: Sendable {
     /// How the server answers.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The status every request gets.
-        public var status: Int
+        package var status: Int
         /// The body every answer carries.
-        public var body: String
+        package var body: String
         /// The answer's `Content-Type`.
-        public var contentType: String
+        package var contentType: String
         /// The port to listen on; 0 picks a free one.
-        public var port: UInt16
+        package var port: UInt16
         /// The loopback address to listen on (127.0.0.0/8). Only 127.0.0.1 is served on every system: macOS
         /// configures no other loopback address unless one is aliased on lo0.
-        public var host: String
+        package var host: String
 
-        public init(
+        package init(
             status: Int = 200, body: String = "{}", contentType: String = "application/json", port: UInt16 = 0,
             host: String = "127.0.0.1"
         ) {
@@ -43,12 +43,12 @@ public final class RecordingServer: Sendable {
     }
 
     /// The largest body kept in ``RecordedRequest/body``.
-    public static let keptBodyLimit = 64 * 1024
+    package static let keptBodyLimit = 64 * 1024
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let http = LocalHTTPServer(name: "local HTTP endpoint")
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
 
@@ -57,26 +57,26 @@ public final class RecordingServer: Sendable {
     /// Binds 127.0.0.1, starts serving, and returns the base URL (`http://127.0.0.1:PORT`).
     /// - Throws: ``LocalServerError/listen(_:_:_:)`` when the port cannot be bound.
     @discardableResult
-    public func start() throws -> String {
+    package func start() throws -> String {
         try http.start(self, host: configuration.host, port: configuration.port)
     }
 
     /// Stops listening and drops open connections.
-    public func stop() {
+    package func stop() {
         http.stop()
     }
 
     /// The base URL of the last start; empty before ``start()``.
-    public var url: String { http.url }
+    package var url: String { http.url }
 
     /// Every request received so far, oldest first.
-    public var requests: [RecordedRequest] { http.requests }
+    package var requests: [RecordedRequest] { http.requests }
 
     /// Forgets the recorded requests.
-    public func clearRequests() { http.clearRequests() }
+    package func clearRequests() { http.clearRequests() }
 
     /// One line per request, oldest first: `POST /hooks/x?y=1  1234 bytes  200  sha256:…`.
-    public func summary() -> [String] {
+    package func summary() -> [String] {
         requests.map { request in
             let answer = request.status == 0 ? "no answer" : "\(request.status)"
             let digest = request.bodySHA256.map { "  sha256:\($0)" } ?? ""

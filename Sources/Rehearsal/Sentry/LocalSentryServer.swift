@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import Synchronization
 
 /// A local Sentry that answers the release-health sessions endpoint the way Sentry's contract
@@ -12,17 +12,17 @@ import Synchronization
 /// and a `query` in Sentry's search syntax. Rates are answered as fractions (0 to 1), as the real endpoint does.
 /// With a storage folder, the series (`series.json`, editable) and the position (`state.json`) are kept there, so
 /// a second rehearsal continues the series.
-public final class LocalSentryServer: Sendable {
-    public struct Configuration: Sendable {
+package final class LocalSentryServer: Sendable {
+    package struct Configuration: Sendable {
         /// The only token accepted; nil accepts any bearer token (a rehearsal, whose token is a placeholder).
-        public var token: String?
+        package var token: String?
         /// The health answered, check after check.
-        public var series: [SentryHealthPoint]
+        package var series: [SentryHealthPoint]
         /// Where the series and the position are kept; nil keeps them in memory.
-        public var storageDirectory: String?
-        public var port: UInt16
+        package var storageDirectory: String?
+        package var port: UInt16
 
-        public init(token: String? = nil, series: [SentryHealthPoint] = SentryHealthPoint.rehearsalSeries, storageDirectory: String? = nil, port: UInt16 = 0) {
+        package init(token: String? = nil, series: [SentryHealthPoint] = SentryHealthPoint.rehearsalSeries, storageDirectory: String? = nil, port: UInt16 = 0) {
             self.token = token
             self.series = series
             self.storageDirectory = storageDirectory
@@ -57,12 +57,12 @@ public final class LocalSentryServer: Sendable {
         "p99(session.duration)", "max(session.duration)",
     ]
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let http = LocalHTTPServer(name: "local Sentry")
     private let state: Mutex<State>
 
     /// - Throws: ``LocalServerError/storage(_:_:_:)`` when a `series.json` in the storage folder is not a series.
-    public init(configuration: Configuration = .init()) throws {
+    package init(configuration: Configuration = .init()) throws {
         self.configuration = configuration
         var initial = State(series: configuration.series)
         if let folder = configuration.storageDirectory {
@@ -91,25 +91,25 @@ public final class LocalSentryServer: Sendable {
 
     /// Binds 127.0.0.1 and returns the base URL (`http://127.0.0.1:PORT`), which stands for `https://sentry.io`.
     @discardableResult
-    public func start() throws -> String {
+    package func start() throws -> String {
         try http.start(self, port: configuration.port)
     }
 
-    public func stop() { http.stop() }
+    package func stop() { http.stop() }
 
-    public var url: String { http.url }
+    package var url: String { http.url }
 
     /// Every request received, oldest first.
-    public var requests: [RecordedRequest] { http.requests }
+    package var requests: [RecordedRequest] { http.requests }
 
     /// The releases the sessions endpoint was asked about, oldest first.
-    public var releases: [String] { state.withLock { $0.releases } }
+    package var releases: [String] { state.withLock { $0.releases } }
 
     /// How many checks were answered from the series so far.
-    public var position: Int { state.withLock { $0.position } }
+    package var position: Int { state.withLock { $0.position } }
 
     /// Replaces the series and starts it over.
-    public func script(_ series: [SentryHealthPoint]) {
+    package func script(_ series: [SentryHealthPoint]) {
         state.withLock {
             $0.series = series
             $0.position = 0
@@ -117,12 +117,12 @@ public final class LocalSentryServer: Sendable {
     }
 
     /// Makes every request fail with 503 (Sentry down), or serve again.
-    public func setUnavailable(_ unavailable: Bool) {
+    package func setUnavailable(_ unavailable: Bool) {
         state.withLock { $0.unavailable = unavailable }
     }
 
     /// One line per request: `GET /api/0/organizations/acme/sessions/?…  200`.
-    public func summary() -> [String] {
+    package func summary() -> [String] {
         requests.map { "\($0.method) \($0.target.prefix(160))  \($0.status)" }
     }
 

@@ -1,11 +1,11 @@
 /// One step of the local Sentry's scripted health: what the sessions endpoint answers for one check.
-public struct SentryHealthPoint: Codable, Sendable, Equatable {
+package struct SentryHealthPoint: Codable, Sendable, Equatable {
     /// Sessions in the window.
-    public var sessions: Int
+    package var sessions: Int
     /// Crash-free sessions in percent (the endpoint answers it as a fraction); nil answers null.
-    public var crashFreeSessions: Double?
+    package var crashFreeSessions: Double?
     /// Crash-free users in percent; nil answers null.
-    public var crashFreeUsers: Double?
+    package var crashFreeUsers: Double?
 
     enum CodingKeys: String, CodingKey {
         case sessions
@@ -13,14 +13,14 @@ public struct SentryHealthPoint: Codable, Sendable, Equatable {
         case crashFreeUsers = "crash_free_users"
     }
 
-    public init(sessions: Int, crashFreeSessions: Double?, crashFreeUsers: Double?) {
+    package init(sessions: Int, crashFreeSessions: Double?, crashFreeUsers: Double?) {
         self.sessions = sessions
         self.crashFreeSessions = crashFreeSessions
         self.crashFreeUsers = crashFreeUsers
     }
 
     /// A rehearsal's week: too few sessions, a crash spike (pause), still bad, then healthy twice (resume) and on.
-    public static let rehearsalSeries: [SentryHealthPoint] = [
+    package static let rehearsalSeries: [SentryHealthPoint] = [
         .init(sessions: 40, crashFreeSessions: 100, crashFreeUsers: 100),
         .init(sessions: 1_500, crashFreeSessions: 98.7, crashFreeUsers: 99.1),
         .init(sessions: 1_800, crashFreeSessions: 98.9, crashFreeUsers: 99.2),

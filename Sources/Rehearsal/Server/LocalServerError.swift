@@ -1,5 +1,5 @@
 /// Why a local server cannot start.
-public enum LocalServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum LocalServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Listening failed: `(server, address, reason)`.
     case listen(String, String, String)
     /// The storage folder or its state file is unusable: `(server, path, reason)`.
@@ -7,7 +7,7 @@ public enum LocalServerError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The server's configuration cannot be used (a key that is not a key): `(server, reason)`.
     case configuration(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .listen(let server, let address, let reason): return "\(server): cannot listen on \(address): \(reason)"
         case .storage(let server, let path, let reason): return "\(server): storage '\(path)': \(reason)"

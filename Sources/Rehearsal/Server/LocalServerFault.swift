@@ -2,7 +2,7 @@
 ///
 /// The connection-level faults (reset, stall) are the same for every server; the status faults are answered in
 /// each service's own error shape.
-public enum LocalServerFault: Sendable, Equatable {
+package enum LocalServerFault: Sendable, Equatable {
     /// Reads the whole upload, leaves the asset `starter`, answers 502.
     case badGatewayAfterBody
     /// Stores the upload completely (`uploaded`), then answers 504 as if it had failed.

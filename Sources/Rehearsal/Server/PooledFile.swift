@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import ReleaseKit
+import ReleaseSupport
 import Synchronization
 
 /// A file that local servers read or write only on NIO's blocking thread pool, so neither an event loop nor

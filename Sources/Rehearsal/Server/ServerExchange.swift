@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import ReleaseKit
+import ReleaseHTTP
 
 /// One request and its answer on a ``LocalHTTPServer`` connection, as a ``LocalHTTPResponder`` sees it.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 
 /// The fake Xcode tools a rehearsal on a machine without Xcode can put first on `PATH`: `xcodebuild` (archive,
 /// export, `-version`), `security`, `xcrun altool --validate-app`, `pod install`, `xcodegen generate`,
@@ -8,7 +8,7 @@ import ReleaseKit
 /// id, version and build the project gives (read with `release version --json`). They need Python 3 and openssl.
 ///
 /// `release rehearse-tools DIR` writes them; the same files are the tests' `Fixtures/FakeTools`.
-public enum RehearsalTools {
+package enum RehearsalTools {
     struct File: Sendable {
         var name: String
         var executable: Bool
@@ -16,12 +16,12 @@ public enum RehearsalTools {
     }
 
     /// The names of the tools (the executables among the files).
-    public static var toolNames: [String] { files.filter(\.executable).map(\.name) }
+    package static var toolNames: [String] { files.filter(\.executable).map(\.name) }
 
     /// Writes every file into `folder` (created when missing), each atomically, executables with mode 0755.
     /// - Returns: the paths written.
     /// - Throws: when a file cannot be written.
-    public static func write(to folder: String) throws -> [String] {
+    package static func write(to folder: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var written: [String] = []
         for file in files {

@@ -1,14 +1,16 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseVersioning
 
 /// `release bump --build appstore`: asks App Store Connect for the next build number of the project's app, with the
 /// API key from the environment (`APP_STORE_CONNECT_KEY_ID`, `APP_STORE_CONNECT_ISSUER_ID`, `APP_STORE_CONNECT_KEY`
 /// as PEM text or a path to the .p8) and the bundle id of the project's app target.
-public enum AppStoreBuildNumberLookup {
+package enum AppStoreBuildNumberLookup {
     static let variables = ["APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY"]
 
     /// The next build number App Store Connect has not seen for the project's app; `log` gets what it found.
     /// - Throws: ``VersioningError/buildStrategy(_:)`` saying what is missing or what App Store Connect answered.
-    public static func next(
+    package static func next(
         project: String?, file: String?, in directory: String, environment: [String: String],
         log: (String) -> Void
     ) async throws -> String {

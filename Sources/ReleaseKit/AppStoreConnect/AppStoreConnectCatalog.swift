@@ -1,16 +1,17 @@
 import Foundation
+import ReleaseVersioning
 
 /// Lookups a release needs: the app for a bundle id, the builds of a version, the build numbers taken.
-public struct AppStoreConnectCatalog: Sendable {
-    public let client: AppStoreConnectClient
+package struct AppStoreConnectCatalog: Sendable {
+    package let client: AppStoreConnectClient
 
-    public init(client: AppStoreConnectClient) {
+    package init(client: AppStoreConnectClient) {
         self.client = client
     }
 
     /// The app whose bundle id is exactly `bundleID` (the API's filter also matches longer ids).
     /// - Throws: ``AppStoreConnectError/noApp(bundleID:)`` when the team has no such app.
-    public func app(bundleID: String) async throws -> Resource<AppAttributes> {
+    package func app(bundleID: String) async throws -> Resource<AppAttributes> {
         let apps = try await client.resources(
             AppAttributes.self,
             AppStoreConnectClient.path(
@@ -25,7 +26,7 @@ public struct AppStoreConnectCatalog: Sendable {
     }
 
     /// The build numbers of the app with `bundleID` (every version), and of `version` when given.
-    public func buildNumbers(bundleID: String, version: String? = nil, platform: String = "IOS") async throws -> (all: BuildNumbers, version: BuildNumbers?) {
+    package func buildNumbers(bundleID: String, version: String? = nil, platform: String = "IOS") async throws -> (all: BuildNumbers, version: BuildNumbers?) {
         let app = try await app(bundleID: bundleID)
         let all = try await buildNumbers(appID: app.id, platform: platform)
         guard let version else { return (all, nil) }
@@ -33,7 +34,7 @@ public struct AppStoreConnectCatalog: Sendable {
     }
 
     /// The builds of the app with build number `build` in version `version` on `platform`.
-    public func builds(appID: String, version: String, build: String, platform: String) async throws -> [Resource<BuildAttributes>] {
+    package func builds(appID: String, version: String, build: String, platform: String) async throws -> [Resource<BuildAttributes>] {
         try await client.resources(
             BuildAttributes.self,
             AppStoreConnectClient.path(
@@ -46,7 +47,7 @@ public struct AppStoreConnectCatalog: Sendable {
 
     /// Every build number App Store Connect knows for the app: builds (with their version), and uploads that have not
     /// become builds yet. `version` narrows it to one marketing version.
-    public func buildNumbers(appID: String, version: String? = nil, platform: String) async throws -> BuildNumbers {
+    package func buildNumbers(appID: String, version: String? = nil, platform: String) async throws -> BuildNumbers {
         var numbers = BuildNumbers()
         var query: [(String, String)] = [("filter[app]", appID), ("filter[preReleaseVersion.platform]", platform)]
         if let version { query.append(("filter[preReleaseVersion.version]", version)) }
@@ -59,7 +60,7 @@ public struct AppStoreConnectCatalog: Sendable {
     }
 
     /// The app's build uploads on `platform`, narrowed to a version and a build number when given.
-    public func uploads(appID: String, version: String? = nil, build: String? = nil, platform: String) async throws -> [Resource<BuildUploadAttributes>] {
+    package func uploads(appID: String, version: String? = nil, build: String? = nil, platform: String) async throws -> [Resource<BuildUploadAttributes>] {
         var query: [(String, String)] = []
         if let version { query.append(("filter[cfBundleShortVersionString]", version)) }
         if let build { query.append(("filter[cfBundleVersion]", build)) }
@@ -69,19 +70,19 @@ public struct AppStoreConnectCatalog: Sendable {
 }
 
 /// Build numbers taken in App Store Connect, and the next free one.
-public struct BuildNumbers: Sendable, Equatable {
+package struct BuildNumbers: Sendable, Equatable {
     /// Every build number seen, as App Store Connect has them (`"42"`, `"3.0.1.7"`).
-    public var all: [String] = []
+    package var all: [String] = []
 
     /// The highest build number, compared as the version engine compares them (`"10"` > `"9"`, `"1.10"` > `"1.9"`);
     /// words that are not build numbers are left out.
-    public var latest: String? {
+    package var latest: String? {
         numeric.compactMap { text in SemanticVersion(text).map { (text, $0) } }.max { $0.1 < $1.1 }?.0
     }
 
     /// One more than ``latest`` in its last group (`"42"` → `"43"`, `"3.0.1.7"` → `"3.0.1.8"`), as `--build increment`
     /// computes it; `"1"` when there is none.
-    public var next: String {
+    package var next: String {
         (try? BuildNumberStrategy.next(after: numeric)) ?? "1"
     }
 

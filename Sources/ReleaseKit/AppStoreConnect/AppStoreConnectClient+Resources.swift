@@ -1,10 +1,11 @@
 import Foundation
+import ReleaseSupport
 
 /// JSON:API helpers on ``AppStoreConnectClient``: query strings, single resources, collections, and request documents.
 extension AppStoreConnectClient {
     /// `path?name=value&…` with names and values percent-encoded (`filter[app]` becomes `filter%5Bapp%5D`), in the
     /// order given.
-    public static func path(_ path: String, _ query: [(String, String)]) -> String {
+    package static func path(_ path: String, _ query: [(String, String)]) -> String {
         guard !query.isEmpty else { return path }
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "&=+[]?#")
@@ -16,23 +17,23 @@ extension AppStoreConnectClient {
     }
 
     /// The resource at `path`.
-    public func resource<A>(_ attributes: A.Type, _ path: String) async throws -> Resource<A> {
+    package func resource<A>(_ attributes: A.Type, _ path: String) async throws -> Resource<A> {
         try await get(Single<A>.self, path).data
     }
 
     /// Every resource of the collection at `path`, page after page.
-    public func resources<A>(_ attributes: A.Type, _ path: String) async throws -> [Resource<A>] {
+    package func resources<A>(_ attributes: A.Type, _ path: String) async throws -> [Resource<A>] {
         try await all(Resource<A>.self, path)
     }
 
     /// Sends a request document of Apple's contract (a generated `Components.Schemas.…Request`: a body that does not
     /// match the contract does not compile) and decodes the resource it answers with.
-    public func write<Document: Encodable, A>(_ method: String, _ path: String, _ document: Document, as attributes: A.Type) async throws -> Resource<A> {
+    package func write<Document: Encodable, A>(_ method: String, _ path: String, _ document: Document, as attributes: A.Type) async throws -> Resource<A> {
         try decode(Single<A>.self, try await send(method, path, json: Self.encode(document)), path: path).data
     }
 
     /// Sends a request document of Apple's contract whose answer has no body to read (204, relationship requests).
-    public func write<Document: Encodable>(_ method: String, _ path: String, _ document: Document) async throws {
+    package func write<Document: Encodable>(_ method: String, _ path: String, _ document: Document) async throws {
         _ = try await send(method, path, json: Self.encode(document))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseHTTP
 import Synchronization
 
 /// A client for the App Store Connect API (JSON:API over HTTPS) on the project's libcurl HTTP layer.
@@ -8,24 +9,24 @@ import Synchronization
 /// `uploadOperations` get exactly the headers Apple gave, and no token). Requests retry on connection errors, 429
 /// and 5xx, honouring `Retry-After` (the HTTP client's policy); error bodies become ``AppStoreConnectError`` with
 /// Apple's `errors[]` verbatim; collections are followed through `links.next`.
-public struct AppStoreConnectClient: Sendable {
+package struct AppStoreConnectClient: Sendable {
     /// Apple's API, when neither a pipeline nor `$APP_STORE_CONNECT_API_URL` names another.
-    public static let defaultAPIURL = "https://api.appstoreconnect.apple.com"
+    package static let defaultAPIURL = "https://api.appstoreconnect.apple.com"
 
     /// The API base URL to use: `configured` (a step's `api`), else `$APP_STORE_CONNECT_API_URL`, else Apple's.
-    public static func apiURL(configured: String? = nil, environment: [String: String]) -> String {
+    package static func apiURL(configured: String? = nil, environment: [String: String]) -> String {
         configured ?? environment["APP_STORE_CONNECT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAPIURL
     }
 
     /// The API base URL without a trailing slash: `https://api.appstoreconnect.apple.com`, or a stand-in's.
-    public let apiURL: String
+    package let apiURL: String
     let http: HTTPClient
     private let tokens: TokenCache
 
     /// - Parameters:
     ///   - http: a client from the step's context; its credential hosts are narrowed to the API host.
     ///   - clock: real time for token expiry (not the run's fixed `now`).
-    public init(apiURL: String, key: AppStoreConnectKey, http: HTTPClient, clock: @escaping @Sendable () -> Date = Date.init) throws {
+    package init(apiURL: String, key: AppStoreConnectKey, http: HTTPClient, clock: @escaping @Sendable () -> Date = Date.init) throws {
         var base = apiURL
         while base.hasSuffix("/") { base.removeLast() }
         guard let host = URLComponents(string: base)?.hostWithoutIDNA?.lowercased(), !host.isEmpty else {
@@ -40,7 +41,7 @@ public struct AppStoreConnectClient: Sendable {
 
     /// Sends `method` to `path` (with its query) and returns the 2xx body; other statuses throw.
     /// - Parameter json: a JSON:API request document, sent as `application/json`.
-    public func send(_ method: String, _ path: String, json: Data? = nil) async throws -> Data {
+    package func send(_ method: String, _ path: String, json: Data? = nil) async throws -> Data {
         let url = path.hasPrefix("http://") || path.hasPrefix("https://") ? path : apiURL + path
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if json != nil { headers.append(("Content-Type", "application/json")) }
@@ -57,12 +58,12 @@ public struct AppStoreConnectClient: Sendable {
     }
 
     /// Decodes a 2xx answer as `T`.
-    public func get<T: Decodable>(_ type: T.Type, _ path: String) async throws -> T {
+    package func get<T: Decodable>(_ type: T.Type, _ path: String) async throws -> T {
         try decode(type, try await send("GET", path), path: path)
     }
 
     /// Every item of a collection, following `links.next` page after page.
-    public func all<Item: Decodable & Sendable>(_ type: Item.Type, _ path: String) async throws -> [Item] {
+    package func all<Item: Decodable & Sendable>(_ type: Item.Type, _ path: String) async throws -> [Item] {
         var items: [Item] = []
         var next: String? = path
         var seen: Set<String> = []

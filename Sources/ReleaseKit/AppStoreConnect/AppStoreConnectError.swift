@@ -1,7 +1,8 @@
 import Foundation
+import ReleaseSupport
 
 /// What went wrong talking to App Store Connect, with Apple's own words.
-public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The API answered with a JSON:API `ErrorResponse`: one line per entry of `errors[]`.
     case api(method: String, path: String, status: Int, errors: [Entry])
     /// 401: the key, issuer or token was not accepted.
@@ -43,20 +44,20 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
 
     /// One entry of `errors[]` (Apple's `ErrorResponse.errors.items`: status, code, title, detail and a source
     /// pointer or parameter).
-    public struct Entry: Sendable, Equatable, Decodable {
-        public var status: String
-        public var code: String
-        public var title: String
-        public var detail: String
-        public var source: Source?
+    package struct Entry: Sendable, Equatable, Decodable {
+        package var status: String
+        package var code: String
+        package var title: String
+        package var detail: String
+        package var source: Source?
 
         /// Where in the request the problem is.
-        public struct Source: Sendable, Equatable, Decodable {
-            public var pointer: String?
-            public var parameter: String?
+        package struct Source: Sendable, Equatable, Decodable {
+            package var pointer: String?
+            package var parameter: String?
         }
 
-        public init(status: String, code: String, title: String, detail: String, source: Source? = nil) {
+        package init(status: String, code: String, title: String, detail: String, source: Source? = nil) {
             self.status = status
             self.code = code
             self.title = title
@@ -65,7 +66,7 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
         }
 
         /// `409 ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE: The provided entity … (detail) at /data/attributes/cfBundleVersion`
-        public var line: String {
+        package var line: String {
             var text = "\(status) \(code): \(title)"
             if !detail.isEmpty && detail != title { text += " (\(detail))" }
             if let pointer = source?.pointer { text += " at \(pointer)" } else if let parameter = source?.parameter { text += " (parameter \(parameter))" }
@@ -74,12 +75,12 @@ public enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// The `errors[]` of an error body, or nil when it is not a JSON:API error document.
-    public static func entries(in body: Data) -> [Entry]? {
+    package static func entries(in body: Data) -> [Entry]? {
         struct Document: Decodable { var errors: [Entry] }
         return try? JSONDecoder().decode(Document.self, from: body).errors
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .api(let method, let path, let status, let errors):
             let lines = errors.map(\.line)

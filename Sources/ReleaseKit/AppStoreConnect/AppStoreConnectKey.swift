@@ -1,26 +1,27 @@
 import Crypto
 import Foundation
+import ReleaseSupport
 
 /// An App Store Connect API key: its id, the issuer it belongs to, and the private half (the `.p8` file Apple lets
 /// you download once, a PKCS#8 PEM holding a P-256 key).
 ///
 /// The PEM text normally comes from a secret (`${secrets.APP_STORE_CONNECT_KEY}`); a path to the `.p8` file works
 /// too. The text is never printed: errors say what is wrong with it, not what it holds.
-public struct AppStoreConnectKey: Sendable {
+package struct AppStoreConnectKey: Sendable {
     /// The key's id (`kid` in the token header), for example `2X9R4HXF34`.
-    public let id: String
+    package let id: String
     /// The issuer id (`iss` in the payload), a UUID from the Keys page.
-    public let issuer: String
+    package let issuer: String
     /// The private scalar, kept as bytes: swift-crypto's key type is not `Sendable` on every platform.
     private let scalar: Data
 
     /// Why a key cannot be used.
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case emptyKeyID
         case invalidIssuer(String)
         case notAPrivateKey(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .emptyKeyID: return "the API key id is empty"
             case .invalidIssuer(let issuer): return "the issuer id '\(Echo.text(issuer))' is not a UUID (it is on App Store Connect's Keys page, above the keys)"
@@ -32,7 +33,7 @@ public struct AppStoreConnectKey: Sendable {
     /// - Parameters:
     ///   - pem: the `.p8` file's text, or a path to it.
     /// - Throws: ``Problem`` for an empty id, an issuer that is not a UUID, or text that is not a P-256 key.
-    public init(id: String, issuer: String, pem: String) throws {
+    package init(id: String, issuer: String, pem: String) throws {
         let id = id.trimmingCharacters(in: .whitespacesAndNewlines)
         let issuer = issuer.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !id.isEmpty else { throw Problem.emptyKeyID }
@@ -59,7 +60,7 @@ public struct AppStoreConnectKey: Sendable {
     }
 
     /// The public half in PEM, for servers that check tokens (the local stand-in).
-    public var publicKeyPEM: String {
+    package var publicKeyPEM: String {
         get throws { try privateKey.publicKey.pemRepresentation }
     }
 }

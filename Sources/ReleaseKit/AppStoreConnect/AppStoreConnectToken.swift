@@ -1,24 +1,25 @@
 import Crypto
 import Foundation
+import ReleaseSupport
 
 /// A JSON Web Token for the App Store Connect API, as Apple's "Generating Tokens for API Requests" fixes it:
 /// header `{"alg": "ES256", "kid": KEY_ID, "typ": "JWT"}`, payload `{"iss": ISSUER, "iat": NOW, "exp": NOW + LIFETIME,
 /// "aud": "appstoreconnect-v1"}`, signed with the key's P-256 private half (the signature is the raw 64-byte
 /// `r ‖ s`, base64url-encoded, as JWS requires for ES256). Tokens that expire more than 20 minutes ahead are
 /// rejected, so the lifetime is capped there.
-public struct AppStoreConnectToken: Sendable, Equatable {
+package struct AppStoreConnectToken: Sendable, Equatable {
     /// The longest lifetime Apple accepts.
-    public static let maximumLifetime: TimeInterval = 20 * 60
+    package static let maximumLifetime: TimeInterval = 20 * 60
     /// `aud` of every token.
-    public static let audience = "appstoreconnect-v1"
+    package static let audience = "appstoreconnect-v1"
 
     /// The compact serialization: `header.payload.signature`, for `Authorization: Bearer …`.
-    public let text: String
-    public let issuedAt: Date
-    public let expiresAt: Date
+    package let text: String
+    package let issuedAt: Date
+    package let expiresAt: Date
 
     /// Signs a token for `key` valid from `now` for `lifetime` seconds (at most 20 minutes).
-    public init(key: AppStoreConnectKey, now: Date, lifetime: TimeInterval = maximumLifetime) throws {
+    package init(key: AppStoreConnectKey, now: Date, lifetime: TimeInterval = maximumLifetime) throws {
         let issued = Int(now.timeIntervalSince1970.rounded(.down))
         let expires = issued + Int(min(max(lifetime, 60), Self.maximumLifetime))
         let header = #"{"alg":"ES256","kid":"\#(JSONEscape.string(key.id))","typ":"JWT"}"#
@@ -31,7 +32,7 @@ public struct AppStoreConnectToken: Sendable, Equatable {
     }
 
     /// Whether the token is still good for a request started at `date` that may take `margin` seconds.
-    public func isValid(at date: Date, margin: TimeInterval = 60) -> Bool {
+    package func isValid(at date: Date, margin: TimeInterval = 60) -> Bool {
         date.addingTimeInterval(margin) < expiresAt
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseSupport
 import Synchronization
 
 /// Uploads an `.ipa` through App Store Connect's Build Upload API so that running it again converges:
@@ -13,28 +15,28 @@ import Synchronization
 ///    retried on its own by the HTTP client;
 /// 5. commit (`PATCH … uploaded: true` with the file's SHA-256);
 /// 6. poll the upload until `COMPLETE` or `FAILED`, and optionally the build until `VALID`.
-public struct AppStoreConnectUploader: Sendable {
+package struct AppStoreConnectUploader: Sendable {
     /// What to upload and how long to wait.
-    public struct Request: Sendable {
-        public var ipa: String
-        public var bundleID: String
-        public var version: String
-        public var build: String
-        public var platform: String
-        public var concurrency: Int
-        public var wait: Wait
-        public var pollInterval: Duration
-        public var waitTimeout: Double
+    package struct Request: Sendable {
+        package var ipa: String
+        package var bundleID: String
+        package var version: String
+        package var build: String
+        package var platform: String
+        package var concurrency: Int
+        package var wait: Wait
+        package var pollInterval: Duration
+        package var waitTimeout: Double
         /// How long this run may wait (seconds) before the step ends waiting instead (``AppStoreConnectError/stillWaiting(what:seconds:lastState:)``);
         /// nil waits until done (or `waitTimeout`, a failure).
-        public var waitBudget: Double? = nil
+        package var waitBudget: Double? = nil
         /// What to do when App Store Connect already has this version and build from another file.
-        public var existing: Existing
+        package var existing: Existing
         /// AppStoreInfo.plist (from `xcode.export`), attached as the upload's `ASSET_DESCRIPTION` file before the .ipa is
         /// committed; Apple's upload tools need it off macOS.
-        public var assetDescription: String?
+        package var assetDescription: String?
 
-        public init(
+        package init(
             ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
             wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail,
             assetDescription: String? = nil
@@ -55,7 +57,7 @@ public struct AppStoreConnectUploader: Sendable {
 
     /// When App Store Connect already has the version and build number, uploaded from another file (an earlier run
     /// that archived the same commit, another machine, Xcode's Organizer).
-    public enum Existing: String, Sendable, CaseIterable {
+    package enum Existing: String, Sendable, CaseIterable {
         /// Fail, naming the next free build number: the build number is taken.
         case fail
         /// Use the build App Store Connect has: nothing is sent. For pipelines whose bump keeps a release's build
@@ -65,7 +67,7 @@ public struct AppStoreConnectUploader: Sendable {
     }
 
     /// How far to follow the upload after the bytes are committed.
-    public enum Wait: String, Sendable, CaseIterable {
+    package enum Wait: String, Sendable, CaseIterable {
         /// Return once the file is committed.
         case none
         /// Until the upload is `COMPLETE` (Apple has the build).
@@ -75,27 +77,27 @@ public struct AppStoreConnectUploader: Sendable {
     }
 
     /// What happened.
-    public struct Result: Sendable, Equatable {
-        public var uploadID: String
-        public var buildID: String?
+    package struct Result: Sendable, Equatable {
+        package var uploadID: String
+        package var buildID: String?
         /// Bytes of the `.ipa` sent by this run (0 when it was already there).
-        public var bytesSent: Int64
+        package var bytesSent: Int64
         /// The upload's last state seen (`AWAITING_UPLOAD` after commit with `wait: none`, else `COMPLETE`).
-        public var state: String
+        package var state: String
         /// The build's processing state, when it was looked at.
-        public var processingState: String?
+        package var processingState: String?
         /// Whether the same file had been uploaded before.
-        public var alreadyUploaded: Bool
-        public var warnings: [StateDetail]
+        package var alreadyUploaded: Bool
+        package var warnings: [StateDetail]
     }
 
-    public let client: AppStoreConnectClient
+    package let client: AppStoreConnectClient
     let log: @Sendable (String) -> Void
     let progress: @Sendable (Int64, Int64) -> Void
     let sleep: @Sendable (Duration) async throws -> Void
     let now: @Sendable () -> Date
 
-    public init(
+    package init(
         client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
         progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -112,7 +114,7 @@ public struct AppStoreConnectUploader: Sendable {
 
     // MARK: Upload
 
-    public func upload(_ request: Request) async throws -> Result {
+    package func upload(_ request: Request) async throws -> Result {
         // The SHA-256 is read on a thread of its own while the API calls and the parts go on; it is awaited only
         // where it is needed: to recognise an earlier upload of this file, and for the commit.
         let size = try Self.size(of: request.ipa)
@@ -464,7 +466,7 @@ public struct AppStoreConnectUploader: Sendable {
 
     /// Polls the build until it is `VALID`; `FAILED` or `INVALID` throw, and so does a `budget` (seconds) that runs out
     /// first (``AppStoreConnectError/stillWaiting(what:seconds:lastState:)``: the caller ends waiting, not failed).
-    public func waitUntilProcessed(
+    package func waitUntilProcessed(
         buildID: String, version: String, build: String, pollInterval: Duration, timeout: Double,
         budget: Double? = nil, since started: Date? = nil
     ) async throws -> String {

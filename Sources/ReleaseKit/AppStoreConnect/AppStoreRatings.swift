@@ -5,22 +5,22 @@ import Foundation
 /// The API has no ratings resource: each `customerReviews` item of the version carries its `rating` (1 to 5), and
 /// the average is computed here. Reviews are read newest first, 200 a page, at most ``pageLimit`` pages: a version
 /// with more reviews than that is judged on its newest ones.
-public struct AppStoreRatings: Sendable, Equatable, Codable {
+package struct AppStoreRatings: Sendable, Equatable, Codable {
     /// Reviews with a rating.
-    public var count: Int
+    package var count: Int
     /// Their mean rating (1 to 5); nil without reviews.
-    public var average: Double?
+    package var average: Double?
 
-    public init(count: Int, average: Double?) {
+    package init(count: Int, average: Double?) {
         self.count = count
         self.average = average
     }
 
     /// At most this many pages of 200 reviews are read.
-    public static let pageLimit = 25
+    package static let pageLimit = 25
 
     /// The ratings of the reviews of App Store version `versionID` (`GET /v1/appStoreVersions/{id}/customerReviews`).
-    public static func read(versionID: String, client: AppStoreConnectClient) async throws -> AppStoreRatings {
+    package static func read(versionID: String, client: AppStoreConnectClient) async throws -> AppStoreRatings {
         var next: String? = AppStoreConnectClient.path(
             "/v1/appStoreVersions/\(versionID)/customerReviews",
             [("fields[customerReviews]", "rating,createdDate"), ("sort", "-createdDate"), ("limit", "200")])

@@ -3,34 +3,42 @@ import Foundation
 /// What happens after App Review approves a version: release a version that waits for the developer (a release
 /// request), pause, resume or complete its phased release, or read where it is. Each action converges: asking for
 /// the state the version is already in changes nothing and says so.
-public struct AppStoreRollout: Sendable {
+package struct AppStoreRollout: Sendable {
     /// The rollout actions.
-    public enum Action: String, Sendable, CaseIterable {
+    package enum Action: String, Sendable, CaseIterable {
         case release, pause, resume, complete, status
     }
 
     /// Where the version is after the action.
-    public struct Result: Sendable, Equatable {
-        public var versionID: String
+    package struct Result: Sendable, Equatable {
+        package var versionID: String
         /// The version's `appStoreState`.
-        public var state: String
+        package var state: String
         /// The phased release's state (INACTIVE, ACTIVE, PAUSED, COMPLETE), empty without one.
-        public var phasedState: String
+        package var phasedState: String
         /// The phased release's day (1 to 7), 0 when it has not started.
-        public var day: Int
+        package var day: Int
         /// Whether this run changed anything.
-        public var changed: Bool
+        package var changed: Bool
+
+        package init(versionID: String, state: String, phasedState: String, day: Int, changed: Bool) {
+            self.versionID = versionID
+            self.state = state
+            self.phasedState = phasedState
+            self.day = day
+            self.changed = changed
+        }
     }
 
     /// How `release` waits while App Review still has the version: a look every `interval`, failing at `timeout`
     /// seconds, ending the wait (``AppStoreConnectError/stillWaiting(what:seconds:lastState:)``) at `budget` seconds
     /// (nil: until done).
-    public struct ReviewWait: Sendable {
-        public var interval: Duration
-        public var timeout: Double
-        public var budget: Double?
+    package struct ReviewWait: Sendable {
+        package var interval: Duration
+        package var timeout: Double
+        package var budget: Double?
 
-        public init(interval: Duration, timeout: Double, budget: Double?) {
+        package init(interval: Duration, timeout: Double, budget: Double?) {
             self.interval = interval
             self.timeout = timeout
             self.budget = budget
@@ -40,12 +48,12 @@ public struct AppStoreRollout: Sendable {
     /// The states of a version App Review has not finished with.
     static let inReview: Set<String> = ["WAITING_FOR_REVIEW", "IN_REVIEW"]
 
-    public let client: AppStoreConnectClient
+    package let client: AppStoreConnectClient
     let log: @Sendable (String) -> Void
     let sleep: @Sendable (Duration) async throws -> Void
     let now: @Sendable () -> Date
 
-    public init(
+    package init(
         client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         now: @escaping @Sendable () -> Date = Date.init
@@ -58,7 +66,7 @@ public struct AppStoreRollout: Sendable {
 
     /// `action` on the version; with `reviewWait`, `release` of a version App Review still has waits for its verdict
     /// (within the budget) instead of refusing at once.
-    public func perform(
+    package func perform(
         _ action: Action, bundleID: String, version versionString: String, platform: String = "IOS", reviewWait: ReviewWait? = nil
     ) async throws -> Result {
         guard action == .release, let wait = reviewWait else {

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Submits a build to App Review: finds or creates the App Store version, sets its release type and What's New per
 /// locale, attaches the build (once processed), optionally creates a phased release, and submits it through a review
@@ -8,31 +9,31 @@ import Foundation
 /// version is `WAITING_FOR_REVIEW` (or later) sends no write at all. Everything that would make a run stop half-way
 /// (no such build, a build of another version, a version past editing, a rejection not dealt with, another submission
 /// in progress) is found before the first write.
-public struct AppStoreSubmitter: AppStoreConnectWorker {
+package struct AppStoreSubmitter: AppStoreConnectWorker {
     /// What to submit.
-    public struct Request: Sendable {
-        public var bundleID: String
-        public var version: String
-        public var build: String
-        public var platform: String
+    package struct Request: Sendable {
+        package var bundleID: String
+        package var version: String
+        package var build: String
+        package var platform: String
         /// Locale → What's New text.
-        public var whatsNew: [String: String]
+        package var whatsNew: [String: String]
         /// `MANUAL`, `AFTER_APPROVAL` or `SCHEDULED`; nil leaves it as it is.
-        public var releaseType: String?
+        package var releaseType: String?
         /// ISO 8601, for `SCHEDULED`.
-        public var earliestReleaseDate: String?
+        package var earliestReleaseDate: String?
         /// true: make sure a phased release exists; false: remove one that has not started; nil: leave it.
-        public var phased: Bool?
+        package var phased: Bool?
         /// false: prepare the version and stop before App Review.
-        public var submit: Bool
+        package var submit: Bool
         /// Cancel a submission App Review left with unresolved issues, and submit again.
-        public var cancelOpenSubmission: Bool
-        public var pollInterval: Duration
-        public var waitTimeout: Double
+        package var cancelOpenSubmission: Bool
+        package var pollInterval: Duration
+        package var waitTimeout: Double
         /// How long this run may wait for the build's processing before the step ends waiting; nil waits until done.
-        public var waitBudget: Double? = nil
+        package var waitBudget: Double? = nil
 
-        public init(
+        package init(
             bundleID: String, version: String, build: String, platform: String = "IOS", whatsNew: [String: String] = [:],
             releaseType: String? = nil, earliestReleaseDate: String? = nil, phased: Bool? = nil, submit: Bool = true,
             cancelOpenSubmission: Bool = false, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600
@@ -53,35 +54,35 @@ public struct AppStoreSubmitter: AppStoreConnectWorker {
     }
 
     /// Where the version ended up, and what this run changed.
-    public struct Result: Sendable, Equatable {
-        public var versionID: String
-        public var submissionID: String
+    package struct Result: Sendable, Equatable {
+        package var versionID: String
+        package var submissionID: String
         /// The version's `appStoreState` after the run.
-        public var state: String
-        public var changed: [String] = []
-        public var unchanged: [String] = []
+        package var state: String
+        package var changed: [String] = []
+        package var unchanged: [String] = []
     }
 
     /// Version states in which metadata and build can change.
-    public static let editableStates: Set<String> = ["PREPARE_FOR_SUBMISSION", "DEVELOPER_REJECTED", "REJECTED", "METADATA_REJECTED", "INVALID_BINARY"]
+    package static let editableStates: Set<String> = ["PREPARE_FOR_SUBMISSION", "DEVELOPER_REJECTED", "REJECTED", "METADATA_REJECTED", "INVALID_BINARY"]
     /// Version states that mean the version is submitted (or past it): a re-run has nothing to do.
-    public static let submittedStates: Set<String> = [
+    package static let submittedStates: Set<String> = [
         "WAITING_FOR_REVIEW", "IN_REVIEW", "WAITING_FOR_EXPORT_COMPLIANCE", "PENDING_DEVELOPER_RELEASE", "PENDING_APPLE_RELEASE",
         "PROCESSING_FOR_APP_STORE", "READY_FOR_SALE", "ACCEPTED", "PREORDER_READY_FOR_SALE", "REPLACED_WITH_NEW_VERSION",
     ]
     /// Submission states that count as open (App Store Connect keeps one per app and platform).
     static let openSubmissionStates = ["READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "UNRESOLVED_ISSUES", "CANCELING", "COMPLETING"]
 
-    public let session: AppStoreConnectSession
+    package let session: AppStoreConnectSession
 
-    public init(session: AppStoreConnectSession) {
+    package init(session: AppStoreConnectSession) {
         self.session = session
     }
 
     typealias Version = Resource<AppStoreVersionAttributes>
     typealias Submission = Resource<ReviewSubmissionAttributes>
 
-    public func submit(_ request: Request) async throws -> Result {
+    package func submit(_ request: Request) async throws -> Result {
         let catalog = AppStoreConnectCatalog(client: client)
         let app = try await catalog.app(bundleID: request.bundleID)
         let versions = try await self.versions(appID: app.id, platform: request.platform)

@@ -1,17 +1,18 @@
 import Foundation
+import ReleaseSupport
 import X509
 
 /// What `signing.sync` shows of a certificate (DER): its common name, serial number and validity, without keeping
 /// anything secret (a certificate is public).
-public struct SigningCertificateInfo: Sendable, Equatable {
+package struct SigningCertificateInfo: Sendable, Equatable {
     /// The subject's common name, `Apple Distribution: Example Ltd (ABCDE12345)`; empty when it has none.
-    public var commonName: String
+    package var commonName: String
     /// The serial number in hex, as App Store Connect's `serialNumber` spells it (upper case, no separators).
-    public var serialNumber: String
-    public var notValidAfter: Date
+    package var serialNumber: String
+    package var notValidAfter: Date
 
     /// Reads a DER certificate; nil when it is not one.
-    public init?(der: [UInt8]) {
+    package init?(der: [UInt8]) {
         guard let certificate = try? Certificate(derEncoded: der) else { return nil }
         var name = ""
         for rdn in certificate.subject {

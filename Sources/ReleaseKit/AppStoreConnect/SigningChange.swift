@@ -1,5 +1,5 @@
 /// One write `signing.sync` would make on App Store Connect, worded for a person.
-public enum SigningChange: Sendable, Equatable, CustomStringConvertible {
+package enum SigningChange: Sendable, Equatable, CustomStringConvertible {
     /// A certificate of `type` from a signing request made with the private key.
     case createCertificate(type: String)
     /// The bundle id (an explicit App ID) for `identifier`.
@@ -9,7 +9,7 @@ public enum SigningChange: Sendable, Equatable, CustomStringConvertible {
     /// The stale profile `signing.sync` made earlier, deleted and made again (`reason`).
     case renewProfile(bundleID: String, name: String, uuid: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .createCertificate(let type):
             return "create a \(type) certificate from a signing request made with the private key"
@@ -23,7 +23,7 @@ public enum SigningChange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The JSON form for `release signing status --json`.
-    public var json: [String: Any] {
+    package var json: [String: Any] {
         switch self {
         case .createCertificate(let type): return ["action": "create-certificate", "certificate_type": type]
         case .createBundleID(let identifier, let platform): return ["action": "create-bundle-id", "bundle_id": identifier, "platform": platform]

@@ -8,17 +8,17 @@ import _CryptoExtras
 /// keys only, so other keys are refused with a message saying so.
 ///
 /// The key's text is never part of a description or an error.
-public struct SigningKey: Sendable {
+package struct SigningKey: Sendable {
     let key: _RSA.Signing.PrivateKey
     let certificateKey: Certificate.PrivateKey
 
     /// Why the key cannot be used.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case notPEM
         case notRSA(String)
         case tooSmall(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notPEM:
                 return "it is not a PEM private key ('-----BEGIN RSA PRIVATE KEY-----' or '-----BEGIN PRIVATE KEY-----')"
@@ -32,7 +32,7 @@ public struct SigningKey: Sendable {
 
     /// Reads a PEM private key: PKCS #1 (`RSA PRIVATE KEY`) or PKCS #8 (`PRIVATE KEY`).
     /// - Throws: ``Failure``.
-    public init(pem: String) throws(Failure) {
+    package init(pem: String) throws(Failure) {
         let text = pem.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("-----BEGIN "), text.contains("PRIVATE KEY-----") else { throw .notPEM }
         do {
@@ -46,14 +46,14 @@ public struct SigningKey: Sendable {
     }
 
     /// Whether `certificate` (DER) is issued for this key: its public key is this key's public half.
-    public func matches(certificate der: [UInt8]) -> Bool {
+    package func matches(certificate der: [UInt8]) -> Bool {
         guard let certificate = try? Certificate(derEncoded: der) else { return false }
         return certificate.publicKey == certificateKey.publicKey
     }
 
     /// A PKCS #10 certificate signing request for this key, in PEM, as App Store Connect's `csrContent` takes it.
     /// - Parameter commonName: the subject's common name (Apple replaces the subject with the team's).
-    public func certificateSigningRequest(commonName: String = "release signing.sync") throws -> String {
+    package func certificateSigningRequest(commonName: String = "release signing.sync") throws -> String {
         let csr = try CertificateSigningRequest(
             version: .v1, subject: try DistinguishedName { CommonName(commonName) }, privateKey: certificateKey,
             attributes: CertificateSigningRequest.Attributes(), signatureAlgorithm: .sha256WithRSAEncryption)
@@ -61,5 +61,5 @@ public struct SigningKey: Sendable {
     }
 
     /// The key as PKCS #1 PEM (`-----BEGIN RSA PRIVATE KEY-----`), what `security import -f openssl -t priv` reads.
-    public var pkcs1PEM: String { key.pemRepresentation }
+    package var pkcs1PEM: String { key.pemRepresentation }
 }

@@ -1,13 +1,15 @@
+import ReleaseArtifacts
+
 /// The platform `signing.sync` signs for, and App Store Connect's names for its profile, certificate, bundle id and
 /// device kinds there.
-public enum SigningPlatform: String, Sendable, CaseIterable {
+package enum SigningPlatform: String, Sendable, CaseIterable {
     case ios
     case tvos
     case macos
 
     /// `Profile.profileType` for a profile of `type` (`IOS_APP_STORE` and friends); nil when the platform has no such
     /// profile (ad hoc and in-house profiles for macOS).
-    public func profileType(_ type: ProvisioningProfile.ProfileType) -> String? {
+    package func profileType(_ type: ProvisioningProfile.ProfileType) -> String? {
         switch (self, type) {
         case (.ios, .appStore): return "IOS_APP_STORE"
         case (.ios, .adHoc): return "IOS_APP_ADHOC"
@@ -25,7 +27,7 @@ public enum SigningPlatform: String, Sendable, CaseIterable {
 
     /// The certificate types that sign profiles of `type`: the current (Apple Distribution, Apple Development) first,
     /// which is the one created, then the older per-platform ones, which are found and used too.
-    public func certificateTypes(_ type: ProvisioningProfile.ProfileType) -> [String] {
+    package func certificateTypes(_ type: ProvisioningProfile.ProfileType) -> [String] {
         switch (self, type) {
         case (.macos, .development): return ["DEVELOPMENT", "MAC_APP_DEVELOPMENT"]
         case (.macos, _): return ["DISTRIBUTION", "MAC_APP_DISTRIBUTION"]
@@ -35,10 +37,10 @@ public enum SigningPlatform: String, Sendable, CaseIterable {
     }
 
     /// `BundleIdPlatform` of the app's bundle ids (tvOS apps are `IOS` there).
-    public var bundleIDPlatform: String { self == .macos ? "MAC_OS" : "IOS" }
+    package var bundleIDPlatform: String { self == .macos ? "MAC_OS" : "IOS" }
 
     /// The device classes whose devices a development or ad hoc profile of this platform lists.
-    public var deviceClasses: Set<String> {
+    package var deviceClasses: Set<String> {
         switch self {
         case .ios: return ["IPHONE", "IPAD", "IPOD", "APPLE_WATCH", "APPLE_VISION_PRO"]
         case .tvos: return ["APPLE_TV"]

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// Finds, and with permission creates or renews, what a signing setup needs on App Store Connect, from the
 /// certificate's private key: the certificate whose public key is the key's, each bundle id, and per bundle id a
@@ -8,12 +10,12 @@ import Foundation
 ///
 /// Only profiles it made itself (named ``profileName(bundleID:type:)``, or the specification's
 /// ``SigningSpecification/profileName``) are ever deleted, and only to be made again; a certificate is never revoked.
-public struct SigningSynchronizer: Sendable {
-    public let client: AppStoreConnectClient
-    public let key: SigningKey
-    public let specification: SigningSpecification
+package struct SigningSynchronizer: Sendable {
+    package let client: AppStoreConnectClient
+    package let key: SigningKey
+    package let specification: SigningSpecification
 
-    public init(client: AppStoreConnectClient, key: SigningKey, specification: SigningSpecification) {
+    package init(client: AppStoreConnectClient, key: SigningKey, specification: SigningSpecification) {
         self.client = client
         self.key = key
         self.specification = specification
@@ -21,13 +23,13 @@ public struct SigningSynchronizer: Sendable {
 
     /// The name of the profiles `signing.sync` makes: `release app-store com.example.app`. The name is how it knows
     /// its own, which it may renew.
-    public static func profileName(bundleID: String, type: ProvisioningProfile.ProfileType) -> String {
+    package static func profileName(bundleID: String, type: ProvisioningProfile.ProfileType) -> String {
         "release \(type.rawValue) \(bundleID)"
     }
 
     /// What a sync finds and would change; read-only (GET requests only).
     /// - Throws: ``AppStoreConnectError``, or ``SigningSynchronizer/Failure`` when the platform has no such profile.
-    public func assess() async throws -> SigningAssessment {
+    package func assess() async throws -> SigningAssessment {
         guard let profileType = specification.profileType else {
             throw Failure.unsupported("\(specification.platform.rawValue) has no \(specification.type.rawValue) profiles")
         }
@@ -183,19 +185,19 @@ public struct SigningSynchronizer: Sendable {
     }
 
     /// What ``apply(_:log:)`` leaves: the certificate, the profile per bundle id, and how many writes it made.
-    public struct Result: Sendable {
-        public var certificate: SigningAssessment.FoundCertificate
+    package struct Result: Sendable {
+        package var certificate: SigningAssessment.FoundCertificate
         /// In the order of the bundle ids.
-        public var profiles: [(bundleID: String, profile: SigningAssessment.FoundProfile)]
-        public var writes: Int
+        package var profiles: [(bundleID: String, profile: SigningAssessment.FoundProfile)]
+        package var writes: Int
     }
 
     /// Why a sync cannot go on.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupported(String)
         case unusable(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unsupported(let text), .unusable(let text): return text
             }
@@ -204,7 +206,7 @@ public struct SigningSynchronizer: Sendable {
 
     /// Makes the writes `assessment` lists (nothing when it is complete) and returns what to install.
     /// - Throws: ``AppStoreConnectError`` with Apple's words, or ``Failure`` when an answer cannot be used.
-    public func apply(_ assessment: SigningAssessment, log: @Sendable (String) -> Void) async throws -> Result {
+    package func apply(_ assessment: SigningAssessment, log: @Sendable (String) -> Void) async throws -> Result {
         var writes = 0
         var certificate = assessment.certificate
         if certificate == nil {

@@ -3,26 +3,26 @@ import Foundation
 /// Gets an uploaded build to testers: waits for processing, sets the what-to-test text per locale, answers the
 /// export-compliance question, adds the build to beta groups by name, and optionally submits it for beta review.
 /// Each action looks first and changes only what differs, so running it again changes nothing.
-public struct TestFlightDistributor: AppStoreConnectWorker {
+package struct TestFlightDistributor: AppStoreConnectWorker {
     /// What to do with which build.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The build's id, when known (`appstore.upload`'s `build_id`); else it is found by the fields below.
-        public var buildID: String?
-        public var bundleID: String
-        public var version: String
-        public var build: String
-        public var platform: String
+        package var buildID: String?
+        package var bundleID: String
+        package var version: String
+        package var build: String
+        package var platform: String
         /// Locale → what-to-test text.
-        public var whatToTest: [String: String]
-        public var groups: [String]
-        public var submitForReview: Bool
-        public var usesNonExemptEncryption: Bool?
-        public var pollInterval: Duration
-        public var waitTimeout: Double
+        package var whatToTest: [String: String]
+        package var groups: [String]
+        package var submitForReview: Bool
+        package var usesNonExemptEncryption: Bool?
+        package var pollInterval: Duration
+        package var waitTimeout: Double
         /// How long this run may wait for processing before the step ends waiting; nil waits until done.
-        public var waitBudget: Double? = nil
+        package var waitBudget: Double? = nil
 
-        public init(
+        package init(
             buildID: String? = nil, bundleID: String, version: String, build: String, platform: String = "IOS",
             whatToTest: [String: String] = [:], groups: [String] = [], submitForReview: Bool = false,
             usesNonExemptEncryption: Bool? = nil, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600
@@ -42,24 +42,24 @@ public struct TestFlightDistributor: AppStoreConnectWorker {
     }
 
     /// What changed and what was already so.
-    public struct Result: Sendable, Equatable {
-        public var buildID: String
-        public var changed: [String] = []
-        public var unchanged: [String] = []
+    package struct Result: Sendable, Equatable {
+        package var buildID: String
+        package var changed: [String] = []
+        package var unchanged: [String] = []
         /// The build's external testing state after the run, when beta review was looked at.
-        public var externalState: String?
+        package var externalState: String?
     }
 
     /// External states in which a submission for beta review exists or is no longer needed.
     static let submittedStates: Set<String> = ["WAITING_FOR_BETA_REVIEW", "IN_BETA_REVIEW", "BETA_APPROVED", "IN_BETA_TESTING"]
 
-    public let session: AppStoreConnectSession
+    package let session: AppStoreConnectSession
 
-    public init(session: AppStoreConnectSession) {
+    package init(session: AppStoreConnectSession) {
         self.session = session
     }
 
-    public func distribute(_ request: Request) async throws -> Result {
+    package func distribute(_ request: Request) async throws -> Result {
         let catalog = AppStoreConnectCatalog(client: client)
         let app = try await catalog.app(bundleID: request.bundleID)
         let started = now()

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// The parts of a reserved App Store Connect file that have been sent, kept beside the `.ipa`

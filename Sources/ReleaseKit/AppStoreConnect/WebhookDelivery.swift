@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// One App Store Connect webhook delivery's body, read defensively: a value nobody we trust wrote until its signature
 /// verified, and even then only data (nothing in it is run, and every string kept is short and printable).
@@ -10,29 +11,29 @@ import Foundation
 /// "id": …}}}}}`. `data.type` is the event in camel case; ``eventType`` spells it as the contract's
 /// `WebhookEventType` (`BUILD_UPLOAD_STATE_UPDATED`). Only `data.type` is required; everything else is optional, and
 /// a present value of the wrong shape is an error naming its JSON path.
-public struct WebhookDelivery: Sendable, Equatable {
+package struct WebhookDelivery: Sendable, Equatable {
     /// The largest body read: a state-change notification is a few hundred bytes.
-    public static let maxBodySize = 64 << 10
+    package static let maxBodySize = 64 << 10
     /// The deepest nesting of arrays and objects accepted (the document above is five deep).
     static let maxDepth = 16
     /// The longest string kept from the body.
     static let maxText = 200
 
     /// `BUILD_UPLOAD_STATE_UPDATED`, `APP_STORE_VERSION_APP_VERSION_STATE_UPDATED`, `WEBHOOK_PING_CREATED`, …
-    public var eventType: String
+    package var eventType: String
     /// The notification's id.
-    public var id: String?
+    package var id: String?
     /// The resource the event is about (`buildUploads`, `appStoreVersions`) and its id.
-    public var instanceType: String?
-    public var instanceID: String?
-    public var oldState: String?
-    public var newState: String?
-    public var timestamp: String?
+    package var instanceType: String?
+    package var instanceID: String?
+    package var oldState: String?
+    package var newState: String?
+    package var timestamp: String?
 
     /// A test delivery (`POST /v1/webhookPings`): nothing to resume.
-    public var isPing: Bool { eventType.hasPrefix("WEBHOOK_PING") }
+    package var isPing: Bool { eventType.hasPrefix("WEBHOOK_PING") }
 
-    public init(
+    package init(
         eventType: String, id: String? = nil, instanceType: String? = nil, instanceID: String? = nil, oldState: String? = nil,
         newState: String? = nil, timestamp: String? = nil
     ) {
@@ -47,7 +48,7 @@ public struct WebhookDelivery: Sendable, Equatable {
 
     /// Reads a delivery's body.
     /// - Throws: ``WebhookError/tooLarge(limit:)`` or ``WebhookError/invalidPayload(path:reason:)``.
-    public init(parsing body: Data) throws {
+    package init(parsing body: Data) throws {
         guard body.count <= Self.maxBodySize else { throw WebhookError.tooLarge(limit: Self.maxBodySize) }
         guard JSONDepth.deepest(in: body) <= Self.maxDepth else {
             throw WebhookError.invalidPayload(path: "$", reason: "nested deeper than \(Self.maxDepth) levels")

@@ -1,7 +1,8 @@
 import Foundation
+import ReleaseSupport
 
 /// Why a webhook delivery was refused, or a webhook could not be created. Messages never contain the secret.
-public enum WebhookError: Error, Equatable, CustomStringConvertible {
+package enum WebhookError: Error, Equatable, CustomStringConvertible {
     /// The body is larger than any delivery Apple sends.
     case tooLarge(limit: Int)
     /// The signature does not verify under the secret.
@@ -15,7 +16,7 @@ public enum WebhookError: Error, Equatable, CustomStringConvertible {
     /// `release webhook create` cannot go on.
     case create(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let limit):
             return "the delivery is larger than \(ByteFormat.size(Int64(limit))): refused, nothing was read further"

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `release webhook`: verifies one App Store Connect webhook delivery and says what to resume.
 ///
@@ -7,15 +9,15 @@ import Foundation
 /// anywhere, verified or not; with an API key in the environment (`APP_STORE_CONNECT_KEY_ID`,
 /// `APP_STORE_CONNECT_ISSUER_ID`, `APP_STORE_CONNECT_KEY`), the resource the delivery names is read for its version
 /// and build.
-public enum WebhookReceiver {
+package enum WebhookReceiver {
     /// Where the secret may come from when `--secret` is not given.
-    public static let secretVariable = "APP_STORE_CONNECT_WEBHOOK_SECRET"
+    package static let secretVariable = "APP_STORE_CONNECT_WEBHOOK_SECRET"
     /// Where a CGI-style relay puts the `x-apple-signature` header.
-    public static let signatureVariable = "HTTP_X_APPLE_SIGNATURE"
+    package static let signatureVariable = "HTTP_X_APPLE_SIGNATURE"
 
     /// Verifies `body` and works out what to resume.
     /// - Throws: ``WebhookError`` (no secret or signature, a bad signature, a body too large or not a delivery).
-    public static func receive(
+    package static func receive(
         body: Data, signature: String?, secret: String?, environment: [String: String]
     ) async throws -> WebhookResume {
         guard let secret = nonEmpty(secret) ?? nonEmpty(environment[secretVariable]) else { throw WebhookError.noSecret }
@@ -40,7 +42,7 @@ public enum WebhookReceiver {
 
     /// Reads at most `limit + 1` bytes from `descriptor` (standard input): enough to tell a body that fits from one
     /// that does not, without reading the rest of an endless one.
-    public static func readBody(from descriptor: Int32 = 0, limit: Int = WebhookDelivery.maxBodySize) -> Data {
+    package static func readBody(from descriptor: Int32 = 0, limit: Int = WebhookDelivery.maxBodySize) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while data.count <= limit {

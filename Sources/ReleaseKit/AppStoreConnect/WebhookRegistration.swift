@@ -5,16 +5,16 @@ import Foundation
 /// event types, enabled), else one is created (`POST /v1/webhooks` with `WebhookCreateRequest`: `name`, `url`,
 /// `secret`, `eventTypes`, `enabled`, and relationship `app`, all required by the contract). Running it twice leaves
 /// one webhook.
-public struct WebhookRegistration: Sendable {
+package struct WebhookRegistration: Sendable {
     /// What to register.
-    public struct Request: Sendable {
-        public var bundleID: String
-        public var url: String
-        public var secret: String
-        public var name: String
-        public var eventTypes: [String]
+    package struct Request: Sendable {
+        package var bundleID: String
+        package var url: String
+        package var secret: String
+        package var name: String
+        package var eventTypes: [String]
 
-        public init(bundleID: String, url: String, secret: String, name: String, eventTypes: [String]) {
+        package init(bundleID: String, url: String, secret: String, name: String, eventTypes: [String]) {
             self.bundleID = bundleID
             self.url = url
             self.secret = secret
@@ -24,13 +24,13 @@ public struct WebhookRegistration: Sendable {
     }
 
     /// What App Store Connect holds afterwards.
-    public struct Outcome: Sendable, Equatable {
-        public var webhookID: String
-        public var appID: String
+    package struct Outcome: Sendable, Equatable {
+        package var webhookID: String
+        package var appID: String
         /// Created now (false: an existing webhook with the same URL was updated).
-        public var created: Bool
+        package var created: Bool
 
-        public var json: [String: Any] { ["webhook_id": webhookID, "app_id": appID, "created": created] }
+        package var json: [String: Any] { ["webhook_id": webhookID, "app_id": appID, "created": created] }
     }
 
     /// `Webhook.attributes` (the contract never returns the secret).
@@ -42,17 +42,17 @@ public struct WebhookRegistration: Sendable {
     }
 
     /// The contract's `WebhookEventType` values.
-    public static let eventTypes = Set(Components.Schemas.WebhookEventType.allCases.map(\.rawValue))
+    package static let eventTypes = Set(Components.Schemas.WebhookEventType.allCases.map(\.rawValue))
 
-    public let client: AppStoreConnectClient
+    package let client: AppStoreConnectClient
 
-    public init(client: AppStoreConnectClient) {
+    package init(client: AppStoreConnectClient) {
         self.client = client
     }
 
     /// Checks a request before anything is sent.
     /// - Throws: ``WebhookError/create(_:)`` naming the bad value (never the secret's).
-    public static func check(_ request: Request) throws {
+    package static func check(_ request: Request) throws {
         guard let components = URLComponents(string: request.url), ["https", "http"].contains(components.scheme?.lowercased() ?? ""),
             !(components.host ?? "").isEmpty
         else {
@@ -68,7 +68,7 @@ public struct WebhookRegistration: Sendable {
 
     /// Creates or updates the app's webhook for `request.url`.
     /// - Throws: ``WebhookError`` for a bad request, ``AppStoreConnectError`` with Apple's answer.
-    public func register(_ request: Request) async throws -> Outcome {
+    package func register(_ request: Request) async throws -> Outcome {
         try Self.check(request)
         let app = try await AppStoreConnectCatalog(client: client).app(bundleID: request.bundleID)
         let existing = try await client.resources(Attributes.self, "/v1/apps/\(app.id)/webhooks")

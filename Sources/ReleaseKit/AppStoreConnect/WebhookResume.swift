@@ -7,18 +7,18 @@ import Foundation
 /// key, ``resolve(_:client:)`` reads that resource for its version and build; without one, the answer is the event
 /// alone and the advice to resume every open release (which converges: a release with nothing new to do does
 /// nothing).
-public struct WebhookResume: Sendable, Equatable {
-    public var delivery: WebhookDelivery
-    public var appID: String?
-    public var version: String?
-    public var build: String?
-    public var platform: String?
+package struct WebhookResume: Sendable, Equatable {
+    package var delivery: WebhookDelivery
+    package var appID: String?
+    package var version: String?
+    package var build: String?
+    package var platform: String?
     /// Whether a waiting release should run again for this event.
-    public var resumes: Bool
+    package var resumes: Bool
     /// Why (or why not), one sentence.
-    public var reason: String
+    package var reason: String
     /// Why the resource could not be read for its version, when a key was there to read it.
-    public var lookupProblem: String?
+    package var lookupProblem: String?
 
     /// The events a release waits on, and the new states that leave it still waiting (resuming then would only
     /// wait again).
@@ -32,14 +32,14 @@ public struct WebhookResume: Sendable, Equatable {
     ]
 
     /// The event types `release webhook create` subscribes to by default: the ones a release waits on.
-    public static let releaseEventTypes = [
+    package static let releaseEventTypes = [
         "BUILD_UPLOAD_STATE_UPDATED", "APP_STORE_VERSION_APP_VERSION_STATE_UPDATED", "BUILD_BETA_DETAIL_EXTERNAL_BUILD_STATE_UPDATED",
     ]
 
     /// The ref to run the release on again: `release/<version>`.
-    public var ref: String? { version.map { "release/\($0)" } }
+    package var ref: String? { version.map { "release/\($0)" } }
 
-    public init(
+    package init(
         delivery: WebhookDelivery, appID: String? = nil, version: String? = nil, build: String? = nil, platform: String? = nil
     ) {
         self.delivery = delivery
@@ -75,7 +75,7 @@ public struct WebhookResume: Sendable, Equatable {
 
     /// Reads the resource the delivery names for its version and build. A resource the key cannot read leaves
     /// those unknown, with ``lookupProblem`` saying why (the delivery was verified; the lookup only adds detail).
-    public static func resolve(_ delivery: WebhookDelivery, client: AppStoreConnectClient?) async -> WebhookResume {
+    package static func resolve(_ delivery: WebhookDelivery, client: AppStoreConnectClient?) async -> WebhookResume {
         guard let client, let id = delivery.instanceID, let type = delivery.instanceType, !delivery.isPing else {
             return WebhookResume(delivery: delivery)
         }
@@ -105,7 +105,7 @@ public struct WebhookResume: Sendable, Equatable {
     }
 
     /// The answer for programs (`--json`).
-    public var json: [String: Any] {
+    package var json: [String: Any] {
         var object: [String: Any] = [
             "verified": true,
             "event": delivery.eventType,
@@ -123,7 +123,7 @@ public struct WebhookResume: Sendable, Equatable {
     }
 
     /// The answer for people, one fact a line.
-    public var text: String {
+    package var text: String {
         var lines = ["verified: \(delivery.eventType)" + (delivery.id.map { " (\($0))" } ?? "")]
         if let type = delivery.instanceType {
             lines.append("resource: \(type) \(delivery.instanceID ?? "-")")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReleaseSupport
 
 /// The signature App Store Connect puts on each webhook delivery, and its check.
 ///
@@ -18,12 +19,12 @@ import Foundation
 /// (either case) or base64, bare or after `hmacsha256=` / `sha256=`. Every form carries the same 32 bytes; accepting
 /// several spellings does not weaken the check, which compares those bytes in constant time
 /// (`HMAC.isValidAuthenticationCode`). ``sign(_:secret:)`` writes the form the stand-in sends, `hmacsha256=<hex>`.
-public enum WebhookSignature {
+package enum WebhookSignature {
     /// The header Apple puts the signature in (HTTP header names are case-insensitive).
-    public static let header = "x-apple-signature"
+    package static let header = "x-apple-signature"
 
     /// `hmacsha256=<lower-case hex>` of `body` under `secret`.
-    public static func sign(_ body: Data, secret: String) -> String {
+    package static func sign(_ body: Data, secret: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
         return "hmacsha256=" + Hex.string(code)
     }
@@ -31,7 +32,7 @@ public enum WebhookSignature {
     /// Whether `signature` (the header's value) is the HMAC-SHA256 of `body` under `secret`. A value that is not
     /// 32 bytes in one of the accepted spellings is refused before any comparison; the comparison itself takes the
     /// same time wherever the bytes differ.
-    public static func isValid(_ signature: String, body: Data, secret: String) -> Bool {
+    package static func isValid(_ signature: String, body: Data, secret: String) -> Bool {
         guard !secret.isEmpty, let digest = digest(in: signature) else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(digest, authenticating: body, using: SymmetricKey(data: Data(secret.utf8)))
     }

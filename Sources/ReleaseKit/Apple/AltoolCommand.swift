@@ -1,7 +1,7 @@
 /// `xcrun altool --validate-app` (Apple's validation of an .ipa against App Store Connect) and reading its errors.
-public enum AltoolCommand {
+package enum AltoolCommand {
     /// How altool signs in.
-    public enum Authentication: Sendable, Equatable {
+    package enum Authentication: Sendable, Equatable {
         /// App Store Connect API key: altool finds `AuthKey_<KEYID>.p8` in `API_PRIVATE_KEYS_DIR` (or `private_keys`).
         case apiKey(keyID: String, issuerID: String)
         /// Apple ID and an app-specific password read from the environment variable named (`@env:NAME`), so the
@@ -10,7 +10,7 @@ public enum AltoolCommand {
     }
 
     /// `xcrun altool --validate-app -f IPA -t PLATFORM (--apiKey K --apiIssuer I | -u USER -p @env:VAR)`.
-    public static func validate(ipa: String, platform: String, authentication: Authentication) -> [String] {
+    package static func validate(ipa: String, platform: String, authentication: Authentication) -> [String] {
         var argv = ["xcrun", "altool", "--validate-app", "-f", ipa, "-t", platform]
         switch authentication {
         case .apiKey(let keyID, let issuerID): argv += ["--apiKey", keyID, "--apiIssuer", issuerID]
@@ -20,11 +20,11 @@ public enum AltoolCommand {
     }
 
     /// The file name altool looks for: `AuthKey_<KEYID>.p8`.
-    public static func keyFileName(keyID: String) -> String { "AuthKey_\(keyID).p8" }
+    package static func keyFileName(keyID: String) -> String { "AuthKey_\(keyID).p8" }
 
     /// Apple's errors in altool's output, verbatim, one per line: lines with `*** Error:` (with the timestamp and
     /// process prefix altool puts before it removed) and `ERROR ITMS-…` lines.
-    public static func errors(in lines: [String]) -> [String] {
+    package static func errors(in lines: [String]) -> [String] {
         lines.compactMap { line in
             if let range = line.range(of: "*** Error:") { return String(line[range.lowerBound...]).trimmingTrailingSpaces }
             let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })

@@ -1,22 +1,23 @@
 import Foundation
+import ReleaseArtifacts
 
 /// The ExportOptions.plist `xcodebuild -exportArchive -exportOptionsPlist` reads, from typed values. The keys are
 /// those `xcodebuild -help` lists under "Available keys for -exportOptionsPlist".
-public struct ExportOptions: Sendable, Equatable {
+package struct ExportOptions: Sendable, Equatable {
     /// How Xcode should export.
-    public var method: ExportMethod
+    package var method: ExportMethod
     /// `teamID`; omitted when nil.
-    public var teamID: String?
+    package var teamID: String?
     /// `signingStyle`: `manual` or `automatic`.
-    public var signingStyle: String
+    package var signingStyle: String
     /// `provisioningProfiles`: bundle identifier → profile name or UUID (manual signing).
-    public var provisioningProfiles: [String: String]
+    package var provisioningProfiles: [String: String]
     /// `uploadSymbols` (App Store exports).
-    public var uploadSymbols: Bool
+    package var uploadSymbols: Bool
     /// `signingCertificate`: a certificate name or SHA-1; omitted when nil.
-    public var signingCertificate: String?
+    package var signingCertificate: String?
 
-    public init(
+    package init(
         method: ExportMethod, teamID: String? = nil, signingStyle: String = "manual",
         provisioningProfiles: [String: String] = [:], uploadSymbols: Bool = true, signingCertificate: String? = nil
     ) {
@@ -30,7 +31,7 @@ public struct ExportOptions: Sendable, Equatable {
 
     /// The dictionary, with `method` named for `xcode`. `manageAppVersionAndBuildNumber` is always false: the
     /// release decided the version and build, and Xcode must not change them on the way to App Store Connect.
-    public func dictionary(for xcode: XcodeVersion) -> [String: Any] {
+    package func dictionary(for xcode: XcodeVersion) -> [String: Any] {
         var result: [String: Any] = [
             "method": method.name(for: xcode),
             "signingStyle": signingStyle,
@@ -48,7 +49,7 @@ public struct ExportOptions: Sendable, Equatable {
     }
 
     /// The XML property list Xcode reads, keys sorted (so the file is the same for the same options).
-    public func propertyList(for xcode: XcodeVersion) throws -> Data {
+    package func propertyList(for xcode: XcodeVersion) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: dictionary(for: xcode), format: .xml, options: 0)
     }
 }

@@ -1,18 +1,18 @@
 /// A code signing identity `security find-identity` reports: `  1) 0123…89AB "Apple Distribution: Demo (TEAM123456)"`.
-public struct SigningIdentity: Sendable, Equatable {
+package struct SigningIdentity: Sendable, Equatable {
     /// The certificate's SHA-1, 40 hex digits as printed.
-    public var sha1: String
+    package var sha1: String
     /// The certificate's common name.
-    public var name: String
+    package var name: String
 
-    public init(sha1: String, name: String) {
+    package init(sha1: String, name: String) {
         self.sha1 = sha1
         self.name = name
     }
 
     /// The identities in `find-identity` output, in order, without duplicates (the unfiltered form lists valid
     /// identities twice).
-    public static func parse(_ output: String) -> [SigningIdentity] {
+    package static func parse(_ output: String) -> [SigningIdentity] {
         var identities: [SigningIdentity] = []
         for line in output.split(whereSeparator: \.isNewline) {
             let text = line.drop(while: { $0 == " " || $0 == "\t" })

@@ -1,20 +1,20 @@
 /// The installed Xcode's version, as `xcodebuild -version` prints it (`Xcode 16.2` then `Build version 16C5032a`).
-public struct XcodeVersion: Sendable, Equatable, Comparable, CustomStringConvertible {
+package struct XcodeVersion: Sendable, Equatable, Comparable, CustomStringConvertible {
     /// `16` in 16.2.
-    public var major: Int
+    package var major: Int
     /// `2` in 16.2.
-    public var minor: Int
+    package var minor: Int
     /// `16C5032a`; empty when not printed.
-    public var build: String
+    package var build: String
 
-    public init(major: Int, minor: Int = 0, build: String = "") {
+    package init(major: Int, minor: Int = 0, build: String = "") {
         self.major = major
         self.minor = minor
         self.build = build
     }
 
     /// Reads `xcodebuild -version` output; nil when it has no `Xcode X.Y` line.
-    public init?(versionOutput: String) {
+    package init?(versionOutput: String) {
         var found: (Int, Int)?
         var build = ""
         for line in versionOutput.split(whereSeparator: \.isNewline) {
@@ -32,9 +32,9 @@ public struct XcodeVersion: Sendable, Equatable, Comparable, CustomStringConvert
     }
 
     /// `16.2`.
-    public var description: String { "\(major).\(minor)" }
+    package var description: String { "\(major).\(minor)" }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
     }
 }

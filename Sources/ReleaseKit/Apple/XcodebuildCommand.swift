@@ -1,28 +1,28 @@
 /// The `xcodebuild` command lines the Apple steps run, built from typed values (see `man xcodebuild`).
-public enum XcodebuildCommand {
+package enum XcodebuildCommand {
     /// What `xcodebuild archive` is asked to build.
-    public struct Archive: Sendable, Equatable {
+    package struct Archive: Sendable, Equatable {
         /// Either `-workspace` or `-project`.
-        public enum Container: Sendable, Equatable {
+        package enum Container: Sendable, Equatable {
             case workspace(String)
             case project(String)
         }
 
-        public var container: Container
-        public var scheme: String
-        public var configuration: String
-        public var destination: String
-        public var archivePath: String
-        public var derivedDataPath: String?
-        public var resultBundlePath: String?
-        public var xcconfig: String?
-        public var allowProvisioningUpdates: Bool
+        package var container: Container
+        package var scheme: String
+        package var configuration: String
+        package var destination: String
+        package var archivePath: String
+        package var derivedDataPath: String?
+        package var resultBundlePath: String?
+        package var xcconfig: String?
+        package var allowProvisioningUpdates: Bool
         /// `KEY=VALUE` build settings, written sorted by key so the command is stable.
-        public var buildSettings: [String: String]
+        package var buildSettings: [String: String]
         /// `-authenticationKeyPath P -authenticationKeyID I -authenticationKeyIssuerID J`, or nothing.
-        public var authentication: [String]
+        package var authentication: [String]
 
-        public init(
+        package init(
             container: Container, scheme: String, configuration: String, destination: String = "generic/platform=iOS",
             archivePath: String, derivedDataPath: String? = nil, resultBundlePath: String? = nil, xcconfig: String? = nil,
             allowProvisioningUpdates: Bool = false, buildSettings: [String: String] = [:], authentication: [String] = []
@@ -42,7 +42,7 @@ public enum XcodebuildCommand {
 
         /// `xcodebuild [-workspace W | -project P] -scheme S -configuration C -destination D -archivePath A
         /// [-derivedDataPath …] [-resultBundlePath …] [-xcconfig …] [-allowProvisioningUpdates] archive [KEY=VALUE…]`.
-        public var arguments: [String] {
+        package var arguments: [String] {
             var argv = ["xcodebuild"]
             switch container {
             case .workspace(let path): argv += ["-workspace", path]
@@ -61,10 +61,10 @@ public enum XcodebuildCommand {
     }
 
     /// `xcodebuild -version`.
-    public static let version = ["xcodebuild", "-version"]
+    package static let version = ["xcodebuild", "-version"]
 
     /// `xcodebuild -exportArchive -archivePath A -exportPath FOLDER -exportOptionsPlist PLIST [-allowProvisioningUpdates]`.
-    public static func exportArchive(
+    package static func exportArchive(
         archivePath: String, exportPath: String, optionsPlist: String, allowProvisioningUpdates: Bool = false,
         authentication: [String] = []
     ) -> [String] {

@@ -1,18 +1,20 @@
+import ReleaseSupport
+
 /// A warning or error xcodebuild printed: `/path/File.swift:12:5: error: message`, or `error: message` without a place.
-public struct XcodebuildIssue: Sendable, Equatable {
+package struct XcodebuildIssue: Sendable, Equatable {
     /// `error` or `warning`.
-    public enum Severity: String, Sendable, Equatable {
+    package enum Severity: String, Sendable, Equatable {
         case error
         case warning
     }
 
-    public var severity: Severity
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
-    public var message: String
+    package var severity: Severity
+    package var file: String?
+    package var line: Int?
+    package var column: Int?
+    package var message: String
 
-    public init(severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
+    package init(severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
         self.severity = severity
         self.file = file
         self.line = line
@@ -21,7 +23,7 @@ public struct XcodebuildIssue: Sendable, Equatable {
     }
 
     /// Reads one output line; nil when it is not an issue. Notes (`note:`) are not issues.
-    public init?(line text: String) {
+    package init?(line text: String) {
         for severity in [Severity.error, .warning] {
             let marker = "\(severity.rawValue): "
             if text.hasPrefix(marker) {
@@ -44,7 +46,7 @@ public struct XcodebuildIssue: Sendable, Equatable {
     }
 
     /// The GitHub Actions annotation for it: `::error file=…,line=…,col=…::message`.
-    public var annotation: WorkflowCommand {
+    package var annotation: WorkflowCommand {
         var properties: [(key: String, value: String)] = []
         if let file { properties.append(("file", file)) }
         if let line { properties.append(("line", String(line))) }
@@ -53,7 +55,7 @@ public struct XcodebuildIssue: Sendable, Equatable {
     }
 
     /// `File.swift:12:5: error: message`, the file without its folders.
-    public var summary: String {
+    package var summary: String {
         var place = ""
         if let file {
             place = (file.split(separator: "/").last.map(String.init) ?? file)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Turns xcodebuild's output into the few lines worth reading live, as xcbeautify does: what is compiled, linked
 /// and signed, warnings and errors, the final verdict. The full output is kept elsewhere (the step's raw log).
-public struct XcodebuildLogCondenser: Sendable {
+package struct XcodebuildLogCondenser: Sendable {
     /// What one output line becomes.
-    public enum Line: Sendable, Equatable {
+    package enum Line: Sendable, Equatable {
         /// A build step or verdict, condensed: `[Demo] Compiling AppDelegate.swift`.
         case step(String)
         /// A warning or error.
@@ -14,10 +14,10 @@ public struct XcodebuildLogCondenser: Sendable {
     /// Inside "The following build commands failed:" (its indented lines are shown as they are).
     private var inFailureList = false
 
-    public init() {}
+    package init() {}
 
     /// The condensed form of `line`, or nil to hide it.
-    public mutating func condense(_ line: String) -> Line? {
+    package mutating func condense(_ line: String) -> Line? {
         if inFailureList {
             if line.hasPrefix("\t") || line.hasPrefix(" ") { return .step(line.trimmingCharacters(in: .whitespaces)) }
             inFailureList = false

@@ -1,8 +1,10 @@
+import ReleaseSupport
+
 /// Why writing, reading or checking a zip archive failed.
 ///
 /// Messages are lower-case, name the path and quote the offending value; libarchive's own message is kept
 /// verbatim after a colon.
-public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libarchive refused an operation: `(operation, path, libarchive's message)`.
     case library(operation: String, path: String, message: String)
     /// A file could not be opened, read or written: `(path, reason)`.
@@ -23,7 +25,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (a declared size can lie): `(archive, entry, declared size, limit in bytes)`.
     case entryTooLarge(archive: String, entry: String, declaredSize: Int64, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .library(let operation, let path, let message):
             return "cannot \(operation) '\(path)': \(message)"

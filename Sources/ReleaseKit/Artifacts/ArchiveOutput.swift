@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReleaseSupport
 
 /// Where a zip writer's bytes go: a file descriptor, hashed with SHA-256 on the way, so the artifact's digest
 /// costs no second read of the output.

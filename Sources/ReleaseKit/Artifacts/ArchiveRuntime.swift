@@ -1,9 +1,9 @@
 internal import CArchive
 
 /// Information about the linked libarchive.
-public enum ArchiveRuntime {
+package enum ArchiveRuntime {
     /// The linked libarchive's version string, for example `libarchive 3.6.2`.
-    public static var version: String {
+    package static var version: String {
         String(cString: archive_version_string())
     }
 }

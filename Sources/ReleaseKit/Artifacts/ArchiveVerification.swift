@@ -1,13 +1,13 @@
 /// What re-reading a zip against its source tree found.
-public struct ArchiveVerification: Sendable, Equatable, Codable {
+package struct ArchiveVerification: Sendable, Equatable, Codable {
     /// Entries read from the zip.
-    public var entries: Int
+    package var entries: Int
     /// Entries the source tree gives.
-    public var expectedEntries: Int
+    package var expectedEntries: Int
     /// Every difference, one sentence each; empty when the zip is faithful.
-    public var problems: [String]
+    package var problems: [String]
 
-    public init(entries: Int, expectedEntries: Int, problems: [String]) {
+    package init(entries: Int, expectedEntries: Int, problems: [String]) {
         self.entries = entries
         self.expectedEntries = expectedEntries
         self.problems = problems
@@ -19,5 +19,5 @@ public struct ArchiveVerification: Sendable, Equatable, Codable {
     }
 
     /// Whether the zip holds exactly the tree.
-    public var isFaithful: Bool { problems.isEmpty }
+    package var isFaithful: Bool { problems.isEmpty }
 }

@@ -1,13 +1,14 @@
 import Foundation
+import ReleaseSupport
 
 /// Re-reads a zip through libarchive and compares it with the tree it was made from: entry count, kinds,
 /// sizes, permissions, link targets and CRC-32s of the data (libarchive also checks each entry's data
 /// against the CRC stored in the zip).
-public enum ArchiveVerifier {
+package enum ArchiveVerifier {
     /// Compares `zip` with what zipping `sources` (minus `exclude`) would store. Blocking.
     /// - Returns: every difference found, not just the first.
     /// - Throws: ``ArchiveError`` when the sources cannot be listed; `CancellationError`.
-    public static func verify(
+    package static func verify(
         zip: String, sources: [String], exclude: [String] = [], isCancelled: () -> Bool = { false }
     ) throws -> ArchiveVerification {
         let zipPath = ZipWriter.absolute(zip)
@@ -46,7 +47,7 @@ public enum ArchiveVerifier {
     }
 
     /// Same, on a thread of its own; cancelling the task stops it.
-    public static func verify(zip: String, sources: [String], exclude: [String] = []) async throws -> ArchiveVerification {
+    package static func verify(zip: String, sources: [String], exclude: [String] = []) async throws -> ArchiveVerification {
         try await BlockingWork.run { flag in
             try verify(zip: zip, sources: sources, exclude: exclude, isCancelled: { flag.isCancelled })
         }

@@ -1,5 +1,5 @@
 /// What a binary is to the app that ships it.
-public enum BinaryRole: String, Sendable, Codable, Equatable {
+package enum BinaryRole: String, Sendable, Codable, Equatable {
     /// The main executable of an `.app`.
     case app
     /// The executable of an embedded `.framework`.

@@ -1,17 +1,17 @@
 /// A Mach-O executable of an app, framework or extension, with its slices.
-public struct BundleBinary: Sendable, Equatable, Codable {
+package struct BundleBinary: Sendable, Equatable, Codable {
     /// The executable, relative to what was inspected (`Products/Applications/Demo.app/Demo`).
-    public var path: String
+    package var path: String
     /// The bundle it belongs to (`Products/Applications/Demo.app`); the file itself for a lone binary.
-    public var bundle: String
+    package var bundle: String
     /// The executable's file name (`Demo`), which is also its DWARF file's name in the dSYM.
-    public var name: String
+    package var name: String
     /// What the binary is to the app.
-    public var role: BinaryRole
+    package var role: BinaryRole
     /// Its architectures and UUIDs.
-    public var slices: [MachOSlice]
+    package var slices: [MachOSlice]
 
-    public init(path: String, bundle: String, name: String, role: BinaryRole, slices: [MachOSlice]) {
+    package init(path: String, bundle: String, name: String, role: BinaryRole, slices: [MachOSlice]) {
         self.path = path
         self.bundle = bundle
         self.name = name

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Finds the executables of apps, frameworks and extensions, and the DWARF files of dSYM bundles, in a
 /// ``BundleTree``, then reads all their Mach-O headers in one batch.

@@ -1,3 +1,4 @@
+import ReleaseSupport
 internal import SwiftASN1
 
 /// Reads the signed content out of a CMS (PKCS #7) SignedData message, as provisioning profiles are.
@@ -8,16 +9,16 @@ internal import SwiftASN1
 /// `openssl cms -stream` writes it (indefinite lengths, the content split into a constructed OCTET STRING of
 /// chunks) are read: swift-asn1's BER parser (the one swift-certificates reads CMS with) does the encoding,
 /// nesting at most 50 deep; this type only walks the fields. Certificates and signatures are skipped, not verified.
-public enum CMSSignedData {
+package enum CMSSignedData {
     /// Why the content could not be read.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The bytes are not one BER element, or a field has the wrong tag.
         case malformed(String)
         /// The message is not a SignedData, or it carries no content (a detached signature).
         case unexpected(String)
 
         /// The message, lower-case, naming the offending value.
-        public var description: String {
+        package var description: String {
             switch self {
             case .malformed(let reason): return "malformed CMS: \(reason)"
             case .unexpected(let reason): return reason
@@ -30,7 +31,7 @@ public enum CMSSignedData {
 
     /// The encapsulated content (`eContent`) of the SignedData message in `bytes`.
     /// - Throws: ``Failure``.
-    public static func content(of bytes: [UInt8]) throws(Failure) -> [UInt8] {
+    package static func content(of bytes: [UInt8]) throws(Failure) -> [UInt8] {
         guard bytes.first == 0x30 else { throw .unexpected("not a CMS message: it does not start with a SEQUENCE") }
         let root: ASN1Node
         do { root = try BER.parse(bytes) } catch { throw .malformed(reason(error)) }

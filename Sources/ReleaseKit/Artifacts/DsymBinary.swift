@@ -1,15 +1,15 @@
 /// One DWARF file of a `.dSYM` bundle (`Contents/Resources/DWARF/NAME`), with its slices.
-public struct DsymBinary: Sendable, Equatable, Codable {
+package struct DsymBinary: Sendable, Equatable, Codable {
     /// The DWARF file, relative to what was inspected.
-    public var path: String
+    package var path: String
     /// The `.dSYM` bundle (`dSYMs/Demo.app.dSYM`).
-    public var bundle: String
+    package var bundle: String
     /// The DWARF file's name: the name of the binary it describes.
-    public var name: String
+    package var name: String
     /// Its architectures and UUIDs.
-    public var slices: [MachOSlice]
+    package var slices: [MachOSlice]
 
-    public init(path: String, bundle: String, name: String, slices: [MachOSlice]) {
+    package init(path: String, bundle: String, name: String, slices: [MachOSlice]) {
         self.path = path
         self.bundle = bundle
         self.name = name
@@ -17,7 +17,7 @@ public struct DsymBinary: Sendable, Equatable, Codable {
     }
 
     /// The slice for `architecture`, if there is one.
-    public func slice(_ architecture: String) -> MachOSlice? {
+    package func slice(_ architecture: String) -> MachOSlice? {
         slices.first { $0.architecture == architecture }
     }
 }

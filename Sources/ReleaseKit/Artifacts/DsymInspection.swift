@@ -1,24 +1,24 @@
 /// The binaries and dSYMs found at a path, and, for apps and archives, which match. Encoded (for
 /// `release dsym --json`) with snake_case keys, like every Artifacts type.
-public struct DsymInspection: Sendable, Equatable, Codable {
+package struct DsymInspection: Sendable, Equatable, Codable {
     /// The path inspected, absolute.
-    public var path: String
+    package var path: String
     /// What the path turned out to be.
-    public var kind: InspectedKind
+    package var kind: InspectedKind
     /// Executables found, with their slices; paths relative to ``root``.
-    public var binaries: [BundleBinary]
+    package var binaries: [BundleBinary]
     /// DWARF files of the dSYMs found; paths relative to ``root``.
-    public var dsyms: [DsymBinary]
+    package var dsyms: [DsymBinary]
     /// The folder (or zip) the relative paths start from.
-    public var root: String
+    package var root: String
     /// Verdicts, for apps, frameworks, archives, ipas, zips and folders, and for a lone binary with its
     /// `<name>.dSYM` beside it or paired with dSYMs given with it; nil otherwise.
-    public var report: DsymMatchReport?
+    package var report: DsymMatchReport?
     /// Files inside dSYMs that could not be read (not Mach-O, empty, damaged) and were skipped, one sentence
     /// each; nil when there are none.
-    public var warnings: [String]?
+    package var warnings: [String]?
 
-    public init(
+    package init(
         path: String, kind: InspectedKind, root: String, binaries: [BundleBinary], dsyms: [DsymBinary], report: DsymMatchReport?,
         warnings: [String] = []
     ) {

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Finds binaries and dSYMs at a path and matches their UUIDs: what `release dsym`, `dsym.package` and
 /// `gate.dsym` are built on.
@@ -15,11 +16,11 @@ import Foundation
 ///   bare files named like a dSYM found there (a command-line tool beside its dSYM, or in an archive's
 ///   `Products/usr/local/bin`), with verdicts.
 /// - An `.ipa` or other zip: the same, read from the zip without extracting it.
-public enum DsymInspector {
+package enum DsymInspector {
     /// Inspects `path`, blocking the calling thread.
     /// - Throws: ``MachOError`` when the path or one of its binaries cannot be read, ``ArchiveError`` for a
     ///   broken zip.
-    public static func inspect(_ path: String) throws -> DsymInspection {
+    package static func inspect(_ path: String) throws -> DsymInspection {
         let absolute = ZipWriter.absolute(path)
         var info = stat()
         guard stat(absolute, &info) == 0 else {
@@ -79,7 +80,7 @@ public enum DsymInspector {
     /// those of the `.dSYM` inspections, and lists the dSYM slices that match none of the binaries given. A
     /// dSYM from another folder is named by its full path. Without both a bare binary and a dSYM given, the
     /// inspections are returned as they are.
-    public static func pair(_ inspections: [DsymInspection]) -> [DsymInspection] {
+    package static func pair(_ inspections: [DsymInspection]) -> [DsymInspection] {
         let given = inspections.filter { $0.kind == .dsym }
         let bare = inspections.filter { $0.kind == .binary }
         guard !given.isEmpty, !bare.isEmpty else { return inspections }
@@ -115,7 +116,7 @@ public enum DsymInspector {
     }
 
     /// Inspects `path` on a thread of its own, off the cooperative pool.
-    public static func inspect(_ path: String) async throws -> DsymInspection {
+    package static func inspect(_ path: String) async throws -> DsymInspection {
         try await BlockingWork.run { _ in try inspect(path) }
     }
 

@@ -2,19 +2,19 @@ import Foundation
 
 /// The UUID manifest `dsym.package` writes beside its zip: one row per slice of every DWARF file, so a crash
 /// reporter (or a person) can tell which dSYM serves which build without unzipping it.
-public struct DsymManifest: Sendable, Equatable, Codable {
+package struct DsymManifest: Sendable, Equatable, Codable {
     /// One slice of one DWARF file.
-    public struct Entry: Sendable, Equatable, Codable {
+    package struct Entry: Sendable, Equatable, Codable {
         /// The dSYM bundle's name (`Demo.app.dSYM`).
-        public var bundle: String
+        package var bundle: String
         /// The DWARF file's name: the binary it describes (`Demo`).
-        public var binary: String
+        package var binary: String
         /// The slice's architecture (`arm64`).
-        public var arch: String
+        package var arch: String
         /// The slice's UUID, as `llvm-dwarfdump --uuid` prints it.
-        public var uuid: String
+        package var uuid: String
 
-        public init(bundle: String, binary: String, arch: String, uuid: String) {
+        package init(bundle: String, binary: String, arch: String, uuid: String) {
             self.bundle = bundle
             self.binary = binary
             self.arch = arch
@@ -23,14 +23,14 @@ public struct DsymManifest: Sendable, Equatable, Codable {
     }
 
     /// Every packaged slice.
-    public var dsyms: [Entry]
+    package var dsyms: [Entry]
 
-    public init(dsyms: [Entry]) {
+    package init(dsyms: [Entry]) {
         self.dsyms = dsyms
     }
 
     /// The manifest of `dsyms`, sorted by bundle, binary and architecture; slices without a UUID are left out.
-    public init(describing dsyms: [DsymBinary]) {
+    package init(describing dsyms: [DsymBinary]) {
         var entries: [Entry] = []
         for dsym in dsyms {
             let bundle = (dsym.bundle as NSString).lastPathComponent
@@ -43,7 +43,7 @@ public struct DsymManifest: Sendable, Equatable, Codable {
     }
 
     /// Pretty-printed JSON with sorted keys and a final newline.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self) + Data("\n".utf8)

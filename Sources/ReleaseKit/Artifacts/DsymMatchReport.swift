@@ -1,7 +1,7 @@
 /// Which binary slices have a dSYM with their UUID, architecture by architecture.
-public struct DsymMatchReport: Sendable, Equatable, Codable {
+package struct DsymMatchReport: Sendable, Equatable, Codable {
     /// The outcome for one architecture of one binary.
-    public enum Verdict: String, Sendable, Codable {
+    package enum Verdict: String, Sendable, Codable {
         /// A dSYM slice has the binary slice's UUID.
         case matched
         /// The binary's dSYM exists but none of its slices has this UUID (the binary was rebuilt after it).
@@ -13,17 +13,17 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
     }
 
     /// One architecture of one binary and its verdict.
-    public struct SliceVerdict: Sendable, Equatable, Codable {
-        public var binary: String
-        public var architecture: String
-        public var uuid: String?
-        public var verdict: Verdict
+    package struct SliceVerdict: Sendable, Equatable, Codable {
+        package var binary: String
+        package var architecture: String
+        package var uuid: String?
+        package var verdict: Verdict
         /// The DWARF file that matched, or the binary's dSYM that did not.
-        public var dsym: String?
+        package var dsym: String?
         /// That DWARF file's UUID for this architecture.
-        public var dsymUUID: String?
+        package var dsymUUID: String?
 
-        public init(binary: String, architecture: String, uuid: String?, verdict: Verdict, dsym: String?, dsymUUID: String?) {
+        package init(binary: String, architecture: String, uuid: String?, verdict: Verdict, dsym: String?, dsymUUID: String?) {
             self.binary = binary
             self.architecture = architecture
             self.uuid = uuid
@@ -38,7 +38,7 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
         }
 
         /// The problem this verdict is, for a gate; nil when matched.
-        public var problem: String? {
+        package var problem: String? {
             let uuidText = uuid ?? "none"
             switch verdict {
             case .matched:
@@ -54,12 +54,12 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
     }
 
     /// A dSYM slice whose UUID no binary has.
-    public struct DsymSlice: Sendable, Equatable, Codable {
-        public var dsym: String
-        public var architecture: String
-        public var uuid: String?
+    package struct DsymSlice: Sendable, Equatable, Codable {
+        package var dsym: String
+        package var architecture: String
+        package var uuid: String?
 
-        public init(dsym: String, architecture: String, uuid: String?) {
+        package init(dsym: String, architecture: String, uuid: String?) {
             self.dsym = dsym
             self.architecture = architecture
             self.uuid = uuid
@@ -67,17 +67,17 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
     }
 
     /// Every slice of every binary, in binary then file order.
-    public var slices: [SliceVerdict]
+    package var slices: [SliceVerdict]
     /// dSYM slices that match no binary slice (stale or foreign dSYMs).
-    public var unmatchedDsymSlices: [DsymSlice]
+    package var unmatchedDsymSlices: [DsymSlice]
 
-    public init(slices: [SliceVerdict], unmatchedDsymSlices: [DsymSlice]) {
+    package init(slices: [SliceVerdict], unmatchedDsymSlices: [DsymSlice]) {
         self.slices = slices
         self.unmatchedDsymSlices = unmatchedDsymSlices
     }
 
     /// Binaries with no matched slice at all.
-    public var binariesWithoutDsym: [String] {
+    package var binariesWithoutDsym: [String] {
         var seen: [String] = []
         for slice in slices where !seen.contains(slice.binary) {
             if !slices.contains(where: { $0.binary == slice.binary && $0.verdict == .matched }) { seen.append(slice.binary) }
@@ -86,10 +86,10 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
     }
 
     /// Every binary slice without a dSYM of its UUID, one sentence each.
-    public var problems: [String] { slices.compactMap(\.problem) }
+    package var problems: [String] { slices.compactMap(\.problem) }
 
     /// Whether every slice of every binary has its dSYM.
-    public var isComplete: Bool { slices.allSatisfy { $0.verdict == .matched } }
+    package var isComplete: Bool { slices.allSatisfy { $0.verdict == .matched } }
 
     private enum CodingKeys: String, CodingKey {
         case slices
@@ -99,13 +99,13 @@ public struct DsymMatchReport: Sendable, Equatable, Codable {
         case complete
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         slices = try container.decode([SliceVerdict].self, forKey: .slices)
         unmatchedDsymSlices = try container.decode([DsymSlice].self, forKey: .unmatchedDsymSlices)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(slices, forKey: .slices)
         try container.encode(unmatchedDsymSlices, forKey: .unmatchedDsymSlices)

@@ -1,11 +1,11 @@
 /// Matches binary slices to dSYM slices by UUID.
-public enum DsymMatcher {
+package enum DsymMatcher {
     /// The verdict for every slice of `binaries` against `dsyms`.
     ///
     /// A slice matches when any dSYM slice has its UUID. When none does, the binary's own dSYM (a DWARF file
     /// with the binary's name, preferably in `<bundle>.dSYM`, with a slice of the same architecture) is named
     /// with its UUID, so the problem says what was expected and what was found.
-    public static func match(binaries: [BundleBinary], dsyms: [DsymBinary]) -> DsymMatchReport {
+    package static func match(binaries: [BundleBinary], dsyms: [DsymBinary]) -> DsymMatchReport {
         var byUUID: [String: (dsym: DsymBinary, slice: MachOSlice)] = [:]
         for dsym in dsyms {
             for slice in dsym.slices {

@@ -1,7 +1,7 @@
 /// Renders a ``DsymInspection`` for people: UUIDs per architecture, then the verdicts.
-public enum DsymReportRenderer {
+package enum DsymReportRenderer {
     /// Plain text, one line per slice, ending with a newline.
-    public static func render(_ inspection: DsymInspection) -> String {
+    package static func render(_ inspection: DsymInspection) -> String {
         var lines: [String] = ["\(inspection.path) (\(inspection.kind.rawValue))"]
         let verdicts = inspection.report?.slices ?? []
         if !inspection.binaries.isEmpty {

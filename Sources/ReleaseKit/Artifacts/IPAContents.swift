@@ -1,36 +1,37 @@
 import Foundation
+import ReleaseSupport
 
 /// What an `.ipa` says about the app inside it: the `Payload/*.app` folders, the app's `Info.plist` and its
 /// embedded provisioning profile, read from the zip without unpacking it.
-public struct IPAContents: Sendable {
+package struct IPAContents: Sendable {
     /// The app whose Info.plist was read, `Payload/Name.app`.
-    public var app: String?
+    package var app: String?
     /// Every `Payload/*.app` folder seen (more than one is a broken ipa).
-    public var apps: [String] = []
+    package var apps: [String] = []
     /// The app's `Info.plist` bytes (binary or XML).
-    public var infoPlist: Data?
+    package var infoPlist: Data?
     /// The app's `embedded.mobileprovision` bytes.
-    public var profile: Data?
+    package var profile: Data?
     /// Whether the Info.plist is a property list dictionary (read once, by ``read(_:)``).
-    public private(set) var isInfoDictionary = false
+    package private(set) var isInfoDictionary = false
     /// The Info.plist's keys, whatever their values.
-    public private(set) var infoKeys: Set<String> = []
+    package private(set) var infoKeys: Set<String> = []
     /// Its non-empty string values.
     private var strings: [String: String] = [:]
     /// `CFBundleSupportedPlatforms`.
     private var supportedPlatforms: [String] = []
 
     /// The largest Info.plist read into memory: real ones are a few kilobytes.
-    public static let infoPlistLimit = 4 << 20
+    package static let infoPlistLimit = 4 << 20
     /// The largest embedded provisioning profile read into memory: real ones are tens of kilobytes, a few hundred
     /// with a long device list.
-    public static let profileLimit = 4 << 20
+    package static let profileLimit = 4 << 20
 
     /// Reads the app's Info.plist and profile from the zip at `path`; nothing else is inflated.
     /// - Throws: ``ArchiveError`` when the file is not a readable zip,
     ///   ``ArchiveError/entryTooLarge(archive:entry:declaredSize:limit:)`` for an Info.plist or profile over its
     ///   limit (by its declared size or by what it inflates to).
-    public static func read(_ path: String) throws -> IPAContents {
+    package static func read(_ path: String) throws -> IPAContents {
         var contents = IPAContents()
         let reader = try ZipReader(path: path)
         while let entry = try reader.next() {
@@ -58,13 +59,13 @@ public struct IPAContents: Sendable {
     }
 
     /// A non-empty string value of the Info.plist.
-    public func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         strings[key]
     }
 
     /// App Store Connect's `Platform` for the app (`IOS`, `TV_OS`, `VISION_OS`, `MAC_OS`) from
     /// `CFBundleSupportedPlatforms`; `IOS` when the key is absent, as for most iOS builds' first entry.
-    public var appStorePlatform: String {
+    package var appStorePlatform: String {
         switch supportedPlatforms.first {
         case "AppleTVOS": return "TV_OS"
         case "XROS": return "VISION_OS"

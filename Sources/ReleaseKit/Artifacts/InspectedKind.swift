@@ -1,5 +1,5 @@
 /// What a path given to `release dsym` turned out to be.
-public enum InspectedKind: String, Sendable, Codable, Equatable {
+package enum InspectedKind: String, Sendable, Codable, Equatable {
     case binary
     case app
     case appExtension = "app-extension"

@@ -1,7 +1,7 @@
 /// Names of Mach-O CPU types and subtypes, as `lipo -archs` and `llvm-dwarfdump --uuid` print them.
 ///
 /// Values from `<mach/machine.h>`; the top byte of the subtype holds capability bits and is ignored.
-public enum MachOArchitecture {
+package enum MachOArchitecture {
     static let abi64: Int32 = 0x0100_0000
     static let abi64With32BitPointers: Int32 = 0x0200_0000
     static let x86: Int32 = 7
@@ -10,7 +10,7 @@ public enum MachOArchitecture {
 
     /// The architecture's name (`arm64`, `arm64e`, `x86_64`, `armv7s`, `i386`, …); unknown pairs are
     /// spelled out (`cputype 0x…, subtype …`).
-    public static func name(cpuType: Int32, cpuSubtype: Int32) -> String {
+    package static func name(cpuType: Int32, cpuSubtype: Int32) -> String {
         let subtype = cpuSubtype & 0x00FF_FFFF
         switch cpuType {
         case x86:
@@ -47,7 +47,7 @@ public enum MachOArchitecture {
     }
 
     /// The name of a Mach-O file type (`execute`, `dylib`, `bundle`, `dsym`, …).
-    public static func fileTypeName(_ type: UInt32) -> String {
+    package static func fileTypeName(_ type: UInt32) -> String {
         switch type {
         case 0x1: return "object"
         case 0x2: return "execute"

@@ -1,16 +1,16 @@
 /// Mach-O bytes already in memory (a zip entry's first bytes, a test's synthesized header).
-public struct MachOBufferSource: MachOByteSource {
+package struct MachOBufferSource: MachOByteSource {
     /// The bytes: a whole file or its first part.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Reads from `bytes`.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    public var size: Int64? { Int64(bytes.count) }
+    package var size: Int64? { Int64(bytes.count) }
 
-    public func read(offset: Int64, count: Int) throws(MachOError) -> [UInt8] {
+    package func read(offset: Int64, count: Int) throws(MachOError) -> [UInt8] {
         guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
         let start = Int(offset)
         let end = start + min(count, bytes.count - start)

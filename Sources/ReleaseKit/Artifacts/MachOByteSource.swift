@@ -2,7 +2,7 @@
 ///
 /// The reader asks only for headers and load commands, in increasing offset order, so a forward-only source
 /// (a compressed zip entry) works too.
-public protocol MachOByteSource {
+package protocol MachOByteSource {
     /// Total size in bytes, when known (a streamed zip entry may not know it).
     var size: Int64? { get }
     /// Up to `count` bytes at `offset`; fewer only at the end of the data.

@@ -1,5 +1,7 @@
+import ReleaseSupport
+
 /// Why a Mach-O file could not be read. Messages name the file and quote the offending value.
-public enum MachOError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MachOError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read: `(path, reason)`.
     case unreadable(path: String, reason: String)
     /// The first four bytes are no Mach-O or fat magic.
@@ -9,7 +11,7 @@ public enum MachOError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A structure holds an impossible value: `(path, explanation with the value)`.
     case malformed(path: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             return "cannot read '\(path)': \(reason)"

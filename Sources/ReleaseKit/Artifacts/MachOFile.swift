@@ -1,13 +1,13 @@
 /// A Mach-O file's slices, from its headers and load commands.
-public struct MachOFile: Sendable, Equatable, Codable {
+package struct MachOFile: Sendable, Equatable, Codable {
     /// The path it was read from (inside an `.ipa`: `App.ipa/Payload/…`).
-    public var path: String
+    package var path: String
     /// Whether it is a fat (universal) file.
-    public var isFat: Bool
+    package var isFat: Bool
     /// One per architecture, in the order the file lists them.
-    public var slices: [MachOSlice]
+    package var slices: [MachOSlice]
 
-    public init(path: String, isFat: Bool, slices: [MachOSlice]) {
+    package init(path: String, isFat: Bool, slices: [MachOSlice]) {
         self.path = path
         self.isFat = isFat
         self.slices = slices
@@ -19,7 +19,7 @@ public struct MachOFile: Sendable, Equatable, Codable {
     }
 
     /// The slice for `architecture`, if the file has it.
-    public func slice(_ architecture: String) -> MachOSlice? {
+    package func slice(_ architecture: String) -> MachOSlice? {
         slices.first { $0.architecture == architecture }
     }
 }

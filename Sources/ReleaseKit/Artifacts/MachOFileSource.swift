@@ -2,18 +2,18 @@ import Foundation
 
 /// Mach-O bytes read from a file with `pread`, only where the reader asks, so a 2 GB dSYM costs a few
 /// kilobytes. Owns its file descriptor.
-public final class MachOFileSource: MachOByteSource {
+package final class MachOFileSource: MachOByteSource {
     /// The file read.
-    public let path: String
+    package let path: String
     /// Its size, from `fstat`.
-    public let size: Int64?
+    package let size: Int64?
     private let descriptor: Int32
     /// Bytes read so far (for tests and the performance budget).
-    public private(set) var bytesRead: Int64 = 0
+    package private(set) var bytesRead: Int64 = 0
 
     /// Opens `path` for reading.
     /// - Throws: ``MachOError/unreadable(path:reason:)``.
-    public init(path: String) throws(MachOError) {
+    package init(path: String) throws(MachOError) {
         self.path = path
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw MachOError.unreadable(path: path, reason: String(cString: strerror(errno))) }
@@ -32,7 +32,7 @@ public final class MachOFileSource: MachOByteSource {
 
     deinit { close(descriptor) }
 
-    public func read(offset: Int64, count: Int) throws(MachOError) -> [UInt8] {
+    package func read(offset: Int64, count: Int) throws(MachOError) -> [UInt8] {
         guard count > 0, offset >= 0 else { return [] }
         var result = [UInt8](repeating: 0, count: count)
         var filled = 0

@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// Reads the architectures and `LC_UUID`s of Mach-O files: thin and fat (`FAT_MAGIC` and `FAT_MAGIC_64`),
 /// 32- and 64-bit, either byte order.
 ///
@@ -6,7 +8,7 @@
 /// read before it is used: a truncated or hostile file gives a ``MachOError``, never a crash.
 ///
 /// Layouts from `<mach-o/loader.h>` and `<mach-o/fat.h>`.
-public enum MachOReader {
+package enum MachOReader {
     /// More architectures than any real fat file has; Java class files share the fat magic and would declare
     /// their version number (45 and up) here.
     static let maxArchitectures: UInt32 = 32
@@ -16,18 +18,18 @@ public enum MachOReader {
 
     /// Reads the Mach-O file at `path`.
     /// - Throws: ``MachOError``.
-    public static func read(path: String) throws(MachOError) -> MachOFile {
+    package static func read(path: String) throws(MachOError) -> MachOFile {
         try read(MachOFileSource(path: path), path: path)
     }
 
     /// Reads a Mach-O file from bytes in memory; `path` is only used in errors and the result.
     /// - Throws: ``MachOError``.
-    public static func read(bytes: [UInt8], path: String) throws(MachOError) -> MachOFile {
+    package static func read(bytes: [UInt8], path: String) throws(MachOError) -> MachOFile {
         try read(MachOBufferSource(bytes), path: path)
     }
 
     /// Whether `prefix` (at least the first 4 bytes of a file) starts like a thin or fat Mach-O file.
-    public static func hasMachOMagic(_ prefix: [UInt8]) -> Bool {
+    package static func hasMachOMagic(_ prefix: [UInt8]) -> Bool {
         guard prefix.count >= 4 else { return false }
         switch bigEndian32(prefix, 0) {
         case 0xFEED_FACE, 0xFEED_FACF, 0xCEFA_EDFE, 0xCFFA_EDFE: return true
@@ -42,7 +44,7 @@ public enum MachOReader {
 
     /// Reads a Mach-O file from any byte source; reads go forward only.
     /// - Throws: ``MachOError``.
-    public static func read(_ source: some MachOByteSource, path: String) throws(MachOError) -> MachOFile {
+    package static func read(_ source: some MachOByteSource, path: String) throws(MachOError) -> MachOFile {
         let head = try source.read(offset: 0, count: 8)
         guard head.count >= 4 else { throw MachOError.truncated(path: path, what: "the magic number", offset: 0, needed: 4) }
         let magic = bigEndian32(head, 0)

@@ -1,21 +1,21 @@
 /// One architecture of a Mach-O file: the whole file when it is thin, one slice of a fat file.
-public struct MachOSlice: Sendable, Equatable, Hashable, Codable {
+package struct MachOSlice: Sendable, Equatable, Hashable, Codable {
     /// `arm64`, `x86_64`, `armv7s`, …
-    public var architecture: String
+    package var architecture: String
     /// `cputype` from the header (`CPU_TYPE_ARM64` is `0x0100000C`).
-    public var cpuType: Int32
+    package var cpuType: Int32
     /// `cpusubtype`, capability bits included.
-    public var cpuSubtype: Int32
+    package var cpuSubtype: Int32
     /// `execute`, `dylib`, `bundle`, `dsym`, `object`, …
-    public var fileType: String
+    package var fileType: String
     /// The `LC_UUID`, upper-case with dashes as `llvm-dwarfdump --uuid` prints it; nil when the slice has none.
-    public var uuid: String?
+    package var uuid: String?
     /// Where the slice starts in the file (0 for a thin file).
-    public var offset: Int64
+    package var offset: Int64
     /// Whether the slice is 64-bit (`mach_header_64`).
-    public var is64Bit: Bool
+    package var is64Bit: Bool
 
-    public init(architecture: String, cpuType: Int32, cpuSubtype: Int32, fileType: String, uuid: String?, offset: Int64, is64Bit: Bool) {
+    package init(architecture: String, cpuType: Int32, cpuSubtype: Int32, fileType: String, uuid: String?, offset: Int64, is64Bit: Bool) {
         self.architecture = architecture
         self.cpuType = cpuType
         self.cpuSubtype = cpuSubtype

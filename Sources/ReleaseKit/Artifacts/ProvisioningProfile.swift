@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// A provisioning profile (`.mobileprovision`) as `gate.ipa` and `signing.profile` read it: the property list inside
 /// its CMS (PKCS #7) envelope.
@@ -7,9 +8,9 @@ import Foundation
 /// (DER, or BER with the content in chunks). Should that fail on an unusual encoding, the bytes from the first
 /// `<?xml` to the first `</plist>` are tried, which is exact whenever the content is one primitive OCTET STRING.
 /// The signature is not verified: iOS does that at installation; readers check what the profile says.
-public struct ProvisioningProfile: Sendable, Equatable {
+package struct ProvisioningProfile: Sendable, Equatable {
     /// What a profile is for, from its contents (Xcode's own classification).
-    public enum ProfileType: String, Sendable, Equatable, CaseIterable {
+    package enum ProfileType: String, Sendable, Equatable, CaseIterable {
         /// Debuggable builds on listed devices: `get-task-allow` true.
         case development
         /// Distribution to the devices it lists.
@@ -21,13 +22,13 @@ public struct ProvisioningProfile: Sendable, Equatable {
     }
 
     /// Why a profile cannot be read.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Not a signed profile: the CMS reader's reason.
         case notSigned(String)
         /// The content is not a property list dictionary.
         case notADictionary
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notSigned(let reason): return "not a signed provisioning profile: \(reason)"
             case .notADictionary: return "its property list does not parse as a dictionary"
@@ -36,31 +37,31 @@ public struct ProvisioningProfile: Sendable, Equatable {
     }
 
     /// `UUID`: the name Xcode installs it under (`<UUID>.mobileprovision`).
-    public var uuid: String
+    package var uuid: String
     /// `Name`, what ExportOptions' `provisioningProfiles` may refer to.
-    public var name: String
+    package var name: String
     /// `TeamIdentifier` (else `ApplicationIdentifierPrefix`), first entry; empty when neither is there.
-    public var teamID: String
+    package var teamID: String
     /// `TeamName`.
-    public var teamName: String
+    package var teamName: String
     /// `Entitlements.application-identifier`, `TEAMID.com.example.app` or a wildcard `TEAMID.*`; nil when missing.
-    public var applicationIdentifier: String?
+    package var applicationIdentifier: String?
     /// What it is for.
-    public var type: ProfileType
+    package var type: ProfileType
     /// `ExpirationDate`; nil when missing.
-    public var expirationDate: Date?
+    package var expirationDate: Date?
     /// `ProvisionedDevices`.
-    public var devices: [String]
+    package var devices: [String]
     /// `ProvisionsAllDevices`.
-    public var provisionsAllDevices: Bool
+    package var provisionsAllDevices: Bool
     /// `Entitlements.get-task-allow`.
-    public var getTaskAllow: Bool
+    package var getTaskAllow: Bool
     /// `DeveloperCertificates`: the DER certificates whose keys may sign with the profile.
-    public var developerCertificates: [[UInt8]]
+    package var developerCertificates: [[UInt8]]
 
     /// Reads a profile from the bytes of a `.mobileprovision` file.
     /// - Throws: ``Failure``.
-    public init(data: Data) throws(Failure) {
+    package init(data: Data) throws(Failure) {
         guard let plist = Self.propertyList(in: data) else {
             var reason = "it holds no property list"
             do { _ = try CMSSignedData.content(of: [UInt8](data)) } catch { reason = error.description }
@@ -93,35 +94,35 @@ public struct ProvisioningProfile: Sendable, Equatable {
 
     /// Reads the profile at `path`.
     /// - Throws: ``Failure``, or the file system's error.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         try self.init(data: try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// The bundle identifier part of the application identifier (`com.example.app`, `*`, `com.example.*`): what
     /// follows the team prefix.
-    public var bundleIdentifierPattern: String? {
+    package var bundleIdentifierPattern: String? {
         guard let identifier = applicationIdentifier else { return nil }
         return identifier.firstIndex(of: ".").map { String(identifier[identifier.index(after: $0)...]) } ?? ""
     }
 
     /// Whether the profile is a wildcard one (`TEAMID.*`, `TEAMID.com.example.*`).
-    public var isWildcard: Bool { bundleIdentifierPattern?.hasSuffix("*") ?? false }
+    package var isWildcard: Bool { bundleIdentifierPattern?.hasSuffix("*") ?? false }
 
     /// Whether the profile's application identifier covers `bundleID`, exactly or by a wildcard.
-    public func matches(bundleID: String) -> Bool {
+    package func matches(bundleID: String) -> Bool {
         guard let pattern = bundleIdentifierPattern else { return false }
         return pattern == "*" || pattern == bundleID || (pattern.hasSuffix(".*") && bundleID.hasPrefix(String(pattern.dropLast())))
     }
 
     /// Whether the profile has expired at `now` (a profile without an expiry counts as expired).
-    public func isExpired(at now: Date) -> Bool {
+    package func isExpired(at now: Date) -> Bool {
         guard let expirationDate else { return true }
         return expirationDate <= now
     }
 
     /// Why the profile cannot be used at `now`, worded once for `gate.ipa` and `signing.profile`: expired, or no
     /// expiry at all; nil while it is valid. `label` names the profile in the message.
-    public func expiryProblem(at now: Date, label: String) -> String? {
+    package func expiryProblem(at now: Date, label: String) -> String? {
         guard let expirationDate else { return "\(label) has no ExpirationDate" }
         guard expirationDate <= now else { return nil }
         return "\(label) expired on \(Timestamp.iso8601(expirationDate)) (now \(Timestamp.iso8601(now)))"
@@ -129,7 +130,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
 
     /// The property list inside a CMS-signed provisioning profile: its eContent, else the bytes from `<?xml` to
     /// `</plist>`.
-    public static func propertyList(in data: Data) -> Data? {
+    package static func propertyList(in data: Data) -> Data? {
         let bytes = [UInt8](data)
         if let content = try? CMSSignedData.content(of: bytes) { return Data(content) }
         guard let start = find(Array("<?xml".utf8), in: bytes, from: 0) else { return nil }

@@ -1,22 +1,22 @@
 /// One entry of a zip, as libarchive reads it from the central directory.
-public struct ZipEntry: Sendable, Equatable, Codable {
+package struct ZipEntry: Sendable, Equatable, Codable {
     /// What an entry is.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         case file, directory, symlink, other
     }
 
     /// The entry's name, without the trailing `/` folders carry in the zip.
-    public var path: String
+    package var path: String
     /// File, folder, link or other.
-    public var kind: Kind
+    package var kind: Kind
     /// Uncompressed size of a file's data (0 for folders and links).
-    public var size: Int64
+    package var size: Int64
     /// Permission bits (`0o755`), without the file type.
-    public var permissions: UInt32
+    package var permissions: UInt32
     /// Where a link points, exactly as stored.
-    public var symlinkTarget: String?
+    package var symlinkTarget: String?
 
-    public init(path: String, kind: Kind, size: Int64, permissions: UInt32, symlinkTarget: String? = nil) {
+    package init(path: String, kind: Kind, size: Int64, permissions: UInt32, symlinkTarget: String? = nil) {
         self.path = path
         self.kind = kind
         self.size = size

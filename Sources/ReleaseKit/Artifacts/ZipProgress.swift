@@ -1,15 +1,15 @@
 /// How far a zip has got.
-public struct ZipProgress: Sendable, Equatable {
+package struct ZipProgress: Sendable, Equatable {
     /// File bytes read and compressed so far.
-    public var bytesDone: Int64
+    package var bytesDone: Int64
     /// File bytes in the whole tree.
-    public var bytesTotal: Int64
+    package var bytesTotal: Int64
     /// Entries written so far.
-    public var entriesDone: Int
+    package var entriesDone: Int
     /// Entries in the whole tree.
-    public var entriesTotal: Int
+    package var entriesTotal: Int
 
-    public init(bytesDone: Int64, bytesTotal: Int64, entriesDone: Int, entriesTotal: Int) {
+    package init(bytesDone: Int64, bytesTotal: Int64, entriesDone: Int, entriesTotal: Int) {
         self.bytesDone = bytesDone
         self.bytesTotal = bytesTotal
         self.entriesDone = entriesDone

@@ -9,16 +9,16 @@ import Foundation
 /// and sizes; a mismatch throws.
 ///
 /// Calls block: use it off the cooperative pool for big archives.
-public final class ZipReader {
+package final class ZipReader {
     /// The zip being read.
-    public let path: String
+    package let path: String
     private let pointer: OpaquePointer
     private var current: ZipEntry?
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Opens `path`.
     /// - Throws: ``ArchiveError`` when the file is missing or not a zip.
-    public init(path: String) throws(ArchiveError) {
+    package init(path: String) throws(ArchiveError) {
         self.path = path
         guard let archive = archive_read_new() else {
             throw ArchiveError.io(path: path, reason: "out of memory")
@@ -39,7 +39,7 @@ public final class ZipReader {
     }
 
     /// The next entry, or nil after the last one. Any unread data of the current entry is skipped.
-    public func next() throws(ArchiveError) -> ZipEntry? {
+    package func next() throws(ArchiveError) -> ZipEntry? {
         var entry: OpaquePointer?
         let status = archive_read_next_header(pointer, &entry)
         if status == ARCHIVE_EOF {
@@ -54,7 +54,7 @@ public final class ZipReader {
 
     /// Streams the rest of the current entry's data through `body` in chunks, then checks its CRC-32 and size.
     /// - Throws: ``ArchiveError`` on a corrupt entry (bad CRC, wrong size, bad deflate data), or what `body` throws.
-    public func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let name = current?.path ?? "?"
         while true {
             let count = archive_read_data(pointer, buffer.baseAddress, buffer.count)
@@ -74,7 +74,7 @@ public final class ZipReader {
     /// to gigabytes. Entries that may be large are streamed with ``readData(_:)`` instead.
     /// - Throws: ``ArchiveError/entryTooLarge(archive:entry:declaredSize:limit:)`` past `limit`; ``ArchiveError``
     ///   for a corrupt entry.
-    public func readAll(limit: Int) throws(ArchiveError) -> Data {
+    package func readAll(limit: Int) throws(ArchiveError) -> Data {
         let name = current?.path ?? "?"
         let declared = current?.size ?? 0
         guard declared <= Int64(limit) else {
@@ -99,7 +99,7 @@ public final class ZipReader {
 
     /// Up to `count` bytes from the current position of the current entry's data (the start, if nothing was
     /// read yet). No CRC check: the entry is not read to its end.
-    public func read(upTo count: Int) throws(ArchiveError) -> [UInt8] {
+    package func read(upTo count: Int) throws(ArchiveError) -> [UInt8] {
         let name = current?.path ?? "?"
         var result: [UInt8] = []
         result.reserveCapacity(min(count, 1 << 20))
@@ -116,7 +116,7 @@ public final class ZipReader {
     // MARK: Conveniences
 
     /// Every entry of the zip at `path`, in stored order.
-    public static func entries(at path: String) throws(ArchiveError) -> [ZipEntry] {
+    package static func entries(at path: String) throws(ArchiveError) -> [ZipEntry] {
         let reader = try ZipReader(path: path)
         var entries: [ZipEntry] = []
         while let entry = try reader.next() { entries.append(entry) }
@@ -125,7 +125,7 @@ public final class ZipReader {
 
     /// The first `count` bytes of entry `name` (for a Mach-O header inside an `.ipa`).
     /// - Throws: ``ArchiveError/entryNotFound(archive:entry:)`` when there is no such entry.
-    public static func prefix(of name: String, in path: String, count: Int) throws(ArchiveError) -> [UInt8] {
+    package static func prefix(of name: String, in path: String, count: Int) throws(ArchiveError) -> [UInt8] {
         let reader = try ZipReader(path: path)
         while let entry = try reader.next() {
             if entry.path == name { return try reader.read(upTo: count) }

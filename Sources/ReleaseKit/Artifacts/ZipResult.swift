@@ -1,17 +1,19 @@
-/// A finished zip: where it is, how big, its digest and how many entries it holds.
-public struct ZipResult: Sendable, Equatable, Codable {
-    /// Absolute path of the zip.
-    public var path: String
-    /// Size in bytes.
-    public var size: Int64
-    /// Lower-case hex SHA-256 of the zip.
-    public var sha256: String
-    /// Entries stored: files, folders and links.
-    public var entries: Int
-    /// Bytes of file data before compression.
-    public var uncompressedBytes: Int64
+import ReleaseSupport
 
-    public init(path: String, size: Int64, sha256: String, entries: Int, uncompressedBytes: Int64) {
+/// A finished zip: where it is, how big, its digest and how many entries it holds.
+package struct ZipResult: Sendable, Equatable, Codable {
+    /// Absolute path of the zip.
+    package var path: String
+    /// Size in bytes.
+    package var size: Int64
+    /// Lower-case hex SHA-256 of the zip.
+    package var sha256: String
+    /// Entries stored: files, folders and links.
+    package var entries: Int
+    /// Bytes of file data before compression.
+    package var uncompressedBytes: Int64
+
+    package init(path: String, size: Int64, sha256: String, entries: Int, uncompressedBytes: Int64) {
         self.path = path
         self.size = size
         self.sha256 = sha256
@@ -25,5 +27,5 @@ public struct ZipResult: Sendable, Equatable, Codable {
     }
 
     /// The zip as a run-report artifact.
-    public var artifact: Artifact { Artifact(path: path, size: size, sha256: sha256) }
+    package var artifact: Artifact { Artifact(path: path, size: size, sha256: sha256) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Lists what `zip -ry` would store for some sources: every file, folder and link, never following links.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Writes zips the way `zip -ry` does, compressing on every core.
 ///
@@ -12,13 +13,13 @@ import Foundation
 /// - With ``ZipOptions/reuse``, files whose bytes are already compressed in another zip are copied from it.
 /// - The zip is written to a temporary file beside the output and renamed over it at the end: a failure or a
 ///   cancellation leaves no partial file, and readers never see half a zip.
-public struct ZipWriter: Sendable {
+package struct ZipWriter: Sendable {
     /// Size of the chunks file data is read and compressed in.
     static let chunkSize = ZipDeflatePool.chunkSize
 
-    public let options: ZipOptions
+    package let options: ZipOptions
 
-    public init(options: ZipOptions) {
+    package init(options: ZipOptions) {
         self.options = options
     }
 
@@ -30,7 +31,7 @@ public struct ZipWriter: Sendable {
     ///   - isCancelled: Polled between entries and chunks; when it returns true the call throws
     ///     `CancellationError` and removes its temporary file.
     /// - Throws: ``ArchiveError``, or `CancellationError`.
-    public func write(
+    package func write(
         sources: [String],
         to output: String,
         progress: (ZipProgress) -> Void = { _ in },
@@ -130,7 +131,7 @@ public struct ZipWriter: Sendable {
     /// Zips `sources` into `output` on a thread of its own, stopping (with no partial file) when the task is
     /// cancelled.
     /// - Throws: ``ArchiveError``, or `CancellationError`.
-    public func write(
+    package func write(
         sources: [String],
         to output: String,
         progress: @escaping @Sendable (ZipProgress) -> Void = { _ in }

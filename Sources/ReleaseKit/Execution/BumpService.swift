@@ -1,8 +1,11 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseSupport
+import ReleaseVersioning
 
 /// What `release bump` needs from the terminal it runs on: where its lines go, the menu, the confirmation, and
 /// holding off Ctrl-C while files are renamed. The executable gives the real terminal; tests record.
-public protocol BumpConsole: CommandConsole {
+package protocol BumpConsole: CommandConsole {
     /// Whether a person can answer: standard input is a terminal.
     var isInteractive: Bool { get }
     /// Runs the version menu.
@@ -16,31 +19,31 @@ public protocol BumpConsole: CommandConsole {
 /// `release bump`'s whole flow once the command line is parsed: choose the next version (from the menu or the
 /// request), preview, confirm, write the files in one transaction, then branch, commit and push. The command only
 /// turns its arguments into a ``Request`` and the returned code into its exit status.
-public struct BumpService: Sendable {
+package struct BumpService: Sendable {
     /// What the command line asked for (already checked for contradictions by the command).
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// `major`, `minor`, `patch`, `build` or a version; nil: ask with the menu.
-        public var choice: String?
+        package var choice: String?
         /// The build number strategy as written (`--build`); nil: `increment`.
-        public var build: String?
-        public var project: String?
-        public var file: String?
-        public var targets: [String]
+        package var build: String?
+        package var project: String?
+        package var file: String?
+        package var targets: [String]
         /// Create the release branch and commit.
-        public var branch: Bool
-        public var branchPattern: String?
-        public var message: String?
-        public var push: Bool
-        public var remote: String?
+        package var branch: Bool
+        package var branchPattern: String?
+        package var message: String?
+        package var push: Bool
+        package var remote: String?
         /// Write without asking.
-        public var yes: Bool
-        public var dryRun: Bool
+        package var yes: Bool
+        package var dryRun: Bool
         /// Print what changed as JSON on standard output.
-        public var json: Bool
+        package var json: Bool
         /// Write a version below the project's current one (refused otherwise).
-        public var allowDowngrade: Bool
+        package var allowDowngrade: Bool
 
-        public init(
+        package init(
             choice: String? = nil, build: String? = nil, project: String? = nil, file: String? = nil, targets: [String] = [],
             branch: Bool = true, branchPattern: String? = nil, message: String? = nil, push: Bool = false,
             remote: String? = nil, yes: Bool = false, dryRun: Bool = false, json: Bool = false, allowDowngrade: Bool = false
@@ -63,13 +66,13 @@ public struct BumpService: Sendable {
     }
 
     /// The checkout the bump writes to.
-    public let directory: String
-    public let environment: [String: String]
-    public let console: any BumpConsole
+    package let directory: String
+    package let environment: [String: String]
+    package let console: any BumpConsole
     /// When the bump happens (for `timestamp` build numbers).
-    public let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
 
-    public init(directory: String, environment: [String: String], console: any BumpConsole, now: @escaping @Sendable () -> Date = Date.init) {
+    package init(directory: String, environment: [String: String], console: any BumpConsole, now: @escaping @Sendable () -> Date = Date.init) {
         self.directory = directory
         self.environment = environment
         self.console = console
@@ -85,7 +88,7 @@ public struct BumpService: Sendable {
     /// - Throws: ``CommandFailure``: 64 (a bad command line: nothing chosen without a terminal, no terminal to confirm
     ///   on, an unknown target), 1 (failed or cancelled) or 130 (interrupted in the menu); a problem said on the
     ///   console already is ``CommandFailure/Cause/reported``.
-    public func run(_ request: Request) async throws(CommandFailure) {
+    package func run(_ request: Request) async throws(CommandFailure) {
         if request.choice == nil, !console.isInteractive {
             throw .usage(
                 """

@@ -1,15 +1,19 @@
 import Foundation
+import ReleaseApple
+import ReleasePlanning
+import ReleaseSupport
+import ReleaseVersioning
 
 /// What `release run` and a writing `release bump` do before they read or change anything in a checkout: take its
 /// lock (``CheckoutLock``: one at a time), then clean up after a run that died while holding it (`kill -9`, a crash,
 /// a power cut): stop the process groups of the steps it left running, which would otherwise race this run, and roll
 /// back the bump it was in the middle of (``FileTransaction/recover(journal:checkout:)``), so this run bumps once, from where
 /// the project was. Dry runs, `plan` and `validate` change nothing and take no lock.
-public enum CheckoutRecovery {
+package enum CheckoutRecovery {
     /// The lock, held until ``CheckoutLock/release()``, and what was recovered (one line each, for the user).
-    public struct Session: Sendable {
-        public let lock: CheckoutLock
-        public let notes: [String]
+    package struct Session: Sendable {
+        package let lock: CheckoutLock
+        package let notes: [String]
     }
 
     /// The most process groups of a dead run that are looked at: a run has at most `--jobs` steps at once.
@@ -19,7 +23,7 @@ public enum CheckoutRecovery {
     /// - Parameter grace: how long an orphaned process group has between SIGTERM and SIGKILL.
     /// - Throws: ``CheckoutLockError`` when another process holds the lock.
     /// - Parameter environment: for `security`, which takes a dead run's temporary keychain off the search list.
-    public static func begin(
+    package static func begin(
         in directory: String, command: String, grace: TimeInterval = 5, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> Session {
         let lock = try CheckoutLock.acquire(in: directory, command: command)

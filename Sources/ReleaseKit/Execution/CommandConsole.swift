@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a command's service writes: human lines on standard error, results on standard output. The executable gives
 /// the real terminal; tests record.
-public protocol CommandConsole: Sendable {
+package protocol CommandConsole: Sendable {
     /// Writes human output (standard error) as is.
     func write(_ text: String)
     /// Writes a program result (standard output) as is.
@@ -11,7 +11,7 @@ public protocol CommandConsole: Sendable {
 
 extension CommandConsole {
     /// Writes `text` and a newline to human output.
-    public func line(_ text: String) {
+    package func line(_ text: String) {
         write(text + "\n")
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 import Synchronization
 
 /// Human output on standard error: colour and a live status line on a terminal, plain timestamped lines
 /// otherwise (CI logs, files).
-public final class ConsoleReporter: RunReporter {
+package final class ConsoleReporter: RunReporter {
     /// How to draw.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// A terminal: colour, symbols, a status line with the running steps and progress.
         case terminal
         /// Plain lines, each with a UTC timestamp.
@@ -40,7 +42,7 @@ public final class ConsoleReporter: RunReporter {
     /// - Parameters:
     ///   - colour: on a terminal, whether to paint (false when `NO_COLOR` is set).
     ///   - timestamps: in plain style, whether each line starts with its UTC time.
-    public init(
+    package init(
         style: Style, colour: Bool = true, timestamps: Bool = true,
         write: @escaping @Sendable (String) -> Void = Terminal.writeError,
         clock: @escaping @Sendable () -> Date = Date.init
@@ -52,7 +54,7 @@ public final class ConsoleReporter: RunReporter {
         self.clock = clock
     }
 
-    public func report(_ event: RunEvent) {
+    package func report(_ event: RunEvent) {
         if style == .terminal { manageTicker(event) }
         state.withLock { state in
             var text = ""
@@ -220,7 +222,7 @@ public final class ConsoleReporter: RunReporter {
     }
 
     /// Lines describing one planned effect.
-    public static func describe(_ effect: PlannedEffect) -> [String] {
+    package static func describe(_ effect: PlannedEffect) -> [String] {
         switch effect {
         case .command(let argv, let directory):
             return ["run: " + ShellQuoting.commandLine(argv) + (directory.map { "  (in \($0))" } ?? "")]

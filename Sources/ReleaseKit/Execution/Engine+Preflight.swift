@@ -1,4 +1,8 @@
 import Foundation
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 import Synchronization
 
 /// Preflight: every step's `verify`, then its `plan`, against the outputs the steps before it promise; what a step

@@ -1,4 +1,7 @@
 import Foundation
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
 import Synchronization
 
 /// The scheduler: steps in parallel up to `--jobs` as what they need finishes, gates, `always` steps, `skip_if`, and

@@ -1,4 +1,8 @@
 import Foundation
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 import Synchronization
 
 /// One step: taken from the journal, described (dry run) or run, with its retries and timeout; the run status a

@@ -1,4 +1,8 @@
 import Foundation
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 import Synchronization
 
 /// Executes a ``Plan``: preflight (every step's `verify`, then `plan`), then the steps in parallel up to
@@ -7,8 +11,8 @@ import Synchronization
 /// A dry run is the preflight of a real run followed by the same scheduler, in which steps that change things
 /// report what they would do and read-only steps (gates, inspections) really run once what they depend on
 /// really ran. So a dry run can only claim what a real run would check too.
-public final class Engine: Sendable {
-    public let plan: Plan
+package final class Engine: Sendable {
+    package let plan: Plan
     let bus: EventBus
     let masker: SecretMasker
     let control = Mutex<Control>(Control())
@@ -33,7 +37,7 @@ public final class Engine: Sendable {
 
     /// - Parameter masker: the masker the plan's interpolator registers secrets with.
     /// - Parameter journal: the previous run's journal for `--resume`; a fresh one is kept for real runs.
-    public init(plan: Plan, reporter: any RunReporter, masker: SecretMasker, journal: RunJournal? = nil) {
+    package init(plan: Plan, reporter: any RunReporter, masker: SecretMasker, journal: RunJournal? = nil) {
         self.plan = plan
         self.bus = EventBus(reporter: reporter, masker: masker)
         self.masker = masker
@@ -54,7 +58,7 @@ public final class Engine: Sendable {
 
     /// Interrupts the run (SIGINT/SIGTERM): running steps are cancelled (their processes killed), nothing new
     /// starts except `always` steps, which run once what they need has stopped.
-    public func interrupt() {
+    package func interrupt() {
         let tasks = control.withLock { state -> [Task<StepResult, Never>] in
             state.interrupted = true
             return state.running.values.filter { !$0.always }.map(\.task)
@@ -65,7 +69,7 @@ public final class Engine: Sendable {
     /// A second interrupt (Ctrl-C during cleanup): cancels every running step, `always` steps included, so their
     /// process groups are stopped before `release` exits, and skips the teardowns not yet run (each is reported
     /// as not undone). The run still ends normally, so its summary and report are written.
-    public func abort() {
+    package func abort() {
         let tasks = control.withLock { state -> [Task<StepResult, Never>] in
             state.interrupted = true
             state.aborted = true
@@ -78,7 +82,7 @@ public final class Engine: Sendable {
     var isAborted: Bool { control.withLock { $0.aborted } }
 
     /// Runs the plan to the end and returns what happened. Never throws: every failure is a step result.
-    public func run() async -> RunResult {
+    package func run() async -> RunResult {
         let started = Date()
         let definition = plan.pipeline.definition
         bus.emit(

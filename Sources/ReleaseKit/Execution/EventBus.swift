@@ -1,3 +1,4 @@
+import ReleaseSupport
 import Synchronization
 
 /// Delivers events to a reporter one at a time, from whichever task produced them, with every secret masked

@@ -1,32 +1,36 @@
 import Foundation
+import ReleaseHTTP
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSupport
 
 /// `release export`'s whole flow once the command line is parsed, for every engine: load the pipeline, choose where
 /// the jobs get `release`, render the engine's file, write it (or print it) and say what it holds. The command only
 /// turns its arguments into a ``Request``.
-public struct ExportService: Sendable {
+package struct ExportService: Sendable {
     /// The CI engines a pipeline exports to.
-    public enum Engine: String, Sendable, CaseIterable {
+    package enum Engine: String, Sendable, CaseIterable {
         case githubActions = "github-actions"
         case gitlabCI = "gitlab-ci"
     }
 
     /// What the command line asked for.
-    public struct Request: Sendable {
-        public var engine: Engine
+    package struct Request: Sendable {
+        package var engine: Engine
         /// A pipeline file or name; nil: the default.
-        public var pipeline: String?
+        package var pipeline: String?
         /// The profile every job runs with; nil: the profiles choose by branch.
-        public var profile: String?
+        package var profile: String?
         /// Where to write the file; nil: standard output.
-        public var output: String?
+        package var output: String?
         /// `--tool-source`, overriding the pipeline's `tool` block.
-        public var toolSource: String?
+        package var toolSource: String?
         /// Attest the provenance of every published file (GitHub Actions).
-        public var attest: Bool
+        package var attest: Bool
         /// `LABEL=TAG[,TAG]` mappings of runner labels to GitLab runner tags, as written.
-        public var runnerTags: [String]
+        package var runnerTags: [String]
 
-        public init(
+        package init(
             engine: Engine, pipeline: String? = nil, profile: String? = nil, output: String? = nil, toolSource: String? = nil,
             attest: Bool = false, runnerTags: [String] = []
         ) {
@@ -41,11 +45,11 @@ public struct ExportService: Sendable {
     }
 
     /// The folder the command runs in.
-    public let directory: String
-    public let environment: [String: String]
-    public let console: any CommandConsole
+    package let directory: String
+    package let environment: [String: String]
+    package let console: any CommandConsole
 
-    public init(directory: String, environment: [String: String], console: any CommandConsole) {
+    package init(directory: String, environment: [String: String], console: any CommandConsole) {
         self.directory = directory
         self.environment = environment
         self.console = console
@@ -54,7 +58,7 @@ public struct ExportService: Sendable {
     /// Exports the pipeline.
     /// - Throws: ``CommandFailure``: an invalid pipeline or `tool` block (65), a bad option (64), a file that cannot
     ///   be written (1).
-    public func run(_ request: Request) async throws(CommandFailure) {
+    package func run(_ request: Request) async throws(CommandFailure) {
         let validated = try await PipelineLoader.load(request.pipeline, directory: directory, environment: environment)
         // Paths in the file and its header are relative to the repository's top, where the jobs run: the same
         // pipeline exports the same bytes from any folder and any checkout.

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 import Synchronization
 
 /// Output for GitHub Actions (`GITHUB_ACTIONS=true`): every line as it comes, so a 20-minute build shows its
@@ -9,7 +11,7 @@ import Synchronization
 /// (`[zip] …`) outside any group; a group open when a second step starts is closed first. Failures become `::error`
 /// annotations the moment they are known (preflight problems included). No line carries a timestamp of ours:
 /// Actions stamps every line itself, so all of them read the same.
-public final class GitHubActionsReporter: RunReporter {
+package final class GitHubActionsReporter: RunReporter {
     private let write: @Sendable (String) -> Void
     private let plain: ConsoleReporter
     private let state = Mutex<State>(State())
@@ -26,12 +28,12 @@ public final class GitHubActionsReporter: RunReporter {
         var preflightReported: Set<String> = []
     }
 
-    public init(write: @escaping @Sendable (String) -> Void = Terminal.writeError) {
+    package init(write: @escaping @Sendable (String) -> Void = Terminal.writeError) {
         self.write = write
         self.plain = ConsoleReporter(style: .plain, timestamps: false, write: write)
     }
 
-    public func report(_ event: RunEvent) {
+    package func report(_ event: RunEvent) {
         state.withLock { state in
             switch event {
             case .runStarted, .runFinished:

@@ -1,8 +1,12 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
+import ReleaseVersioning
 
 /// What `release init` needs from the terminal it runs on: where its lines go and the questions it asks. The
 /// executable gives the real terminal; tests record.
-public protocol InitConsole: CommandConsole {
+package protocol InitConsole: CommandConsole {
     /// Whether a person can answer: standard input is a terminal.
     var isInteractive: Bool { get }
     /// A line typed in answer to a question, or nil at the end of input.
@@ -12,26 +16,26 @@ public protocol InitConsole: CommandConsole {
 /// `release init`'s whole flow once the command line is parsed: inspect the repository, ask (on a terminal) with what
 /// it found pre-filled, say what it chose and why, and write the starter pipeline, its schema and the ignore line,
 /// never overwriting. The command only turns its arguments into a ``Request``.
-public struct InitService: Sendable {
+package struct InitService: Sendable {
     /// What the command line answered already (nil: found in the repository, or asked).
-    public struct Request: Sendable {
-        public var project: String?
-        public var workspace: String?
-        public var scheme: String?
-        public var target: String?
-        public var platform: String?
+    package struct Request: Sendable {
+        package var project: String?
+        package var workspace: String?
+        package var scheme: String?
+        package var target: String?
+        package var platform: String?
         /// `owner/name`, or `-` for none.
-        public var repository: String?
+        package var repository: String?
         /// `api-key`, `files` or `sync`, as written.
-        public var signing: String?
-        public var team: String?
-        public var testflightGroup: String?
+        package var signing: String?
+        package var team: String?
+        package var testflightGroup: String?
         /// The macOS runner label exported jobs run on.
-        public var runner: String?
+        package var runner: String?
         /// Take every default without asking.
-        public var yes: Bool
+        package var yes: Bool
 
-        public init(
+        package init(
             project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil,
             repository: String? = nil, signing: String? = nil, team: String? = nil, testflightGroup: String? = nil,
             runner: String? = nil, yes: Bool = false
@@ -51,10 +55,10 @@ public struct InitService: Sendable {
     }
 
     /// The repository's folder.
-    public let directory: String
-    public let console: any InitConsole
+    package let directory: String
+    package let console: any InitConsole
 
-    public init(directory: String, console: any InitConsole) {
+    package init(directory: String, console: any InitConsole) {
         self.directory = directory
         self.console = console
     }
@@ -62,7 +66,7 @@ public struct InitService: Sendable {
     /// Writes the starter pipeline.
     /// - Throws: ``CommandFailure``: a bad answer, no terminal to ask on without `yes`, or a repository it cannot
     ///   read (64); a pipeline that exists already or a file it cannot write (1). Nothing is written then.
-    public func run(_ request: Request) throws(CommandFailure) {
+    package func run(_ request: Request) throws(CommandFailure) {
         let (project, workspace, scheme, target, platform) = (request.project, request.workspace, request.scheme, request.target, request.platform)
         let (repository, signing, team, testflightGroup, runner) = (request.repository, request.signing, request.team, request.testflightGroup, request.runner)
         let pipelinePath = PipelineLocator.defaultPath
@@ -222,7 +226,7 @@ public struct InitService: Sendable {
     }
 
     /// `manual style in DuckDuckGo, ShareExtension; identity iPhone Distribution in …`.
-    public static func describe(_ signing: RepositoryInspection.Signing?) -> String {
+    package static func describe(_ signing: RepositoryInspection.Signing?) -> String {
         guard let signing else { return "unknown" }
         var parts: [String] = []
         if !signing.manual.isEmpty { parts.append("manual style in \(signing.manual.joined(separator: ", "))") }

@@ -1,15 +1,17 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// `--log-format json`: one JSON object per event and line on standard output, for log collectors and `jq`.
 ///
 /// Every event has `event` and `time`; one key per concept: the step is always `step`, its kind `kind`, a message
 /// `message`. The events and their keys are listed in Pipelines/README.md ("JSON events").
-public final class JSONLinesReporter: RunReporter {
+package final class JSONLinesReporter: RunReporter {
     private let write: @Sendable (String) -> Void
     private let masker: SecretMasker
     private let clock: @Sendable () -> Date
 
-    public init(
+    package init(
         masker: SecretMasker, write: @escaping @Sendable (String) -> Void = Terminal.writeOutput,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -18,7 +20,7 @@ public final class JSONLinesReporter: RunReporter {
         self.clock = clock
     }
 
-    public func report(_ event: RunEvent) {
+    package func report(_ event: RunEvent) {
         var object: [String: Any]
         switch event {
         case .runStarted(let pipeline, let file, let profile, let reason, let branch, let dryRun, let steps):
@@ -55,7 +57,7 @@ public final class JSONLinesReporter: RunReporter {
 
     /// Writes one event that is not a ``RunEvent`` (the rehearsal's summary), with its time.
     /// - Parameter object: the event's keys, `event` among them.
-    public func emit(_ object: [String: Any]) {
+    package func emit(_ object: [String: Any]) {
         var object = object
         object["time"] = Timestamp.iso8601(clock(), milliseconds: true)
         write(RunReport.encode(object, pretty: false, masker: masker) + "\n")

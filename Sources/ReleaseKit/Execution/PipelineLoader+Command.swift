@@ -1,11 +1,13 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSteps
 
 extension PipelineLoader {
     /// Loads and validates the pipeline a command names: `pipeline` is a path, or a name resolved as
     /// `Pipelines/NAME.json` (nil: the default), with the plugins this machine can describe.
     /// - Throws: ``CommandFailure`` (exit 65) with every problem, and a hint to run `release init` when the default
     ///   pipeline does not exist yet.
-    public static func load(
+    package static func load(
         _ pipeline: String?, extraVariables: Set<String> = [], directory: String, environment: [String: String]
     ) async throws(CommandFailure) -> ValidatedPipeline {
         let path = PipelineLocator.resolve(pipeline, in: directory)
@@ -26,7 +28,7 @@ extension PipelineLoader {
 
 extension PluginResolver {
     /// Describes external step plugins with answers cached in the user's cache folder.
-    public static func describing(directory: String, environment: [String: String]) -> PluginResolver {
+    package static func describing(directory: String, environment: [String: String]) -> PluginResolver {
         PluginResolver(describer: PluginDescriber(cacheFile: PluginDescriber.userCacheFile, environment: environment), directory: directory)
     }
 }

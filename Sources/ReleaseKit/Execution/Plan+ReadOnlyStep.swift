@@ -1,3 +1,8 @@
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
+
 extension Plan {
     /// `planned` built as a step of type `S` from its resolved options, with a context for reading only (a dry run's
     /// preflight, so nothing changes): what `release signing status` and `release rollout status` assess.

@@ -1,36 +1,41 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleasePlanning
+import ReleaseSentry
+import ReleaseSteps
+import ReleaseSupport
 
 /// `release rollout status`: for every `appstore.rollout` step with `action: guard` of a planned pipeline, where the
 /// phased release is, the health numbers today, what the guard would decide with them, and the last decision it
 /// recorded (the git note on the release's tag). Read-only: App Store Connect and Sentry are only read, nothing is
 /// paused or resumed, and no note is written (the notes ref is fetched, a local copy of the remote's record).
-public struct RolloutStatus: PipelineStatus {
+package struct RolloutStatus: PipelineStatus {
     /// One guard step.
-    public struct Entry: Sendable {
-        public var stepID: String
-        public var bundleID = ""
-        public var version = ""
+    package struct Entry: Sendable {
+        package var stepID: String
+        package var bundleID = ""
+        package var version = ""
         /// Why the step runs not in this plan (a false `when`), if it does not.
-        public var skipped: String?
-        public var phasedState = ""
-        public var day = 0
-        public var health: RolloutHealth?
+        package var skipped: String?
+        package var phasedState = ""
+        package var day = 0
+        package var health: RolloutHealth?
         /// What the guard would decide now, and why.
-        public var wouldDecide: RolloutDecision.Kind?
-        public var reason = ""
-        public var tag: String?
+        package var wouldDecide: RolloutDecision.Kind?
+        package var reason = ""
+        package var tag: String?
         /// The last check the note records.
-        public var last: RolloutGuardState.Check?
-        public var consecutiveHealthy = 0
-        public var pausedByGuard = false
+        package var last: RolloutGuardState.Check?
+        package var consecutiveHealthy = 0
+        package var pausedByGuard = false
         /// Why it could not be read (bad options, a refused token, a note that is not the guard's).
-        public var error: String?
+        package var error: String?
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Looks at every guard step of `plan`, in order.
-    public static func assess(_ plan: Plan) async -> RolloutStatus {
+    package static func assess(_ plan: Plan) async -> RolloutStatus {
         var entries: [Entry] = []
         for planned in plan.steps where planned.kind.kind == AppStoreRolloutStep.kind {
             var entry = Entry(stepID: planned.id)
@@ -59,10 +64,10 @@ public struct RolloutStatus: PipelineStatus {
     }
 
     /// Whether every guard could be read.
-    public var succeeded: Bool { entries.allSatisfy { $0.error == nil } }
+    package var succeeded: Bool { entries.allSatisfy { $0.error == nil } }
 
     /// The report for people.
-    public var text: String {
+    package var text: String {
         guard !entries.isEmpty else { return "the pipeline has no appstore.rollout step with 'action: guard'\n" }
         var lines: [String] = []
         for entry in entries {
@@ -90,7 +95,7 @@ public struct RolloutStatus: PipelineStatus {
     }
 
     /// The report for programs (`--json`).
-    public var json: [String: Any] {
+    package var json: [String: Any] {
         [
             "guards": entries.map { entry -> [String: Any] in
                 var object: [String: Any] = ["id": entry.stepID, "bundle_id": entry.bundleID, "version": entry.version]

@@ -1,31 +1,33 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// What a run that did not finish left behind, and how to pick it up: the last lines of a failed, rejected or
 /// interrupted run. A plain re-run converges too (`version.bump` keeps the bump it finds), but `--resume` also
 /// skips the steps that already succeeded.
-public struct RunAftermath: Sendable, Equatable {
+package struct RunAftermath: Sendable, Equatable {
     /// One step that finished and changed something, with what it changed: `Demo.xcodeproj/project.pbxproj`,
     /// `commit 1a2b3c4d5e6f`, `tag v7.1.4`.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// The step id.
-        public var step: String
+        package var step: String
         /// The step kind.
-        public var kind: String
+        package var kind: String
         /// Files it wrote, then the git objects it made.
-        public var items: [String]
+        package var items: [String]
     }
 
     /// The steps that finished and what each left changed, in run order.
-    public var changes: [Change]
+    package var changes: [Change]
     /// The command that resumes the run.
-    public var resumeCommand: String
+    package var resumeCommand: String
 
     /// The aftermath of `result`; `nil` when there is nothing to resume (success, dry run, nothing ran).
     /// - Parameters:
     ///   - result: the run.
     ///   - command: the argv that resumes it: the same pipeline, profile and variables, with `--resume`.
     ///   - workingDirectory: files inside it are shown relative to it.
-    public init?(_ result: RunResult, resumeCommand command: [String], workingDirectory: String? = nil) {
+    package init?(_ result: RunResult, resumeCommand command: [String], workingDirectory: String? = nil) {
         guard !result.dryRun, !result.preflightFailed, result.exitCode != ExitCodes.success else { return nil }
         var changes: [Change] = []
         for step in result.steps where step.status == .succeeded && !step.gate {
@@ -61,7 +63,7 @@ public struct RunAftermath: Sendable, Equatable {
     }
 
     /// The lines the console prints after the run's summary.
-    public var text: String {
+    package var text: String {
         var out = ""
         if changes.isEmpty {
             out += "no finished step left a file, commit or tag changed\n"

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// `release report --cost FILE…`: runner minutes per runner kind, and their price at list rates, from run reports
 /// (`release run --report`; a workflow of several jobs writes one per job).
@@ -10,42 +11,42 @@ import Foundation
 /// names (`runner`). The default rates are GitHub's list prices for the smallest hosted runners: Linux $0.006 and
 /// macOS $0.062 a minute; ``Prices`` overrides them (`--price macos=0.08`), and a kind with no price is counted in
 /// minutes and left unpriced.
-public struct RunCost: Sendable, Equatable {
+package struct RunCost: Sendable, Equatable {
     /// One report: one job.
-    public struct Job: Sendable, Equatable {
-        public var file: String
-        public var runner: String
-        public var seconds: Double
+    package struct Job: Sendable, Equatable {
+        package var file: String
+        package var runner: String
+        package var seconds: Double
         /// Whole minutes billed: the seconds rounded up (a job that started is at least one minute).
-        public var minutes: Int
+        package var minutes: Int
         /// Seconds each step ran (every step of one job ran on its runner).
-        public var stepSeconds: Double
+        package var stepSeconds: Double
     }
 
     /// The minutes and price of one runner kind.
-    public struct Runner: Sendable, Equatable {
-        public var kind: String
-        public var jobs: Int
-        public var seconds: Double
-        public var minutes: Int
+    package struct Runner: Sendable, Equatable {
+        package var kind: String
+        package var jobs: Int
+        package var seconds: Double
+        package var minutes: Int
         /// USD a minute; nil when unknown.
-        public var rate: Double?
-        public var price: Double? { rate.map { Double(minutes) * $0 } }
+        package var rate: Double?
+        package var price: Double? { rate.map { Double(minutes) * $0 } }
     }
 
     /// USD per minute by runner kind.
-    public struct Prices: Sendable, Equatable {
+    package struct Prices: Sendable, Equatable {
         /// GitHub's list prices for the smallest hosted runners (Linux 2-core, macOS 3-core M1).
-        public static let githubList: [String: Double] = ["linux": 0.006, "macos": 0.062]
-        public var perMinute: [String: Double]
+        package static let githubList: [String: Double] = ["linux": 0.006, "macos": 0.062]
+        package var perMinute: [String: Double]
 
-        public init(perMinute: [String: Double] = githubList) {
+        package init(perMinute: [String: Double] = githubList) {
             self.perMinute = perMinute
         }
 
         /// The list prices with `overrides` (`KIND=USD`, e.g. `macos=0.08`) applied.
         /// - Throws: ``RunCostError/badPrice(_:)``.
-        public init(overrides: [String]) throws {
+        package init(overrides: [String]) throws {
             var prices = Self.githubList
             for text in overrides {
                 let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
@@ -59,24 +60,24 @@ public struct RunCost: Sendable, Equatable {
     }
 
     /// The largest report read (a report lists every step's outputs and effects, but not megabytes of them).
-    public static let maxReportSize = 32 << 20
+    package static let maxReportSize = 32 << 20
     /// The longest run accepted: GitHub ends a job after 6 hours, a laptop run may take longer, none takes a year.
     static let maxSeconds = 366.0 * 24 * 3600
 
-    public var jobs: [Job]
-    public var runners: [Runner]
+    package var jobs: [Job]
+    package var runners: [Runner]
 
-    public var totalPrice: Double? {
+    package var totalPrice: Double? {
         runners.contains { $0.rate == nil } ? nil : runners.reduce(0) { $0 + ($1.price ?? 0) }
     }
 
     /// Reads and prices the reports at `files`.
     /// - Throws: ``RunCostError`` naming the file and JSON path of the first problem.
-    public static func read(files: [String], prices: Prices = Prices()) throws -> RunCost {
+    package static func read(files: [String], prices: Prices = Prices()) throws -> RunCost {
         try RunCost(jobs: files.map(job), prices: prices)
     }
 
-    public init(jobs: [Job], prices: Prices = Prices()) {
+    package init(jobs: [Job], prices: Prices = Prices()) {
         self.jobs = jobs
         var runners: [String: Runner] = [:]
         for job in jobs {
@@ -90,7 +91,7 @@ public struct RunCost: Sendable, Equatable {
     }
 
     /// Whole minutes GitHub bills a job of `seconds`.
-    public static func billedMinutes(_ seconds: Double) -> Int {
+    package static func billedMinutes(_ seconds: Double) -> Int {
         max(1, Int((seconds / 60).rounded(.up)))
     }
 
@@ -161,7 +162,7 @@ public struct RunCost: Sendable, Equatable {
     // MARK: Output
 
     /// For programs (`--json`).
-    public var json: [String: Any] {
+    package var json: [String: Any] {
         [
             "jobs": jobs.map { job -> [String: Any] in
                 ["file": job.file, "runner": job.runner, "seconds": job.seconds, "minutes": job.minutes]
@@ -181,7 +182,7 @@ public struct RunCost: Sendable, Equatable {
     }
 
     /// For people: a line per job, a line per runner kind, the total.
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         for job in jobs {
             lines.append("\(job.file): \(job.runner), \(DurationFormat.string(seconds: job.seconds)) -> \(job.minutes) min")

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 extension RunEvent {
     /// The event with every secret masked in its texts: messages, planned effects (a dry run's command lines,

@@ -1,7 +1,8 @@
 import Foundation
+import ReleaseSteps
 
 /// What the engine tells reporters, in order. Every text in it is already masked.
-public enum RunEvent: Sendable {
+package enum RunEvent: Sendable {
     case runStarted(pipeline: String, file: String, profile: String?, profileReason: String, branch: String?, dryRun: Bool, steps: [String])
     /// A step's `verify` failed before anything ran.
     case preflightFailed(step: String, message: String)

@@ -1,4 +1,8 @@
 import Foundation
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 import Synchronization
 
 /// What `--resume` reads: the steps that succeeded in the last real run, with a fingerprint of their resolved
@@ -22,11 +26,11 @@ import Synchronization
 /// (edited, forged, written under another key) is refused as a whole with ``RunJournalError/untrusted(path:reason:)``,
 /// never trusted: a forged line once made `--resume` skip a rejecting gate. The file itself is read only when it is
 /// this user's regular file, not a symlink.
-public final class RunJournal: Sendable {
-    public struct Entry: Codable, Sendable, Equatable {
-        public var fingerprint: String
-        public var outputs: [String: OutputValue]
-        public var artifacts: [Artifact]
+package final class RunJournal: Sendable {
+    package struct Entry: Codable, Sendable, Equatable {
+        package var fingerprint: String
+        package var outputs: [String: OutputValue]
+        package var artifacts: [Artifact]
     }
 
     struct Contents: Codable {
@@ -41,11 +45,11 @@ public final class RunJournal: Sendable {
         var waiting: [String: String] = [:]
     }
 
-    public let path: String
+    package let path: String
     /// The run's working directory: recorded paths inside it are stored relative to it.
-    public let workspace: String
+    package let workspace: String
     /// What signs the lines.
-    public let key: RunJournalKey
+    package let key: RunJournalKey
     private let contents: Mutex<Contents>
     /// The header line this process wrote (what its step lines are bound to).
     private let headerLine = Mutex<Data?>(nil)
@@ -54,7 +58,7 @@ public final class RunJournal: Sendable {
 
     /// Where the journal of `pipelineFile` lives (``JournalLocation``); a run with `--only` (`only` not empty) has
     /// its own part, named after what it selects.
-    public static func path(for pipelineFile: String, in directory: String, only: [String] = []) -> String {
+    package static func path(for pipelineFile: String, in directory: String, only: [String] = []) -> String {
         var name = pipelineFile.replacingOccurrences(of: "/", with: "_")
         if !only.isEmpty {
             name += "@" + String(FileDigest.sha256(of: Data(Set(only).sorted().joined(separator: "\n").utf8)).prefix(12))
@@ -92,7 +96,7 @@ public final class RunJournal: Sendable {
     /// of theirs: the run that started first.
     /// - Throws: ``RunJournalError/untrusted(path:reason:)`` for a file that is not this user's regular file, or
     ///   holds a line whose signature does not verify under `key`.
-    public static func load(path: String, pipeline: String, profile: String?, workspace: String, key: RunJournalKey) throws -> RunJournal? {
+    package static func load(path: String, pipeline: String, profile: String?, workspace: String, key: RunJournalKey) throws -> RunJournal? {
         var merged: Contents?
         for file in family(of: path) {
             let data: Data
@@ -149,7 +153,7 @@ public final class RunJournal: Sendable {
     }
 
     /// A fresh journal for a new run in `workspace`, started on `commit`.
-    public init(path: String, pipeline: String, profile: String?, now: Date, workspace: String, key: RunJournalKey, commit: String? = nil) {
+    package init(path: String, pipeline: String, profile: String?, now: Date, workspace: String, key: RunJournalKey, commit: String? = nil) {
         self.path = path
         self.workspace = workspace
         self.key = key
@@ -164,18 +168,18 @@ public final class RunJournal: Sendable {
     }
 
     /// The clock of the journaled run.
-    public var now: Date { contents.withLock { $0.now } }
+    package var now: Date { contents.withLock { $0.now } }
 
     /// The steps the journal records as succeeded.
-    public var steps: Set<String> { contents.withLock { Set($0.steps.keys) } }
+    package var steps: Set<String> { contents.withLock { Set($0.steps.keys) } }
 
     /// The steps the journal records as waiting (their `wait` budget ran out, and nothing ran them since), with what
     /// for: an open release.
-    public var waiting: [String: String] { contents.withLock { $0.waiting } }
+    package var waiting: [String: String] { contents.withLock { $0.waiting } }
 
     /// The commits the journaled run stands on: the one it started on, and those its steps made or found (a `sha`
     /// output, as `git.commit` gives). Empty when the run recorded none (outside a repository).
-    public var commits: Set<String> {
+    package var commits: Set<String> {
         contents.withLock { state in
             var found = Set(state.commit.map { [$0] } ?? [])
             for entry in state.steps.values { if case .string(let sha)? = entry.outputs["sha"], !sha.isEmpty { found.insert(sha) } }
@@ -186,7 +190,7 @@ public final class RunJournal: Sendable {
     /// Why the journal cannot be resumed on `head`: it belongs to other commits. A journal belongs to the commit its run
     /// started on and the commits that run made; outputs recorded for another commit (its archive, its build number)
     /// are not this commit's.
-    public func mismatch(head: String?) -> String? {
+    package func mismatch(head: String?) -> String? {
         let commits = commits
         guard let head, !commits.isEmpty, !commits.contains(head) else { return nil }
         let started = contents.withLock { $0.commit }.map { String($0.prefix(12)) } ?? commits.sorted().first.map { String($0.prefix(12)) } ?? "-"
@@ -194,7 +198,7 @@ public final class RunJournal: Sendable {
     }
 
     /// What the journal records for `step`, with its paths made absolute against this run's working directory.
-    public func entry(_ step: String) -> Entry? {
+    package func entry(_ step: String) -> Entry? {
         contents.withLock { $0.steps[step] }.map { WorkspacePaths(workspace).absolute($0) }
     }
 
@@ -278,11 +282,11 @@ public final class RunJournal: Sendable {
 }
 
 /// Why a run journal is not used.
-public enum RunJournalError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RunJournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Edited, forged, written under another key, or not this user's regular file.
     case untrusted(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .untrusted(let path, let reason):
             return "the run journal '\(path)' is refused: \(reason) (edited, or written by a run with another key); "
@@ -294,7 +298,7 @@ public enum RunJournalError: Error, Sendable, Equatable, CustomStringConvertible
 extension OutputValue: Codable {
     private enum CodingKeys: String, CodingKey { case type, value }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .type) {
         case "string": self = .string(try container.decode(String.self, forKey: .value))
@@ -306,7 +310,7 @@ extension OutputValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(typeName, forKey: .type)
         switch self {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReleaseSupport
 
 /// The key that signs a run journal's lines (HMAC-SHA256), kept where the checkout is not: a journal is a file in
 /// `.git/` or `.release/` that anyone who can write the checkout (or hand it over: an unpacked tarball, a CI
@@ -16,20 +17,20 @@ import Foundation
 ///    `~/.local/state/release`): 32 random bytes, created on first use, mode 0600, read only when it is this user's
 ///    regular file.
 /// When none can be had, the key is random for this process: the run's journal is then resumable only by it.
-public struct RunJournalKey: Sendable {
+package struct RunJournalKey: Sendable {
     /// The environment variable that gives the key.
-    public static let variable = "RELEASE_JOURNAL_KEY"
+    package static let variable = "RELEASE_JOURNAL_KEY"
     /// The key file's name.
-    public static let fileName = "release-journal.key"
+    package static let fileName = "release-journal.key"
 
     /// The key's bytes (`SymmetricKey` is not `Sendable`; one is made from these where it is used).
     let bytes: Data
     var key: SymmetricKey { SymmetricKey(data: bytes) }
     /// Where the key came from, for messages.
-    public let source: String
+    package let source: String
 
     /// A key from `text` (hashed): for tests and for ``variable``.
-    public init(text: String, source: String) {
+    package init(text: String, source: String) {
         bytes = Data(SHA256.hash(data: Data(text.utf8)))
         self.source = source
     }
@@ -40,7 +41,7 @@ public struct RunJournalKey: Sendable {
     }
 
     /// The key for a run with `environment`.
-    public static func resolve(environment: [String: String]) -> RunJournalKey {
+    package static func resolve(environment: [String: String]) -> RunJournalKey {
         if let text = environment[variable], !text.isEmpty {
             return RunJournalKey(text: text, source: "$\(variable)")
         }

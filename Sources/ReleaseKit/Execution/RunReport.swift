@@ -1,9 +1,11 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// The run report (`--report FILE`) and JSON log events: plain JSON values built from results.
-public enum RunReport {
+package enum RunReport {
     /// The whole report as a JSON object.
-    public static func object(_ result: RunResult) -> [String: Any] {
+    package static func object(_ result: RunResult) -> [String: Any] {
         var object: [String: Any] = [
             "pipeline": result.pipeline,
             "file": result.file,
@@ -28,7 +30,7 @@ public enum RunReport {
 
     /// One step's entry; `runner` is the kind of machine it ran on (`release report --cost` adds up `duration` per
     /// runner kind).
-    public static func step(_ step: StepResult, runner: String? = nil) -> [String: Any] {
+    package static func step(_ step: StepResult, runner: String? = nil) -> [String: Any] {
         var object: [String: Any] = [
             "id": step.id,
             "kind": step.kind,
@@ -47,7 +49,7 @@ public enum RunReport {
     }
 
     /// A planned effect as JSON.
-    public static func effect(_ effect: PlannedEffect) -> [String: Any] {
+    package static func effect(_ effect: PlannedEffect) -> [String: Any] {
         switch effect {
         case .command(let argv, let directory):
             var object: [String: Any] = ["type": "command", "argv": argv]
@@ -69,7 +71,7 @@ public enum RunReport {
     }
 
     /// An output value as JSON (``JSONWriter`` writes integral numbers as integers).
-    public static func value(_ value: OutputValue) -> Any {
+    package static func value(_ value: OutputValue) -> Any {
         switch value {
         case .string(let text), .path(let text): return text
         case .number(let number): return number
@@ -80,12 +82,12 @@ public enum RunReport {
 
     /// Serialises `object` (sorted keys) with every secret masked in its strings (``SecretMasker/maskStrings(in:)``):
     /// the strings are masked before they are written, never the JSON text, so the result is always valid JSON.
-    public static func encode(_ object: Any, pretty: Bool, masker: SecretMasker) -> String {
+    package static func encode(_ object: Any, pretty: Bool, masker: SecretMasker) -> String {
         JSONWriter.text(masker.maskStrings(in: object), pretty: pretty) ?? "{}"
     }
 
     /// Writes the report to `path` atomically.
-    public static func write(_ result: RunResult, to path: String, masker: SecretMasker) throws {
+    package static func write(_ result: RunResult, to path: String, masker: SecretMasker) throws {
         try AtomicFile.write(encode(object(result), pretty: true, masker: masker) + "\n", to: path)
     }
 

@@ -1,34 +1,39 @@
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
+
 /// `release run`'s whole flow once the command line is parsed: load the pipeline, start the stand-ins of
 /// `--rehearse`, take the checkout, plan (with `--resume`, the unfinished run it continues, planned again with that
 /// run's clock and finished steps so tags and names built from `${now:…}` match), run the engine, then say what the
 /// run left and write its report. The command only turns its arguments into a ``Request`` and gives the terminal,
 /// the reporter, the stand-ins and the interrupt handler.
-public struct RunService: Sendable {
+package struct RunService: Sendable {
     /// What the command line asked for (`release run`'s options).
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// A pipeline file or name; nil: the default.
-        public var pipeline: String?
-        public var profile: String?
+        package var pipeline: String?
+        package var profile: String?
         /// `--var` values, by name.
-        public var variables: [String: String]
+        package var variables: [String: String]
         /// `--var` as written, in order, for the command that resumes the run.
-        public var variableArguments: [String]
+        package var variableArguments: [String]
         /// `--os`: evaluate `when: {os}` as on this system.
-        public var os: String?
-        public var dryRun: Bool
+        package var os: String?
+        package var dryRun: Bool
         /// How many steps may run at once; nil: the number of cores.
-        public var jobs: Int?
-        public var only: [String]
-        public var resume: Bool
-        public var keepGoing: Bool
+        package var jobs: Int?
+        package var only: [String]
+        package var resume: Bool
+        package var keepGoing: Bool
         /// Where to write the run report; nil: none.
-        public var report: String?
+        package var report: String?
         /// Replace every remote service with local stand-ins.
-        public var rehearse: Bool
+        package var rehearse: Bool
         /// Where the stand-ins keep their state; nil: their default.
-        public var rehearsalStorage: String?
+        package var rehearsalStorage: String?
 
-        public init(
+        package init(
             pipeline: String? = nil, profile: String? = nil, variables: [String: String] = [:], variableArguments: [String] = [],
             os: String? = nil, dryRun: Bool = false, jobs: Int? = nil, only: [String] = [], resume: Bool = false,
             keepGoing: Bool = false, report: String? = nil, rehearse: Bool = false, rehearsalStorage: String? = nil
@@ -50,7 +55,7 @@ public struct RunService: Sendable {
 
         /// The command line that resumes this run: the same pipeline, profile (the one chosen, named so the journal
         /// matches), variables, `--os`, `--only` and `--rehearse`, with `--resume`.
-        public func resumeArguments(profile: String?) -> [String] {
+        package func resumeArguments(profile: String?) -> [String] {
             var arguments = ["release", "run"]
             if let pipeline { arguments.append(pipeline) }
             if let profile { arguments += ["--profile", profile] }
@@ -64,17 +69,17 @@ public struct RunService: Sendable {
     }
 
     /// The folder the command runs in.
-    public let directory: String
-    public let environment: [String: String]
-    public let console: any CommandConsole
+    package let directory: String
+    package let environment: [String: String]
+    package let console: any CommandConsole
     /// The stand-ins of `--rehearse` and the placeholders of a dry run (the Rehearsal module's, above this one).
-    public let standIns: any RunStandInProvider
+    package let standIns: any RunStandInProvider
     /// The reporter of the run's events (`--log-format`), given the run's masker.
-    public let reporter: @Sendable (SecretMasker) -> any RunReporter
+    package let reporter: @Sendable (SecretMasker) -> any RunReporter
     /// Called with the engine just before it runs, so interrupts reach it.
-    public let started: @Sendable (Engine) -> Void
+    package let started: @Sendable (Engine) -> Void
 
-    public init(
+    package init(
         directory: String, environment: [String: String], console: any CommandConsole, standIns: any RunStandInProvider,
         reporter: @escaping @Sendable (SecretMasker) -> any RunReporter, started: @escaping @Sendable (Engine) -> Void = { _ in }
     ) {
@@ -97,7 +102,7 @@ public struct RunService: Sendable {
     /// - Throws: ``CommandFailure``: an invalid pipeline (65), a bad `--profile` or `--only` (64), stand-ins or a
     ///   checkout lock that cannot be had (1), what planning throws, or ``CommandFailure/Cause/reported`` with the
     ///   run's exit code (1, 2, 130) when it did not succeed (its summary already said why).
-    public func run(_ request: Request) async throws(CommandFailure) {
+    package func run(_ request: Request) async throws(CommandFailure) {
         let validated = try await PipelineLoader.load(
             request.pipeline, extraVariables: Set(request.variables.keys), directory: directory, environment: environment)
         let masker = SecretMasker()
@@ -193,22 +198,22 @@ public struct RunService: Sendable {
     }
 
     /// A plan ready to run.
-    public struct Planned: Sendable {
+    package struct Planned: Sendable {
         /// What to run.
-        public var plan: Plan
+        package var plan: Plan
         /// The journal of the run `--resume` continues; nil when not resuming or when there is none.
-        public var journal: RunJournal?
+        package var journal: RunJournal?
         /// The options planned with (with `--resume`, the first run's clock and finished steps).
-        public var options: RunOptions
+        package var options: RunOptions
         /// For standard error: `--resume` found no unfinished run and runs from the start.
-        public var notice: String?
+        package var notice: String?
     }
 
     /// Plans `validated` with `options`, then, when `options.resume` finds the journal of an unfinished run of the
     /// same pipeline and profile, plans again from it.
     /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step; ``RunJournalError`` for a journal that
     ///   is refused (edited, or signed with another key: ``RunJournalKey``); what planning throws.
-    public static func plan(_ validated: ValidatedPipeline, options: RunOptions, masker: SecretMasker) async throws -> Planned {
+    package static func plan(_ validated: ValidatedPipeline, options: RunOptions, masker: SecretMasker) async throws -> Planned {
         var options = options
         let plan = try await Planner().plan(validated, options: options, masker: masker)
         try refuseBumpWithoutBuild(plan)

@@ -1,27 +1,31 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleasePlanning
+import ReleaseSteps
+import ReleaseSupport
 
 /// `release signing status`: for every `signing.sync` step of a planned pipeline, which certificate and profiles a
 /// release would use, when each expires, and what a sync would change. Read-only: only the GET requests of
 /// ``SigningSynchronizer/assess()`` are sent, whatever the step's `create` and `readonly` say.
-public struct SigningStatus: PipelineStatus {
+package struct SigningStatus: PipelineStatus {
     /// One `signing.sync` step.
-    public struct Entry: Sendable {
-        public var stepID: String
-        public var type: String
-        public var platform: String
+    package struct Entry: Sendable {
+        package var stepID: String
+        package var type: String
+        package var platform: String
         /// Whether the step would fail in preflight rather than make the changes (readonly, or create false).
-        public var wouldRefuse: Bool
+        package var wouldRefuse: Bool
         /// Why the step runs not in this plan (a false `when`), if it does not.
-        public var skipped: String?
-        public var assessment: SigningAssessment?
+        package var skipped: String?
+        package var assessment: SigningAssessment?
         /// Why it could not be assessed (bad options, App Store Connect refused the key).
-        public var error: String?
+        package var error: String?
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Assesses every `signing.sync` step of `plan`, in order.
-    public static func assess(_ plan: Plan) async -> SigningStatus {
+    package static func assess(_ plan: Plan) async -> SigningStatus {
         var entries: [Entry] = []
         for planned in plan.steps where planned.kind.kind == SigningSyncStep.kind {
             var entry = Entry(stepID: planned.id, type: "", platform: "", wouldRefuse: false)
@@ -42,10 +46,10 @@ public struct SigningStatus: PipelineStatus {
     }
 
     /// Whether every step could be assessed.
-    public var succeeded: Bool { entries.allSatisfy { $0.error == nil } }
+    package var succeeded: Bool { entries.allSatisfy { $0.error == nil } }
 
     /// The report for people.
-    public var text: String {
+    package var text: String {
         guard !entries.isEmpty else { return "the pipeline has no signing.sync step\n" }
         var lines: [String] = []
         for entry in entries {
@@ -70,7 +74,7 @@ public struct SigningStatus: PipelineStatus {
     }
 
     /// The report for programs (`--json`).
-    public var json: [String: Any] {
+    package var json: [String: Any] {
         [
             "steps": entries.map { entry -> [String: Any] in
                 var object: [String: Any] = ["id": entry.stepID, "type": entry.type, "platform": entry.platform]

@@ -1,23 +1,25 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// What happened to one step, as the summary and the run report show it.
-public struct StepResult: Sendable, Equatable {
-    public var id: String
-    public var kind: String
-    public var gate: Bool
-    public var status: StepStatus
+package struct StepResult: Sendable, Equatable {
+    package var id: String
+    package var kind: String
+    package var gate: Bool
+    package var status: StepStatus
     /// Why it failed, was skipped or blocked (masked).
-    public var message: String?
-    public var duration: TimeInterval
-    public var attempts: Int
+    package var message: String?
+    package var duration: TimeInterval
+    package var attempts: Int
     /// A command's real exit status, when a command failed.
-    public var exitStatus: Int32?
-    public var outputs: [String: OutputValue]
-    public var artifacts: [Artifact]
+    package var exitStatus: Int32?
+    package var outputs: [String: OutputValue]
+    package var artifacts: [Artifact]
     /// Dry runs: what the step would do.
-    public var effects: [PlannedEffect]
+    package var effects: [PlannedEffect]
 
-    public init(
+    package init(
         id: String, kind: String, gate: Bool, status: StepStatus, message: String? = nil, duration: TimeInterval = 0,
         attempts: Int = 0, exitStatus: Int32? = nil, outputs: [String: OutputValue] = [:], artifacts: [Artifact] = [],
         effects: [PlannedEffect] = []

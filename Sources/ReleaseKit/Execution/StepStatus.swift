@@ -1,5 +1,5 @@
 /// How a step ended (or why it did not run).
-public enum StepStatus: Sendable, Equatable, Codable {
+package enum StepStatus: Sendable, Equatable, Codable {
     case succeeded
     /// Failed; `continue_on_error` steps record `ignored` instead and do not fail the run.
     case failed
@@ -22,7 +22,7 @@ public enum StepStatus: Sendable, Equatable, Codable {
     case waiting
 
     /// The word shown in summaries.
-    public var label: String {
+    package var label: String {
         switch self {
         case .succeeded: return "ok"
         case .failed: return "failed"

@@ -1,3 +1,6 @@
+import ReleaseSteps
+import ReleaseSupport
+
 /// Converts the paths a journal entry holds between absolute (how steps see them) and relative to the run's working
 /// directory (how the journal stores them, so it means the same in another checkout on another machine). Paths
 /// outside the working directory stay absolute: they do not travel.

@@ -3,7 +3,7 @@
 /// `.ipa` goes up as `application/octet-stream`: although an IPA is a zip, labelling it `application/zip`
 /// makes browsers and some MDM tools offer to unpack it; there is no registered IPA type, and
 /// octet-stream is what Xcode's own distribution and GitHub's web uploader use.
-public enum AssetContentType {
+package enum AssetContentType {
     private static let byExtension: [(suffix: String, type: String)] = [
         (".dsym.zip", "application/zip"),
         (".zip", "application/zip"),
@@ -21,7 +21,7 @@ public enum AssetContentType {
     ]
 
     /// The content type for a file named `name` (case-insensitive), `application/octet-stream` if unknown.
-    public static func forFile(named name: String) -> String {
+    package static func forFile(named name: String) -> String {
         let lower = name.lowercased()
         return byExtension.first { lower.hasSuffix($0.suffix) }?.type ?? "application/octet-stream"
     }

@@ -5,9 +5,9 @@
 /// which this reproduces: every character other than ASCII letters, digits, `.`, `-` and `_` becomes `.`;
 /// a leading period gets the prefix `default`; trailing periods are dropped. Two local files whose names
 /// collide after this would overwrite each other, so the publisher rejects them in preflight.
-public enum GitHubAssetName {
+package enum GitHubAssetName {
     /// `name` as GitHub will store it.
-    public static func normalized(_ name: String) -> String {
+    package static func normalized(_ name: String) -> String {
         var result = String(
             name.map { character -> Character in
                 guard character.isASCII, let scalar = character.unicodeScalars.first else { return "." }

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseSupport
 import Synchronization
 
 /// A client for GitHub's Releases API (github.com, GitHub Enterprise, or the local GitHub server of `Rehearsal`).
@@ -7,11 +9,11 @@ import Synchronization
 /// (`uploads.github.com` for `api.github.com`, the same host for Enterprise and the local server): the
 /// underlying ``HTTPClient`` refuses any other host. API calls retry per the client's ``RetryPolicy``;
 /// asset uploads do not (``ReleasePublisher`` looks at the release before trying again).
-public struct GitHubClient: Sendable {
+package struct GitHubClient: Sendable {
     /// The API base URL without a trailing slash, for example `https://api.github.com`.
-    public let apiURL: String
+    package let apiURL: String
     /// Counters of requests and uploaded bytes, shared by copies of this client.
-    public let statistics: GitHubStatistics
+    package let statistics: GitHubStatistics
     let http: HTTPClient
     private let authorization: String
 
@@ -20,7 +22,7 @@ public struct GitHubClient: Sendable {
     ///   - token: a token with `contents: write` (or read, for preflight only).
     ///   - configuration: timeouts and retries; its `credentialHosts` are replaced by the API and uploads hosts.
     /// - Throws: ``GitHubError/invalidInput(_:)`` when `apiURL` is not an http(s) URL with a host.
-    public init(
+    package init(
         apiURL: String,
         token: String,
         configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
@@ -51,7 +53,7 @@ public struct GitHubClient: Sendable {
     }
 
     /// The hosts allowed to receive the token: the API host, and `uploads.github.com` beside `api.github.com`.
-    public static func credentialHosts(forAPIHost host: String) -> Set<String> {
+    package static func credentialHosts(forAPIHost host: String) -> Set<String> {
         let host = host.lowercased()
         if host == "api.github.com" { return [host, "uploads.github.com"] }
         return [host]
@@ -61,7 +63,7 @@ public struct GitHubClient: Sendable {
 
     /// Sends an API request to `path` (relative to ``apiURL``) or an absolute URL; returns the response
     /// whatever its status.
-    public func send(
+    package func send(
         _ method: String,
         _ pathOrURL: String,
         json: (any Encodable & Sendable)? = nil,
@@ -114,7 +116,7 @@ public struct GitHubClient: Sendable {
     }
 
     /// GitHub's `message`, with the codes of `errors[]` (`already_exists`), from an error body.
-    public static func message(of response: HTTPResponse) -> String {
+    package static func message(of response: HTTPResponse) -> String {
         struct Body: Decodable {
             struct Item: Decodable {
                 var code: String?
@@ -138,35 +140,35 @@ public struct GitHubClient: Sendable {
 
     static func escape(_ segment: String) -> String { URITemplate.encode(segment) }
 
-    static func repoPath(_ repository: String) -> String {
+    package static func repoPath(_ repository: String) -> String {
         "/repos/" + repository.split(separator: "/", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "/")
     }
 
     // MARK: Endpoints
 
     /// `GET /user`: the login the token belongs to.
-    public func authenticatedUser() async throws -> String {
+    package func authenticatedUser() async throws -> String {
         struct User: Decodable { var login: String }
         return try await call(User.self, "GET", "/user").login
     }
 
     /// `GET /repos/{owner}/{repo}`: the repository with the token's permissions.
-    public func repository(_ repository: String) async throws -> GitHubRepository {
+    package func repository(_ repository: String) async throws -> GitHubRepository {
         try await call(GitHubRepository.self, "GET", Self.repoPath(repository))
     }
 
     /// Every release of `repository`, drafts included when the token can push, following `Link: rel="next"`.
-    public func listReleases(_ repository: String) async throws -> [GitHubRelease] {
+    package func listReleases(_ repository: String) async throws -> [GitHubRelease] {
         try await paginate(GitHubRelease.self, Self.repoPath(repository) + "/releases?per_page=100")
     }
 
     /// `GET /repos/{owner}/{repo}/releases/{id}`.
-    public func release(_ repository: String, id: Int) async throws -> GitHubRelease {
+    package func release(_ repository: String, id: Int) async throws -> GitHubRelease {
         try await call(GitHubRelease.self, "GET", Self.repoPath(repository) + "/releases/\(id)")
     }
 
     /// `GET /repos/{owner}/{repo}/releases/tags/{tag}`: a published release, nil when none (drafts are never found).
-    public func releaseByTag(_ repository: String, tag: String) async throws -> GitHubRelease? {
+    package func releaseByTag(_ repository: String, tag: String) async throws -> GitHubRelease? {
         let path = Self.repoPath(repository) + "/releases/tags/" + Self.escape(tag)
         let response = try await send("GET", path)
         if response.status == 404 { return nil }
@@ -175,7 +177,7 @@ public struct GitHubClient: Sendable {
     }
 
     /// `POST /repos/{owner}/{repo}/releases`, sent once: the caller decides whether a failure may be retried.
-    public func createRelease(_ repository: String, _ fields: GitHubReleaseFields) async throws -> GitHubRelease {
+    package func createRelease(_ repository: String, _ fields: GitHubReleaseFields) async throws -> GitHubRelease {
         let path = Self.repoPath(repository) + "/releases"
         let response = try await send("POST", path, json: fields, retry: .once)
         try check(response, method: "POST", url: fullURL(path))
@@ -183,24 +185,24 @@ public struct GitHubClient: Sendable {
     }
 
     /// `PATCH /repos/{owner}/{repo}/releases/{id}` (publishing is `draft: false`).
-    public func updateRelease(_ repository: String, id: Int, _ fields: GitHubReleaseFields) async throws -> GitHubRelease {
+    package func updateRelease(_ repository: String, id: Int, _ fields: GitHubReleaseFields) async throws -> GitHubRelease {
         try await call(GitHubRelease.self, "PATCH", Self.repoPath(repository) + "/releases/\(id)", json: fields)
     }
 
     /// `DELETE /repos/{owner}/{repo}/releases/{id}`.
-    public func deleteRelease(_ repository: String, id: Int) async throws {
+    package func deleteRelease(_ repository: String, id: Int) async throws {
         let path = Self.repoPath(repository) + "/releases/\(id)"
         let response = try await send("DELETE", path)
         try check(response, method: "DELETE", url: fullURL(path))
     }
 
     /// Every asset of release `releaseID`, `starter` ones included.
-    public func listAssets(_ repository: String, releaseID: Int) async throws -> [GitHubReleaseAsset] {
+    package func listAssets(_ repository: String, releaseID: Int) async throws -> [GitHubReleaseAsset] {
         try await paginate(GitHubReleaseAsset.self, Self.repoPath(repository) + "/releases/\(releaseID)/assets?per_page=100")
     }
 
     /// `DELETE /repos/{owner}/{repo}/releases/assets/{id}`; a 404 (already gone) counts as done.
-    public func deleteAsset(_ repository: String, assetID: Int) async throws {
+    package func deleteAsset(_ repository: String, assetID: Int) async throws {
         let path = Self.repoPath(repository) + "/releases/assets/\(assetID)"
         let response = try await send("DELETE", path)
         if response.status == 404 { return }
@@ -212,7 +214,7 @@ public struct GitHubClient: Sendable {
     /// - Parameters:
     ///   - digest: fed with the file's bytes as they are read, so the caller gets its SHA-256 without a second read.
     ///   - progress: (bytes sent, total).
-    public func uploadAsset(
+    package func uploadAsset(
         uploadURLTemplate: String,
         file path: String,
         name: String,
@@ -242,7 +244,7 @@ public struct GitHubClient: Sendable {
     /// `POST /repos/{owner}/{repo}/releases/generate-notes`: the notes GitHub would write for a release of `tag`
     /// (which need not exist yet: `target` names the commit it would be created on), covering the changes since
     /// `previousTag` (nil: GitHub picks the latest release). Nothing is created.
-    public func generateNotes(_ repository: String, tag: String, target: String? = nil, previousTag: String? = nil) async throws -> GitHubGeneratedNotes {
+    package func generateNotes(_ repository: String, tag: String, target: String? = nil, previousTag: String? = nil) async throws -> GitHubGeneratedNotes {
         let request = GitHubGeneratedNotes.Request(tagName: tag, targetCommitish: target, previousTagName: previousTag)
         return try await call(GitHubGeneratedNotes.self, "POST", Self.repoPath(repository) + "/releases/generate-notes", json: request)
     }

@@ -1,7 +1,7 @@
 /// Everything that can go wrong talking to GitHub's Releases API or publishing a release.
 ///
 /// Messages name URLs without credentials and never contain the token.
-public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 401: the token is missing, expired or wrong.
     case badCredentials(api: String, message: String)
     /// The API answered with an error status; `message` is GitHub's `message` plus any `errors[].code`.
@@ -21,7 +21,7 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// After uploading, the release does not hold what was uploaded.
     case verificationFailed([String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badCredentials(let api, let message):
             return "GitHub rejected the token at \(api) (401 \(message)): check that it is set, not expired, and has the 'contents: write' permission"
@@ -45,7 +45,7 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether this is a 422 whose `errors` include `already_exists`.
-    public var isAlreadyExists: Bool {
+    package var isAlreadyExists: Bool {
         if case .api(_, _, 422, let message) = self { return message.contains("already_exists") }
         return false
     }

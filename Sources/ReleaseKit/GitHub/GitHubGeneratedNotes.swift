@@ -1,10 +1,10 @@
 /// Release notes GitHub generates for a tag (`POST /repos/{owner}/{repo}/releases/generate-notes`): the title and
 /// the Markdown body it would give a release created with `generate_release_notes`.
-public struct GitHubGeneratedNotes: Sendable, Codable, Equatable {
-    public var name: String
-    public var body: String
+package struct GitHubGeneratedNotes: Sendable, Codable, Equatable {
+    package var name: String
+    package var body: String
 
-    public init(name: String, body: String) {
+    package init(name: String, body: String) {
         self.name = name
         self.body = body
     }

@@ -1,19 +1,19 @@
 /// A release as the Releases API returns it (the fields the publisher uses).
-public struct GitHubRelease: Sendable, Decodable, Equatable {
-    public var id: Int
-    public var tagName: String
-    public var name: String?
-    public var body: String?
-    public var draft: Bool
-    public var prerelease: Bool
-    public var targetCommitish: String?
-    public var url: String
-    public var htmlURL: String
+package struct GitHubRelease: Sendable, Decodable, Equatable {
+    package var id: Int
+    package var tagName: String
+    package var name: String?
+    package var body: String?
+    package var draft: Bool
+    package var prerelease: Bool
+    package var targetCommitish: String?
+    package var url: String
+    package var htmlURL: String
     /// RFC 6570 template, for example `https://uploads.github.com/repos/o/r/releases/1/assets{?name,label}`.
-    public var uploadURL: String
-    public var assets: [GitHubReleaseAsset]?
+    package var uploadURL: String
+    package var assets: [GitHubReleaseAsset]?
     /// Published immutable releases refuse asset changes.
-    public var immutable: Bool?
+    package var immutable: Bool?
 
     enum CodingKeys: String, CodingKey {
         case id, name, body, draft, prerelease, url, assets, immutable
@@ -23,7 +23,7 @@ public struct GitHubRelease: Sendable, Decodable, Equatable {
         case uploadURL = "upload_url"
     }
 
-    public init(
+    package init(
         id: Int, tagName: String, name: String? = nil, body: String? = nil, draft: Bool = false,
         prerelease: Bool = false, targetCommitish: String? = nil, url: String = "", htmlURL: String = "",
         uploadURL: String = "", assets: [GitHubReleaseAsset]? = nil, immutable: Bool? = nil
@@ -43,5 +43,5 @@ public struct GitHubRelease: Sendable, Decodable, Equatable {
     }
 
     /// Whether assets can no longer change.
-    public var isImmutable: Bool { (immutable ?? false) && !draft }
+    package var isImmutable: Bool { (immutable ?? false) && !draft }
 }

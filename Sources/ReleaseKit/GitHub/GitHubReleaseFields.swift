@@ -1,14 +1,14 @@
 /// The writable fields of a release, for create and update. Nil fields are left out of the request.
-public struct GitHubReleaseFields: Sendable, Encodable, Equatable {
-    public var tagName: String?
-    public var targetCommitish: String?
-    public var name: String?
-    public var body: String?
-    public var draft: Bool?
-    public var prerelease: Bool?
-    public var generateReleaseNotes: Bool?
+package struct GitHubReleaseFields: Sendable, Encodable, Equatable {
+    package var tagName: String?
+    package var targetCommitish: String?
+    package var name: String?
+    package var body: String?
+    package var draft: Bool?
+    package var prerelease: Bool?
+    package var generateReleaseNotes: Bool?
     /// `true`, `false` or `legacy`.
-    public var makeLatest: String?
+    package var makeLatest: String?
 
     enum CodingKeys: String, CodingKey {
         case name, body, draft, prerelease
@@ -18,7 +18,7 @@ public struct GitHubReleaseFields: Sendable, Encodable, Equatable {
         case makeLatest = "make_latest"
     }
 
-    public init(
+    package init(
         tagName: String? = nil, targetCommitish: String? = nil, name: String? = nil, body: String? = nil,
         draft: Bool? = nil, prerelease: Bool? = nil, generateReleaseNotes: Bool? = nil, makeLatest: String? = nil
     ) {

@@ -1,9 +1,9 @@
 /// Which GitHub repository a git remote URL names: what `release init` writes into a starter pipeline and what
 /// `notes` links pull requests to.
-public enum GitHubRemote {
+package enum GitHubRemote {
     /// `owner/name` of a github.com remote URL in any of git's spellings (`https://github.com/owner/name.git`,
     /// `git@github.com:owner/name.git`, `ssh://git@github.com/owner/name`); nil for any other host or shape.
-    public static func repository(fromURL url: String) -> String? {
+    package static func repository(fromURL url: String) -> String? {
         guard let range = url.range(of: "github.com") else { return nil }
         var rest = url[range.upperBound...].drop { $0 == ":" || $0 == "/" }
         while rest.hasSuffix("/") { rest = rest.dropLast() }

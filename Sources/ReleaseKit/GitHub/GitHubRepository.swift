@@ -1,14 +1,14 @@
 /// A repository as `GET /repos/{owner}/{repo}` returns it: what preflight needs.
-public struct GitHubRepository: Sendable, Decodable, Equatable {
+package struct GitHubRepository: Sendable, Decodable, Equatable {
     /// What the token may do.
-    public struct Permissions: Sendable, Decodable, Equatable {
-        public var pull: Bool?
-        public var push: Bool?
-        public var admin: Bool?
+    package struct Permissions: Sendable, Decodable, Equatable {
+        package var pull: Bool?
+        package var push: Bool?
+        package var admin: Bool?
     }
 
-    public var fullName: String
-    public var permissions: Permissions?
+    package var fullName: String
+    package var permissions: Permissions?
 
     enum CodingKeys: String, CodingKey {
         case permissions
@@ -16,5 +16,5 @@ public struct GitHubRepository: Sendable, Decodable, Equatable {
     }
 
     /// Whether the token can create releases and upload assets.
-    public var canPush: Bool { permissions?.push ?? false }
+    package var canPush: Bool { permissions?.push ?? false }
 }

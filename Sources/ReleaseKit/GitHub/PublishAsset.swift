@@ -1,16 +1,16 @@
 /// One local file to attach to a release.
-public struct PublishAsset: Sendable, Equatable {
+package struct PublishAsset: Sendable, Equatable {
     /// Absolute path of the file.
-    public var path: String
+    package var path: String
     /// The name to upload under, before GitHub's renaming (``GitHubAssetName``).
-    public var name: String
-    public var label: String?
-    public var contentType: String
+    package var name: String
+    package var label: String?
+    package var contentType: String
 
     /// - Parameters:
     ///   - name: defaults to the file's name.
     ///   - contentType: defaults to ``AssetContentType/forFile(named:)``.
-    public init(path: String, name: String? = nil, label: String? = nil, contentType: String? = nil) {
+    package init(path: String, name: String? = nil, label: String? = nil, contentType: String? = nil) {
         self.path = path
         let fileName = name ?? String(path.split(separator: "/").last ?? Substring(path))
         self.name = fileName
@@ -19,5 +19,5 @@ public struct PublishAsset: Sendable, Equatable {
     }
 
     /// The name GitHub will store.
-    public var remoteName: String { GitHubAssetName.normalized(name) }
+    package var remoteName: String { GitHubAssetName.normalized(name) }
 }

@@ -1,30 +1,30 @@
 /// What a release should look like once published: the input of ``ReleasePublisher``.
-public struct ReleasePublication: Sendable, Equatable {
+package struct ReleasePublication: Sendable, Equatable {
     /// GitHub allows at most this many characters in a release body.
-    public static let maximumBodyLength = 125_000
+    package static let maximumBodyLength = 125_000
     /// Assets must be smaller than 2 GiB.
-    public static let maximumAssetSize: Int64 = 2 << 30
+    package static let maximumAssetSize: Int64 = 2 << 30
 
     /// `owner/name`.
-    public var repository: String
-    public var tag: String
+    package var repository: String
+    package var tag: String
     /// Defaults to the tag on GitHub's side when nil.
-    public var name: String?
-    public var body: String?
+    package var name: String?
+    package var body: String?
     /// Ask GitHub to generate the notes (when creating the release).
-    public var generateNotes: Bool
-    public var targetCommitish: String?
+    package var generateNotes: Bool
+    package var targetCommitish: String?
     /// Leave the release a draft.
-    public var draft: Bool
-    public var prerelease: Bool
+    package var draft: Bool
+    package var prerelease: Bool
     /// `true`, `false` or `legacy`.
-    public var makeLatest: String?
-    public var assets: [PublishAsset]
-    public var replace: AssetReplacePolicy
+    package var makeLatest: String?
+    package var assets: [PublishAsset]
+    package var replace: AssetReplacePolicy
     /// Uploads at once (at least 1).
-    public var concurrency: Int
+    package var concurrency: Int
 
-    public init(
+    package init(
         repository: String,
         tag: String,
         name: String? = nil,

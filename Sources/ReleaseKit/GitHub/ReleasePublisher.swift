@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseSupport
 
 /// Publishes a GitHub Release so that running it again ends in the same correct state.
 ///
@@ -13,17 +15,17 @@ import Foundation
 /// 4. publish, unless a draft was asked for.
 ///
 /// A run that fails leaves at worst a draft with some assets, which the next run completes.
-public struct ReleasePublisher: Sendable {
-    public let client: GitHubClient
-    public var observer: PublishObserver
+package struct ReleasePublisher: Sendable {
+    package let client: GitHubClient
+    package var observer: PublishObserver
     /// Attempts and back-off for uploads and release creation (whose failures are reconciled by listing).
-    public var retry: RetryPolicy
+    package var retry: RetryPolicy
     /// SHA-256 and size of a local file, on a thread of its own (hashing 1 GB must not block the pool); a test
     /// counts the files it reads.
     var digest: @Sendable (_ path: String) async throws -> (hex: String, size: Int64) = { try await FileDigest.sha256(ofFile: $0) }
 
     /// - Parameter retry: defaults to the client's policy.
-    public init(client: GitHubClient, observer: PublishObserver = PublishObserver(), retry: RetryPolicy? = nil) {
+    package init(client: GitHubClient, observer: PublishObserver = PublishObserver(), retry: RetryPolicy? = nil) {
         self.client = client
         self.observer = observer
         self.retry = retry ?? client.http.configuration.retryPolicy
@@ -37,7 +39,7 @@ public struct ReleasePublisher: Sendable {
     ///   - requirePush: whether a token without push access is a problem (a dry run only notes it).
     ///   - promisedPaths: asset paths an upstream step will create; their size is not checked yet.
     /// - Throws: ``GitHubError/preflight(_:)`` listing every problem found, or ``GitHubError/badCredentials(api:message:)``.
-    public func preflight(
+    package func preflight(
         _ publication: ReleasePublication,
         requirePush: Bool = true,
         promisedPaths: Set<String> = []
@@ -68,7 +70,7 @@ public struct ReleasePublisher: Sendable {
     }
 
     /// Problems found without the network: names, tag, body length, files, sizes, colliding asset names.
-    public static func localProblems(_ publication: ReleasePublication, promisedPaths: Set<String> = []) -> [String] {
+    package static func localProblems(_ publication: ReleasePublication, promisedPaths: Set<String> = []) -> [String] {
         var problems: [String] = []
         let parts = publication.repository.split(separator: "/", omittingEmptySubsequences: false)
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
@@ -130,7 +132,7 @@ public struct ReleasePublisher: Sendable {
 
     /// Makes the release on GitHub match `publication` (see the type's documentation).
     /// - Throws: ``GitHubError`` or ``HTTPError`` saying what failed; the release is then at worst a draft.
-    public func publish(_ publication: ReleasePublication) async throws -> PublishResult {
+    package func publish(_ publication: ReleasePublication) async throws -> PublishResult {
         let startRequests = client.statistics.requests
         let startBytes = client.statistics.bytesUploaded
         let problems = Self.localProblems(publication)

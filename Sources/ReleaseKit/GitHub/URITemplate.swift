@@ -1,11 +1,13 @@
+import ReleaseSupport
+
 /// Expands the RFC 6570 templates GitHub returns, such as `upload_url`'s `…/assets{?name,label}`.
 ///
 /// Supports simple (`{var}`), form-style query (`{?a,b}`) and continuation (`{&a,b}`) expressions, which is
 /// what GitHub's hypermedia URLs use. Values are percent-encoded except RFC 3986 unreserved characters;
 /// undefined variables are left out. See https://www.rfc-editor.org/rfc/rfc6570#section-3.2.8.
-public enum URITemplate {
+package enum URITemplate {
     /// `template` with `variables` substituted.
-    public static func expand(_ template: String, _ variables: [String: String]) -> String {
+    package static func expand(_ template: String, _ variables: [String: String]) -> String {
         var result = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -36,7 +38,7 @@ public enum URITemplate {
     }
 
     /// Percent-encodes everything except RFC 3986 unreserved characters, byte by byte in UTF-8.
-    public static func encode(_ value: String) -> String {
+    package static func encode(_ value: String) -> String {
         var encoded = ""
         for byte in value.utf8 {
             switch byte {

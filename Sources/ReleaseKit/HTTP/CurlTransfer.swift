@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// One transfer: configures a ``CurlEasyHandle`` from an ``HTTPRequest`` and is the context of its callbacks.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Files are never read into memory: libcurl pulls them through a read callback with an explicit
 /// Content-Length, so a 1 GB upload needs the same memory as a 1 KB one.
-public enum HTTPBody: Sendable, Equatable {
+package enum HTTPBody: Sendable, Equatable {
     case empty
     case data(Data)
     /// The whole file at `path`, streamed.

@@ -1,42 +1,43 @@
 import Foundation
+import ReleaseSupport
 
 /// Sends HTTP requests through libcurl: streaming bodies, progress, timeouts, retries, credential hygiene.
 ///
 /// Each attempt gets its own easy handle and runs `curl_easy_perform` on a dedicated thread, off Swift's
 /// cooperative pool, so a 10-minute upload never blocks other tasks. Cancelling the calling task stops the
 /// transfer at libcurl's next progress callback and throws `CancellationError`.
-public struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     /// How the client connects, times out, retries and who may receive credentials.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Longest wait for a TCP/TLS connection.
-        public var connectTimeout: Duration
+        package var connectTimeout: Duration
         /// A transfer moving fewer than `stallBytesPerSecond` for this long is a stall (`CURLOPT_LOW_SPEED_TIME`,
         /// whole seconds, at least 1).
-        public var stallTimeout: Duration
+        package var stallTimeout: Duration
         /// The speed under which a transfer counts as stalled (`CURLOPT_LOW_SPEED_LIMIT`).
-        public var stallBytesPerSecond: Int
+        package var stallBytesPerSecond: Int
         /// Longest time for a whole transfer; nil for none (uploads of any size rely on the stall timeout).
-        public var totalTimeout: Duration?
+        package var totalTimeout: Duration?
         /// A CA bundle (`--cacert`); else `SSL_CERT_FILE` from `environment`; else libcurl's default.
-        public var caCertificateFile: String?
+        package var caCertificateFile: String?
         /// Lower-cased host names allowed to receive a request's `authorization`.
-        public var credentialHosts: Set<String>
+        package var credentialHosts: Set<String>
         /// When set, the only hosts requests may go to (a rehearsal: the loopback); others fail before connecting.
-        public var allowedHosts: Set<String>?
+        package var allowedHosts: Set<String>?
         /// Retries for requests that do not bring their own policy.
-        public var retryPolicy: RetryPolicy
-        public var userAgent: String
+        package var retryPolicy: RetryPolicy
+        package var userAgent: String
         /// libcurl's upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`): bigger means fewer read calls.
-        public var uploadBufferSize: Int
+        package var uploadBufferSize: Int
         /// Where `SSL_CERT_FILE` and `no_proxy` are read from.
-        public var environment: [String: String]
+        package var environment: [String: String]
         /// Told about every retry, with a message fit for a log (no credentials).
-        public var onRetry: (@Sendable (String) -> Void)?
+        package var onRetry: (@Sendable (String) -> Void)?
         /// Whether a host name that did not resolve is retried. Preflight and dry runs say no: they check, and an
         /// unknown host does not become known in 12 seconds.
-        public var retriesNameResolution = true
+        package var retriesNameResolution = true
 
-        public init(
+        package init(
             connectTimeout: Duration = .seconds(30),
             stallTimeout: Duration = .seconds(60),
             stallBytesPerSecond: Int = 1,
@@ -64,9 +65,9 @@ public struct HTTPClient: Sendable {
         }
     }
 
-    public var configuration: Configuration
+    package var configuration: Configuration
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
@@ -74,7 +75,7 @@ public struct HTTPClient: Sendable {
     /// secondary-rate-limit 403s. Returns the last response whatever its status; throws the last transport
     /// error when every attempt failed to get one.
     /// - Parameter progress: called with (bytes of body sent, total) as the upload moves.
-    public func send(
+    package func send(
         _ request: HTTPRequest,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> HTTPResponse {
@@ -104,7 +105,7 @@ public struct HTTPClient: Sendable {
     }
 
     /// Sends `request` once: no retries.
-    public func perform(
+    package func perform(
         _ request: HTTPRequest,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> HTTPResponse {

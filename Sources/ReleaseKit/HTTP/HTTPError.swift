@@ -1,7 +1,7 @@
 /// Everything that can go wrong sending an HTTP request.
 ///
 /// Messages name the URL without credentials (``HTTPRequest/redact(_:)``) and never include header values.
-public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL cannot be parsed or uses a scheme other than `http`/`https`.
     case invalidURL(String)
     /// libcurl failed the transfer: `code` is the `CURLcode`, `message` curl's own text (`CURLOPT_ERRORBUFFER`).
@@ -33,7 +33,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     ]
 
     /// Whether retrying the same request may succeed.
-    public var isRetriable: Bool {
+    package var isRetriable: Bool {
         switch self {
         case .transport(_, _, let code, _): return Self.retriableCurlCodes.contains(code)
         default: return false
@@ -42,24 +42,24 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the host (or proxy) name did not resolve (`CURLE_COULDNT_RESOLVE_PROXY`/`_HOST`): on a machine
     /// without DNS, or with a misspelt host, every retry fails the same way.
-    public var isNameResolutionFailure: Bool {
+    package var isNameResolutionFailure: Bool {
         if case .transport(_, _, let code, _) = self { return code == 5 || code == 6 }
         return false
     }
 
     /// What went wrong without the method and URL, for a line that names them already.
-    public var reason: String {
+    package var reason: String {
         if case .transport(_, _, let code, let message) = self { return "\(message) (curl error \(code))" }
         return description
     }
 
     /// Whether the transfer stopped because nothing moved for the stall timeout or the whole timeout ran out.
-    public var isTimeout: Bool {
+    package var isTimeout: Bool {
         if case .transport(_, _, 28, _) = self { return true }
         return false
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let url):
             return "invalid URL '\(url)'"

@@ -1,10 +1,10 @@
 import Foundation
 
 /// One response header field.
-public struct HTTPHeader: Sendable, Equatable, Hashable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
+package struct HTTPHeader: Sendable, Equatable, Hashable {
+    package var name: String
+    package var value: String
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -14,7 +14,7 @@ extension StringProtocol {
     /// Whether the two are equal with ASCII letters compared case-insensitively: how HTTP header names, `Expect`
     /// values and hex digests compare. Unlike Foundation's `caseInsensitiveCompare`, which on Linux goes through
     /// an ICU collator and maps about 1.5 MB of its data, this is a byte loop.
-    public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+    package func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let left = utf8, right = other.utf8
         guard left.count == right.count else { return false }
         return zip(left, right).allSatisfy { a, b in

@@ -1,26 +1,27 @@
 import Foundation
+import ReleaseSupport
 
 /// One HTTP request: method, URL, headers, body and an optional credential.
 ///
 /// The credential is kept apart from `headers` so the client can send it only as an `Authorization`
 /// header and only to allowed hosts (``HTTPClient/Configuration/credentialHosts``).
-public struct HTTPRequest: Sendable {
-    public var method: String
-    public var url: String
+package struct HTTPRequest: Sendable {
+    package var method: String
+    package var url: String
     /// Header fields in order; names are case-insensitive. An `Expect` header here replaces the empty one.
-    public var headers: [(name: String, value: String)]
-    public var body: HTTPBody
+    package var headers: [(name: String, value: String)]
+    package var body: HTTPBody
     /// The `Authorization` header value (`"Bearer …"`), sent only to credential hosts.
-    public var authorization: String?
+    package var authorization: String?
     /// Longest response body kept in memory, in bytes; larger bodies fail the request.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// Overrides the client's retry policy for this request: ``RetryPolicy/once`` for an upload whose
     /// caller must look at the server's state before trying again.
-    public var retryPolicy: RetryPolicy?
+    package var retryPolicy: RetryPolicy?
     /// Sees every body byte as libcurl pulls it (each attempt from the start), to hash a file while it uploads.
-    public var bodyDigest: StreamingDigest?
+    package var bodyDigest: StreamingDigest?
 
-    public init(
+    package init(
         method: String = "GET",
         url: String,
         headers: [(name: String, value: String)] = [],
@@ -41,18 +42,18 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The first value of header `name`, case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// The host the request goes to, lower-cased, or nil when the URL has none.
-    public var host: String? { URLComponents(string: url)?.hostWithoutIDNA?.lowercased() }
+    package var host: String? { URLComponents(string: url)?.hostWithoutIDNA?.lowercased() }
 
     /// The request's URL as it may appear in messages: no user or password.
-    public var redactedURL: String { Self.redact(url) }
+    package var redactedURL: String { Self.redact(url) }
 
     /// `url` without user information, for messages and logs.
-    public static func redact(_ url: String) -> String {
+    package static func redact(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.user != nil || components.password != nil else {
             return url
         }
@@ -69,7 +70,7 @@ extension URLComponents {
     /// `127.0.0.1`, which decodes to itself. A host of ASCII characters with no `xn--` label, percent escape or IP
     /// literal decodes to itself (UTS #46 maps ASCII letters to lower case, and `host` then keeps the original
     /// spelling), so it is returned as written; any other host goes through `host`.
-    public var hostWithoutIDNA: String? {
+    package var hostWithoutIDNA: String? {
         guard let written = encodedHost else { return host }
         let plain = written.utf8.allSatisfy { byte in
             byte < 0x80 && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "[")

@@ -5,21 +5,21 @@ import Foundation
 /// The envelope (boundaries and part headers) is built in memory; the file between them is read in
 /// chunks, so the total length is known up front and sent as Content-Length (some crash reporters
 /// reject chunked uploads).
-public struct MultipartForm: Sendable, Equatable {
+package struct MultipartForm: Sendable, Equatable {
     /// Text fields, in order.
-    public var fields: [(name: String, value: String)]
+    package var fields: [(name: String, value: String)]
     /// The form field that carries the file.
-    public var fileField: String
+    package var fileField: String
     /// The file to stream.
-    public var filePath: String
+    package var filePath: String
     /// The file name announced in `Content-Disposition`.
-    public var fileName: String
+    package var fileName: String
     /// The file part's `Content-Type`.
-    public var fileContentType: String
+    package var fileContentType: String
     /// The boundary; random by default.
-    public var boundary: String
+    package var boundary: String
 
-    public init(
+    package init(
         fields: [(name: String, value: String)] = [],
         fileField: String,
         filePath: String,
@@ -36,7 +36,7 @@ public struct MultipartForm: Sendable, Equatable {
     }
 
     /// `multipart/form-data; boundary=…`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// The bytes before the file's contents.
     var head: Data {
@@ -62,7 +62,7 @@ public struct MultipartForm: Sendable, Equatable {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
-    public static func == (lhs: MultipartForm, rhs: MultipartForm) -> Bool {
+    package static func == (lhs: MultipartForm, rhs: MultipartForm) -> Bool {
         lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
             && lhs.fileField == rhs.fileField && lhs.filePath == rhs.filePath && lhs.fileName == rhs.fileName
             && lhs.fileContentType == rhs.fileContentType && lhs.boundary == rhs.boundary

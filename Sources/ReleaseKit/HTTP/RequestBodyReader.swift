@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Feeds a request body to libcurl's read callback in order: bytes in memory and files read in chunks.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// When and how long to wait before sending a request again.
 ///
@@ -6,21 +7,21 @@ import Foundation
 /// full jitter; a `Retry-After` or exhausted `X-RateLimit-Reset` from the server wins over the back-off.
 /// Every wait is capped by `maxDelay`. Other 4xx are never retried: they will not change.
 /// The clock and the sleep are injectable so tests run in milliseconds.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// Attempts in total, including the first (1 = no retries).
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The first back-off; doubles with each retry.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// The longest wait, whatever the server asks for.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// Whether to randomise each back-off between half and all of it.
-    public var jitter: Bool
+    package var jitter: Bool
     /// The current time (for `X-RateLimit-Reset` and HTTP-date `Retry-After`).
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Waits; throws when the task is cancelled.
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
 
-    public init(
+    package init(
         maxAttempts: Int = 5,
         baseDelay: Duration = .seconds(1),
         maxDelay: Duration = .seconds(60),
@@ -37,10 +38,10 @@ public struct RetryPolicy: Sendable {
     }
 
     /// One attempt, no retries.
-    public static let once = RetryPolicy(maxAttempts: 1)
+    package static let once = RetryPolicy(maxAttempts: 1)
 
     /// Whether a response with this status may succeed if sent again.
-    public static func isRetriable(_ response: HTTPResponse) -> Bool {
+    package static func isRetriable(_ response: HTTPResponse) -> Bool {
         switch response.status {
         case 429, 500...599: return true
         case 403: return isSecondaryRateLimit(response)
@@ -51,7 +52,7 @@ public struct RetryPolicy: Sendable {
     /// GitHub's secondary rate limit (and an exhausted primary one) answer 403 with `Retry-After`,
     /// `X-RateLimit-Remaining: 0`, or a message saying so.
     /// See https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api.
-    public static func isSecondaryRateLimit(_ response: HTTPResponse) -> Bool {
+    package static func isSecondaryRateLimit(_ response: HTTPResponse) -> Bool {
         guard response.status == 403 else { return false }
         if response.header("Retry-After") != nil { return true }
         if response.header("X-RateLimit-Remaining") == "0" { return true }
@@ -59,7 +60,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The back-off before attempt `attempt + 1` when the server said nothing: `base · 2^(attempt-1)`, jittered.
-    public func backoff(afterAttempt attempt: Int) -> Duration {
+    package func backoff(afterAttempt attempt: Int) -> Duration {
         var delay = ExponentialBackoff(base: baseDelay, cap: maxDelay).delay(afterAttempt: attempt)
         if jitter {
             let fraction = Double.random(in: 0.5...1.0)
@@ -70,7 +71,7 @@ public struct RetryPolicy: Sendable {
 
     /// How long to wait before retrying after `response` to attempt `attempt`: the server's `Retry-After`
     /// or rate-limit reset when it gave one, else the back-off; always capped by `maxDelay`.
-    public func delay(after response: HTTPResponse?, attempt: Int) -> Duration {
+    package func delay(after response: HTTPResponse?, attempt: Int) -> Duration {
         if let response, let asked = serverDelay(response) {
             return min(asked, maxDelay)
         }

@@ -1,10 +1,10 @@
 /// The Apple platform an app target builds for, with the names each tool uses for it.
-public enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
+package enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
     case iOS, tvOS, macOS, visionOS, watchOS
 
     /// From a target's `SDKROOT` (`iphoneos`, `appletvos`, `macosx`, `xros`, `watchos`, or an SDK path or versioned
     /// name such as `iphoneos17.0`); nil for anything else.
-    public init?(sdk: String) {
+    package init?(sdk: String) {
         let name = (sdk.split(separator: "/").last.map(String.init) ?? sdk).lowercased()
         if name.hasPrefix("iphone") {
             self = .iOS
@@ -22,16 +22,16 @@ public enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
     }
 
     /// From what a user types for `--platform` (`ios`, `tvOS`, `macos`, `visionos`), case-insensitively.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else { return nil }
         self = match
     }
 
     /// `xcodebuild -destination` for an archive.
-    public var destination: String { "generic/platform=\(rawValue)" }
+    package var destination: String { "generic/platform=\(rawValue)" }
 
     /// App Store Connect's `Platform`.
-    public var appStoreConnect: String {
+    package var appStoreConnect: String {
         switch self {
         case .iOS, .watchOS: "IOS"
         case .tvOS: "TV_OS"
@@ -41,7 +41,7 @@ public enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
     }
 
     /// `signing.sync`'s `platform`: ios, tvos or macos (watch and visionOS apps sign as iOS).
-    public var signingPlatform: String {
+    package var signingPlatform: String {
         switch self {
         case .tvOS: "tvos"
         case .macOS: "macos"
@@ -50,7 +50,7 @@ public enum AppPlatform: String, Sendable, Equatable, CaseIterable, Comparable {
     }
 
     /// iOS first, the order `release init` offers apps in.
-    public static func < (lhs: AppPlatform, rhs: AppPlatform) -> Bool {
+    package static func < (lhs: AppPlatform, rhs: AppPlatform) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -1,7 +1,7 @@
 extension Condition {
     /// The systems on which the condition can hold, judging by its `os` parts alone; nil when it does not depend on
     /// the system (`{"profile": "release"}`).
-    var systems: Set<String>? {
+    package var systems: Set<String>? {
         switch self {
         case .os(let names): return Set(names)
         case .profile, .branch, .env: return nil

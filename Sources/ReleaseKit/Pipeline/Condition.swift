@@ -1,9 +1,10 @@
 import Foundation
+import ReleaseSupport
 
 /// A step's or profile's `when`: true when the run's facts match.
 ///
 /// An object with several keys holds when all of them do: `{"profile": "release", "os": "macos"}`.
-public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
+package indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
     /// The chosen profile matches one of the globs.
     case profile([String])
     /// The git branch matches one of the globs (`release*`).
@@ -17,16 +18,16 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
     case not(Condition)
 
     /// The operating systems `os` may name.
-    public static let knownSystems = ["macos", "linux", "windows"]
+    package static let knownSystems = ["macos", "linux", "windows"]
 
     /// The facts a condition is evaluated against.
-    public struct Facts: Sendable {
-        public var profile: String?
-        public var branch: String?
-        public var environment: [String: String]
-        public var os: String
+    package struct Facts: Sendable {
+        package var profile: String?
+        package var branch: String?
+        package var environment: [String: String]
+        package var os: String
 
-        public init(profile: String?, branch: String?, environment: [String: String], os: String = Condition.currentSystem) {
+        package init(profile: String?, branch: String?, environment: [String: String], os: String = Condition.currentSystem) {
             self.profile = profile
             self.branch = branch
             self.environment = environment
@@ -35,9 +36,9 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// This machine's system name as `os` spells it (``Platform/systemKind``).
-    public static var currentSystem: String { Platform.systemKind }
+    package static var currentSystem: String { Platform.systemKind }
 
-    public func evaluate(_ facts: Facts) -> Bool {
+    package func evaluate(_ facts: Facts) -> Bool {
         switch self {
         case .profile(let patterns):
             guard let profile = facts.profile else { return false }
@@ -62,7 +63,7 @@ public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Readable form for plans: `branch matches 'release*'`.
-    public var description: String {
+    package var description: String {
         func list(_ values: [String]) -> String {
             values.count == 1 ? "'\(values[0])'" : "one of " + values.map { "'\($0)'" }.joined(separator: ", ")
         }

@@ -3,7 +3,7 @@ import Foundation
 extension Diagnostic {
     /// Pipeline problems for standard error: one per line (GitHub annotations when `annotations`), then how many
     /// there are in which files.
-    public static func report(_ diagnostics: [Diagnostic], annotations: Bool) -> String {
+    package static func report(_ diagnostics: [Diagnostic], annotations: Bool) -> String {
         var out = ""
         for diagnostic in diagnostics {
             out += (annotations ? diagnostic.githubAnnotation : diagnostic.description) + "\n"

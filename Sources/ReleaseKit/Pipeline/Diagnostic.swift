@@ -1,12 +1,14 @@
+import ReleaseSupport
+
 /// One problem in a pipeline file: where it is (file, line, column, JSON path) and what is wrong, with the
 /// offending value quoted in the message.
-public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable {
-    public var file: String
-    public var location: SourceLocation?
-    public var path: String?
-    public var message: String
+package struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable {
+    package var file: String
+    package var location: SourceLocation?
+    package var path: String?
+    package var message: String
 
-    public init(file: String, location: SourceLocation?, path: JSONPath?, message: String) {
+    package init(file: String, location: SourceLocation?, path: JSONPath?, message: String) {
         self.file = file
         self.location = location
         self.path = path.map { Echo.text($0.description, limit: 200) }
@@ -14,7 +16,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable 
     }
 
     /// `Pipelines/release.json:14:9: error: $.steps[3].with.ouput: unknown option 'ouput' (did you mean 'output'?)`
-    public var description: String {
+    package var description: String {
         var text = file
         if let location { text += ":\(location.line):\(location.column)" }
         text += ": error: "
@@ -25,7 +27,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable 
 
 extension Diagnostic {
     /// The diagnostic as a GitHub Actions annotation: `::error file=…,line=…,col=…::message`.
-    public var githubAnnotation: String {
+    package var githubAnnotation: String {
         var properties = [(key: "file", value: file)]
         if let location {
             properties.append((key: "line", value: "\(location.line)"))

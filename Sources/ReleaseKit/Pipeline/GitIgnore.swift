@@ -1,13 +1,14 @@
 import Foundation
+import ReleaseSupport
 
 /// The `.gitignore` a starter pipeline needs: its build folder ignored, so a run's products never make the tree dirty
 /// nor get committed.
-public enum GitIgnore {
+package enum GitIgnore {
     /// Adds `/folder/` to `directory/.gitignore` unless a line of it already ignores `folder` (`build`, `build/`,
     /// `/build`, `/build/`, `**/build`), or `directory` is not in a git checkout.
     /// - Returns: what was done, for the user, or nil when nothing was.
     /// - Throws: when `.gitignore` cannot be written (it is written atomically: nothing is half-written).
-    public static func ensureIgnored(_ folder: String, in directory: String) throws -> String? {
+    package static func ensureIgnored(_ folder: String, in directory: String) throws -> String? {
         guard GitDirectory.of(directory) != nil else { return nil }
         let name = folder.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let path = (directory as NSString).appendingPathComponent(".gitignore")

@@ -1,7 +1,9 @@
+import ReleaseSupport
+
 /// A JSON value with the position it was read from, so every error can name file:line:column.
-public struct JSONNode: Sendable, Equatable {
+package struct JSONNode: Sendable, Equatable {
     /// The value. Objects keep their members in file order.
-    public indirect enum Value: Sendable, Equatable {
+    package indirect enum Value: Sendable, Equatable {
         case null
         case bool(Bool)
         /// A number with its text as written, so integers round-trip exactly.
@@ -12,39 +14,45 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// One `"key": value` pair of an object, with the key's own position.
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var keyLocation: SourceLocation
-        public var value: JSONNode
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var keyLocation: SourceLocation
+        package var value: JSONNode
+
+        package init(key: String, keyLocation: SourceLocation, value: JSONNode) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.value = value
+        }
     }
 
-    public var value: Value
-    public var location: SourceLocation
+    package var value: Value
+    package var location: SourceLocation
 
-    public init(_ value: Value, at location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    package init(_ value: Value, at location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.value = value
         self.location = location
     }
 
     /// The members when this is an object.
-    public var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = value { return members }
         return nil
     }
 
     /// The member named `key` when this is an object.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         members?.first { $0.key == key }?.value
     }
 
     /// The string when this is a string.
-    public var string: String? {
+    package var string: String? {
         if case .string(let text) = value { return text }
         return nil
     }
 
     /// A short rendering of the value for error messages: strings quoted, containers summarised.
-    public var preview: String {
+    package var preview: String {
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
@@ -57,7 +65,7 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// What was found, for "expected X, found …" messages: `a string 'yes'`, `an array of 2 items`, `an object`.
-    public var found: String {
+    package var found: String {
         switch value {
         case .array(let items): return "an array of \(items.count) item\(items.count == 1 ? "" : "s")"
         case .object: return "an object"
@@ -67,7 +75,7 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// The JSON type's name for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch value {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -79,7 +87,7 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// Plain Foundation-free rendering as compact JSON text.
-    public var jsonText: String {
+    package var jsonText: String {
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
@@ -92,7 +100,7 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// `text` as a JSON string literal.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         "\"" + JSONEscape.string(text) + "\""
     }
 }

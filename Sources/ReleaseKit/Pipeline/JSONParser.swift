@@ -1,11 +1,13 @@
+import ReleaseSupport
+
 /// A strict JSON parser (RFC 8259) that records the line and column of every value and key.
 ///
 /// Foundation's `JSONSerialization` reports neither, and every pipeline error must name file:line:column.
-public struct JSONParser {
+package struct JSONParser {
     /// A syntax error with its position.
-    public struct SyntaxError: Error, Sendable, Equatable {
-        public var message: String
-        public var location: SourceLocation
+    package struct SyntaxError: Error, Sendable, Equatable {
+        package var message: String
+        package var location: SourceLocation
     }
 
     private let bytes: [UInt8]
@@ -17,7 +19,7 @@ public struct JSONParser {
     /// How deep objects and arrays may nest. Pipelines nest fewer than 10 levels; the parser recurses, and at about
     /// 3.5 KiB of stack per level in a debug build (under 1 KiB in release) 64 levels fit Darwin's 512 KiB
     /// secondary-thread stacks, the Swift cooperative pool's included, with more than half to spare.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
     /// Where the last column count stopped on the current line: `(byte index, column there)`.
     private var columnCursor = (index: 0, column: 1)
 
@@ -26,7 +28,7 @@ public struct JSONParser {
     }
 
     /// Parses a whole document.
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONNode {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONNode {
         var parser = JSONParser(text)
         if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
         parser.skipWhitespace()

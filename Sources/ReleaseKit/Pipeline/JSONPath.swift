@@ -1,25 +1,25 @@
 /// Where a value sits in a JSON document, printed as `$.steps[2].with.output`.
-public struct JSONPath: Sendable, Equatable, Hashable, CustomStringConvertible {
+package struct JSONPath: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// One step into an object or array.
-    public enum Component: Sendable, Equatable, Hashable {
+    package enum Component: Sendable, Equatable, Hashable {
         case key(String)
         case index(Int)
     }
 
-    public var components: [Component]
+    package var components: [Component]
 
-    public init(_ components: [Component] = []) {
+    package init(_ components: [Component] = []) {
         self.components = components
     }
 
-    public static let root = JSONPath()
+    package static let root = JSONPath()
 
-    public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
-    public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+    package func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
+    package func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
     /// This path followed by `path`'s components.
-    public func appending(_ path: JSONPath) -> JSONPath { JSONPath(components + path.components) }
+    package func appending(_ path: JSONPath) -> JSONPath { JSONPath(components + path.components) }
 
-    public var description: String {
+    package var description: String {
         var text = "$"
         for component in components {
             switch component {

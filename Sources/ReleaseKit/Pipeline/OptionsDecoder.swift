@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSteps
 
 /// Decodes a step's `with` object into its typed `Options`, with errors that carry the line, column and JSON
 /// path of the offending value, and a record of which keys the type asked for, so keys it never asked for are
@@ -11,9 +12,9 @@ import Foundation
 /// `@StepOption` property is looked up under its key (`archivePath` under `archive_path`), and an absent one takes its
 /// declared default, or fails as a missing required option. An ``OptionChoice`` accepts only its words. A
 /// ``StepOptionGroup``'s options are looked up in the same object, beside the step's own.
-public struct OptionsDecoder {
+package struct OptionsDecoder {
     /// Whether `${...}` references are still in the values.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Plan time: references are unresolved and accepted wherever a value is expected.
         case validation
         /// Run time: every reference has been substituted.
@@ -21,20 +22,20 @@ public struct OptionsDecoder {
     }
 
     /// A decoding problem at a place in the document.
-    public struct Failure: Error, Sendable, Equatable {
-        public var path: JSONPath
-        public var location: SourceLocation
-        public var message: String
+    package struct Failure: Error, Sendable, Equatable {
+        package var path: JSONPath
+        package var location: SourceLocation
+        package var message: String
         /// The value could not be checked yet: a `${...}` stands where an object with required keys belongs.
-        public var isPending = false
+        package var isPending = false
         /// Further problems of the same `with` object, in declaration order: every option is decoded even after one
         /// fails, so one `validate` shows them all.
-        public var others: [Failure] = []
+        package var others: [Failure] = []
         /// Keys of the same `with` object that the type never asked for, found while collecting the problems.
-        public var unknownKeys: [UnknownKey] = []
+        package var unknownKeys: [UnknownKey] = []
 
         /// This failure and the others.
-        public var all: [Failure] {
+        package var all: [Failure] {
             var first = self
             first.others = []
             first.unknownKeys = []
@@ -42,31 +43,31 @@ public struct OptionsDecoder {
         }
 
         /// Failures are equal when their problems are; the unknown keys found beside them are not compared.
-        public static func == (lhs: Failure, rhs: Failure) -> Bool {
+        package static func == (lhs: Failure, rhs: Failure) -> Bool {
             (lhs.path, lhs.location, lhs.message, lhs.isPending, lhs.others) == (rhs.path, rhs.location, rhs.message, rhs.isPending, rhs.others)
         }
     }
 
     /// A key the options type never asked for.
-    public typealias UnknownKey = (path: JSONPath, location: SourceLocation, key: String, known: [String])
+    package typealias UnknownKey = (path: JSONPath, location: SourceLocation, key: String, known: [String])
 
     /// What decoding found besides the value.
-    public struct Outcome<Value> {
-        public var value: Value
+    package struct Outcome<Value> {
+        package var value: Value
         /// Keys present in the document that the type never asked for, with where they are.
-        public var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
+        package var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
         /// Every key the type asked for in the top-level object, present or not.
-        public var requestedKeys: Set<String>
+        package var requestedKeys: Set<String>
     }
 
-    public var mode: Mode
+    package var mode: Mode
 
-    public init(mode: Mode) {
+    package init(mode: Mode) {
         self.mode = mode
     }
 
     /// Decodes `type` from `node`, which sits at `path` in the file.
-    public func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, at path: JSONPath) throws(Failure) -> Outcome<T> {
+    package func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, at path: JSONPath) throws(Failure) -> Outcome<T> {
         let recorder = KeyRecorder()
         let decoder = NodeDecoder(node: node, path: path, codingPath: [], mode: mode, recorder: recorder)
         var value: T?

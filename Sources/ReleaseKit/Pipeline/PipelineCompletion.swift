@@ -1,8 +1,9 @@
 import Foundation
+import ReleaseSupport
 
 /// What the shell completes for `release run`/`plan`: pipeline names, the profiles and step ids of the pipeline the
 /// command line names (ArgumentParser calls these while the user presses Tab, so they never fail, only find less).
-public enum PipelineCompletion {
+package enum PipelineCompletion {
     /// Options of `run`/`plan`/`export` that take a value: their value is not the pipeline argument.
     static let optionsWithValues: Set<String> = [
         "--profile", "--var", "--jobs", "--only", "--report", "--log-format",
@@ -10,18 +11,18 @@ public enum PipelineCompletion {
     ]
 
     /// The names `Pipelines/NAME.json` gives under `directory`, matching `prefix`.
-    public static func pipelineNames(in directory: String, prefix: String = "") -> [String] {
+    package static func pipelineNames(in directory: String, prefix: String = "") -> [String] {
         PipelineLocator.all(in: directory).map { String(($0 as NSString).lastPathComponent.dropLast(5)) }.filter { $0.hasPrefix(prefix) }
     }
 
     /// The profiles of the pipeline `words` name (the default one when they name none), matching `prefix`.
-    public static func profiles(words: [String], in directory: String, prefix: String = "") -> [String] {
+    package static func profiles(words: [String], in directory: String, prefix: String = "") -> [String] {
         guard let definition = definition(words: words, in: directory) else { return [] }
         return definition.profiles.map(\.name).filter { $0.hasPrefix(prefix) }
     }
 
     /// The step ids of the pipeline `words` name, matching `prefix`.
-    public static func stepIDs(words: [String], in directory: String, prefix: String = "") -> [String] {
+    package static func stepIDs(words: [String], in directory: String, prefix: String = "") -> [String] {
         guard let definition = definition(words: words, in: directory) else { return [] }
         return definition.steps.map(\.id).filter { $0.hasPrefix(prefix) }
     }
@@ -34,7 +35,7 @@ public enum PipelineCompletion {
     /// word of `compgen -W` (command substitution included), so each candidate is quoted as a shell word; zsh's
     /// `_describe` reads `name:description`, so `:` and `\` are escaped; fish takes each line as it is. A candidate
     /// with a control character (a line break would make two) is left out.
-    public static func escaped(_ candidates: [String], for shell: String?) -> [String] {
+    package static func escaped(_ candidates: [String], for shell: String?) -> [String] {
         let printable = candidates.filter { name in !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
         switch shell {
         case "bash":

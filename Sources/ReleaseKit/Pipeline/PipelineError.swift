@@ -1,11 +1,11 @@
 /// Why a pipeline could not be loaded or planned. Exit code 65.
-public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Every problem found in the file, in file order.
     case invalid([Diagnostic])
     /// The file could not be read.
     case unreadable(path: String, reason: String)
 
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .invalid(let diagnostics): return diagnostics
         case .unreadable(let path, let reason):
@@ -13,7 +13,7 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
 }

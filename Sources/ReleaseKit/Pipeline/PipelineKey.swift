@@ -1,12 +1,14 @@
+import ReleaseSteps
+
 /// One key of the pipeline format itself (not a step kind's `with` options): its name, what its value must be
 /// (type and, for a number, range), its default and a one-line help.
 ///
 /// The format's keys are declared once, in ``all``: ``PipelineLoader`` takes the keys it accepts and the checks of
 /// every simple value (booleans, text, numbers and their ranges) from it, ``PipelineSchema`` writes `release schema`
 /// from it, and a test holds the key tables of `Pipelines/README.md` to it, so the three cannot drift apart.
-public struct PipelineKey: Sendable, Equatable {
+package struct PipelineKey: Sendable, Equatable {
     /// Where a key is written.
-    public enum Scope: String, Sendable, CaseIterable {
+    package enum Scope: String, Sendable, CaseIterable {
         /// The pipeline object (top level).
         case pipeline
         /// A `profiles` entry.
@@ -17,7 +19,7 @@ public struct PipelineKey: Sendable, Equatable {
 
     /// What a key's value must be. The simple ones are checked by the loader from here; the structured ones have
     /// readers of their own (a condition, variables, runners…), and the schema describes them by name.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         /// A string; `nonEmpty`: at least one character.
         case text(nonEmpty: Bool)
         /// `true` or `false`.
@@ -53,17 +55,17 @@ public struct PipelineKey: Sendable, Equatable {
     }
 
     /// The key as written in the file.
-    public let name: String
+    package let name: String
     /// Where it is written.
-    public let scope: Scope
+    package let scope: Scope
     /// What its value must be.
-    public let value: Value
+    package let value: Value
     /// Whether a file must have it.
-    public let required: Bool
+    package let required: Bool
     /// The value the key has when absent, as JSON text; nil when absence means "none".
-    public let defaultValue: String?
+    package let defaultValue: String?
     /// One line for `release schema` descriptions.
-    public let help: String
+    package let help: String
 
     init(_ name: String, _ scope: Scope, _ value: Value, required: Bool = false, default defaultValue: String? = nil, help: String) {
         self.name = name
@@ -75,7 +77,7 @@ public struct PipelineKey: Sendable, Equatable {
     }
 
     /// Every key of the format, in the order the documentation lists them.
-    public static let all: [PipelineKey] = [
+    package static let all: [PipelineKey] = [
         PipelineKey("$schema", .pipeline, .text(nonEmpty: false), help: "accepted and ignored: where editors find this schema"),
         PipelineKey("version", .pipeline, .version, required: true, help: "the format version"),
         PipelineKey("name", .pipeline, .text(nonEmpty: true), help: "shown in output and reports (default: the file name)"),
@@ -134,18 +136,18 @@ public struct PipelineKey: Sendable, Equatable {
     ]
 
     /// The keys written in `scope`, in documentation order.
-    public static func keys(in scope: Scope) -> [PipelineKey] {
+    package static func keys(in scope: Scope) -> [PipelineKey] {
         all.filter { $0.scope == scope }
     }
 
     /// The key `name` of `scope`.
-    public static func key(_ name: String, in scope: Scope) -> PipelineKey? {
+    package static func key(_ name: String, in scope: Scope) -> PipelineKey? {
         all.first { $0.scope == scope && $0.name == name }
     }
 
     /// The value as the key tables of `Pipelines/README.md` write it: `` `true`/`false` (default `false`) ``,
     /// `whole number from 0 to 100 (default 0)`.
-    public var documentedValue: String {
+    package var documentedValue: String {
         var text: String
         switch value {
         case .text(let nonEmpty): text = nonEmpty ? "non-empty text" : "text"

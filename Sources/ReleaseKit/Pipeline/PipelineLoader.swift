@@ -1,10 +1,12 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// Reads a pipeline file and checks everything that can be checked without running anything: structure, step
 /// kinds and their options, ids, `needs`, references, cycles. Every problem is reported, not the first.
-public struct PipelineLoader: Sendable {
+package struct PipelineLoader: Sendable {
     /// The format versions this release reads.
-    public static let supportedVersions = [1]
+    package static let supportedVersions = [1]
     /// The keys of each object, from ``PipelineKey/all``. `$schema` is accepted and ignored, so editors can
     /// autocomplete from `release schema` (DESIGN §4).
     static let topLevelKeys = PipelineKey.keys(in: .pipeline).map(\.name)
@@ -12,11 +14,11 @@ public struct PipelineLoader: Sendable {
     static let stepKeys = PipelineKey.keys(in: .step).map(\.name)
 
     /// The step kinds pipelines may use; nil for the built-in ones.
-    public let registry: StepRegistry?
+    package let registry: StepRegistry?
     /// Plugin kinds that could not be described, with why: a step using one gets this instead of "unknown kind".
-    public let unavailablePlugins: [String: String]
+    package let unavailablePlugins: [String: String]
 
-    public init(registry: StepRegistry? = nil, unavailablePlugins: [String: String] = [:]) {
+    package init(registry: StepRegistry? = nil, unavailablePlugins: [String: String] = [:]) {
         self.registry = registry
         self.unavailablePlugins = unavailablePlugins
     }
@@ -25,7 +27,7 @@ public struct PipelineLoader: Sendable {
     /// `release-step-KIND` executables on PATH), described through `plugins`; problems with plugins are reported
     /// with the rest.
     /// - Throws: ``PipelineError``.
-    public func load(
+    package func load(
         path: String, displayPath: String? = nil, extraVariables: Set<String> = [],
         plugins: PluginResolver
     ) async throws(PipelineError) -> ValidatedPipeline {
@@ -50,14 +52,14 @@ public struct PipelineLoader: Sendable {
     /// Loads the file at `path`; `displayPath` is how messages name it.
     /// - Parameter extraVariables: names given with `--var`, which count as defined.
     /// - Throws: ``PipelineError``.
-    public func load(path: String, displayPath: String? = nil, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
+    package func load(path: String, displayPath: String? = nil, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
         let shown = displayPath ?? path
         let text = try Self.read(path: path, shown: shown)
         return try load(text: text, file: shown, extraVariables: extraVariables)
     }
 
     /// Loads pipeline JSON `text`, naming it `file` in messages.
-    public func load(text: String, file: String, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
+    package func load(text: String, file: String, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
         let root: JSONNode
         do {
             root = try JSONParser.parse(text)
@@ -83,7 +85,7 @@ public struct PipelineLoader: Sendable {
 
     /// The parsed file at `path`, or nil when it cannot be read or parsed (`load` says why): for finding its
     /// `plugins` without validating it.
-    public static func readRoot(path: String) -> JSONNode? {
+    package static func readRoot(path: String) -> JSONNode? {
         guard let text = try? read(path: path, shown: path) else { return nil }
         return try? JSONParser.parse(text)
     }
@@ -290,7 +292,7 @@ public struct PipelineLoader: Sendable {
     }
 
     /// `profiles` naming the `paths` of `installers`: one reference, or a list of them.
-    static func profilesReference(to installers: [String], at location: SourceLocation) -> JSONNode {
+    package static func profilesReference(to installers: [String], at location: SourceLocation) -> JSONNode {
         let references = installers.map { JSONNode(.string("${steps.\($0).outputs.paths}"), at: location) }
         return references.count == 1 ? references[0] : JSONNode(.array(references), at: location)
     }

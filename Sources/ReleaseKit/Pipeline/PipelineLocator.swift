@@ -1,12 +1,12 @@
 import Foundation
 
 /// Finds the pipeline file a command names: a path, or a name resolved as `Pipelines/NAME.json`.
-public enum PipelineLocator {
+package enum PipelineLocator {
     /// The default pipeline, relative to the working directory.
-    public static let defaultPath = "Pipelines/release.json"
+    package static let defaultPath = "Pipelines/release.json"
 
     /// The file `argument` names, relative to `directory` (`nil`: the default pipeline).
-    public static func resolve(_ argument: String?, in directory: String) -> String {
+    package static func resolve(_ argument: String?, in directory: String) -> String {
         guard let argument, !argument.isEmpty else { return defaultPath }
         let asPath = argument.hasPrefix("/") ? argument : (directory as NSString).appendingPathComponent(argument)
         if FileManager.default.fileExists(atPath: asPath) || argument.contains("/") || argument.hasSuffix(".json") {
@@ -16,7 +16,7 @@ public enum PipelineLocator {
     }
 
     /// Every `Pipelines/*.json` under `directory`, sorted.
-    public static func all(in directory: String) -> [String] {
+    package static func all(in directory: String) -> [String] {
         let folder = (directory as NSString).appendingPathComponent("Pipelines")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().map { "Pipelines/\($0)" }

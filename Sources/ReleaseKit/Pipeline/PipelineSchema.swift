@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// The JSON Schema (draft 2020-12) of pipeline files, generated from a step registry, so editors (VS Code,
 /// JetBrains) autocomplete step kinds and their options and flag mistakes as they are typed (`release schema`).
@@ -7,12 +9,12 @@ import Foundation
 /// read): key, type, allowed words, default, description, required or not. Where the loader accepts more than the
 /// declared type, so does the schema: a `${...}` reference stands for any value, and text options accept numbers
 /// and booleans (interpolation makes text). The loader remains the judge of what references refer to.
-public enum PipelineSchema {
+package enum PipelineSchema {
     /// The schema's dialect.
-    public static let dialect = "https://json-schema.org/draft/2020-12/schema"
+    package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// The schema as a JSON value.
-    public static func object(registry: StepRegistry) -> [String: Any] {
+    package static func object(registry: StepRegistry) -> [String: Any] {
         var definitions: [String: Any] = [
             "template": ["type": "string", "pattern": "\\$\\{", "description": "a ${...} reference, known at run time"],
             "scalar": ["type": ["string", "number", "boolean"]],
@@ -53,7 +55,7 @@ public enum PipelineSchema {
     }
 
     /// The schema as pretty JSON text with sorted keys, ending with a newline.
-    public static func text(registry: StepRegistry) -> String {
+    package static func text(registry: StepRegistry) -> String {
         (JSONWriter.text(object(registry: registry), pretty: true) ?? "{}") + "\n"
     }
 

@@ -1,3 +1,6 @@
+import ReleaseSteps
+import ReleaseSupport
+
 /// Checks a plugin step's `with` against the JSON Schema subset of its `describe` answer (``PluginSchema``) and
 /// turns it into the JSON the plugin receives, with the same located messages as built-in options: wrong type,
 /// missing required option, a value outside `enum`, a number outside `minimum`/`maximum` or not finite, and (under

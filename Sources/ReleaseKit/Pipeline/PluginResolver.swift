@@ -1,30 +1,32 @@
 import Foundation
+import ReleaseSteps
+import ReleaseSupport
 
 /// Finds the external step plugins a pipeline can use (its `plugins` map, then `release-step-KIND` executables on
 /// PATH), describes them and builds the registry the pipeline is checked against: built-in kinds first, then
 /// plugin kinds.
-public struct PluginResolver: Sendable {
+package struct PluginResolver: Sendable {
     /// The plugins found, and what went wrong with the others.
-    public struct Resolution: Sendable {
+    package struct Resolution: Sendable {
         /// Nil only when the built-in registry itself is broken (a bug, reported in `diagnostics`).
-        public var registry: StepRegistry?
+        package var registry: StepRegistry?
         /// Problems of the `plugins` map, at its entries, and clashes with built-in kinds.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
         /// PATH plugins that could not be described, by kind: reported only if a step uses the kind.
-        public var unavailable: [String: String]
+        package var unavailable: [String: String]
     }
 
-    public var describer: PluginDescriber
+    package var describer: PluginDescriber
     /// The folder relative plugin paths are resolved against: the pipeline's working directory.
-    public var directory: String
+    package var directory: String
 
-    public init(describer: PluginDescriber, directory: String) {
+    package init(describer: PluginDescriber, directory: String) {
         self.describer = describer
         self.directory = directory
     }
 
     /// The plugins of the pipeline `root` (nil for PATH plugins only) in `file`.
-    public func resolve(_ root: JSONNode?, file: String) async -> Resolution {
+    package func resolve(_ root: JSONNode?, file: String) async -> Resolution {
         var diagnostics = DiagnosticList(file: file)
         var unavailable: [String: String] = [:]
         var kinds: [StepKind] = []

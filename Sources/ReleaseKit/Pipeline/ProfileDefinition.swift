@@ -1,8 +1,8 @@
 /// A `profiles` entry.
-public struct ProfileDefinition: Sendable {
-    public var name: String
-    public var when: Condition?
-    public var isDefault: Bool
-    public var variables: [VariableDefinition]
-    public var location: SourceLocation
+package struct ProfileDefinition: Sendable {
+    package var name: String
+    package var when: Condition?
+    package var isDefault: Bool
+    package var variables: [VariableDefinition]
+    package var location: SourceLocation
 }

@@ -5,7 +5,7 @@ internal import HeapModule
 /// ``StepGraph/topologicalOrder()`` finishes each step as soon as it is taken; the engine finishes a step when it
 /// has really run, so independent steps run side by side. Among ready steps the one declared first comes
 /// first, so plans and logs are stable. Steps are named by their position in ``StepGraph/ids``.
-public struct ReadyQueue: Sendable {
+package struct ReadyQueue: Sendable {
     /// For each step, how many of its needs have not finished yet.
     private var waiting: [Int]
     /// For each step, the steps that need it.
@@ -14,7 +14,7 @@ public struct ReadyQueue: Sendable {
     private var ready = Heap<Int>()
 
     /// Starts with every step that needs nothing ready.
-    public init(_ graph: StepGraph) {
+    package init(_ graph: StepGraph) {
         let position = Dictionary(uniqueKeysWithValues: graph.ids.enumerated().map { ($1, $0) })
         waiting = [Int](repeating: 0, count: graph.ids.count)
         dependents = [[Int]](repeating: [], count: graph.ids.count)
@@ -29,13 +29,13 @@ public struct ReadyQueue: Sendable {
     }
 
     /// The ready step declared first, without taking it.
-    public var firstReady: Int? { ready.min }
+    package var firstReady: Int? { ready.min }
 
     /// Takes the ready step declared first.
-    public mutating func popReady() -> Int? { ready.popMin() }
+    package mutating func popReady() -> Int? { ready.popMin() }
 
     /// Marks a taken step finished: the steps waiting only for it become ready.
-    public mutating func finish(_ index: Int) {
+    package mutating func finish(_ index: Int) {
         for dependent in dependents[index] {
             waiting[dependent] -= 1
             if waiting[dependent] == 0 { ready.insert(dependent) }

@@ -1,3 +1,6 @@
+import ReleaseSteps
+import ReleaseSupport
+
 /// Checks what refers to what: `needs`, `${...}` references, options, conditions, and the graph they make.
 struct ReferenceChecker {
     let definition: PipelineDefinition
@@ -505,7 +508,7 @@ struct ReferenceChecker {
 }
 
 /// Calls `body` for every string value in `node`, with its node and path.
-func forEachString(in node: JSONNode, path: JSONPath, _ body: (String, JSONNode, JSONPath) -> Void) {
+package func forEachString(in node: JSONNode, path: JSONPath, _ body: (String, JSONNode, JSONPath) -> Void) {
     switch node.value {
     case .string(let text): body(text, node, path)
     case .array(let items):

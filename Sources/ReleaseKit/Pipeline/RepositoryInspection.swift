@@ -1,35 +1,39 @@
 import Foundation
+import ReleaseGitHub
+import ReleaseSteps
+import ReleaseSupport
+import ReleaseVersioning
 
 /// What `release init` finds in a repository and what it chooses from it: the project (and the workspace that
 /// builds it), the apps and their platforms, the shared scheme that archives the chosen app, how the project is
 /// generated (XcodeGen, Tuist, CocoaPods), the team, an existing fastlane set-up, the pinned Xcode and the GitHub
 /// remote. Everything is read from files; nothing is run. ``reasons`` says why each choice was made.
-public struct RepositoryInspection: Sendable, Equatable {
+package struct RepositoryInspection: Sendable, Equatable {
     /// An application target the project ships.
-    public struct App: Sendable, Equatable {
+    package struct App: Sendable, Equatable {
         /// The target's name (`BlueprintName` in schemes).
-        public var target: String
-        public var platform: AppPlatform
-        public var bundleIdentifier: String?
-        public var team: String?
+        package var target: String
+        package var platform: AppPlatform
+        package var bundleIdentifier: String?
+        package var team: String?
         /// The marketing version and build in the archive configuration.
-        public var version: String?
-        public var build: String?
+        package var version: String?
+        package var build: String?
         /// Where the version is defined, `Config/Version.xcconfig:3`.
-        public var versionDefinedAt: String?
+        package var versionDefinedAt: String?
     }
 
     /// What the user answered on the command line (`--project`, `--workspace`, `--scheme`, `--target`, `--platform`).
-    public struct Answers: Sendable, Equatable {
-        public var project: String?
-        public var workspace: String?
-        public var scheme: String?
-        public var target: String?
-        public var platform: String?
+    package struct Answers: Sendable, Equatable {
+        package var project: String?
+        package var workspace: String?
+        package var scheme: String?
+        package var target: String?
+        package var platform: String?
         /// The Apple team ID that signs, when the project does not say.
-        public var team: String?
+        package var team: String?
 
-        public init(
+        package init(
             project: String? = nil, workspace: String? = nil, scheme: String? = nil, target: String? = nil, platform: String? = nil,
             team: String? = nil
         ) {
@@ -43,113 +47,113 @@ public struct RepositoryInspection: Sendable, Equatable {
     }
 
     /// Why `init` cannot write a pipeline: no project, an answer that names nothing there.
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// An existing fastlane set-up's answers (`fastlane/Appfile`, `fastlane/Matchfile`).
-    public struct Fastlane: Sendable, Equatable {
-        public var appIdentifier: String?
-        public var teamID: String?
+    package struct Fastlane: Sendable, Equatable {
+        package var appIdentifier: String?
+        package var teamID: String?
         /// match's `type`: appstore, adhoc, development, enterprise.
-        public var matchType: String?
+        package var matchType: String?
     }
 
     /// How the app and what it embeds are signed in the archive configuration, through xcconfig includes.
-    public struct Signing: Sendable, Equatable {
+    package struct Signing: Sendable, Equatable {
         /// A target and its settings.
-        public struct Target: Sendable, Equatable {
-            public var name: String
-            public var settings: SigningSettings
+        package struct Target: Sendable, Equatable {
+            package var name: String
+            package var settings: SigningSettings
         }
 
         /// Targets (the app first, then what it embeds) with their settings.
-        public var targets: [Target]
+        package var targets: [Target]
 
         /// Targets that sign manually (`CODE_SIGN_STYLE = Manual`).
-        public var manual: [String] { targets.filter { $0.settings.isManual }.map(\.name) }
+        package var manual: [String] { targets.filter { $0.settings.isManual }.map(\.name) }
         /// Whether Xcode would refuse `CODE_SIGN_STYLE=Automatic` on top: a manual style, a profile specifier or a
         /// distribution identity somewhere.
-        public var conflictsWithAutomatic: Bool {
+        package var conflictsWithAutomatic: Bool {
             targets.contains { $0.settings.isManual || $0.settings.profileSpecifier != nil || $0.settings.hasDistributionIdentity }
         }
         /// fastlane match's profile specifier (`match AppStore com.example.app`), when one names it.
-        public var matchSpecifier: String? { targets.lazy.compactMap(\.settings.profileSpecifier).first { $0.hasPrefix("match ") } }
+        package var matchSpecifier: String? { targets.lazy.compactMap(\.settings.profileSpecifier).first { $0.hasPrefix("match ") } }
     }
 
     /// The `.xcodeproj` relative to the repository (the version engine's project; for a generated project not in
     /// git, the XcodeGen spec).
-    public var project: String?
+    package var project: String?
     /// The `.xcodeproj` XcodeGen writes when the repository holds only the spec (`NAME.xcodeproj` beside it): what
     /// xcodebuild builds once the pipeline generated it.
-    public var generatedProject: String?
+    package var generatedProject: String?
     /// Whether ``workspace`` is not in the repository and `pod install` makes it.
-    public var workspaceCreatedByPods = false
+    package var workspaceCreatedByPods = false
     /// The `Gemfile`, when the repository has one.
-    public var gemfile: String?
+    package var gemfile: String?
     /// The tools the Gemfile pins that the pipeline runs (`cocoapods`, `xcodegen`, `fastlane`): run with `bundle exec`.
-    public var bundledTools: [String] = []
+    package var bundledTools: [String] = []
     /// The archive configuration's signing for the app and what it embeds.
-    public var signing: Signing?
+    package var signing: Signing?
     /// The bundle ids of what the app embeds and signs with a profile of its own (app extensions, a watch app and its
     /// extension, an App Clip), in the project's order: each needs its own provisioning profile.
-    public var embeddedBundleIdentifiers: [String] = []
+    package var embeddedBundleIdentifiers: [String] = []
     /// The signing `init` proposes for the project, with why, when the default (the API key) does not fit.
-    public var proposedSigning: Proposal?
+    package var proposedSigning: Proposal?
 
     /// A signing `init` proposes and why.
-    public struct Proposal: Sendable, Equatable {
+    package struct Proposal: Sendable, Equatable {
         /// `files`, `sync`: a ``StarterPipeline/Signing`` raw value.
-        public var choice: String
-        public var reason: String
+        package var choice: String
+        package var reason: String
     }
     /// fastlane's Gymfile or Fastfile `gym`/`build_app` answers: scheme, configuration, export method.
-    public var gym: [String: String] = [:]
+    package var gym: [String: String] = [:]
     /// The `.xcworkspace` xcodebuild builds, when the app's project is in one (or CocoaPods will make one).
-    public var workspace: String?
+    package var workspace: String?
     /// The XcodeGen spec the project is generated from.
-    public var xcodegenSpec: String?
+    package var xcodegenSpec: String?
     /// A Tuist manifest (`Project.swift` / `Workspace.swift`) at the root.
-    public var tuistManifest: String?
+    package var tuistManifest: String?
     /// The `Podfile`, when the project uses CocoaPods.
-    public var podfile: String?
+    package var podfile: String?
     /// Whether the project resolves Swift packages (a `Package.resolved` beside it or in its workspace).
-    public var usesSwiftPackages: Bool
+    package var usesSwiftPackages: Bool
     /// Every application target that is not embedded in another, iOS first.
-    public var apps: [App]
+    package var apps: [App]
     /// The chosen app.
-    public var app: App?
+    package var app: App?
     /// Every shared scheme visible to the build (the project's and the workspace's), by name.
-    public var schemes: [XcodeScheme]
+    package var schemes: [XcodeScheme]
     /// The scheme to archive.
-    public var scheme: String?
+    package var scheme: String?
     /// Its archive configuration.
-    public var configuration: String
-    public var fastlane: Fastlane?
+    package var configuration: String
+    package var fastlane: Fastlane?
     /// The Xcode the project builds with: `.xcode-version`'s content, else the one its CI selects.
-    public var xcodeVersion: String?
+    package var xcodeVersion: String?
     /// Where ``xcodeVersion`` comes from: `.xcode-version`, or `FILE:LINE` of the CI configuration that selects it.
-    public var xcodeVersionSource: String?
+    package var xcodeVersionSource: String?
     /// `owner/name` of the GitHub remote (`origin` first).
-    public var githubRepository: String?
+    package var githubRepository: String?
     /// Why each choice was made, one line each, for the person running `init`.
-    public var reasons: [String]
+    package var reasons: [String]
     /// What could not be read, or should be done by hand, said plainly.
-    public var notes: [String]
+    package var notes: [String]
 
     /// Names of the shared schemes.
-    public var schemeNames: [String] { schemes.map(\.name) }
+    package var schemeNames: [String] { schemes.map(\.name) }
     /// The app target's name.
-    public var appTarget: String? { app?.target }
-    public var bundleIdentifier: String? { app?.bundleIdentifier ?? fastlane?.appIdentifier }
-    public var team: String? { [app?.team, fastlane?.teamID].compactMap { $0 }.first(where: Self.isTeamID) }
-    public var version: String? { app?.version }
-    public var build: String? { app?.build }
+    package var appTarget: String? { app?.target }
+    package var bundleIdentifier: String? { app?.bundleIdentifier ?? fastlane?.appIdentifier }
+    package var team: String? { [app?.team, fastlane?.teamID].compactMap { $0 }.first(where: Self.isTeamID) }
+    package var version: String? { app?.version }
+    package var build: String? { app?.build }
 
     /// Inspects the repository at `directory`.
     /// - Throws: ``Problem`` when there is no project, or an answer names a project, workspace, target, platform or
     ///   scheme that is not there (the message lists what is).
-    public static func inspect(_ directory: String, answers: Answers = Answers()) throws -> RepositoryInspection {
+    package static func inspect(_ directory: String, answers: Answers = Answers()) throws -> RepositoryInspection {
         var result = RepositoryInspection(usesSwiftPackages: false, apps: [], schemes: [], configuration: "Release", reasons: [], notes: [])
         let root = FilePath.absolute(directory)
         func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: FilePath.absolute(relative, in: root)) }
@@ -652,12 +656,12 @@ public struct RepositoryInspection: Sendable, Equatable {
     }
 
     /// Whether `text` is an Apple team ID: 10 capital letters and digits.
-    public static func isTeamID(_ text: String) -> Bool {
+    package static func isTeamID(_ text: String) -> Bool {
         text.count == 10 && text.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }
 
     /// Whether `text` is a GitHub `owner/name`.
-    public static func isRepositoryName(_ text: String) -> Bool {
+    package static func isRepositoryName(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let owner = parts.first, let name = parts.last, !owner.isEmpty, !name.isEmpty, owner.count <= 39, name.count <= 100 else { return false }
         return owner.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }

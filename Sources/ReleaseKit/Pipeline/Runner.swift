@@ -3,19 +3,19 @@
 ///
 /// A step's runner is its own `runs_on`, else the one its `when: {"os": …}` implies, else the pipeline's
 /// `runs_on`, else `ubuntu-latest` (the cheapest machine that runs everything but Xcode).
-public struct Runner: Sendable, Hashable, CustomStringConvertible {
+package struct Runner: Sendable, Hashable, CustomStringConvertible {
     /// The labels, as written.
-    public var labels: [String]
+    package var labels: [String]
 
-    public init(labels: [String]) {
+    package init(labels: [String]) {
         self.labels = labels
     }
 
     /// The runner when nothing names one.
-    public static let fallback = Runner(labels: ["ubuntu-latest"])
+    package static let fallback = Runner(labels: ["ubuntu-latest"])
 
     /// The runner `when: {"os": system}` implies: the hosted image of that system that GitHub keeps current.
-    public static func implied(for system: String) -> Runner {
+    package static func implied(for system: String) -> Runner {
         switch system {
         case "macos": return Runner(labels: ["macos-latest"])
         case "windows": return Runner(labels: ["windows-latest"])
@@ -25,7 +25,7 @@ public struct Runner: Sendable, Hashable, CustomStringConvertible {
 
     /// The operating system (as `when: {"os": …}` spells it) the labels name, or nil when they do not say
     /// (a self-hosted runner's own labels): `macos-15` and `macOS` are macos, `ubuntu-24.04` and `linux` are linux.
-    public var system: String? {
+    package var system: String? {
         for label in labels.map({ $0.lowercased() }) {
             if label.hasPrefix("macos") || label == "osx" { return "macos" }
             if label.hasPrefix("ubuntu") || label.hasPrefix("linux") { return "linux" }
@@ -35,12 +35,12 @@ public struct Runner: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `macos-15`, or `[self-hosted, macOS]` for several labels.
-    public var description: String {
+    package var description: String {
         labels.count == 1 ? labels[0] : "[" + labels.joined(separator: ", ") + "]"
     }
 
     /// How a step's runner is decided.
-    public enum Resolution: Sendable, Equatable {
+    package enum Resolution: Sendable, Equatable {
         case runner(Runner)
         /// `when` lets the step run on several systems, none of them the pipeline's runner's, and nothing says which
         /// one to export it to.
@@ -51,7 +51,7 @@ public struct Runner: Sendable, Hashable, CustomStringConvertible {
 
     /// The runner of a step with `runs_on` `explicit` and condition `when`, in a pipeline whose `runs_on` is
     /// `pipelineDefault`.
-    public static func resolve(explicit: Runner?, when: Condition?, pipelineDefault: Runner?) -> Resolution {
+    package static func resolve(explicit: Runner?, when: Condition?, pipelineDefault: Runner?) -> Resolution {
         let allowed = when.flatMap(\.systems)
         if let explicit {
             if let allowed, let system = explicit.system, !allowed.contains(system) {

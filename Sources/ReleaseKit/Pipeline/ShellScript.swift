@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// A `shell: true` script whose `${…}` values reach `/bin/sh` as environment variables, never as script text.
 ///
 /// Each distinct reference becomes `RELEASE_V_1`, `RELEASE_V_2`, … in the command's environment, and the script
@@ -6,19 +8,19 @@
 /// quotes. A branch named `release/$(touch x)` or a version `1.0"; rm -rf ~; "` is then text, one word, wherever it
 /// lands. References in places no quoting makes safe (backquotes, arithmetic, `$'…'`, a quoted here-document, a
 /// delimiter, after a backslash) are ``problems``, reported by `validate`.
-public struct ShellScript: Sendable {
+package struct ShellScript: Sendable {
     /// A reference that cannot be put in the script safely.
-    public struct Problem: Sendable, Equatable {
+    package struct Problem: Sendable, Equatable {
         /// The reference as written (`${git.branch}`).
-        public var source: String
+        package var source: String
         /// Where it is and what to do instead.
-        public var reason: String
+        package var reason: String
     }
 
     /// The environment variables' names: this prefix and a number.
-    public static let variablePrefix = "RELEASE_V_"
+    package static let variablePrefix = "RELEASE_V_"
 
-    public let template: Template
+    package let template: Template
     /// For each segment of ``template``: how a reference there is written (nil for literal text).
     private let placements: [ShellScriptScanner.Placement?]
     /// For each segment: the number of its variable.
@@ -26,7 +28,7 @@ public struct ShellScript: Sendable {
 
     /// Parses `text` and follows its quoting.
     /// - Throws: ``Template/ParseError`` for a malformed reference.
-    public init(parsing text: String) throws(Template.ParseError) {
+    package init(parsing text: String) throws(Template.ParseError) {
         template = try Template(parsing: text)
         var scanner = ShellScriptScanner()
         var placements: [ShellScriptScanner.Placement?] = []
@@ -50,7 +52,7 @@ public struct ShellScript: Sendable {
     }
 
     /// The references that cannot be put in the script safely, in order.
-    public var problems: [Problem] {
+    package var problems: [Problem] {
         zip(template.segments, placements).compactMap { segment, placement in
             guard case .reference(_, let source) = segment, case .refused(let reason)? = placement else { return nil }
             return Problem(source: source, reason: reason)
@@ -60,7 +62,7 @@ public struct ShellScript: Sendable {
     /// The script with each reference replaced by its variable, and the variables' values from `value`; nil when a
     /// reference is in a place that cannot be made safe (``problems``).
     /// - Throws: what `value` throws.
-    public func render<Failure: Error>(_ value: (TemplateReference) throws(Failure) -> String) throws(Failure) -> (script: String, environment: [String: String])? {
+    package func render<Failure: Error>(_ value: (TemplateReference) throws(Failure) -> String) throws(Failure) -> (script: String, environment: [String: String])? {
         var script = ""
         var environment: [String: String] = [:]
         for (index, segment) in template.segments.enumerated() {
@@ -79,21 +81,21 @@ public struct ShellScript: Sendable {
 
     /// A shell's `-c` script inside an argv (``ShellInvocation``) that holds a `${…}` reference no environment variable
     /// can carry: in an option whose kind does not pass values through its environment, or behind `env -i`.
-    public struct ArgvProblem: Sendable, Equatable {
+    package struct ArgvProblem: Sendable, Equatable {
         /// The script argument's node.
-        public var node: JSONNode
+        package var node: JSONNode
         /// Where it is, from the node given.
-        public var path: JSONPath
+        package var path: JSONPath
         /// The first reference in it, as written.
-        public var source: String
+        package var source: String
         /// What is wrong and the safe spelling.
-        public var reason: String
+        package var reason: String
     }
 
     /// The `${…}` references in the `-c` scripts of the argv arrays in `node` that quoting through the environment does
     /// not cover: all of them except `handled`'s script (the kind's own script option, whose values go through its
     /// environment) unless that one clears the environment (`env -i`).
-    public static func argvProblems(in node: JSONNode, handled: JSONNode? = nil, path: JSONPath = .root) -> [ArgvProblem] {
+    package static func argvProblems(in node: JSONNode, handled: JSONNode? = nil, path: JSONPath = .root) -> [ArgvProblem] {
         switch node.value {
         case .array(let items):
             var problems: [ArgvProblem] = []

@@ -1,12 +1,12 @@
 /// A position in a pipeline file, 1-based.
-public struct SourceLocation: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+package struct SourceLocation: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// The `Pipelines/release.json` that `release init` writes: a pipeline that ships, made only of first-class steps and
 /// filled in from a ``RepositoryInspection`` and the answers to its questions.
@@ -18,9 +19,9 @@ import Foundation
 /// export on a Mac (a macOS minute costs ten Linux ones): the gate, bump, commit and push in a Linux job before it, the
 /// checks, dSYMs, upload, TestFlight, tag and GitHub release in one after it. The bump's commit is pushed before the
 /// archive, so every build App Store Connect gets is of a commit on the branch.
-public struct StarterPipeline: Sendable, Equatable {
+package struct StarterPipeline: Sendable, Equatable {
     /// How the archive and export are signed.
-    public enum Signing: String, Sendable, Equatable, CaseIterable {
+    package enum Signing: String, Sendable, Equatable, CaseIterable {
         /// Xcode manages certificates and profiles itself, authorised by the App Store Connect API key
         /// (`-allowProvisioningUpdates -authenticationKey…`): no certificate files to keep.
         case apiKey = "api-key"
@@ -31,7 +32,7 @@ public struct StarterPipeline: Sendable, Equatable {
         case sync
 
         /// What `init` says about the choice.
-        public var summary: String {
+        package var summary: String {
             switch self {
             case .apiKey: "Xcode-managed signing with the App Store Connect API key (no certificate files to keep)"
             case .files: "a certificate (.p12) and provisioning profiles from secrets"
@@ -41,57 +42,57 @@ public struct StarterPipeline: Sendable, Equatable {
     }
 
     /// How the project is made before it is built.
-    public enum Generation: Sendable, Equatable {
+    package enum Generation: Sendable, Equatable {
         case xcodegen(spec: String)
         case tuist
         case cocoapods(podfile: String)
     }
 
     /// The `.xcodeproj` (or XcodeGen spec) the version lives in.
-    public var project: String
+    package var project: String
     /// The `.xcodeproj` XcodeGen writes, when the repository holds only the spec: what the Xcode steps build.
-    public var generatedProject: String?
+    package var generatedProject: String?
     /// Whether `pod install` makes the workspace (it is not in the repository): the pods step says it creates it.
-    public var podsCreateWorkspace = false
+    package var podsCreateWorkspace = false
     /// The Gemfile, when the tools below run through Bundler.
-    public var gemfile: String?
+    package var gemfile: String?
     /// Tools the Gemfile pins (`cocoapods`, `xcodegen`): run as `bundle exec`, after one `bundle install`.
-    public var bundledTools: [String] = []
+    package var bundledTools: [String] = []
     /// Whether the project's signing (a manual style, a profile specifier or a distribution identity in the archive
     /// configuration) conflicts with Xcode-managed signing: with the API key, the Xcode steps then override
     /// `CODE_SIGN_STYLE`, `CODE_SIGN_IDENTITY` and `PROVISIONING_PROFILE_SPECIFIER` together.
-    public var projectSigningConflicts = false
+    package var projectSigningConflicts = false
     /// The bundle ids of what the app embeds with a profile of its own (extensions, a watch app): with `files`, each
     /// gets its own profile secrets.
-    public var embeddedBundleIdentifiers: [String] = []
+    package var embeddedBundleIdentifiers: [String] = []
     /// `-workspace` for xcodebuild when there is one; else `-project`.
-    public var workspace: String?
-    public var scheme: String
+    package var workspace: String?
+    package var scheme: String
     /// The archive configuration.
-    public var configuration: String
+    package var configuration: String
     /// The app target: file names (`build/NAME.xcarchive`).
-    public var appName: String
-    public var platform: AppPlatform
-    public var bundleIdentifier: String?
+    package var appName: String
+    package var platform: AppPlatform
+    package var bundleIdentifier: String?
     /// The Apple team ID; a placeholder the pipeline names when unknown.
-    public var team: String?
-    public var generation: [Generation]
-    public var signing: Signing
+    package var team: String?
+    package var generation: [Generation]
+    package var signing: Signing
     /// The TestFlight group the release build goes to.
-    public var testflightGroup: String
+    package var testflightGroup: String
     /// `owner/name`; nil leaves the GitHub release out.
-    public var githubRepository: String?
+    package var githubRepository: String?
     /// The pinned Xcode (`.xcode-version`), said in the description.
-    public var xcodeVersion: String?
+    package var xcodeVersion: String?
     /// Where ``xcodeVersion`` is pinned: `.xcode-version`, or the CI file that selects it.
-    public var xcodeVersionSource = ".xcode-version"
+    package var xcodeVersionSource = ".xcode-version"
     /// The macOS runner label for exported CI workflows.
-    public var runner: String
+    package var runner: String
     /// Where `$schema` points, relative to the pipeline file: the schema lives beside `Pipelines/`, not in it,
     /// since every `Pipelines/*.json` is a pipeline to `release validate`.
-    public var schemaPath: String
+    package var schemaPath: String
 
-    public init(
+    package init(
         project: String, workspace: String? = nil, scheme: String, configuration: String = "Release", appName: String,
         platform: AppPlatform = .iOS, bundleIdentifier: String? = nil, team: String? = nil, generation: [Generation] = [],
         signing: Signing = .apiKey, testflightGroup: String = StarterPipeline.defaultTestFlightGroup,
@@ -116,13 +117,13 @@ public struct StarterPipeline: Sendable, Equatable {
     }
 
     /// The runner of every step that does not need Xcode: the pipeline's `runs_on`.
-    public static let linuxRunner = "ubuntu-latest"
+    package static let linuxRunner = "ubuntu-latest"
 
     /// The TestFlight group a starter gives builds to unless told another.
-    public static let defaultTestFlightGroup = "Internal Testers"
+    package static let defaultTestFlightGroup = "Internal Testers"
 
     /// Defaults from what the repository holds.
-    public init(_ inspection: RepositoryInspection, signing: Signing = .apiKey) {
+    package init(_ inspection: RepositoryInspection, signing: Signing = .apiKey) {
         let project = inspection.project ?? "."
         let app = inspection.appTarget ?? ((project as NSString).lastPathComponent as NSString).deletingPathExtension
         var generation: [Generation] = []
@@ -148,7 +149,7 @@ public struct StarterPipeline: Sendable, Equatable {
     /// the app's is the base name, each embedded target's the base name and its id after the app's, in capitals
     /// (`com.example.app.ShareExtension` → `APPSTORE_PROFILE_SHAREEXTENSION`), so each has its own and a missing one is
     /// named.
-    public func profileSecrets(_ base: String) -> [(secret: String, bundleID: String?)] {
+    package func profileSecrets(_ base: String) -> [(secret: String, bundleID: String?)] {
         var list: [(String, String?)] = [(base, bundleIdentifier)]
         var used: Set<String> = [base]
         for bundleID in embeddedBundleIdentifiers {
@@ -168,7 +169,7 @@ public struct StarterPipeline: Sendable, Equatable {
 
     /// The GitHub-hosted macOS image that has Xcode `version` (`.xcode-version`): `macos-26` for Xcode 26 and later,
     /// `macos-15` for 16, `macos-14` for 15; `macos-15` when the version says nothing usable.
-    public static func runner(forXcode version: String) -> String {
+    package static func runner(forXcode version: String) -> String {
         guard let major = Int(version.prefix { $0.isNumber }) else { return "macos-15" }
         switch major {
         case 26...: return "macos-26"
@@ -179,24 +180,24 @@ public struct StarterPipeline: Sendable, Equatable {
 
     /// The build settings that make Xcode sign automatically whatever the project says: style, identity and
     /// specifier together (one alone is "conflicting provisioning settings").
-    public static let automaticSigningOverrides: [(String, String)] = [
+    package static let automaticSigningOverrides: [(String, String)] = [
         ("CODE_SIGN_STYLE", "Automatic"), ("CODE_SIGN_IDENTITY", "Apple Development"), ("PROVISIONING_PROFILE_SPECIFIER", ""),
     ]
 
     /// The Name of the profiles `signing.sync` makes and installs for each bundle id, and the specifier the Xcode steps
     /// ask for: Xcode expands `$(PRODUCT_BUNDLE_IDENTIFIER)` per target, so the app and each extension find their own.
-    public static let syncProfileName = "release ${channel} $(PRODUCT_BUNDLE_IDENTIFIER)"
+    package static let syncProfileName = "release ${channel} $(PRODUCT_BUNDLE_IDENTIFIER)"
 
     /// The build settings that make Xcode sign with what `signing.sync` installs, whatever the project says: manual
     /// style, the distribution identity and ``syncProfileName``, together. Automatic signing would want Xcode's own
     /// profiles (and `-allowProvisioningUpdates`), and a project's own specifier (`match AppStore …`) names profiles
     /// signing.sync neither makes nor installs: Xcode would refuse both.
-    public static let syncSigningOverrides: [(String, String)] = [
+    package static let syncSigningOverrides: [(String, String)] = [
         ("CODE_SIGN_STYLE", "Manual"), ("CODE_SIGN_IDENTITY", "Apple Distribution"), ("PROVISIONING_PROFILE_SPECIFIER", syncProfileName),
     ]
 
     /// The secrets and environment variables a run of this pipeline reads, with where each comes from.
-    public var secrets: [(name: String, purpose: String)] {
+    package var secrets: [(name: String, purpose: String)] {
         var list: [(String, String)] = [
             ("APP_STORE_CONNECT_KEY_ID", "environment: the API key's ID (App Store Connect › Users and Access › Integrations › App Store Connect API)"),
             ("APP_STORE_CONNECT_ISSUER_ID", "environment: the issuer ID shown above the keys on that page"),
@@ -226,7 +227,7 @@ public struct StarterPipeline: Sendable, Equatable {
     }
 
     /// The pipeline as JSON text, ending with a newline.
-    public var text: String {
+    package var text: String {
         typealias J = StarterJSON
         let key: [(String, J)] = [
             ("key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")), ("issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),

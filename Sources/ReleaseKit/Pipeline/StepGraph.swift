@@ -1,11 +1,11 @@
 /// The dependency graph of a pipeline's steps: edges from each step to the steps it needs.
-public struct StepGraph: Sendable {
+package struct StepGraph: Sendable {
     /// Step ids in declaration order.
-    public let ids: [String]
+    package let ids: [String]
     /// For each step, the steps it needs, in declaration order.
-    public let dependencies: [String: [String]]
+    package let dependencies: [String: [String]]
 
-    public init(ids: [String], dependencies: [String: [String]]) {
+    package init(ids: [String], dependencies: [String: [String]]) {
         self.ids = ids
         self.dependencies = dependencies
     }
@@ -13,7 +13,7 @@ public struct StepGraph: Sendable {
     /// A cycle as a path that returns to its start (`a -> b -> a`), or nil. The first cycle found when
     /// walking steps in declaration order. Iterative (an explicit stack), so a 50,000-step chain cannot
     /// overflow the call stack.
-    public func findCycle() -> [String]? {
+    package func findCycle() -> [String]? {
         enum Mark { case visiting, done }
         var marks: [String: Mark] = [:]
         for root in ids where marks[root] == nil {
@@ -49,7 +49,7 @@ public struct StepGraph: Sendable {
 
     /// Steps in an order where every step comes after what it needs; among steps that are ready at the same
     /// time, declaration order wins, so plans and logs are stable. Assumes no cycle.
-    public func topologicalOrder() -> [String] {
+    package func topologicalOrder() -> [String] {
         var queue = ReadyQueue(self)
         var order: [String] = []
         order.reserveCapacity(ids.count)
@@ -61,7 +61,7 @@ public struct StepGraph: Sendable {
     }
 
     /// Every step `id` depends on, directly or not.
-    public func ancestors(of id: String) -> Set<String> {
+    package func ancestors(of id: String) -> Set<String> {
         var seen: Set<String> = []
         var queue = dependencies[id] ?? []
         while let next = queue.popLast() {
@@ -71,7 +71,7 @@ public struct StepGraph: Sendable {
     }
 
     /// A path of `needs` from `from` down to `to` (`from -> … -> to`), if `from` depends on `to`.
-    public func dependencyPath(from: String, to: String) -> [String]? {
+    package func dependencyPath(from: String, to: String) -> [String]? {
         var previous: [String: String] = [:]
         var queue = [from]
         var seen: Set<String> = [from]

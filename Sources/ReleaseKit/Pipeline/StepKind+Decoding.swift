@@ -1,11 +1,13 @@
+import ReleaseSteps
+
 extension StepKind {
     /// A built step and the keys in `with` its options never asked for.
-    public struct BuildResult: Sendable {
-        public var step: (any Step)?
-        public var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
+    package struct BuildResult: Sendable {
+        package var step: (any Step)?
+        package var unknownKeys: [(path: JSONPath, location: SourceLocation, key: String, known: [String])]
         /// Every key of `with` the options asked for, present or not: the documentation test compares them with the
         /// documented options.
-        public var requestedKeys: Set<String>
+        package var requestedKeys: Set<String>
     }
 
     /// Decodes `with` (an object; `{}` when absent) and creates the step.
@@ -13,7 +15,7 @@ extension StepKind {
     /// During validation, options holding `${...}` stand-ins are checked by the step's `init` at run time, when
     /// the values are known; options without any are checked now.
     /// - Throws: ``OptionsDecoder/Failure`` for malformed options, ``StepError`` from the step's `init`.
-    public func make(with node: JSONNode, at path: JSONPath, mode: OptionsDecoder.Mode) throws -> BuildResult {
+    package func make(with node: JSONNode, at path: JSONPath, mode: OptionsDecoder.Mode) throws -> BuildResult {
         if let plugin {
             var checker = PluginOptions(mode: mode)
             let options = try checker.convert(node, schema: plugin.description.options, at: path)
@@ -56,7 +58,7 @@ extension StepKind {
 
     /// The keys of `with` its options never ask for, found by decoding alone: also when the step's `init` refuses the
     /// options (a misspelt `projct` leaves neither 'project' nor 'workspace', which `init` reports).
-    public func unknownKeys(in node: JSONNode, at path: JSONPath) -> [OptionsDecoder.UnknownKey] {
+    package func unknownKeys(in node: JSONNode, at path: JSONPath) -> [OptionsDecoder.UnknownKey] {
         if let plugin {
             var checker = PluginOptions(mode: .validation)
             _ = try? checker.convert(node, schema: plugin.description.options, at: path)

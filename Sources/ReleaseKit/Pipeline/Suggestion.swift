@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions by edit distance.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
-    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         // The distance is at least the difference in length: a name much longer than every candidate (a
         // 60,000-character variable) is never compared, so a suggestion costs at most candidate-sized work.
         let length = word.count
@@ -23,7 +23,7 @@ public enum Suggestion {
     static let maximumLength = 100
 
     /// ` (did you mean 'x'?)` or the empty string.
-    public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+    package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -1,26 +1,28 @@
+import ReleaseSupport
+
 /// A string with `${...}` references, parsed once.
 ///
 /// `$${` writes a literal `${`. Everything else is literal text.
-public struct Template: Sendable, Equatable {
+package struct Template: Sendable, Equatable {
     /// A piece of the string.
-    public enum Segment: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         case literal(String)
         /// A reference, with its source text (`${steps.zip.outputs.path}`).
         case reference(TemplateReference, source: String)
     }
 
     /// Why a reference cannot be parsed.
-    public struct ParseError: Error, Sendable, Equatable {
-        public var message: String
+    package struct ParseError: Error, Sendable, Equatable {
+        package var message: String
     }
 
-    public var segments: [Segment]
+    package var segments: [Segment]
 
     /// Names a variable may have: letters, digits, `_`, `-`, and `.` for namespaces.
     static let reservedRoots: Set<String> = ["env", "secrets", "steps", "git", "profile", "now"]
 
     /// Parses `text`.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         var segments: [Segment] = []
         var literal = ""
         var index = text.startIndex
@@ -50,7 +52,7 @@ public struct Template: Sendable, Equatable {
     }
 
     /// Every reference in `text`, each parsed on its own, so one bad reference does not hide the others.
-    public static func scan(_ text: String) -> [Result<TemplateReference, ParseError>] {
+    package static func scan(_ text: String) -> [Result<TemplateReference, ParseError>] {
         var results: [Result<TemplateReference, ParseError>] = []
         var rest = text[...]
         while let start = rest.range(of: "${") {
@@ -74,12 +76,12 @@ public struct Template: Sendable, Equatable {
     }
 
     /// Whether `text` contains a reference at all (cheap check before parsing).
-    public static func mayContainReferences(_ text: String) -> Bool {
+    package static func mayContainReferences(_ text: String) -> Bool {
         text.contains("${")
     }
 
     /// The references, in order.
-    public var references: [TemplateReference] {
+    package var references: [TemplateReference] {
         segments.compactMap {
             if case .reference(let reference, _) = $0 { return reference }
             return nil
@@ -87,7 +89,7 @@ public struct Template: Sendable, Equatable {
     }
 
     /// The single reference when the whole string is one `${...}`, so its value keeps its type.
-    public var wholeReference: TemplateReference? {
+    package var wholeReference: TemplateReference? {
         if segments.count == 1, case .reference(let reference, _) = segments[0] { return reference }
         return nil
     }

@@ -1,5 +1,5 @@
 /// What a `${...}` names.
-public enum TemplateReference: Sendable, Equatable, Hashable {
+package enum TemplateReference: Sendable, Equatable, Hashable {
     /// A pipeline or profile variable, or a `--var`.
     case variable(String)
     /// `env.NAME`, with an optional fallback `${env.NAME:-fallback}`.
@@ -16,7 +16,7 @@ public enum TemplateReference: Sendable, Equatable, Hashable {
     case now(format: String?)
 
     /// The `git.*` values.
-    public enum GitField: String, Sendable, CaseIterable {
+    package enum GitField: String, Sendable, CaseIterable {
         case branch
         case sha
         case shortSHA = "short_sha"

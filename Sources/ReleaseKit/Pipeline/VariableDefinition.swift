@@ -1,7 +1,7 @@
 /// A `variables` entry: its value is a template that may refer to other variables.
-public struct VariableDefinition: Sendable {
-    public var name: String
-    public var value: String
-    public var location: SourceLocation
-    public var path: JSONPath
+package struct VariableDefinition: Sendable {
+    package var name: String
+    package var value: String
+    package var location: SourceLocation
+    package var path: JSONPath
 }

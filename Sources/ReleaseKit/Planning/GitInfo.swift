@@ -1,19 +1,20 @@
 import Foundation
+import ReleaseSupport
 
 /// The git facts a pipeline may use: branch, commit, commit count. Read once per run.
-public struct GitInfo: Sendable, Equatable {
+package struct GitInfo: Sendable, Equatable {
     /// The branch; in a detached checkout (CI) the CI system's branch variable, if any.
-    public var branch: String?
-    public var sha: String?
-    public var commitCount: Int?
+    package var branch: String?
+    package var sha: String?
+    package var commitCount: Int?
     /// Why the facts are missing, when they are (not a repository, git not installed).
-    public var problem: String?
+    package var problem: String?
     /// The run is a pull request build (``CIEnvironment/isPullRequest(_:)``: a GitHub Actions pull request event, a Bitrise, CircleCI
     /// or Buildkite pull request): whoever opens the pull request
     /// names its branch (and picks the branch it targets), so no `when: {"branch": …}` holds (``conditionBranch``).
-    public var pullRequest: Bool
+    package var pullRequest: Bool
 
-    public init(branch: String?, sha: String?, commitCount: Int?, problem: String? = nil, pullRequest: Bool = false) {
+    package init(branch: String?, sha: String?, commitCount: Int?, problem: String? = nil, pullRequest: Bool = false) {
         self.branch = branch
         self.sha = sha
         self.commitCount = commitCount
@@ -23,11 +24,11 @@ public struct GitInfo: Sendable, Equatable {
 
     /// The branch `when: {"branch": …}` conditions test, for profiles and steps: none in a pull request event, so a
     /// fork's pull request from a branch named `release/x` never selects the `release` profile or its steps.
-    public var conditionBranch: String? { pullRequest ? nil : branch }
+    package var conditionBranch: String? { pullRequest ? nil : branch }
 
     /// Reads the facts for the repository containing `directory`.
     /// - Parameter needCount: whether to count commits (a walk of the history; skipped unless used).
-    public static func read(in directory: String, environment: [String: String], needCount: Bool) async -> GitInfo {
+    package static func read(in directory: String, environment: [String: String], needCount: Bool) async -> GitInfo {
         var info = GitInfo(branch: nil, sha: nil, commitCount: nil, pullRequest: CIEnvironment.isPullRequest(environment))
         let request = ProcessRequest(arguments: ["git", "rev-parse", "--abbrev-ref", "HEAD", "HEAD"], directory: directory, environment: environment)
         do {

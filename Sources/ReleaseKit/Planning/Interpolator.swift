@@ -1,28 +1,31 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
 
 /// Substitutes `${...}` references with this run's values.
 ///
 /// A string that is exactly one reference keeps the value's type (a list output stays a list, a number a
 /// number), so `"assets": "${steps.dsyms.outputs.paths}"` gives the step an array.
-public struct Interpolator: Sendable {
+package struct Interpolator: Sendable {
     /// Variable templates after profile and `--var` overrides.
-    public var variables: [String: String]
-    public var environment: [String: String]
-    public var profile: String?
-    public var git: GitInfo
-    public var now: Date
-    public var masker: SecretMasker
+    package var variables: [String: String]
+    package var environment: [String: String]
+    package var profile: String?
+    package var git: GitInfo
+    package var now: Date
+    package var masker: SecretMasker
     /// Outputs of steps that ran, or that promised them (dry runs, preflight).
-    public var outputs: [String: [String: OutputValue]]
+    package var outputs: [String: [String: OutputValue]]
     /// Steps whose `outputs` are promises (preflight, dry runs): a key they did not promise is not known yet,
     /// rather than missing.
-    public var promisedSteps: Set<String> = []
+    package var promisedSteps: Set<String> = []
     /// Whether `${secrets.NAME}` resolves to itself, unresolved, instead of the secret's value: what the journal's
     /// fingerprints are computed from, so nothing derived from a secret is stored (an unsalted hash of a short
     /// secret is recovered in seconds).
-    public var secretsAsNames = false
+    package var secretsAsNames = false
 
-    public init(
+    package init(
         variables: [String: String], environment: [String: String], profile: String?, git: GitInfo,
         now: Date, masker: SecretMasker, outputs: [String: [String: OutputValue]] = [:]
     ) {
@@ -36,13 +39,13 @@ public struct Interpolator: Sendable {
     }
 
     /// `text` with every reference replaced by its text.
-    public func string(_ text: String) throws(ResolutionError) -> String {
+    package func string(_ text: String) throws(ResolutionError) -> String {
         var stack: [String] = []
         return try string(text, stack: &stack)
     }
 
     /// `node` with references in every string replaced; whole-string references keep their type.
-    public func node(_ node: JSONNode) throws(ResolutionError) -> JSONNode {
+    package func node(_ node: JSONNode) throws(ResolutionError) -> JSONNode {
         switch node.value {
         case .string(let text):
             guard Template.mayContainReferences(text) else { return node }
@@ -72,7 +75,7 @@ public struct Interpolator: Sendable {
     /// references to them, quoted for their place, in its text (``ShellScript``); a value is never script text.
     /// - Throws: ``ResolutionError``; ``ResolutionError/unsafeShellReference(_:_:)`` for a reference no quoting makes
     ///   safe (`validate` reports those first).
-    public func options(_ with: JSONNode, of kind: StepKind) throws(ResolutionError) -> JSONNode {
+    package func options(_ with: JSONNode, of kind: StepKind) throws(ResolutionError) -> JSONNode {
         let scriptNode = kind.shellScript.flatMap { with[$0.script] }
         // An argv `["sh", "-c", "… ${x} …"]` anywhere else, or one that clears the environment, cannot be made safe.
         if let problem = ShellScript.argvProblems(in: with, handled: scriptNode).first {
@@ -159,7 +162,7 @@ public struct Interpolator: Sendable {
     }
 
     /// The value of one variable, with its own references resolved.
-    public func variable(_ name: String) throws(ResolutionError) -> String {
+    package func variable(_ name: String) throws(ResolutionError) -> String {
         var stack: [String] = []
         return try variable(name, stack: &stack)
     }
@@ -167,7 +170,7 @@ public struct Interpolator: Sendable {
     /// Every `${secrets.NAME}` and `${env.NAME}` (without a fallback) in `node` whose value this run does not have,
     /// through the variables it uses, each once, in the order they are written: so preflight names every missing
     /// value of a step at once, not the first one per run.
-    public func unsetValues(in node: JSONNode) -> [ResolutionError] {
+    package func unsetValues(in node: JSONNode) -> [ResolutionError] {
         var found: [ResolutionError] = []
         var visited: Set<String> = []
         collectUnset(in: node, into: &found, visited: &visited)

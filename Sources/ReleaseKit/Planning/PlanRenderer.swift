@@ -1,9 +1,12 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
 
 /// `release plan` output: text for people, JSON for programs, DOT for Graphviz.
-public enum PlanRenderer {
+package enum PlanRenderer {
     /// The plan as readable text.
-    public static func text(_ plan: Plan) -> String {
+    package static func text(_ plan: Plan) -> String {
         let definition = plan.pipeline.definition
         var out = "pipeline: \(definition.name) (\(definition.file))\n"
         out += "branch:   \(plan.git.branch ?? "(unknown)")\n"
@@ -46,7 +49,7 @@ public enum PlanRenderer {
     }
 
     /// The plan as a JSON object.
-    public static func json(_ plan: Plan) -> [String: Any] {
+    package static func json(_ plan: Plan) -> [String: Any] {
         let definition = plan.pipeline.definition
         return [
             "pipeline": definition.name,
@@ -76,7 +79,7 @@ public enum PlanRenderer {
     }
 
     /// The plan as a Graphviz digraph; skipped steps are dashed, gates are diamonds.
-    public static func dot(_ plan: Plan) -> String {
+    package static func dot(_ plan: Plan) -> String {
         func quote(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         var out = "digraph \(quote(plan.pipeline.definition.name)) {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n"
         for step in plan.steps {

@@ -1,12 +1,15 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
 
 /// Turns a validated pipeline and the run's options into a ``Plan``: reads git, chooses the profile, decides
 /// which steps run.
-public struct Planner: Sendable {
-    public init() {}
+package struct Planner: Sendable {
+    package init() {}
 
     /// - Throws: ``UsageError`` for an unknown `--profile` or `--only` step.
-    public func plan(_ pipeline: ValidatedPipeline, options: RunOptions, masker: SecretMasker = SecretMasker()) async throws -> Plan {
+    package func plan(_ pipeline: ValidatedPipeline, options: RunOptions, masker: SecretMasker = SecretMasker()) async throws -> Plan {
         let definition = pipeline.definition
         // Every secret the pipeline refers to is masked before the first byte of output, not when the string using
         // it is interpolated: a step's output may carry a secret before any step's options resolve it.
@@ -180,7 +183,7 @@ public struct Planner: Sendable {
     }
 
     /// Every `${secrets.NAME}` the pipeline refers to, by name: what a rehearsal stands in for when unset.
-    public static func secretNames(in definition: PipelineDefinition) -> Set<String> {
+    package static func secretNames(in definition: PipelineDefinition) -> Set<String> {
         var names: Set<String> = []
         for case .secret(let name) in allReferences(in: definition) { names.insert(name) }
         return names

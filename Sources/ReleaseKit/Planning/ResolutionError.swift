@@ -1,5 +1,8 @@
+import ReleasePipeline
+import ReleaseSupport
+
 /// Why a `${...}` reference has no value in this run.
-public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
     case environmentNotSet(String)
     case secretNotSet(String)
     case variableNotInProfile(String, profile: String?)
@@ -17,7 +20,7 @@ public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible
     /// ``secretNotSet(_:)`` values): said together, so one run names them all.
     case notSet([ResolutionError])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .environmentNotSet(let name):
             return "environment variable '\(name)' is not set (write ${env.\(name):-fallback} for a fallback)"
@@ -67,7 +70,7 @@ public enum ResolutionError: Error, Sendable, Equatable, CustomStringConvertible
 extension ResolutionError {
     /// `error`, or, when it is an unset secret or environment variable, every one the step's `with` leaves unset
     /// (``notSet(_:)`` when there are several), so a step using three missing values names all three.
-    public static func everyUnset(_ error: any Error, in with: JSONNode, interpolator: Interpolator) -> any Error {
+    package static func everyUnset(_ error: any Error, in with: JSONNode, interpolator: Interpolator) -> any Error {
         switch error as? ResolutionError {
         case .secretNotSet?, .environmentNotSet?:
             let missing = interpolator.unsetValues(in: with)

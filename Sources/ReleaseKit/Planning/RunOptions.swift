@@ -1,40 +1,43 @@
 import Foundation
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
 
 /// What the command line (or a test) asks of a run or plan.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
     /// Relative paths in step options resolve against this folder.
-    public var workingDirectory: String
-    public var environment: [String: String]
+    package var workingDirectory: String
+    package var environment: [String: String]
     /// `--profile`.
-    public var profile: String?
+    package var profile: String?
     /// `--var KEY=VALUE`, overriding pipeline and profile variables.
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// `--jobs`: how many steps run at once.
-    public var jobs: Int
-    public var dryRun: Bool
+    package var jobs: Int
+    package var dryRun: Bool
     /// `--only`: run these steps and what they need.
-    public var only: [String]
-    public var resume: Bool
-    public var keepGoing: Bool
+    package var only: [String]
+    package var resume: Bool
+    package var keepGoing: Bool
     /// The run's instant; `${now:…}` uses it.
-    public var now: Date
-    public var os: String
+    package var now: Date
+    package var os: String
     /// Where remote services are reached: the real ones, or `--rehearse`'s local stand-ins.
-    public var endpoints: ServiceEndpoints
+    package var endpoints: ServiceEndpoints
     /// Facts about the repository; read from git when nil.
-    public var git: GitInfo?
+    package var git: GitInfo?
     /// Where the resume journal lives; `.release/` under the working directory by default.
-    public var journalDirectory: String?
+    package var journalDirectory: String?
     /// Steps the journal `--resume` reads records as succeeded (perhaps on another machine, in an earlier job of an
     /// exported workflow). With `--only`, the steps the selection only needs are taken from it as they are, whatever
     /// their `when` says on this machine.
-    public var journaled: Set<String> = []
+    package var journaled: Set<String> = []
     /// Secrets a dry run or a rehearsal stands in for with placeholders (not set on this machine): in a dry run a step
     /// whose preflight fails while it uses one still shows what it would do, with a warning that it was not checked; in
     /// a rehearsal its failure names the secret to set.
-    public var placeholderSecrets: Set<String> = []
+    package var placeholderSecrets: Set<String> = []
 
-    public init(
+    package init(
         workingDirectory: String = Platform.currentDirectory(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         profile: String? = nil,

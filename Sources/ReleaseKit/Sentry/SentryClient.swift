@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseHTTP
 
 /// A client for Sentry's release health (the sessions endpoint of `../shared/reference/sentry`), on the project's
 /// libcurl HTTP layer.
@@ -7,21 +8,21 @@ import Foundation
 /// `crash_free_rate(user)` and `sum(session)` for `query=release:"BUNDLE@VERSION+BUILD"` over the last 24 hours in
 /// hourly buckets: recent health, so a build that recovers is seen to recover. The token travels only in the
 /// `Authorization` header and only to Sentry's host.
-public struct SentryClient: Sendable {
+package struct SentryClient: Sendable {
     /// Sentry's hosted service, when a pipeline names no other.
-    public static let defaultURL = "https://sentry.io"
+    package static let defaultURL = "https://sentry.io"
     /// The window the rates are computed over.
-    public static let statsPeriod = "24h"
+    package static let statsPeriod = "24h"
 
     /// The base URL without a trailing slash.
-    public let baseURL: String
-    public let organization: String
-    public let project: String
+    package let baseURL: String
+    package let organization: String
+    package let project: String
     let http: HTTPClient
     private let authorization: String
 
     /// - Throws: ``SentryError/invalidInput(_:)`` when `baseURL` is not an http(s) URL with a host.
-    public init(baseURL: String, organization: String, project: String, token: String, http: HTTPClient) throws {
+    package init(baseURL: String, organization: String, project: String, token: String, http: HTTPClient) throws {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         guard let components = URLComponents(string: base), let host = components.hostWithoutIDNA?.lowercased(), !host.isEmpty,
@@ -39,12 +40,12 @@ public struct SentryClient: Sendable {
     }
 
     /// The release name Sentry's SDKs report by default for an iOS app: `BUNDLE@VERSION+BUILD`.
-    public static func releaseName(bundleID: String, version: String, build: String) -> String {
+    package static func releaseName(bundleID: String, version: String, build: String) -> String {
         build.isEmpty ? "\(bundleID)@\(version)" : "\(bundleID)@\(version)+\(build)"
     }
 
     /// The sessions request for `release`.
-    public func sessionsURL(release: String) -> String {
+    package func sessionsURL(release: String) -> String {
         var components = URLComponents()
         components.queryItems = [
             URLQueryItem(name: "field", value: "crash_free_rate(session)"),
@@ -62,7 +63,7 @@ public struct SentryClient: Sendable {
 
     /// The health of `release` over the last ``statsPeriod``, rates in percent.
     /// - Throws: ``SentryError``: `refused` for 401/403, `unreachable` for a failed connection or 5xx.
-    public func health(release: String) async throws -> SentryReleaseHealth {
+    package func health(release: String) async throws -> SentryReleaseHealth {
         let url = sessionsURL(release: release)
         let shown = HTTPRequest.redact(url).removingPercentEncoding ?? HTTPRequest.redact(url)
         let response: HTTPResponse

@@ -1,7 +1,7 @@
 /// Everything that can go wrong reading release health from Sentry.
 ///
 /// Messages name the URL without credentials and never the token.
-public enum SentryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SentryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Sentry refused the token (401, or 403: a token without `org:read`).
     case refused(status: Int, detail: String)
     /// Sentry could not be reached: the connection failed, or it answered 5xx after the client's retries.
@@ -13,7 +13,7 @@ public enum SentryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The settings cannot make a request (an URL without a host).
     case invalidInput(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .refused(let status, let detail):
             return "Sentry refused the token (HTTP \(status))" + (detail.isEmpty ? "" : ": '\(detail)'")

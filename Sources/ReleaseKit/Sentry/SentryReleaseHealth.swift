@@ -3,13 +3,13 @@
 /// Sentry's two endpoints use two scales: the sessions endpoint answers `crash_free_rate(...)` as a fraction
 /// (0.9942), release details as a percent (99.42). Everything here is a percent, converted once where it is read
 /// (``SentryClient``), so thresholds (`min_crash_free_sessions: 99.5`) compare like with like.
-public struct SentryReleaseHealth: Sendable, Equatable, Codable {
+package struct SentryReleaseHealth: Sendable, Equatable, Codable {
     /// Sessions in the window (`sum(session)`).
-    public var sessions: Int
+    package var sessions: Int
     /// Crash-free sessions in percent; nil when there were none.
-    public var crashFreeSessions: Double?
+    package var crashFreeSessions: Double?
     /// Crash-free users in percent; nil when there were none.
-    public var crashFreeUsers: Double?
+    package var crashFreeUsers: Double?
 
     enum CodingKeys: String, CodingKey {
         case sessions
@@ -17,7 +17,7 @@ public struct SentryReleaseHealth: Sendable, Equatable, Codable {
         case crashFreeUsers = "crash_free_users"
     }
 
-    public init(sessions: Int, crashFreeSessions: Double?, crashFreeUsers: Double?) {
+    package init(sessions: Int, crashFreeSessions: Double?, crashFreeUsers: Double?) {
         self.sessions = sessions
         self.crashFreeSessions = crashFreeSessions
         self.crashFreeUsers = crashFreeUsers
@@ -25,7 +25,7 @@ public struct SentryReleaseHealth: Sendable, Equatable, Codable {
 
     /// A fraction from the sessions endpoint (0 to 1) as a percent; nil stays nil, and a value outside 0…1 is not a
     /// fraction Sentry sends (nil, so it is never judged).
-    public static func percent(fromFraction fraction: Double?) -> Double? {
+    package static func percent(fromFraction fraction: Double?) -> Double? {
         guard let fraction, fraction.isFinite, (0...1).contains(fraction) else { return nil }
         return fraction * 100
     }

@@ -1,46 +1,47 @@
 import Foundation
+import ReleaseAppStoreConnect
 
 /// `appstore.build-number`: the latest build number App Store Connect has for a version (and across versions), and
 /// the next free one, so a pipeline can stamp the build before archiving. Read-only: it also runs in dry runs.
-public struct AppStoreBuildNumberStep: Step {
-    public struct Options: StepOptions {
+package struct AppStoreBuildNumberStep: Step {
+    package struct Options: StepOptions {
         @StepOption(help: "the app's bundle id, e.g. com.example.app")
-        public var bundleID: String
+        package var bundleID: String
         @StepOption(help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
-        public var version: String?
+        package var version: String?
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        public var platform: AppStorePlatform = .ios
+        package var platform: AppStorePlatform = .ios
         @StepOptionGroup
-        public var appStoreConnect: AppStoreConnectOptions
+        package var appStoreConnect: AppStoreConnectOptions
 
-        public init() {}
+        package init() {}
     }
 
     /// App Store Connect's `Platform`.
-    public enum AppStorePlatform: String, OptionChoice, Sendable {
+    package enum AppStorePlatform: String, OptionChoice, Sendable {
         case ios = "IOS"
         case macOS = "MAC_OS"
         case tvOS = "TV_OS"
         case visionOS = "VISION_OS"
     }
 
-    public static let kind = "appstore.build-number"
-    public static let summary = "Read the latest build number App Store Connect has for a version (and across versions) and the next free one"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "appstore.build-number"
+    package static let summary = "Read the latest build number App Store Connect has for a version (and across versions) and the next free one"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("latest", "string", "the highest build number of 'version' (empty when it has none)"),
         .init("latest_any_version", "string", "the highest build number of any version (empty when the app has no builds)"),
         .init("next", "string", "one more than the highest build number of any version, so it is free in every version ('1' for a new app)"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "build_number", "uses": "appstore.build-number",
          "with": {"bundle_id": "com.example.app", "version": "${steps.bump.outputs.version}",
                   \(AppStoreConnectOptions.example)}}
         """
 
-    public let options: Options
+    package let options: Options
     let access: AppStoreConnectAccess
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.bundleID.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw StepError.invalidOption("bundle_id", "must not be empty")
         }
@@ -49,20 +50,20 @@ public struct AppStoreBuildNumberStep: Step {
         self.options = options
     }
 
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try access.parsedKey(in: context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         return StepPlan(effects: [
             .request(method: "GET", url: api + "/v1/builds?filter[app]=…", detail: "read the build numbers of \(options.bundleID)")
         ])
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
         do {
             let numbers = try await AppStoreConnectCatalog(client: client).buildNumbers(bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue)

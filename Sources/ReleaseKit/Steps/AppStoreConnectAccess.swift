@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseHTTP
+import ReleaseSupport
 
 /// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take
 /// (``AppStoreConnectOptions``), checked once and turned into a client.

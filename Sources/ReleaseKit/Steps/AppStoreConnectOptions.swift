@@ -1,17 +1,17 @@
 /// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take (`key_id`,
 /// `issuer_id`, `key`, `api`), declared once and written flat beside each step's own options
-/// (`@StepOptionGroup public var appStoreConnect: AppStoreConnectOptions`). ``AppStoreConnectAccess`` checks them.
-public struct AppStoreConnectOptions: StepOptions {
+/// (`@StepOptionGroup package var appStoreConnect: AppStoreConnectOptions`). ``AppStoreConnectAccess`` checks them.
+package struct AppStoreConnectOptions: StepOptions {
     @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-    public var keyID: String
+    package var keyID: String
     @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-    public var issuerID: String
+    package var issuerID: String
     @StepOption(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
-    public var key: String
+    package var key: String
     @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-    public var api: String?
+    package var api: String?
 
-    public init() {}
+    package init() {}
 
     /// The `with` lines of a step's example that give the options.
     static let example =
@@ -21,14 +21,14 @@ public struct AppStoreConnectOptions: StepOptions {
 
 /// How the steps that wait on App Store Connect (`appstore.upload`, `testflight.distribute`, `appstore.submit`) poll:
 /// `poll_interval` and `wait_timeout`, declared once and written flat beside each step's own options.
-public struct AppStoreConnectPollingOptions: StepOptions {
+package struct AppStoreConnectPollingOptions: StepOptions {
     @StepOption(range: 0...3600, help: "seconds between looks at App Store Connect's state (the upload's, the build's processing)")
-    public var pollInterval: Double = 15
+    package var pollInterval: Double = 15
     @StepOption(
         range: 1...604_800, help: "seconds to wait for the build to be processed before failing (with wait until-done; a shorter wait budget ends the step waiting instead)")
-    public var waitTimeout: Double = 3600
+    package var waitTimeout: Double = 3600
 
-    public init() {}
+    package init() {}
 
     /// The options as ``AppStoreConnectAccess/Polling``.
     var polling: AppStoreConnectAccess.Polling { AppStoreConnectAccess.Polling(interval: pollInterval, timeout: waitTimeout) }

@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `appstore.rollout`: controls what happens after App Review approves a version. `release` releases a version
 /// waiting for the developer (a release request); `pause`, `resume` and `complete` drive its phased release; `status`
@@ -6,72 +9,72 @@ import Foundation
 /// the state the version is already in changes nothing. See ``AppStoreRollout``. `guard` watches a phased release:
 /// it reads the build's health (Sentry, App Store ratings) and pauses, resumes or completes it (``RolloutGuard``,
 /// ``RolloutDecision``), meant for a scheduled job (`release export` gives it one).
-public struct AppStoreRolloutStep: Step {
-    public struct Options: StepOptions {
+package struct AppStoreRolloutStep: Step {
+    package struct Options: StepOptions {
         @StepOption(help: "the app's bundle id, e.g. com.example.app")
-        public var bundleID: String
+        package var bundleID: String
         @StepOption(help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
-        public var version: String
+        package var version: String
         @StepOption(
             help:
                 "release (a version waiting for the developer), pause, resume or complete (its phased release), status, or guard (watch the phased release's health and pause, resume or complete it)"
         )
-        public var action: Action
+        package var action: Action
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
         @StepOption(
             help:
                 "release: how long to wait while App Review still has the version: approved (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
         )
-        public var wait: WaitBudget = .state("approved")
+        package var wait: WaitBudget = .state("approved")
         @StepOptionGroup
-        public var waiting: AppStoreConnectPollingOptions
+        package var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
-        public var appStoreConnect: AppStoreConnectOptions
+        package var appStoreConnect: AppStoreConnectOptions
         @StepOption(
             help:
                 "guard: Sentry release health, {url (default https://sentry.io), organization, project, token (org:read, e.g. ${secrets.SENTRY_TOKEN}), release (default BUNDLE@VERSION+BUILD)}; absent: Sentry is not read"
         )
-        public var sentry: SentryOptions?
+        package var sentry: SentryOptions?
         @StepOption(range: 0...100, help: "guard: the lowest crash-free sessions rate, in percent (e.g. 99.5); absent: not judged")
-        public var minCrashFreeSessions: Double?
+        package var minCrashFreeSessions: Double?
         @StepOption(range: 0...100, help: "guard: the lowest crash-free users rate, in percent; absent: not judged")
-        public var minCrashFreeUsers: Double?
+        package var minCrashFreeUsers: Double?
         @StepOption(range: 0...1_000_000_000, help: "guard: below this many sessions (last 24 hours) Sentry's rates are not judged yet (decision wait)")
-        public var minSessions: Int = 100
+        package var minSessions: Int = 100
         @StepOption(range: 1...5, help: "guard: the lowest mean star rating of the version's customer reviews; absent: reviews are not read")
-        public var minRating: Double?
+        package var minRating: Double?
         @StepOption(range: 0...1_000_000, help: "guard: below this many reviews the rating is not judged yet")
-        public var minReviews: Int = 10
+        package var minReviews: Int = 10
         @StepOption(range: 1...1000, help: "guard: healthy checks in a row before a phased release the guard paused is resumed")
-        public var recoverAfter: Int = 2
+        package var recoverAfter: Int = 2
         @StepOption(range: 1...100, help: "guard: complete the phased release once it reaches this percent of users and is healthy; absent: at the end of day 7")
-        public var completeAt: Double?
+        package var completeAt: Double?
         @StepOption(help: "guard: whether a health source that cannot be reached fails the step (else a warning and no decision)")
-        public var required: Bool = false
+        package var required: Bool = false
         @StepOption(help: "guard: the release's tag, which carries the guard's state as a git note; absent: the newest tag v<version> or v<version>-…")
-        public var tag: String?
+        package var tag: String?
         @StepOption(help: "guard: the git remote the tag and the state note are fetched from and pushed to")
-        public var remote: String = "origin"
+        package var remote: String = "origin"
         @StepOption(help: "guard: when `release export` runs the guard's own job, as cron (UTC, five fields); default hourly")
-        public var schedule: String = "17 * * * *"
+        package var schedule: String = "17 * * * *"
         @StepOption(help: "guard: a Slack incoming webhook told when the guard pauses, resumes or completes (e.g. ${secrets.SLACK_WEBHOOK_URL})")
-        public var slack: String?
+        package var slack: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// `action`.
-    public enum Action: String, OptionChoice, Sendable {
+    package enum Action: String, OptionChoice, Sendable {
         case release, pause, resume, complete, status
         case `guard`
     }
 
-    public static let kind = "appstore.rollout"
-    public static let exportTraits = ExportTraits(waitsOnApple: true)
-    public static let summary =
+    package static let kind = "appstore.rollout"
+    package static let exportTraits = ExportTraits(waitsOnApple: true)
+    package static let summary =
         "After approval: release a version waiting for the developer, pause, resume or complete its phased release, print its status, or guard it by the build's health; each converges"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("version_id", "string", "the appStoreVersions resource's id"),
         .init("state", "string", "the version's App Store state after the action, e.g. READY_FOR_SALE"),
         .init("phased_state", "string", "the phased release's state (INACTIVE, ACTIVE, PAUSED, COMPLETE); empty without one"),
@@ -81,16 +84,16 @@ public struct AppStoreRolloutStep: Step {
         .init("reason", "string", "guard: why, naming the number and by how much it misses its threshold"),
         .init("health", "string", "guard: the numbers behind the decision, one line"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "rollout", "uses": "appstore.rollout",
          "with": {"bundle_id": "com.example.app", "version": "${version}", "action": "pause",
                   \(AppStoreConnectOptions.example)}}
         """
 
-    public let options: Options
+    package let options: Options
     let access: AppStoreConnectAccess
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version])
         try options.checkRanges()
         try options.wait.check(states: ["approved"])
@@ -130,12 +133,12 @@ public struct AppStoreRolloutStep: Step {
 
     /// Whether `text` is a five-field cron expression of digits, `*`, `/`, `,` and `-` (what both CI engines take,
     /// and nothing that could escape a YAML scalar).
-    public static func isCron(_ text: String) -> Bool {
+    package static func isCron(_ text: String) -> Bool {
         let fields = text.split(separator: " ", omittingEmptySubsequences: true)
         return fields.count == 5 && fields.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isNumber || "*/,-".contains($0)) } }
     }
 
-    public var isReadOnly: Bool { options.action == .status }
+    package var isReadOnly: Bool { options.action == .status }
 
     /// The guard's thresholds.
     var thresholds: RolloutThresholds {
@@ -145,7 +148,7 @@ public struct AppStoreRolloutStep: Step {
     }
 
     /// One check of the guard; `act` false decides without changing anything (a dry run, `release rollout status`).
-    func check(in context: StepContext, act: Bool) async throws -> RolloutGuard.Outcome {
+    package func check(in context: StepContext, act: Bool) async throws -> RolloutGuard.Outcome {
         do {
             return try await RolloutGuard(options: options, thresholds: thresholds, access: access).check(in: context, act: act)
         } catch {
@@ -153,11 +156,11 @@ public struct AppStoreRolloutStep: Step {
         }
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try access.parsedKey(in: context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         let what = "\(options.bundleID) \(options.version)"
         let effect: PlannedEffect
@@ -199,7 +202,7 @@ public struct AppStoreRolloutStep: Step {
         ])
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         if options.action == .guard { return guardOutputs(try await check(in: context, act: true)) }
         let client = try access.client(in: context)
         let rollout = AppStoreRollout(client: client, log: { context.log($0) })

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseSupport
 
 /// `appstore.submit`: submits an uploaded build to App Review through the App Store Connect API. Finds the App Store
 /// version for the marketing version (creates it when absent), sets the release type and What's New per locale (from
@@ -6,45 +8,45 @@ import Foundation
 /// the build once it is processed, optionally creates a phased release, and submits through the app's open review
 /// submission (reused, never duplicated). A re-run once the version is waiting for review changes nothing. See
 /// ``AppStoreSubmitter``.
-public struct AppStoreSubmitStep: Step {
-    public struct Options: StepOptions {
+package struct AppStoreSubmitStep: Step {
+    package struct Options: StepOptions {
         @StepOption(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
-        public var bundleID: String
+        package var bundleID: String
         @StepOption(help: "the marketing version (the App Store version string), e.g. ${steps.upload.outputs.version}")
-        public var version: String
+        package var version: String
         @StepOption(help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
-        public var build: String
+        package var build: String
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
         @StepOption(help: "What's New: text for en-US, or {locale: text}; at most 4,000 characters each; overrides fastlane's release_notes.txt per locale")
-        public var whatsNew: TestFlightDistributeStep.WhatToTest?
+        package var whatsNew: TestFlightDistributeStep.WhatToTest?
         @StepOption(help: "fastlane's metadata folder, whose <locale>/release_notes.txt give What's New (default: fastlane/metadata when it exists)")
-        public var metadata: String?
+        package var metadata: String?
         @StepOption(help: "when the approved version goes live: manual (appstore.rollout's release), after_approval, or scheduled")
-        public var releaseType: ReleaseType?
+        package var releaseType: ReleaseType?
         @StepOption(help: "for scheduled: the earliest release date, ISO 8601 (2026-12-01T08:00:00Z)")
-        public var earliestReleaseDate: String?
+        package var earliestReleaseDate: String?
         @StepOption(help: "release in phases over 7 days (true creates the phased release; false removes one that has not started)")
-        public var phased: Bool?
+        package var phased: Bool?
         @StepOption(help: "submit for review; false prepares the version and stops")
-        public var submit: Bool = true
+        package var submit: Bool = true
         @StepOption(help: "when App Review left the open submission with unresolved issues (a rejection): cancel it and submit again")
-        public var cancelOpenSubmission: Bool = false
+        package var cancelOpenSubmission: Bool = false
         @StepOption(
             help:
                 "how long to wait for the build's processing before attaching it: processed (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
         )
-        public var wait: WaitBudget = .state("processed")
+        package var wait: WaitBudget = .state("processed")
         @StepOptionGroup
-        public var waiting: AppStoreConnectPollingOptions
+        package var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
-        public var appStoreConnect: AppStoreConnectOptions
+        package var appStoreConnect: AppStoreConnectOptions
 
-        public init() {}
+        package init() {}
     }
 
     /// `release_type`.
-    public enum ReleaseType: String, OptionChoice, Sendable {
+    package enum ReleaseType: String, OptionChoice, Sendable {
         case manual
         case afterApproval = "after_approval"
         case scheduled
@@ -59,17 +61,17 @@ public struct AppStoreSubmitStep: Step {
         }
     }
 
-    public static let kind = "appstore.submit"
-    public static let exportTraits = ExportTraits(waitsOnApple: true)
-    public static let summary =
+    package static let kind = "appstore.submit"
+    package static let exportTraits = ExportTraits(waitsOnApple: true)
+    package static let summary =
         "Submit a build to App Review: App Store version (created or reused), release type, What's New per locale, build, phased release, review submission (reused, never duplicated); a re-run changes nothing"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("version_id", "string", "the appStoreVersions resource's id"),
         .init("submission_id", "string", "the reviewSubmissions resource's id (empty with submit: false)"),
         .init("state", "string", "the version's App Store state after the run, e.g. WAITING_FOR_REVIEW"),
         .init("changed", "list", "what this run changed (empty when the version was already submitted)"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "submit", "uses": "appstore.submit", "needs": ["upload"],
          "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
                   "build": "${steps.upload.outputs.build}", "whats_new": {"en-US": "${steps.notes.outputs.text}"},
@@ -80,10 +82,10 @@ public struct AppStoreSubmitStep: Step {
     /// The largest release_notes.txt read.
     static let maximumNotesFile = 64 << 10
 
-    public let options: Options
+    package let options: Options
     let access: AppStoreConnectAccess
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         try options.checkRanges()
         try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
         try Self.check(options.whatsNew?.byLocale ?? [:], option: "whats_new")
@@ -157,12 +159,12 @@ public struct AppStoreSubmitStep: Step {
         return texts
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try access.parsedKey(in: context)
         _ = try whatsNew(in: context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         let what = "\(options.bundleID) \(options.version)"
         var effects: [PlannedEffect] = [
@@ -193,7 +195,7 @@ public struct AppStoreSubmitStep: Step {
             ]))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let texts = try whatsNew(in: context)
         let client = try access.client(in: context)
         let submitter = AppStoreSubmitter(session: AppStoreConnectSession(client: client, log: { context.log($0) }))

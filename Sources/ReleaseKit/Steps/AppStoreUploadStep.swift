@@ -1,4 +1,8 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseArtifacts
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `appstore.upload`: uploads the `.ipa` to App Store Connect through the Build Upload API, from any OS, over libcurl.
 ///
@@ -8,42 +12,42 @@ import Foundation
 /// build number App Store Connect already has for another file is an error naming the next free number. See
 /// ``AppStoreConnectUploader``. The API key signs a short-lived token that goes only to the API host; the upload URLs
 /// get exactly the headers Apple lists and no token.
-public struct AppStoreUploadStep: Step {
-    public struct Options: StepOptions {
+package struct AppStoreUploadStep: Step {
+    package struct Options: StepOptions {
         @StepOption(.path, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
-        public var ipa: String
+        package var ipa: String
         @StepOptionGroup
-        public var appStoreConnect: AppStoreConnectOptions
+        package var appStoreConnect: AppStoreConnectOptions
         @StepOption(
             help:
                 "how far to follow the upload: none (return after the commit), uploaded (Apple has the build), processed (the build is VALID), each within the default budget (5m in CI, until done elsewhere); or a budget for processing: a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
         )
-        public var wait: WaitBudget = .state("uploaded")
+        package var wait: WaitBudget = .state("uploaded")
         @StepOption(
             .path,
             help:
                 "AppStoreInfo.plist to attach as the upload's asset description, e.g. ${steps.export.outputs.app_store_info} (default: AppStoreInfo.plist beside the .ipa when there is one)"
         )
-        public var appStoreInfo: String?
+        package var appStoreInfo: String?
         @StepOption(help: "the app's bundle id: lets preflight find the app before the .ipa exists; must match the .ipa's")
-        public var bundleID: String?
+        package var bundleID: String?
         @StepOption(range: 1...16, help: "parts sent at once")
-        public var concurrency: Int = 4
+        package var concurrency: Int = 4
         @StepOptionGroup
-        public var waiting: AppStoreConnectPollingOptions
+        package var waiting: AppStoreConnectPollingOptions
         @StepOption(
             help:
                 "when App Store Connect already has this version and build from another file: fail (naming the next free build number), or keep its build and send nothing (for a re-run of a release whose bump kept the build number)"
         )
-        public var existing: AppStoreConnectUploader.Existing = .fail
+        package var existing: AppStoreConnectUploader.Existing = .fail
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "appstore.upload"
-    public static let exportTraits = ExportTraits(waitsOnApple: true)
-    public static let summary = "Upload the .ipa to App Store Connect through the Build Upload API (any OS; resumable; a re-run sends nothing) and optionally wait for processing"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "appstore.upload"
+    package static let exportTraits = ExportTraits(waitsOnApple: true)
+    package static let summary = "Upload the .ipa to App Store Connect through the Build Upload API (any OS; resumable; a re-run sends nothing) and optionally wait for processing"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("upload_id", "string", "the buildUploads resource's id"),
         .init("build_id", "string", "the builds resource's id, once App Store Connect has it (empty with wait: none)"),
         .init("bundle_id", "string", "CFBundleIdentifier of the .ipa"),
@@ -52,16 +56,16 @@ public struct AppStoreUploadStep: Step {
         .init("state", "string", "the upload's last state seen: AWAITING_UPLOAD (committed, wait: none), COMPLETE"),
         .init("bytes_sent", "number", "bytes of the .ipa sent by this run (0 when App Store Connect had it already)"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "upload", "uses": "appstore.upload", "needs": ["export"],
          "with": {"ipa": "${steps.export.outputs.path}", "wait": "processed",
                   \(AppStoreConnectOptions.example)}}
         """
 
-    public let options: Options
+    package let options: Options
     let access: AppStoreConnectAccess
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         try options.checkRanges()
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
         try options.wait.check(states: AppStoreConnectUploader.Wait.allCases.map(\.rawValue))
@@ -117,7 +121,7 @@ public struct AppStoreUploadStep: Step {
 
     /// The key parses; the .ipa exists or an earlier step promises it; when the bundle id is known (from the .ipa or
     /// `bundle_id`), App Store Connect is asked whether it has the app, so a missing app fails before the build.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         let client = try access.client(in: context)
         try context.requireFile(options.ipa, option: "ipa")
         var bundleID = options.bundleID
@@ -133,7 +137,7 @@ public struct AppStoreUploadStep: Step {
         }
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         var what = "the .ipa"
         var outputs = StepOutputs(["upload_id": .string(""), "build_id": .string(""), "state": .string(""), "bytes_sent": .number(0)])
@@ -188,7 +192,7 @@ public struct AppStoreUploadStep: Step {
         return nil
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
         let path = try context.requireFile(options.ipa, option: "ipa")
         let identity = try await identity(ofIPA: path)

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseApple
+import ReleaseSupport
 import Synchronization
 
 /// `appstore.validate` (a gate): validates the .ipa with Apple's own tool, `xcrun altool --validate-app`, what
@@ -9,36 +11,36 @@ import Synchronization
 /// `API_PRIVATE_KEYS_DIR`, and removed by teardown. Or an Apple ID with an app-specific password, which reaches altool
 /// through its environment (`-p @env:…`), never its command line. Every error line altool prints rejects, whatever
 /// its exit status (some versions exit 0 after errors).
-public struct AppStoreValidateStep: Step {
+package struct AppStoreValidateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the .ipa to validate")
-        public var ipa: String
+        package var ipa: String
         @StepOption(help: "App Store Connect API key ID")
-        public var keyID: String?
+        package var keyID: String?
         @StepOption(help: "App Store Connect API issuer ID")
-        public var issuerID: String?
+        package var issuerID: String?
         @StepOption(help: "the API key's .p8 PEM text, e.g. ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String?
+        package var key: String?
         @StepOption(help: "Apple ID, with 'password' instead of an API key")
-        public var username: String?
+        package var username: String?
         @StepOption(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
-        public var password: String?
+        package var password: String?
         @StepOption(help: "altool's -t: ios, appletvos, visionos or macos")
-        public var platform: String = "ios"
+        package var platform: String = "ios"
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "appstore.validate"
-    public static let exportTraits = ExportTraits(runner: .macOS("Apple's validation, in Xcode"))
+    package static let kind = "appstore.validate"
+    package static let exportTraits = ExportTraits(runner: .macOS("Apple's validation, in Xcode"))
     /// One line for `release steps`.
-    public static let summary = "Gate: validate the .ipa with xcrun altool --validate-app (API key or app-specific password); Apple's errors verbatim"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "Gate: validate the .ipa with xcrun altool --validate-app (API key or app-specific password); Apple's errors verbatim"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("output", "string", "altool's output, trailing newlines removed")
     ]
-    public static let example = """
+    package static let example = """
         { "id": "validate", "uses": "appstore.validate", "gate": true, "when": {"os": "macos"},
           "with": { "ipa": "${steps.export.outputs.path}", "key_id": "${env.APP_STORE_CONNECT_KEY_ID}",
                     "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}", "key": "${secrets.APP_STORE_CONNECT_KEY}" } }
@@ -48,10 +50,10 @@ public struct AppStoreValidateStep: Step {
     static let passwordVariable = "RELEASE_ALTOOL_PASSWORD"
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` unless exactly one complete way to sign in is given.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
         let apiKey = [options.keyID, options.issuerID, options.key]
         let password = [options.username, options.password]
@@ -77,7 +79,7 @@ public struct AppStoreValidateStep: Step {
     }
 
     /// See ``documentation``.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     func command(_ context: StepContext) -> [String] {
         let authentication: AltoolCommand.Authentication
@@ -90,13 +92,13 @@ public struct AppStoreValidateStep: Step {
     }
 
     /// Read-only checks: the ipa exists or is promised and xcrun can be run.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try context.requireFile(options.ipa, option: "ipa")
         try context.requireCommand("xcrun", purpose: "appstore.validate runs on macOS with Xcode")
     }
 
     /// The command `run` would run.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         var effects: [PlannedEffect] = []
         if let keyID = options.keyID {
             effects.append(.note("write the API key to a private folder as \(AltoolCommand.keyFileName(keyID: keyID)) (removed by teardown)"))
@@ -106,7 +108,7 @@ public struct AppStoreValidateStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         if context.endpoints.isolated {
             throw StepError.unavailable("altool talks to Apple directly and has no local stand-in")
         }

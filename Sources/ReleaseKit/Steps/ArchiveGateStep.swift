@@ -1,53 +1,54 @@
 import Foundation
+import ReleaseArtifacts
 
 /// `gate.archive`: re-reads a zip through libarchive and rejects the release when it does not hold exactly its
 /// source tree (entry count, kinds, sizes, permissions, link targets, CRC-32s).
-public struct ArchiveGateStep: Step {
+package struct ArchiveGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the zip to check")
-        public var zip: String
+        package var zip: String
         @StepOption(.path, help: "the file or folder it was made from")
-        public var source: String
+        package var source: String
         @StepOption(.glob, help: "the exclude patterns the zip was made with")
-        public var exclude: [String] = []
+        package var exclude: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "gate.archive"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
-    public static let summary = "Re-read a zip and reject it unless it holds exactly its source tree (count, sizes, links, CRCs)"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "gate.archive"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let summary = "Re-read a zip and reject it unless it holds exactly its source tree (count, sizes, links, CRCs)"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("entries", "number", "entries in the zip")
     ]
-    public static let example = """
+    package static let example = """
         { "id": "check-zip", "uses": "gate.archive", "gate": true,
           "with": { "zip": "${steps.zip.outputs.path}", "source": "build/Demo.xcarchive" } }
         """
 
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.zip.isEmpty else { throw StepError.invalidOption("zip", "must not be empty") }
         guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
         self.options = options
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try context.requireFile(options.zip, option: "zip")
         try context.requireFile(options.source, option: "source")
     }
 
     /// It only reads, so dry runs really run it.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("compare '\(context.resolvePath(options.zip))' with '\(context.resolvePath(options.source))'")])
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let zip = try context.requireFile(options.zip, option: "zip")
         let source = try context.requireFile(options.source, option: "source")
         let result = try await ArchiveVerifier.verify(zip: zip, sources: [source], exclude: options.exclude)

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `archive.zip`: zips a file or folder like `zip -ry`, deflating on every core (``ZipWriter``).
 ///
@@ -6,45 +8,45 @@ import Foundation
 /// relative to the source's parent (`Demo.xcarchive/...`). The zip is written beside `output` under a
 /// temporary name and renamed at the end, so a failed or interrupted run leaves no partial file. With `reuse`,
 /// files already compressed in another zip (the dSYM zip of `dsym.package`) are copied from it, not recompressed.
-public struct ArchiveZipStep: Step {
+package struct ArchiveZipStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
-        public var source: String
+        package var source: String
         @StepOption(.output, help: "the zip to write; replaced atomically, its folder is created if missing")
-        public var output: String
+        package var output: String
         @StepOption(range: 0...9, help: "deflate level, 0 stores without compression")
-        public var level: Int = 6
+        package var level: Int = 6
         @StepOption(help: "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes")
-        public var deterministic: Bool = false
+        package var deterministic: Bool = false
         @StepOption(.glob, help: "patterns matched against entry names and their last component, e.g. '*.DS_Store'")
-        public var exclude: [String] = []
+        package var exclude: [String] = []
         @StepOption(.path, help: "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again")
-        public var reuse: [String] = []
+        package var reuse: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "archive.zip"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
-    public static let summary = "Zip a file or folder like 'zip -ry': symlinks kept as links, permissions kept, optional deterministic bytes"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "archive.zip"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let summary = "Zip a file or folder like 'zip -ry': symlinks kept as links, permissions kept, optional deterministic bytes"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the zip"),
         .init("size", "number", "its size in bytes"),
         .init("sha256", "string", "its SHA-256, lower-case hex"),
         .init("entries", "number", "files, folders and links stored"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "zip", "uses": "archive.zip", "needs": ["dsyms"],
           "with": { "source": "build/Demo.xcarchive", "output": "build/Demo.xcarchive.zip", "level": 6, "deterministic": true, "exclude": ["*.DS_Store"],
                     "reuse": ["build/Demo.app.dSYM.zip"] } }
         """
 
-    public let options: Options
+    package let options: Options
     let zipOptions: ZipOptions
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path, a level outside 0...9 or an empty pattern.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
         guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
         try options.checkRanges()
@@ -56,7 +58,7 @@ public struct ArchiveZipStep: Step {
         zipOptions = try ZipOptions(level: level, deterministic: options.deterministic, exclude: options.exclude)
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         let source = try context.requireFile(options.source, option: "source")
         let output = context.resolvePath(options.output)
         if output == source || source.hasPrefix(output + "/") {
@@ -67,7 +69,7 @@ public struct ArchiveZipStep: Step {
         }
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let source = context.resolvePath(options.source)
         let output = context.resolvePath(options.output)
         var detail = "zip of '\(source)' (level \(zipOptions.level)"
@@ -78,7 +80,7 @@ public struct ArchiveZipStep: Step {
         return StepPlan(effects: [.writeFile(path: output, diff: nil, detail: detail)], outputs: StepOutputs(["path": .path(output)]))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let source = try context.requireFile(options.source, option: "source")
         let output = context.resolvePath(options.output)
         try FileSystemSupport.createParent(of: output)

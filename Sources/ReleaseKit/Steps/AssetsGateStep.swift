@@ -1,43 +1,44 @@
 import Foundation
+import ReleaseSupport
 
 /// `gate.assets`: rejects the release when the files to publish are not all there, one is too big for the
 /// release host (GitHub refuses assets over 2 GiB), two share a name (they would overwrite each other as assets),
 /// or there are more than allowed.
-public struct AssetsGateStep: Step {
+package struct AssetsGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
-        public var files: PathListOption
+        package var files: PathListOption
         @StepOption(range: 1...1_099_511_627_776, help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
-        public var maxSize: Int64 = AssetsGateStep.defaultMaxSize
+        package var maxSize: Int64 = AssetsGateStep.defaultMaxSize
         @StepOption(range: 1...1_000_000, help: "most files allowed (default: no limit)")
-        public var maxCount: Int?
+        package var maxCount: Int?
 
-        public init() {}
+        package init() {}
     }
 
     /// GitHub's limit for one release asset: 2 GiB.
-    public static let defaultMaxSize: Int64 = 2 << 30
+    package static let defaultMaxSize: Int64 = 2 << 30
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "gate.assets"
+    package static let kind = "gate.assets"
     /// One line for `release steps`.
-    public static let summary = "Reject the release when an asset is missing, too big, shares its name with another, or there are too many"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "Reject the release when an asset is missing, too big, shares its name with another, or there are too many"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("count", "number", "files checked"),
         .init("files", "list", "their absolute paths"),
         .init("total_size", "number", "their total size in bytes"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "check-assets", "uses": "gate.assets", "gate": true, "needs": ["zip", "dsyms"],
           "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "max_size": 2147483648, "max_count": 10 } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list or item, or a limit below 1.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.files.items.isEmpty else { throw StepError.invalidOption("files", "must list at least one file") }
         if let index = options.files.items.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("files", "item \(index + 1) is empty")
@@ -47,17 +48,17 @@ public struct AssetsGateStep: Step {
     }
 
     /// See ``documentation``.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         for item in options.files.items where !Glob.isPattern(item) {
             try context.requireFile(item, option: "files")
         }
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [
             .note("check that \(options.files.items.map { "'\($0)'" }.joined(separator: ", ")) exist, are at most \(ByteFormat.size(limit)) each and have unique names")
         ])
@@ -66,7 +67,7 @@ public struct AssetsGateStep: Step {
     private var limit: Int64 { options.maxSize }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         var problems: [String] = []
         var files: [String] = []
         for expansion in options.files.expand(in: context) {

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseSupport
+import ReleaseVersioning
 
 /// How `version.bump` recognises that the checkout already carries this release's bump, so that running the
 /// same release again keeps it instead of bumping a second time (7.1.3 → 7.1.4 → 7.1.5).

@@ -1,37 +1,38 @@
 import Foundation
+import ReleaseSupport
 
 /// `checksum`: writes a `SHA256SUMS` file for the release's artifacts, in the format `sha256sum` prints and
 /// `sha256sum -c` checks: one `<hex>  <name>` line per file, sorted by name, names without their folders (as the
 /// files are published side by side).
-public struct ChecksumStep: Step {
+package struct ChecksumStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(help: "files to list; items may be list outputs of other steps; a glob must match a file")
-        public var files: PathListOption
+        package var files: PathListOption
         @StepOption(.output, help: "the file to write, relative to the working directory; it is never listed in itself")
-        public var output: String = "SHA256SUMS"
+        package var output: String = "SHA256SUMS"
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "checksum"
+    package static let kind = "checksum"
     /// One line for `release steps`.
-    public static let summary = "Write SHA256SUMS (sha256sum format, sorted by name) for the release's files"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "Write SHA256SUMS (sha256sum format, sorted by name) for the release's files"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the SHA256SUMS file (also an artifact)"),
         .init("sums", "list", "its lines, '<sha256>  <name>'"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "sums", "uses": "checksum", "needs": ["zip", "dsyms"],
           "with": { "files": ["${steps.zip.outputs.path}", "${steps.dsyms.outputs.path}", "build/*.ipa"], "output": "build/SHA256SUMS" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list, path or output.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.files.items.isEmpty else { throw StepError.invalidOption("files", "must list at least one file") }
         if let index = options.files.items.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("files", "item \(index + 1) is empty")
@@ -73,12 +74,12 @@ public struct ChecksumStep: Step {
     }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try files(in: context)
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let files = try files(in: context)
         let output = outputPath(context)
         let names = files.map { ($0 as NSString).lastPathComponent }.sorted()
@@ -89,7 +90,7 @@ public struct ChecksumStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let files = try files(in: context)
         let output = outputPath(context)
         var lines: [String] = []

@@ -1,38 +1,39 @@
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// `gate.command`: runs a validation command (`xcrun altool --validate-app …`, `xcrun notarytool …`) with its
 /// output shown (secrets masked) and rejects the release when it exits with a non-zero status, when a line of
 /// its output (standard output or error) matches a `fail_on` pattern (some altool versions print errors and exit
 /// 0), or when a `require` pattern matches no line.
-public struct CommandGateStep: Step {
+package struct CommandGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(help: "the command as argv; its output is shown with secrets masked")
-        public var run: [String]
+        package var run: [String]
         @StepOption(help: "extra environment variables for the command")
-        public var env: [String: String] = [:]
+        package var env: [String: String] = [:]
         @StepOption(.path, help: "directory to run in (default: the pipeline's working directory)")
-        public var cwd: String?
+        package var cwd: String?
         @StepOption(.regex, help: "a line of output (stdout or stderr) matching one of these rejects the release, whatever the exit status")
-        public var failOn: [String] = []
+        package var failOn: [String] = []
         @StepOption(.regex, help: "each must match some line of output, or the release is rejected")
-        public var require: [String] = []
+        package var require: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "gate.command"
+    package static let kind = "gate.command"
     /// One line for `release steps`.
-    public static let summary = "Run a validation command; reject on a non-zero exit, a fail_on line or a missing require line"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "Run a validation command; reject on a non-zero exit, a fail_on line or a missing require line"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("exit_code", "number", "the command's exit status"),
         .init("stdout", "string", "standard output, trailing newlines removed"),
     ]
     /// An argv such as `["sh", "-c", "…"]` gets its script's `${…}` values as `RELEASE_V_n` variables set in `env`.
-    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env", acceptsString: false)
-    public static let example = """
+    package static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env", acceptsString: false)
+    package static let example = """
         { "id": "validate", "uses": "gate.command", "gate": true, "needs": ["export"], "when": {"os": "macos"},
           "with": { "run": ["xcrun", "altool", "--validate-app", "-f", "build/Demo.ipa", "-t", "ios",
                             "-u", "${env.APPLE_ID}", "-p", "${secrets.APP_SPECIFIC_PASSWORD}"],
@@ -40,10 +41,10 @@ public struct CommandGateStep: Step {
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty command or a pattern that is not a regular expression.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard let first = options.run.first, !first.isEmpty else { throw StepError.invalidOption("run", "the command is empty") }
         _ = try Self.compile(options.failOn, "fail_on")
         _ = try Self.compile(options.require, "require")
@@ -64,10 +65,10 @@ public struct CommandGateStep: Step {
     }
 
     /// See ``documentation``.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let cwd = options.cwd { try context.requireFile(cwd, option: "cwd") }
         let directory = options.cwd.map(context.resolvePath) ?? context.workingDirectory
         let environment = context.environment.merging(options.env) { _, new in new }
@@ -77,12 +78,12 @@ public struct CommandGateStep: Step {
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.command(argv: options.run, directory: options.cwd.map(context.resolvePath))])
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let failOn = try Self.compile(options.failOn, "fail_on")
         let require = try Self.compile(options.require, "require")
         // Lines are numbered per stream: standard output and standard error arrive through two pipes, so their

@@ -1,38 +1,39 @@
 import Foundation
+import ReleaseArtifacts
 
 /// `gate.dsym`: rejects the release when a binary of the app (main executable, embedded frameworks, app
 /// extensions, Watch apps) has, for some architecture, no dSYM with its UUID: crash reports of that build
 /// could not be symbolicated.
-public struct DsymGateStep: Step {
+package struct DsymGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "an .xcarchive, .app, .ipa or build folder holding the app's binaries")
-        public var archive: String
+        package var archive: String
         @StepOption(.path, help: "more .dSYM bundles, or folders holding them, besides those found with the binaries")
-        public var dsyms: [String] = []
+        package var dsyms: [String] = []
         @StepOption(.glob, help: "binary names allowed to have no dSYM (a vendor's binary-only framework)")
-        public var ignore: [String] = []
+        package var ignore: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "gate.dsym"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
-    public static let summary = "Reject the release when a binary of the app has no dSYM with its UUID, architecture by architecture"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "gate.dsym"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let summary = "Reject the release when a binary of the app has no dSYM with its UUID, architecture by architecture"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("binaries", "number", "binaries checked"),
         .init("slices", "number", "architectures checked, all matched"),
         .init("uuids", "list", "UUIDs of the binaries' slices"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "check-dsyms", "uses": "gate.dsym", "gate": true, "needs": ["archive"],
           "with": { "archive": "build/Demo.xcarchive", "dsyms": ["build/Release-iphoneos"], "ignore": ["VendorSDK"] } }
         """
 
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or pattern.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.archive.isEmpty else { throw StepError.invalidOption("archive", "must not be empty") }
         if let index = options.dsyms.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("dsyms", "path \(index + 1) is empty")
@@ -43,19 +44,19 @@ public struct DsymGateStep: Step {
         self.options = options
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try context.requireFile(options.archive, option: "archive")
         for path in options.dsyms { try context.requireFile(path, option: "dsyms") }
     }
 
     /// It only reads, so dry runs really run it.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("check that every binary in '\(context.resolvePath(options.archive))' has a dSYM with its UUID")])
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let archive = try context.requireFile(options.archive, option: "archive")
         let inspection = try await DsymInspector.inspect(archive)
         var dsyms = inspection.dsyms

@@ -1,67 +1,69 @@
 import Foundation
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `dsym.package`: finds dSYM bundles, reads their UUIDs, zips them (all in one zip, or one zip each),
 /// optionally moves them into the archive's `dSYMs/` folder, and writes a UUID manifest.
 ///
 /// The seed did `zip -ryq App.app.dSYM.zip App.app.dSYM` and moved the dSYM into `App.xcarchive/dSYMs/`;
 /// this does the same through libarchive and records which UUIDs it packaged.
-public struct DsymPackageStep: Step {
+package struct DsymPackageStep: Step {
     /// How dSYMs are zipped.
-    public enum Mode: String, OptionChoice, Equatable {
+    package enum Mode: String, OptionChoice, Equatable {
         /// One zip at `output` holding every dSYM bundle at its top level.
         case all
         /// `output` is a folder; each dSYM becomes `NAME.dSYM.zip` in it.
         case each
 
-        public static func invalidValueMessage(_ text: String) -> String { "'\(text)' is not 'all' or 'each'" }
+        package static func invalidValueMessage(_ text: String) -> String { "'\(text)' is not 'all' or 'each'" }
     }
 
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "an .xcarchive: its dSYMs/ folder is searched, and receives the dSYMs with move_into_archive")
-        public var archive: String?
+        package var archive: String?
         @StepOption(.path, help: "folders searched for .dSYM bundles (a build folder)")
-        public var search: [String] = []
+        package var search: [String] = []
         @StepOption(.path, help: ".dSYM bundles given directly")
-        public var paths: [String] = []
+        package var paths: [String] = []
         @StepOption(.output, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
-        public var output: String
+        package var output: String
         @StepOption(help: "'all': one zip with every dSYM; 'each': one zip per dSYM")
-        public var mode: Mode = .all
+        package var mode: Mode = .all
         @StepOption(.output, help: "the UUID manifest JSON (bundle, binary, arch, uuid); default beside the zip as NAME.uuids.json")
-        public var manifest: String?
+        package var manifest: String?
         @StepOption(help: "after zipping, move dSYMs found through search/paths into archive/dSYMs/")
-        public var moveIntoArchive: Bool = false
+        package var moveIntoArchive: Bool = false
         @StepOption(range: 0...9, help: "deflate level")
-        public var level: Int = 6
+        package var level: Int = 6
         @StepOption(help: "same dSYMs, same zip bytes")
-        public var deterministic: Bool = false
+        package var deterministic: Bool = false
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "dsym.package"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
-    public static let summary = "Find dSYMs, zip them, optionally move them into the archive, and write a UUID manifest"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "dsym.package"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let summary = "Find dSYMs, zip them, optionally move them into the archive, and write a UUID manifest"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the zip (mode 'all') or the folder of zips (mode 'each')"),
         .init("paths", "list", "every zip written"),
         .init("uuids", "list", "UUIDs of every packaged slice"),
         .init("manifest", "path", "the UUID manifest"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "dsyms", "uses": "dsym.package", "needs": ["archive"],
           "with": { "archive": "build/Demo.xcarchive", "search": ["build/Release-iphoneos"], "output": "build/Demo.app.dSYM.zip",
                     "move_into_archive": true, "deterministic": true } }
         """
 
-    public let options: Options
+    package let options: Options
     let mode: Mode
     let zipOptions: ZipOptions
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` when nothing says where the dSYMs are, for a level outside 0...9,
     ///   or `move_into_archive` without `archive`.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard options.archive != nil || !options.search.isEmpty || !options.paths.isEmpty else {
             throw StepError.invalidOption("archive", "one of 'archive', 'search' or 'paths' is required")
         }
@@ -79,13 +81,13 @@ public struct DsymPackageStep: Step {
         zipOptions = try ZipOptions(level: level, deterministic: options.deterministic)
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let archive = options.archive { try context.requireFile(archive, option: "archive") }
         for folder in options.search { try context.requireFile(folder, option: "search") }
         for path in options.paths { try context.requireFile(path, option: "paths") }
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let output = context.resolvePath(options.output)
         let manifest = manifestPath(in: context)
         var effects: [PlannedEffect] = []
@@ -116,7 +118,7 @@ public struct DsymPackageStep: Step {
         return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(output), "manifest": .path(manifest)]))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         try await verify(in: context)
         var bundles = dsymBundles(in: context)
         guard !bundles.isEmpty else {

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `dsym.upload`: sends dSYMs to a crash reporter with its own uploader, and lists the UUIDs it sent.
 ///
@@ -8,59 +10,59 @@ import Foundation
 /// themselves (a bundle, a folder of them, a zip of them or an archive) before anything is sent, so an empty
 /// folder fails instead of uploading nothing. The uploaders talk to their services directly: a rehearsal, which
 /// has no stand-in for them, skips the step.
-public struct DsymUploadStep: Step {
+package struct DsymUploadStep: Step {
     /// The crash reporter.
-    public enum Provider: String, OptionChoice, Equatable {
+    package enum Provider: String, OptionChoice, Equatable {
         case sentry
         case crashlytics
     }
 
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "'sentry' (sentry-cli debug-files upload) or 'crashlytics' (Firebase's upload-symbols)")
-        public var provider: Provider
+        package var provider: Provider
         @StepOption(.path, help: "the dSYMs: a .dSYM bundle, a folder of them, a zip of them (dsym.package's output) or an .xcarchive (its dSYMs/)")
-        public var path: String
+        package var path: String
         @StepOption(.path, help: "the uploader (default: sentry-cli, or upload-symbols, found on PATH)")
-        public var tool: String?
+        package var tool: String?
         @StepOption(help: "provider 'sentry': the organization slug")
-        public var org: String?
+        package var org: String?
         @StepOption(help: "provider 'sentry': the project slug")
-        public var project: String?
+        package var project: String?
         @StepOption(
             help:
                 "provider 'sentry': an auth token with project:write, normally ${secrets.SENTRY_AUTH_TOKEN}, given to sentry-cli as SENTRY_AUTH_TOKEN (default: sentry-cli's own configuration)"
         )
-        public var authToken: String?
+        package var authToken: String?
         @StepOption(help: "provider 'sentry': a self-hosted Sentry's URL, given as SENTRY_URL")
-        public var url: String?
+        package var url: String?
         @StepOption(help: "provider 'sentry': also upload the sources the dSYMs refer to (--include-sources)")
-        public var includeSources: Bool = false
+        package var includeSources: Bool = false
         @StepOption(help: "provider 'sentry': wait until Sentry has processed the files, failing if it rejects them (--wait)")
-        public var wait: Bool = false
+        package var wait: Bool = false
         @StepOption(.path, help: "provider 'crashlytics': the app's GoogleService-Info.plist (-gsp)")
-        public var googleServicePlist: String?
+        package var googleServicePlist: String?
         @StepOption(help: "provider 'crashlytics': the platform (-p): ios, mac or tvos")
-        public var platform: String = "ios"
+        package var platform: String = "ios"
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "dsym.upload"
-    public static let summary = "Upload dSYMs to Sentry (sentry-cli) or Crashlytics (upload-symbols) and list the UUIDs sent"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "dsym.upload"
+    package static let summary = "Upload dSYMs to Sentry (sentry-cli) or Crashlytics (upload-symbols) and list the UUIDs sent"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("uuids", "list", "the UUIDs of every dSYM slice sent, upper-case, in file order"),
         .init("path", "path", "what was given to the uploader"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "sentry", "uses": "dsym.upload", "needs": ["dsyms"],
          "with": {"provider": "sentry", "path": "${steps.dsyms.outputs.path}", "org": "example", "project": "ios-app",
                   "auth_token": "${secrets.SENTRY_AUTH_TOKEN}"}}
         """
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.path.isEmpty else { throw StepError.invalidOption("path", "must not be empty") }
         switch options.provider {
         case .sentry:
@@ -90,14 +92,14 @@ public struct DsymUploadStep: Step {
 
     // MARK: Step
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let token = options.authToken { context.masker.add(token) }
         try context.requireFile(options.path, option: "path")
         if let plist = options.googleServicePlist { try context.requireFile(plist, option: "google_service_plist") }
         _ = try tool(in: context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         if let token = options.authToken { context.masker.add(token) }
         let target = uploadPath(in: context)
         var effects: [PlannedEffect] = [.command(argv: command(tool: try tool(in: context), path: target, in: context), directory: nil)]
@@ -107,7 +109,7 @@ public struct DsymUploadStep: Step {
         return StepPlan(effects: effects, outputs: StepOutputs(["path": .path(target)]))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         if let token = options.authToken { context.masker.add(token) }
         if context.endpoints.isolated {
             throw StepError.unavailable("\(toolName) talks to \(options.provider == .sentry ? "Sentry" : "Crashlytics") directly and has no local stand-in")

@@ -3,9 +3,9 @@
 ///
 /// The secrets a step reads and the paths it hands on are in its options already (`${secret.NAME}` references, options
 /// declared with ``OptionFormat/output``); these are the facts its options cannot say.
-public struct ExportTraits: Sendable, Equatable {
+package struct ExportTraits: Sendable, Equatable {
     /// Where a kind can run, for the header that says why a job costs macOS minutes.
-    public enum Runner: Sendable, Equatable {
+    package enum Runner: Sendable, Equatable {
         /// Only on a Mac, for the reason given in a few words (`Xcode`).
         case macOS(String)
         /// Anywhere: a pipeline that puts it on a Mac chose to.
@@ -15,20 +15,20 @@ public struct ExportTraits: Sendable, Equatable {
     }
 
     /// Where the kind can run.
-    public var runner: Runner
+    package var runner: Runner
     /// Whether it writes the repository or its releases (a tag, a push, a release): its job needs write access to the
     /// repository's contents.
-    public var writesRepository: Bool
+    package var writesRepository: Bool
     /// Whether it may end *waiting* on Apple once its `wait` budget runs out: a later run resumes its job.
-    public var waitsOnApple: Bool
+    package var waitsOnApple: Bool
     /// The option listing the files it publishes (a release's assets: paths, or objects with a `path`): what its
     /// job attests the provenance of.
-    public var publishedFiles: String?
+    package var publishedFiles: String?
     /// Whether it may write files it does not declare (a script): only the paths it declares it creates reach later
     /// jobs, and such a path may be a folder.
-    public var writesUndeclaredFiles: Bool
+    package var writesUndeclaredFiles: Bool
 
-    public init(
+    package init(
         runner: Runner = .unstated, writesRepository: Bool = false, waitsOnApple: Bool = false, publishedFiles: String? = nil,
         writesUndeclaredFiles: Bool = false
     ) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether a path a step needs is there.
-public enum FileState: Sendable, Equatable {
+package enum FileState: Sendable, Equatable {
     case exists
     case missing
     /// An upstream step will create it.

@@ -1,7 +1,8 @@
 import Foundation
+import ReleaseSupport
 
 /// Small file-system helpers the artifact steps share.
-enum FileSystemSupport {
+package enum FileSystemSupport {
     /// Creates the folder `path` will be written in, with its parents.
     /// - Throws: ``StepError/failed(_:)`` naming the folder.
     static func createParent(of path: String) throws {
@@ -15,7 +16,7 @@ enum FileSystemSupport {
     }
 
     /// Whether `path` is a folder (following links).
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         LocalFiles().isDirectory(path)
     }
 

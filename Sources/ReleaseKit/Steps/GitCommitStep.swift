@@ -1,51 +1,52 @@
 import Foundation
+import ReleaseSupport
 
 /// `git.commit`: stage files and commit them.
-public struct GitCommitStep: Step {
+package struct GitCommitStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the commit message")
-        public var message: String
+        package var message: String
         @StepOption(
             .path,
             help:
                 "the files to stage and commit, and only those (default: every change, git add -A); when none of them changed, nothing is committed and the step succeeds, so a re-run converges (an empty list commits nothing)"
         )
-        public var paths: [String]?
+        package var paths: [String]?
         @StepOption(help: "commit even when nothing changed")
-        public var allowEmpty: Bool = false
+        package var allowEmpty: Bool = false
         @StepOption(
             help:
                 "who the commit is by, 'Name <email>', for this commit only (default: git's configured identity; where git has none, as on a hosted CI runner, the CI's actor in the host's no-reply form, else release <release@localhost>; never written to git's configuration)"
         )
-        public var author: String?
+        package var author: String?
         @StepOption(.path, help: "the repository folder (default: the working directory)")
-        public var directory: String?
+        package var directory: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "git.commit"
+    package static let kind = "git.commit"
     /// One line for `release steps`.
-    public static let summary = "Stage files and create a git commit"
+    package static let summary = "Stage files and create a git commit"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("sha", "string", "the new commit"),
         .init("message", "string", "the commit message"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         {"id": "commit", "uses": "git.commit", "needs": ["bump"], "with": {"message": "Bump version to ${steps.bump.outputs.version} (${steps.bump.outputs.build})", "paths": ["Demo.xcodeproj/project.pbxproj"]}}
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
     /// The `author` option, checked.
     let author: GitIdentity?
 
     /// Creates a value from its parts.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption("message", "the commit message is empty")
         }
@@ -72,11 +73,11 @@ public struct GitCommitStep: Step {
         return !status.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let directory = options.directory.map(context.resolvePath)
         return StepPlan(
             effects: try await commands(context, announce: false).map { .command(argv: $0, directory: directory) },
@@ -84,7 +85,7 @@ public struct GitCommitStep: Step {
         )
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         // A re-run whose bump changed nothing has nothing to commit: the commit it made last time stands.
         guard try await hasChanges(context) else {
             let sha = try await context.capture(GitCommand.head, directory: options.directory)

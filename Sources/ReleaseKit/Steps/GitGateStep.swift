@@ -1,46 +1,47 @@
 import Foundation
+import ReleaseSupport
 
 /// `gate.git`: rejects the release when the working tree has changes (outside `ignore`), the branch does not
 /// match `branch`, or the tag about to be created already exists, locally or on `remote`.
-public struct GitGateStep: Step {
+package struct GitGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(help: "require a clean working tree: no modified, staged or untracked files")
-        public var clean: Bool = true
+        package var clean: Bool = true
         @StepOption(.glob, help: "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)")
-        public var ignore: [String] = []
+        package var ignore: [String] = []
         @StepOption(.glob, help: "the current branch must match it, for example release/*")
-        public var branch: String?
+        package var branch: String?
         @StepOption(help: "a tag that must not exist yet, locally nor on 'remote'")
-        public var tag: String?
+        package var tag: String?
         @StepOption(help: "a remote to check 'tag' on too (git ls-remote --tags)")
-        public var remote: String?
+        package var remote: String?
         @StepOption(.path, help: "the repository folder (default: the working directory)")
-        public var directory: String?
+        package var directory: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "gate.git"
+    package static let kind = "gate.git"
     /// One line for `release steps`.
-    public static let summary = "Reject the release on a dirty working tree, a branch not matching a pattern, or a tag already taken"
+    package static let summary = "Reject the release on a dirty working tree, a branch not matching a pattern, or a tag already taken"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("branch", "string", "the current branch (in a detached checkout, the branch the CI names: CI_COMMIT_BRANCH, GITHUB_REF_NAME…)"),
         .init("sha", "string", "the commit HEAD points at"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         { "id": "check-git", "uses": "gate.git", "gate": true,
           "with": { "branch": "release/*", "ignore": ["build/*"], "tag": "v${steps.bump.outputs.version}", "remote": "origin" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an invalid tag name, an empty pattern, or `remote` without `tag`.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if let tag = options.tag, !GitCommand.isValidRefName(tag) {
             throw StepError.invalidOption("tag", "'\(tag)' is not a valid tag name")
         }
@@ -56,10 +57,10 @@ public struct GitGateStep: Step {
     }
 
     /// See ``documentation``.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
         if let remote = options.remote, !remote.contains(":"), !remote.contains("/") {
             _ = try await context.capture(GitCommand.remoteURL(remote), directory: options.directory)
@@ -67,7 +68,7 @@ public struct GitGateStep: Step {
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         var checks: [String] = []
         if options.clean { checks.append("the working tree is clean") }
         if let branch = options.branch { checks.append("the branch matches '\(branch)'") }
@@ -76,7 +77,7 @@ public struct GitGateStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let directory = options.directory
         let root = try await context.capture(["git", "rev-parse", "--show-toplevel"], directory: directory)
         var problems: [String] = []

@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseGitHub
+import ReleaseHTTP
+import ReleaseSupport
 import Synchronization
 
 /// `github.release`: publishes a GitHub Release with its assets so that re-running it converges.
@@ -7,52 +10,52 @@ import Synchronization
 /// length); in a dry run a read-only token is enough. `run` finds or creates the release as a draft,
 /// uploads what is missing or broken (streamed from disk, with retries that re-check the release), verifies
 /// sizes and digests, and publishes. See ``ReleasePublisher``.
-public struct GitHubReleaseStep: Step {
+package struct GitHubReleaseStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the repository, 'owner/name'")
-        public var repo: String
+        package var repo: String
         @StepOption(help: "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts")
-        public var token: String
+        package var token: String
         @StepOption(help: "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)")
-        public var api: String?
+        package var api: String?
         @StepOption(help: "the release's tag, for example v${steps.bump.outputs.version}")
-        public var tag: String
+        package var tag: String
         @StepOption(help: "the release title (default: GitHub shows the tag)")
-        public var name: String?
+        package var name: String?
         @StepOption(help: "the release notes (at most 125,000 characters)")
-        public var body: String?
+        package var body: String?
         @StepOption(.path, help: "read the release notes from this file instead of 'body'")
-        public var bodyFile: String?
+        package var bodyFile: String?
         @StepOption(help: "let GitHub generate the notes when creating the release")
-        public var generateNotes: Bool = false
+        package var generateNotes: Bool = false
         @StepOption(help: "branch or commit the tag is created from when it does not exist")
-        public var targetCommitish: String?
+        package var targetCommitish: String?
         @StepOption(help: "leave the release a draft (false: publish after the assets are verified)")
-        public var draft: Bool = false
+        package var draft: Bool = false
         @StepOption(help: "mark the release as a pre-release")
-        public var prerelease: Bool = false
+        package var prerelease: Bool = false
         @StepOption(help: "true, false or \"legacy\" (GitHub's default when absent)")
-        public var makeLatest: MakeLatest?
+        package var makeLatest: MakeLatest?
         @StepOption(help: "files to attach; globs must match at least one file; content type by extension unless given")
-        public var assets: [AssetOption] = []
+        package var assets: [AssetOption] = []
         @StepOption(help: "what to do about a remote asset with the same name and different content")
-        public var replace: AssetReplacePolicy = .fail
+        package var replace: AssetReplacePolicy = .fail
         @StepOption(range: 1...8, help: "uploads at once")
-        public var concurrency: Int = 2
+        package var concurrency: Int = 2
         @StepOption(range: 1...86_400, help: "seconds without progress before an upload is abandoned and retried")
-        public var stallTimeout: Int = 60
+        package var stallTimeout: Int = 60
         @StepOption(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
-        public var cacert: String?
+        package var cacert: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// `make_latest`: a bool, or `"true"`, `"false"`, `"legacy"` as GitHub takes it.
-    public enum MakeLatest: OptionValue, Equatable {
+    package enum MakeLatest: OptionValue, Equatable {
         case value(String)
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let flag = try? container.decode(Bool.self) {
                 self = .value(flag ? "true" : "false")
@@ -63,29 +66,29 @@ public struct GitHubReleaseStep: Step {
 
         var text: String { if case .value(let text) = self { return text } else { return "" } }
 
-        public static func optionTypeName(_ format: OptionFormat) -> String { "bool | string" }
+        package static func optionTypeName(_ format: OptionFormat) -> String { "bool | string" }
     }
 
     /// One entry of `assets`: a path or glob, or an object with `path`, `name`, `label`, `content_type`.
-    public struct AssetOption: OptionValue, Equatable {
-        public var path: String
-        public var name: String?
-        public var label: String?
-        public var contentType: String?
+    package struct AssetOption: OptionValue, Equatable {
+        package var path: String
+        package var name: String?
+        package var label: String?
+        package var contentType: String?
 
         enum CodingKeys: String, CodingKey {
             case path, name, label
             case contentType = "content_type"
         }
 
-        public init(path: String, name: String? = nil, label: String? = nil, contentType: String? = nil) {
+        package init(path: String, name: String? = nil, label: String? = nil, contentType: String? = nil) {
             self.path = path
             self.name = name
             self.label = label
             self.contentType = contentType
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             if let single = try? decoder.singleValueContainer(), let path = try? single.decode(String.self) {
                 self.init(path: path)
                 return
@@ -102,13 +105,13 @@ public struct GitHubReleaseStep: Step {
         /// Whether `path` is a glob pattern.
         var isPattern: Bool { Glob.isPattern(path) }
 
-        public static func optionTypeName(_ format: OptionFormat) -> String { "path | glob | {path, name, label, content_type}" }
+        package static func optionTypeName(_ format: OptionFormat) -> String { "path | glob | {path, name, label, content_type}" }
     }
 
-    public static let kind = "github.release"
-    public static let exportTraits = ExportTraits(writesRepository: true, publishedFiles: "assets")
-    public static let summary = "Publish a GitHub Release with assets; re-running converges on the same release"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "github.release"
+    package static let exportTraits = ExportTraits(writesRepository: true, publishedFiles: "assets")
+    package static let summary = "Publish a GitHub Release with assets; re-running converges on the same release"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("id", "number", "the release's id (0 in a dry run)"),
         .init("url", "string", "the release's web page (html_url)"),
         .init("upload_url", "string", "the release's upload_url template"),
@@ -118,8 +121,8 @@ public struct GitHubReleaseStep: Step {
             "browser_download_url of asset NAME, with characters other than letters and digits replaced by '_' (Demo.app.dSYM.zip → asset_url_Demo_app_dSYM_zip)"),
         .init("bytes_uploaded", "number", "asset bytes sent by this run (0 when everything was already published)"),
     ]
-    public static let dynamicOutputs = true
-    public static let example = """
+    package static let dynamicOutputs = true
+    package static let example = """
         {"id": "publish", "uses": "github.release", "needs": ["zip", "dsyms"], "when": {"profile": "release"},
          "with": {"repo": "owner/client-releases", "token": "${secrets.GITHUB_TOKEN}",
                   "tag": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}_${now:yyyy-MM-dd'T'HH-mm-ss'Z'}",
@@ -131,10 +134,10 @@ public struct GitHubReleaseStep: Step {
                   "replace": "fail"}}
         """
 
-    public let options: Options
+    package let options: Options
     let replace: AssetReplacePolicy
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         let parts = options.repo.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw StepError.invalidOption("repo", "'\(options.repo)' is not of the form 'owner/name'")
@@ -174,7 +177,7 @@ public struct GitHubReleaseStep: Step {
 
     // MARK: Step
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         context.masker.add(options.token)
         let (publication, promised) = try publication(in: context, requireBody: false)
         do {
@@ -187,7 +190,7 @@ public struct GitHubReleaseStep: Step {
         }
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         context.masker.add(options.token)
         let (publication, _) = try publication(in: context, requireBody: false)
         let api = try apiURL(in: context)
@@ -225,7 +228,7 @@ public struct GitHubReleaseStep: Step {
         return StepPlan(effects: effects, outputs: outputs)
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         context.masker.add(options.token)
         let (publication, _) = try publication(in: context, requireBody: true)
         let result: PublishResult

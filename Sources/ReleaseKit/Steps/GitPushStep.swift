@@ -1,48 +1,49 @@
 import Foundation
+import ReleaseSupport
 
 /// `git.push`: push branches and tags to a remote.
-public struct GitPushStep: Step {
+package struct GitPushStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the remote")
-        public var remote: String = "origin"
+        package var remote: String = "origin"
         @StepOption(
             help:
                 "branches or tags to push (default: the current branch; where HEAD is detached, as on GitLab CI, HEAD goes to the branch the CI names, CI_COMMIT_BRANCH or GITHUB_REF_NAME, as HEAD:refs/heads/NAME, and so does a ref naming that branch)"
         )
-        public var refs: [String] = []
+        package var refs: [String] = []
         @StepOption(help: "also push every tag")
-        public var tags: Bool = false
+        package var tags: Bool = false
         @StepOption(help: "make the remote branch the upstream, git push -u")
-        public var setUpstream: Bool = false
+        package var setUpstream: Bool = false
         @StepOption(help: "push with --force-with-lease")
-        public var force: Bool = false
+        package var force: Bool = false
         @StepOption(.path, help: "the repository folder (default: the working directory)")
-        public var directory: String?
+        package var directory: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "git.push"
-    public static let exportTraits = ExportTraits(writesRepository: true)
+    package static let kind = "git.push"
+    package static let exportTraits = ExportTraits(writesRepository: true)
     /// One line for `release steps`.
-    public static let summary = "Push branches and tags to a git remote"
+    package static let summary = "Push branches and tags to a git remote"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("remote", "string", "the remote pushed to"),
         .init("refs", "list", "what was pushed"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         {"id": "push", "uses": "git.push", "needs": ["branch", "commit"], "with": {"refs": ["${steps.branch.outputs.branch}"], "set_upstream": true}}
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// Creates a value from its parts.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.remote.isEmpty, !options.remote.hasPrefix("-") else {
             throw StepError.invalidOption("remote", "'\(options.remote)' is not a remote name")
         }
@@ -56,7 +57,7 @@ public struct GitPushStep: Step {
         GitCommand.push(remote: options.remote, refs: refs, setUpstream: options.setUpstream, tags: options.tags, force: options.force)
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
         guard try await context.gitSucceeds(GitCommand.remoteURL(options.remote), directory: options.directory) else {
             throw StepError.failed("no git remote '\(options.remote)'")
@@ -100,7 +101,7 @@ public struct GitPushStep: Step {
         return refs
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let refs = try await resolvedRefs(context, planning: true)
         return StepPlan(
             effects: [.command(argv: command(refs: refs), directory: options.directory.map(context.resolvePath))],
@@ -108,7 +109,7 @@ public struct GitPushStep: Step {
         )
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let refs = try await resolvedRefs(context, planning: false)
         if context.endpoints.isolated {
             // A rehearsal: nothing leaves the machine. The refs go to a local bare repository standing in for the

@@ -1,48 +1,50 @@
+import ReleaseSupport
+
 /// `git.tag`: create a tag, annotated when it has a message.
-public struct GitTagStep: Step {
+package struct GitTagStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the tag, for example v${steps.bump.outputs.version}")
-        public var name: String
+        package var name: String
         @StepOption(help: "make an annotated tag with this message")
-        public var message: String?
+        package var message: String?
         @StepOption(help: "the commit to tag (default: HEAD)")
-        public var ref: String?
+        package var ref: String?
         @StepOption(
             help:
                 "move an existing tag to this commit, only for who means it: a tag records what was built from its commit (false: an existing tag fails verification, unless it already names the commit to tag, which a re-run leaves as it is)"
         )
-        public var force: Bool = false
+        package var force: Bool = false
         @StepOption(
             help:
                 "who an annotated tag is by, 'Name <email>', for this tag only (default: git's configured identity; where git has none, as on a hosted CI runner, the CI's actor in the host's no-reply form, else release <release@localhost>; never written to git's configuration)"
         )
-        public var author: String?
+        package var author: String?
         @StepOption(.path, help: "the repository folder (default: the working directory)")
-        public var directory: String?
+        package var directory: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "git.tag"
-    public static let exportTraits = ExportTraits(writesRepository: true)
+    package static let kind = "git.tag"
+    package static let exportTraits = ExportTraits(writesRepository: true)
     /// One line for `release steps`.
-    public static let summary = "Create a git tag (annotated when it has a message)"
+    package static let summary = "Create a git tag (annotated when it has a message)"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [.init("tag", "string", "the tag name")]
+    package static let outputs: [StepDocumentation.Output] = [.init("tag", "string", "the tag name")]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         {"id": "tag", "uses": "git.tag", "needs": ["commit"], "with": {"name": "v${steps.bump.outputs.version}-${steps.bump.outputs.build}", "message": "Release ${steps.bump.outputs.version}"}}
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
     /// The `author` option, checked.
     let author: GitIdentity?
 
     /// Creates a value from its parts.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard GitCommand.isValidRefName(options.name) else {
             throw StepError.invalidOption("name", "'\(options.name)' is not a valid tag name")
         }
@@ -64,7 +66,7 @@ public struct GitTagStep: Step {
         return GitCommand.configured(tag, try await context.gitIdentityOptions(author: author, directory: options.directory, announce: announce))
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try await context.requireGitRepository(options.directory)
         guard !options.force, let (tagged, wanted) = try await commits(context), tagged != wanted else { return }
         // Tags never move: the tag is the record of what was built (and uploaded) from that commit.
@@ -89,14 +91,14 @@ public struct GitTagStep: Step {
         return tagged == wanted
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(
             effects: [.command(argv: try await command(context, announce: false), directory: options.directory.map(context.resolvePath))],
             outputs: StepOutputs(["tag": .string(options.name)])
         )
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         if !options.force, try await alreadyInPlace(context) {
             context.log("tag '\(options.name)' already names this commit")
             return StepOutputs(["tag": .string(options.name)])

@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseGitHub
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `http.upload`: uploads a file to any HTTP endpoint, raw or as `multipart/form-data`.
 ///
@@ -8,60 +11,60 @@ import Foundation
 /// credentials (names containing auth, token, key, secret, password, cookie) are registered as secrets,
 /// so they are masked wherever the step's output goes; redirects are not followed, so headers reach only
 /// the host named in `url`.
-public struct HTTPUploadStep: Step {
+package struct HTTPUploadStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "where to send the file (http or https; no credentials in the URL)")
-        public var url: String
+        package var url: String
         @StepOption(.path, help: "the file to upload, streamed from disk")
-        public var file: String
+        package var file: String
         @StepOption(help: "POST or PUT")
-        public var method: String = "POST"
+        package var method: String = "POST"
         @StepOption(help: "extra header fields; values of auth/token/key/secret/password/cookie headers are masked")
-        public var headers: [String: String] = [:]
+        package var headers: [String: String] = [:]
         @StepOption(help: "Content-Type of a raw upload (default by extension)")
-        public var contentType: String?
+        package var contentType: String?
         @StepOption(help: "send a multipart/form-data form: 'fields' first, then the file in 'field' (default \"file\")")
-        public var multipart: Multipart?
+        package var multipart: Multipart?
         @StepOption(range: 100...599, help: "statuses that count as success (default any 2xx)")
-        public var expectStatus: [Int]?
+        package var expectStatus: [Int]?
         @StepOption(range: 1...10, help: "attempts in total on connection errors, 5xx, 429 and rate limits")
-        public var attempts: Int = 5
+        package var attempts: Int = 5
         @StepOption(range: 1...86_400, help: "seconds without progress before the attempt is abandoned")
-        public var stallTimeout: Int = 60
+        package var stallTimeout: Int = 60
         @StepOption(.path, help: "CA bundle for TLS verification (default $SSL_CERT_FILE, else the system's)")
-        public var cacert: String?
+        package var cacert: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// `multipart`: send the file as one part of a form.
-    public struct Multipart: OptionValue, Equatable {
+    package struct Multipart: OptionValue, Equatable {
         /// The form field of the file (default `file`).
-        public var field: String?
+        package var field: String?
         /// The file name announced (default the file's name).
-        public var filename: String?
+        package var filename: String?
         /// The file part's type (default by extension).
-        public var contentType: String?
+        package var contentType: String?
         /// Text fields sent before the file.
-        public var fields: [String: String]?
+        package var fields: [String: String]?
 
         enum CodingKeys: String, CodingKey {
             case field, filename, fields
             case contentType = "content_type"
         }
 
-        public static func optionTypeName(_ format: OptionFormat) -> String { "{field, filename, content_type, fields}" }
+        package static func optionTypeName(_ format: OptionFormat) -> String { "{field, filename, content_type, fields}" }
     }
 
-    public static let kind = "http.upload"
-    public static let summary = "Upload a file to any HTTP endpoint, raw or multipart, streamed with retries"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "http.upload"
+    package static let summary = "Upload a file to any HTTP endpoint, raw or multipart, streamed with retries"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("status", "number", "the HTTP status of the final response"),
         .init("body", "string", "the response body as text (its first 65,536 characters, secrets masked)"),
         .init("bytes", "number", "bytes of request body sent by the final attempt"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "upload-dsyms", "uses": "http.upload", "needs": ["dsyms"],
          "with": {"url": "https://upload.crash-reporter.example/dsym",
                   "file": "${steps.dsyms.outputs.path}",
@@ -69,10 +72,10 @@ public struct HTTPUploadStep: Step {
                   "multipart": {"field": "dsym", "fields": {"appVersion": "${steps.bump.outputs.version}"}}}}
         """
 
-    public let options: Options
+    package let options: Options
     let method: String
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard let components = URLComponents(string: options.url), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
             components.hostWithoutIDNA?.isEmpty == false
         else {
@@ -113,12 +116,12 @@ public struct HTTPUploadStep: Step {
         }
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         registerSecrets(context)
         try context.requireFile(options.file, option: "file")
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         registerSecrets(context)
         let path = context.resolvePath(options.file)
         let size = context.files.size(path).map(ByteFormat.size) ?? "size known after upstream steps"
@@ -132,7 +135,7 @@ public struct HTTPUploadStep: Step {
         )
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         registerSecrets(context)
         let path = try context.requireFile(options.file, option: "file")
         let body: HTTPBody

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `gate.ipa`: opens an `.ipa` and rejects the release when what App Review and installation check is wrong:
 /// `Payload/*.app/Info.plist` (XML or binary) lacks a required key or has the wrong version or build; the
@@ -6,27 +8,27 @@ import Foundation
 ///
 /// `embedded.mobileprovision` is read as a ``ProvisioningProfile`` (the same reader `signing.profile` uses). The
 /// signature is not verified: iOS does that at installation; this gate checks what the profile says.
-public struct IPAGateStep: Step {
+package struct IPAGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the .ipa to check")
-        public var ipa: String
+        package var ipa: String
         @StepOption(help: "the profile type the build needs")
-        public var channel: Channel?
+        package var channel: Channel?
         @StepOption(help: "CFBundleShortVersionString must equal it, e.g. ${steps.bump.outputs.version}")
-        public var version: String?
+        package var version: String?
         @StepOption(help: "CFBundleVersion must equal it")
-        public var build: String?
+        package var build: String?
         @StepOption(help: "CFBundleIdentifier must equal it")
-        public var bundleID: String?
+        package var bundleID: String?
         @StepOption(help: "reject an ipa without embedded.mobileprovision")
-        public var requireProfile: Bool = true
+        package var requireProfile: Bool = true
 
-        public init() {}
+        package init() {}
     }
 
     /// A distribution channel: each needs its own kind of provisioning profile.
-    public enum Channel: String, OptionChoice, Equatable {
+    package enum Channel: String, OptionChoice, Equatable {
         /// App Store and TestFlight: a distribution profile without devices.
         case appStore = "app-store"
         /// Registered testers' devices: a distribution profile listing them.
@@ -38,15 +40,15 @@ public struct IPAGateStep: Step {
     }
 
     /// Keys every app's Info.plist must have.
-    public static let requiredKeys = ["CFBundleIdentifier", "CFBundleShortVersionString", "CFBundleVersion", "MinimumOSVersion"]
+    package static let requiredKeys = ["CFBundleIdentifier", "CFBundleShortVersionString", "CFBundleVersion", "MinimumOSVersion"]
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "gate.ipa"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let kind = "gate.ipa"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
-    public static let summary = "Reject an .ipa whose Info.plist or provisioning profile (type, expiry, app identifier) is wrong"
+    package static let summary = "Reject an .ipa whose Info.plist or provisioning profile (type, expiry, app identifier) is wrong"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("bundle_id", "string", "CFBundleIdentifier"),
         .init("version", "string", "CFBundleShortVersionString"),
         .init("build", "string", "CFBundleVersion"),
@@ -57,17 +59,17 @@ public struct IPAGateStep: Step {
         .init("expires", "string", "the profile's ExpirationDate, ISO 8601 UTC"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         { "id": "check-ipa", "uses": "gate.ipa", "gate": true, "needs": ["export"],
           "with": { "ipa": "build/Demo.ipa", "channel": "app-store",
                     "version": "${steps.bump.outputs.version}", "build": "${steps.bump.outputs.build}" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path, or a channel without a required profile.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
         if options.channel != nil, !options.requireProfile {
             throw StepError.invalidOption("require_profile", "'channel' is checked on the profile, so the profile is required")
@@ -76,20 +78,20 @@ public struct IPAGateStep: Step {
     }
 
     /// See ``documentation``.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try context.requireFile(options.ipa, option: "ipa")
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(effects: [.note("check Info.plist and the provisioning profile in '\(context.resolvePath(options.ipa))'")])
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let path = try context.requireFile(options.ipa, option: "ipa")
         let contents: IPAContents
         do {

@@ -1,30 +1,31 @@
 import Crypto
 import Foundation
+import ReleaseSupport
 
 /// `itmsp.package`: builds the package iTMSTransporter uploads to App Store Connect: a folder `NAME.itmsp/` holding
 /// the `.ipa` and a `metadata.xml` that names the app (its Apple ID) and the ipa's file name, size and MD5.
 ///
 /// The package is assembled in a temporary folder beside the output and renamed into place, so a failed run
 /// never leaves half a package (an existing package at the output is replaced).
-public struct ITMSPackageStep: Step {
+package struct ITMSPackageStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the .ipa to package")
-        public var ipa: String
+        package var ipa: String
         @StepOption(help: "the app's Apple ID in App Store Connect (digits)")
-        public var appleID: String
+        package var appleID: String
         @StepOption(.output, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
-        public var output: String?
+        package var output: String?
         @StepOption(help: "app_platform in metadata.xml")
-        public var platform: Platform = .ios
+        package var platform: Platform = .ios
         @StepOption(help: "the package format version")
-        public var packageVersion: String = "software5.4"
+        package var packageVersion: String = "software5.4"
 
-        public init() {}
+        package init() {}
     }
 
     /// `app_platform` values App Store Connect knows.
-    public enum Platform: String, OptionChoice, Equatable {
+    package enum Platform: String, OptionChoice, Equatable {
         /// iOS and iPadOS.
         case ios
         /// macOS.
@@ -36,29 +37,29 @@ public struct ITMSPackageStep: Step {
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "itmsp.package"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let kind = "itmsp.package"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
-    public static let summary = "Build an iTMSTransporter package (NAME.itmsp/ with the ipa and metadata.xml)"
+    package static let summary = "Build an iTMSTransporter package (NAME.itmsp/ with the ipa and metadata.xml)"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the .itmsp folder"),
         .init("metadata", "path", "its metadata.xml (also an artifact, as is the copied ipa)"),
         .init("md5", "string", "the ipa's MD5, as written in metadata.xml"),
         .init("size", "number", "the ipa's size in bytes"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         { "id": "itmsp", "uses": "itmsp.package", "needs": ["export"],
           "with": { "ipa": "build/Demo.ipa", "apple_id": "1234567890", "output": "build/Demo.itmsp" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an Apple ID that is not digits, an output not ending in
     ///   `.itmsp`, or a malformed package version.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
         guard !options.appleID.isEmpty, options.appleID.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw StepError.invalidOption("apple_id", "'\(options.appleID)' is not an Apple ID (the app's numeric id in App Store Connect)")
@@ -80,13 +81,13 @@ public struct ITMSPackageStep: Step {
     }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         let ipa = try context.requireFile(options.ipa, option: "ipa")
         if context.files.isDirectory(ipa) { throw StepError.invalidOption("ipa", "'\(ipa)' is a folder, not an .ipa") }
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let output = outputPath(context)
         let name = (context.resolvePath(options.ipa) as NSString).lastPathComponent
         let ipa = output + "/" + name
@@ -104,7 +105,7 @@ public struct ITMSPackageStep: Step {
     }
 
     /// The `metadata.xml` text for an ipa.
-    public static func metadata(appleID: String, platform: String, packageVersion: String, fileName: String, size: Int64, md5: String) -> String {
+    package static func metadata(appleID: String, platform: String, packageVersion: String, fileName: String, size: Int64, md5: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <package version="\(escape(packageVersion))" xmlns="http://apple.com/itunes/importer">
@@ -153,7 +154,7 @@ public struct ITMSPackageStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let ipa = try context.requireFile(options.ipa, option: "ipa")
         let output = outputPath(context)
         let name = (ipa as NSString).lastPathComponent

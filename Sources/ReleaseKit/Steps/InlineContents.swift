@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// An option that takes a file either as a path or as its contents in base64, the way CI secrets carry a .p12 or a
 /// .mobileprovision (`${secrets.CERTIFICATE_P12}`).

@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseGitHub
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `notes`: release notes for the changes since the previous release, as Markdown (`github.release`'s `body`) and
 /// plain text within TestFlight's 4,000-character "What to Test" (`testflight.distribute`).
@@ -7,9 +10,9 @@ import Foundation
 /// `to`; a merged pull request is one entry with its title. Grouped by Conventional Commit type when most commits use
 /// it, else one list; pull requests linked when the repository is on GitHub; co-authors named. From GitHub: the notes
 /// GitHub generates for a release of `tag` (the API call creates nothing). Read-only, so it really runs in dry runs.
-public struct NotesStep: Step {
+package struct NotesStep: Step {
     /// Where the notes come from.
-    public enum Source: String, OptionChoice, Equatable {
+    package enum Source: String, OptionChoice, Equatable {
         /// The commits since the previous release tag.
         case git
         /// GitHub's generated notes.
@@ -17,55 +20,55 @@ public struct NotesStep: Step {
     }
 
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "'git': from the commits since the previous release tag; 'github': GitHub's generated notes")
-        public var source: Source = .git
+        package var source: Source = .git
         @StepOption(
             .glob,
             help:
                 "tags that mark releases (git describe --match); the previous release is the newest one reachable from the parent of 'to', so a re-run after tagging gives the same notes"
         )
-        public var tagPattern: String = "v*"
+        package var tagPattern: String = "v*"
         @StepOption(help: "start after this tag or commit instead of the previous release tag")
-        public var from: String?
+        package var from: String?
         @StepOption(help: "the release's last commit")
-        public var to: String = "HEAD"
+        package var to: String = "HEAD"
         @StepOption(help: "'owner/name' on GitHub, for pull request links and source 'github' (default: from the URL of 'remote' when it is on github.com)")
-        public var repo: String?
+        package var repo: String?
         @StepOption(help: "the git remote whose URL names the GitHub repository")
-        public var remote: String = "origin"
+        package var remote: String = "origin"
         @StepOption(help: "source 'github': a token that can read the repository, normally ${secrets.GITHUB_TOKEN}")
-        public var token: String?
+        package var token: String?
         @StepOption(help: "source 'github': the tag of the release the notes are for (it need not exist yet)")
-        public var tag: String?
+        package var tag: String?
         @StepOption(help: "source 'github': the branch or commit the tag would be created from when it does not exist (default: the repository's default branch)")
-        public var target: String?
+        package var target: String?
         @StepOption(help: "source 'github': the API base URL (default $GITHUB_API_URL, else https://api.github.com)")
-        public var api: String?
+        package var api: String?
         @StepOption(range: 1...1_000_000, help: "the most characters of the 'text' output; longer notes lose entries from the end and say how many")
-        public var textLimit: Int = 4000
+        package var textLimit: Int = 4000
         @StepOption(.path, help: "the repository folder (default: the working directory)")
-        public var directory: String?
+        package var directory: String?
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "notes"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
-    public static let summary = "Release notes since the previous tag (grouped by Conventional Commit type, pull requests linked) or GitHub's generated notes"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "notes"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let summary = "Release notes since the previous tag (grouped by Conventional Commit type, pull requests linked) or GitHub's generated notes"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("markdown", "string", "the notes as Markdown, for a GitHub Release body"),
         .init("text", "string", "the notes as plain text within 'text_limit' characters, for TestFlight's What to Test"),
         .init("previous_tag", "string", "the tag the notes start after (empty when there is none: the whole history)"),
         .init("commits", "number", "how many changes the notes list (0 for source 'github')"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "notes", "uses": "notes", "with": {"tag_pattern": "v*"}}
         """
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.tagPattern.isEmpty else { throw StepError.invalidOption("tag_pattern", "the pattern is empty") }
         try options.checkRanges()
         if let repo = options.repo {
@@ -85,11 +88,11 @@ public struct NotesStep: Step {
         self.options = options
     }
 
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     // MARK: Step
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let token = options.token { context.masker.add(token) }
         if options.source == .github {
             _ = try await repository(in: context, required: true)
@@ -100,7 +103,7 @@ public struct NotesStep: Step {
         if let from = options.from { try await requireCommit(from, option: "from", in: context) }
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         if let token = options.token { context.masker.add(token) }
         switch options.source {
         case .git:
@@ -123,7 +126,7 @@ public struct NotesStep: Step {
         }
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         if let token = options.token { context.masker.add(token) }
         switch options.source {
         case .git:

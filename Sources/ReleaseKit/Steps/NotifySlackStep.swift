@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `notify.slack`: posts a Block Kit message about the run to a Slack incoming webhook.
 ///
@@ -7,9 +9,9 @@ import Foundation
 /// the outcome, the version, the failed steps and any followed step's outputs. These are read when it runs, so a
 /// failed step's missing outputs leave a placeholder empty instead of failing the notification, as a `${steps…}`
 /// reference would. The webhook URL is a secret: masked everywhere, never quoted in a message.
-public struct NotifySlackStep: RunReportingStep {
+package struct NotifySlackStep: RunReportingStep {
     /// When to send.
-    public enum When: String, OptionChoice, Equatable {
+    package enum When: String, OptionChoice, Equatable {
         case success
         /// A step failed, a gate rejected the release, or the run was interrupted.
         case failure
@@ -28,35 +30,35 @@ public struct NotifySlackStep: RunReportingStep {
     }
 
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the incoming webhook URL, normally ${secrets.SLACK_WEBHOOK_URL}")
-        public var webhook: String
+        package var webhook: String
         @StepOption(
             help:
                 "when to send, judged once the steps it follows have finished: 'failure' also covers a rejecting gate and an interrupted run; 'waiting' is a run that ended waiting on Apple (a wait budget ran out)"
         )
-        public var on: When = .always
+        package var on: When = .always
         @StepOption(help: "the header, plain text (at most 150 characters); {{…}} placeholders as for 'text'")
-        public var title: String = "{{pipeline}} {{version}} {{outcome}}"
+        package var title: String = "{{pipeline}} {{version}} {{outcome}}"
         @StepOption(
             help:
                 "the message in Slack mrkdwn (default: version and outcome); placeholders {{pipeline}}, {{profile}}, {{branch}}, {{sha}}, {{outcome}}, {{version}}, {{failed_steps}}, {{failed_step}}, {{steps.ID.outputs.KEY}}"
         )
-        public var text: String?
+        package var text: String?
         @StepOption(help: "what {{version}} shows (default: the 'version' and 'build' outputs of the first followed step that has them, as '3.0.0 (4321)')")
-        public var version: String?
+        package var version: String?
         @StepOption(help: "links shown under the message, label → URL; placeholders allowed in both; a link whose URL comes out empty (a step that failed) is left out")
-        public var links: [String: String] = [:]
+        package var links: [String: String] = [:]
 
-        public init() {}
+        package init() {}
     }
 
-    public static let kind = "notify.slack"
-    public static let summary = "Post a Block Kit message about the run to a Slack incoming webhook, on success, failure or always"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "notify.slack"
+    package static let summary = "Post a Block Kit message about the run to a Slack incoming webhook, on success, failure or always"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("outcome", "string", "the outcome the message reported: success, failure, cancelled or waiting")
     ]
-    public static let example = """
+    package static let example = """
         {"id": "tell-slack", "uses": "notify.slack", "needs": ["publish"],
          "with": {"webhook": "${secrets.SLACK_WEBHOOK_URL}", "on": "always",
                   "links": {"GitHub Release": "{{steps.publish.outputs.url}}"}}}
@@ -65,9 +67,9 @@ public struct NotifySlackStep: RunReportingStep {
     /// Placeholder names besides `steps.ID.outputs.KEY`.
     static let placeholders = ["pipeline", "profile", "branch", "sha", "outcome", "version", "failed_steps", "failed_step"]
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard let components = URLComponents(string: options.webhook), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
             components.hostWithoutIDNA?.isEmpty == false
         else {
@@ -89,11 +91,11 @@ public struct NotifySlackStep: RunReportingStep {
 
     // MARK: Step
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         registerSecrets(context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         registerSecrets(context)
         let url = try context.url(.slack, for: options.webhook)
         let when = options.on == .always ? "whatever the outcome" : "if the outcome is \(options.on.rawValue)"
@@ -103,7 +105,7 @@ public struct NotifySlackStep: RunReportingStep {
         )
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         registerSecrets(context)
         guard let status = context.run else { throw InternalError("notify.slack ran without the run's status") }
         guard options.on.matches(status.outcome) else {

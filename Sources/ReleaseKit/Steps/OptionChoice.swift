@@ -2,21 +2,21 @@
 ///
 /// `release steps` lists the words; ``OptionsDecoder`` rejects any other with ``invalidValueMessage(_:)``, at the
 /// value's line and column, and during validation lets a `${...}` stand for any of them.
-public protocol OptionChoice: OptionValue, RawRepresentable, CaseIterable where RawValue == String {
+package protocol OptionChoice: OptionValue, RawRepresentable, CaseIterable where RawValue == String {
     /// The message for a word that is none of the cases. Default: `'x' is not one of a, b, c`.
     static func invalidValueMessage(_ text: String) -> String
 }
 
 extension OptionChoice {
-    public static func invalidValueMessage(_ text: String) -> String {
+    package static func invalidValueMessage(_ text: String) -> String {
         "'\(text)' is not one of \(allCases.map(\.rawValue).joined(separator: ", "))"
     }
 
-    public static func optionTypeName(_ format: OptionFormat) -> String {
+    package static func optionTypeName(_ format: OptionFormat) -> String {
         allCases.map(\.rawValue).joined(separator: " | ")
     }
 
-    public static var allowedValues: [String]? { allCases.map(\.rawValue) }
+    package static var allowedValues: [String]? { allCases.map(\.rawValue) }
 
-    public var pipelineText: String? { rawValue.pipelineText }
+    package var pipelineText: String? { rawValue.pipelineText }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A type a ``StepOption`` can hold: it says how `release steps` names it and shows a default.
-public protocol OptionValue: Decodable, Sendable {
+package protocol OptionValue: Decodable, Sendable {
     /// The type as `release steps` shows it (`number`, `[path]`, `{string: string}`); `format` says what text is.
     static func optionTypeName(_ format: OptionFormat) -> String
     /// The words the option accepts, when there is a fixed set (``OptionChoice``). Default: nil.
@@ -12,46 +12,46 @@ public protocol OptionValue: Decodable, Sendable {
 }
 
 extension OptionValue {
-    public static var allowedValues: [String]? { nil }
-    public var pipelineText: String? { nil }
+    package static var allowedValues: [String]? { nil }
+    package var pipelineText: String? { nil }
 }
 
 extension String: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { format.name }
-    public var pipelineText: String? {
+    package static func optionTypeName(_ format: OptionFormat) -> String { format.name }
+    package var pipelineText: String? {
         "\"" + replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
 
 extension Bool: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { "bool" }
-    public var pipelineText: String? { description }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "bool" }
+    package var pipelineText: String? { description }
 }
 
 extension Int: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
-    public var pipelineText: String? { description }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "number" }
+    package var pipelineText: String? { description }
 }
 
 /// Seconds and other amounts that may have a fraction (`"poll_interval": 0.5`).
 extension Double: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
-    public var pipelineText: String? { self == rounded() ? String(Int(self)) : description }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "number" }
+    package var pipelineText: String? { self == rounded() ? String(Int(self)) : description }
 }
 
 extension Int64: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { "number" }
-    public var pipelineText: String? { description }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "number" }
+    package var pipelineText: String? { description }
 }
 
 extension Array: OptionValue where Element: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { "[\(Element.optionTypeName(format))]" }
-    public var pipelineText: String? {
+    package static func optionTypeName(_ format: OptionFormat) -> String { "[\(Element.optionTypeName(format))]" }
+    package var pipelineText: String? {
         let items = compactMap(\.pipelineText)
         return items.isEmpty || items.count != count ? nil : "[" + items.joined(separator: ", ") + "]"
     }
 }
 
 extension Dictionary: OptionValue where Key == String, Value: OptionValue {
-    public static func optionTypeName(_ format: OptionFormat) -> String { "{string: \(Value.optionTypeName(format))}" }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "{string: \(Value.optionTypeName(format))}" }
 }

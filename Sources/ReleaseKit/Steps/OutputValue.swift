@@ -1,5 +1,7 @@
+import ReleaseSupport
+
 /// A typed step output: what `${steps.ID.outputs.KEY}` refers to.
-public enum OutputValue: Sendable, Equatable, Hashable {
+package enum OutputValue: Sendable, Equatable, Hashable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -7,7 +9,7 @@ public enum OutputValue: Sendable, Equatable, Hashable {
     case list([OutputValue])
 
     /// The text substituted into a longer string. Lists join with a space.
-    public var text: String {
+    package var text: String {
         switch self {
         case .string(let value), .path(let value): return value
         case .number(let value): return NumberText.string(value)
@@ -17,7 +19,7 @@ public enum OutputValue: Sendable, Equatable, Hashable {
     }
 
     /// The type's name, as shown in documentation and reports.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: return "string"
         case .number: return "number"

@@ -1,21 +1,22 @@
 import Foundation
+import ReleaseSupport
 
 /// A list of paths or globs as an option: one string, or an array whose items are strings or arrays of strings
 /// (a list output of another step, `"${steps.dsyms.outputs.paths}"`, interpolates into a nested array), flattened
 /// in order.
-public struct PathListOption: OptionValue, Equatable {
+package struct PathListOption: OptionValue, Equatable {
     /// The paths and globs, flattened, as written.
-    public var items: [String]
+    package var items: [String]
 
-    public static func optionTypeName(_ format: OptionFormat) -> String { "[path | glob] | path" }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "[path | glob] | path" }
 
     /// A list of the given paths and globs.
-    public init(_ items: [String]) {
+    package init(_ items: [String]) {
         self.items = items
     }
 
     /// Decodes one string, or an array of strings and arrays of strings.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if let text = try? single.decode(String.self) {
             items = [text]
@@ -39,20 +40,20 @@ public struct PathListOption: OptionValue, Equatable {
     }
 
     /// One item expanded: the files it names.
-    public struct Expansion: Sendable, Equatable {
+    package struct Expansion: Sendable, Equatable {
         /// The item as written.
-        public var item: String
+        package var item: String
         /// Absolute paths of the regular files it names (a glob's matches sorted); empty when nothing matches.
-        public var files: [String]
+        package var files: [String]
         /// Whether the item is a glob.
-        public var isPattern: Bool
+        package var isPattern: Bool
         /// Whether the item, or the folder a glob looks in, is promised by an upstream step (dry runs).
-        public var isPromised: Bool
+        package var isPromised: Bool
     }
 
     /// Every item expanded against `context`: literal paths as they are (existing or not), globs to the regular
     /// files they match.
-    public func expand(in context: StepContext) -> [Expansion] {
+    package func expand(in context: StepContext) -> [Expansion] {
         items.map { item in
             let absolute = context.resolvePath(item)
             if Glob.isPattern(item) {

@@ -1,5 +1,5 @@
 /// One side effect a step would have, as shown by `release run --dry-run`.
-public enum PlannedEffect: Sendable, Equatable {
+package enum PlannedEffect: Sendable, Equatable {
     /// A command that would run, argv exactly as it would be executed.
     case command(argv: [String], directory: String?)
     /// A file that would be written; `diff` is a unified diff for text files that exist already.

@@ -1,17 +1,18 @@
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// Runs `EXE describe` for external step plugins, with answers cached per executable (path, modification time
 /// and size), so `validate` does not start every plugin every time.
-public struct PluginDescriber: Sendable {
+package struct PluginDescriber: Sendable {
     /// The JSON file describe answers are cached in; nil for no cache.
-    public var cacheFile: String?
+    package var cacheFile: String?
     /// The environment plugins run with (and whose PATH names `release-step-KIND` executables).
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Seconds a `describe` may take.
-    public var timeout: Double
+    package var timeout: Double
 
-    public init(cacheFile: String?, environment: [String: String], timeout: Double = 20) {
+    package init(cacheFile: String?, environment: [String: String], timeout: Double = 20) {
         self.cacheFile = cacheFile
         self.environment = environment
         self.timeout = timeout
@@ -19,12 +20,12 @@ public struct PluginDescriber: Sendable {
 
     /// The cache file in the user's cache folder (`~/Library/Caches/release` on macOS, `$XDG_CACHE_HOME/release`
     /// or `~/.cache/release` elsewhere).
-    public static var userCacheFile: String? {
+    package static var userCacheFile: String? {
         LocalFiles().userCacheFolder.map { $0 + "/release/plugins.json" }
     }
 
     /// Executables named `release-step-KIND` on PATH, first one per kind, as `(kind, path)` sorted by kind.
-    public func pathPlugins() -> [(kind: String, path: String)] {
+    package func pathPlugins() -> [(kind: String, path: String)] {
         let prefix = "release-step-"
         var found: [String: String] = [:]
         for folder in (environment["PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
@@ -43,7 +44,7 @@ public struct PluginDescriber: Sendable {
     /// What the plugin at `executable` (an absolute path) says about itself.
     /// - Parameter name: how messages name the plugin (the kind the pipeline gives it, or its file name).
     /// - Throws: ``PluginError/badDescription(_:_:)``.
-    public func describe(_ executable: String, name: String) async throws -> PluginDescription {
+    package func describe(_ executable: String, name: String) async throws -> PluginDescription {
         let plugin = "'\(name)' (\(executable))"
         guard LocalFiles().exists(executable),
             ProcessRunner.resolveExecutable(executable, directory: "/", environment: environment) != nil

@@ -1,20 +1,22 @@
-/// What `EXE describe` answers (protocol 1): the kind, its options schema and outputs, and whether it only reads.
-public struct PluginDescription: Sendable, Equatable {
-    /// The only protocol version this release speaks.
-    public static let protocolVersion = 1
+import ReleaseSupport
 
-    public var kind: String
-    public var summary: String
-    public var options: PluginSchema
-    public var outputs: [StepDocumentation.Output]
-    public var readOnly: Bool
+/// What `EXE describe` answers (protocol 1): the kind, its options schema and outputs, and whether it only reads.
+package struct PluginDescription: Sendable, Equatable {
+    /// The only protocol version this release speaks.
+    package static let protocolVersion = 1
+
+    package var kind: String
+    package var summary: String
+    package var options: PluginSchema
+    package var outputs: [StepDocumentation.Output]
+    package var readOnly: Bool
     /// The `describe` answer as printed, kept for the cache.
-    public var json: String
+    package var json: String
 
     /// Reads a `describe` answer.
     /// - Parameter plugin: how messages name the plugin (`'slack.post' (/path/to/exe)`).
     /// - Throws: ``PluginError/badDescription(_:_:)``.
-    public init(json text: String, plugin: String) throws {
+    package init(json text: String, plugin: String) throws {
         guard let value = PluginValue.parse(text), case .object = value else {
             throw PluginError.badDescription(plugin, "did not print one JSON object: '\(Echo.text(text, limit: 200))'")
         }

@@ -1,5 +1,7 @@
+import ReleaseSupport
+
 /// Why an external step plugin could not be described or failed its step. Every message names the plugin.
-public enum PluginError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PluginError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `describe` did not give a usable answer: `(plugin, reason)`.
     case badDescription(String, String)
     /// The plugin printed a line that is not a JSON object: `(plugin, line)`.
@@ -17,7 +19,7 @@ public enum PluginError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A plugin kind has the name of another kind: `(kind, plugin, other)`.
     case clash(String, String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badDescription(let plugin, let reason): return "plugin \(plugin): 'describe' \(reason)"
         case .malformedLine(let plugin, let line): return "plugin \(plugin) printed a line that is not a JSON object: '\(Echo.text(line, limit: 200))'"

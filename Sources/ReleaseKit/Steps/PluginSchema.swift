@@ -1,26 +1,26 @@
 /// The subset of JSON Schema a plugin's `describe` may use for its `with` object: `type`, `properties`,
 /// `required`, `enum`, `items`, `additionalProperties: false`, `minimum`, `maximum`, `default` and `description`. Other keywords are
 /// ignored, so a richer schema still loads; the plugin then checks what we do not.
-public struct PluginSchema: Sendable, Equatable {
+package struct PluginSchema: Sendable, Equatable {
     /// `string`, `number`, `integer`, `boolean`, `array`, `object`, `null`; empty for any.
-    public var types: [String]
+    package var types: [String]
     /// Declared properties, in the order written.
-    public var properties: [(name: String, schema: PluginSchema)]
-    public var required: [String]
+    package var properties: [(name: String, schema: PluginSchema)]
+    package var required: [String]
     /// The only accepted values, if any.
-    public var allowed: [PluginValue]?
+    package var allowed: [PluginValue]?
     /// The schema of `items` (none or one; an array because a struct cannot hold itself directly).
     private var items: [PluginSchema]
     /// False for `additionalProperties: false`: an unknown key is an error.
-    public var additionalProperties: Bool
-    public var defaultValue: PluginValue?
-    public var description: String
+    package var additionalProperties: Bool
+    package var defaultValue: PluginValue?
+    package var description: String
     /// `minimum` and `maximum`, for a number.
-    public var minimum: Double?
-    public var maximum: Double?
+    package var minimum: Double?
+    package var maximum: Double?
 
     /// A schema that accepts any value.
-    public static let any = PluginSchema()
+    package static let any = PluginSchema()
 
     private init() {
         types = []
@@ -37,7 +37,7 @@ public struct PluginSchema: Sendable, Equatable {
 
     /// Reads a schema object.
     /// - Throws: ``PluginError/badDescription(_:_:)`` naming `plugin` when a keyword has the wrong shape.
-    public init(_ value: PluginValue, plugin: String) throws {
+    package init(_ value: PluginValue, plugin: String) throws {
         guard case .object = value else { throw PluginError.badDescription(plugin, "'options' must be a JSON Schema object, found \(value.typeName)") }
         switch value["type"] {
         case nil: types = []
@@ -65,7 +65,7 @@ public struct PluginSchema: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: PluginSchema, rhs: PluginSchema) -> Bool {
+    package static func == (lhs: PluginSchema, rhs: PluginSchema) -> Bool {
         lhs.types == rhs.types && lhs.required == rhs.required && lhs.allowed == rhs.allowed && lhs.items == rhs.items
             && lhs.additionalProperties == rhs.additionalProperties && lhs.defaultValue == rhs.defaultValue
             && lhs.description == rhs.description && lhs.properties.map(\.name) == rhs.properties.map(\.name)
@@ -74,10 +74,10 @@ public struct PluginSchema: Sendable, Equatable {
     }
 
     /// The schema of `items`, if any.
-    public var itemSchema: PluginSchema? { items.first }
+    package var itemSchema: PluginSchema? { items.first }
 
     /// The options as `release steps` documents them.
-    public var optionDocumentation: [StepDocumentation.Option] {
+    package var optionDocumentation: [StepDocumentation.Option] {
         properties.map { property in
             let schema = property.schema
             let values = schema.allowed?.map { $0.string ?? $0.json }

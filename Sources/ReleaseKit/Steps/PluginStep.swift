@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// A step of an external plugin kind (protocol 1, DESIGN §5): `EXE verify|plan|run` with one JSON object on
@@ -7,47 +8,47 @@ import Synchronization
 ///
 /// It is built by its ``StepKind`` (made from the plugin's ``PluginDescription``), never registered as a type: the
 /// static requirements of ``Step`` describe no real kind.
-public struct PluginStep: Step {
+package struct PluginStep: Step {
     /// Unused: a plugin's options are checked against its JSON Schema and kept as JSON (``options``).
-    public struct Options: StepOptions {
-        public init() {}
+    package struct Options: StepOptions {
+        package init() {}
     }
 
-    public static let kind = "plugin"
-    public static let summary = "An external step plugin"
-    public static let outputs: [StepDocumentation.Output] = []
-    public static let example = "{}"
+    package static let kind = "plugin"
+    package static let summary = "An external step plugin"
+    package static let outputs: [StepDocumentation.Output] = []
+    package static let example = "{}"
 
-    public let description: PluginDescription
-    public let executable: String
+    package let description: PluginDescription
+    package let executable: String
     /// The `with` object, resolved at run time.
-    public let options: PluginValue
+    package let options: PluginValue
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         throw InternalError("a plugin step is built from its description")
     }
 
-    public init(description: PluginDescription, executable: String, options: PluginValue) {
+    package init(description: PluginDescription, executable: String, options: PluginValue) {
         self.description = description
         self.executable = executable
         self.options = options
     }
 
     /// How messages name the plugin: `'slack.post' (/path/to/release-step-slack.post)`.
-    public var label: String { "'\(description.kind)' (\(executable))" }
+    package var label: String { "'\(description.kind)' (\(executable))" }
 
-    public var isReadOnly: Bool { description.readOnly }
+    package var isReadOnly: Bool { description.readOnly }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try await call("verify", in: context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let answer = try await call("plan", in: context)
         return StepPlan(effects: answer.effects.map(PlannedEffect.note), outputs: answer.outputs)
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         try await call("run", in: context).outputs
     }
 

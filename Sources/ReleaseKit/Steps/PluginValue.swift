@@ -1,8 +1,9 @@
 import Foundation
+import ReleaseSupport
 
 /// A JSON value exchanged with an external step plugin: its `describe` answer, the options sent on standard
 /// input and the values of the lines it prints.
-public indirect enum PluginValue: Sendable, Equatable, Decodable {
+package indirect enum PluginValue: Sendable, Equatable, Decodable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +12,7 @@ public indirect enum PluginValue: Sendable, Equatable, Decodable {
     /// Members in the order they were written (decoded objects come sorted by key).
     case object([(key: String, value: PluginValue)])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -30,11 +31,11 @@ public indirect enum PluginValue: Sendable, Equatable, Decodable {
     }
 
     /// Parses one JSON text; nil when it is not JSON.
-    public static func parse(_ text: String) -> PluginValue? {
+    package static func parse(_ text: String) -> PluginValue? {
         try? JSONDecoder().decode(PluginValue.self, from: Data(text.utf8))
     }
 
-    public static func == (lhs: PluginValue, rhs: PluginValue) -> Bool {
+    package static func == (lhs: PluginValue, rhs: PluginValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -48,18 +49,18 @@ public indirect enum PluginValue: Sendable, Equatable, Decodable {
     }
 
     /// The member `key` of an object.
-    public subscript(key: String) -> PluginValue? {
+    package subscript(key: String) -> PluginValue? {
         if case .object(let members) = self { return members.first { $0.key == key }?.value }
         return nil
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The JSON type's name, as messages show it.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -71,7 +72,7 @@ public indirect enum PluginValue: Sendable, Equatable, Decodable {
     }
 
     /// Compact JSON text, members in their order.
-    public var json: String {
+    package var json: String {
         switch self {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"

@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseApple
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// Installs a provisioning profile where Xcode looks for it (every folder of ``ProvisioningProfileLocations``, as
 /// `<UUID>.mobileprovision`), what `signing.profile` and `signing.sync` share. A file there already is left as it is;

@@ -1,6 +1,6 @@
 import Foundation
 
 /// The unit of a progress report.
-public enum ProgressUnit: String, Sendable, Codable {
+package enum ProgressUnit: String, Sendable, Codable {
     case bytes, items
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// `project.generate`: makes the Xcode project or workspace a build needs, `xcodegen generate`, `tuist generate` or
 /// `pod install`, with its own preflight.
@@ -13,55 +14,55 @@ import Foundation
 /// Bundler: a Gemfile beside the input (or in a folder above it, up to the working directory) that pins the tool's
 /// gem, or a Podfile with a Bundler guard, means `bundle exec`, as the project's own scripts run it. `bundler` says
 /// so explicitly. `bundle install` is not run here: a pipeline runs it once (a `shell` step), for every tool.
-public struct ProjectGenerateStep: Step {
+package struct ProjectGenerateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the generator: xcodegen (xcodegen generate), tuist (tuist generate --no-open) or cocoapods (pod install)")
-        public var tool: ProjectGenerator
+        package var tool: ProjectGenerator
         @StepOption(
             .path,
             help:
                 "its input, or the folder holding it: the XcodeGen spec (default project.yml), the Tuist manifest (default Workspace.swift, else Project.swift) or the Podfile (default Podfile); the tool runs in its folder"
         )
-        public var spec: String?
+        package var spec: String?
         @StepOption(
             help:
                 "run the tool with 'bundle exec' (default: when a Gemfile beside the spec, or above it up to the working directory, pins the tool's gem, or the Podfile refuses to run outside Bundler)"
         )
-        public var bundler: Bool?
+        package var bundler: Bool?
         @StepOption(help: "more arguments for the tool, after its own (e.g. [\"--repo-update\"] for pod install)")
-        public var arguments: [String] = []
+        package var arguments: [String] = []
         @StepOption(
             .output,
             help:
                 "the project or workspace the tool writes (default: read from the input: XcodeGen's name, the Podfile's workspace or project, Tuist's name)"
         )
-        public var output: String?
+        package var output: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "project.generate"
+    package static let kind = "project.generate"
     /// One line for `release steps`.
-    public static let summary =
+    package static let summary =
         "xcodegen generate, tuist generate or pod install before a build (through bundle exec when the Gemfile pins the tool), with a preflight of the tool and its input"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the project or workspace the tool writes (known before it runs, so the archive can name it)"),
         .init("spec", "path", "the input file the tool read"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         {"id": "pods", "uses": "project.generate", "needs": ["bump"], "when": {"os": "macos"},
          "with": {"tool": "cocoapods", "spec": "Podfile", "bundler": true}}
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for a blank spec, output or argument.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if let spec = options.spec, spec.trimmingCharacters(in: .whitespaces).isEmpty { throw StepError.invalidOption("spec", "must not be empty") }
         if let output = options.output, output.trimmingCharacters(in: .whitespaces).isEmpty {
             throw StepError.invalidOption("output", "must not be empty")
@@ -128,14 +129,14 @@ public struct ProjectGenerateStep: Step {
     }
 
     /// What the tool writes: the project or workspace, and CocoaPods' `Pods/` beside the Podfile.
-    public func writes(in context: StepContext) -> [String] {
+    package func writes(in context: StepContext) -> [String] {
         let invocation = invocation(context)
         return (options.tool == .cocoapods ? [invocation.folder + "/Pods"] : []) + (invocation.output.map { [$0] } ?? [])
     }
 
     /// Preflight: the input, the tool (or Bundler) and the Bundler set-up, each failure saying what is missing and
     /// how to get it.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         let tool = options.tool
         let invocation = invocation(context)
         let shown = FilePath.relative(invocation.spec, to: context.workingDirectory) ?? invocation.spec
@@ -162,7 +163,7 @@ public struct ProjectGenerateStep: Step {
     }
 
     /// The command and the output it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let invocation = invocation(context)
         var effects: [PlannedEffect] = [.command(argv: invocation.arguments, directory: invocation.folder)]
         if let output = invocation.output { effects.append(.note("writes \(FilePath.relative(output, to: context.workingDirectory) ?? output)")) }
@@ -176,7 +177,7 @@ public struct ProjectGenerateStep: Step {
     }
 
     /// Runs the tool in its input's folder and checks it wrote what it should.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let before = invocation(context)
         let result = try await context.run(before.arguments, directory: before.folder)
         guard result.succeeded else {

@@ -1,9 +1,11 @@
 import Foundation
+import ReleaseSupport
+import ReleaseVersioning
 
 /// A tool that makes the Xcode project or workspace before a build (`project.generate`'s `tool`), with what it reads,
 /// how it runs and what it writes, and the Bundler facts about it (`release init` reads them too, so the starter and
 /// the step agree on when a tool runs through `bundle exec`).
-public enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionChoice {
+package enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionChoice {
     /// `xcodegen generate --spec project.yml`: writes `<name>.xcodeproj` beside the spec.
     case xcodegen
     /// `tuist generate --no-open` in the manifest's folder: writes `<name>.xcworkspace` there.
@@ -12,7 +14,7 @@ public enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionC
     case cocoapods
 
     /// The executable.
-    public var executable: String {
+    package var executable: String {
         switch self {
         case .xcodegen: "xcodegen"
         case .tuist: "tuist"
@@ -21,7 +23,7 @@ public enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionC
     }
 
     /// The gem a Gemfile pins it with; nil for Tuist, which is not a gem.
-    public var gem: String? {
+    package var gem: String? {
         switch self {
         case .xcodegen: "xcodegen"
         case .tuist: nil
@@ -30,7 +32,7 @@ public enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionC
     }
 
     /// The input files it looks for, in its folder, first found wins.
-    public var specNames: [String] {
+    package var specNames: [String] {
         switch self {
         case .xcodegen: ["project.yml"]
         case .tuist: ["Workspace.swift", "Project.swift"]
@@ -102,7 +104,7 @@ public enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionC
 
     /// The line (from 1) of the Podfile's guard that stops CocoaPods outside `bundle exec` (`raise '…' unless
     /// defined?(Bundler)`, or a `raise`/`abort` within two lines of a test of `BUNDLE_GEMFILE`/`BUNDLE_BIN_PATH`).
-    public static func bundlerGuardLine(podfile text: String) -> Int? {
+    package static func bundlerGuardLine(podfile text: String) -> Int? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() where line.contains("raise") || line.contains("abort") {
             let window = lines[max(0, index - 2)...index].joined(separator: "\n")
@@ -112,7 +114,7 @@ public enum ProjectGenerator: String, Sendable, Equatable, CaseIterable, OptionC
     }
 
     /// Whether the Gemfile text pins `gem` (`gem 'cocoapods'`, `gem "xcodegen", "~> 2.4"`, `gem('fastlane')`).
-    public static func gemfile(_ text: String, pins gem: String) -> Bool {
+    package static func gemfile(_ text: String, pins gem: String) -> Bool {
         text.split(whereSeparator: \.isNewline).contains { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return ["gem '", "gem \"", "gem('", "gem(\""].contains { trimmed.hasPrefix($0 + gem + String($0.last!)) }

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseVersioning
 
 /// The builds a release already has outside the project files: the build numbers App Store Connect has seen for the
 /// app, and those the repository's tags name. `version.bump` reads it so that every commit on a release branch gets

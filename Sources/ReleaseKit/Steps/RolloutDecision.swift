@@ -1,3 +1,7 @@
+import ReleaseAppStoreConnect
+import ReleaseSentry
+import ReleaseSupport
+
 /// What a rollout guard does on one check, and why: a pure function of the phased release's state, the health
 /// numbers, the thresholds and what earlier checks recorded (``RolloutGuardState``), so every case is a unit test.
 ///
@@ -8,23 +12,23 @@
 /// - `complete`: healthy on day 7, or at `complete_at` percent of users or more;
 /// - `none`: nothing to do (healthy and rolling out, still unhealthy but already paused, paused by someone else,
 ///   no phased release in progress).
-public struct RolloutDecision: Sendable, Equatable {
+package struct RolloutDecision: Sendable, Equatable {
     /// The decision, as the step's `decision` output says it.
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         case wait, pause, resume, complete, none
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// One line: which number, and by how much.
-    public var reason: String
+    package var reason: String
     /// The state to record for the next check.
-    public var state: RolloutGuardState
+    package var state: RolloutGuardState
 
     /// Decides one check.
     /// - Parameters:
     ///   - phasedState: INACTIVE, ACTIVE, PAUSED or COMPLETE; empty without a phased release.
     ///   - day: the phased release's day, 1 to 7.
-    public static func decide(
+    package static func decide(
         phasedState: String, day: Int, health: RolloutHealth, thresholds: RolloutThresholds, previous: RolloutGuardState
     ) -> RolloutDecision {
         var state = previous

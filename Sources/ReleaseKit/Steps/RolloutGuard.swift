@@ -1,20 +1,24 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseHTTP
+import ReleaseSentry
+import ReleaseSupport
 
 /// `appstore.rollout` with `action: guard`: one check of a phased release. It reads the phased release of the
 /// version, the health sources the step names (Sentry, App Store ratings), decides (``RolloutDecision``) with what
 /// earlier checks recorded in the git note (``RolloutGuardNote``), acts through ``AppStoreRollout``, records the
 /// check in the note, and tells Slack when it acted.
-struct RolloutGuard: Sendable {
+package struct RolloutGuard: Sendable {
     /// What one check found and did.
-    struct Outcome: Sendable {
-        var decision: RolloutDecision.Kind
-        var reason: String
-        var health: RolloutHealth
-        var status: AppStoreRollout.Result
+    package struct Outcome: Sendable {
+        package var decision: RolloutDecision.Kind
+        package var reason: String
+        package var health: RolloutHealth
+        package var status: AppStoreRollout.Result
         var changed: Bool
         /// What earlier checks recorded (nil when it could not be read this time), and the tag carrying it.
-        var previous: RolloutGuardState?
-        var tag: String?
+        package var previous: RolloutGuardState?
+        package var tag: String?
     }
 
     var options: AppStoreRolloutStep.Options

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Where a rollout guard keeps its ``RolloutGuardState``: a git note (`refs/notes/release-rollout`) on the commit of
 /// the release's tag.

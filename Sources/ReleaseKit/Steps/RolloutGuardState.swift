@@ -7,17 +7,17 @@ import Foundation
 /// job starts on a fresh machine every hour, and the note travels with the repository. The note is a value nobody
 /// controls (anyone who can push may write one), so it is parsed as data only, bounded in size, and every error names
 /// the note.
-public struct RolloutGuardState: Sendable, Equatable, Codable {
+package struct RolloutGuardState: Sendable, Equatable, Codable {
     /// One check: when, what was decided and why, and the numbers.
-    public struct Check: Sendable, Equatable, Codable {
-        public var at: String
-        public var decision: RolloutDecision.Kind
-        public var reason: String
-        public var phasedState: String
-        public var day: Int
+    package struct Check: Sendable, Equatable, Codable {
+        package var at: String
+        package var decision: RolloutDecision.Kind
+        package var reason: String
+        package var phasedState: String
+        package var day: Int
         /// Whether the guard changed the phased release (false in a dry run and for wait/none).
-        public var acted: Bool
-        public var health: RolloutHealth
+        package var acted: Bool
+        package var health: RolloutHealth
 
         enum CodingKeys: String, CodingKey {
             case at, decision, reason, day, acted, health
@@ -26,13 +26,13 @@ public struct RolloutGuardState: Sendable, Equatable, Codable {
     }
 
     /// The format; a note of another format is refused rather than misread.
-    public var format = 1
+    package var format = 1
     /// Healthy checks in a row (reset by an unhealthy one, and by a resume).
-    public var consecutiveHealthy = 0
+    package var consecutiveHealthy = 0
     /// Whether the guard paused the phased release and has not resumed it: it resumes only its own pauses.
-    public var pausedByGuard = false
+    package var pausedByGuard = false
     /// The newest checks, oldest first, at most ``maxChecks``.
-    public var checks: [Check] = []
+    package var checks: [Check] = []
 
     enum CodingKeys: String, CodingKey {
         case format, checks
@@ -40,17 +40,17 @@ public struct RolloutGuardState: Sendable, Equatable, Codable {
         case pausedByGuard = "paused_by_guard"
     }
 
-    public init() {}
+    package init() {}
 
     /// Checks kept; older ones are dropped.
-    public static let maxChecks = 24
+    package static let maxChecks = 24
     /// The largest note read, in bytes.
-    public static let maxBytes = 64 * 1024
+    package static let maxBytes = 64 * 1024
     /// The longest reason kept, in characters.
     static let maxReason = 1000
 
     /// The last check, if any.
-    public var last: Check? { checks.last }
+    package var last: Check? { checks.last }
 
     /// The state after `check`, with ``consecutiveHealthy`` and ``pausedByGuard`` already updated by the decision.
     mutating func record(_ check: Check) {
@@ -61,7 +61,7 @@ public struct RolloutGuardState: Sendable, Equatable, Codable {
     }
 
     /// The note's text: JSON, keys sorted, one line per check for a readable `git notes show`.
-    public func encoded() throws -> String {
+    package func encoded() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
@@ -71,7 +71,7 @@ public struct RolloutGuardState: Sendable, Equatable, Codable {
     /// - Parameter note: how to name the note in errors (`git note refs/notes/release-rollout on tag 'v1.4.0'`).
     /// - Throws: ``StepError/failed(_:)`` naming the note: too large, not JSON of this shape, another format, or
     ///   numbers out of range.
-    public static func parse(_ data: Data, note: String) throws -> RolloutGuardState {
+    package static func parse(_ data: Data, note: String) throws -> RolloutGuardState {
         let fix = "; remove it (git notes --ref \(RolloutGuardNote.shortRef) remove <tag>) and the guard starts afresh"
         guard data.count <= maxBytes else {
             throw StepError.failed("\(note) is \(data.count) bytes; the guard writes at most \(maxBytes)\(fix)")
@@ -108,7 +108,7 @@ public struct RolloutGuardState: Sendable, Equatable, Codable {
 
 extension RolloutGuardState {
     /// Decodes every key with a default, so a state written by an older release still loads.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decode(Int.self, forKey: .format)
         consecutiveHealthy = try container.decodeIfPresent(Int.self, forKey: .consecutiveHealthy) ?? 0

@@ -1,16 +1,19 @@
+import ReleaseAppStoreConnect
+import ReleaseSentry
+
 /// The numbers a rollout guard judges: Sentry's release health and the App Store ratings of the version, each nil
 /// when the pipeline does not name that source (or it could not be read).
-public struct RolloutHealth: Sendable, Equatable, Codable {
-    public var sentry: SentryReleaseHealth?
-    public var ratings: AppStoreRatings?
+package struct RolloutHealth: Sendable, Equatable, Codable {
+    package var sentry: SentryReleaseHealth?
+    package var ratings: AppStoreRatings?
 
-    public init(sentry: SentryReleaseHealth? = nil, ratings: AppStoreRatings? = nil) {
+    package init(sentry: SentryReleaseHealth? = nil, ratings: AppStoreRatings? = nil) {
         self.sentry = sentry
         self.ratings = ratings
     }
 
     /// The numbers in one line for the log: `crash-free sessions 99.82% · crash-free users 99.90% · 1,204 sessions · rating 4.6 of 37 reviews`.
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let sentry {
             parts.append("crash-free sessions \(Self.percent(sentry.crashFreeSessions))")

@@ -2,23 +2,23 @@
 ///
 /// A number without its threshold is read but not judged; a source with fewer sessions (or reviews) than its
 /// minimum is not judged yet.
-public struct RolloutThresholds: Sendable, Equatable {
+package struct RolloutThresholds: Sendable, Equatable {
     /// Crash-free sessions, percent.
-    public var minCrashFreeSessions: Double?
+    package var minCrashFreeSessions: Double?
     /// Crash-free users, percent.
-    public var minCrashFreeUsers: Double?
+    package var minCrashFreeUsers: Double?
     /// Below this many sessions Sentry's numbers are not judged.
-    public var minSessions: Int
+    package var minSessions: Int
     /// Mean star rating, 1 to 5.
-    public var minRating: Double?
+    package var minRating: Double?
     /// Below this many reviews the rating is not judged.
-    public var minReviews: Int
+    package var minReviews: Int
     /// Healthy checks in a row before a phased release the guard paused is resumed.
-    public var recoverAfter: Int
+    package var recoverAfter: Int
     /// Complete the phased release once it reaches this percent of users (and is healthy); nil waits for day 7.
-    public var completeAt: Double?
+    package var completeAt: Double?
 
-    public init(
+    package init(
         minCrashFreeSessions: Double? = nil, minCrashFreeUsers: Double? = nil, minSessions: Int = 100, minRating: Double? = nil,
         minReviews: Int = 10, recoverAfter: Int = 2, completeAt: Double? = nil
     ) {
@@ -33,7 +33,7 @@ public struct RolloutThresholds: Sendable, Equatable {
 
     /// The share of automatic updates Apple's phased release offers on each day (1 to 7), in percent.
     /// https://developer.apple.com/help/app-store-connect/update-your-app/release-a-version-update-in-phases
-    public static func percent(onDay day: Int) -> Double {
+    package static func percent(onDay day: Int) -> Double {
         let schedule: [Double] = [1, 2, 5, 10, 20, 50, 100]
         guard day >= 1 else { return 0 }
         return schedule[min(day, 7) - 1]

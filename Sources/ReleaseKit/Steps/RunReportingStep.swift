@@ -5,4 +5,4 @@
 /// outcome, also after an interrupt, and finds how they went in ``StepContext/run``. Whether it then does anything
 /// (`on: failure`) is its own decision; one that decides not to throws ``StepError/unavailable(_:)`` and is
 /// reported as skipped with its reason.
-public protocol RunReportingStep: Step {}
+package protocol RunReportingStep: Step {}

@@ -3,7 +3,7 @@ import Foundation
 /// The local stand-ins a rehearsal runs against (`release run --rehearse`): the Rehearsal module's servers, which sit
 /// above this library, so the run service sees them through this protocol (declared beside ``ServiceEndpoints``,
 /// which the stand-ins fill).
-public protocol RunStandIns: Sendable {
+package protocol RunStandIns: Sendable {
     /// The run's environment with the credentials the stand-ins accept.
     var environment: [String: String] { get }
     /// Each service with a stand-in → the stand-in's base URL.
@@ -21,7 +21,7 @@ public protocol RunStandIns: Sendable {
 }
 
 /// Starts ``RunStandIns`` and fills a dry run's placeholder secrets (the executable gives the Rehearsal module's).
-public protocol RunStandInProvider: Sendable {
+package protocol RunStandInProvider: Sendable {
     /// Starts the stand-ins, keeping their state in `storage` (nil: their default place in `directory`).
     /// - Parameter secrets: the secrets the pipeline refers to; each one unset gets a placeholder.
     /// - Parameter teamID: the team the pipeline signs for, whose certificates and profiles App Store Connect's

@@ -1,8 +1,8 @@
 /// How the run went for the steps a ``RunReportingStep`` follows, filled in by the engine when that step starts
 /// (after every one of them has finished) and read through ``StepContext/run``.
-public struct RunStatus: Sendable, Equatable {
+package struct RunStatus: Sendable, Equatable {
     /// How the followed steps ended, taken together.
-    public enum Outcome: String, Sendable, Equatable {
+    package enum Outcome: String, Sendable, Equatable {
         /// Every one succeeded, was skipped, or failed with `continue_on_error`.
         case success
         /// A step failed or a gate rejected the release.
@@ -15,31 +15,31 @@ public struct RunStatus: Sendable, Equatable {
     }
 
     /// A followed step that failed or rejected the release, with its (masked) message.
-    public struct Failure: Sendable, Equatable {
-        public var step: String
-        public var message: String
+    package struct Failure: Sendable, Equatable {
+        package var step: String
+        package var message: String
 
-        public init(step: String, message: String) {
+        package init(step: String, message: String) {
             self.step = step
             self.message = message
         }
     }
 
     /// The pipeline's name.
-    public var pipeline: String
-    public var profile: String?
-    public var branch: String?
-    public var sha: String?
-    public var dryRun: Bool
-    public var outcome: Outcome
+    package var pipeline: String
+    package var profile: String?
+    package var branch: String?
+    package var sha: String?
+    package var dryRun: Bool
+    package var outcome: Outcome
     /// In plan order.
-    public var failures: [Failure]
+    package var failures: [Failure]
     /// The followed steps' ids in plan order: `needs` and what they need in turn, or every other step.
-    public var followed: [String]
+    package var followed: [String]
     /// Outputs of the followed steps that produced them (or promised them, in a dry run).
-    public var outputs: [String: [String: OutputValue]]
+    package var outputs: [String: [String: OutputValue]]
 
-    public init(
+    package init(
         pipeline: String, profile: String? = nil, branch: String? = nil, sha: String? = nil, dryRun: Bool = false,
         outcome: Outcome, failures: [Failure] = [], followed: [String] = [], outputs: [String: [String: OutputValue]] = [:]
     ) {

@@ -1,19 +1,19 @@
 /// `appstore.rollout`'s `sentry` option: where the guard reads release health.
-public struct SentryOptions: OptionValue, Equatable {
+package struct SentryOptions: OptionValue, Equatable {
     /// Sentry's base URL (default `https://sentry.io`; `https://de.sentry.io` or a self-hosted host).
-    public var url: String?
+    package var url: String?
     /// The organization's slug.
-    public var organization: String
+    package var organization: String
     /// The project's slug or id.
-    public var project: String
+    package var project: String
     /// A token with `org:read` (the sessions endpoint needs it), normally `${secrets.SENTRY_TOKEN}`.
-    public var token: String
+    package var token: String
     /// The release name, when the app reports another than `BUNDLE@VERSION+BUILD`.
-    public var release: String?
+    package var release: String?
 
     enum CodingKeys: String, CodingKey { case url, organization, project, token, release }
 
-    public init(url: String? = nil, organization: String, project: String, token: String, release: String? = nil) {
+    package init(url: String? = nil, organization: String, project: String, token: String, release: String? = nil) {
         self.url = url
         self.organization = organization
         self.project = project
@@ -23,7 +23,7 @@ public struct SentryOptions: OptionValue, Equatable {
 
     /// Every key may be absent here: the step says which one is missing (`sentry.token`), and a `${…}` that stands for
     /// the whole object during validation decodes.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         url = try container.decodeIfPresent(String.self, forKey: .url)
         organization = try container.decodeIfPresent(String.self, forKey: .organization) ?? ""
@@ -32,5 +32,5 @@ public struct SentryOptions: OptionValue, Equatable {
         release = try container.decodeIfPresent(String.self, forKey: .release)
     }
 
-    public static func optionTypeName(_ format: OptionFormat) -> String { "{url, organization, project, token, release}" }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "{url, organization, project, token, release}" }
 }

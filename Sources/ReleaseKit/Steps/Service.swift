@@ -1,5 +1,5 @@
 /// A remote service steps talk to. `release run --rehearse` replaces each with a local stand-in on 127.0.0.1.
-public enum Service: String, Sendable, CaseIterable, Codable {
+package enum Service: String, Sendable, CaseIterable, Codable {
     /// GitHub's REST API (releases, notes).
     case github
     /// App Store Connect's API.

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseHTTP
 
 /// Where steps reach each remote ``Service``: the real endpoints, or local stand-ins during a rehearsal.
 ///
@@ -9,26 +10,26 @@ import Foundation
 ///
 /// When ``isolated`` (a rehearsal), a service without an override cannot be reached at all: a step that asks
 /// for it is skipped with a message, and every HTTP client handed out refuses hosts other than the loopback.
-public struct ServiceEndpoints: Sendable, Equatable {
+package struct ServiceEndpoints: Sendable, Equatable {
     /// Base URLs of stand-ins, per service.
-    public var overrides: [Service: String]
+    package var overrides: [Service: String]
     /// Whether nothing may leave the machine.
-    public var isolated: Bool
+    package var isolated: Bool
 
-    public init(overrides: [Service: String] = [:], isolated: Bool = false) {
+    package init(overrides: [Service: String] = [:], isolated: Bool = false) {
         self.overrides = overrides.mapValues { Self.trimmed($0) }
         self.isolated = isolated
     }
 
     /// The real services, as configured.
-    public static let live = ServiceEndpoints()
+    package static let live = ServiceEndpoints()
 
     /// The hosts an isolated run may connect to.
-    public static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
+    package static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
     /// The base URL to use for an API service: the stand-in's, or `configured` when there is no override.
     /// - Throws: ``StepError/unavailable(_:)`` in an isolated run without a stand-in for `service`.
-    public func baseURL(_ service: Service, configured: String) throws -> String {
+    package func baseURL(_ service: Service, configured: String) throws -> String {
         if let override = overrides[service] { return override }
         if isolated { throw StepError.unavailable(Self.noStandIn(service)) }
         return Self.trimmed(configured)
@@ -36,7 +37,7 @@ public struct ServiceEndpoints: Sendable, Equatable {
 
     /// The URL to call for a generic service: `url` itself, or the stand-in's URL carrying `url`'s host and path.
     /// - Throws: ``StepError/unavailable(_:)`` in an isolated run without a stand-in for `service`.
-    public func url(_ service: Service, for url: String) throws -> String {
+    package func url(_ service: Service, for url: String) throws -> String {
         guard let override = overrides[service] else {
             if isolated { throw StepError.unavailable(Self.noStandIn(service)) }
             return url

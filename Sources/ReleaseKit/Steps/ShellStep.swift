@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// `shell`: runs a command. argv array by default; `shell: true` runs a string through `/bin/sh -c`.
 ///
@@ -8,31 +9,31 @@ import Foundation
 /// The exact command line is logged with secrets masked, output streams line by line, and the command's real
 /// exit status is kept. Lines `KEY=VALUE` written to the file named by `$RELEASE_OUTPUT` become outputs
 /// (`KEY<<DELIM` … `DELIM` for multi-line values), as GitHub Actions does with `$GITHUB_OUTPUT`.
-public struct ShellStep: Step {
+package struct ShellStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the command as argv, or a shell string with shell: true")
-        public var run: Command
+        package var run: Command
         @StepOption(help: "run `run` through /bin/sh -c; its ${…} values reach the script as environment variables, never as script text")
-        public var shell: Bool = false
+        package var shell: Bool = false
         @StepOption(help: "extra environment variables for the command")
-        public var env: [String: String] = [:]
+        package var env: [String: String] = [:]
         @StepOption(.path, help: "directory to run in (default: the pipeline's working directory)")
-        public var cwd: String?
+        package var cwd: String?
         @StepOption(help: "the command changes nothing, so --dry-run really runs it")
-        public var readOnly: Bool = false
+        package var readOnly: Bool = false
         @StepOption(.output, help: "paths the command creates, so steps after it can be checked before it runs")
-        public var creates: [String] = []
+        package var creates: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
     /// `run` as written: an argv array or a shell string.
-    public enum Command: OptionValue, Equatable {
+    package enum Command: OptionValue, Equatable {
         case argv([String])
         case script(String)
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let text = try? container.decode(String.self) {
                 self = .script(text)
@@ -41,32 +42,32 @@ public struct ShellStep: Step {
             }
         }
 
-        public static func optionTypeName(_ format: OptionFormat) -> String { "[string] | string" }
+        package static func optionTypeName(_ format: OptionFormat) -> String { "[string] | string" }
     }
 
-    public static let kind = "shell"
-    public static let exportTraits = ExportTraits(writesUndeclaredFiles: true)
-    public static let summary = "Run a command (argv array, or a string with shell: true), streaming its output"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "shell"
+    package static let exportTraits = ExportTraits(writesUndeclaredFiles: true)
+    package static let summary = "Run a command (argv array, or a string with shell: true), streaming its output"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("exit_code", "number", "the command's exit status"),
         .init("stdout", "string", "standard output, trailing newlines removed (last 1 MiB)"),
         .init("path", "path", "the first path in 'creates' (known before the command runs, so later steps can use it)"),
         .init("paths", "list", "every path in 'creates'"),
         .init("KEY", "string", "each KEY=VALUE line the command writes to the file named by $RELEASE_OUTPUT"),
     ]
-    public static let dynamicOutputs = true
+    package static let dynamicOutputs = true
     /// With `shell: true`, `run` is a script: its `${…}` values reach it as `RELEASE_V_n` variables set in `env`.
-    public static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env", enabledBy: "shell")
-    public static let example = """
+    package static let shellScript: ShellScriptOption? = ShellScriptOption(script: "run", environment: "env", enabledBy: "shell")
+    package static let example = """
         {"id": "archive", "uses": "shell", "when": {"os": "macos"},
          "with": {"run": ["xcodebuild", "-scheme", "Demo", "archive", "-archivePath", "build/Demo.xcarchive"],
                   "creates": ["build/Demo.xcarchive"]}}
         """
 
-    public let arguments: [String]
-    public let options: Options
+    package let arguments: [String]
+    package let options: Options
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         switch options.run {
         case .argv(let argv):
             guard let first = argv.first, !first.isEmpty else {
@@ -88,9 +89,9 @@ public struct ShellStep: Step {
         self.options = options
     }
 
-    public var isReadOnly: Bool { options.readOnly }
+    package var isReadOnly: Bool { options.readOnly }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let cwd = options.cwd {
             try context.requireFile(cwd, option: "cwd")
         }
@@ -101,13 +102,13 @@ public struct ShellStep: Step {
         try context.requireCommand(arguments[0], directory: directory, environment: environment, reallyRuns: options.readOnly)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         var outputs = StepOutputs(createdPaths(context))
         for path in options.creates { outputs.artifacts.append(Artifact(path: context.resolvePath(path), size: 0, sha256: "")) }
         return StepPlan(effects: [.command(argv: arguments, directory: options.cwd.map(context.resolvePath))], outputs: outputs)
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let outputFile = URL(fileURLWithPath: context.temporaryDirectory)
             .appendingPathComponent("\(context.stepID)-\(context.attempt).outputs").path
         context.files.createFile(outputFile)

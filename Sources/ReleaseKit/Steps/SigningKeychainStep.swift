@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseApple
+import ReleaseSupport
 
 /// `signing.keychain`: a temporary keychain for this run holding the signing certificate, what fastlane's
 /// `setup_ci` and `import_certificate` do: created with a random password (never printed), settings without a lock
@@ -7,40 +9,40 @@ import Foundation
 ///
 /// Teardown (registered as soon as the keychain exists) deletes it and sets the search list back to exactly what
 /// it was, after success, failure or Ctrl-C.
-public struct SigningKeychainStep: Step {
+package struct SigningKeychainStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(help: "the .p12 (certificate and private key): a path, or its contents in base64, e.g. ${secrets.CERTIFICATE_P12}")
-        public var certificate: String
+        package var certificate: String
         @StepOption(help: "the .p12's password, e.g. ${secrets.CERTIFICATE_PASSWORD} (may be empty)")
-        public var password: String
+        package var password: String
         @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
-        public var keychain: String?
+        package var keychain: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "signing.keychain"
-    public static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
+    package static let kind = "signing.keychain"
+    package static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
     /// One line for `release steps`.
-    public static let summary = "Create a temporary keychain with the signing certificate, usable by codesign without prompts; teardown deletes it and restores the search list"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "Create a temporary keychain with the signing certificate, usable by codesign without prompts; teardown deletes it and restores the search list"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the keychain file"),
         .init("identity", "string", "the first code signing identity's name, 'Apple Distribution: Name (TEAMID)'"),
         .init("identity_sha1", "string", "its certificate's SHA-1"),
         .init("identities", "list", "every code signing identity found, '<SHA-1> <name>'"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "keychain", "uses": "signing.keychain", "when": {"os": "macos"},
           "with": { "certificate": "${secrets.CERTIFICATE_P12}", "password": "${secrets.CERTIFICATE_PASSWORD}" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty certificate or keychain.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.certificate.isEmpty else { throw StepError.invalidOption("certificate", "must not be empty") }
         if options.keychain?.isEmpty == true { throw StepError.invalidOption("keychain", "must not be empty") }
         self.options = options
@@ -56,13 +58,13 @@ public struct SigningKeychainStep: Step {
     }
 
     /// Read-only checks: the certificate is there and `security` can be run.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let certificatePath { try context.requireFile(certificatePath, option: "certificate") }
         try context.requireCommand("security", purpose: "signing.keychain runs on macOS")
     }
 
     /// The commands `run` would run, the password shown as `<random>`.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let keychain = keychainPath(context)
         let certificate = certificatePath.map(context.resolvePath) ?? "<certificate from base64>"
         let commands = TemporaryKeychain.plannedCommands(
@@ -77,7 +79,7 @@ public struct SigningKeychainStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         if !options.password.isEmpty { context.masker.add(options.password) }
         let keychain = try await TemporaryKeychain.create(at: keychainPath(context), in: context)
 

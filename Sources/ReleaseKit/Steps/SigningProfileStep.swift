@@ -1,4 +1,8 @@
 import Foundation
+import ReleaseApple
+import ReleaseArtifacts
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `signing.profile`: installs provisioning profiles where Xcode looks for them (both the folder Xcode 16 reads and
 /// the one earlier versions read, see ``ProvisioningProfileLocations``), each as `<UUID>.mobileprovision`, what
@@ -8,27 +12,27 @@ import Foundation
 /// expired profile, one of another team, one whose application identifier does not cover the bundle identifier
 /// (given, or read from the Xcode project), or one of another type than asked for. Teardown removes only the files
 /// this step created; a profile that was installed already is left as it was.
-public struct SigningProfileStep: Step {
+package struct SigningProfileStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
-        public var profiles: PathListOption
+        package var profiles: PathListOption
         @StepOption(help: "each profile must be of this team (TeamIdentifier)")
-        public var teamID: String?
+        package var teamID: String?
         @StepOption(help: "each profile's application identifier must cover this bundle identifier")
-        public var bundleID: String?
+        package var bundleID: String?
         @StepOption(.path, help: "an Xcode project (or its folder): each profile must cover one of its targets' bundle identifiers")
-        public var project: String?
+        package var project: String?
         @StepOption(help: "each profile must be of this type")
-        public var type: ProfileTypeChoice?
+        package var type: ProfileTypeChoice?
         @StepOption(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
-        public var home: String?
+        package var home: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// A profile type as an option.
-    public enum ProfileTypeChoice: String, OptionChoice, Equatable {
+    package enum ProfileTypeChoice: String, OptionChoice, Equatable {
         case development
         case adHoc = "ad-hoc"
         case appStore = "app-store"
@@ -36,11 +40,11 @@ public struct SigningProfileStep: Step {
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "signing.profile"
-    public static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
+    package static let kind = "signing.profile"
+    package static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
     /// One line for `release steps`.
-    public static let summary = "Install provisioning profiles where Xcode finds them, failing early on expired or mismatched ones; teardown removes them"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "Install provisioning profiles where Xcode finds them, failing early on expired or mismatched ones; teardown removes them"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the first profile as installed (Xcode 16's folder)"),
         .init("paths", "list", "every profile as installed in Xcode 16's folder, for xcode.export's 'profiles'"),
         .init("uuid", "string", "the first profile's UUID"),
@@ -53,17 +57,17 @@ public struct SigningProfileStep: Step {
         .init("expires", "string", "the first profile's ExpirationDate, ISO 8601 UTC"),
         .init("devices", "list", "the first profile's ProvisionedDevices"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "profiles", "uses": "signing.profile", "when": {"os": "macos"},
           "with": { "profiles": ["Signing/AppStore.mobileprovision", "${secrets.WIDGET_PROFILE}"],
                     "team_id": "ABCDE12345", "project": "Demo.xcodeproj", "type": "app-store" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list or item.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.profiles.items.isEmpty else { throw StepError.invalidOption("profiles", "must list at least one profile") }
         if let index = options.profiles.items.firstIndex(where: \.isEmpty) {
             throw StepError.invalidOption("profiles", "item \(index + 1) is empty")
@@ -135,13 +139,13 @@ public struct SigningProfileStep: Step {
     }
 
     /// Read-only checks: every profile reads, is current and matches team, type and bundle identifiers.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try home(context)
         _ = try readProfiles(context)
     }
 
     /// The files `run` would write, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let profiles = try readProfiles(context).map(\.profile)
         let folders = ProvisioningProfileLocations.folders(home: try home(context))
         var effects: [PlannedEffect] = []
@@ -158,7 +162,7 @@ public struct SigningProfileStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let read = try readProfiles(context)
         let folders = ProvisioningProfileLocations.folders(home: try home(context))
         for (profile, data) in read {

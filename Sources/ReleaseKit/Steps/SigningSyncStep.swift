@@ -1,4 +1,9 @@
 import Foundation
+import ReleaseAppStoreConnect
+import ReleaseApple
+import ReleaseArtifacts
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `signing.sync`: certificates, bundle ids and profiles through the App Store Connect API from the certificate's
 /// private key, what Codemagic's `fetch-signing-files` and fastlane's `match` (without its git repository) do.
@@ -15,60 +20,60 @@ import Foundation
 /// ``SigningSynchronizer/profileName(bundleID:type:)``), and installs the certificate with its key in a temporary
 /// keychain and the profiles where Xcode looks for them, as `signing.keychain` and `signing.profile` do; teardown
 /// removes them. Nothing is ever revoked. A second run finds everything and writes nothing.
-public struct SigningSyncStep: Step {
+package struct SigningSyncStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(help: "the profile type: app-store, ad-hoc, development or enterprise")
-        public var type: SigningProfileStep.ProfileTypeChoice
+        package var type: SigningProfileStep.ProfileTypeChoice
         @StepOption(help: "the platform: ios, tvos or macos")
-        public var platform: PlatformChoice = .ios
+        package var platform: PlatformChoice = .ios
         @StepOption(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
-        public var bundleIDs: [String]?
+        package var bundleIDs: [String]?
         @StepOption(
             name: "bundle_id",
             help: "sign this app of the project and what it embeds: the targets whose bundle id starts with it and belongs to no other app of the project (default: every app)")
-        public var bundleID: String?
+        package var bundleID: String?
         @StepOption(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
-        public var project: String?
+        package var project: String?
         @StepOption(help: "the build configuration whose bundle ids are read from the project")
-        public var configuration: String = "Release"
+        package var configuration: String = "Release"
         @StepOption(help: "the signing certificate's private key (RSA 2048, PEM), normally ${secrets.CERTIFICATE_KEY}")
-        public var certificateKey: String
+        package var certificateKey: String
         @StepOption(help: "create a missing certificate, bundle id or profile, and renew stale profiles signing.sync made")
-        public var create: Bool = false
+        package var create: Bool = false
         @StepOption(help: "change nothing on App Store Connect: fail in preflight, listing what would change (default: true when CI is set)")
-        public var readonly: Bool?
+        package var readonly: Bool?
         @StepOption(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
-        public var minDaysLeft: Int = 30
+        package var minDaysLeft: Int = 30
         @StepOption(
             help:
                 "the Name every profile must have, $(PRODUCT_BUNDLE_IDENTIFIER) standing for its bundle id: what the Xcode steps' PROVISIONING_PROFILE_SPECIFIER names, so Xcode finds the profile installed (default: any usable profile, preferring 'release <type> <bundle id>'); profiles of that name are made, and renewed, as signing.sync's own"
         )
-        public var profileName: String?
+        package var profileName: String?
         @StepOptionGroup
-        public var appStoreConnect: AppStoreConnectOptions
+        package var appStoreConnect: AppStoreConnectOptions
         @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
-        public var keychain: String?
+        package var keychain: String?
         @StepOption(.path, help: "the home folder whose Library receives the profiles (default: $HOME)")
-        public var home: String?
+        package var home: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The platform as an option.
-    public enum PlatformChoice: String, OptionChoice, Sendable {
+    package enum PlatformChoice: String, OptionChoice, Sendable {
         case ios
         case tvos
         case macos
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "signing.sync"
-    public static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
+    package static let kind = "signing.sync"
+    package static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
     /// One line for `release steps`.
-    public static let summary =
+    package static let summary =
         "Find (or with create: true make and renew) the certificate, bundle ids and profiles on App Store Connect from the certificate's private key, and install them for this run; teardown removes them"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("profiles", "string", "{bundle id: {name, uuid}} as JSON text"),
         .init("paths", "list", "every profile as installed in Xcode 16's folder, for xcode.export's 'profiles' (its default)"),
         .init("bundle_ids", "list", "the bundle ids, in order"),
@@ -81,19 +86,19 @@ public struct SigningSyncStep: Step {
         .init("certificate_expires", "string", "the certificate's expiry, ISO 8601 UTC"),
         .init("writes", "number", "write requests made to App Store Connect (0 when everything was there)"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "signing", "uses": "signing.sync", "when": {"os": "macos"},
           "with": { "type": "app-store", "certificate_key": "${secrets.CERTIFICATE_KEY}", "create": true,
                     "key_id": "${env.APP_STORE_CONNECT_KEY_ID}", "issuer_id": "${env.APP_STORE_CONNECT_ISSUER_ID}",
                     "key": "${secrets.APP_STORE_CONNECT_KEY}" } }
         """
 
-    public let options: Options
+    package let options: Options
     let access: AppStoreConnectAccess
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty key or bundle id, a type the platform has no profile
     ///   of, or bad API options.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         guard !options.certificateKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")
         }
@@ -176,7 +181,7 @@ public struct SigningSyncStep: Step {
     /// extension's, a watch app's and its extension's id to start with their app's), unless a longer one of the
     /// project's `apps` contains it too: KeePassium's `com.keepassium.ios` signs its AutoFill extension, not the Pro
     /// app `com.keepassium.ios.pro` nor that app's extension.
-    static func bundleIDs(of app: String, among found: [String], apps: [String]) -> [String] {
+    package static func bundleIDs(of app: String, among found: [String], apps: [String]) -> [String] {
         func owner(_ identifier: String) -> String? {
             apps.filter { identifier == $0 || identifier.hasPrefix($0 + ".") }.max { $0.count < $1.count }
         }
@@ -203,7 +208,7 @@ public struct SigningSyncStep: Step {
     }
 
     /// What App Store Connect holds and what a sync would change (read-only).
-    public func assess(in context: StepContext) async throws -> SigningAssessment {
+    package func assess(in context: StepContext) async throws -> SigningAssessment {
         let synchronizer = try synchronizer(context)
         do {
             return try await synchronizer.assess()
@@ -213,7 +218,7 @@ public struct SigningSyncStep: Step {
     }
 
     /// The failure when `assessment` needs writes the options do not allow; nil when none is needed or they are allowed.
-    func refusal(_ assessment: SigningAssessment, _ context: StepContext) -> StepError? {
+    package func refusal(_ assessment: SigningAssessment, _ context: StepContext) -> StepError? {
         guard !assessment.isComplete else { return nil }
         let readonly = isReadOnly(context)
         guard readonly || !options.create else { return nil }
@@ -237,7 +242,7 @@ public struct SigningSyncStep: Step {
 
     /// Read-only checks: the key is an RSA key, App Store Connect is reachable with the API key, and either
     /// everything is there or the options allow the changes needed.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         let assessment = try await assess(in: context)
         for line in Self.describe(assessment) { context.log(line) }
         if let refusal = refusal(assessment, context) { throw refusal }
@@ -245,7 +250,7 @@ public struct SigningSyncStep: Step {
     }
 
     /// The requests and commands `run` would send and run.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let assessment = try await assess(in: context)
         if let refusal = refusal(assessment, context) { throw refusal }
         let api = try access.apiURL(in: context)
@@ -303,7 +308,7 @@ public struct SigningSyncStep: Step {
 
     /// A dry run without the real keys: the keychain it would make and fill, and the profiles folder, without what
     /// App Store Connect would answer.
-    public func offlinePlan(in context: StepContext) -> StepPlan? {
+    package func offlinePlan(in context: StepContext) -> StepPlan? {
         let keychain = keychainPath(context)
         var effects: [PlannedEffect] = [.note("find (or with create: true make) the \(options.type.rawValue) certificate, bundle ids and profiles on App Store Connect")]
         effects += Self.plannedKeychainCommands(keychain)
@@ -315,7 +320,7 @@ public struct SigningSyncStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let synchronizer = try synchronizer(context)
         let result: SigningSynchronizer.Result
         do {
@@ -387,7 +392,7 @@ public struct SigningSyncStep: Step {
     }
 
     /// What was found, one line each: the certificate and each bundle id's profile, and the changes a sync would make.
-    public static func describe(_ assessment: SigningAssessment) -> [String] {
+    package static func describe(_ assessment: SigningAssessment) -> [String] {
         var lines: [String] = []
         if let certificate = assessment.certificate {
             lines.append(

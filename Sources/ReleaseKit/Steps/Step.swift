@@ -17,7 +17,7 @@ import Foundation
 ///   promises the outputs `run` will produce, so downstream steps can be verified in a dry run.
 /// - `run` does the work, only through `context` (processes, files, HTTP, clock, output), and returns outputs.
 ///   It must honour task cancellation (processes started through the context are killed on cancellation).
-public protocol Step: Sendable {
+package protocol Step: Sendable {
     /// Typed options decoded from `with`.
     associatedtype Options: StepOptions
 
@@ -58,16 +58,16 @@ public protocol Step: Sendable {
 }
 
 extension Step {
-    public func verify(in context: StepContext) async throws {}
-    public func offlinePlan(in context: StepContext) -> StepPlan? { nil }
-    public var isReadOnly: Bool { false }
-    public static var dynamicOutputs: Bool { false }
-    public static var shellScript: ShellScriptOption? { nil }
-    public static var exportTraits: ExportTraits { ExportTraits() }
+    package func verify(in context: StepContext) async throws {}
+    package func offlinePlan(in context: StepContext) -> StepPlan? { nil }
+    package var isReadOnly: Bool { false }
+    package static var dynamicOutputs: Bool { false }
+    package static var shellScript: ShellScriptOption? { nil }
+    package static var exportTraits: ExportTraits { ExportTraits() }
 
     /// Options (from the `Options` declarations), outputs and example, for `release steps`. Not a requirement, so
     /// a step cannot document options other than those it decodes.
-    public static var documentation: StepDocumentation {
+    package static var documentation: StepDocumentation {
         StepDocumentation(options: Options.optionDocumentation, outputs: outputs, dynamicOutputs: dynamicOutputs, example: example)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// `release steps`: every step kind with its options, outputs and example.
-public enum StepCatalog {
+package enum StepCatalog {
     /// Readable text for all kinds in `registry`.
-    public static func text(_ registry: StepRegistry) -> String {
+    package static func text(_ registry: StepRegistry) -> String {
         var out = ""
         for kind in registry.kinds {
             out += "\(kind.kind)\n  \(kind.summary)\n"
@@ -35,7 +35,7 @@ public enum StepCatalog {
     }
 
     /// A JSON array of every kind, for programs.
-    public static func json(_ registry: StepRegistry) -> [[String: Any]] {
+    package static func json(_ registry: StepRegistry) -> [[String: Any]] {
         registry.kinds.map { kind in
             [
                 "kind": kind.kind,

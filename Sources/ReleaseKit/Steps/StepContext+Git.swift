@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 extension StepContext {
     /// Runs a git command that changes something, logging it, and fails with its status when it fails.

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseApple
+import ReleaseSupport
 
 extension StepContext {
     /// The warning a dry run gives for an Apple tool this machine lacks.
@@ -18,7 +20,7 @@ extension StepContext {
     ///   - environment: the environment it would get (its `PATH` is searched); the context's when nil.
     ///   - purpose: said after "command not found: 'x'", such as "(xcode.archive runs on macOS with Xcode)".
     /// - Throws: ``StepError/failed(_:)`` "command not found: 'x'" when it must run here and cannot.
-    public func requireCommand(
+    package func requireCommand(
         _ command: String, directory: String? = nil, environment: [String: String]? = nil,
         purpose: String? = nil, reallyRuns: Bool = false
     ) throws {

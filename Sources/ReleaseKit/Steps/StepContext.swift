@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseHTTP
+import ReleaseSupport
 import Synchronization
 
 /// Everything a step may touch: its directory, environment, clock, processes and output.
@@ -6,46 +8,46 @@ import Synchronization
 /// Steps reach the world only through their context. That is what keeps dry runs honest (the engine decides
 /// whether `run` is called at all) and tests fast (a test builds a context around a temporary directory and
 /// records the events).
-public final class StepContext: Sendable {
+package final class StepContext: Sendable {
     /// The step's `id`.
-    public let stepID: String
+    package let stepID: String
     /// The step's kind.
-    public let kind: String
+    package let kind: String
     /// The folder relative paths are resolved against: the pipeline's working directory.
-    public let workingDirectory: String
+    package let workingDirectory: String
     /// The environment commands inherit (the process environment; secrets included, since commands need them).
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// Whether this is `--dry-run` (or `plan`): `run` will not be called.
-    public let isDryRun: Bool
+    package let isDryRun: Bool
     /// Whether this context serves preflight (`verify` and `plan` before anything runs).
-    public let isPreflight: Bool
+    package let isPreflight: Bool
     /// The run's clock, fixed once per run (`${now:…}` uses the same instant).
-    public let now: Date
+    package let now: Date
     /// Masks secrets in everything the step prints.
-    public let masker: SecretMasker
+    package let masker: SecretMasker
     /// Which attempt this is, from 1 (retries increase it).
-    public let attempt: Int
+    package let attempt: Int
     /// A scratch folder that lives as long as the run.
-    public let temporaryDirectory: String
+    package let temporaryDirectory: String
     /// Where each remote service is reached: the real endpoints, or local stand-ins (`--rehearse`).
-    public let endpoints: ServiceEndpoints
+    package let endpoints: ServiceEndpoints
     /// Undo actions for what steps change on the machine; the engine runs them at the end of the run.
-    public let teardowns: Teardowns
+    package let teardowns: Teardowns
     /// Absolute paths upstream steps promise to create, with the promising step's id.
-    public let promisedPaths: [String: String]
+    package let promisedPaths: [String: String]
     /// Absolute paths the pipeline's project generation (`project.generate`) writes in this run: files a step reading
     /// the project before then does not warn about (CocoaPods' `Pods/`).
-    public let generatedPaths: [String]
+    package let generatedPaths: [String]
     /// How the steps it follows went, for a ``RunReportingStep`` when it runs; nil otherwise.
-    public let run: RunStatus?
+    package let run: RunStatus?
     /// What is at a path (kind, size, listing, contents): the one way steps look at files.
-    public let files = LocalFiles()
+    package let files = LocalFiles()
     /// The values of secrets a dry run filled with placeholders (``RunOptions/placeholderSecrets``): a step that would
     /// send one to a remote service to read something (a dry run's real reads) can say it was not asked instead.
-    public let placeholderValues: Set<String>
+    package let placeholderValues: Set<String>
     private let sink: @Sendable (StepEvent) -> Void
 
-    public init(
+    package init(
         stepID: String,
         kind: String,
         workingDirectory: String,
@@ -86,30 +88,30 @@ public final class StepContext: Sendable {
     // MARK: Output
 
     /// Prints a line of the step's output (masked).
-    public func log(_ line: String, stream: OutputStreamKind = .stdout) {
+    package func log(_ line: String, stream: OutputStreamKind = .stdout) {
         sink(.log(masker.mask(line), stream))
     }
 
     /// Prints a warning (masked).
-    public func warn(_ message: String) {
+    package func warn(_ message: String) {
         sink(.warning(masker.mask(message)))
     }
 
     /// Reports progress of a long operation, in bytes unless `unit` says otherwise.
-    public func progress(done: Int64, total: Int64?, unit: ProgressUnit = .bytes) {
+    package func progress(done: Int64, total: Int64?, unit: ProgressUnit = .bytes) {
         sink(.progress(done: done, total: total, unit: unit))
     }
 
     // MARK: Files
 
     /// `path` made absolute against the working directory, with `~` expanded.
-    public func resolvePath(_ path: String) -> String {
+    package func resolvePath(_ path: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         return FilePath.absolute(expanded, in: workingDirectory)
     }
 
     /// Whether `path` exists, is promised by an upstream step (it, or a folder containing it), or is missing.
-    public func fileState(_ path: String) -> FileState {
+    package func fileState(_ path: String) -> FileState {
         let absolute = resolvePath(path)
         if files.exists(absolute) { return .exists }
         var candidate = absolute
@@ -123,7 +125,7 @@ public final class StepContext: Sendable {
     /// The absolute path of `path`, which must exist or be promised by an upstream step.
     /// - Throws: ``StepError/missingFile(path:option:)`` naming the option.
     @discardableResult
-    public func requireFile(_ path: String, option: String? = nil) throws -> String {
+    package func requireFile(_ path: String, option: String? = nil) throws -> String {
         if case .missing = fileState(path) {
             throw StepError.missingFile(path: resolvePath(path), option: option)
         }
@@ -132,7 +134,7 @@ public final class StepContext: Sendable {
 
     /// An ``Artifact`` (size and SHA-256) for a file the step produced, hashed off the cooperative pool.
     /// - Throws: ``StepError/missingFile(path:option:)`` when the file is not there.
-    public func artifact(_ path: String) async throws -> Artifact {
+    package func artifact(_ path: String) async throws -> Artifact {
         let absolute = resolvePath(path)
         do {
             return try await FileDigest.artifact(at: absolute)
@@ -147,20 +149,20 @@ public final class StepContext: Sendable {
 
     /// The base URL of an API service (`github`, `appstore`): a rehearsal's stand-in, else `configured`.
     /// - Throws: ``StepError/unavailable(_:)`` in a rehearsal without a stand-in for `service` (the step is skipped).
-    public func baseURL(_ service: Service, configured: String) throws -> String {
+    package func baseURL(_ service: Service, configured: String) throws -> String {
         try endpoints.baseURL(service, configured: configured)
     }
 
     /// The URL to call for a generic service (`http`, `slack`): `url`, or a rehearsal's stand-in for it.
     /// - Throws: ``StepError/unavailable(_:)`` in a rehearsal without a stand-in for `service` (the step is skipped).
-    public func url(_ service: Service, for url: String) throws -> String {
+    package func url(_ service: Service, for url: String) throws -> String {
         try endpoints.url(service, for: url)
     }
 
     /// An HTTP client for talking to `service`: the run's environment (CA bundle, proxies), retries logged in
     /// the step's output, and in a rehearsal, no host but the loopback. Steps never build their own, so a
     /// rehearsal reaches every request.
-    public func httpClient(for service: Service, _ configure: (inout HTTPClient.Configuration) -> Void = { _ in }) -> HTTPClient {
+    package func httpClient(for service: Service, _ configure: (inout HTTPClient.Configuration) -> Void = { _ in }) -> HTTPClient {
         var configuration = HTTPClient.Configuration(environment: environment) { [self] line in log(line) }
         configure(&configuration)
         // Checking before anything runs: a host that does not resolve is reported at once, not after 5 tries.
@@ -174,7 +176,7 @@ public final class StepContext: Sendable {
     /// Registers an undo for something this step changed on the machine. It runs at the end of the run,
     /// whatever its outcome (also after a failure or Ctrl-C), newest first, and is reported as it runs.
     /// - Parameter description: what it undoes, for the log: `delete keychain '/…/release-1234.keychain-db'`.
-    public func addTeardown(_ description: String, _ action: @escaping @Sendable () async throws -> Void) {
+    package func addTeardown(_ description: String, _ action: @escaping @Sendable () async throws -> Void) {
         teardowns.add(step: stepID, masker.mask(description), action)
     }
 
@@ -187,7 +189,7 @@ public final class StepContext: Sendable {
     /// judge a command by its output (`gate.command`). `input` is written to its standard input (else /dev/null).
     /// `onRawLine` receives the lines unmasked, for a step that parses them as documents (a plugin's JSON lines,
     /// which masking inside their syntax would break) and masks what it shows of them itself.
-    public func run(
+    package func run(
         _ arguments: [String],
         directory: String? = nil,
         environment extra: [String: String] = [:],
@@ -216,13 +218,13 @@ public final class StepContext: Sendable {
 
     /// Logs a command line as `run` does (secrets masked), for a step that runs it with `echo: false` and shows its
     /// output its own way (`xcode.archive` condenses xcodebuild's).
-    public func logCommand(_ arguments: [String]) {
+    package func logCommand(_ arguments: [String]) {
         sink(.command(masker.commandLine(arguments)))
     }
 
     /// Runs a read-only command quietly and returns its standard output without the trailing newline.
     /// - Throws: ``StepError/failed(_:)`` with the command and its status when it fails.
-    public func capture(_ arguments: [String], directory: String? = nil, environment extra: [String: String] = [:]) async throws -> String {
+    package func capture(_ arguments: [String], directory: String? = nil, environment extra: [String: String] = [:]) async throws -> String {
         let errors = ErrorLines()
         let request = ProcessRequest(
             arguments: arguments,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Errors a step reports. Messages are lower-case with the offending value in quotes.
-public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option value is wrong: `(option, message)`.
     case invalidOption(String, String)
     /// The step failed; the message says why.
@@ -27,7 +27,7 @@ public enum StepError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidOption(let option, let message): return "option '\(option)': \(message)"
         case .failed(let message): return message

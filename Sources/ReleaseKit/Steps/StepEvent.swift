@@ -1,7 +1,8 @@
 import Foundation
+import ReleaseSupport
 
 /// What a step tells the engine while it works.
-public enum StepEvent: Sendable, Equatable {
+package enum StepEvent: Sendable, Equatable {
     case command(String)
     case log(String, OutputStreamKind)
     case warning(String)

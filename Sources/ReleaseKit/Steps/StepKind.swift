@@ -1,26 +1,28 @@
+import ReleaseSupport
+
 /// A registered step kind with its typed `Options` erased: what `release steps` documents, the options type the
 /// pipeline loader decodes `with` into, and how to build the step from decoded options.
 ///
 /// Decoding itself (JSON, locations, `${…}` stand-ins) belongs to the pipeline layer
 /// (`StepKind+Decoding.swift` in Pipeline/), which uses this type; steps know nothing of JSON files.
-public struct StepKind: Sendable {
-    public let kind: String
-    public let summary: String
-    public let documentation: StepDocumentation
+package struct StepKind: Sendable {
+    package let kind: String
+    package let summary: String
+    package let documentation: StepDocumentation
     /// The step's `Options` type.
-    public let optionsType: any StepOptions.Type
+    package let optionsType: any StepOptions.Type
     /// For an external plugin kind: its description and executable. Its `with` is checked against the
     /// description's schema instead of being decoded into `optionsType`.
-    public let plugin: (description: PluginDescription, executable: String)?
+    package let plugin: (description: PluginDescription, executable: String)?
     /// Whether the kind reports on the run (``RunReportingStep``): scheduled like an `always` step.
-    public let reportsOnRun: Bool
+    package let reportsOnRun: Bool
     /// The options holding a shell script and its environment (``Step/shellScript``), if the kind has them.
-    public let shellScript: ShellScriptOption?
+    package let shellScript: ShellScriptOption?
     /// What `release export` needs to know about the kind (``Step/exportTraits``); a plugin states none.
-    public let exportTraits: ExportTraits
+    package let exportTraits: ExportTraits
     private let create: @Sendable (any StepOptions) throws -> any Step
 
-    public init<S: Step>(_ type: S.Type) {
+    package init<S: Step>(_ type: S.Type) {
         kind = S.kind
         summary = S.summary
         documentation = S.documentation
@@ -38,7 +40,7 @@ public struct StepKind: Sendable {
     }
 
     /// A kind served by the external plugin at `executable`.
-    public init(plugin description: PluginDescription, executable: String) {
+    package init(plugin description: PluginDescription, executable: String) {
         kind = description.kind
         summary = description.summary
         let required = description.options.properties.filter { description.options.required.contains($0.name) }
@@ -55,11 +57,11 @@ public struct StepKind: Sendable {
     }
 
     /// Where the kind comes from, for `release steps`: `built-in`, or the plugin's executable.
-    public var source: String { plugin?.executable ?? "built-in" }
+    package var source: String { plugin?.executable ?? "built-in" }
 
     /// Creates the step from decoded options.
     /// - Throws: ``StepError`` from the step's `init(options:)` when a value is wrong.
-    public func makeStep(_ options: any StepOptions) throws -> any Step {
+    package func makeStep(_ options: any StepOptions) throws -> any Step {
         try create(options)
     }
 }

@@ -2,11 +2,11 @@
 /// `@StepOption(help:)` declares a command-line option, so decoding and `release steps` read the same declaration.
 ///
 /// ```swift
-/// public struct Options: StepOptions {
-///     @StepOption(help: "files to list") public var files: PathListOption                  // required
-///     @StepOption(.path, help: "the file to write") public var output: String = "SHA256SUMS" // default
-///     @StepOption(.path, help: "where the manifest goes") public var manifest: String?       // optional
-///     public init() {}
+/// package struct Options: StepOptions {
+///     @StepOption(help: "files to list") package var files: PathListOption                  // required
+///     @StepOption(.path, help: "the file to write") package var output: String = "SHA256SUMS" // default
+///     @StepOption(.path, help: "where the manifest goes") package var manifest: String?       // optional
+///     package init() {}
 /// }
 /// ```
 ///
@@ -30,17 +30,17 @@
 /// - ``OptionsDecoder`` reads the declarations from `Options()` with `Mirror` (as swift-argument-parser reads
 ///   `Self()`): it maps property names to keys, records the keys asked for (any other key is unknown) and gives an
 ///   absent option its declared default. Other decoders see the Swift names and know no defaults.
-/// - A public options type spells out `public init() {}`, since a requirement of a public protocol needs a public
+/// - A package options type spells out `package init() {}`, since a requirement of a package protocol needs a package
 ///   witness. Code builds options from `Options()` (every option at its default) and assigns the ones it sets: no
 ///   memberwise initialiser restates the defaults.
 /// - Nested objects (an asset entry, a multipart form) are plain `Decodable` types conforming to ``OptionValue``,
 ///   which names their keys for `release steps`.
 @propertyWrapper
-public struct StepOption<Value: Decodable & Sendable>: Sendable {
+package struct StepOption<Value: Decodable & Sendable>: Sendable {
     /// In a declaration the default (nil for a required option); after decoding or assignment, the value.
     private var value: Value?
     /// The key given with `name:`; nil derives it from the property's name.
-    let name: String?
+    package let name: String?
     /// The type as `release steps` shows it.
     let type: String
     /// The words an ``OptionChoice`` accepts.
@@ -50,15 +50,15 @@ public struct StepOption<Value: Decodable & Sendable>: Sendable {
     /// One line for `release steps`.
     let help: String
     /// Whether the value is a path the step creates (``OptionFormat/output``).
-    let createsPath: Bool
+    package let createsPath: Bool
     /// The numbers accepted, for a ``NumericOptionValue``.
-    let range: OptionRange?
+    package let range: OptionRange?
     /// The numbers of a value to check against ``range``.
     let numbers: (@Sendable (Value) -> [Double])?
 
     /// The value. Reading a required option of a declaration (`Options()`) is a programming error: declarations
     /// are read for what they declare, values come from decoding.
-    public var wrappedValue: Value {
+    package var wrappedValue: Value {
         get {
             guard let value else { preconditionFailure("required option read from a declaration rather than decoded options") }
             return value
@@ -88,14 +88,14 @@ extension StepOption where Value: OptionValue {
     ///   - format: what the text is, when the value is text: a path, a glob, a regex.
     ///   - name: the key, when it is not the property's name in snake_case.
     ///   - help: one line for `release steps`.
-    public init(_ format: OptionFormat = .string, name: String? = nil, help: String) {
+    package init(_ format: OptionFormat = .string, name: String? = nil, help: String) {
         self.init(
             value: nil, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
             defaultText: nil, help: help, createsPath: format.createsPath)
     }
 
     /// An option with a default, the property's initial value.
-    public init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, help: String) {
+    package init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, help: String) {
         self.init(
             value: wrappedValue, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
             defaultText: wrappedValue.pipelineText, help: help, createsPath: format.createsPath)
@@ -104,14 +104,14 @@ extension StepOption where Value: OptionValue {
 
 extension StepOption where Value: NumericOptionValue {
     /// A required number option accepting `range`.
-    public init(name: String? = nil, range: ClosedRange<Double>, help: String) {
+    package init(name: String? = nil, range: ClosedRange<Double>, help: String) {
         self.init(
             value: nil, name: name, type: Value.optionTypeName(.string), allowedValues: nil, defaultText: nil, help: help,
             range: OptionRange(range), numbers: { $0.optionNumbers })
     }
 
     /// A number option with a default, the property's initial value, accepting `range`.
-    public init(wrappedValue: Value, name: String? = nil, range: ClosedRange<Double>, help: String) {
+    package init(wrappedValue: Value, name: String? = nil, range: ClosedRange<Double>, help: String) {
         self.init(
             value: wrappedValue, name: name, type: Value.optionTypeName(.string), allowedValues: nil,
             defaultText: wrappedValue.pipelineText, help: help, range: OptionRange(range), numbers: { $0.optionNumbers })
@@ -120,14 +120,14 @@ extension StepOption where Value: NumericOptionValue {
 
 extension StepOption {
     /// A number option that may be left out (`nil` then), accepting `range`.
-    public init<Wrapped: NumericOptionValue>(name: String? = nil, range: ClosedRange<Double>, help: String) where Value == Wrapped? {
+    package init<Wrapped: NumericOptionValue>(name: String? = nil, range: ClosedRange<Double>, help: String) where Value == Wrapped? {
         self.init(
             value: .some(nil), name: name, type: Wrapped.optionTypeName(.string), allowedValues: nil, defaultText: nil,
             help: help, range: OptionRange(range), numbers: { $0?.optionNumbers ?? [] })
     }
 
     /// An option that may be left out: `nil` then.
-    public init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
+    package init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
         self.init(
             value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
             defaultText: nil, help: help, createsPath: format.createsPath)
@@ -136,7 +136,7 @@ extension StepOption {
 
 extension StepOption: Decodable {
     /// Decodes the value; ``OptionsDecoder`` has already found its key and handles its absence.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init(
             value: try decoder.singleValueContainer().decode(Value.self), name: nil, type: "", allowedValues: nil,
             defaultText: nil, help: "")
@@ -145,13 +145,13 @@ extension StepOption: Decodable {
 
 extension StepOption: Equatable where Value: Equatable {
     /// Options are equal when their values are; declarations are not compared.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.value == rhs.value
     }
 }
 
 /// What ``OptionsDecoder`` and `release steps` read from a declared ``StepOption``, whatever its value type.
-protocol OptionDeclaration: Sendable {
+package protocol OptionDeclaration: Sendable {
     /// The key given with `name:`, if any.
     var name: String? { get }
     /// Whether a `with` object must have the option (the declaration has no value).
@@ -167,16 +167,16 @@ protocol OptionDeclaration: Sendable {
 }
 
 extension StepOption: OptionDeclaration {
-    var isRequired: Bool { value == nil }
+    package var isRequired: Bool { value == nil }
 
-    func documentation(key: String) -> StepDocumentation.Option {
+    package func documentation(key: String) -> StepDocumentation.Option {
         var option = StepDocumentation.Option(key, type, required: isRequired, defaultValue: defaultText, values: allowedValues, help)
         option.minimum = range?.minimum
         option.maximum = range?.maximum
         return option
     }
 
-    func numberOutsideRange(in decoded: Any) -> Double? {
+    package func numberOutsideRange(in decoded: Any) -> Double? {
         guard let range, let numbers, let decoded = decoded as? Self, let value = decoded.value else { return nil }
         return numbers(value).first { !range.contains($0) }
     }

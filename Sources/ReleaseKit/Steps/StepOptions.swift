@@ -1,20 +1,22 @@
+import ReleaseSupport
+
 /// A step's `with` object: a struct whose stored properties are all ``StepOption``s or ``StepOptionGroup``s (the rules
 /// are in `StepOption.swift` and `StepOptionGroup.swift`).
-public protocol StepOptions: Decodable, Sendable {
+package protocol StepOptions: Decodable, Sendable {
     /// The declaration: every option at its default, read with `Mirror` for decoding and for `release steps`.
     init()
 }
 
 /// One declared option: the Swift property, its key in `with`, and its declaration.
-struct DeclaredOption {
-    var property: String
-    var key: String
-    var declaration: any OptionDeclaration
+package struct DeclaredOption {
+    package var property: String
+    package var key: String
+    package var declaration: any OptionDeclaration
 }
 
 extension StepOptions {
     /// The declared options in declaration order, a group's (``StepOptionGroup``) in the group's place.
-    static var declaredOptions: [DeclaredOption] {
+    package static var declaredOptions: [DeclaredOption] {
         Self().storedOptions.map { property, declaration in
             DeclaredOption(property: property, key: declaration.name ?? snakeCase(property), declaration: declaration)
         }
@@ -33,7 +35,7 @@ extension StepOptions {
     }
 
     /// The options as `release steps` documents them, in declaration order.
-    public static var optionDocumentation: [StepDocumentation.Option] {
+    package static var optionDocumentation: [StepDocumentation.Option] {
         declaredOptions.map { $0.declaration.documentation(key: $0.key) }
     }
 }
@@ -60,7 +62,7 @@ extension StepOptions {
     /// Throws for the first number outside its option's declared range, so options built in code are held to the
     /// declarations decoding checks (decoding has already rejected such a number in a pipeline, with its line).
     /// - Throws: ``StepError/invalidOption(_:_:)``.
-    public func checkRanges() throws(StepError) {
+    package func checkRanges() throws(StepError) {
         // `Self()` and `self` have the same stored properties, so their options pair up in order.
         for (option, value) in zip(Self.declaredOptions, storedOptions) {
             guard let range = option.declaration.range, let number = option.declaration.numberOutsideRange(in: value.option) else { continue }

@@ -1,14 +1,16 @@
-/// What a step produced: named typed values and file artifacts.
-public struct StepOutputs: Sendable, Equatable {
-    public var values: [String: OutputValue]
-    public var artifacts: [Artifact]
+import ReleaseSupport
 
-    public init(_ values: [String: OutputValue] = [:], artifacts: [Artifact] = []) {
+/// What a step produced: named typed values and file artifacts.
+package struct StepOutputs: Sendable, Equatable {
+    package var values: [String: OutputValue]
+    package var artifacts: [Artifact]
+
+    package init(_ values: [String: OutputValue] = [:], artifacts: [Artifact] = []) {
         self.values = values
         self.artifacts = artifacts
     }
 
-    public subscript(key: String) -> OutputValue? {
+    package subscript(key: String) -> OutputValue? {
         get { values[key] }
         set { values[key] = newValue }
     }

@@ -1,11 +1,11 @@
 /// What `plan` returns: the effects `run` would have and the outputs it promises.
-public struct StepPlan: Sendable, Equatable {
-    public var effects: [PlannedEffect]
+package struct StepPlan: Sendable, Equatable {
+    package var effects: [PlannedEffect]
     /// Promised outputs: the values `run` will produce, where they can be known in advance (paths it will
     /// create, the version it will write). Downstream steps are resolved and verified against them.
-    public var outputs: StepOutputs
+    package var outputs: StepOutputs
 
-    public init(effects: [PlannedEffect] = [], outputs: StepOutputs = StepOutputs()) {
+    package init(effects: [PlannedEffect] = [], outputs: StepOutputs = StepOutputs()) {
         self.effects = effects
         self.outputs = outputs
     }

@@ -1,13 +1,13 @@
 /// The step kinds a pipeline may use: an explicit list, so what exists is visible in one place.
-public struct StepRegistry: Sendable {
+package struct StepRegistry: Sendable {
     /// Why a registry cannot be built.
-    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         /// Two step types claim the same kind; which one a pipeline means would be a guess.
         case duplicateKind(String)
         /// An external plugin claims a kind that is already registered: `(kind, plugin executable, other source)`.
         case pluginClash(String, String, String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .duplicateKind(let kind): return "step kind '\(kind)' is registered twice"
             case .pluginClash(let kind, let executable, let other):
@@ -16,19 +16,19 @@ public struct StepRegistry: Sendable {
         }
     }
 
-    public let kinds: [StepKind]
+    package let kinds: [StepKind]
     private let index: [String: StepKind]
 
     /// Registers `types`, in order.
     /// - Throws: ``Error/duplicateKind(_:)`` when two types have the same kind.
-    public init(_ types: [any Step.Type]) throws(Error) {
+    package init(_ types: [any Step.Type]) throws(Error) {
         try self.init(kinds: types.map { StepKind($0) })
     }
 
     /// Registers `kinds`, in order (built-in kinds first, then plugins).
     /// - Throws: ``Error/pluginClash(_:_:_:)`` when a plugin kind is already registered, else
     ///   ``Error/duplicateKind(_:)``.
-    public init(kinds list: [StepKind]) throws(Error) {
+    package init(kinds list: [StepKind]) throws(Error) {
         var kinds: [StepKind] = []
         var index: [String: StepKind] = [:]
         for kind in list {
@@ -43,14 +43,14 @@ public struct StepRegistry: Sendable {
         self.index = index
     }
 
-    public subscript(kind: String) -> StepKind? { index[kind] }
+    package subscript(kind: String) -> StepKind? { index[kind] }
 
-    public var names: [String] { kinds.map(\.kind) }
+    package var names: [String] { kinds.map(\.kind) }
 
     /// Every built-in step kind.
     /// - Throws: ``Error/duplicateKind(_:)`` when two built-in steps share a kind: a bug (the test suite builds
     ///   this registry), reported as such rather than crashing.
-    public static var builtIn: StepRegistry {
+    package static var builtIn: StepRegistry {
         get throws(Error) { try builtInRegistry.get() }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseApple
+import ReleaseSupport
 
 /// A temporary keychain for one run, what `signing.keychain` and `signing.sync` share: created with a random
 /// password (masked, never printed), settings without a lock timeout, unlocked; then, once the caller imported its

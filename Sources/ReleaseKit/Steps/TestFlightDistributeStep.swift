@@ -1,48 +1,49 @@
 import Foundation
+import ReleaseAppStoreConnect
 
 /// `testflight.distribute`: gets an uploaded build to testers. Waits for processing, sets the what-to-test text per
 /// locale, optionally answers export compliance, adds the build to beta groups by name, and optionally submits it for
 /// beta review (needed before external groups see it). Each action converges: a re-run changes nothing. See
 /// ``TestFlightDistributor``.
-public struct TestFlightDistributeStep: Step {
-    public struct Options: StepOptions {
+package struct TestFlightDistributeStep: Step {
+    package struct Options: StepOptions {
         @StepOption(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
-        public var bundleID: String
+        package var bundleID: String
         @StepOption(help: "the marketing version, e.g. ${steps.upload.outputs.version}")
-        public var version: String
+        package var version: String
         @StepOption(help: "the build number, e.g. ${steps.upload.outputs.build}")
-        public var build: String
+        package var build: String
         @StepOption(help: "the build's id when known (appstore.upload's build_id); else found by version and build")
-        public var buildID: String?
+        package var buildID: String?
         @StepOption(help: "what to test: text for en-US, or {locale: text}; at most 4,000 characters each")
-        public var whatToTest: WhatToTest?
+        package var whatToTest: WhatToTest?
         @StepOption(help: "beta groups to add the build to, by name")
-        public var groups: [String] = []
+        package var groups: [String] = []
         @StepOption(help: "submit the build for beta review (external groups need it)")
-        public var submitForReview: Bool = false
+        package var submitForReview: Bool = false
         @StepOption(help: "answer export compliance: does the app use non-exempt encryption")
-        public var usesNonExemptEncryption: Bool?
+        package var usesNonExemptEncryption: Bool?
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
         @StepOption(
             help:
                 "how long to wait for the build's processing: processed (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
         )
-        public var wait: WaitBudget = .state("processed")
+        package var wait: WaitBudget = .state("processed")
         @StepOptionGroup
-        public var waiting: AppStoreConnectPollingOptions
+        package var waiting: AppStoreConnectPollingOptions
         @StepOptionGroup
-        public var appStoreConnect: AppStoreConnectOptions
+        package var appStoreConnect: AppStoreConnectOptions
 
-        public init() {}
+        package init() {}
     }
 
     /// `what_to_test`: one text (for `en-US`) or text per locale.
-    public enum WhatToTest: OptionValue, Equatable {
+    package enum WhatToTest: OptionValue, Equatable {
         case text(String)
         case locales([String: String])
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let text = try? container.decode(String.self) {
                 self = .text(text)
@@ -59,21 +60,21 @@ public struct TestFlightDistributeStep: Step {
             }
         }
 
-        public static func optionTypeName(_ format: OptionFormat) -> String { "string | {string: string}" }
+        package static func optionTypeName(_ format: OptionFormat) -> String { "string | {string: string}" }
     }
 
     /// TestFlight's limit on what-to-test text.
     static let maximumWhatToTest = 4000
 
-    public static let kind = "testflight.distribute"
-    public static let exportTraits = ExportTraits(waitsOnApple: true)
-    public static let summary = "Get an uploaded build to TestFlight testers: what-to-test per locale, beta groups by name, optional beta review; a re-run changes nothing"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let kind = "testflight.distribute"
+    package static let exportTraits = ExportTraits(waitsOnApple: true)
+    package static let summary = "Get an uploaded build to TestFlight testers: what-to-test per locale, beta groups by name, optional beta review; a re-run changes nothing"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("build_id", "string", "the builds resource's id"),
         .init("changed", "list", "what this run changed"),
         .init("external_state", "string", "the build's external testing state after a beta review submission (empty otherwise)"),
     ]
-    public static let example = """
+    package static let example = """
         {"id": "testflight", "uses": "testflight.distribute", "needs": ["upload"],
          "with": {"bundle_id": "${steps.upload.outputs.bundle_id}", "version": "${steps.upload.outputs.version}",
                   "build": "${steps.upload.outputs.build}", "build_id": "${steps.upload.outputs.build_id}",
@@ -81,10 +82,10 @@ public struct TestFlightDistributeStep: Step {
                   \(AppStoreConnectOptions.example)}}
         """
 
-    public let options: Options
+    package let options: Options
     let access: AppStoreConnectAccess
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         try options.checkRanges()
         try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
         for (locale, text) in options.whatToTest?.byLocale ?? [:] {
@@ -99,11 +100,11 @@ public struct TestFlightDistributeStep: Step {
         self.options = options
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try access.parsedKey(in: context)
     }
 
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let api = try access.apiURL(in: context)
         let what = "\(options.bundleID) \(options.version) (\(options.build))"
         var effects: [PlannedEffect] = [
@@ -127,7 +128,7 @@ public struct TestFlightDistributeStep: Step {
         return StepPlan(effects: effects, outputs: StepOutputs(["build_id": .string(options.buildID ?? ""), "changed": .list([]), "external_state": .string("")]))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
         let distributor = TestFlightDistributor(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
         var request = TestFlightDistributor.Request(

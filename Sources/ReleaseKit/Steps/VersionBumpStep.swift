@@ -1,56 +1,58 @@
 import Foundation
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `version.bump`: write the next version and build number where the project defines them.
-public struct VersionBumpStep: Step {
+package struct VersionBumpStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
-        public var project: String?
+        package var project: String?
         @StepOption(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
-        public var file: String?
+        package var file: String?
         @StepOption(help: "the part to increment, 'build' for only the build number; this or 'version' is required")
-        public var part: Part?
+        package var part: Part?
         @StepOption(help: "an explicit version such as 3.1.0, 3.1 or 7.1.3b5")
-        public var version: String?
+        package var version: String?
         @StepOption(help: "increment, git-count, timestamp, keep, env:NAME or a number such as 4321")
-        public var build: String = "increment"
+        package var build: String = "increment"
         @StepOption(help: "bump only these targets and what shares their definitions (default: the app and every target in step with it; extensions follow their app)")
-        public var targets: [String] = []
+        package var targets: [String] = []
         @StepOption(
             help:
                 "the app target being released (default: the project's main app): it, what it embeds and the targets in step with it on its platform move; apps of other platforms keep their versions"
         )
-        public var app: String?
+        package var app: String?
         @StepOption(
             help:
                 "keep this release's bump when the checkout already carries it (an uncommitted bump, or HEAD's bump commit), so the same commit run again is the same build; false bumps on every run"
         )
-        public var converge: Bool = true
+        package var converge: Bool = true
         @StepOption(help: "allow a 'version' below the project's (refused otherwise: a release never goes back)")
-        public var allowDowngrade: Bool = false
+        package var allowDowngrade: Bool = false
         @StepOption(help: "count the build numbers tag names carry (v3.0.0-4147, testers/3.0.0-4147): a new build is above every one")
-        public var tags: Bool = true
+        package var tags: Bool = true
         @StepOption(
             help:
                 "the app's bundle id: with key_id, issuer_id and key, a new build is above every build App Store Connect has for the app, and a build it already has is recognised (output 'shipped')"
         )
-        public var bundleID: String?
+        package var bundleID: String?
         @StepOption(help: "App Store Connect API key ID (with bundle_id), e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
-        public var keyID: String?
+        package var keyID: String?
         @StepOption(help: "App Store Connect API issuer ID (with bundle_id), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
-        public var issuerID: String?
+        package var issuerID: String?
         @StepOption(help: "the API key's .p8 PEM text (with bundle_id), normally ${secrets.APP_STORE_CONNECT_KEY}")
-        public var key: String?
+        package var key: String?
         @StepOption(help: "the App Store Connect API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
-        public var api: String?
+        package var api: String?
         @StepOption(help: "App Store Connect's platform of the app: IOS, MAC_OS, TV_OS or VISION_OS")
-        public var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
 
-        public init() {}
+        package init() {}
     }
 
     /// The part of the version to increment.
-    public enum Part: String, OptionChoice {
+    package enum Part: String, OptionChoice {
         /// X in X.Y.Z; Y and Z restart at 0.
         case major
         /// Y in X.Y.Z; Z restarts at 0.
@@ -62,12 +64,12 @@ public struct VersionBumpStep: Step {
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "version.bump"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let kind = "version.bump"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
-    public static let summary = "Write the next version and build number where the Xcode project (or VERSION file) defines them"
+    package static let summary = "Write the next version and build number where the Xcode project (or VERSION file) defines them"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("version", "string", "the version after the bump"),
         .init("build", "string", "the build number after the bump"),
         .init("previous_version", "string", "the version before"),
@@ -77,19 +79,19 @@ public struct VersionBumpStep: Step {
         .init("build_id", "string", "App Store Connect's id of that build (empty when not shipped, or still processing)"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         {"id": "bump", "uses": "version.bump", "with": {"project": ".", "part": "patch", "build": "increment"}}
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
     let choice: VersionChoice
     let strategy: BuildNumberStrategy
     /// App Store Connect, when `bundle_id` names the app.
     let access: AppStoreConnectAccess?
 
     /// Creates a value from its parts.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")
         }
@@ -291,12 +293,12 @@ public struct VersionBumpStep: Step {
         ])
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try await makePlan(context)
     }
 
     /// The files `run` would write; the warnings `run` would give are given too, so a dry run shows them.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let prepared = try await prepare(context)
         for warning in prepared.warnings { context.warn(warning) }
         let notes = prepared.notes.map(PlannedEffect.note)
@@ -309,7 +311,7 @@ public struct VersionBumpStep: Step {
         return StepPlan(effects: notes + effects, outputs: outputs(prepared.plan))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let prepared = try await prepare(context)
         for warning in prepared.warnings { context.warn(warning) }
         for note in prepared.notes { context.log(note) }

@@ -1,43 +1,44 @@
 import Foundation
+import ReleaseVersioning
 
 /// `version.read`: what version the project is at (Xcode project or version file).
-public struct VersionReadStep: Step {
+package struct VersionReadStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions {
+    package struct Options: StepOptions {
         @StepOption(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
-        public var project: String?
+        package var project: String?
         @StepOption(.path, help: "a file holding a single version (a VERSION file) instead of an Xcode project")
-        public var file: String?
+        package var file: String?
         @StepOption(help: "the target whose version is output (default: the app nothing embeds)")
-        public var target: String?
+        package var target: String?
         @StepOption(help: "the configuration whose version is output (default: the target's default, usually Release)")
-        public var configuration: String?
+        package var configuration: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "version.read"
-    public static let exportTraits = ExportTraits(runner: .anywhere)
+    package static let kind = "version.read"
+    package static let exportTraits = ExportTraits(runner: .anywhere)
     /// One line for `release steps`.
-    public static let summary = "Read the project's version and build number per target and configuration"
+    package static let summary = "Read the project's version and build number per target and configuration"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("version", "string", "the marketing version (CFBundleShortVersionString)"),
         .init("build", "string", "the build number (CFBundleVersion)"),
         .init("targets", "list", "every target and configuration as 'Target (Configuration): version (build)'"),
         .init("project", "path", "the project or version file that was read"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         {"id": "current", "uses": "version.read", "with": {"project": "Demo.xcodeproj", "configuration": "Release"}}
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// Creates a value from its parts.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if options.project != nil, options.file != nil {
             throw StepError.invalidOption("file", "set 'project' or 'file', not both")
         }
@@ -87,21 +88,21 @@ public struct VersionReadStep: Step {
         ])
     }
 
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         _ = try read(context)
     }
 
     /// It only reads, so dry runs really run it.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     /// The outputs `run` would give, and its warnings, so a dry run shows them.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let (versions, entry) = try read(context)
         for line in versions.report.disagreements { context.warn(line) }
         return StepPlan(outputs: outputs(versions, entry, context: context))
     }
 
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let (versions, entry) = try read(context)
         for line in versions.report.disagreements { context.warn(line) }
         return outputs(versions, entry, context: context)

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseVersioning
 
 /// `gate.versions`: rejects the release when the project's versions are not ready for App Store Connect.
 ///
@@ -17,51 +18,51 @@ import Foundation
 /// regular expression (or the whole match), else the digits right after the version and one `-`, `+` or `_`
 /// (`v3.0.0-4321_…` and `v3.0.0+4321` → `4321`; `v3.0.0-beta1` carries none). Versions and builds compare
 /// numerically, component by component.
-public struct VersionsGateStep: Step {
+package struct VersionsGateStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the .xcodeproj or a folder holding one (default: the working directory)")
-        public var project: String?
+        package var project: String?
         @StepOption(.path, help: "a VERSION file instead of an Xcode project")
-        public var file: String?
+        package var file: String?
         @StepOption(help: "the build configuration to check (default Release)")
-        public var configuration: String?
+        package var configuration: String?
         @StepOption(.glob, help: "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each")
-        public var tagPattern: String?
+        package var tagPattern: String?
         @StepOption(.regex, help: "where a tag carries its build number (first capture group); default: digits right after the version and '-', '+' or '_'")
-        public var buildPattern: String?
+        package var buildPattern: String?
         @StepOption(help: "the version the project must be at, e.g. ${steps.bump.outputs.version}")
-        public var expectedVersion: String?
+        package var expectedVersion: String?
         @StepOption(help: "the build number the project must be at, e.g. ${steps.bump.outputs.build}")
-        public var expectedBuild: String?
+        package var expectedBuild: String?
         @StepOption(.path, help: "the git repository holding the tags (default: the working directory)")
-        public var directory: String?
+        package var directory: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "gate.versions"
+    package static let kind = "gate.versions"
     /// One line for `release steps`.
-    public static let summary = "Reject the release when app targets disagree on versions, or the version is malformed or not above the last release tag"
+    package static let summary = "Reject the release when app targets disagree on versions, or the version is malformed or not above the last release tag"
     /// The outputs, for `release steps`.
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let outputs: [StepDocumentation.Output] = [
         .init("version", "string", "the app's marketing version"),
         .init("build", "string", "the app's build number"),
         .init("latest_tag", "string", "the greatest release tag found (empty when none)"),
     ]
     /// A complete step object, for `release steps`.
-    public static let example = """
+    package static let example = """
         { "id": "check-versions", "uses": "gate.versions", "gate": true, "needs": ["bump"],
           "with": { "project": "Demo.xcodeproj", "configuration": "Release", "tag_pattern": "v*",
                     "expected_version": "${steps.bump.outputs.version}" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for conflicting sources, an empty pattern, or a bad regex.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if options.project != nil, options.file != nil { throw StepError.invalidOption("file", "set 'project' or 'file', not both") }
         if options.file != nil, options.configuration != nil {
             throw StepError.invalidOption("configuration", "a version file has no configurations")
@@ -80,7 +81,7 @@ public struct VersionsGateStep: Step {
     }
 
     /// See ``documentation``.
-    public var isReadOnly: Bool { true }
+    package var isReadOnly: Bool { true }
 
     private var configuration: String { options.configuration ?? "Release" }
 
@@ -93,21 +94,21 @@ public struct VersionsGateStep: Step {
     }
 
     /// Read-only checks: inputs exist or are promised.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let project = options.project { try context.requireFile(project, option: "project") }
         if let file = options.file { try context.requireFile(file, option: "file") }
         if options.tagPattern != nil { try await context.requireGitRepository(options.directory) }
     }
 
     /// What `run` would do, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         var checks = ["app targets agree on version and build in \(options.file == nil ? configuration : "the version file")", "the version is well formed"]
         if let pattern = options.tagPattern { checks.append("the version and build are greater than those of tags '\(pattern)'") }
         return StepPlan(effects: [.note("check that " + checks.joined(separator: ", "))])
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         let report = try read(context)
         let entries = try configurationEntries(report)
         let apps = entries.filter { entry in

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// `wait` of the steps that wait on Apple (`appstore.upload`, `testflight.distribute`, `appstore.submit`): how long
 /// this run may hold its runner for App Store Connect (DESIGN §5).
@@ -12,17 +13,17 @@ import Foundation
 ///   `until-done` elsewhere (a laptop).
 ///
 /// A duration or `until-done` waits for the step's last state (`processed` for an upload).
-public enum WaitBudget: OptionValue, Equatable, Sendable {
+package enum WaitBudget: OptionValue, Equatable, Sendable {
     case state(String)
     case duration(Double)
     case untilDone
 
     /// The default budget in CI: long enough for a small build's processing, short against a macOS minute's price.
-    public static let defaultInCI: Double = 300
+    package static let defaultInCI: Double = 300
     /// The longest duration accepted: a week, as `wait_timeout`.
     static let longest: Double = 604_800
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         self = Self.parse(text)
     }
@@ -45,7 +46,7 @@ public enum WaitBudget: OptionValue, Equatable, Sendable {
     }
 
     /// The named state waited for, when one is named.
-    public var namedState: String? {
+    package var namedState: String? {
         if case .state(let name) = self { return name }
         return nil
     }
@@ -82,9 +83,9 @@ public enum WaitBudget: OptionValue, Equatable, Sendable {
         return "at most \(DurationFormat.string(seconds: seconds)), then the step ends waiting (not failed)"
     }
 
-    public static func optionTypeName(_ format: OptionFormat) -> String { "string" }
+    package static func optionTypeName(_ format: OptionFormat) -> String { "string" }
 
-    public var pipelineText: String? {
+    package var pipelineText: String? {
         switch self {
         case .state(let name): return name.pipelineText
         case .duration(let seconds):

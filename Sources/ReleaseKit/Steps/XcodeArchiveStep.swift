@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseApple
+import ReleaseSupport
 import Synchronization
 
 /// `xcode.archive`: `xcodebuild archive` from typed options, what fastlane's `gym` does for the build half.
@@ -7,50 +9,50 @@ import Synchronization
 /// linked and signed, warnings, errors: ``XcodebuildLogCondenser``); on GitHub Actions each warning and error also
 /// becomes an annotation (`::error file=…,line=…`) as it is printed. The full raw output goes to a log file kept as
 /// an artifact. xcodebuild's own exit status decides: a non-zero one fails the step with that status.
-public struct XcodeArchiveStep: Step {
+package struct XcodeArchiveStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the .xcodeproj to build (or give 'workspace')")
-        public var project: String?
+        package var project: String?
         @StepOption(.path, help: "the .xcworkspace to build (or give 'project')")
-        public var workspace: String?
+        package var workspace: String?
         @StepOption(help: "the scheme to archive")
-        public var scheme: String
+        package var scheme: String
         @StepOption(help: "the build configuration")
-        public var configuration: String = "Release"
+        package var configuration: String = "Release"
         @StepOption(help: "xcodebuild's -destination")
-        public var destination: String = "generic/platform=iOS"
+        package var destination: String = "generic/platform=iOS"
         @StepOption(.output, help: "the .xcarchive to write")
-        public var archivePath: String
+        package var archivePath: String
         @StepOption(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
-        public var derivedDataPath: String?
+        package var derivedDataPath: String?
         @StepOption(.path, help: "xcodebuild's -resultBundlePath (none when absent)")
-        public var resultBundlePath: String?
+        package var resultBundlePath: String?
         @StepOption(.path, help: "an .xcconfig whose settings override the project's (-xcconfig)")
-        public var xcconfig: String?
+        package var xcconfig: String?
         @StepOption(help: "build settings passed as KEY=VALUE, e.g. {\"CODE_SIGN_STYLE\": \"Manual\"}")
-        public var buildSettings: [String: String] = [:]
+        package var buildSettings: [String: String] = [:]
         @StepOption(help: "let xcodebuild create and update profiles with the account signed in to Xcode (-allowProvisioningUpdates)")
-        public var allowProvisioningUpdates: Bool = false
+        package var allowProvisioningUpdates: Bool = false
         @StepOptionGroup
-        public var authentication: XcodeAuthenticationOptions
+        package var authentication: XcodeAuthenticationOptions
         @StepOption(.path, help: "the full xcodebuild log (default: next to the archive, <name>.xcodebuild.log)")
-        public var log: String?
+        package var log: String?
         @StepOption(
             help:
                 "the Xcode to run, as .xcode-version pins it (16.2, or 16 for any 16.x): the selected one when it is that version, else an installed one through DEVELOPER_DIR; preflight fails naming the installed ones when none is"
         )
-        public var xcodeVersion: String?
+        package var xcodeVersion: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "xcode.archive"
-    public static let exportTraits = ExportTraits(runner: .macOS("Xcode"))
+    package static let kind = "xcode.archive"
+    package static let exportTraits = ExportTraits(runner: .macOS("Xcode"))
     /// One line for `release steps`.
-    public static let summary = "xcodebuild archive from typed options: condensed live output, errors as annotations, full log kept, exit status kept"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "xcodebuild archive from typed options: condensed live output, errors as annotations, full log kept, exit status kept"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the .xcarchive"),
         .init("archive", "path", "the .xcarchive (same as path)"),
         .init("app", "path", "the .app inside it (Products/Applications)"),
@@ -58,17 +60,17 @@ public struct XcodeArchiveStep: Step {
         .init("log", "path", "the full xcodebuild output (also an artifact)"),
         .init("warnings", "number", "how many warnings xcodebuild printed"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "archive", "uses": "xcode.archive", "needs": ["keychain", "profiles"], "when": {"os": "macos"},
           "with": { "project": "Demo.xcodeproj", "scheme": "Demo", "configuration": "Release",
                     "archive_path": "build/Demo.xcarchive", "build_settings": {"CODE_SIGN_STYLE": "Manual"} } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` unless exactly one of project and workspace is given, or for empty values.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         switch (options.project, options.workspace) {
         case (nil, nil): throw StepError.invalidOption("project", "give 'project' or 'workspace'")
         case (.some, .some): throw StepError.invalidOption("workspace", "give 'project' or 'workspace', not both")
@@ -124,7 +126,7 @@ public struct XcodeArchiveStep: Step {
 
     /// Read-only checks: the project or workspace exists and xcodebuild can be run (in a dry run without Xcode, a
     /// warning: the command is still shown).
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         if let project = options.project { try context.requireFile(project, option: "project") }
         if let workspace = options.workspace { try context.requireFile(workspace, option: "workspace") }
         if let xcconfig = options.xcconfig { try context.requireFile(xcconfig, option: "xcconfig") }
@@ -134,7 +136,7 @@ public struct XcodeArchiveStep: Step {
     }
 
     /// The command `run` would run and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         StepPlan(
             effects: [
                 .command(argv: command(context).arguments, directory: nil),
@@ -144,7 +146,7 @@ public struct XcodeArchiveStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         var developer: [String: String] = [:]
         if let wanted = options.xcodeVersion { developer = try await XcodeSelection.environment(for: wanted, in: context) }
         let arguments = command(context, authentication: try authentication?.install(in: context)).arguments

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// `xcodebuild`'s App Store Connect API key options (`-authenticationKeyPath`, `-authenticationKeyID`,
 /// `-authenticationKeyIssuerID`), for Xcode-managed signing on a CI Mac that has no Apple ID signed in: with

@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseApple
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `xcode.export`: `xcodebuild -exportArchive` with an ExportOptions.plist written from typed options, what fastlane's
 /// `gym` does for the export half.
@@ -10,57 +13,57 @@ import Foundation
 /// `signing.profile` installed, `${steps.profiles.outputs.paths}`, which is the default when neither is given and
 /// signing is not automatic: see ``PipelineLoader/defaultExportProfiles(_:)``): a profile of the type the method signs with, an
 /// exact application identifier preferred to a wildcard; two that fit equally are an error naming them. `manageAppVersionAndBuildNumber` is always false: the release decided them.
-public struct XcodeExportStep: Step {
+package struct XcodeExportStep: Step {
     /// The step's `with` object.
-    public struct Options: StepOptions, Equatable {
+    package struct Options: StepOptions, Equatable {
         @StepOption(.path, help: "the .xcarchive to export")
-        public var archive: String
+        package var archive: String
         @StepOption(help: "how to export; old and new Xcode names are both accepted")
-        public var method: ExportMethod
+        package var method: ExportMethod
         @StepOption(.output, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
-        public var exportPath: String
+        package var exportPath: String
         @StepOption(help: "teamID (default: the profiles' team)")
-        public var teamID: String?
+        package var teamID: String?
         @StepOption(help: "signingStyle (default: manual when profiles are known, else automatic)")
-        public var signingStyle: SigningStyle?
+        package var signingStyle: SigningStyle?
         @StepOption(help: "bundle identifier → profile name or UUID, written as they are")
-        public var provisioningProfiles: [String: String] = [:]
+        package var provisioningProfiles: [String: String] = [:]
         @StepOption(
             help:
                 "installed profiles to map the archive's bundle identifiers to, e.g. ${steps.profiles.outputs.paths} (default, without provisioning_profiles or automatic signing: the paths of the pipeline's signing.profile steps)"
         )
-        public var profiles: PathListOption?
+        package var profiles: PathListOption?
         @StepOption(help: "signingCertificate, e.g. 'Apple Distribution' or a SHA-1")
-        public var signingCertificate: String?
+        package var signingCertificate: String?
         @StepOption(help: "uploadSymbols (App Store exports)")
-        public var uploadSymbols: Bool = true
+        package var uploadSymbols: Bool = true
         @StepOption(help: "let xcodebuild update profiles (-allowProvisioningUpdates)")
-        public var allowProvisioningUpdates: Bool = false
+        package var allowProvisioningUpdates: Bool = false
         @StepOptionGroup
-        public var authentication: XcodeAuthenticationOptions
+        package var authentication: XcodeAuthenticationOptions
         @StepOption(.path, help: "where ExportOptions.plist is written (default: <export_path>/ExportOptions.plist)")
-        public var optionsPlist: String?
+        package var optionsPlist: String?
         @StepOption(
             help:
                 "the Xcode to run, as .xcode-version pins it (16.2, or 16 for any 16.x): the selected one when it is that version, else an installed one through DEVELOPER_DIR; preflight fails naming the installed ones when none is"
         )
-        public var xcodeVersion: String?
+        package var xcodeVersion: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// ExportOptions' `signingStyle`.
-    public enum SigningStyle: String, OptionChoice, Equatable {
+    package enum SigningStyle: String, OptionChoice, Equatable {
         case manual
         case automatic
     }
 
     /// The stable kind pipelines use in `uses`.
-    public static let kind = "xcode.export"
-    public static let exportTraits = ExportTraits(runner: .macOS("Xcode"))
+    package static let kind = "xcode.export"
+    package static let exportTraits = ExportTraits(runner: .macOS("Xcode"))
     /// One line for `release steps`.
-    public static let summary = "xcodebuild -exportArchive with an ExportOptions.plist from typed options (old and new method names); outputs the .ipa"
-    public static let outputs: [StepDocumentation.Output] = [
+    package static let summary = "xcodebuild -exportArchive with an ExportOptions.plist from typed options (old and new method names); outputs the .ipa"
+    package static let outputs: [StepDocumentation.Output] = [
         .init("path", "path", "the .ipa (also an artifact)"),
         .init("ipa", "path", "the .ipa (same as path)"),
         .init("options_plist", "path", "the ExportOptions.plist written"),
@@ -69,17 +72,17 @@ public struct XcodeExportStep: Step {
             "AppStoreInfo.plist, which App Store exports ask Xcode for (generateAppStoreInformation) and appstore.upload attaches; empty for other methods"),
         .init("method", "string", "the method as written for the installed Xcode"),
     ]
-    public static let example = """
+    package static let example = """
         { "id": "export", "uses": "xcode.export", "when": {"os": "macos"},
           "with": { "archive": "${steps.archive.outputs.path}", "method": "app-store-connect", "export_path": "build/export",
                     "profiles": "${steps.profiles.outputs.paths}" } }
         """
 
     /// The decoded options.
-    public let options: Options
+    package let options: Options
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for empty paths.
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         if options.archive.isEmpty { throw StepError.invalidOption("archive", "must not be empty") }
         if options.exportPath.isEmpty { throw StepError.invalidOption("export_path", "must not be empty") }
         if options.exportPath.hasSuffix(".ipa") {
@@ -191,7 +194,7 @@ public struct XcodeExportStep: Step {
     }
 
     /// Read-only checks: the archive exists (or is promised) and xcodebuild can be run.
-    public func verify(in context: StepContext) async throws {
+    package func verify(in context: StepContext) async throws {
         try context.requireFile(options.archive, option: "archive")
         try context.requireCommand("xcodebuild", purpose: "xcode.export runs on macOS with Xcode")
         _ = try exportOptions(context)
@@ -199,7 +202,7 @@ public struct XcodeExportStep: Step {
     }
 
     /// The plist and command `run` would write and run, and the outputs it promises.
-    public func plan(in context: StepContext) async throws -> StepPlan {
+    package func plan(in context: StepContext) async throws -> StepPlan {
         let exportOptions = try exportOptions(context)
         let profiles = exportOptions.provisioningProfiles.keys.sorted().map { "\($0) → \(exportOptions.provisioningProfiles[$0]!)" }
         let detail =
@@ -220,7 +223,7 @@ public struct XcodeExportStep: Step {
     }
 
     /// Does the work; see the type's documentation.
-    public func run(in context: StepContext) async throws -> StepOutputs {
+    package func run(in context: StepContext) async throws -> StepOutputs {
         try context.requireFile(options.archive, option: "archive")
         var developer: [String: String] = [:]
         if let wanted = options.xcodeVersion { developer = try await XcodeSelection.environment(for: wanted, in: context) }

@@ -1,4 +1,6 @@
 import Foundation
+import ReleaseApple
+import ReleaseSupport
 
 /// The Xcode an Xcode step's `xcode_version` asks for (a project's `.xcode-version`), found among those installed:
 /// the selected one when it is that version, else an installed one through `DEVELOPER_DIR` (what `xcodes select` and

@@ -3,9 +3,9 @@ import Foundation
 /// Writes files so that readers see the old contents or the new, never a mix, and a failure leaves no
 /// partial file: write a temporary file beside the target, flush it to storage (``Platform/flushToStorage(_:)``: on
 /// macOS `fsync` alone leaves it in the drive's cache), `rename(2)` it over the target, then flush the folder.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `path` atomically, keeping the existing file's permissions.
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         let temporary = temporaryPath(for: path)
         let mode = existingMode(of: path) ?? 0o644
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: mode]) else {
@@ -15,7 +15,7 @@ public enum AtomicFile {
     }
 
     /// Writes `text` as UTF-8 to `path` atomically.
-    public static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)
     }
 
@@ -24,7 +24,7 @@ public enum AtomicFile {
     /// - Throws: ``AtomicFileError/cannotWrite(path:reason:)`` for `path`, whose reason says which step failed
     ///   (creating, writing, flushing or closing the temporary file) and the system's reason; nothing is left
     ///   behind.
-    public static func writeTemporary(_ data: Data, at temporary: String, for path: String, mode: Int) throws {
+    package static func writeTemporary(_ data: Data, at temporary: String, for path: String, mode: Int) throws {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode_t(mode))
         guard descriptor >= 0 else {
             throw AtomicFileError.cannotWrite(path: path, reason: "cannot create temporary file '\(temporary)': \(Platform.errorText(Platform.errorNumber))")
@@ -55,7 +55,7 @@ public enum AtomicFile {
     }
 
     /// A temporary path in the same directory as `path` (same file system, so `rename` is atomic).
-    public static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let name = ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         return url.deletingLastPathComponent().appendingPathComponent(name).path
@@ -65,7 +65,7 @@ public enum AtomicFile {
     /// `.NAME.tmp-PID-RANDOM`), for a run that follows one that was killed; only `names` when given.
     /// - Returns: how many were removed.
     @discardableResult
-    public static func removeTemporaries(of pid: Int32, in folder: String, names: Set<String>? = nil) -> Int {
+    package static func removeTemporaries(of pid: Int32, in folder: String, names: Set<String>? = nil) -> Int {
         var removed = 0
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard entry.hasPrefix("."), let range = entry.range(of: ".tmp-\(pid)-", options: .backwards),
@@ -78,7 +78,7 @@ public enum AtomicFile {
     }
 
     /// Flushes `temporary` to disk and renames it over `path`; removes `temporary` on failure.
-    public static func commit(_ temporary: String, to path: String) throws {
+    package static func commit(_ temporary: String, to path: String) throws {
         let descriptor = open(temporary, O_RDONLY)
         if descriptor >= 0 {
             _ = Platform.flushToStorage(descriptor)

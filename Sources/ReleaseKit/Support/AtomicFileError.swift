@@ -1,10 +1,10 @@
 import Foundation
 
 /// Why an atomic write failed.
-public enum AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
         }

@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// The work runs on a plain thread, where `Task.isCancelled` is always false, so it receives a
 /// ``CancellationFlag`` to poll between units of work instead.
-public enum BlockingWork {
+package enum BlockingWork {
     /// Runs `work` on a new thread and returns its result. Cancelling the calling task sets the flag; the work
     /// decides where it can stop (typically throwing `CancellationError`).
-    public static func run<T: Sendable>(_ work: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+    package static func run<T: Sendable>(_ work: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -27,7 +27,7 @@ public enum BlockingWork {
     /// Runs `work` on a new thread with a `stackSize`-byte stack and waits for it: for a library that recurses as
     /// deep as its own limit allows (libyaml: 1,000 levels) where the caller's thread may have as little as
     /// Darwin's 512 KiB.
-    public static func waitingOnStack<T: Sendable>(of stackSize: Int, _ work: @escaping @Sendable () throws -> T) throws -> T {
+    package static func waitingOnStack<T: Sendable>(of stackSize: Int, _ work: @escaping @Sendable () throws -> T) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {

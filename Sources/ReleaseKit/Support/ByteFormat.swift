@@ -2,9 +2,9 @@ import Foundation
 
 /// Human sizes, in one unit system everywhere: binary units (KiB, MiB, GiB), the ones GitHub's 2 GiB asset limit
 /// and App Store Connect's file sizes are stated in, so a limit and a size never disagree by 7 %.
-public enum ByteFormat {
+package enum ByteFormat {
     /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.0 GiB`.
-    public static func size(_ bytes: Int64) -> String {
+    package static func size(_ bytes: Int64) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB", "PiB"]
         if bytes < 1024 { return "\(bytes) B" }
         var value = Double(bytes) / 1024
@@ -17,7 +17,7 @@ public enum ByteFormat {
     }
 
     /// A transfer rate: `ByteFormat.size` per second.
-    public static func rate(_ bytesPerSecond: Double) -> String {
+    package static func rate(_ bytesPerSecond: Double) -> String {
         size(Int64(bytesPerSecond.isFinite ? max(0, bytesPerSecond) : 0)) + "/s"
     }
 }

@@ -15,19 +15,19 @@ import Synchronization
 /// Both are `release`'s own files, never followed through a symlink: the lock is opened with `O_NOFOLLOW` and must be
 /// a regular file of this user that no one else may write, with one name, or it is refused (a symlinked
 /// `release.lock` once made a run truncate the file it pointed to).
-public final class CheckoutLock: Sendable {
+package final class CheckoutLock: Sendable {
     /// What the record says about the process that holds (or held) the lock.
-    public struct Holder: Codable, Sendable, Equatable {
-        public var pid: Int32
-        public var started: Date
-        public var command: String
+    package struct Holder: Codable, Sendable, Equatable {
+        package var pid: Int32
+        package var started: Date
+        package var command: String
         /// Process groups of the children it was running.
-        public var groups: [Int32]
+        package var groups: [Int32]
         /// Each group's leader's start time as the system counts it (``PlatformProcesses/startTime(of:)``), by group
         /// id: a later run signals a group only while its leader is still that process.
-        public var leaders: [String: UInt64]?
+        package var leaders: [String: UInt64]?
 
-        public init(pid: Int32, started: Date, command: String, groups: [Int32] = [], leaders: [String: UInt64]? = nil) {
+        package init(pid: Int32, started: Date, command: String, groups: [Int32] = [], leaders: [String: UInt64]? = nil) {
             self.pid = pid
             self.started = started
             self.command = command
@@ -36,23 +36,23 @@ public final class CheckoutLock: Sendable {
         }
 
         /// `pid 1234 ('release run', started 2026-11-26T08:30:00Z)`.
-        public var description: String {
+        package var description: String {
             "pid \(pid) ('\(command)', started \(Timestamp.iso8601(started)))"
         }
     }
 
     /// The name of the holder's record, beside the lock.
-    public static let recordName = "release-holder.json"
+    package static let recordName = "release-holder.json"
     /// The most a record may hold.
     static let recordLimit = 1 << 20
 
     /// The lock file.
-    public let path: String
+    package let path: String
     /// The holder's record (``recordName`` beside ``path``).
-    public let recordPath: String
+    package let recordPath: String
     /// What a process that ended without releasing the lock (killed, crashed) left in its record; nil after a clean
     /// release.
-    public let previous: Holder?
+    package let previous: Holder?
 
     private struct State {
         var descriptor: Int32
@@ -75,7 +75,7 @@ public final class CheckoutLock: Sendable {
     /// - Throws: ``CheckoutLockError/held(path:holder:)`` when another process holds it,
     ///   ``CheckoutLockError/cannotLock(path:reason:)`` when the file cannot be made or locked, or is not a regular
     ///   file of this user (a symlink, a FIFO, another user's).
-    public static func acquire(in directory: String, command: String, now: Date = Date()) throws -> CheckoutLock {
+    package static func acquire(in directory: String, command: String, now: Date = Date()) throws -> CheckoutLock {
         let folder: String
         do {
             folder = try GitDirectory.stateFolder(for: directory)
@@ -119,7 +119,7 @@ public final class CheckoutLock: Sendable {
     }
 
     /// Removes the record and releases the lock. Safe to call more than once.
-    public func release() {
+    package func release() {
         ProcessGroups.observe(nil)
         ProcessGroups.childMarker = nil
         state.withLock { state in
@@ -132,7 +132,7 @@ public final class CheckoutLock: Sendable {
     }
 
     /// Releases the lock this process holds, if any: for an exit that skips the command's own clean-up.
-    public static func releaseHeld() {
+    package static func releaseHeld() {
         held.withLock { $0 }?.release()
     }
 
@@ -171,12 +171,12 @@ public final class CheckoutLock: Sendable {
 }
 
 /// Why the checkout's lock could not be taken.
-public enum CheckoutLockError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CheckoutLockError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another process holds it.
     case held(path: String, holder: CheckoutLock.Holder?)
     case cannotLock(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .held(let path, let holder?):
             return "another release is running in this checkout: \(holder.description) holds '\(path)'; wait for it to end, or stop it"
@@ -191,7 +191,7 @@ public enum CheckoutLockError: Error, Sendable, Equatable, CustomStringConvertib
 extension JSONEncoder {
     /// Our own state files (the checkout lock, the bump and run journals): compact (one line, no newline in it),
     /// keys sorted, dates as seconds since 1970.
-    static var stateFile: JSONEncoder {
+    package static var stateFile: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -201,7 +201,7 @@ extension JSONEncoder {
 
 extension JSONDecoder {
     /// Reads what ``JSONEncoder/stateFile`` wrote.
-    static var stateFile: JSONDecoder {
+    package static var stateFile: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Human durations, one spelling everywhere: step times, timeouts, retry delays, stall limits.
-public enum DurationFormat {
+package enum DurationFormat {
     /// `0.4s`, `2s` (a whole number of seconds stays whole), `12s`, `3m05s`, `1h02m`.
-    public static func string(seconds: Double) -> String {
+    package static func string(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "0s" }
         if seconds < 60 && seconds.rounded() == seconds { return "\(Int(seconds))s" }
         if seconds < 10 { return String(format: "%.1fs", seconds) }
@@ -18,7 +18,7 @@ public enum DurationFormat {
     }
 
     /// The same for a `Duration`.
-    public static func string(_ duration: Duration) -> String {
+    package static func string(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         return string(seconds: Double(seconds) + Double(attoseconds) / 1e18)
     }

@@ -1,10 +1,10 @@
 /// User input made safe to print inside a message: control characters escaped (so a NUL, an escape sequence
 /// or a line break in a pipeline key never reaches the terminal raw) and long values cut, so a 10 MB value is
 /// not echoed whole.
-public enum Echo {
+package enum Echo {
     /// `text` with control characters escaped (`\n`, `\t`, `\0`, `\u{1B}`) and, past `limit` characters, cut
     /// with `…` and how much was left out.
-    public static func text(_ text: String, limit: Int = 80) -> String {
+    package static func text(_ text: String, limit: Int = 80) -> String {
         var out = ""
         var count = 0
         var total = 0
@@ -21,7 +21,7 @@ public enum Echo {
 
     /// A whole message: control characters escaped except none kept; past `limit` characters the middle is
     /// left out, keeping the start (where it is) and the end (the hint), so its size is bounded.
-    public static func message(_ message: String, limit: Int = 2000) -> String {
+    package static func message(_ message: String, limit: Int = 2000) -> String {
         let safe = message.unicodeScalars.contains(where: isControl) ? message.unicodeScalars.map(escaped).joined() : message
         guard safe.count > limit else { return safe }
         let head = safe.prefix(limit * 3 / 4), tail = safe.suffix(limit / 5)

@@ -1,13 +1,13 @@
 /// The one back-off formula of the tool: the wait before the attempt after `attempt` is `base · 2^(attempt−1)`,
 /// at most `cap`. HTTP retries (``RetryPolicy``, which adds jitter and the server's own `Retry-After`) and a step's
 /// `retry` (``Engine``) both wait by it.
-public struct ExponentialBackoff: Sendable, Equatable {
+package struct ExponentialBackoff: Sendable, Equatable {
     /// The wait after the first attempt.
-    public var base: Duration
+    package var base: Duration
     /// The longest wait.
-    public var cap: Duration
+    package var cap: Duration
 
-    public init(base: Duration, cap: Duration) {
+    package init(base: Duration, cap: Duration) {
         self.base = base
         self.cap = cap
     }
@@ -15,7 +15,7 @@ public struct ExponentialBackoff: Sendable, Equatable {
     /// The wait after attempt `attempt` (1 for the first). Doubling stops at the cap, so any attempt number, however
     /// large, gives a finite wait and what is reported is what is waited (100 retries of an hour would otherwise be
     /// 10^33 seconds).
-    public func delay(afterAttempt attempt: Int) -> Duration {
+    package func delay(afterAttempt attempt: Int) -> Duration {
         guard base > .zero else { return .zero }
         var delay = base
         var doublings = max(attempt - 1, 0)

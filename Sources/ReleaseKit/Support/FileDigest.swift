@@ -2,15 +2,15 @@ import Crypto
 import Foundation
 
 /// SHA-256 of files, read in chunks so a multi-gigabyte file never sits in memory.
-public enum FileDigest {
+package enum FileDigest {
     /// Why a file could not be hashed.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Nothing is at `path`.
         case missing(path: String)
         /// It is there but could not be read.
         case cannotRead(path: String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing(let path): return "no such file '\(path)'"
             case .cannotRead(let path, let reason): return "cannot read '\(path)': \(reason)"
@@ -25,7 +25,7 @@ public enum FileDigest {
     /// Lower-case hex SHA-256 and size of the file at `path`. Blocking: from async code use
     /// ``sha256(ofFile:)-async``, which runs off the cooperative pool.
     /// - Parameter cancellation: polled between chunks; the read stops with `CancellationError` when set.
-    public static func sha256(ofFile path: String, cancellation: CancellationFlag? = nil) throws -> (hex: String, size: Int64) {
+    package static func sha256(ofFile path: String, cancellation: CancellationFlag? = nil) throws -> (hex: String, size: Int64) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { throw Failure.missing(path: path) }
             throw Failure.cannotRead(path: path, reason: "permission denied")
@@ -50,17 +50,17 @@ public enum FileDigest {
 
     /// The same, on a thread of its own: hashing a 1 GB file must not hold a cooperative-pool thread, and
     /// cancelling the calling task stops the read.
-    public static func sha256(ofFile path: String) async throws -> (hex: String, size: Int64) {
+    package static func sha256(ofFile path: String) async throws -> (hex: String, size: Int64) {
         try await BlockingWork.run { flag in try sha256(ofFile: path, cancellation: flag) }
     }
 
     /// Lower-case hex SHA-256 of `data`.
-    public static func sha256(of data: Data) -> String {
+    package static func sha256(of data: Data) -> String {
         Hex.string(SHA256.hash(data: data))
     }
 
     /// An ``Artifact`` for the file at `path`, hashed off the cooperative pool.
-    public static func artifact(at path: String) async throws -> Artifact {
+    package static func artifact(at path: String) async throws -> Artifact {
         let (digest, size) = try await sha256(ofFile: path)
         return Artifact(path: path, size: size, sha256: digest)
     }

@@ -8,9 +8,9 @@
 /// `$TMPDIR` and `getcwd` lead) would be spelled two ways depending on whether a file exists yet. The working
 /// directory is made canonical once (``Platform/currentDirectory()``, `realpath`); every path after that is
 /// joined and normalised here.
-public enum FilePath {
+package enum FilePath {
     /// The folder containing `path`: `/a/b` → `/a`, `/a` → `/`, `a/b` → `a`, `a` → `.`, `/` → `/`.
-    public static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
@@ -22,7 +22,7 @@ public enum FilePath {
 
     /// `path` with `.` segments, repeated and trailing slashes removed and each `..` taking away the segment before
     /// it, without reading the file system: `/a/./b//../c/` → `/a/c`, `/..` → `/`, `a/../..` → `..`, `` → `.`.
-    public static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var kept: [Substring] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -40,19 +40,19 @@ public enum FilePath {
 
     /// `path` made absolute against `directory` (itself absolute) and ``normalized(_:)``; an absolute `path` is
     /// only normalised.
-    public static func absolute(_ path: String, in directory: String) -> String {
+    package static func absolute(_ path: String, in directory: String) -> String {
         if path.hasPrefix("/") { return normalized(path) }
         return normalized(directory + "/" + path)
     }
 
     /// `path` made absolute against the (canonical) working directory and ``normalized(_:)``.
-    public static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? normalized(path) : absolute(path, in: Platform.currentDirectory())
     }
 
     /// `path` relative to `directory` when it lies inside it (both normalised first), else nil: `/a/b/c` in `/a` →
     /// `b/c`, `/a` in `/a` → `.`.
-    public static func relative(_ path: String, to directory: String) -> String? {
+    package static func relative(_ path: String, to directory: String) -> String? {
         let full = normalized(path), base = normalized(directory)
         if full == base { return "." }
         let prefix = base == "/" ? "/" : base + "/"

@@ -7,9 +7,9 @@ import Foundation
 /// A linked worktree's git dir is its own (`.git/worktrees/NAME` of the main checkout, whose `commondir` leads back
 /// to the shared repository): it is a checkout of its own, with its own files, so what is kept per checkout (the run
 /// lock, an unfinished bump) goes there, not in the shared `--git-common-dir`.
-public enum GitDirectory {
+package enum GitDirectory {
     /// The git dir of the checkout holding `directory`, or nil outside a repository.
-    public static func of(_ directory: String) -> String? {
+    package static func of(_ directory: String) -> String? {
         var folder = FilePath.absolute(directory)
         while true {
             let candidate = folder == "/" ? "/.git" : folder + "/.git"
@@ -25,7 +25,7 @@ public enum GitDirectory {
 
     /// The root of the checkout holding `directory`: the folder holding its `.git` (a folder or a worktree's file),
     /// else `directory` itself (state goes to its `.release/`).
-    public static func checkoutRoot(of directory: String) -> String {
+    package static func checkoutRoot(of directory: String) -> String {
         var folder = FilePath.absolute(directory)
         while true {
             let candidate = folder == "/" ? "/.git" : folder + "/.git"
@@ -37,7 +37,7 @@ public enum GitDirectory {
 
     /// The folder for a checkout's state in `directory`: its git dir, else `.release/` in `directory` (created when
     /// missing).
-    public static func stateFolder(for directory: String) throws -> String {
+    package static func stateFolder(for directory: String) throws -> String {
         if let git = of(directory) { return git }
         let folder = (directory as NSString).appendingPathComponent(".release")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

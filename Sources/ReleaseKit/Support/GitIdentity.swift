@@ -7,17 +7,17 @@ import Foundation
 /// never writes git configuration to fix that: it passes `-c user.name=… -c user.email=…` to the one command, with
 /// the pipeline's `author`, else (only for what git has not configured) the CI's actor in the host's no-reply form,
 /// else `release <release@localhost>`.
-public struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
+package struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
     /// A value git would refuse, or that would change the meaning of `Name <email>`.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Problem: Error, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
-    public var name: String
-    public var email: String
+    package var name: String
+    package var email: String
 
     /// `release <release@localhost>`: the identity of last resort.
-    public static let standard = GitIdentity(checkedName: "release", email: "release@localhost")
+    package static let standard = GitIdentity(checkedName: "release", email: "release@localhost")
 
     private init(checkedName name: String, email: String) {
         self.name = name
@@ -26,7 +26,7 @@ public struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
 
     /// An identity from its parts.
     /// - Throws: ``Problem`` for an empty part, a line break, a control character or `<`/`>` in either part.
-    public init(name: String, email: String) throws(Problem) {
+    package init(name: String, email: String) throws(Problem) {
         let name = name.trimmingCharacters(in: .whitespaces)
         let email = email.trimmingCharacters(in: .whitespaces)
         if let problem = Self.problem(name, "name") ?? Self.problem(email, "email") { throw problem }
@@ -36,7 +36,7 @@ public struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
 
     /// An identity written as git writes one: `Name <email>`.
     /// - Throws: ``Problem`` for any other shape, or a part ``init(name:email:)`` refuses.
-    public init(parsing text: String) throws(Problem) {
+    package init(parsing text: String) throws(Problem) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasSuffix(">"), let open = trimmed.firstIndex(of: "<") else {
             throw Problem(description: "'\(Echo.text(text))' is not 'Name <email>'")
@@ -46,7 +46,7 @@ public struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `Name <email>`.
-    public var description: String { "\(name) <\(email)>" }
+    package var description: String { "\(name) <\(email)>" }
 
     private static func problem(_ value: String, _ part: String) -> Problem? {
         if value.isEmpty { return Problem(description: "the \(part) is empty") }
@@ -65,7 +65,7 @@ public struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
     /// GitLab CI: `GITLAB_USER_NAME` and `GITLAB_USER_EMAIL` where set, else the login and GitLab's private commit
     /// address `ID-login@users.noreply.HOST` from `GITLAB_USER_ID`, `GITLAB_USER_LOGIN` and `CI_SERVER_HOST`. A value
     /// git would refuse is passed over, never sent.
-    public static func fallback(environment: [String: String]) -> (identity: GitIdentity, source: String) {
+    package static func fallback(environment: [String: String]) -> (identity: GitIdentity, source: String) {
         func value(_ name: String) -> String? {
             guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
@@ -107,7 +107,7 @@ public struct GitIdentity: Sendable, Equatable, CustomStringConvertible {
     /// git's configuration; `EMAIL` counts for the address, as git reads it). Git's own `GIT_AUTHOR_*` and
     /// `GIT_COMMITTER_*` variables still win over these, as over any configuration.
     /// - Returns: the options, and the identity they give with its source (nil when git's own is used).
-    public static func configOptions(
+    package static func configOptions(
         explicit: GitIdentity?, environment: [String: String], isConfigured: (String) async throws -> Bool
     ) async rethrows -> (options: [String], identity: GitIdentity?, source: String?) {
         if let explicit {

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Shell-style glob matching (`release*`, `v[0-9]*`), as `fnmatch(3)` does it.
-public enum Glob {
+package enum Glob {
     /// Whether `text` matches `pattern`. `*` matches `/` too, so `release*` matches `release/3.0.0`.
-    public static func matches(_ pattern: String, _ text: String) -> Bool {
+    package static func matches(_ pattern: String, _ text: String) -> Bool {
         fnmatch(pattern, text, 0) == 0
     }
 
     /// Regular files matching a glob pattern, sorted (glob(3) sorts them); folders and missing paths are left out.
-    public static func files(matching pattern: String) -> [String] {
+    package static func files(matching pattern: String) -> [String] {
         var result = glob_t()
         defer { globfree(&result) }
         guard glob(pattern, 0, nil, &result) == 0 else { return [] }
@@ -21,7 +21,7 @@ public enum Glob {
     }
 
     /// Whether `text` has glob characters.
-    public static func isPattern(_ text: String) -> Bool {
+    package static func isPattern(_ text: String) -> Bool {
         text.contains { "*?[".contains($0) }
     }
 }

@@ -1,10 +1,10 @@
 /// Hexadecimal text of bytes: digests, UUIDs, byte dumps in messages.
-public enum Hex {
+package enum Hex {
     private static let lower = Array("0123456789abcdef".utf8)
     private static let upper = Array("0123456789ABCDEF".utf8)
 
     /// Two digits per byte, lower case unless `uppercase`.
-    public static func string<Bytes: Sequence>(_ bytes: Bytes, uppercase: Bool = false) -> String where Bytes.Element == UInt8 {
+    package static func string<Bytes: Sequence>(_ bytes: Bytes, uppercase: Bool = false) -> String where Bytes.Element == UInt8 {
         let digits = uppercase ? upper : lower
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -16,7 +16,7 @@ public enum Hex {
     }
 
     /// The bytes `text` spells, two digits a byte in either case; nil for an odd count or any other character.
-    public static func bytes(_ text: String) -> [UInt8]? {
+    package static func bytes(_ text: String) -> [UInt8]? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count / 2)
         var high: UInt8?
@@ -39,14 +39,14 @@ public enum Hex {
     }
 
     /// `0x7f`: one byte as C writes it, for messages about a file's contents.
-    public static func byte(_ byte: UInt8) -> String {
+    package static func byte(_ byte: UInt8) -> String {
         "0x" + string([byte])
     }
 }
 
 extension Hex {
     /// Eight lower-case digits of a 32-bit value, most significant first (`0badf00d`): checksums, magic numbers.
-    public static func digits(_ value: UInt32) -> String {
+    package static func digits(_ value: UInt32) -> String {
         string([UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
     }
 }

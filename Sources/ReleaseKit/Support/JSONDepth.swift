@@ -2,10 +2,10 @@ import Foundation
 
 /// How deep a JSON text nests, counted before a parser sees it: `JSONSerialization` recurses once per level, and a
 /// text of a few kilobytes of `[` must not exhaust a 512 KiB thread stack (DESIGN §8: nesting depth is bounded).
-public enum JSONDepth {
+package enum JSONDepth {
     /// The deepest nesting of `[` and `{` outside strings (0 for a scalar). Malformed text is counted as far as it
     /// goes; the parser refuses it afterwards.
-    public static func deepest(in text: Data) -> Int {
+    package static func deepest(in text: Data) -> Int {
         var depth = 0
         var deepest = 0
         var inString = false

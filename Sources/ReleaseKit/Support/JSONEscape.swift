@@ -1,9 +1,9 @@
 /// The body of a JSON string literal (RFC 8259 §7), without its quotes: what `JSONNode` writes and what the
 /// secret masker must recognise inside reports and JSON logs.
-public enum JSONEscape {
+package enum JSONEscape {
     /// `text` escaped: `"` and `\`, the short forms of LF, CR and tab, `\u00XX` for other control characters,
     /// and `\/` for `/` when `slash` (Foundation's `JSONSerialization` writes that form).
-    public static func string(_ text: String, slash: Bool = false) -> String {
+    package static func string(_ text: String, slash: Bool = false) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -6,17 +6,17 @@ import Foundation
 ///
 /// Not `JSONSerialization` with `.sortedKeys`: on Linux that sorts keys with a locale-aware comparison that opens an
 /// ICU collator, which maps about a megabyte of ICU's code and data into every run that writes a report.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The text of `object`, or nil when something in it is not JSON (another type, a non-finite number).
     /// `pretty` writes one member or element per line, indented by two spaces, with `" : "` after keys.
-    public static func text(_ object: Any, pretty: Bool = false) -> String? {
+    package static func text(_ object: Any, pretty: Bool = false) -> String? {
         var out = ""
         guard write(object, into: &out, pretty: pretty, indent: "") else { return nil }
         return out
     }
 
     /// The same as UTF-8 bytes.
-    public static func data(_ object: Any, pretty: Bool = false) -> Data? {
+    package static func data(_ object: Any, pretty: Bool = false) -> Data? {
         text(object, pretty: pretty).map { Data($0.utf8) }
     }
 

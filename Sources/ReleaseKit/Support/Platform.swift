@@ -32,10 +32,10 @@ import Glibc
 #endif
 
 /// System calls whose spelling differs between Darwin and Glibc.
-public enum Platform {
+package enum Platform {
     /// Where Xcode is installed (`/Applications`, with `Xcode.app`, `Xcode_16.2.app`…): a Mac's; nil on a system
     /// that has no Xcode, where nothing is looked for.
-    public static var xcodeApplicationsFolder: String? {
+    package static var xcodeApplicationsFolder: String? {
         #if canImport(Darwin)
         return "/Applications"
         #else
@@ -45,7 +45,7 @@ public enum Platform {
 
     /// The kind of machine this is, as pipelines (`when: {"os": …}`), run reports (`runner`) and exported workflows
     /// spell it: `macos`, `linux`, `windows`.
-    public static var systemKind: String {
+    package static var systemKind: String {
         #if os(macOS)
         return "macos"
         #elseif os(Linux)
@@ -58,7 +58,7 @@ public enum Platform {
     }
 
     /// The modification time of a `stat` result, in whole seconds since 1970.
-    public static func modificationTime(_ info: stat) -> Int {
+    package static func modificationTime(_ info: stat) -> Int {
         #if canImport(Darwin)
         return Int(info.st_mtimespec.tv_sec)
         #else
@@ -67,7 +67,7 @@ public enum Platform {
     }
 
     /// `write(2)`: bytes written, or -1 with `errno` set.
-    public static func write(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+    package static func write(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
         #if canImport(Darwin)
         return Darwin.write(descriptor, buffer.baseAddress, buffer.count)
         #else
@@ -76,7 +76,7 @@ public enum Platform {
     }
 
     /// `read(2)`: bytes read, 0 at the end, or -1 with `errno` set.
-    public static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
         #if canImport(Darwin)
         return Darwin.read(descriptor, buffer.baseAddress, buffer.count)
         #else
@@ -86,7 +86,7 @@ public enum Platform {
 
     /// `open(2)` with `flags` and `mode`, spelled with its module for callers that have an `open` of their own.
     /// - Returns: the descriptor, or -1 with `errno` set.
-    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
         #if canImport(Darwin)
         return Darwin.open(path, flags, mode)
         #else
@@ -97,7 +97,7 @@ public enum Platform {
     /// `open(2)` for writing, creating the file when missing and never truncating it (for writers of one file's
     /// parts at once); spelled with its module because callers have `open` members of their own.
     /// - Returns: the descriptor, or -1 with `errno` set.
-    public static func openForWriting(_ path: String, mode: mode_t = 0o644) -> Int32 {
+    package static func openForWriting(_ path: String, mode: mode_t = 0o644) -> Int32 {
         #if canImport(Darwin)
         return Darwin.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
         #else
@@ -107,7 +107,7 @@ public enum Platform {
 
     /// Opens (creating it with mode 0644 when missing) `path` for reading and writing, closed on `exec` so no child
     /// keeps it open. - Returns: the descriptor, or -1 with `errno` set.
-    public static func openForLocking(_ path: String) -> Int32 {
+    package static func openForLocking(_ path: String) -> Int32 {
         #if canImport(Darwin)
         return Darwin.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         #else
@@ -118,7 +118,7 @@ public enum Platform {
     /// Flushes what was written to `descriptor` to stable storage: `F_FULLFSYNC` on Darwin (falling back to `fsync`
     /// where the file system does not support it), `fsync` elsewhere.
     /// - Returns: true on success; false with `errno` set.
-    public static func flushToStorage(_ descriptor: Int32) -> Bool {
+    package static func flushToStorage(_ descriptor: Int32) -> Bool {
         #if canImport(Darwin)
         if fcntl(descriptor, F_FULLFSYNC) != -1 { return true }
         #endif
@@ -128,31 +128,31 @@ public enum Platform {
     /// Takes an exclusive `flock(2)` on `descriptor` without waiting. The system releases it when the descriptor
     /// is closed, which includes the process ending in any way (`kill -9` too).
     /// - Returns: true when taken; false with `errno` `EWOULDBLOCK` when another open file holds it.
-    public static func tryLockExclusively(_ descriptor: Int32) -> Bool {
+    package static func tryLockExclusively(_ descriptor: Int32) -> Bool {
         flock(descriptor, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Whether `code` says a lock is held by someone else.
-    public static func isLockHeld(_ code: Int32) -> Bool {
+    package static func isLockHeld(_ code: Int32) -> Bool {
         code == EWOULDBLOCK || code == EAGAIN
     }
 
     /// Whether process `pid` exists (a zombie counts); a process of another user counts too.
-    public static func processExists(_ pid: Int32) -> Bool {
+    package static func processExists(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// The working directory, canonical: every symlink resolved (`/private/var/...` on a Mac, never `/var/...`),
     /// so a folder has one spelling whatever led there. Called once per command; paths are joined to it lexically.
-    public static func currentDirectory() -> String {
+    package static func currentDirectory() -> String {
         if let canonical = canonicalPath(".") { return canonical }
         // The folder was removed under us: what the system still calls it.
         return FilePath.normalized(FileManager.default.currentDirectoryPath)
     }
 
     /// `realpath(3)` of `path`: absolute, without `.`, `..` or symlinks; nil when it does not exist.
-    public static func canonicalPath(_ path: String) -> String? {
+    package static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -161,7 +161,7 @@ public enum Platform {
     /// Whether process `pid` is a zombie: ended, waiting for its parent to collect its status. Darwin: `sysctl`
     /// `KERN_PROC_PID`'s `kinfo_proc.kp_proc.p_stat == SZOMB` (sys/sysctl.h, sys/proc.h); Linux: state `Z` in
     /// `/proc/PID/stat` (proc(5)). False when there is no such process.
-    public static func isZombie(_ pid: Int32) -> Bool {
+    package static func isZombie(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         #if canImport(Darwin)
         var info = kinfo_proc()
@@ -178,15 +178,15 @@ public enum Platform {
     }
 
     /// Whether process `pid` exists and has not ended (a zombie has).
-    public static func processIsRunning(_ pid: Int32) -> Bool {
+    package static func processIsRunning(_ pid: Int32) -> Bool {
         processExists(pid) && !isZombie(pid)
     }
 
     /// The current `errno`.
-    public static var errorNumber: Int32 { errno }
+    package static var errorNumber: Int32 { errno }
 
     /// The text `strerror(3)` gives for `code`.
-    public static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

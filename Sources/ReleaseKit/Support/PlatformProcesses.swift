@@ -38,7 +38,7 @@ typealias SubprocessFileDescriptor = SystemPackage.FileDescriptor
 #endif
 
 /// Process-related calls whose spelling or module differs between Darwin and Glibc.
-enum PlatformProcesses {
+package enum PlatformProcesses {
     /// `path` as the `FilePath` swift-subprocess takes on this platform.
     static func filePath(_ path: String) -> SubprocessFilePath {
         SubprocessFilePath(path)
@@ -68,7 +68,7 @@ enum PlatformProcesses {
     }
 
     /// Whether process group `group` still has a member (a zombie counts until its parent reaps it).
-    static func groupExists(_ group: Int32) -> Bool {
+    package static func groupExists(_ group: Int32) -> Bool {
         signalGroup(group, 0)
     }
 

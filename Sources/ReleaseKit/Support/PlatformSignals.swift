@@ -29,10 +29,10 @@ import Glibc
 #endif
 
 /// Blocking and waiting for signals, whose types differ between Darwin and Glibc.
-public enum PlatformSignals {
+package enum PlatformSignals {
     /// The signals that interrupt a run: SIGINT (Ctrl-C), SIGTERM (CI cancelling a job, `kill`) and SIGHUP (the
     /// terminal closed, an SSH connection dropped).
-    public static let interrupts: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let interrupts: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// The pipe's write end, set once by ``install(_:)`` before any handler can run; read by the handler.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
@@ -41,7 +41,7 @@ public enum PlatformSignals {
     /// Catches `signals` for the whole process from now on and unblocks them on the calling thread (a signal
     /// already pending is delivered at once). Call once, from the main thread, before other threads exist.
     /// - Returns: false when the pipe or a handler could not be set up.
-    public static func install(_ signals: [Int32]) -> Bool {
+    package static func install(_ signals: [Int32]) -> Bool {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return false }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -71,7 +71,7 @@ public enum PlatformSignals {
     }
 
     /// Waits until a signal caught since ``install(_:)`` and returns its number.
-    public static func next() -> Int32 {
+    package static func next() -> Int32 {
         var byte: UInt8 = 0
         while true {
             let count = read(readEnd, &byte, 1)
@@ -84,7 +84,7 @@ public enum PlatformSignals {
 
     /// Whether `signal` was ignored when the process started (`nohup` ignores SIGHUP; a shell ignores SIGINT for a
     /// command run in the background), read without changing it.
-    public static func isIgnored(_ signal: Int32) -> Bool {
+    package static func isIgnored(_ signal: Int32) -> Bool {
         var action = sigaction()
         guard sigaction(signal, nil, &action) == 0 else { return false }
         #if canImport(Darwin)
@@ -96,7 +96,7 @@ public enum PlatformSignals {
     }
 
     /// `SIGINT`, `SIGTERM`, `SIGHUP`, or `signal N` for another.
-    public static func name(_ signal: Int32) -> String {
+    package static func name(_ signal: Int32) -> String {
         switch signal {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"

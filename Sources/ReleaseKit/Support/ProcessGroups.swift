@@ -7,7 +7,7 @@ import Synchronization
 /// until ``ProcessRunner/run(_:killGrace:onLine:)`` returns, which after a cancellation is only once the
 /// whole group is gone or has been sent SIGKILL. That lets a second Ctrl-C stop everything at once, without
 /// waiting for each step's grace period (issue 13).
-public enum ProcessGroups {
+package enum ProcessGroups {
     private struct State {
         var groups: Set<Int32> = []
         /// Spawns under way whose group is not listed yet: the child may run before its parent hears its pid.
@@ -21,23 +21,23 @@ public enum ProcessGroups {
 
     /// The environment variable every child gets while this process holds a checkout's lock: its value names this
     /// process and the lock (``childMarker``), so a later run stops only groups this run started.
-    public static let markerName = "RELEASE_RUN_LOCK"
+    package static let markerName = "RELEASE_RUN_LOCK"
     private static let currentMarker = Mutex<String?>(nil)
 
     /// The value of ``markerName`` for children spawned from now on (`PID:LOCK-PATH`); nil for none.
-    public static var childMarker: String? {
+    package static var childMarker: String? {
         get { currentMarker.withLock { $0 } }
         set { currentMarker.withLock { $0 = newValue } }
     }
 
     /// The marker a run with pid `pid` holding the lock at `lockPath` gives its children.
-    public static func marker(pid: Int32, lockPath: String) -> String {
+    package static func marker(pid: Int32, lockPath: String) -> String {
         "\(pid):\(lockPath)"
     }
 
     /// Whether process group `group`'s leader is still the child a run marked with `marker`, started at `startTime`
     /// (``PlatformProcesses/startTime(of:)``): a reused id, or a process no `release` of this checkout started, is not.
-    public static func isChild(_ group: Int32, startedAt startTime: UInt64?, marker: String) -> Bool {
+    package static func isChild(_ group: Int32, startedAt startTime: UInt64?, marker: String) -> Bool {
         guard group > 1, let startTime, PlatformProcesses.startTime(of: group) == startTime,
             let environment = PlatformProcesses.environment(of: group)
         else { return false }
@@ -45,7 +45,7 @@ public enum ProcessGroups {
     }
 
     /// The process group ids listed now.
-    public static var current: Set<Int32> {
+    package static var current: Set<Int32> {
         live.withLock { $0.groups }
     }
 
@@ -55,7 +55,7 @@ public enum ProcessGroups {
     ///
     /// - Returns: how many groups still had a member to receive it.
     @discardableResult
-    public static func killAll(_ signal: Int32) -> Int {
+    package static func killAll(_ signal: Int32) -> Int {
         var signalled: Set<Int32> = []
         var count = 0
         let deadline = ContinuousClock.now + .seconds(2)
@@ -74,7 +74,7 @@ public enum ProcessGroups {
     }
 
     /// Calls `body` after every change of the list from now on (nil: no longer). One observer at a time.
-    public static func observe(_ body: (@Sendable () -> Void)?) {
+    package static func observe(_ body: (@Sendable () -> Void)?) {
         observer.withLock { $0 = body }
     }
 
@@ -85,7 +85,7 @@ public enum ProcessGroups {
     /// Stops a process group this process did not start (a child of a run that was killed): SIGTERM, then SIGKILL
     /// when it has not emptied within `grace` seconds.
     /// - Returns: false when the group had no member left to stop.
-    public static func stopOrphan(_ group: Int32, grace: TimeInterval) async -> Bool {
+    package static func stopOrphan(_ group: Int32, grace: TimeInterval) async -> Bool {
         guard PlatformProcesses.signalGroup(group, SIGTERM) else { return false }
         let deadline = ContinuousClock.now + .milliseconds(Int(max(0, grace) * 1000))
         while PlatformProcesses.groupExists(group), ContinuousClock.now < deadline {

@@ -3,14 +3,14 @@ import Subprocess
 import Synchronization
 
 /// A command to run: argv exactly as executed, with its directory and complete environment.
-public struct ProcessRequest: Sendable, Equatable {
-    public var arguments: [String]
-    public var directory: String
-    public var environment: [String: String]
+package struct ProcessRequest: Sendable, Equatable {
+    package var arguments: [String]
+    package var directory: String
+    package var environment: [String: String]
     /// Bytes written to the command's standard input, which is then closed; nil for /dev/null.
-    public var input: [UInt8]?
+    package var input: [UInt8]?
 
-    public init(arguments: [String], directory: String, environment: [String: String], input: [UInt8]? = nil) {
+    package init(arguments: [String], directory: String, environment: [String: String], input: [UInt8]? = nil) {
         self.arguments = arguments
         self.directory = directory
         self.environment = environment
@@ -19,20 +19,20 @@ public struct ProcessRequest: Sendable, Equatable {
 }
 
 /// How a command ended.
-public struct ProcessResult: Sendable, Equatable {
+package struct ProcessResult: Sendable, Equatable {
     /// The exit status, or `128 + signal` when a signal ended it (as shells report it).
-    public var status: Int32
+    package var status: Int32
     /// The signal that ended it, if one did.
-    public var signal: Int32?
+    package var signal: Int32?
     /// Standard output, at most its last 1 MiB, in whole lines: when the limit cuts a line, the rest of that line
     /// is left out too, since a secret cut there could no longer be recognised and masked.
-    public var standardOutput: String
+    package var standardOutput: String
 
-    public var succeeded: Bool { status == 0 && signal == nil }
+    package var succeeded: Bool { status == 0 && signal == nil }
 }
 
 /// Which stream a line came from.
-public enum OutputStreamKind: String, Sendable, Codable {
+package enum OutputStreamKind: String, Sendable, Codable {
     case stdout, stderr
 }
 
@@ -42,7 +42,7 @@ public enum OutputStreamKind: String, Sendable, Codable {
 /// stop the whole tree a command starts: `xcodebuild` and its compilers, a script's children), resets the
 /// signal dispositions and mask the parent changed, reads the pipes without blocking a thread and reaps the
 /// child. Stopping the group on cancellation is ``ProcessGroupStopper``'s job.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// Standard output kept in ``ProcessResult/standardOutput``.
     static let captureLimit = 1 << 20
 
@@ -56,7 +56,7 @@ public enum ProcessRunner {
     /// `onLine` gets each line of standard output and standard error as it arrives, without its line break
     /// (and without a `\r` before it), one call at a time. A line longer than ``LineSplitter/maximumLineLength``
     /// comes in pieces, cut where none of `masker`'s secrets spans the cut (see ``LineSplitter``).
-    public static func run(
+    package static func run(
         _ request: ProcessRequest,
         killGrace: Double = 3,
         masker: SecretMasker? = nil,
@@ -100,7 +100,7 @@ public enum ProcessRunner {
     }
 
     /// The file `name` would execute: a path as is (relative to `directory`), else the first match on PATH.
-    public static func resolveExecutable(_ name: String, directory: String, environment: [String: String]) -> String? {
+    package static func resolveExecutable(_ name: String, directory: String, environment: [String: String]) -> String? {
         if name.contains("/") {
             let path = name.hasPrefix("/") ? name : URL(fileURLWithPath: directory).appendingPathComponent(name).path
             return access(path, X_OK) == 0 ? path : nil
@@ -252,14 +252,14 @@ private final class LineDelivery: Sendable {
 }
 
 /// Why a command could not be run.
-public enum ProcessError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ProcessError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyCommand
     case commandNotFound(String)
     case spawnFailed(command: String, reason: String)
     case noSuchDirectory(String)
     case outputFailed(command: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyCommand: return "empty command"
         case .commandNotFound(let name): return "command not found: '\(name)'"

@@ -2,20 +2,20 @@ import Foundation
 
 /// How deep a property list nests, found without recursing, so that one nested deeper than ``maximum`` is refused
 /// before Foundation's parser (which recurses, in C, once per level) reads it.
-public enum PropertyListDepth {
+package enum PropertyListDepth {
     /// How deep dictionaries and arrays may nest. Real Info.plists, profiles and export options nest fewer than 6
     /// levels; Foundation's parser takes about 0.4 KiB of stack per level, so 64 levels are far from the end of
     /// Darwin's 512 KiB secondary-thread stacks.
-    public static let maximum = 64
+    package static let maximum = 64
 
     /// Where `bytes` first nests deeper than ``maximum``: the line for an XML or OpenStep-style text plist, `1` for a
     /// binary one (it has no lines, and a reference cycle counts as too deep); `nil` when it does not.
-    public static func lineExceedingMaximum(_ bytes: [UInt8]) -> Int? {
+    package static func lineExceedingMaximum(_ bytes: [UInt8]) -> Int? {
         bytes.starts(with: Array("bplist00".utf8)) ? (binaryExceedsMaximum(bytes) ? 1 : nil) : xmlLineExceedingMaximum(bytes)
     }
 
     /// The value of `data` when it is a property list within ``maximum`` levels, else `nil`.
-    public static func propertyList(from data: Data) -> Any? {
+    package static func propertyList(from data: Data) -> Any? {
         guard lineExceedingMaximum(Array(data)) == nil else { return nil }
         return try? PropertyListSerialization.propertyList(from: data, format: nil)
     }

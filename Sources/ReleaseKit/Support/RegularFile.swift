@@ -6,9 +6,9 @@ import Foundation
 ///
 /// The file is opened with `O_NONBLOCK` (so opening a FIFO returns at once), then `fstat`ed: what is checked is the
 /// file opened, not a name that could be swapped between a check and the open.
-public enum RegularFile {
+package enum RegularFile {
     /// Why a file was not read.
-    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotOpen(path: String, reason: String)
         /// A symlink where a state file must be the file itself.
         case symlink(path: String)
@@ -18,7 +18,7 @@ public enum RegularFile {
         case notOwned(path: String, reason: String)
         case tooLarge(path: String, limit: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .cannotOpen(let path, let reason): return "cannot read '\(path)': \(reason)"
             case .symlink(let path): return "'\(path)' is a symbolic link, not a file: refused (state files are never followed)"
@@ -30,32 +30,32 @@ public enum RegularFile {
     }
 
     /// How strictly a file is checked.
-    public struct Checks: Sendable {
+    package struct Checks: Sendable {
         /// Refuse a symlink (`O_NOFOLLOW`).
-        public var noSymlink: Bool
+        package var noSymlink: Bool
         /// Refuse a file another user owns, or one with more than one name (a hard link to a file elsewhere).
-        public var ownedByUser: Bool
+        package var ownedByUser: Bool
         /// Refuse a file its group or others may write.
-        public var privateToUser: Bool
+        package var privateToUser: Bool
 
-        public init(noSymlink: Bool, ownedByUser: Bool, privateToUser: Bool) {
+        package init(noSymlink: Bool, ownedByUser: Bool, privateToUser: Bool) {
             self.noSymlink = noSymlink
             self.ownedByUser = ownedByUser
             self.privateToUser = privateToUser
         }
 
         /// For a file the pipeline names (metadata, notes): any regular file, through symlinks.
-        public static let input = Checks(noSymlink: false, ownedByUser: false, privateToUser: false)
+        package static let input = Checks(noSymlink: false, ownedByUser: false, privateToUser: false)
         /// For `release`'s own state: the file itself, this user's, and no one else's to write.
-        public static let state = Checks(noSymlink: true, ownedByUser: true, privateToUser: true)
+        package static let state = Checks(noSymlink: true, ownedByUser: true, privateToUser: true)
         /// For state whose content is signed (the run journal, which CI jobs hand over as artifacts, unpacked with
         /// whatever mode the runner's umask gives): the file itself and this user's; its signature vouches for it.
-        public static let signedState = Checks(noSymlink: true, ownedByUser: true, privateToUser: false)
+        package static let signedState = Checks(noSymlink: true, ownedByUser: true, privateToUser: false)
     }
 
     /// The bytes of `path`, or nil when it does not exist.
     /// - Throws: ``Refusal`` when it is not a regular file, fails `checks`, or holds more than `limit` bytes.
-    public static func read(_ path: String, limit: Int, checks: Checks = .input) throws(Refusal) -> Data? {
+    package static func read(_ path: String, limit: Int, checks: Checks = .input) throws(Refusal) -> Data? {
         let descriptor = try open(path, flags: O_RDONLY, checks: checks)
         guard let descriptor else { return nil }
         defer { close(descriptor) }
@@ -78,7 +78,7 @@ public enum RegularFile {
     /// Opens `path` with `flags` plus `O_NONBLOCK`, `O_CLOEXEC` (and `O_NOFOLLOW` for ``Checks/noSymlink``) and checks
     /// what was opened; nil when it does not exist (and `flags` does not create it).
     /// - Throws: ``Refusal``.
-    public static func open(_ path: String, flags: Int32, mode: mode_t = 0o644, checks: Checks) throws(Refusal) -> Int32? {
+    package static func open(_ path: String, flags: Int32, mode: mode_t = 0o644, checks: Checks) throws(Refusal) -> Int32? {
         var all = flags | O_NONBLOCK | O_CLOEXEC
         if checks.noSymlink { all |= O_NOFOLLOW }
         let descriptor = Platform.open(path, all, mode)

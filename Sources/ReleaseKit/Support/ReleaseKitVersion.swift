@@ -1,14 +1,14 @@
 internal import CReleaseStamp
 
 /// The tool's own version, printed by `release --version`.
-public enum ReleaseKitVersion {
-    public static let string = "0.1.0"
+package enum ReleaseKitVersion {
+    package static let string = "0.1.0"
 
     /// The GitHub repository (OWNER/NAME) whose Releases carry this build's packaged binaries (`Pipelines/self.json`
     /// publishes there): what an exported workflow installs by default. `scripts/package.sh` stamps it into the binary
     /// it packages, from the origin remote of the checkout it packages or `RELEASE_REPOSITORY`; a build from source
     /// has none (nil), and `release export` then asks for `--tool-source` or a `tool` block.
-    public static let repository: String? = {
+    package static let repository: String? = {
         let stamped = String(cString: release_stamped_repository())
         return isRepositoryName(stamped) ? stamped : nil
     }()

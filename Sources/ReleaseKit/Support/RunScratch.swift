@@ -4,12 +4,12 @@ import Foundation
 /// while the run lasts goes there (a signing key and its temporary keychain, profiles, API key files, output files).
 /// The run removes it when it ends; a run killed with `kill -9` cannot, so the next run in the checkout removes the
 /// folders of the run that held the lock before it once it is sure that run is dead (``removeLeftovers(of:)``).
-public enum RunScratch {
+package enum RunScratch {
     /// The folder the scratch folders are made in.
     static var parent: String { NSTemporaryDirectory() }
 
     /// Creates a new scratch folder for this process.
-    public static func create() -> String {
+    package static func create() -> String {
         let path = (parent as NSString).appendingPathComponent("release-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
@@ -19,7 +19,7 @@ public enum RunScratch {
     /// names them, this user's, and not symlinks.
     /// - Returns: the folders removed.
     @discardableResult
-    public static func removeLeftovers(of pid: Int32, in folder: String? = nil) -> [String] {
+    package static func removeLeftovers(of pid: Int32, in folder: String? = nil) -> [String] {
         guard pid > 0, pid != getpid(), !Platform.processIsRunning(pid) else { return [] }
         let parent = folder ?? Self.parent
         let prefix = "release-run-\(pid)-"

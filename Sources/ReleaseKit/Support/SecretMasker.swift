@@ -8,14 +8,14 @@ import Synchronization
 /// A secret of several lines (a PEM key) is also masked line by line, as GitHub Actions does, because output is
 /// split into lines before it is masked. Matching works on UTF-8 bytes, not on `Character`s: a secret followed
 /// by a combining mark (which joins the secret's last character into another grapheme) is still found.
-public final class SecretMasker: Sendable {
+package final class SecretMasker: Sendable {
     /// The replacement text.
-    public static let mask = "***"
+    package static let mask = "***"
 
     /// The fewest characters a line of a multi-line secret must have (blanks around it not counted) to be masked
     /// on its own: shorter lines (a PEM body's last `==`, a lone `}` of a JSON key) would mask common text
     /// everywhere and tell little about the secret.
-    public static let minimumLineLength = 4
+    package static let minimumLineLength = 4
 
     private let patterns = Mutex<Patterns>(Patterns())
 
@@ -41,14 +41,14 @@ public final class SecretMasker: Sendable {
         }
     }
 
-    public init(secrets: [String] = []) {
+    package init(secrets: [String] = []) {
         for secret in secrets { add(secret) }
     }
 
     /// Registers a secret. Trailing line breaks are dropped first (a pasted token often ends in `\n` or `\r\n`).
     /// Empty and whitespace-only values are ignored: masking them would mask everything. A value of several lines
     /// is registered whole and each of its lines on its own (see ``lines(of:)``).
-    public func add(_ secret: String) {
+    package func add(_ secret: String) {
         var scalars = Substring(secret).unicodeScalars
         while let last = scalars.last, last == "\n" || last == "\r" { scalars.removeLast() }
         let value = String(Substring(scalars))
@@ -119,7 +119,7 @@ public final class SecretMasker: Sendable {
     }
 
     /// Whether any secret is registered.
-    public var isEmpty: Bool { patterns.withLock { $0.all.isEmpty } }
+    package var isEmpty: Bool { patterns.withLock { $0.all.isEmpty } }
 
     /// The host of a secret that is an http(s) URL (a webhook), when it is long enough to be masked on its own and can
     /// carry a token: an IP address or `localhost` names a machine, not a secret, and masking it would hide every URL
@@ -138,7 +138,7 @@ public final class SecretMasker: Sendable {
     /// One pass over the UTF-8 bytes: at each position the longest form starting there is found, and overlapping
     /// matches (two secrets sharing characters) are masked as one run, so no part of either is left. Matches that
     /// merely touch each get their own `***`.
-    public func mask(_ text: String) -> String {
+    package func mask(_ text: String) -> String {
         mask(text, shortest: 0)
     }
 
@@ -185,14 +185,14 @@ public final class SecretMasker: Sendable {
 
     /// `text` masked, then cut to its first `limit` characters. In that order: cut first, a secret straddling the
     /// cut would lose its last characters, no longer be recognised, and leave the rest in clear.
-    public func mask(_ text: String, limit: Int) -> String {
+    package func mask(_ text: String, limit: Int) -> String {
         String(mask(text).prefix(max(0, limit)))
     }
 
     /// `arguments` as a shell command line (``ShellQuoting``) with every secret masked: each argument is masked
     /// before it is quoted, since quoting changes how a secret with a quote or a space in it is spelled. The `***`
     /// placeholder itself is not a reason to quote a word (`--token=***`, not `'--token=***'`).
-    public func commandLine(_ arguments: [String]) -> String {
+    package func commandLine(_ arguments: [String]) -> String {
         let words = arguments.map { argument -> String in
             let masked = mask(argument)
             guard masked != argument else { return ShellQuoting.quote(argument) }
@@ -210,7 +210,7 @@ public final class SecretMasker: Sendable {
     /// are masked only by secrets of at least ``minimumLineLength`` bytes: a one-letter secret turned the report's
     /// `pipeline` into `pip***lin***` (and keys that mask alike would collide), while a key holding a real token (an
     /// output a step named after one) is still masked.
-    public func maskStrings(in object: Any) -> Any {
+    package func maskStrings(in object: Any) -> Any {
         guard !isEmpty else { return object }
         switch object {
         case let text as String:

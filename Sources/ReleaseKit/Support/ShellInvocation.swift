@@ -4,12 +4,12 @@
 /// An argv never meets a shell, except when its program *is* one: then the argument after `-c` is script text, and a
 /// value interpolated into it would be parsed as code. The recognition is of the spellings people write; a shell
 /// reached some other way (a wrapper script, a variable) is not seen, which the README says.
-public enum ShellInvocation {
+package enum ShellInvocation {
     /// The shells whose `-c` argument is a script.
-    public static let shells: Set<String> = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]
+    package static let shells: Set<String> = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]
 
     /// What an argv does with its script argument.
-    public enum Match: Sendable, Equatable {
+    package enum Match: Sendable, Equatable {
         /// The argument at `index` is the script a shell runs, and the shell inherits the command's environment.
         case script(index: Int)
         /// The argument at `index` is a script, but the environment does not reach the shell (`env -i`), so values
@@ -18,7 +18,7 @@ public enum ShellInvocation {
     }
 
     /// Where `argv`'s shell script is, if its program is a known shell given `-c`.
-    public static func match(_ argv: [String]) -> Match? {
+    package static func match(_ argv: [String]) -> Match? {
         var index = 0
         var environmentKept = true
         // Wrappers that run the rest of the argv: `env [-i] [-u NAME] [NAME=VALUE…]`, `xcrun [--sdk X] [-r]`,
@@ -88,7 +88,7 @@ public enum ShellInvocation {
     }
 
     /// The index of `argv`'s shell script, environment or not.
-    public static func scriptIndex(_ argv: [String]) -> Int? {
+    package static func scriptIndex(_ argv: [String]) -> Int? {
         switch match(argv) {
         case .script(let index)?, .scriptWithoutEnvironment(let index)?: return index
         case nil: return nil
@@ -96,7 +96,7 @@ public enum ShellInvocation {
     }
 
     /// The message that says how to give a value to a shell script safely.
-    public static let safeSpelling =
+    package static let safeSpelling =
         "pass the value as a positional argument ([\"sh\", \"-c\", \"echo \\\"$1\\\"\", \"sh\", \"${…}\"]) or as an environment variable (\"env\": {\"VALUE\": \"${…}\"} and \"$VALUE\" in the script)"
 
     private static func basename(_ path: String) -> String {

@@ -1,12 +1,12 @@
 /// Renders argv as a command line a POSIX shell would split back into the same words.
-public enum ShellQuoting {
+package enum ShellQuoting {
     /// `arguments` joined with spaces, each quoted only when it needs to be.
-    public static func commandLine(_ arguments: [String]) -> String {
+    package static func commandLine(_ arguments: [String]) -> String {
         arguments.map(quote).joined(separator: " ")
     }
 
     /// One word, single-quoted when it holds anything a shell would interpret.
-    public static func quote(_ word: String) -> String {
+    package static func quote(_ word: String) -> String {
         if word.isEmpty { return "''" }
         let safe = word.unicodeScalars.allSatisfy { scalar in
             switch scalar {

@@ -11,9 +11,9 @@
 /// here-document's delimiter, and the character after a backslash.
 ///
 /// Feed the script's literal text with ``scan(_:)`` and ask ``place()`` where each value goes, in order.
-public struct ShellScriptScanner: Sendable {
+package struct ShellScriptScanner: Sendable {
     /// Where a value goes, and how it is referenced there.
-    public enum Placement: Sendable, Equatable {
+    package enum Placement: Sendable, Equatable {
         /// Outside quotes: `"${NAME}"`, one word however many spaces or `*` the value holds.
         case unquoted
         /// Inside `"…"` or an expanding here-document: `${NAME}`.
@@ -24,7 +24,7 @@ public struct ShellScriptScanner: Sendable {
         case refused(String)
 
         /// The text that puts environment variable `name`'s value here; nil when refused.
-        public func reference(to name: String) -> String? {
+        package func reference(to name: String) -> String? {
             switch self {
             case .unquoted: return "\"${\(name)}\""
             case .doubleQuoted: return "${\(name)}"
@@ -84,10 +84,10 @@ public struct ShellScriptScanner: Sendable {
     /// The word being read in the innermost `.command` frame; nil between words.
     private var word: String?
 
-    public init() {}
+    package init() {}
 
     /// Reads `literal`, the script's text up to the next value.
-    public mutating func scan(_ literal: String) {
+    package mutating func scan(_ literal: String) {
         let scalars = Array(literal.unicodeScalars)
         var index = 0
         func next(_ offset: Int = 1) -> Unicode.Scalar? {
@@ -213,7 +213,7 @@ public struct ShellScriptScanner: Sendable {
     }
 
     /// Where the next value goes (it comes right after the text scanned so far).
-    public mutating func place() -> Placement {
+    package mutating func place() -> Placement {
         if delimiter != nil {
             return .refused("in a here-document's delimiter (after <<), which must be a fixed word")
         }

@@ -4,13 +4,13 @@ import Synchronization
 /// SHA-256 of bytes as they stream past, for hashing a file while it uploads instead of reading it twice.
 ///
 /// Fed from the transfer thread, read after the transfer; the `Mutex` makes that hand-over safe.
-public final class StreamingDigest: Sendable {
+package final class StreamingDigest: Sendable {
     private let state = Mutex<(hasher: SHA256, count: Int64)>((SHA256(), 0))
 
-    public init() {}
+    package init() {}
 
     /// Adds `bytes` to the digest.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         state.withLock { state in
             state.hasher.update(bufferPointer: bytes)
             state.count += Int64(bytes.count)
@@ -18,10 +18,10 @@ public final class StreamingDigest: Sendable {
     }
 
     /// Bytes hashed so far.
-    public var count: Int64 { state.withLock { $0.count } }
+    package var count: Int64 { state.withLock { $0.count } }
 
     /// Lower-case hex SHA-256 of everything added so far.
-    public var hex: String {
+    package var hex: String {
         state.withLock { state -> String in
             Hex.string(state.hasher.finalize())
         }

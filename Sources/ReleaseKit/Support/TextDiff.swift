@@ -1,9 +1,9 @@
 /// Unified diffs of text, as `diff -u` and `git diff` print them, for dry runs.
-public enum TextDiff {
+package enum TextDiff {
     /// The unified diff turning `old` into `new`, with `context` unchanged lines around each change, or the
     /// empty string when they are equal. Lines keep their `\r` (CRLF files show it, as `git diff` does); a last
     /// line without a newline gets `\ No newline at end of file`.
-    public static func unified(old: String, new: String, path: String, context: Int = 3) -> String {
+    package static func unified(old: String, new: String, path: String, context: Int = 3) -> String {
         if old == new { return "" }
         let a = lines(old), b = lines(new)
         let operations = diff(a.lines, b.lines)

@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// One place, so a run never shows two spellings of the same instant. Log lines avoid `DateFormatter` (costly to
 /// create for every line); patterns reuse one formatter per pattern.
-public enum Timestamp {
+package enum Timestamp {
     /// `2014-10-22T06:01:18Z`, or with `.123` milliseconds before the `Z`.
-    public static func iso8601(_ date: Date, milliseconds: Bool = false) -> String {
+    package static func iso8601(_ date: Date, milliseconds: Bool = false) -> String {
         let interval = date.timeIntervalSince1970
         var seconds = time_t(interval.rounded(.down))
         var parts = tm()
@@ -22,13 +22,13 @@ public enum Timestamp {
     }
 
     /// `date` in UTC with a Unicode date pattern (`yyyy-MM-dd'T'HH-mm-ss'Z'`, `yyyyMMddHHmm`); ISO 8601 when nil.
-    public static func format(_ date: Date, pattern: String?) -> String {
+    package static func format(_ date: Date, pattern: String?) -> String {
         guard let pattern else { return iso8601(date) }
         return formatter(pattern).withLock { $0.string(from: date) }
     }
 
     /// Parses ISO 8601 as APIs send it (`2026-11-24T06:01:18Z`, `…18.123Z`, `…18-08:00`, `…18+0000`).
-    public static func parseISO8601(_ text: String) -> Date? {
+    package static func parseISO8601(_ text: String) -> Date? {
         for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXXXX"] {
             if let date = formatter(pattern).withLock({ $0.date(from: text) }) { return date }
         }
@@ -36,12 +36,12 @@ public enum Timestamp {
     }
 
     /// Parses an HTTP date in IMF-fixdate form (`Wed, 21 Oct 2015 07:28:00 GMT`, RFC 9110 §5.6.7).
-    public static func parseHTTPDate(_ text: String) -> Date? {
+    package static func parseHTTPDate(_ text: String) -> Date? {
         formatter("EEE, dd MMM yyyy HH:mm:ss zzz").withLock { $0.date(from: text) }
     }
 
     /// An HTTP date in IMF-fixdate form.
-    public static func httpDate(_ date: Date) -> String {
+    package static func httpDate(_ date: Date) -> String {
         formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'").withLock { $0.string(from: date) }
     }
 

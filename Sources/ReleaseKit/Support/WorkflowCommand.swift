@@ -3,36 +3,36 @@
 /// The runner splits properties on `,` and the name from the value on `:`, and reads one command per line,
 /// so data escapes `%`, CR and LF, and property values also escape `:` and `,`
 /// (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
-public struct WorkflowCommand: Sendable, Equatable {
+package struct WorkflowCommand: Sendable, Equatable {
     /// `error`, `warning`, `notice`, `group`, `endgroup`, `add-mask`.
-    public var name: String
+    package var name: String
     /// Properties in the order they are written (`file`, `line`, `col`, `title`).
-    public var properties: [(key: String, value: String)]
-    public var message: String
+    package var properties: [(key: String, value: String)]
+    package var message: String
 
-    public init(_ name: String, _ properties: [(key: String, value: String)] = [], message: String = "") {
+    package init(_ name: String, _ properties: [(key: String, value: String)] = [], message: String = "") {
         self.name = name
         self.properties = properties
         self.message = message
     }
 
     /// The command line, without a line break.
-    public var line: String {
+    package var line: String {
         let list = properties.map { "\($0.key)=\(Self.escapeProperty($0.value))" }.joined(separator: ",")
         return "::\(name)\(list.isEmpty ? "" : " " + list)::\(Self.escapeData(message))"
     }
 
     /// Escapes a command's message.
-    public static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// Escapes a property value.
-    public static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    public static func == (left: Self, right: Self) -> Bool {
+    package static func == (left: Self, right: Self) -> Bool {
         left.name == right.name && left.message == right.message
             && left.properties.map(\.key) == right.properties.map(\.key) && left.properties.map(\.value) == right.properties.map(\.value)
     }

@@ -1,18 +1,18 @@
 /// Writes YAML line by line, two spaces per level, so generated files (GitHub Actions workflows) are the same bytes
 /// for the same input and read like hand-written ones.
-public struct YAMLWriter: Sendable {
-    public private(set) var text = ""
+package struct YAMLWriter: Sendable {
+    package private(set) var text = ""
 
-    public init() {}
+    package init() {}
 
     /// One line at `level`; the caller spells keys and quotes values with ``scalar(_:)``.
-    public mutating func line(_ level: Int, _ content: String) {
+    package mutating func line(_ level: Int, _ content: String) {
         text += String(repeating: "  ", count: level) + content + "\n"
     }
 
     /// A `#` comment line (an empty one for a blank `#`). A line break or other control character in `content` (a
     /// pipeline name is user input) is written as an escape, so the comment stays one line and adds no YAML.
-    public mutating func comment(_ content: String) {
+    package mutating func comment(_ content: String) {
         var line = ""
         for scalar in content.unicodeScalars {
             if let escape = Self.escape(scalar) { line += escape } else { line.unicodeScalars.append(scalar) }
@@ -25,7 +25,7 @@ public struct YAMLWriter: Sendable {
     /// that means something to YAML are quoted. A value holding a line break (YAML 1.1 counts NEL, U+2028 and U+2029
     /// too), a tab or any other character YAML does not print is written in double quotes with escapes (`\n`,
     /// `\u001B`), so it reads back as the same string and can never start a line of its own.
-    public static func scalar(_ value: String) -> String {
+    package static func scalar(_ value: String) -> String {
         if value.unicodeScalars.contains(where: { escape($0) != nil }) {
             var escaped = "\""
             for character in value.unicodeScalars {
@@ -43,7 +43,7 @@ public struct YAMLWriter: Sendable {
 
     /// The double-quoted escape of a scalar YAML cannot hold as it is: a line break (`\n`, `\r`, and YAML 1.1's NEL,
     /// line and paragraph separators), a tab, a control character, or a byte order mark; nil for the others.
-    static func escape(_ scalar: Unicode.Scalar) -> String? {
+    package static func escape(_ scalar: Unicode.Scalar) -> String? {
         switch scalar.value {
         case 0x0A: return "\\n"
         case 0x0D: return "\\r"

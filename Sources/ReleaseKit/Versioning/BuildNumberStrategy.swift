@@ -1,7 +1,8 @@
 import Foundation
+import ReleaseSupport
 
 /// How a bump computes the new build number (`CFBundleVersion`).
-public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
+package enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
     /// The largest current build number plus one (`4146` → `4147`; `1.2.9` → `1.2.10`).
     case increment
     /// The number of commits on `HEAD` (`git rev-list --count HEAD`); a value when already known.
@@ -19,7 +20,7 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `increment`, `git-count`, `timestamp`, `keep`, `appstore`, `env:NAME` or a build number such as `4321`.
     /// - Throws: ``VersioningError/invalidBuildNumber(_:context:)``.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         switch text {
         case "increment": self = .increment
         case "git-count": self = .gitCount(nil)
@@ -42,7 +43,7 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether `text` is digits, optionally in dot-separated groups: `4321`, `1.2.9`, and the four groups some
     /// teams ship (`7.75.0.3`, the version with a build counter).
-    public static func isBuildNumber(_ text: String) -> Bool {
+    package static func isBuildNumber(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return (1...4).contains(parts.count)
             && parts.allSatisfy { !$0.isEmpty && $0.count <= 18 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
@@ -53,13 +54,13 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
     /// but the system ignores them", Xcode Help, "build string"), and TestFlight takes a fourth: Pocket Casts
     /// uploads its `7.75.0.3` builds (`VERSION_LONG`) to TestFlight with fastlane. Five or more, letters or empty
     /// groups are refused.
-    public static func isAppStoreBundleVersion(_ text: String) -> Bool {
+    package static func isAppStoreBundleVersion(_ text: String) -> Bool {
         isBuildNumber(text)
     }
 
     /// The build number following `builds`: the largest (compared numerically) with its last group plus one;
     /// `1` when there is none.
-    public static func next(after builds: [String]) throws -> String {
+    package static func next(after builds: [String]) throws -> String {
         let parsed = builds.compactMap { build -> SemanticVersion? in
             guard isBuildNumber(build) else { return nil }
             return SemanticVersion(build)
@@ -82,7 +83,7 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
     ///   - now: the clock for ``timestamp``.
     ///   - commitCount: counts the commits on `HEAD`, called only for ``gitCount(_:)`` without a value.
     /// - Throws: ``VersioningError/buildStrategy(_:)``.
-    public func resolve(
+    package func resolve(
         currentBuilds: [String], environment: [String: String], now: Date,
         commitCount: () async throws -> Int
     ) async throws -> String? {
@@ -114,14 +115,14 @@ public enum BuildNumberStrategy: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the number counts up from what is known (`increment`, `appstore`), so it must also be above what App Store
     /// Connect and the tags know; a number the pipeline gives (exact, `env:`, `git-count`, `timestamp`) stands.
-    public var followsHistory: Bool {
+    package var followsHistory: Bool {
         switch self {
         case .increment, .appStore: return true
         case .gitCount, .timestamp, .keep, .exact, .environment: return false
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .increment: return "increment"
         case .gitCount(let count): return count.map { "git-count (\($0))" } ?? "git-count"

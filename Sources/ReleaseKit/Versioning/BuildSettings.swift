@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// The build settings of one target in one configuration, layered the way Xcode layers them:
 /// target build settings, then the target's `.xcconfig`, then project build settings, then the project's
@@ -18,35 +19,35 @@ import Foundation
 /// A layer may have holes: files that should have been read at that point but are missing (a git-ignored
 /// base configuration, an `#include` of one). A resolution records every hole it passed before finding its
 /// definition, because the missing file could have defined the value there.
-public struct BuildSettings: Sendable {
+package struct BuildSettings: Sendable {
     /// One layer: definitions in file order, and where missing files would have been read.
-    public struct Layer: Sendable {
+    package struct Layer: Sendable {
         /// A missing file and how many of the layer's definitions precede it (0 for a missing base
         /// configuration: the whole layer is unknown).
-        public struct Hole: Sendable, Hashable {
+        package struct Hole: Sendable, Hashable {
             /// The missing file.
-            public var file: MissingFile
+            package var file: MissingFile
             /// The number of definitions read before it.
-            public var after: Int
+            package var after: Int
 
             /// Creates a value from its parts.
-            public init(file: MissingFile, after: Int) {
+            package init(file: MissingFile, after: Int) {
                 self.file = file
                 self.after = after
             }
         }
 
         /// The definitions in file order.
-        public var definitions: [SettingDefinition]
+        package var definitions: [SettingDefinition]
         /// The missing files, in file order.
-        public var holes: [Hole]
+        package var holes: [Hole]
 
         /// What reading the layer's files noticed and a user should know (`file:line: …`), such as an include found
         /// only under another letter case.
-        public var notes: [String]
+        package var notes: [String]
 
         /// Creates a value from its parts.
-        public init(definitions: [SettingDefinition], holes: [Hole] = [], notes: [String] = []) {
+        package init(definitions: [SettingDefinition], holes: [Hole] = [], notes: [String] = []) {
             self.definitions = definitions
             self.holes = holes
             self.notes = notes
@@ -54,40 +55,40 @@ public struct BuildSettings: Sendable {
     }
 
     /// A value and how sure it is.
-    public struct Resolution: Sendable, Equatable {
+    package struct Resolution: Sendable, Equatable {
         /// The expanded value; `nil` when nothing defines the setting.
-        public var value: String?
+        package var value: String?
         /// Missing files that could have defined (part of) the value, in precedence order.
-        public var uncertainBecause: [MissingFile]
+        package var uncertainBecause: [MissingFile]
         /// Settings the value refers to that nothing defines (they expand to the empty string).
-        public var undefinedReferences: [String]
+        package var undefinedReferences: [String]
     }
 
     /// How deep references may chain (`A = $(B)`, `B = $(C)`, …, or `$(A_$(B_$(C)))`) before expanding fails.
     /// Following one reference is two levels (a lookup and an expansion) and takes about 9 KiB of stack in a debug
     /// build: 32 levels (16 settings) fit Darwin's 512 KiB secondary-thread stacks with more than half to spare.
     /// Real chains are 2 or 3 settings.
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
     /// The longest value, in UTF-8 bytes, one expansion may produce (real ones are a few hundred).
-    public static let maximumLength = 1 << 20
+    package static let maximumLength = 1 << 20
     /// The most references one resolution may follow, counting each setting once unless cycles prevent remembering
     /// it: a backstop for settings that refer to each other both many times and in cycles.
-    public static let maximumReferences = 1 << 16
+    package static let maximumReferences = 1 << 16
 
     /// Every unconditional and conditional definition, highest precedence first.
-    public let definitions: [SettingDefinition]
+    package let definitions: [SettingDefinition]
     /// Values Xcode provides when nothing defines them (`SRCROOT`, `TARGET_NAME`, …).
-    public let defaults: [String: String]
+    package let defaults: [String: String]
     /// Missing files: each sits just before `definitions[position]` in precedence order.
     private let holes: [(position: Int, file: MissingFile)]
 
     /// Creates settings from layers given highest precedence first; each layer's definitions in file order.
-    public init(layers: [[SettingDefinition]], defaults: [String: String]) {
+    package init(layers: [[SettingDefinition]], defaults: [String: String]) {
         self.init(layers: layers.map { Layer(definitions: $0) }, defaults: defaults)
     }
 
     /// Creates settings from layers (with their missing files) given highest precedence first.
-    public init(layers: [Layer], defaults: [String: String]) {
+    package init(layers: [Layer], defaults: [String: String]) {
         var definitions: [SettingDefinition] = []
         var holes: [(position: Int, file: MissingFile)] = []
         for layer in layers {
@@ -107,7 +108,7 @@ public struct BuildSettings: Sendable {
 
     /// The expanded value of `key`, or `nil` when nothing defines it.
     /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
-    public func value(of key: String) throws(VersioningError) -> String? {
+    package func value(of key: String) throws(VersioningError) -> String? {
         try resolve(key).value
     }
 
@@ -115,7 +116,7 @@ public struct BuildSettings: Sendable {
     /// unconditional or whose only conditions are `sdk=` patterns matching `sdk` (`CODE_SIGN_IDENTITY[sdk=iphoneos*]`),
     /// as Xcode applies them; `nil` when nothing defines it or it cannot be expanded. A conditional value's
     /// `$(inherited)` expands to nothing.
-    public func value(of key: String, sdk: String) -> String? {
+    package func value(of key: String, sdk: String) -> String? {
         guard let definition = definitions.first(where: { $0.key == key && ($0.condition.map { Self.condition($0, matchesSDK: sdk) } ?? true) })
         else { return defaults[key] }
         if definition.condition == nil { return try? value(of: key) }
@@ -134,7 +135,7 @@ public struct BuildSettings: Sendable {
 
     /// The expanded value of `key` with the missing files and undefined references it depends on.
     /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
-    public func resolve(_ key: String) throws(VersioningError) -> Resolution {
+    package func resolve(_ key: String) throws(VersioningError) -> Resolution {
         var trace = Trace()
         var visiting: Set<String> = []
         let site = definition(of: key)?.site
@@ -145,20 +146,20 @@ public struct BuildSettings: Sendable {
     }
 
     /// Whether a definition or default exists for `key`.
-    public func isDefined(_ key: String) -> Bool {
+    package func isDefined(_ key: String) -> Bool {
         index(of: key, from: 0) != nil || defaults[key] != nil
     }
 
     /// Expands every reference in `text` against these settings; `site` says where the text is written, for errors.
     /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
-    public func expand(_ text: String, at site: ValueSite? = nil) throws(VersioningError) -> String {
+    package func expand(_ text: String, at site: ValueSite? = nil) throws(VersioningError) -> String {
         try resolveText(text, at: site).value ?? text
     }
 
     /// Expands `text` (an Info.plist value written at `site`) with the missing files and undefined references it
     /// depends on.
     /// - Throws: ``VersioningError/settingExpansion(location:key:problem:)`` past a limit of expansion.
-    public func resolveText(_ text: String, at site: ValueSite? = nil) throws(VersioningError) -> Resolution {
+    package func resolveText(_ text: String, at site: ValueSite? = nil) throws(VersioningError) -> Resolution {
         var trace = Trace()
         var visiting: Set<String> = []
         let value = try bounded(key: site?.key ?? Echo.text(text), location: site?.location ?? "Info.plist") { () throws(Expansion) in
@@ -168,20 +169,20 @@ public struct BuildSettings: Sendable {
     }
 
     /// The unconditional definition of `key` that wins, if any.
-    public func definition(of key: String) -> SettingDefinition? {
+    package func definition(of key: String) -> SettingDefinition? {
         index(of: key, from: 0).map { definitions[$0] }
     }
 
     /// Where the value of `key` is written as a literal, following `$(inherited)`, self-references and
     /// whole-value references such as `MARKETING_VERSION = $(APP_VERSION)`.
-    public func origin(of key: String) -> ValueOrigin? {
+    package func origin(of key: String) -> ValueOrigin? {
         var visited: Set<String> = []
         return origin(of: key, from: 0, visited: &visited, depth: 0)
     }
 
     /// The origin of a value that is the whole of `text` (an Info.plist string): a single reference is
     /// followed, anything else stays at `site`.
-    public func origin(ofText text: String, at site: ValueSite) -> ValueOrigin {
+    package func origin(ofText text: String, at site: ValueSite) -> ValueOrigin {
         if let name = Self.singleReference(text), name != "inherited", let found = origin(of: name) {
             return found
         }

@@ -1,22 +1,22 @@
 import Foundation
 
 /// What a bump will change: the versions before and after, and every file edit.
-public struct BumpPlan: Sendable, Equatable {
+package struct BumpPlan: Sendable, Equatable {
     /// The version before the bump.
-    public var previousVersion: String?
+    package var previousVersion: String?
     /// The build number before the bump.
-    public var previousBuild: String?
+    package var previousBuild: String?
     /// The version after the bump (the previous one when only the build changes).
-    public var version: String?
+    package var version: String?
     /// The build number after the bump (the previous one with `keep`).
-    public var build: String?
+    package var build: String?
     /// Files to rewrite, in the order they are first met (project file, then xcconfigs and plists).
-    public var files: [FileEdit]
+    package var files: [FileEdit]
     /// Targets left alone or moved although out of step, and XcodeGen specs that could not follow, one line each.
-    public var notes: [String]
+    package var notes: [String]
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         previousVersion: String?, previousBuild: String?, version: String?, build: String?, files: [FileEdit], notes: [String] = []
     ) {
         self.previousVersion = previousVersion
@@ -29,7 +29,7 @@ public struct BumpPlan: Sendable, Equatable {
 
     /// A warning when the new version sorts before the previous one (`3.0.0` → `2.0`), which App Store Connect
     /// rejects; `nil` otherwise.
-    public var downgradeWarning: String? {
+    package var downgradeWarning: String? {
         guard let previous = previousVersion.flatMap(SemanticVersion.init), let next = version.flatMap(SemanticVersion.init),
             next < previous
         else { return nil }
@@ -37,48 +37,48 @@ public struct BumpPlan: Sendable, Equatable {
     }
 
     /// Every change in every file.
-    public var changes: [ValueChange] { files.flatMap(\.changes) }
+    package var changes: [ValueChange] { files.flatMap(\.changes) }
 
     /// The unified diffs of every text file and a line for each binary one: what `--dry-run` prints.
-    public var diff: String {
+    package var diff: String {
         files.map { file in
             file.diff ?? "Binary file \(file.displayPath) changes: \(file.summary)\n"
         }.joined()
     }
 
     /// What `release bump --json` prints: versions and files with their old and new values.
-    public struct Summary: Sendable, Codable, Equatable {
+    package struct Summary: Sendable, Codable, Equatable {
         /// One file in the summary.
-        public struct File: Sendable, Codable, Equatable {
+        package struct File: Sendable, Codable, Equatable {
             /// The file, relative to the project folder.
-            public var path: String
+            package var path: String
             /// The values changed in the file.
-            public var changes: [ValueChange]
+            package var changes: [ValueChange]
             /// The unified diff, in dry runs of text files.
-            public var diff: String?
+            package var diff: String?
         }
         /// The version before the bump.
-        public var previousVersion: String?
+        package var previousVersion: String?
         /// The build number before the bump.
-        public var previousBuild: String?
+        package var previousBuild: String?
         /// The version after the bump.
-        public var version: String?
+        package var version: String?
         /// The build number after the bump.
-        public var build: String?
+        package var build: String?
         /// The files, in the order they are written.
-        public var files: [File]
+        package var files: [File]
         /// The branch created, if any.
-        public var branch: String?
+        package var branch: String?
         /// The commit created, if any.
-        public var commit: String?
+        package var commit: String?
         /// Whether nothing was written.
-        public var dryRun: Bool
+        package var dryRun: Bool
         /// Targets left alone and other notes; absent when there are none.
-        public var notes: [String]?
+        package var notes: [String]?
     }
 
     /// The JSON summary (snake_case keys, sorted, pretty-printed, trailing newline).
-    public func jsonText(branch: String? = nil, commit: String? = nil, dryRun: Bool = false) throws -> String {
+    package func jsonText(branch: String? = nil, commit: String? = nil, dryRun: Bool = false) throws -> String {
         let summary = Summary(
             previousVersion: previousVersion, previousBuild: previousBuild, version: version, build: build,
             files: files.map { Summary.File(path: $0.displayPath, changes: $0.changes, diff: dryRun ? $0.diff : nil) }, branch: branch, commit: commit,

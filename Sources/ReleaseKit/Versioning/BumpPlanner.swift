@@ -10,12 +10,12 @@ import Foundation
 /// generates the project, the spec is edited too, at the same level, so the next `xcodegen` run keeps the bump.
 /// Text files keep every other byte (indentation, quoting, order, CRLF line endings); binary property lists are
 /// rewritten as binary with only the changed keys different.
-public enum BumpPlanner {
+package enum BumpPlanner {
     /// Plans a bump of `versions` to `choice` (applied to the current version) and `build` (`nil`: keep), for
     /// `targets` (empty: decided by ``BumpScope``).
     /// - Throws: ``VersioningError`` when there is no current version, or a value that must change is not a
     ///   literal.
-    public static func plan(_ versions: ProjectVersions, choice: VersionChoice, build: String?, targets: [String] = [], app: String? = nil) throws -> BumpPlan {
+    package static func plan(_ versions: ProjectVersions, choice: VersionChoice, build: String?, targets: [String] = [], app: String? = nil) throws -> BumpPlan {
         let scope = try BumpScope(versions, targets: targets, app: app)
         var newVersion: String?
         if choice != .keep {
@@ -36,12 +36,12 @@ public enum BumpPlanner {
     }
 
     /// Plans writing `version` and `build` (each `nil` to leave it) wherever the moving entries define them.
-    public static func plan(_ versions: ProjectVersions, version: String?, build: String?, targets: [String] = []) throws -> BumpPlan {
+    package static func plan(_ versions: ProjectVersions, version: String?, build: String?, targets: [String] = []) throws -> BumpPlan {
         try plan(versions, scope: try BumpScope(versions, targets: targets), version: version, build: build)
     }
 
     /// Plans writing `version` and `build` (each `nil` to leave it) for the entries `scope` moves.
-    public static func plan(_ versions: ProjectVersions, scope: BumpScope, version: String?, build: String?) throws -> BumpPlan {
+    package static func plan(_ versions: ProjectVersions, scope: BumpScope, version: String?, build: String?) throws -> BumpPlan {
         var assignments: [(site: ValueSite, value: String)] = []
         var seen: Set<ValueSite> = []
         func assign(_ origin: ValueOrigin, _ value: String, current: String?) throws {
@@ -217,7 +217,7 @@ public enum BumpPlanner {
 
 extension ProjectVersions {
     /// The version or build of `target` (default: the primary target) in the primary configuration.
-    func current(_ value: BumpScope.Value, of target: String?) -> String? {
+    package func current(_ value: BumpScope.Value, of target: String?) -> String? {
         guard let target, target != report.primaryTarget else { return value == .version ? currentVersion : currentBuild }
         let rows = report.entries.filter { $0.target == target }
         let row = rows.first { $0.configuration == report.primaryConfiguration } ?? rows.last

@@ -14,16 +14,16 @@ import Foundation
 /// All four choices share one new build number; 4 keeps the marketing version. An empty answer takes the
 /// default, patch (the line a terminal menu highlights first); anything but a listed number asks again; the end
 /// of input (Ctrl-D, a closed pipe) returns `nil` so nothing changes.
-public struct BumpPrompt: Sendable {
+package struct BumpPrompt: Sendable {
     /// One line of the menu.
-    public struct Item: Sendable, Equatable {
+    package struct Item: Sendable, Equatable {
         /// What the option does to the version.
-        public var choice: VersionChoice
+        package var choice: VersionChoice
         /// The version this option writes.
-        public var version: SemanticVersion
+        package var version: SemanticVersion
 
         /// What the line is, shown after it: `major`, `minor`, `patch` or `build only`.
-        public var kind: String {
+        package var kind: String {
             switch choice {
             case .part(let part): return part.rawValue
             case .keep: return "build only"
@@ -33,18 +33,18 @@ public struct BumpPrompt: Sendable {
     }
 
     /// The version the project is at.
-    public let current: SemanticVersion
+    package let current: SemanticVersion
     /// The build number the project is at.
-    public let currentBuild: String?
+    package let currentBuild: String?
     /// The build number every choice gets (`nil` when the project has none).
-    public let newBuild: String?
+    package let newBuild: String?
     /// The four choices: major, minor, patch, keep.
-    public let options: [Item]
+    package let options: [Item]
     /// The index of the choice taken by an empty answer (and highlighted first on a terminal): patch.
-    public let defaultIndex = 2
+    package let defaultIndex = 2
 
     /// A menu for a project at `current` and `currentBuild` whose choices all get `newBuild`.
-    public init(current: SemanticVersion, currentBuild: String?, newBuild: String?) {
+    package init(current: SemanticVersion, currentBuild: String?, newBuild: String?) {
         self.current = current
         self.currentBuild = currentBuild
         self.newBuild = newBuild
@@ -57,10 +57,10 @@ public struct BumpPrompt: Sendable {
     }
 
     /// The menu's first line: `Select new version [current: 3.0.0 (4146)]:`.
-    public var title: String { "Select new version [current: \(label(current.description, currentBuild))]:" }
+    package var title: String { "Select new version [current: \(label(current.description, currentBuild))]:" }
 
     /// The menu, ending with the `?` the answer is typed after (no newline).
-    public var menu: String {
+    package var menu: String {
         var text = title + "\n"
         for (index, option) in options.enumerated() {
             text += line(for: option, number: index + 1) + "\n"
@@ -73,7 +73,7 @@ public struct BumpPrompt: Sendable {
     ///   - readLine: the next input line without its newline, or `nil` at the end of input.
     ///   - write: prints text as is.
     /// - Returns: the chosen option, or `nil` when input ended first.
-    public func run(readLine: () -> String?, write: (String) -> Void) -> Item? {
+    package func run(readLine: () -> String?, write: (String) -> Void) -> Item? {
         write(menu)
         while let line = readLine() {
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -88,7 +88,7 @@ public struct BumpPrompt: Sendable {
     }
 
     /// One menu line without its newline: `3. 3.0.1 (4321)  patch`, the kinds aligned in a column.
-    public func line(for option: Item, number: Int) -> String {
+    package func line(for option: Item, number: Int) -> String {
         let text = "\(number). \(label(option.version.description, newBuild))"
         let width = options.enumerated().map { "\($0.offset + 1). \(label($0.element.version.description, newBuild))".count }.max() ?? 0
         return text + String(repeating: " ", count: width - text.count + 2) + option.kind

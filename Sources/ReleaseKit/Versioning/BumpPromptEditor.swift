@@ -14,9 +14,9 @@ import Foundation
 /// ?3
 /// ```
 /// The cursor stays after the `?N` line, which shows the number of the highlighted line.
-public struct BumpPromptEditor: Sendable {
+package struct BumpPromptEditor: Sendable {
     /// A decoded key press.
-    public enum Key: Sendable, Equatable {
+    package enum Key: Sendable, Equatable {
         case character(Character)
         case enter
         case backspace
@@ -31,7 +31,7 @@ public struct BumpPromptEditor: Sendable {
     }
 
     /// Where the prompt stands after a key.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case pending
         case chosen(BumpPrompt.Item)
         /// `q`, Esc or the end of input: nothing is chosen.
@@ -40,30 +40,30 @@ public struct BumpPromptEditor: Sendable {
         case interrupted
     }
 
-    public let prompt: BumpPrompt
+    package let prompt: BumpPrompt
     /// Whether the highlighted line is also drawn in reverse video (not with `NO_COLOR`); the `>` marks it always.
-    public let reverseVideo: Bool
+    package let reverseVideo: Bool
     /// The index of the highlighted option; `nil` once the menu was left without a choice.
-    public private(set) var highlighted: Int?
+    package private(set) var highlighted: Int?
 
     /// An editor for `prompt`, with the prompt's default (patch) highlighted.
-    public init(prompt: BumpPrompt, reverseVideo: Bool = true) {
+    package init(prompt: BumpPrompt, reverseVideo: Bool = true) {
         self.prompt = prompt
         self.reverseVideo = reverseVideo
         self.highlighted = prompt.defaultIndex
     }
 
     /// The line that says how to answer.
-    public var hint: String { "(↑/↓ or 1-\(prompt.options.count) to move, Enter to choose, q or Esc to cancel)" }
+    package var hint: String { "(↑/↓ or 1-\(prompt.options.count) to move, Enter to choose, q or Esc to cancel)" }
 
     /// The text to write first: the hint, the title, the option lines and the `?N` line (no newline after it).
-    public var start: String {
+    package var start: String {
         hint + "\n" + prompt.title + "\n" + optionLines.joined(separator: "\n") + "\n" + answerLine
     }
 
     /// The option lines as drawn now: the highlighted one marked with `>` (and in reverse video), the others
     /// indented by as much.
-    public var optionLines: [String] {
+    package var optionLines: [String] {
         prompt.options.enumerated().map { index, option in
             let line = prompt.line(for: option, number: index + 1)
             guard index == highlighted else { return "  " + line }
@@ -72,10 +72,10 @@ public struct BumpPromptEditor: Sendable {
     }
 
     /// The line under the options: `?` and the highlighted line's number.
-    public var answerLine: String { "?" + (highlighted.map { String($0 + 1) } ?? "") }
+    package var answerLine: String { "?" + (highlighted.map { String($0 + 1) } ?? "") }
 
     /// Handles one key: the text to write and the outcome.
-    public mutating func handle(_ key: Key) -> (output: String, outcome: Outcome) {
+    package mutating func handle(_ key: Key) -> (output: String, outcome: Outcome) {
         let count = prompt.options.count
         guard let current = highlighted else { return ("", .cancelled) }
         switch key {
@@ -127,7 +127,7 @@ public struct BumpPromptEditor: Sendable {
     /// Decodes bytes read from a terminal in non-canonical mode into keys (arrow keys in both cursor modes).
     /// An Esc that starts a sequence is read with it; an Esc at the end of `bytes` or before anything else is
     /// the Esc key (the caller waits a moment for the rest of a sequence before calling this).
-    public static func keys(from bytes: [UInt8]) -> [Key] {
+    package static func keys(from bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
         while index < bytes.count {
@@ -166,7 +166,7 @@ public struct BumpPromptEditor: Sendable {
 
     /// Whether `bytes` end in the middle of an escape sequence (a lone Esc, or Esc `[` without its final byte), so
     /// the caller should wait a moment for the rest before decoding.
-    public static func endsInsideEscapeSequence(_ bytes: [UInt8]) -> Bool {
+    package static func endsInsideEscapeSequence(_ bytes: [UInt8]) -> Bool {
         guard let escape = bytes.lastIndex(of: 0x1B) else { return false }
         let rest = bytes[(escape + 1)...]
         guard let first = rest.first else { return true }

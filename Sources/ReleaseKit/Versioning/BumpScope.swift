@@ -17,31 +17,31 @@
 /// move the app alone). `app` names the app being released instead of the project's main one; the rules above apply
 /// around it.
 /// Version and build are decided separately: a test bundle can follow the app's build and keep its `1.0`.
-public struct BumpScope: Sendable {
+package struct BumpScope: Sendable {
     /// Which value of an entry.
-    public enum Value: String, Sendable, CaseIterable {
+    package enum Value: String, Sendable, CaseIterable {
         case version
         case build
     }
 
     /// Indices into ``ProjectVersions/tracked`` whose version moves.
-    public var versionEntries: [Int]
+    package var versionEntries: [Int]
     /// Indices into ``ProjectVersions/tracked`` whose build moves.
-    public var buildEntries: [Int]
+    package var buildEntries: [Int]
     /// The target whose version names the release.
-    public var primaryTarget: String?
+    package var primaryTarget: String?
     /// Targets left alone and targets moved although they were out of step, one line each.
-    public var notes: [String]
+    package var notes: [String]
 
     /// The entries whose `value` moves.
-    public func entries(_ value: Value) -> [Int] {
+    package func entries(_ value: Value) -> [Int] {
         value == .version ? versionEntries : buildEntries
     }
 
     /// Decides the scope of a bump of `versions`; `targets` (empty: automatic) names the targets to move, `app` the app
     /// the automatic choice moves around (nil: the project's main app).
     /// - Throws: ``VersioningError/unknownTarget(_:available:)`` for a name the project does not have.
-    public init(_ versions: ProjectVersions, targets: [String] = [], app: String? = nil) throws {
+    package init(_ versions: ProjectVersions, targets: [String] = [], app: String? = nil) throws {
         let tracked = versions.tracked
         let names = tracked.map(\.entry.target)
         for name in targets + (app.map { [$0] } ?? []) where !names.contains(name) {

@@ -3,15 +3,15 @@ import Foundation
 /// A bump in progress: the project as read and the one new build number every choice shares. `release bump`
 /// and the `version.bump` step both start here, then pick a ``VersionChoice`` (from flags or the prompt) and
 /// turn it into a ``BumpPlan``.
-public struct BumpSession: Sendable {
+package struct BumpSession: Sendable {
     /// The project as read.
-    public let versions: ProjectVersions
+    package let versions: ProjectVersions
     /// The build number the bump writes; `nil` when it keeps build numbers or the project has none.
-    public let newBuild: String?
+    package let newBuild: String?
     /// The targets to move (`--target`); empty: decided by ``BumpScope``.
-    public let targets: [String]
+    package let targets: [String]
     /// The app being released (`version.bump`'s `app`); nil: the project's main app.
-    public let app: String?
+    package let app: String?
 
     /// Reads the project and computes the new build number.
     /// - Parameters:
@@ -24,7 +24,7 @@ public struct BumpSession: Sendable {
     ///   - commitCount: counts commits in a folder, for `git-count`.
     ///   - targets: `--target`: the targets to move; empty for the automatic choice.
     /// - Throws: ``VersioningError``.
-    public static func prepare(
+    package static func prepare(
         project: String?, file: String?, in directory: String, strategy: BuildNumberStrategy,
         environment: [String: String], now: Date, commitCount: @Sendable (String) async throws -> Int,
         targets: [String] = [], app: String? = nil
@@ -45,7 +45,7 @@ public struct BumpSession: Sendable {
     }
 
     /// Creates a value from its parts.
-    public init(versions: ProjectVersions, newBuild: String?, targets: [String] = [], app: String? = nil) {
+    package init(versions: ProjectVersions, newBuild: String?, targets: [String] = [], app: String? = nil) {
         self.app = app
         self.versions = versions
         self.newBuild = newBuild
@@ -55,7 +55,7 @@ public struct BumpSession: Sendable {
     /// The interactive menu for this project.
     /// - Throws: ``VersioningError/nothingToBump(project:)`` or ``VersioningError/invalidVersion(_:context:)``
     ///   when the current version cannot be bumped.
-    public func prompt() throws -> BumpPrompt {
+    package func prompt() throws -> BumpPrompt {
         guard let currentText = versions.current(.version, of: targets.first) else {
             throw VersioningError.nothingToBump(project: versions.report.project)
         }
@@ -65,7 +65,7 @@ public struct BumpSession: Sendable {
     }
 
     /// The file edits for `choice`.
-    public func plan(_ choice: VersionChoice) throws -> BumpPlan {
+    package func plan(_ choice: VersionChoice) throws -> BumpPlan {
         try BumpPlanner.plan(versions, choice: choice, build: newBuild, targets: targets, app: app)
     }
 }

@@ -1,37 +1,38 @@
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// The git side of `release bump`: check the branch can be created before anything is written, then create
 /// `release/<version>`, commit exactly the bumped files and optionally push.
-public struct BumpWorkflow: Sendable {
+package struct BumpWorkflow: Sendable {
     /// Runs a command in a directory and returns how it ended and its standard error.
-    public typealias CommandRunner = @Sendable (_ arguments: [String], _ directory: String) async throws -> (result: ProcessResult, errors: String)
+    package typealias CommandRunner = @Sendable (_ arguments: [String], _ directory: String) async throws -> (result: ProcessResult, errors: String)
 
     /// The repository folder (the project's folder).
-    public var directory: String
+    package var directory: String
     /// The branch to create; `{version}` and `{build}` are replaced.
-    public var branchPattern: String
+    package var branchPattern: String
     /// The commit message; `{version}`, `{build}`, `{previous_version}` and `{previous_build}` are replaced.
-    public var commitMessage: String
+    package var commitMessage: String
     /// Whether to create a branch; without one the commit goes on the current branch.
-    public var createBranch: Bool
+    package var createBranch: Bool
     /// Whether to commit at all.
-    public var commit: Bool
+    package var commit: Bool
     /// Whether to push the branch (or the current branch) to ``remote``.
-    public var push: Bool
+    package var push: Bool
     /// The remote `push` pushes to.
-    public var remote: String
+    package var remote: String
     /// The environment git's identity fallback reads (the CI's actor) and detached checkouts take their branch from.
-    public var environment: [String: String]
+    package var environment: [String: String]
     private let runner: CommandRunner
 
     /// `release/{version}`.
-    public static let defaultBranchPattern = "release/{version}"
+    package static let defaultBranchPattern = "release/{version}"
     /// `Bump version to {version} ({build})`.
-    public static let defaultCommitMessage = "Bump version to {version} ({build})"
+    package static let defaultCommitMessage = "Bump version to {version} ({build})"
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         directory: String, branchPattern: String = BumpWorkflow.defaultBranchPattern,
         commitMessage: String = BumpWorkflow.defaultCommitMessage, createBranch: Bool = true, commit: Bool = true,
         push: Bool = false, remote: String = "origin", environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -58,17 +59,17 @@ public struct BumpWorkflow: Sendable {
     }
 
     /// What ``preflight(_:)`` found out that the commands depend on.
-    public struct Preparation: Sendable, Equatable {
+    package struct Preparation: Sendable, Equatable {
         /// The release branch is already checked out (or, in a detached CI checkout, is the CI's branch): the
         /// commit goes there and no branch is created.
-        public var onBranch: Bool
+        package var onBranch: Bool
         /// HEAD is detached: a push names the branch in full (`HEAD:refs/heads/NAME`).
-        public var detached: Bool
+        package var detached: Bool
         /// `git -c` options giving the commit an identity where git has none (``GitIdentity``).
-        public var identity: [String]
+        package var identity: [String]
 
         /// Creates a value from its parts.
-        public init(onBranch: Bool = false, detached: Bool = false, identity: [String] = []) {
+        package init(onBranch: Bool = false, detached: Bool = false, identity: [String] = []) {
             self.onBranch = onBranch
             self.detached = detached
             self.identity = identity
@@ -76,21 +77,21 @@ public struct BumpWorkflow: Sendable {
     }
 
     /// Whether this workflow runs git at all.
-    public var usesGit: Bool { createBranch || commit || push }
+    package var usesGit: Bool { createBranch || commit || push }
 
     /// The branch name for `plan`.
-    public func branchName(for plan: BumpPlan) -> String {
+    package func branchName(for plan: BumpPlan) -> String {
         substitute(branchPattern, plan)
     }
 
     /// The commit message for `plan`.
-    public func message(for plan: BumpPlan) -> String {
+    package func message(for plan: BumpPlan) -> String {
         substitute(commitMessage, plan)
     }
 
     /// What a bump will do, for the confirmation on a terminal: every value it writes, then the branch, the commit
     /// with its message and the push, each named, so `[Y/n]` answers for all of it.
-    public func preview(for plan: BumpPlan, prepared: Preparation = Preparation()) -> String {
+    package func preview(for plan: BumpPlan, prepared: Preparation = Preparation()) -> String {
         let title = "\(plan.previousVersion ?? "-") (\(plan.previousBuild ?? "-")) -> \(plan.version ?? "-") (\(plan.build ?? "-"))"
         var text = "This will:\n"
         for change in plan.changes {
@@ -106,7 +107,7 @@ public struct BumpWorkflow: Sendable {
     }
 
     /// Every git command ``perform(_:prepared:)`` would run, for dry runs.
-    public func commands(for plan: BumpPlan, prepared: Preparation = Preparation()) -> [[String]] {
+    package func commands(for plan: BumpPlan, prepared: Preparation = Preparation()) -> [[String]] {
         var commands: [[String]] = []
         let branch = branchName(for: plan)
         if createBranch, !prepared.onBranch { commands.append(GitCommand.createBranch(branch)) }
@@ -128,7 +129,7 @@ public struct BumpWorkflow: Sendable {
     /// - Returns: what the commands depend on, for ``commands(for:prepared:)`` and ``perform(_:prepared:)``.
     /// - Throws: ``VersioningError/git(_:)``.
     @discardableResult
-    public func preflight(_ plan: BumpPlan) async throws -> Preparation {
+    package func preflight(_ plan: BumpPlan) async throws -> Preparation {
         var prepared = Preparation()
         guard usesGit else { return prepared }
         guard try await runner(GitCommand.isRepository, directory).result.succeeded else {
@@ -164,7 +165,7 @@ public struct BumpWorkflow: Sendable {
     /// - Parameter prepared: what ``preflight(_:)`` returned.
     /// - Returns: the branch (when one was created) and the new commit.
     /// - Throws: ``VersioningError/git(_:)`` naming the command that failed.
-    public func perform(_ plan: BumpPlan, prepared: Preparation = Preparation()) async throws -> (branch: String?, commit: String?) {
+    package func perform(_ plan: BumpPlan, prepared: Preparation = Preparation()) async throws -> (branch: String?, commit: String?) {
         for command in commands(for: plan, prepared: prepared) {
             let (result, errors) = try await runner(command, directory)
             guard result.succeeded else {
@@ -182,7 +183,7 @@ public struct BumpWorkflow: Sendable {
 
     /// The number of commits on `HEAD` in `directory` (`git rev-list --count HEAD`), for `--build git-count`.
     /// - Throws: ``VersioningError/git(_:)`` outside a repository or without commits.
-    public static func commitCount(in directory: String) async throws -> Int {
+    package static func commitCount(in directory: String) async throws -> Int {
         let errors = Mutex<[String]>([])
         let result = try await ProcessRunner.run(
             ProcessRequest(arguments: GitCommand.commitCount, directory: directory, environment: ProcessInfo.processInfo.environment)

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Writes a set of files all or nothing, even when the process is killed halfway (`kill -9`, a crash, a power cut).
 ///
@@ -11,9 +12,9 @@ import Foundation
 /// is left changed. If the process dies in between, the journal stays, and ``recover(journal:checkout:)`` (which the next
 /// `release run` or `release bump` calls once it holds the checkout's lock) puts every file back as it was and
 /// removes the temporaries: the re-run then bumps once, from where the project was.
-public enum FileTransaction {
+package enum FileTransaction {
     /// The step a fault hook is called before.
-    public enum Phase: String, Sendable {
+    package enum Phase: String, Sendable {
         case writeTemporary
         case rename
     }
@@ -22,15 +23,15 @@ public enum FileTransaction {
     /// it will be created at); throwing simulates a failure there, and tests also use it to make the real step
     /// fail (a directory where the temporary file goes). Throwing ``SimulatedCrash`` stops `apply` right there
     /// without undoing anything, as a killed process would.
-    public typealias FaultHook = @Sendable (_ phase: Phase, _ path: String, _ temporary: String) throws -> Void
+    package typealias FaultHook = @Sendable (_ phase: Phase, _ path: String, _ temporary: String) throws -> Void
 
     /// Thrown by a fault hook: `apply` leaves everything as it is at that moment, like a process killed there.
-    public struct SimulatedCrash: Error {
-        public init() {}
+    package struct SimulatedCrash: Error {
+        package init() {}
     }
 
     /// The journal folder of the checkout holding `directory`: `release-bump` in its git dir (or `.release/`).
-    public static func journalFolder(for directory: String) throws -> String {
+    package static func journalFolder(for directory: String) throws -> String {
         (try GitDirectory.stateFolder(for: directory) as NSString).appendingPathComponent("release-bump")
     }
 
@@ -40,7 +41,7 @@ public enum FileTransaction {
     /// - Throws: ``VersioningError/staleFile(path:line:expected:)`` when a file changed since it was read,
     ///   ``VersioningError/unfinishedTransaction(journal:)`` when the journal folder holds one not yet rolled back,
     ///   or ``VersioningError/writeFailed(path:reason:restored:)`` after undoing what was written.
-    public static func apply(_ edits: [FileEdit], journal: String? = nil, fault: FaultHook? = nil) throws {
+    package static func apply(_ edits: [FileEdit], journal: String? = nil, fault: FaultHook? = nil) throws {
         // First: the files of an unfinished transaction are likely to look changed, which would hide why.
         if let journal, FileManager.default.fileExists(atPath: TransactionJournal.journalFile(in: journal)) {
             throw VersioningError.unfinishedTransaction(journal: TransactionJournal.journalFile(in: journal))
@@ -105,7 +106,7 @@ public enum FileTransaction {
     /// - Parameter checkout: the checkout's root (``GitDirectory/checkoutRoot(of:)``): every file a bump replaces lies
     ///   inside it.
     /// - Returns: one line per thing done, for the user; empty when there was nothing to recover.
-    public static func recover(journal: String, checkout: String) -> [String] {
+    package static func recover(journal: String, checkout: String) -> [String] {
         TransactionJournal.rollBack(journal, checkout: checkout)
     }
 

@@ -1,30 +1,31 @@
 import Foundation
+import ReleaseSupport
 
 /// An Info.plist, XML or binary, with the location of each top-level string value.
 ///
 /// Values come from `PropertyListSerialization`; for XML files a small scanner finds the line and byte range of
 /// each top-level `<string>` so a bump can replace only its text. Binary files have no lines: their values are
 /// reported by key and a bump rewrites the file as binary.
-public struct InfoPlistFile: Sendable {
+package struct InfoPlistFile: Sendable {
     /// Absolute path.
-    public let path: String
+    package let path: String
     /// Whether the file is a binary property list (`bplist00`).
-    public let isBinary: Bool
+    package let isBinary: Bool
     /// Top-level string values.
-    public let strings: [String: String]
+    package let strings: [String: String]
     /// Where each top-level string is written (every key in ``strings`` for binary files; XML keys the scanner
     /// could locate).
-    public let sites: [String: ValueSite]
+    package let sites: [String: ValueSite]
 
     /// How deep a plist's dictionaries and arrays may nest before it is refused: Foundation's parser recurses, and a
     /// hostile file would otherwise exhaust the stack (``PropertyListDepth``).
-    public static let maximumDepth = PropertyListDepth.maximum
+    package static let maximumDepth = PropertyListDepth.maximum
 
     /// Reads the file at `path`; with `preprocessorDefinitions` (the target sets `INFOPLIST_PREPROCESS = YES`) the
     /// file is first run through ``PlistPreprocessor`` with them.
     /// - Throws: ``VersioningError/unreadable(path:reason:)`` when it is missing or not a property list,
     ///   ``VersioningError/syntax(file:line:message:)`` when it nests too deep or its directives do not balance.
-    public init(contentsOf path: String, preprocessorDefinitions: [String]? = nil) throws {
+    package init(contentsOf path: String, preprocessorDefinitions: [String]? = nil) throws {
         guard let original = FileManager.default.contents(atPath: path) else {
             throw VersioningError.unreadable(path: path, reason: "no such file or not readable")
         }
@@ -68,7 +69,7 @@ public struct InfoPlistFile: Sendable {
 
     /// Creates a value from its parts: a plist that exists only as values defined elsewhere (XcodeGen's
     /// `info: properties:`), `sites` pointing at those definitions.
-    public init(path: String, strings: [String: String], sites: [String: ValueSite]) {
+    package init(path: String, strings: [String: String], sites: [String: ValueSite]) {
         self.path = path
         self.isBinary = false
         self.strings = strings
@@ -76,7 +77,7 @@ public struct InfoPlistFile: Sendable {
     }
 
     /// The value of `key` with its site, if it is a top-level string.
-    public func entry(_ key: String) -> (value: String, site: ValueSite?)? {
+    package func entry(_ key: String) -> (value: String, site: ValueSite?)? {
         strings[key].map { ($0, sites[key]) }
     }
 

@@ -3,9 +3,9 @@
 ///
 /// Xcode warns and builds without it, so the engine does the same: it reads on, and whatever the file could have
 /// defined is reported as uncertain rather than failing the whole read.
-public struct MissingFile: Sendable, Hashable {
+package struct MissingFile: Sendable, Hashable {
     /// How the file is referred to.
-    public enum Reference: String, Sendable {
+    package enum Reference: String, Sendable {
         /// `baseConfigurationReference` (or the Xcode 16 anchor form) of a build configuration.
         case baseConfiguration = "base configuration"
         /// `#include "…"` in an `.xcconfig`.
@@ -19,14 +19,14 @@ public struct MissingFile: Sendable, Hashable {
     }
 
     /// Absolute path of the file that does not exist.
-    public var path: String
+    package var path: String
     /// How it is referred to.
-    public var reference: Reference
+    package var reference: Reference
     /// Where it is referred to: `file:line`, absolute path.
-    public var referencedAt: String
+    package var referencedAt: String
 
     /// Creates a value from its parts.
-    public init(path: String, reference: Reference, referencedAt: String) {
+    package init(path: String, reference: Reference, referencedAt: String) {
         self.path = path
         self.reference = reference
         self.referencedAt = referencedAt

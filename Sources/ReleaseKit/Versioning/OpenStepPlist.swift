@@ -5,17 +5,17 @@ import Foundation
 ///
 /// Foundation can read these files but neither keeps positions nor writes them back in Xcode's format, so the
 /// engine parses them itself and edits the original bytes.
-public struct OpenStepPlist: Sendable {
+package struct OpenStepPlist: Sendable {
     /// The parsed root value.
-    public let root: OpenStepValue
+    package let root: OpenStepValue
     /// The file's bytes, unchanged.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The path the file was read from, for messages.
-    public let path: String
+    package let path: String
 
     /// Reads and parses the file at `path`.
     /// - Throws: ``VersioningError/unreadable(path:reason:)`` or ``VersioningError/syntax(file:line:message:)``.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VersioningError.unreadable(path: path, reason: "no such file or not readable")
         }
@@ -23,7 +23,7 @@ public struct OpenStepPlist: Sendable {
     }
 
     /// Parses `bytes`; `path` only names the file in errors.
-    public init(bytes: [UInt8], path: String) throws {
+    package init(bytes: [UInt8], path: String) throws {
         var parser = Parser(bytes: bytes, path: path)
         self.root = try parser.parseDocument()
         self.bytes = bytes
@@ -33,7 +33,7 @@ public struct OpenStepPlist: Sendable {
     /// How deep dictionaries and arrays may nest. Xcode writes 5 levels; the limit keeps a damaged or hostile
     /// file from exhausting the stack of this recursive parser: at about 2.7 KiB per level in a debug build, 64
     /// levels fit Darwin's 512 KiB secondary-thread stacks with more than half to spare.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private struct Parser {
         let bytes: [UInt8]

@@ -2,7 +2,7 @@
 ///
 /// Strings also keep the byte range of their token in the file (quotes included) and whether they were quoted,
 /// which is what lets a bump replace exactly that token and nothing else.
-public indirect enum OpenStepValue: Sendable, Equatable {
+package indirect enum OpenStepValue: Sendable, Equatable {
     case string(Text)
     case array([OpenStepValue], line: Int)
     case dictionary(Dictionary)
@@ -10,39 +10,39 @@ public indirect enum OpenStepValue: Sendable, Equatable {
     case data(String, line: Int)
 
     /// A string token.
-    public struct Text: Sendable, Equatable {
+    package struct Text: Sendable, Equatable {
         /// The unescaped value.
-        public var value: String
+        package var value: String
         /// 1-based line of the token.
-        public var line: Int
+        package var line: Int
         /// Byte offsets of the token in the file, quotes included.
-        public var range: Range<Int>
+        package var range: Range<Int>
         /// Whether the token was written in double quotes.
-        public var quoted: Bool
+        package var quoted: Bool
     }
 
     /// A `{ key = value; }` dictionary, entries in file order.
-    public struct Dictionary: Sendable, Equatable {
+    package struct Dictionary: Sendable, Equatable {
         /// One `key = value;` pair.
-        public struct Entry: Sendable, Equatable {
+        package struct Entry: Sendable, Equatable {
             /// The key token.
-            public var key: Text
+            package var key: Text
             /// The value.
-            public var value: OpenStepValue
+            package var value: OpenStepValue
         }
         /// The entries in file order.
-        public var entries: [Entry]
+        package var entries: [Entry]
         /// Line of the opening brace.
-        public var line: Int
+        package var line: Int
 
         /// The value for `key` (the last one, if a key repeats).
-        public subscript(key: String) -> OpenStepValue? {
+        package subscript(key: String) -> OpenStepValue? {
             entries.last(where: { $0.key.value == key })?.value
         }
     }
 
     /// The line the value starts on.
-    public var line: Int {
+    package var line: Int {
         switch self {
         case .string(let text): return text.line
         case .array(_, let line), .data(_, let line): return line
@@ -51,22 +51,22 @@ public indirect enum OpenStepValue: Sendable, Equatable {
     }
 
     /// The string token, if this is one.
-    public var text: Text? {
+    package var text: Text? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The string value, if this is a string.
-    public var string: String? { text?.value }
+    package var string: String? { text?.value }
 
     /// The dictionary, if this is one.
-    public var dictionary: Dictionary? {
+    package var dictionary: Dictionary? {
         if case .dictionary(let dictionary) = self { return dictionary }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var array: [OpenStepValue]? {
+    package var array: [OpenStepValue]? {
         if case .array(let values, _) = self { return values }
         return nil
     }

@@ -5,13 +5,13 @@
 /// The output has exactly the input's length: directive lines and lines of branches that are not taken are
 /// overwritten with spaces (newlines kept), so every byte offset and line number found in the output is valid
 /// in the file on disk, which is what a bump edits. Macros are not expanded inside the plist text.
-public enum PlistPreprocessor {
+package enum PlistPreprocessor {
     /// How deep conditionals and parentheses in `#if` expressions may nest.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// Whether `bytes` has any line starting with `#` (after blanks), the only case where preprocessing changes
     /// anything.
-    public static func hasDirectives(_ bytes: [UInt8]) -> Bool {
+    package static func hasDirectives(_ bytes: [UInt8]) -> Bool {
         var atLineStart = true
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
@@ -28,7 +28,7 @@ public enum PlistPreprocessor {
     /// Preprocesses `bytes` with `definitions` (`NAME` or `NAME=VALUE`).
     /// - Throws: ``VersioningError/syntax(file:line:message:)`` for an unbalanced `#endif`/`#else` or nesting
     ///   deeper than ``maximumDepth``.
-    public static func process(_ bytes: [UInt8], definitions: [String], path: String) throws -> [UInt8] {
+    package static func process(_ bytes: [UInt8], definitions: [String], path: String) throws -> [UInt8] {
         var macros: [String: String] = [:]
         for definition in definitions where !definition.isEmpty {
             let parts = definition.split(separator: "=", maxSplits: 1).map(String.init)

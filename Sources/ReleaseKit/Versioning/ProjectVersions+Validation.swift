@@ -6,7 +6,7 @@ extension ProjectVersions {
     /// letter or digit, at most ``longestVersion`` characters. Every scheme in use (`3.0.0`, `7.1.3b5`, `26.07.5`,
     /// `2.0.0-rc.1+42`, `4321`) passes; quotes, `;`, `$`, spaces and control characters, which would be code or
     /// markup in the scripts, tags, branch names and messages a version ends up in, do not.
-    public static func isVersionText(_ text: String) -> Bool {
+    package static func isVersionText(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, text.unicodeScalars.count <= longestVersion,
             first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
         else { return false }
@@ -17,7 +17,7 @@ extension ProjectVersions {
 
     /// The versions, or ``VersioningError/notAVersion(_:key:context:)`` for the first version or build number in the
     /// report that is not one, naming where it is defined.
-    public func validated() throws(VersioningError) -> ProjectVersions {
+    package func validated() throws(VersioningError) -> ProjectVersions {
         for entry in report.entries {
             for (value, location, key) in [(entry.version, entry.versionDefinedAt, "version"), (entry.build, entry.buildDefinedAt, "build number")] {
                 guard let value, !Self.isVersionText(value) else { continue }

@@ -8,7 +8,7 @@ extension ProjectVersions {
     /// the build, CocoaPods' `Pods/`) is left out: the run makes it. Without that knowledge, the files under a `Pods/`
     /// folder (the base configurations `pod install` writes, git-ignored) are one line that counts them, not a line each.
     /// Every other line stays (a line already counts the targets a file affects).
-    public func warnings(generated: [String] = []) -> [String] {
+    package func warnings(generated: [String] = []) -> [String] {
         var lines: [String] = []
         var pods: [String] = []
         for warning in report.warnings ?? [] {

@@ -1,46 +1,46 @@
 import Foundation
 
 /// A project's versions as read: the ``VersionReport`` plus, for every entry, the definitions a bump edits.
-public struct ProjectVersions: Sendable {
+package struct ProjectVersions: Sendable {
     /// One entry and the origins of its values.
-    public struct Tracked: Sendable {
+    package struct Tracked: Sendable {
         /// A build setting that mirrors a literal Info.plist value: agvtool-era projects keep
         /// `CURRENT_PROJECT_VERSION` equal to a literal `CFBundleVersion`, and a bump keeps the two equal.
-        public struct Mirror: Sendable, Equatable {
+        package struct Mirror: Sendable, Equatable {
             /// Where the setting's literal is.
-            public var origin: ValueOrigin
+            package var origin: ValueOrigin
             /// The setting's value.
-            public var value: String?
+            package var value: String?
 
             /// Creates a value from its parts.
-            public init(origin: ValueOrigin, value: String?) {
+            package init(origin: ValueOrigin, value: String?) {
                 self.origin = origin
                 self.value = value
             }
         }
 
         /// The report row.
-        public var entry: VersionEntry
+        package var entry: VersionEntry
         /// Where the version's literal is, if it has one.
-        public var versionOrigin: ValueOrigin?
+        package var versionOrigin: ValueOrigin?
         /// Where the build number's literal is, if it has one.
-        public var buildOrigin: ValueOrigin?
+        package var buildOrigin: ValueOrigin?
         /// Whether the target ships inside its host app and must carry the app's version (an extension, a watch
         /// app, an App Clip).
-        public var mustMatchHost: Bool
+        package var mustMatchHost: Bool
         /// `MARKETING_VERSION` when the version is a literal in the Info.plist and the setting is a literal too.
-        public var versionMirror: Mirror?
+        package var versionMirror: Mirror?
         /// `CURRENT_PROJECT_VERSION` when the build is a literal in the Info.plist and the setting is a literal too.
-        public var buildMirror: Mirror?
+        package var buildMirror: Mirror?
         /// The target's `SDKROOT` in this configuration (`iphoneos`, `appletvos`, `macosx`, `xros`, `watchos`), when set.
-        public var sdk: String?
+        package var sdk: String?
         /// The target's `DEVELOPMENT_TEAM` in this configuration, when set.
-        public var developmentTeam: String?
+        package var developmentTeam: String?
         /// How the target is signed in this configuration, for a device build.
-        public var signing: SigningSettings?
+        package var signing: SigningSettings?
 
         /// Creates a value from its parts.
-        public init(
+        package init(
             entry: VersionEntry, versionOrigin: ValueOrigin?, buildOrigin: ValueOrigin?, mustMatchHost: Bool = false,
             versionMirror: Mirror? = nil, buildMirror: Mirror? = nil
         ) {
@@ -54,21 +54,21 @@ public struct ProjectVersions: Sendable {
     }
 
     /// What `release version` prints.
-    public var report: VersionReport
+    package var report: VersionReport
     /// The entries in report order with their origins.
-    public var tracked: [Tracked]
+    package var tracked: [Tracked]
     /// The folder report paths are relative to.
-    public var baseDirectory: String
+    package var baseDirectory: String
     /// The project as read, for Xcode projects and XcodeGen specs.
-    public var project: XcodeProject?
+    package var project: XcodeProject?
     /// The XcodeGen spec beside the project, read as a project: a bump edits it too.
-    public var xcodegen: XcodeProject?
+    package var xcodegen: XcodeProject?
     /// The missing file (absolute) each missing-file line of the report's warnings is about, so they can be told
     /// apart by where the file is (``warnings(generated:)``).
-    public var missingFiles: [String: String] = [:]
+    package var missingFiles: [String: String] = [:]
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         report: VersionReport, tracked: [Tracked], baseDirectory: String, project: XcodeProject? = nil, xcodegen: XcodeProject? = nil
     ) {
         self.report = report
@@ -79,12 +79,12 @@ public struct ProjectVersions: Sendable {
     }
 
     /// The current version a bump starts from: the primary target's.
-    public var currentVersion: String? { report.version }
+    package var currentVersion: String? { report.version }
     /// The current build number.
-    public var currentBuild: String? { report.build }
+    package var currentBuild: String? { report.build }
 
     /// `path` relative to ``baseDirectory`` when inside it.
-    public func displayPath(_ path: String) -> String {
+    package func displayPath(_ path: String) -> String {
         Self.relative(path, to: baseDirectory)
     }
 

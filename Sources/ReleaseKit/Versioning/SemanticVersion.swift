@@ -8,21 +8,21 @@ import Foundation
 /// ``description`` keeps the number of components the version was written with, so a project that says `3.0`
 /// keeps saying `X.Y` after a minor bump, and keeps zero-padded components padded, so a calendar version
 /// `26.07.5` stays `26.07.5` (and bumps to `26.07.6` or `26.08.0`), never `26.7.5`.
-public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+package struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The numeric components, at least one.
-    public let components: [Int]
+    package let components: [Int]
     /// The suffix after the numbers (`b5`, `-beta.1`), without changes; `nil` for a release version.
-    public let prerelease: String?
+    package let prerelease: String?
     /// For each component written with leading zeros (`07`), its width; 0 for the others.
     let widths: [Int]
 
     /// Which part of a version a bump increments.
-    public enum Part: String, Sendable, CaseIterable, Codable {
+    package enum Part: String, Sendable, CaseIterable, Codable {
         case major, minor, patch
     }
 
     /// Creates a version from components (at least one) and an optional suffix.
-    public init(components: [Int], prerelease: String? = nil) {
+    package init(components: [Int], prerelease: String? = nil) {
         self.init(components: components, prerelease: prerelease, widths: [])
     }
 
@@ -34,7 +34,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
 
     /// Parses `X`, `X.Y`, `X.Y.Z` (up to four components) followed by an optional suffix that starts with a
     /// letter or `-` (`7.1.3b5`, `1.0.0-rc.1`). Returns `nil` for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         var components: [Int] = []
@@ -70,7 +70,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
     }
 
     /// Parses `text` or throws ``VersioningError/invalidVersion(_:context:)`` naming `context` (`file:line`).
-    public static func parse(_ text: String, context: String? = nil) throws -> SemanticVersion {
+    package static func parse(_ text: String, context: String? = nil) throws -> SemanticVersion {
         guard let version = SemanticVersion(text.trimmingCharacters(in: .whitespaces)) else {
             throw VersioningError.invalidVersion(text, context: context)
         }
@@ -78,14 +78,14 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
     }
 
     /// The first component.
-    public var major: Int { component(0) }
+    package var major: Int { component(0) }
     /// The second component (zero when absent).
-    public var minor: Int { component(1) }
+    package var minor: Int { component(1) }
     /// The third component (zero when absent).
-    public var patch: Int { component(2) }
+    package var patch: Int { component(2) }
 
     /// The component at `index`, zero when the version was written with fewer.
-    public func component(_ index: Int) -> Int {
+    package func component(_ index: Int) -> Int {
         index < components.count ? components[index] : 0
     }
 
@@ -98,7 +98,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
     /// A prerelease is the run-up to its release, so bumping the patch of `7.1.3b5` gives `7.1.3` (the release it
     /// was a beta of), as `npm version patch` and App Store Connect's "same version, final build" both expect.
     /// Minor and major bumps of a prerelease increment as usual (`7.1.3b5` → `7.2.0`) and drop the suffix.
-    public func bumped(_ part: Part) -> SemanticVersion {
+    package func bumped(_ part: Part) -> SemanticVersion {
         if part == .patch, prerelease != nil {
             return release
         }
@@ -116,10 +116,10 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
     }
 
     /// The version without its prerelease suffix.
-    public var release: SemanticVersion { SemanticVersion(components: components, prerelease: nil, widths: widths) }
+    package var release: SemanticVersion { SemanticVersion(components: components, prerelease: nil, widths: widths) }
 
     /// The version as written: the same number of components, zero padding and the suffix.
-    public var description: String {
+    package var description: String {
         components.enumerated().map { index, component in
             let text = String(component)
             let width = index < widths.count ? widths[index] : 0
@@ -127,23 +127,23 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         }.joined(separator: ".") + (prerelease ?? "")
     }
 
-    public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         compare(lhs, rhs) == 0
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var trimmed = components
         while trimmed.count > 1, trimmed.last == 0 { trimmed.removeLast() }
         hasher.combine(trimmed)
         hasher.combine(prerelease)
     }
 
-    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         compare(lhs, rhs) < 0
     }
 
     /// Whether the two are written identically (`3.0` and `3.0.0` are equal but not identical).
-    public func isIdentical(to other: SemanticVersion) -> Bool {
+    package func isIdentical(to other: SemanticVersion) -> Bool {
         description == other.description
     }
 
@@ -198,7 +198,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         return result
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let version = SemanticVersion(text) else {
@@ -207,7 +207,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, Codable, CustomSt
         self = version
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

@@ -1,19 +1,19 @@
 import Foundation
 
 /// One assignment of a build setting: in `project.pbxproj` `buildSettings` or in an `.xcconfig` file.
-public struct SettingDefinition: Sendable, Hashable {
+package struct SettingDefinition: Sendable, Hashable {
     /// The setting name without its condition (`MARKETING_VERSION`).
-    public var key: String
+    package var key: String
     /// The condition in brackets, if any (`sdk=iphoneos*`); conditional assignments are kept but not used to
     /// resolve values, because the engine resolves for no particular SDK or architecture.
-    public var condition: String?
+    package var condition: String?
     /// The value as written (arrays joined with spaces).
-    public var value: String
+    package var value: String
     /// Where it is written.
-    public var site: ValueSite
+    package var site: ValueSite
 
     /// Creates a value from its parts.
-    public init(key: String, condition: String?, value: String, site: ValueSite) {
+    package init(key: String, condition: String?, value: String, site: ValueSite) {
         self.key = key
         self.condition = condition
         self.value = value

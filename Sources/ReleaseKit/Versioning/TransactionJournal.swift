@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// The journal of a ``FileTransaction`` under way: a folder holding each file's original bytes (`N.original`) and
 /// `journal.json`, committed before the first file is replaced and removed after the last. Its presence at the start

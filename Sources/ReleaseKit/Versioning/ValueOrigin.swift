@@ -2,14 +2,14 @@
 ///
 /// An Info.plist that says `$(MARKETING_VERSION)` has its origin where `MARKETING_VERSION` is defined;
 /// `MARKETING_VERSION = $(inherited)` in a target points on to the project's definition.
-public struct ValueOrigin: Sendable, Hashable {
+package struct ValueOrigin: Sendable, Hashable {
     /// The definition holding the text.
-    public var site: ValueSite
+    package var site: ValueSite
     /// Whether the text is a literal a bump can replace (no `$(…)` in it).
-    public var editable: Bool
+    package var editable: Bool
 
     /// Creates a value from its parts.
-    public init(site: ValueSite, editable: Bool) {
+    package init(site: ValueSite, editable: Bool) {
         self.site = site
         self.editable = editable
     }

@@ -1,8 +1,8 @@
 /// Exactly where a value is written: precise enough to report it (`file:line`) and to replace it without
 /// touching anything else in the file.
-public struct ValueSite: Sendable, Hashable {
+package struct ValueSite: Sendable, Hashable {
     /// How the file stores the value, which decides how a new value is written.
-    public enum Format: String, Sendable, Codable {
+    package enum Format: String, Sendable, Codable {
         /// A build setting in `project.pbxproj`.
         case pbxproj
         /// An assignment in an `.xcconfig` file.
@@ -20,22 +20,22 @@ public struct ValueSite: Sendable, Hashable {
     }
 
     /// Absolute path of the file.
-    public var path: String
+    package var path: String
     /// 1-based line of the value; `nil` for binary property lists.
-    public var line: Int?
+    package var line: Int?
     /// The setting or property list key (`MARKETING_VERSION`, `CFBundleVersion`).
-    public var key: String
+    package var key: String
     /// How the file stores the value.
-    public var format: Format
+    package var format: Format
     /// Byte offsets of the value's token, quotes included when ``quoted`` is true; `nil` for binary plists.
-    public var range: Range<Int>?
+    package var range: Range<Int>?
     /// Whether the token is written in double quotes.
-    public var quoted: Bool
+    package var quoted: Bool
     /// The value as written, unescaped and without quotes.
-    public var rawValue: String
+    package var rawValue: String
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         path: String, line: Int?, key: String, format: Format, range: Range<Int>?, quoted: Bool, rawValue: String
     ) {
         self.path = path
@@ -48,7 +48,7 @@ public struct ValueSite: Sendable, Hashable {
     }
 
     /// `path:line`, or `path` when there is no line.
-    public var location: String {
+    package var location: String {
         line.map { "\(path):\($0)" } ?? path
     }
 }

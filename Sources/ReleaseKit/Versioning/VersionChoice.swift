@@ -1,5 +1,5 @@
 /// What a bump does to the marketing version.
-public enum VersionChoice: Sendable, Equatable, CustomStringConvertible {
+package enum VersionChoice: Sendable, Equatable, CustomStringConvertible {
     /// Increment a part of the current version.
     case part(SemanticVersion.Part)
     /// Set this version.
@@ -9,7 +9,7 @@ public enum VersionChoice: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `major`, `minor`, `patch`, `build` (keep the version) or a version such as `3.1.0`, `3.1`, `7.1.3b5`.
     /// - Throws: ``VersioningError/invalidVersion(_:context:)``.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         switch text.lowercased() {
         case "major": self = .part(.major)
         case "minor": self = .part(.minor)
@@ -24,7 +24,7 @@ public enum VersionChoice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The new version for `current`; `nil` for ``keep``.
-    public func apply(to current: SemanticVersion) -> SemanticVersion? {
+    package func apply(to current: SemanticVersion) -> SemanticVersion? {
         switch self {
         case .part(let part): return current.bumped(part)
         case .exact(let version): return version
@@ -32,7 +32,7 @@ public enum VersionChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .part(let part): return part.rawValue
         case .exact(let version): return version.description

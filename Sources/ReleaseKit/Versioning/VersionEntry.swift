@@ -1,30 +1,30 @@
 /// One row of a ``VersionReport``: a target in one configuration, or a version file.
-public struct VersionEntry: Sendable, Codable, Equatable {
+package struct VersionEntry: Sendable, Codable, Equatable {
     /// The target name (the file name for version files).
-    public var target: String
+    package var target: String
     /// The build configuration; `nil` for version files.
-    public var configuration: String?
+    package var configuration: String?
     /// The target's product type; `nil` for version files.
-    public var productType: String?
+    package var productType: String?
     /// The app that ships this target (an extension's or watch app's host), if any.
-    public var host: String?
+    package var host: String?
     /// The resolved `PRODUCT_BUNDLE_IDENTIFIER`.
-    public var bundleIdentifier: String?
+    package var bundleIdentifier: String?
     /// The Info.plist, relative to the project folder, or `generated` for `GENERATE_INFOPLIST_FILE`.
-    public var infoPlist: String?
+    package var infoPlist: String?
     /// The resolved marketing version (`CFBundleShortVersionString`).
-    public var version: String?
+    package var version: String?
     /// Where the version's literal text is.
-    public var versionDefinedAt: DefinitionLocation?
+    package var versionDefinedAt: DefinitionLocation?
     /// The resolved build number (`CFBundleVersion`).
-    public var build: String?
+    package var build: String?
     /// Where the build number's literal text is.
-    public var buildDefinedAt: DefinitionLocation?
+    package var buildDefinedAt: DefinitionLocation?
     /// How the target is signed for a device build; only in `release version --json --signing`.
-    public var signing: SigningSettings?
+    package var signing: SigningSettings?
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         target: String, configuration: String?, productType: String?, host: String?, bundleIdentifier: String?,
         infoPlist: String?, version: String?, versionDefinedAt: DefinitionLocation?, build: String?, buildDefinedAt: DefinitionLocation?
     ) {
@@ -43,18 +43,18 @@ public struct VersionEntry: Sendable, Codable, Equatable {
 
 /// The code-signing build settings of a target in one configuration, resolved through xcconfig `#include` chains for a
 /// device build (conditional assignments such as `CODE_SIGN_IDENTITY[sdk=iphoneos*]` count).
-public struct SigningSettings: Sendable, Codable, Equatable {
+package struct SigningSettings: Sendable, Codable, Equatable {
     /// `CODE_SIGN_STYLE`: `Automatic` or `Manual`, when set.
-    public var style: String?
+    package var style: String?
     /// `CODE_SIGN_IDENTITY`, when set (`Apple Distribution`, `iPhone Developer`, …).
-    public var identity: String?
+    package var identity: String?
     /// `PROVISIONING_PROFILE_SPECIFIER`, else the older `PROVISIONING_PROFILE`, when set and not empty.
-    public var profileSpecifier: String?
+    package var profileSpecifier: String?
     /// Where the style is written (`Configuration/DuckDuckGoDeveloper.xcconfig:26`), when it is.
-    public var styleDefinedAt: String?
+    package var styleDefinedAt: String?
 
     /// Creates a value from its parts.
-    public init(style: String? = nil, identity: String? = nil, profileSpecifier: String? = nil, styleDefinedAt: String? = nil) {
+    package init(style: String? = nil, identity: String? = nil, profileSpecifier: String? = nil, styleDefinedAt: String? = nil) {
         self.style = style
         self.identity = identity
         self.profileSpecifier = profileSpecifier
@@ -62,14 +62,14 @@ public struct SigningSettings: Sendable, Codable, Equatable {
     }
 
     /// Whether the configuration signs manually: `CODE_SIGN_STYLE = Manual`.
-    public var isManual: Bool { style?.caseInsensitiveCompare("Manual") == .orderedSame }
+    package var isManual: Bool { style?.caseInsensitiveCompare("Manual") == .orderedSame }
 
     /// Whether the identity names a distribution certificate (`Apple Distribution`, `iPhone Distribution`, …).
-    public var hasDistributionIdentity: Bool {
+    package var hasDistributionIdentity: Bool {
         guard let identity else { return false }
         return ["Apple Distribution", "iPhone Distribution", "iOS Distribution"].contains { identity.hasPrefix($0) }
     }
 
     /// Whether the profile is fastlane match's (`match AppStore com.example.app`).
-    public var isMatchProfile: Bool { profileSpecifier?.hasPrefix("match ") == true }
+    package var isMatchProfile: Bool { profileSpecifier?.hasPrefix("match ") == true }
 }

@@ -5,21 +5,21 @@ import Foundation
 ///
 /// The version is the only token shaped like `X.Y`, `X.Y.Z` (optionally with a suffix such as `b5`) in the file;
 /// a file holding nothing but `X` also counts. Everything around it is kept byte for byte by a bump.
-public struct VersionFile: Sendable {
+package struct VersionFile: Sendable {
     /// Absolute path.
-    public let path: String
+    package let path: String
     /// The version as written in the file.
-    public let version: String
+    package let version: String
     /// Where the version is written.
-    public let versionSite: ValueSite
+    package let versionSite: ValueSite
     /// The build number after `+`, if the file has one.
-    public let build: String?
+    package let build: String?
     /// Where the build number is written, if the file has one.
-    public let buildSite: ValueSite?
+    package let buildSite: ValueSite?
 
     /// Reads `path`.
     /// - Throws: ``VersioningError/versionNotFound(file:found:)`` unless exactly one version is found.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VersioningError.unreadable(path: path, reason: "no such file or not readable")
         }

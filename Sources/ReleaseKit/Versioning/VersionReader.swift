@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Reads what version a project is at, the way Xcode resolves it.
 ///
@@ -14,7 +15,7 @@ import Foundation
 /// `.xcconfig`, an `#include` of one, an Info.plist) do not stop the read: Xcode warns and builds, and so the
 /// report carries a warning naming the file and the values it could change. Which targets a bump moves is
 /// decided later, by ``BumpScope``.
-public enum VersionReader {
+package enum VersionReader {
     /// Reads the project at `project`, or the version file at `file`, or whatever `directory` holds: a single
     /// `.xcodeproj` (with its XcodeGen spec when one is beside it), an XcodeGen `project.yml`/`project.json`, a
     /// `VERSION` file, or a single `.xcodeproj` in a subfolder.
@@ -22,7 +23,7 @@ public enum VersionReader {
     /// A version or build number that is not one (``ProjectVersions/isVersionText(_:)``: a quote, `;`, `$`, a space)
     /// is refused here, naming its file and line, before it reaches a step's outputs, a branch name, a tag or a script.
     /// - Throws: ``VersioningError``.
-    public static func read(project: String? = nil, file: String? = nil, in directory: String) throws -> ProjectVersions {
+    package static func read(project: String? = nil, file: String? = nil, in directory: String) throws -> ProjectVersions {
         try readProject(project: project, file: file, in: directory).validated()
     }
 
@@ -59,7 +60,7 @@ public enum VersionReader {
     }
 
     /// Reads a plain version file.
-    public static func readVersionFile(_ path: String) throws -> ProjectVersions {
+    package static func readVersionFile(_ path: String) throws -> ProjectVersions {
         let file = try VersionFile(contentsOf: path)
         let base = FilePath.parent(of: path)
         let name = (path as NSString).lastPathComponent
@@ -82,13 +83,13 @@ public enum VersionReader {
     }
 
     /// Reads an XcodeGen spec on its own (no generated `.xcodeproj` beside it).
-    public static func readXcodeGen(_ path: String) throws -> ProjectVersions {
+    package static func readXcodeGen(_ path: String) throws -> ProjectVersions {
         try readXcode(try XcodeGenSpec(contentsOf: path).project(), kind: .xcodegen)
     }
 
     /// Reads every target × configuration of a loaded Xcode project; `xcodegenSpec` is the spec it is generated
     /// from, whose values are compared with the project's.
-    public static func readXcode(_ project: XcodeProject, xcodegenSpec: String? = nil, kind: VersionReport.Kind = .xcode) throws -> ProjectVersions {
+    package static func readXcode(_ project: XcodeProject, xcodegenSpec: String? = nil, kind: VersionReport.Kind = .xcode) throws -> ProjectVersions {
         var reading = Reading(project: project)
         return try reading.read(xcodegenSpec: xcodegenSpec, kind: kind)
     }

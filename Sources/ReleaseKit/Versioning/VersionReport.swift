@@ -2,9 +2,9 @@ import Foundation
 
 /// What version a project is at: per target and configuration, the marketing version and build number and
 /// where each is defined. `release version` prints it as a table or, with `--json`, as JSON.
-public struct VersionReport: Sendable, Codable, Equatable {
+package struct VersionReport: Sendable, Codable, Equatable {
     /// What kind of project was read.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         case xcode
         /// An XcodeGen spec (`project.yml`) read without a generated `.xcodeproj`.
         case xcodegen
@@ -12,27 +12,27 @@ public struct VersionReport: Sendable, Codable, Equatable {
     }
 
     /// Whether an Xcode project or a version file was read.
-    public var kind: Kind
+    package var kind: Kind
     /// The project (`Demo.xcodeproj`) or version file, relative to the folder it is in.
-    public var project: String
+    package var project: String
     /// The app target the summary comes from (the first app nothing embeds).
-    public var primaryTarget: String?
+    package var primaryTarget: String?
     /// The configuration the summary comes from (the target's default configuration).
-    public var primaryConfiguration: String?
+    package var primaryConfiguration: String?
     /// The primary target's version: what a release is called.
-    public var version: String?
+    package var version: String?
     /// The primary target's build number.
-    public var build: String?
+    package var build: String?
     /// Every target × configuration.
-    public var entries: [VersionEntry]
+    package var entries: [VersionEntry]
     /// The XcodeGen spec the project is generated from, when there is one beside it; a bump edits both.
-    public var xcodegenSpec: String?
+    package var xcodegenSpec: String?
     /// What could not be read and which values that leaves uncertain (missing base configurations and
     /// includes, missing Info.plists, an XcodeGen spec that disagrees with its project); `nil` when nothing.
-    public var warnings: [String]?
+    package var warnings: [String]?
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         kind: Kind, project: String, primaryTarget: String?, primaryConfiguration: String?, version: String?, build: String?,
         entries: [VersionEntry], xcodegenSpec: String? = nil, warnings: [String] = []
     ) {
@@ -48,7 +48,7 @@ public struct VersionReport: Sendable, Codable, Equatable {
     }
 
     /// The report as pretty-printed JSON with sorted snake_case keys and a trailing newline.
-    public func jsonText() throws -> String {
+    package func jsonText() throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -57,7 +57,7 @@ public struct VersionReport: Sendable, Codable, Equatable {
 
     /// Versions that disagree between entries of the same target or between a host and its extensions, one line
     /// each, for a warning.
-    public var disagreements: [String] {
+    package var disagreements: [String] {
         var lines: [String] = []
         var byTarget: [String: Set<String>] = [:]
         var order: [String] = []
@@ -81,7 +81,7 @@ public struct VersionReport: Sendable, Codable, Equatable {
     /// The report as an aligned text table, one row per entry, ending with a newline.
     /// - Parameter width: the columns to fit (the terminal's); when the full table is wider, the two "defined at"
     ///   columns move to indented lines under each row, so no line wraps. Nil: one row per line, however long.
-    public func table(width: Int? = nil) -> String {
+    package func table(width: Int? = nil) -> String {
         let header = ["TARGET", "CONFIGURATION", "VERSION", "BUILD", "VERSION DEFINED AT", "BUILD DEFINED AT"]
         var rows = [header]
         for entry in entries {

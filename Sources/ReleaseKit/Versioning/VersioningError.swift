@@ -1,6 +1,8 @@
+import ReleaseSupport
+
 /// Everything the version engine reports. Messages are lower-case, name `file:line` where there is one and
 /// quote the offending value.
-public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Text that is not a version: `(value, where)`; `where` is `file:line` or a description of the input.
     case invalidVersion(String, context: String?)
     /// Text that is not a build number.
@@ -42,7 +44,7 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     /// A bump that a killed process left half done has not been rolled back yet.
     case unfinishedTransaction(journal: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidVersion(let value, let context):
             return prefix(context) + "invalid version '\(value)' (expected X, X.Y or X.Y.Z with an optional suffix such as 'b5')"

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// An `.xcconfig` file with its `#include` chain flattened into assignments in the order Xcode reads them.
 ///
@@ -6,30 +7,30 @@ import Foundation
 /// `#include "other.xcconfig"` (relative to the including file) and `#include? "optional.xcconfig"`. A missing
 /// included file is not an error: Xcode warns and reads on, and so does this type, recording where the file
 /// would have been read (``missing``) so a value it could have defined is reported as uncertain.
-public struct XCConfigFile: Sendable {
+package struct XCConfigFile: Sendable {
     /// How deep `#include` may nest: deeper chains are a syntax error rather than a stack overflow. Each file
     /// takes about 5.6 KiB of stack in a debug build: 16 fit Darwin's 512 KiB secondary-thread stacks with more than
     /// half to spare. Real chains (CocoaPods', a shared base, a local override) are 3 or 4 files.
-    public static let maximumIncludeDepth = 16
+    package static let maximumIncludeDepth = 16
 
     /// Absolute path of the file that was loaded.
-    public let path: String
+    package let path: String
     /// Every assignment, included files inlined at their `#include`, in reading order (a later assignment
     /// overrides an earlier one).
-    public let assignments: [SettingDefinition]
+    package let assignments: [SettingDefinition]
     /// Included files that do not exist, each with the number of ``assignments`` read before it.
-    public let missing: [BuildSettings.Layer.Hole]
+    package let missing: [BuildSettings.Layer.Hole]
     /// `file:line: …` notes about the chain, such as an include found only under another letter case.
-    public let notes: [String]
+    package let notes: [String]
 
     /// The file as a build-settings layer.
-    public var layer: BuildSettings.Layer {
+    package var layer: BuildSettings.Layer {
         BuildSettings.Layer(definitions: assignments, holes: missing, notes: notes)
     }
 
     /// Loads `path` and everything it includes.
     /// - Throws: ``VersioningError`` for unreadable files, include cycles and syntax errors.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         self.path = path
         var reader = Reader(root: Self.repository(of: path))
         try reader.load(path, stack: [])

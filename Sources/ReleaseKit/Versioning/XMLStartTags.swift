@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// The start tags of a small XML file (an `.xcscheme`, a workspace's `contents.xcworkspacedata`): each element's
 /// name and attributes, in document order, with their nesting depth.

@@ -1,9 +1,10 @@
 import Foundation
+import ReleaseSupport
 import Yams
 
 /// A value of an XcodeGen spec, with the file and byte range of every scalar so a bump can rewrite one value
 /// and nothing else. Built from Yams' node tree, which keeps each scalar's line, column and quoting style.
-public indirect enum XcodeGenNode: Sendable {
+package indirect enum XcodeGenNode: Sendable {
     /// A string, number or boolean.
     case scalar(Scalar)
     /// `key: value` entries in file order.
@@ -12,24 +13,24 @@ public indirect enum XcodeGenNode: Sendable {
     case sequence([XcodeGenNode])
 
     /// A scalar and where it is written.
-    public struct Scalar: Sendable {
+    package struct Scalar: Sendable {
         /// The value as XcodeGen writes it into the project: a plain `1` stays `1`, but a plain `3.10` is a YAML
         /// number and becomes `3.1`.
-        public var value: String
+        package var value: String
         /// The text as written (without quotes).
-        public var written: String
+        package var written: String
         /// The file it is in.
-        public var file: String
+        package var file: String
         /// 1-based line.
-        public var line: Int
+        package var line: Int
         /// Where the token is, quotes included, and how it is quoted; `nil` for block scalars and other shapes a
         /// bump does not rewrite.
-        public var range: Range<Int>?
+        package var range: Range<Int>?
         /// `"` or `'` for quoted scalars, `nil` for plain ones.
-        public var quote: Character?
+        package var quote: Character?
 
         /// The scalar as a site a bump can edit, for `key`.
-        public func site(key: String) -> ValueSite {
+        package func site(key: String) -> ValueSite {
             ValueSite(
                 path: file, line: line, key: key, format: quote == "'" ? .yamlSingleQuoted : .yaml, range: range,
                 quoted: quote != nil, rawValue: value
@@ -38,47 +39,47 @@ public indirect enum XcodeGenNode: Sendable {
     }
 
     /// One `key: value` entry of a mapping.
-    public struct Pair: Sendable {
+    package struct Pair: Sendable {
         /// The key's text.
-        public var key: String
+        package var key: String
         /// The key's file and line.
-        public var file: String
+        package var file: String
         /// 1-based line of the key.
-        public var line: Int
+        package var line: Int
         /// The value.
-        public var value: XcodeGenNode
+        package var value: XcodeGenNode
     }
 
     /// The value for `key` when this is a mapping (the last, if a key repeats).
-    public subscript(key: String) -> XcodeGenNode? {
+    package subscript(key: String) -> XcodeGenNode? {
         guard case .mapping(let pairs) = self else { return nil }
         return pairs.last { $0.key == key }?.value
     }
 
     /// The scalar, if this is one.
-    public var scalar: Scalar? {
+    package var scalar: Scalar? {
         if case .scalar(let scalar) = self { return scalar }
         return nil
     }
 
     /// The scalar's value, if this is one.
-    public var string: String? { scalar?.value }
+    package var string: String? { scalar?.value }
 
     /// The entries, if this is a mapping.
-    public var pairs: [Pair]? {
+    package var pairs: [Pair]? {
         if case .mapping(let pairs) = self { return pairs }
         return nil
     }
 
     /// The elements, if this is a sequence.
-    public var elements: [XcodeGenNode]? {
+    package var elements: [XcodeGenNode]? {
         if case .sequence(let elements) = self { return elements }
         return nil
     }
 
     /// `overlay` merged onto `self` the way XcodeGen merges an including spec onto what it includes: mappings
     /// key by key (recursively), anything else replaced.
-    public func merged(with overlay: XcodeGenNode) -> XcodeGenNode {
+    package func merged(with overlay: XcodeGenNode) -> XcodeGenNode {
         guard case .mapping(var pairs) = self, case .mapping(let top) = overlay else { return overlay }
         for pair in top {
             if let index = pairs.lastIndex(where: { $0.key == pair.key }) {
@@ -92,7 +93,7 @@ public indirect enum XcodeGenNode: Sendable {
 
     /// How deep mappings and sequences may nest. Specs nest fewer than 10 levels; the limit keeps every recursion
     /// over the tree (merging includes, reading settings, freeing it) far from the end of a 512 KiB stack.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// Parses `bytes` (YAML or JSON) read from `path`.
     ///

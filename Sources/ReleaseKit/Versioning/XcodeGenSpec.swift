@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// An XcodeGen project spec (`project.yml`, or `project.json`) with its `include:` files merged, read into the
 /// shape of an ``XcodeProject`` so the version engine reads and bumps it like any project.
@@ -9,23 +10,23 @@ import Foundation
 /// (`path` becomes `INFOPLIST_FILE`; `properties` over XcodeGen's defaults are the generated Info.plist) and
 /// `dependencies` (an app that depends on an extension, a watch app or an App Clip embeds it). Every scalar keeps
 /// its file and byte range, so a bump rewrites the value in the spec and nothing else.
-public struct XcodeGenSpec: Sendable {
+package struct XcodeGenSpec: Sendable {
     /// The names XcodeGen looks for, in order.
-    public static let fileNames = ["project.yml", "project.yaml", "project.json"]
+    package static let fileNames = ["project.yml", "project.yaml", "project.json"]
 
     /// Absolute path of the spec.
-    public let path: String
+    package let path: String
     /// The spec with its includes merged under it.
-    public let root: XcodeGenNode
+    package let root: XcodeGenNode
     /// Included files that do not exist.
-    public let missing: [MissingFile]
+    package let missing: [MissingFile]
 
     /// The spec's `name`: the name of the `.xcodeproj` it generates.
-    public var name: String? { root["name"]?.string }
+    package var name: String? { root["name"]?.string }
 
     /// Reads the spec at `path` and the files it includes.
     /// - Throws: ``VersioningError`` for unreadable files, YAML syntax errors and include cycles.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         let absolute = FilePath.absolute(path)
         var missing: [MissingFile] = []
         self.root = try Self.load(absolute, stack: [], missing: &missing)
@@ -34,18 +35,18 @@ public struct XcodeGenSpec: Sendable {
     }
 
     /// Whether `path` names an XcodeGen spec (a `.yml`/`.yaml` file or `project.json`) rather than a version file.
-    public static func isSpec(_ path: String) -> Bool {
+    package static func isSpec(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent
         return name.hasSuffix(".yml") || name.hasSuffix(".yaml") || name == "project.json"
     }
 
     /// The spec in `folder`, if there is one.
-    public static func locate(in folder: String) -> String? {
+    package static func locate(in folder: String) -> String? {
         fileNames.map { folder + "/" + $0 }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The spec that generates `xcodeproj`: one beside it whose `name` is the project's name.
-    public static func locate(beside xcodeproj: String) -> String? {
+    package static func locate(beside xcodeproj: String) -> String? {
         let projectName = ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension
         guard let candidate = locate(in: FilePath.parent(of: xcodeproj)),
             let spec = try? XcodeGenSpec(contentsOf: candidate), spec.name == projectName
@@ -89,7 +90,7 @@ public struct XcodeGenSpec: Sendable {
 
     /// The spec as a project: configurations, targets with their settings per configuration, generated
     /// Info.plists and missing includes.
-    public func project() throws -> XcodeProject {
+    package func project() throws -> XcodeProject {
         let folder = FilePath.parent(of: path)
         let configurationNames = root["configs"]?.pairs?.map(\.key) ?? ["Debug", "Release"]
         var notes: [String] = []

@@ -1,12 +1,14 @@
+import ReleaseSupport
+
 /// Keeps an XcodeGen spec and the project it generates saying the same thing: finds, for a value defined in the
 /// `.xcodeproj`, the spec scalar that generates it, and reports where the two disagree.
 ///
 /// Values are matched by level: a project-level setting in configuration `C` to the spec's project `settings`
 /// for `C`, a target-level setting to the same target's `settings`, an Info.plist value to the target's
 /// `info: properties:`. `.xcconfig` files and hand-written Info.plists are shared by both and need nothing.
-public enum XcodeGenSync {
+package enum XcodeGenSync {
     /// The spec definition that generates `site`, or why there is none.
-    public enum Counterpart: Sendable, Equatable {
+    package enum Counterpart: Sendable, Equatable {
         /// The spec defines it here.
         case site(ValueSite)
         /// Both read the same file: nothing to do in the spec.
@@ -16,7 +18,7 @@ public enum XcodeGenSync {
     }
 
     /// The spec definition that generates the value at `site` in `project`.
-    public static func counterpart(of site: ValueSite, in project: XcodeProject, spec: XcodeProject) -> Counterpart {
+    package static func counterpart(of site: ValueSite, in project: XcodeProject, spec: XcodeProject) -> Counterpart {
         let specName = ProjectVersions.relative(spec.projectFile, to: FilePath.parent(of: spec.projectFile))
         switch site.format {
         case .pbxproj:
@@ -60,7 +62,7 @@ public enum XcodeGenSync {
     }
 
     /// Where the spec and the project it generates define `keys` differently, one sentence each.
-    public static func disagreements(project: XcodeProject, spec: XcodeProject, keys: Set<String>) -> [String] {
+    package static func disagreements(project: XcodeProject, spec: XcodeProject, keys: Set<String>) -> [String] {
         var lines: [String] = []
         let specFolder = FilePath.parent(of: spec.projectFile)
         func compare(_ generated: [SettingDefinition], _ source: [SettingDefinition], level: String) {

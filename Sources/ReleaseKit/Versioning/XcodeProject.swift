@@ -1,35 +1,36 @@
 import Foundation
+import ReleaseSupport
 
 /// The parts of an `.xcodeproj` the version engine needs: project and target build configurations, their
 /// `.xcconfig` files, and which target embeds which. An XcodeGen spec is read into the same shape
 /// (``XcodeGenSpec``).
-public struct XcodeProject: Sendable {
+package struct XcodeProject: Sendable {
     /// Absolute path of the `.xcodeproj` folder (or of the XcodeGen spec).
-    public let path: String
+    package let path: String
     /// The file that declares it: `project.pbxproj`, or `project.yml` for an XcodeGen spec.
-    public let projectFile: String
+    package let projectFile: String
     /// The folder `SRCROOT` points at: the folder containing the `.xcodeproj` (plus `projectDirPath`).
-    public let sourceRoot: String
+    package let sourceRoot: String
     /// The project-level build configurations.
-    public let configurations: [XcodeBuildConfiguration]
+    package let configurations: [XcodeBuildConfiguration]
     /// The project configuration list's `defaultConfigurationName`.
-    public let defaultConfigurationName: String?
+    package let defaultConfigurationName: String?
     /// Native targets in the order the project lists them.
-    public let targets: [XcodeTarget]
+    package let targets: [XcodeTarget]
     /// Info.plist contents an XcodeGen spec generates (`info: properties:`), by target name; their values are
     /// defined in the spec, not in the file on disk.
-    public let generatedInfoPlists: [String: InfoPlistFile]
+    package let generatedInfoPlists: [String: InfoPlistFile]
     /// Files the project declaration itself refers to that are missing (an XcodeGen `include:`).
-    public let missingFiles: [MissingFile]
+    package let missingFiles: [MissingFile]
     /// Problems found while reading that do not stop it, one line each.
-    public let notes: [String]
+    package let notes: [String]
 
     /// The project's name (`Demo` for `Demo.xcodeproj`, an XcodeGen spec's `name`).
-    public let name: String
+    package let name: String
 
     /// Loads the project at `path` (an `.xcodeproj` folder).
     /// - Throws: ``VersioningError`` naming the pbxproj line of anything malformed.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         let absolute = FilePath.absolute(path)
         let pbxprojPath = absolute + "/project.pbxproj"
         let plist = try OpenStepPlist(contentsOf: pbxprojPath)
@@ -43,7 +44,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// Creates a value from its parts.
-    public init(
+    package init(
         path: String, projectFile: String, sourceRoot: String, configurations: [XcodeBuildConfiguration],
         defaultConfigurationName: String?, targets: [XcodeTarget], name: String? = nil,
         generatedInfoPlists: [String: InfoPlistFile] = [:], missingFiles: [MissingFile] = [], notes: [String] = []
@@ -62,7 +63,7 @@ public struct XcodeProject: Sendable {
 
     /// The `.xcodeproj` to use for `path`: the path itself when it is one, else the only one inside it.
     /// - Throws: ``VersioningError/noProject(directory:)`` or ``VersioningError/ambiguousProject(directory:candidates:)``.
-    public static func locate(in path: String) throws -> String? {
+    package static func locate(in path: String) throws -> String? {
         let standardized = FilePath.absolute(path)
         if standardized.hasSuffix(".xcodeproj") { return standardized }
         if standardized.hasSuffix(".pbxproj") { return FilePath.parent(of: standardized) }
@@ -75,12 +76,12 @@ public struct XcodeProject: Sendable {
     }
 
     /// Folders a project search never enters: dependencies, build products, version control.
-    static let skippedFolders: Set<String> = ["Pods", "Carthage", "build", "Build", "DerivedData", "node_modules", "vendor", "fastlane"]
+    package static let skippedFolders: Set<String> = ["Pods", "Carthage", "build", "Build", "DerivedData", "node_modules", "vendor", "fastlane"]
 
     /// The only `.xcodeproj` in the folders below `path` (up to `depth` levels, not inside bundles, hidden
     /// folders or dependency folders), for repositories that keep the app in a subfolder (`App/isowords.xcodeproj`).
     /// - Throws: ``VersioningError/ambiguousProject(directory:candidates:)`` when there are several.
-    public static func locateBelow(_ path: String, depth: Int = 3) throws -> String? {
+    package static func locateBelow(_ path: String, depth: Int = 3) throws -> String? {
         let root = FilePath.absolute(path)
         var found: [String] = []
         var folders = [""]
@@ -110,13 +111,13 @@ public struct XcodeProject: Sendable {
     }
 
     /// The target named `name`.
-    public func target(named name: String) -> XcodeTarget? {
+    package func target(named name: String) -> XcodeTarget? {
         targets.first { $0.name == name }
     }
 
     /// The app at the top of `target`'s embedding chain (an extension's app, a watch extension's iOS app), or
     /// `nil` when nothing embeds it.
-    public func topHost(of target: XcodeTarget) -> XcodeTarget? {
+    package func topHost(of target: XcodeTarget) -> XcodeTarget? {
         var current = target
         var seen: Set<String> = [target.id]
         while let hostID = current.hostID, let host = targets.first(where: { $0.id == hostID }), !seen.contains(hostID) {

@@ -1,47 +1,48 @@
 import Foundation
+import ReleaseSupport
 
 /// A shared Xcode scheme (`xcshareddata/xcschemes/NAME.xcscheme`): what its archive action builds, and how.
 ///
 /// Only shared schemes exist on a CI machine's fresh clone; a user's own schemes live in `xcuserdata`, which
 /// repositories ignore.
-public struct XcodeScheme: Sendable, Equatable {
+package struct XcodeScheme: Sendable, Equatable {
     /// One thing the scheme builds (`BuildableReference`).
-    public struct Buildable: Sendable, Equatable {
+    package struct Buildable: Sendable, Equatable {
         /// The product's file name: `DuckDuckGo.app`, `ShareExtension.appex`.
-        public var buildableName: String
+        package var buildableName: String
         /// The target's name.
-        public var blueprintName: String
+        package var blueprintName: String
         /// Where the target is: `container:App/isowords.xcodeproj`, relative to the workspace or project folder.
-        public var container: String
+        package var container: String
 
         /// Whether the product is an application.
-        public var isApplication: Bool { buildableName.hasSuffix(".app") }
+        package var isApplication: Bool { buildableName.hasSuffix(".app") }
     }
 
     /// The scheme's name (the file name without `.xcscheme`).
-    public var name: String
+    package var name: String
     /// The `.xcscheme` file.
-    public var path: String
+    package var path: String
     /// The `.xcodeproj`, `.xcworkspace` or package folder whose `xcshareddata` holds it.
-    public var container: String
+    package var container: String
     /// The archive action's configuration (`Release` when the file does not say).
-    public var archiveConfiguration: String
+    package var archiveConfiguration: String
     /// Everything the build action builds for archiving, in order.
-    public var archived: [Buildable]
+    package var archived: [Buildable]
     /// What the launch action runs (`BuildableProductRunnable`), when it names something.
-    public var launched: Buildable?
+    package var launched: Buildable?
     /// Xcode made it for an app extension (`wasCreatedForAppExtension`): it archives the host app too, but it is
     /// the extension's scheme.
-    public var createdForAppExtension: Bool
+    package var createdForAppExtension: Bool
 
     /// Whether archiving this scheme builds the application `productName` (`DuckDuckGo.app`).
-    public func archives(app productName: String) -> Bool {
+    package func archives(app productName: String) -> Bool {
         archived.contains { $0.buildableName == productName }
     }
 
     /// Reads `path`.
     /// - Throws: ``VersioningError/unreadable(path:reason:)`` for a file that cannot be read or is too large.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         let tags = try XMLStartTags.read(path)
         self.path = path
         self.name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -73,7 +74,7 @@ public struct XcodeScheme: Sendable, Equatable {
 
     /// The shared schemes of a project, workspace or package folder (`container/xcshareddata/xcschemes`), sorted
     /// by name; unreadable files are skipped.
-    public static func shared(in container: String) -> [XcodeScheme] {
+    package static func shared(in container: String) -> [XcodeScheme] {
         let folder = (container as NSString).appendingPathComponent("xcshareddata/xcschemes")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".xcscheme") }.sorted()
         return names.compactMap { try? XcodeScheme(contentsOf: (folder as NSString).appendingPathComponent($0)) }
@@ -81,15 +82,15 @@ public struct XcodeScheme: Sendable, Equatable {
 }
 
 /// A workspace (`X.xcworkspace/contents.xcworkspacedata`): the projects it ties together.
-public struct XcodeWorkspace: Sendable, Equatable {
+package struct XcodeWorkspace: Sendable, Equatable {
     /// The `.xcworkspace` folder.
-    public var path: String
+    package var path: String
     /// The `.xcodeproj` folders it references, as absolute paths (lexically resolved), in file order.
-    public var projects: [String]
+    package var projects: [String]
 
     /// Reads the workspace at `path` (the `.xcworkspace` folder).
     /// - Throws: ``VersioningError/unreadable(path:reason:)`` when its contents file cannot be read.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         self.path = path
         let base = FilePath.parent(of: path)
         var projects: [String] = []

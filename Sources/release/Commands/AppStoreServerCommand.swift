@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleasePipeline
+import ReleaseSupport
 
 /// `release appstore-server`: runs the local App Store Connect stand-in until SIGINT/SIGTERM (hidden; for
 /// rehearsals, tests of other tools and the upload benchmark).

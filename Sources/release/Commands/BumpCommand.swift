@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `release bump`: choose the next version (from a menu on a terminal, or a flag), write it where the project
 /// defines it, then create `release/<version>` and commit.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ReleaseKit
+import ReleaseSupport
 
 /// `release completion bash|zsh|fish`: the shell completion script (ArgumentParser's generator). Pipeline
 /// names, profiles and step ids are completed from the files in the current folder when Tab is pressed.

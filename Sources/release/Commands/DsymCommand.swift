@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `release dsym [PATH]... [--json]`: UUIDs per architecture of binaries and dSYM bundles, and whether an
 /// app's or archive's binaries have matching dSYMs.

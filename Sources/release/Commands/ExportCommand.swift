@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleaseSupport
 
 /// `release export`: the pipeline as another engine's configuration.
 struct ExportCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
 
 /// `release init`: inspects the repository and writes a starter `Pipelines/release.json` that ships.
 struct InitCommand: ParsableCommand {

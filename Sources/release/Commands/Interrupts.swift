@@ -1,5 +1,6 @@
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
 import Synchronization
 
 /// SIGINT, SIGTERM and SIGHUP for the whole process, installed first thing in `main` (``Entry``) so that an

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
 
 /// `--log-format`.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {

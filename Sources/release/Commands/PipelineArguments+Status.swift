@@ -1,5 +1,7 @@
 import ArgumentParser
-import ReleaseKit
+import ReleaseExecution
+import ReleasePlanning
+import ReleaseSupport
 
 extension PipelineArguments {
     /// `release signing status`, `release rollout status`: plans the pipeline here as a dry run, assesses `Status` on

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSupport
 
 /// Options shared by `run` and `plan`: which pipeline, profile and variables.
 struct PipelineArguments: ParsableArguments {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePlanning
+import ReleaseSupport
 
 /// `release plan`: shows what a run would do, without running anything.
 struct PlanCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseSupport
 
 /// `release rehearse-tools DIR`: writes the fake Xcode tools a rehearsal without Xcode puts first on `PATH`.
 struct RehearseToolsCommand: ParsableCommand {

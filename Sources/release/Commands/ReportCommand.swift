@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
 
 /// `release report --cost FILE… [--price KIND=USD]… [--json]`: runner minutes and their price from run reports.
 struct ReportCommand: AsyncParsableCommand {

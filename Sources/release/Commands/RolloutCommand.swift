@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
 
 /// `release rollout`: looks at the phased releases the pipeline's rollout guards watch.
 struct RolloutCommand: AsyncParsableCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleaseSupport
 
 /// `release run`: runs a pipeline.
 struct RunCommand: AsyncParsableCommand {

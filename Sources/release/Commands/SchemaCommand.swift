@@ -1,5 +1,7 @@
 import ArgumentParser
-import ReleaseKit
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
 
 /// `release schema`: the JSON Schema of pipeline files, for editors.
 struct SchemaCommand: ParsableCommand {

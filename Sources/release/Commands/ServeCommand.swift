@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Rehearsal
-import ReleaseKit
+import ReleaseSupport
 import Synchronization
 
 /// `release github-server`: runs the local GitHub Releases server until SIGINT/SIGTERM (hidden; for

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
 
 /// `release signing`: looks at code signing on App Store Connect for the pipeline's `signing.sync` steps.
 struct SigningCommand: AsyncParsableCommand {

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
 
 /// `release steps`: every step kind with its options and an example.
 struct StepsCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleaseSupport
+import ReleaseVersioning
 
 /// Runs the bump menu on the terminal: keys are read one by one (no canonical mode, no echo, no signals) so the
 /// arrow keys and digits move the highlighted choice and Enter takes it. The terminal's settings are restored on

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseGitHub
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `release upload-asset`: publishes files to a GitHub release with the converging publisher (hidden; used
 /// by `scripts/bench-upload.sh` and handy for one-off uploads).

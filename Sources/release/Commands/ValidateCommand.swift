@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseExecution
+import ReleasePipeline
+import ReleasePlanning
+import ReleaseSupport
 
 /// `release validate`: checks pipeline files and prints every problem.
 struct ValidateCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseSupport
+import ReleaseVersioning
 
 /// `release version`: what version the project is at, per target and configuration.
 struct VersionCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 
 /// Human output of `release version` and `release bump`: everything but program results goes to standard error.
 enum VersioningConsole {

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseAppStoreConnect
+import ReleaseExecution
+import ReleaseHTTP
+import ReleaseSupport
 
 /// `release webhook`: verifies an App Store Connect webhook delivery and prints what to resume; `release webhook
 /// create` gives the app its webhook.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ReleaseKit
+import ReleaseArtifacts
+import ReleaseSupport
 
 /// `release zip SOURCE... --output ZIP`: the `archive.zip` step's writer on its own, for the benchmark and for
 /// debugging. Hidden from help: pipelines use the `archive.zip` step.

@@ -4,7 +4,8 @@ import Rehearsal
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
 
 /// The client's contract with the API: a valid token on every request, only to the API host, and Apple's errors
 /// rendered one readable line each.

@@ -1,5 +1,5 @@
 import Foundation
-import ReleaseKit
+import ReleaseSupport
 import ReleaseTestSupport
 
 /// Apple's App Store Connect contract (`../shared/reference/app-store-connect/openapi-release-subset-4.4.1-extended.json`, the

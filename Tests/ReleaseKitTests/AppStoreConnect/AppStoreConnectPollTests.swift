@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
 
 /// The one poll loop of App Store Connect waits, on a clock that moves only when it sleeps: the first look is at once,
 /// each further one an interval later, and the wait ends done, out of budget (still waiting) or out of time (failed),

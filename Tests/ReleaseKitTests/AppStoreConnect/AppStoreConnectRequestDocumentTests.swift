@@ -2,7 +2,8 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseSupport
 
 /// The request documents both sides share, generated from Apple's contract (`Sources/ReleaseKit/AppStoreConnect/Generated`):
 /// every write the stand-in routes has one, the stand-in refuses what the contract's type refuses with Apple's code at

@@ -4,7 +4,8 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
 
 /// The stand-in checks tokens as Apple documents them and answers anything else with Apple's 401.
 @Suite("LocalAppStoreConnectServer authentication")

@@ -2,7 +2,9 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
+@testable import ReleaseSupport
 
 /// Each fault the stand-in injects, and what a client built on ReleaseKit's HTTP layer sees of it.
 @Suite("LocalAppStoreConnectServer faults")

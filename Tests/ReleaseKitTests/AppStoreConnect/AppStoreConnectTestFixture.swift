@@ -4,7 +4,8 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
 
 /// A local App Store Connect stand-in in a temporary folder, an API key it accepts, clients pointed at it with
 /// fast retries, and helpers for raw requests, part uploads and checking every exchange against Apple's contract.

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
 
 /// API-key tokens exactly as Apple's "Generating Tokens for API Requests" fixes them, checked with the key's public
 /// half by swift-crypto and, independently, by Python's `cryptography`.

@@ -3,7 +3,9 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
+@testable import ReleaseSupport
 
 /// The pieces of an upload that need no App Store Connect: byte ranges streamed from disk, the check that Apple's
 /// upload operations cover the file, and build number arithmetic.

@@ -3,7 +3,8 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseVersioning
 
 /// The uploader and the TestFlight distributor against the local App Store Connect stand-in: a whole upload, a
 /// re-run that sends nothing, reuse of an unfinished upload, a taken build number, every injected fault, and each

@@ -3,7 +3,9 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
+@testable import ReleaseSteps
 
 /// `appstore.submit` and `appstore.rollout` against the local App Store Connect: the first run creates and submits,
 /// a re-run writes nothing, an open submission is reused, a rejection is explained, preflight errors come before any

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseSteps
 
 /// Issue 37, against the local App Store Connect stand-in, whose processing takes N looks: a wait budget that runs out
 /// while Apple processes ends the wait with ``AppStoreConnectError/stillWaiting(what:seconds:lastState:)`` (the step

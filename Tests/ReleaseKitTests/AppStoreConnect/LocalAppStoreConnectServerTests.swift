@@ -4,7 +4,9 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseHTTP
+@testable import ReleaseSupport
 
 /// The App Store Connect stand-in driven through a whole upload and a TestFlight distribution, every answer
 /// and request checked against Apple's contract.

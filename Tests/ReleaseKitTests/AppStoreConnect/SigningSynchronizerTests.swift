@@ -3,7 +3,10 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseArtifacts
+@testable import ReleaseHTTP
+@testable import ReleaseSteps
 
 /// `signing.sync`'s work against the local App Store Connect: from an empty account to a certificate, bundle ids and
 /// profiles; converging; renewing only what is stale; a revoked certificate explained. Every exchange is checked

@@ -3,7 +3,8 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseSupport
 
 /// `release webhook`: the signature check, the delivery's body read defensively, what to resume, and the stand-in's
 /// webhooks and signed deliveries.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseApple
+@testable import ReleaseArtifacts
+@testable import ReleaseSupport
 
 /// The command lines the Apple steps run and the readers of what the tools print.
 @Suite struct AppleCommandTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseSteps
 
 @Suite struct ArchiveVerifierTests {
     @Test func verifierNamesEveryDifference() throws {

@@ -2,7 +2,7 @@ import Foundation
 import ReleaseTestSupport
 import Synchronization
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
 
 /// A fresh folder under ``TestTemporary/root``, removed when the value goes away.
 final class TemporaryFolder: Sendable {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
 
 @Test func crc32MatchesKnownValues() {
     #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// The real demo `.xcarchive` (built with clang, ld64.lld, llvm-lipo and dsymutil) checked against
 /// `llvm-dwarfdump --uuid`, the independent oracle.

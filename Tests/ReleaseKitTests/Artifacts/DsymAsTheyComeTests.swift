@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// dSYMs as they come from real builds and downloads: junk, empty and damaged files in `DWARF/`, bundles named
 /// by UUID, and Xcode 16's `.debug.dylib` beside the executable.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
 
 private func slice(_ arch: String, _ uuid: String?) -> MachOSlice {
     MachOSlice(architecture: arch, cpuType: arch == "arm64" ? 0x0100_000C : 0x0100_0007, cpuSubtype: 0, fileType: "execute", uuid: uuid, offset: 0, is64Bit: true)

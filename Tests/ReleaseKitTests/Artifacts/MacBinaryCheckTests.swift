@@ -2,8 +2,6 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
-
 /// scripts/check-macos-binary.sh, which scripts/package.sh runs on the darwin-universal binary, judged on the demo
 /// archive's real Mach-O files: it refuses a library a stock Mac does not have and a missing slice, and passes a
 /// binary that links only /usr/lib.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
 
 /// Builds Mach-O headers byte by byte, little-endian unless asked, for the edge cases no toolchain makes.
 private struct MachOBuilder {

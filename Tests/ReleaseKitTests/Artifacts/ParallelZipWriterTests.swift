@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseSupport
 
 /// `count` bytes that deflate to about 40 %: noise every third byte, a short cycle otherwise.
 private func compressible(_ count: Int, seed: UInt32) -> Data {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseExecution
+@testable import ReleaseSteps
 
 /// A zip written byte by byte, so an entry may declare a size its data does not have (the zip bomb that lies).
 struct HandMadeZip {

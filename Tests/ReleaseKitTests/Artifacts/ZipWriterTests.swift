@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// What a tree looks like, entry by entry, as `lstat` sees it: compared between the source and its unzipped copy.
 private func snapshot(_ root: String) throws -> [String: String] {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseVersioning
 
 /// A terminal for ``BumpService`` that records what the bump says and answers from a script.
 final class RecordingBumpConsole: BumpConsole, @unchecked Sendable {

@@ -2,7 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 @Suite struct EngineTests {
     let board = UUID().uuidString

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// Issue 34 item 9: preflight names every secret and environment variable a step lacks in one run, with where to
 /// set each, instead of one per run.

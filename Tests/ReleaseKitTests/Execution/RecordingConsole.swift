@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
 
 /// A terminal for the command services (``RunService``, ``ExportService``, ``InitService``) that records what they
 /// say and answers questions from a script.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// The engine's part of the release model (issue 34): `skip_if` skips at run time on a step's outputs, a journal
 /// belongs to its commit and never carries a gate, and a run that cannot build here refuses to commit, tag or push.

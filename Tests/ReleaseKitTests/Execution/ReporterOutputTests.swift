@@ -2,7 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseHTTP
+@testable import ReleaseSteps
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 /// Issue 16's output defects, each pinned: live GitHub Actions groups, JSON events with one key per concept,
 /// NO_COLOR, preflight problems reported as such, DNS failures in checks not retried.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseExecution
+@testable import ReleaseSentry
+@testable import ReleaseSteps
 
 /// `release rollout status`: what it prints for people and for programs.
 @Suite struct RolloutStatusTests {

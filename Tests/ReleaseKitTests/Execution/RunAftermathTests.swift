@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
 
 /// A run that did not finish says what it left changed and how to resume (issue 23, item 3).
 @Suite struct RunAftermathTests {

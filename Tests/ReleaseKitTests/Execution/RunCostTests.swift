@@ -2,7 +2,9 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleaseSupport
 
 /// `release report --cost`: run reports carry each step's runner kind, and reports are priced per job, rounded up
 /// to whole minutes, at list rates or the ones given.

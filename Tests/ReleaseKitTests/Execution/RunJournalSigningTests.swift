@@ -2,7 +2,9 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Issue 40 F5: the journal's fingerprint was an unkeyed hash, so an appended line made `--resume` take a rejecting
 /// gate as done ("✔ g (done in the previous run)") and use forged outputs. Every line is now signed with a key kept

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// `release run`'s planning without the command line: `--resume` plans again from the unfinished run's journal.
 @Suite struct RunServiceTests {

@@ -2,7 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// Issue 22's secret findings, each through the whole engine and every renderer a run writes with: the plain log,
 /// the GitHub Actions log, JSON events, the run report and the resume journal.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
 
 /// DESIGN §5: what a step set up on the machine is undone at the end of the run, newest first, whatever happened.
 @Suite struct TeardownTests {

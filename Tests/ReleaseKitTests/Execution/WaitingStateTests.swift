@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Issue 37: a step whose `wait` budget runs out ends *waiting*, not failed: the run exits 0, the steps after it wait
 /// too (they are not done, nor skipped as done), the journal records it and stays, and running the same pipeline on

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleasePipeline
+@testable import ReleaseVersioning
 
 /// Mutation fuzzing of every reader of outside input: pipeline files, pbxproj, xcconfig, Info.plist, XcodeGen
 /// specs, Mach-O, zip and CMS. Each mutated input must be answered with a value or a typed error, never a crash

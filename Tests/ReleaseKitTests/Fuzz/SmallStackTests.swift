@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 /// Darwin gives every thread but the main one 512 KiB of stack (Linux: 8 MiB), the Swift cooperative pool's
 /// included. Work run here gets the same, so a recursive reader that would overflow on a Mac crashes the test

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseGitHub
 
 @Suite struct GitHubRemoteTests {
     @Test(arguments: [

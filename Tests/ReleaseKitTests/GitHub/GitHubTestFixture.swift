@@ -3,7 +3,9 @@ import Rehearsal
 import ReleaseTestSupport
 import Synchronization
 
-@testable import ReleaseKit
+@testable import ReleaseGitHub
+@testable import ReleaseHTTP
+@testable import ReleaseSupport
 
 /// A local GitHub server in a temporary folder, a client pointed at it with fast retries, and helpers to
 /// make asset files. Records every log line and every requested back-off.

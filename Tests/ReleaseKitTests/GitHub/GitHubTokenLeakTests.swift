@@ -2,7 +2,10 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseGitHub
+@testable import ReleaseHTTP
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Runs publishes with faults, failures and both steps, collects every message they produce and every
 /// request the server saw, and checks the token appears only in `Authorization` headers: never as is,

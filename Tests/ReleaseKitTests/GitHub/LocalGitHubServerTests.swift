@@ -2,7 +2,8 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseGitHub
+@testable import ReleaseHTTP
 
 @Suite("LocalGitHubServer")
 struct LocalGitHubServerTests {

@@ -2,7 +2,9 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseGitHub
+@testable import ReleaseHTTP
+@testable import ReleaseSupport
 
 /// The libcurl client against the local GitHub server on 127.0.0.1 (real sockets, real HTTP).
 @Suite("HTTPClient")

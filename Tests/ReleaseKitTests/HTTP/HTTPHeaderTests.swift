@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseHTTP
 
 @Suite struct HTTPHeaderTests {
     @Test func namesCompareCaseInsensitivelyInASCIIOnly() {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// Issue 16: a step that reads a path another step creates runs after it without `needs` (DESIGN §4), and
 /// validation reports every problem of every step at once.

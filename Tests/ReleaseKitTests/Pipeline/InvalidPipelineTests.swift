@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
 
 /// Every file in Fixtures/Pipelines/invalid has its exact expected messages beside it (NAME.expected).
 /// Re-record with RECORD_SNAPSHOTS=1 after an intended change of wording.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
 
 @Suite struct JSONParserTests {
     @Test func parsesValuesWithTheirPositions() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
 
 /// What Tab completes for `release run`: pipeline names, then the named pipeline's profiles and step ids.
 @Suite struct PipelineCompletionTests {

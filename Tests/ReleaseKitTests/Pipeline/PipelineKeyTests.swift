@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSteps
 
 /// The pipeline format's own keys are declared once (``PipelineKey/all``): the loader, `release schema` and the key
 /// tables of Pipelines/README.md must say the same thing about each of them.

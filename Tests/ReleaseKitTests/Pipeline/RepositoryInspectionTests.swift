@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleasePlanning
 
 /// What `release init` reads from a repository, and the choices it makes.
 @Suite struct RepositoryInspectionTests {

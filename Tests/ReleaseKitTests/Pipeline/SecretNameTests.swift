@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
 
 /// Issue 40 F16: `${secrets.X-INJ}` was accepted and exported as `X-INJ: '${{ secrets.X-INJ }}'`, a name GitHub
 /// secrets cannot have (empty at run time). A secret's name is letters, digits and `_`, not starting with a digit.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// Issue 39: one neutral model of an exported pipeline, built once, that each engine's renderer only writes; the
 /// traits it needs declared by the step kinds; one install script for every engine.

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import Yams
 
-@testable import ReleaseKit
+@testable import ReleaseHTTP
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// Issue 18: `runs_on` and the export of a pipeline as GitHub Actions jobs.
 @Suite struct GitHubActionsWorkflowTests {

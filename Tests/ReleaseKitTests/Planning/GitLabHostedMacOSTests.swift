@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Yams
 
-@testable import ReleaseKit
+@testable import ReleasePlanning
 
 /// Issue 35: a macOS job sent to GitLab.com's hosted macOS runners (`--runner-tags macos-15=saas-macos-medium-m1`)
 /// runs in the VM image of its label's macOS and Xcode; a team's own Mac (the label as its tag) gets no image, and a

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import Yams
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleasePlanning
 
 /// Issue 37: the starter's export puts only what needs Xcode on a Mac and says why, and a pipeline with a step that
 /// waits on Apple exports what resumes it (GitHub's schedule, dispatch and resume jobs; GitLab's rules, optional needs

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleasePlanning
 
 @Suite struct PlannerTests {
     static let pipeline = """

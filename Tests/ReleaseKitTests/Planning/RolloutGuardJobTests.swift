@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import Yams
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// Issue 38: `release export` gives a rollout guard its own scheduled job, on Linux, with only the secrets it reads;
 /// the release's jobs do not run on the schedule.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// The seed's workflow as shipped in Pipelines/distribute.json, planned as on a macOS CI machine.
 @Suite struct DistributePipelineTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Issue 24: the scripts an exported job runs to hand its commits and changes to the jobs after it, run with sh in
 /// fresh clones of one repository, as separate runners would: a tag made in a later job names the commit an earlier

@@ -3,7 +3,8 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseHTTP
+@testable import ReleaseSupport
 
 /// The stand-in for plain HTTP endpoints, through the real libcurl client.
 @Suite("RecordingServer")

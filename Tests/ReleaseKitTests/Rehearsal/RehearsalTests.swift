@@ -3,7 +3,11 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseGitHub
+@testable import ReleaseHTTP
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// `release run --rehearse`'s stand-ins, started together.
 @Suite("Rehearsal")

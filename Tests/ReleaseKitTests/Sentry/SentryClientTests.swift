@@ -3,7 +3,8 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseHTTP
+@testable import ReleaseSentry
 
 /// The Sentry client against the local Sentry: the request of the contract, fractions made percents, nulls kept,
 /// and Sentry's refusals told apart from its absence.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
 
 /// The App Store Connect steps' options: every mistake a pipeline can make is named with the option and the value.
 @Suite struct AppStoreConnectStepsTests {

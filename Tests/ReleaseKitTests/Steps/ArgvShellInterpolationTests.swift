@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// Issue 40 F1: an argv whose program is a shell given `-c` (`["sh", "-c", "echo ${x}"]`, also behind `env` or
 /// `xcrun`) has a script argument, and a `${…}` value pasted into it ran as code (a commit message through `notes`,

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSteps
 
 private func decode<S: Step>(_ type: S.Type, _ json: String) throws -> S.Options {
     try decodeOptions(S.Options.self, json)

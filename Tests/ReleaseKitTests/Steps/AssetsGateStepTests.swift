@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 @Suite struct AssetsGateStepTests {
     static func files() throws -> String {

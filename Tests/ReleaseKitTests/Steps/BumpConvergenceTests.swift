@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// `version.bump` run again on a checkout that carries its bump keeps it (issue 23, item 3).

@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
 
 /// What a step returns against what its kind declares (`StepDocumentation.outputs`, which `release steps`, the
 /// schema and the reference checker read): a key a step returns without declaring it cannot be referenced by

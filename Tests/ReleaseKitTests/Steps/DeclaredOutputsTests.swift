@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
 
 /// Every step returns only the outputs its kind declares. `TestPipelines.run` checks this after every run of the unit
 /// tests; these tests check the check, and run the kinds that need no outside service side by side.

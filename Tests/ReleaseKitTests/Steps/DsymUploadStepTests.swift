@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
 
 /// `dsym.upload`: sentry-cli and Firebase's upload-symbols played by the fakes in Fixtures/FakeTools, which record
 /// their argv and environment; the UUIDs listed are checked against llvm-dwarfdump's.

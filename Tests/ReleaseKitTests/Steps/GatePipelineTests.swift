@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// The gates together in one pipeline, as a release runs them.
 @Suite struct GatePipelineTests {

@@ -1,6 +1,9 @@
 import Foundation
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Builds pipeline text for the gate tests from step objects, so paths with any characters are quoted right.
 enum GatePipelines {

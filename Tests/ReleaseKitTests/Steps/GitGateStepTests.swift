@@ -2,7 +2,8 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
 
 @Suite struct GitGateStepTests {
     @Test func acceptsACleanReleaseBranchWithAFreeTag() async throws {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseGitHub
+@testable import ReleasePipeline
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 @Suite("github.release and http.upload steps")
 struct GitHubReleaseStepTests {

@@ -2,7 +2,9 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// `git.commit`, `git.tag`, `git.push` and `gate.git` the way a hosted CI runner runs them: no git identity anywhere
 /// (an empty `HOME`, no system configuration), and a detached HEAD with the branch in the CI's variables.

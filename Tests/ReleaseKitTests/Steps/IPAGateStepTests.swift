@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 @Suite struct IPAGateStepTests {
     static func ipa(_ name: String) -> String { FixturePaths.fixture("IPA/\(name).ipa").path }

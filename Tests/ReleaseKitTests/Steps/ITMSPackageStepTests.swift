@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 @Suite struct ITMSPackageStepTests {
     @Test func buildsThePackageWithTheIpaAndItsMetadata() async throws {

@@ -2,7 +2,9 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// Text that may carry a secret is masked before it is cut short: cut first, a secret straddling the cut loses its
 /// last characters, is no longer recognised, and the rest of it is shown in clear.

@@ -2,7 +2,9 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// `notes`: release notes from git history (grouped by Conventional Commit type, pull requests linked, co-authors
 /// kept, cut for TestFlight) or from GitHub's generate-notes API, with every failure's message.

@@ -2,7 +2,10 @@ import Foundation
 import Rehearsal
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// `notify.slack`: a Block Kit message to a webhook, sent once the steps it follows have finished, on success,
 /// failure (a failed step, a rejecting gate, an interrupt) or always; checked byte for byte at a recording server.

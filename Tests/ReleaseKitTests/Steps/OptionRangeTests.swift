@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// Every number option has a range, declared with it, checked while decoding (so at `validate`) and shown by
 /// `release steps` and `release schema`.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// External step plugins (protocol 1): described at validation, checked against their schema with located
 /// messages, run with events, outputs and artifacts, and failing with messages that name the plugin and quote the

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// `project.generate` against the fake `pod`, `bundle` and `xcodegen` of Fixtures/FakeTools, which refuse as the real
 /// tools do (a Podfile's Bundler guard outside `bundle exec`, a missing spec): the preflight says what is missing before

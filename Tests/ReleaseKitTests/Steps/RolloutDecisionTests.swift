@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseAppStoreConnect
+@testable import ReleaseSentry
+@testable import ReleaseSteps
 
 /// The rollout guard's decision, case by case: a pure function of the phase, the numbers, the thresholds and the
 /// state earlier checks left.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSentry
+@testable import ReleaseSteps
 
 /// The guard's state note: written and read back, bounded, and refused with the note named when it is not the guard's.
 @Suite struct RolloutGuardStateTests {

@@ -4,7 +4,8 @@ import Rehearsal
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSentry
+@testable import ReleaseSteps
 
 /// `appstore.rollout` with `action: guard` against the local App Store Connect, the local Sentry (a scripted series
 /// of health numbers) and a git repository whose tag carries the guard's state note, pushed to a bare remote: every

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseHTTP
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// Where steps reach remote services, and that a rehearsal reaches nothing but its stand-ins.
 @Suite struct ServiceEndpointsTests {

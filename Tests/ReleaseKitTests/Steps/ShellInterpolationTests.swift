@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePipeline
+@testable import ReleasePlanning
+@testable import ReleaseSteps
 
 /// Issue 22 item 7: `${…}` values in `shell: true` scripts reach `/bin/sh` as environment variables, quoted for where
 /// they land, so no value (a branch name, a version read from a project, a step output) runs as code; references

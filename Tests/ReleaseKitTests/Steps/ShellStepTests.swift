@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 @Suite struct ShellStepTests {
     @Test func keepsTheRealExitStatusAndLogsTheCommand() async throws {

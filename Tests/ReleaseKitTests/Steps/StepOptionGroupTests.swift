@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSteps
 
 /// Options two sample steps share.
 private struct SharedOptions: StepOptions, Equatable {

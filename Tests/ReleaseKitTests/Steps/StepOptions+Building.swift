@@ -1,4 +1,4 @@
-@testable import ReleaseKit
+@testable import ReleaseSteps
 
 extension StepOptions {
     /// Options built in code, the one way tests build them besides decoding a `with` object: the declaration

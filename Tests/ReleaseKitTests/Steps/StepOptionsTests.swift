@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSteps
 
 /// A choice for the sample options.
 private enum SampleMode: String, OptionChoice {

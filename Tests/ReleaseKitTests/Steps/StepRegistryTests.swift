@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSteps
 
 /// Where a kind's documented options and the keys its decoding asks for disagree; empty when they agree.
 ///

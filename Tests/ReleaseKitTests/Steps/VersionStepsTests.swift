@@ -2,7 +2,10 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleasePipeline
+@testable import ReleaseSteps
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     @Suite struct VersionStepsTests {

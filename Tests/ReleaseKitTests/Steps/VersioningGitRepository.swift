@@ -1,7 +1,8 @@
 import Foundation
 import ReleaseTestSupport
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// A temporary git repository for step tests, with an identity so commits work anywhere.
 struct VersioningGitRepository {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
 
 /// Issue 37: `wait` of the steps that wait on Apple: a duration, `until-done`, or a named state with the default
 /// budget (5 minutes in CI, until done on a laptop).

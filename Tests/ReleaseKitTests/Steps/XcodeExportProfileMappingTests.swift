@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseApple
+@testable import ReleaseArtifacts
+@testable import ReleasePipeline
+@testable import ReleaseSteps
 
 /// How `xcode.export` maps the archive's bundle identifiers to the profiles it is given.
 @Suite

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseApple
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// `xcode_version` on the Xcode steps: the installed Xcodes read from a folder laid out as a Mac's `/Applications`
 /// (the probing a Mac does, on a fake folder here), the one to run chosen through `DEVELOPER_DIR`, and a preflight

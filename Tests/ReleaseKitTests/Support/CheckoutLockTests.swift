@@ -3,7 +3,8 @@ import ReleaseTestSupport
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleaseSupport
 
 @Suite(.serialized) struct CheckoutLockTests {
     private func git(_ arguments: [String], in directory: String) throws {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 @Suite struct ExponentialBackoffTests {
     @Test func doublesFromTheBaseUpToTheCap() {

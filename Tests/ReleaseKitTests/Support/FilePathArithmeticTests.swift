@@ -2,7 +2,7 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 /// Paths are joined and normalised lexically, and the working directory is made canonical once: a folder reached
 /// through a symlink (a Mac's `/var` → `/private/var`) has one spelling whether or not a file exists there yet.

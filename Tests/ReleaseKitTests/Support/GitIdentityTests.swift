@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 @Suite struct GitIdentityTests {
     @Test func parsesNameAndEmailAndRefusesWhatGitWouldMisread() throws {

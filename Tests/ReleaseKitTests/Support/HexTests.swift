@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 @Suite struct HexTests {
     @Test func bytesReadBackWhatStringWrites() {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 @Suite struct JSONWriterTests {
     @Test func sortsKeysByTheirBytesAndKeepsScalarsTyped() throws {

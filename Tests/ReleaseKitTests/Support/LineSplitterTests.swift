@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 /// Child output into lines: linear in the bytes, bounded per line, and never cutting a secret.
 @Suite struct LineSplitterTests {

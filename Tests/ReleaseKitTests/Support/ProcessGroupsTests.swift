@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 @Suite struct ProcessGroupsTests {
     final class Lines: Sendable {

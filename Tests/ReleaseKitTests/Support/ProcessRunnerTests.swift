@@ -3,7 +3,8 @@ import ReleaseTestSupport
 import Synchronization
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSteps
+@testable import ReleaseSupport
 
 @Suite struct ProcessRunnerTests {
     final class Lines: Sendable {

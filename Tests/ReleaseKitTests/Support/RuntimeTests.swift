@@ -1,6 +1,7 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseArtifacts
+@testable import ReleaseHTTP
 
 @Test func linkedLibrariesReportVersions() {
     #expect(CurlRuntime.version.hasPrefix("libcurl/"))

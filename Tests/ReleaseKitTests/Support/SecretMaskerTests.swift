@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 /// The spellings a secret takes in headers, URLs, forms and JSON, each masked.
 @Suite struct SecretMaskerTests {

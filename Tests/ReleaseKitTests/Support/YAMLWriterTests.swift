@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Yams
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 /// ``YAMLWriter`` read back with a real YAML parser (Yams, the one the version engine reads XcodeGen specs with),
 /// under its default YAML 1.1 resolver, the stricter of the two GitHub's and GitLab's parsers follow: whatever a value

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     @Suite struct BuildNumberStrategyTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     @Suite struct BumpMechanicsTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// The terminal menu as a state machine: keys in, the bytes to write, the highlighted line and the outcome out.

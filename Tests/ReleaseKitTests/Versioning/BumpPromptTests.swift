@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     @Suite struct BumpPromptTests {

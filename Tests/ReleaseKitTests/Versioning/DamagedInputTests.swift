@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// Truncated and corrupted copies of the fixtures: every reader throws or returns, none crashes.

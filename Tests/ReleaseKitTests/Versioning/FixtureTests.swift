@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// Every fixture read into its expected report, bumped, and compared byte for byte with its expected files.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 /// An xcconfig `#include` can name any file on the machine (`"/…"`, `"../../…"`, a symbolic link): when that file
 /// is not an xcconfig, the error names it and its line but never quotes it, since it may be a private key.

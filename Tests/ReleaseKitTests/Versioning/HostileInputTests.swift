@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// Inputs built to exhaust a recursive reader: each must end in a clear error (or an unresolved value), not a

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 /// Xcode on a Mac usually reads from a case-insensitive disk, so an `#include` whose letter case differs from the
 /// file's name works there (Simplenote's project has one); the version engine reads it the same way on Linux, with

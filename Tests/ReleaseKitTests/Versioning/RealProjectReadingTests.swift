@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// Every project of `../shared/real-projects` read into the table written for it in ``RealProjectTable``.

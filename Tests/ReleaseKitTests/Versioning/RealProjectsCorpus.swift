@@ -2,7 +2,7 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 /// `../shared/real-projects` beside the repository: the Xcode files of 8 open-source apps and 21 of their real
 /// version-bump commits (its README lists what each one tests). The tests that read it carry

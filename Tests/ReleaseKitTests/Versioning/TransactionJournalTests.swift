@@ -2,7 +2,8 @@ import Foundation
 import ReleaseTestSupport
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// A bump killed halfway (`kill -9`) is rolled back by the next run: every file as it was, no temporary file left.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseExecution
+@testable import ReleasePlanning
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// Issue 22 item 7: a version read from a project is data a stranger may have written (a pull request, a

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseVersioning
 
 /// Issue 35: a warning worth reading is one line per cause; a missing file that many targets depend on is counted,
 /// not listed target by target (a 1,400-character line on every command).

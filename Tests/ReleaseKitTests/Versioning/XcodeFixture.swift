@@ -1,7 +1,7 @@
 import Foundation
 import ReleaseTestSupport
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
 
 /// A fixture project under `Fixtures/Xcode`, copied to a temporary folder before anything writes to it.
 struct XcodeFixture {

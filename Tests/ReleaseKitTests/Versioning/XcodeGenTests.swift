@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ReleaseKit
+@testable import ReleaseSupport
+@testable import ReleaseVersioning
 
 extension VersioningTests {
     /// XcodeGen specs: read alone, read beside the project they generate, bumped in both with the smallest diff.

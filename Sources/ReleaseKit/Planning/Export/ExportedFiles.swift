@@ -1,3 +1,7 @@
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
+
 /// The files an exported job hands on and publishes, from the paths its steps' options declare they create
 /// (``OptionFormat/output``) and the files they publish (``ExportTraits/publishedFiles``), with the variables known
 /// before a run substituted (the pipeline's, and `--profile`'s) and every other reference as `*`.

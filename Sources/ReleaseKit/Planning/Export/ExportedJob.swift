@@ -1,37 +1,39 @@
+import ReleasePipeline
+
 /// One release job of an ``ExportedPipeline``, as every CI engine needs it: where it runs, what it waits for, what it
 /// runs, reads, hands on and may wait on. Built once from the pipeline; a renderer only writes it in its engine's words.
-public struct ExportedJob: Sendable, Equatable {
+package struct ExportedJob: Sendable, Equatable {
     /// The job's key (``WorkflowJob/id``): `macos`, `linux-2`.
-    public let id: String
+    package let id: String
     /// The runner its steps name (`runs_on`): its kind (``Runner/system``) and labels.
-    public let runner: Runner
+    package let runner: Runner
     /// Its own steps, in declaration order (what its name lists).
-    public let steps: [String]
+    package let steps: [String]
     /// What its `release run` names with `--only`: its steps, then the steps that end every job.
-    public let runs: [String]
+    package let runs: [String]
     /// The jobs that must finish first (direct), in job order.
-    public let needs: [String]
+    package let needs: [String]
     /// Every job it waits for, directly or not, in job order.
-    public let ancestors: [String]
+    package let ancestors: [String]
     /// The jobs among ``ancestors`` that hand their state on: the state it starts from.
-    public let inherits: [String]
+    package let inherits: [String]
     /// Whether a later job starts from its state (it records and uploads it).
-    public let handsOnState: Bool
+    package let handsOnState: Bool
     /// Whether one of its steps may end waiting on Apple (``ExportTraits/waitsOnApple``): a later run resumes it.
-    public let resumes: Bool
+    package let resumes: Bool
     /// The secrets its steps read (``runs``), sorted: the only ones it gets.
-    public let secrets: [String]
+    package let secrets: [String]
     /// The configuration variables (not secrets) its steps read, with those of the steps it takes from the journal,
     /// sorted.
-    public let variables: [String]
+    package let variables: [String]
     /// Whether it writes the repository's contents (``ExportTraits/writesRepository``) or holds GitHub's token.
-    public let writesRepository: Bool
+    package let writesRepository: Bool
     /// The files it publishes whose provenance it attests (as upload globs); empty unless attesting.
-    public let attestedFiles: [String]
+    package let attestedFiles: [String]
     /// What its state holds (the journal, the changes, the folders its steps create), as upload paths.
-    public let statePaths: [String]
+    package let statePaths: [String]
     /// What it keeps while a step waits: its state paths and those of every job before it.
-    public let waitingPaths: [String]
+    package let waitingPaths: [String]
     /// Each step with why it runs on its runner (``ExportTraits/Runner``), for a header's note on macOS minutes.
-    public let runnerReasons: [String]
+    package let runnerReasons: [String]
 }

@@ -1,3 +1,7 @@
+import ReleasePipeline
+import ReleaseSteps
+import ReleaseSupport
+
 /// A pipeline as an exported CI configuration sees it, whatever the engine: the jobs of a ``WorkflowPartition`` with
 /// their runners, `needs`, secrets, variables and the state each hands on, the rollout guard's scheduled job, the
 /// branches that trigger a release, and where the jobs get `release` (``ToolInstall``). Built once from the pipeline
@@ -16,32 +20,32 @@
 ///
 /// The model is a function of the pipeline and the arguments alone: the same pipeline exports the same bytes, from any
 /// folder.
-public struct ExportedPipeline: Sendable {
-    public let pipeline: ValidatedPipeline
+package struct ExportedPipeline: Sendable {
+    package let pipeline: ValidatedPipeline
     /// The pipeline as the jobs' `release run` names it, relative to the repository's top.
-    public let pipelinePath: String
+    package let pipelinePath: String
     /// `--profile`: passed to every run, and the only profile whose branches trigger a release.
-    public let profile: String?
+    package let profile: String?
     /// The command that regenerates the file, for the header.
-    public let command: String
+    package let command: String
     /// Where the jobs get `release`.
-    public let tool: ToolInstall
+    package let tool: ToolInstall
     /// Whether the jobs that publish files attest their provenance (`attest: true`, `--attest`).
-    public let attest: Bool
-    public let partition: WorkflowPartition
+    package let attest: Bool
+    package let partition: WorkflowPartition
     /// The release jobs, in an order where each comes after those it waits for.
-    public let jobs: [ExportedJob]
+    package let jobs: [ExportedJob]
     /// The rollout guard's job, when the pipeline has a guard.
-    public let rolloutGuard: ExportedGuardJob?
+    package let rolloutGuard: ExportedGuardJob?
     /// The branch patterns of the profiles' `when` (only `--profile`'s when given) that trigger a release, as the
     /// pipeline writes them.
-    public let branches: [String]
+    package let branches: [String]
     /// The configuration variables (not secrets) any step reads, sorted.
-    public let variables: [String]
+    package let variables: [String]
 
     /// - Throws: ``UsageError`` for an unknown profile, a created path a later job needs that cannot travel, an
     ///   attested path holding a line break, or a download source without the digest of a platform a job runs on.
-    public init(
+    package init(
         pipeline: ValidatedPipeline, pipelinePath: String, profile: String?, command: String,
         tool: ToolSource, attest: Bool = false
     ) throws {
@@ -95,16 +99,16 @@ public struct ExportedPipeline: Sendable {
     }
 
     /// The jobs that may end waiting on Apple (``ExportedJob/resumes``).
-    public var waitingJobs: [ExportedJob] { jobs.filter(\.resumes) }
+    package var waitingJobs: [ExportedJob] { jobs.filter(\.resumes) }
 
     /// The job `id`.
-    public func job(_ id: String) -> ExportedJob? { jobs.first { $0.id == id } }
+    package func job(_ id: String) -> ExportedJob? { jobs.first { $0.id == id } }
 
     /// The command `job` runs: its steps (``ExportedJob/runs``) with `release run --resume --only …`, the pipeline
     /// path and the profile as environment variables (`RELEASE_PIPELINE`, `RELEASE_PROFILE`), never pasted in (step ids
     /// are words of [a-z0-9-_]); a job that may wait writes the run report to `temporary` (a shell word), for the
     /// lines after it to see whether a step waits (``WorkflowResume``).
-    public func command(of job: ExportedJob, temporary: String) -> String {
+    package func command(of job: ExportedJob, temporary: String) -> String {
         var arguments = ["release", "run", "\"$RELEASE_PIPELINE\"", "--resume"]
         if profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
         for step in job.runs { arguments += ["--only", ShellQuoting.quote(step)] }
@@ -114,7 +118,7 @@ public struct ExportedPipeline: Sendable {
 
     /// The command of the rollout guard's job: the guards with `release run --only …` (which runs the steps they need
     /// too), without `--resume`: nothing of the release's journal is there.
-    public func command(of job: ExportedGuardJob) -> String {
+    package func command(of job: ExportedGuardJob) -> String {
         var arguments = ["release", "run", "\"$RELEASE_PIPELINE\""]
         if profile != nil { arguments += ["--profile", "\"$RELEASE_PROFILE\""] }
         for step in job.steps { arguments += ["--only", ShellQuoting.quote(step)] }
@@ -123,14 +127,14 @@ public struct ExportedPipeline: Sendable {
 
     /// What `steps` read from the environment (``ExportedReferences``): secrets, and `${env.NAME}` without a
     /// fallback, which an engine maps from its configuration variables.
-    public func references(ofSteps steps: [String]) -> (secrets: Set<String>, variables: Set<String>) {
+    package func references(ofSteps steps: [String]) -> (secrets: Set<String>, variables: Set<String>) {
         ExportedReferences(pipeline).of(steps)
     }
 
     /// What may not reach the jobs that wait for it, one line each, naming the steps: a step that may write files it
     /// does not declare (a `shell` step) and declares no path it creates, in a job a later job waits for. Tracked files
     /// it changes travel in the job's bundle; other files it writes do not.
-    public var warnings: [String] {
+    package var warnings: [String] {
         let jobs = partition.jobs
         var lines: [String] = []
         for job in jobs {
@@ -150,7 +154,7 @@ public struct ExportedPipeline: Sendable {
 
     /// The header lines that say which jobs run on macOS and why (a macOS minute costs about ten Linux ones): each macOS
     /// job with its steps and what each needs the Mac for.
-    public var runnerSummary: [String] {
+    package var runnerSummary: [String] {
         let mac = jobs.filter { $0.runner.system == "macos" }
         guard !mac.isEmpty else { return ["Every job runs on Linux or the runner its steps name: no step asks for a Mac."] }
         var lines = ["macOS minutes cost about ten Linux ones: only these jobs run on a Mac, for what needs one:"]

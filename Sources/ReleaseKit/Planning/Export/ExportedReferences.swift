@@ -1,3 +1,5 @@
+import ReleasePipeline
+
 /// What steps of a pipeline read from the environment, directly or through variables (any profile's), for an
 /// exported job: secrets, which the engine passes from its secret store, and `${env.NAME}` without a fallback, which
 /// it passes from its configuration variables (GitHub's `${{ vars.NAME }}`); with a fallback the pipeline needs

@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// Resuming releases that ended waiting on Apple (``WorkflowResume``), in GitHub's words: a `schedule` (every 30
 /// minutes) and `repository_dispatch` (`release-resume`, for a webhook relay, optionally with `client_payload.branch`)
 /// run one job, `open-releases`, which starts a `workflow_dispatch` run with `resume: true` on each release branch whose

@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// The rollout guard's scheduled job in a GitHub Actions workflow (``RolloutGuardJob``).
 extension GitHubActionsWorkflow {
     /// `schedule:` under `on:`.

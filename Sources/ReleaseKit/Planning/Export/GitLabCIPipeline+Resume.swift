@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// Resuming releases that ended waiting on Apple (``WorkflowResume``), in GitLab's words: a scheduled pipeline runs
 /// one job, `open-releases`, which triggers a pipeline with `RELEASE_RESUME=true` on each release branch whose latest
 /// successful waiting job left an archive (at most ``WorkflowResume/maximumReleases`` per run); a webhook relay triggers

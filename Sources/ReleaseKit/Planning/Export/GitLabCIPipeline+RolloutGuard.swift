@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// The rollout guard's scheduled job in a GitLab CI file (``RolloutGuardJob``).
 extension GitLabCIPipeline {
     /// The job: on Linux, only in scheduled pipelines (GitLab keeps schedules outside the file: the comment says

@@ -1,3 +1,6 @@
+import ReleasePipeline
+import ReleaseSteps
+
 /// The scheduled job `release export` gives a pipeline's rollout guards (`appstore.rollout` with `action: guard`).
 ///
 /// A guard watches a phased release for seven days after the release itself has finished, so it cannot be a job of
@@ -6,21 +9,21 @@
 /// It runs `release run --only GUARD`, which runs the guard and the steps it needs (keep those read-only, such as
 /// `version.read`), and pushes the guard's state note with the job's own repository credentials. The release's jobs
 /// do not run on a schedule, and the guard's job runs on nothing else.
-public struct RolloutGuardJob: Sendable {
+package struct RolloutGuardJob: Sendable {
     /// The job's id in the exported file.
-    public static let id = "rollout-guard"
+    package static let id = "rollout-guard"
     /// Hourly, at a minute when fewer scheduled jobs start than on the hour.
-    public static let defaultSchedule = "17 * * * *"
+    package static let defaultSchedule = "17 * * * *"
     /// The runner: any Linux machine.
-    public static let runner = "ubuntu-latest"
+    package static let runner = "ubuntu-latest"
 
     /// The guard steps, in declaration order.
-    public let steps: [String]
+    package let steps: [String]
     /// The cron schedule (UTC): the first guard's `schedule`, else ``defaultSchedule``.
-    public let schedule: String
+    package let schedule: String
 
     /// The pipeline's guard job, nil when it has no guard.
-    public init?(_ pipeline: ValidatedPipeline) {
+    package init?(_ pipeline: ValidatedPipeline) {
         let guards = pipeline.definition.steps.filter(Self.isGuard)
         guard let first = guards.first else { return nil }
         steps = guards.map(\.id)
@@ -32,7 +35,7 @@ public struct RolloutGuardJob: Sendable {
     }
 
     /// Whether `step` is a rollout guard.
-    public static func isGuard(_ step: StepDefinition) -> Bool {
+    package static func isGuard(_ step: StepDefinition) -> Bool {
         guard step.uses == AppStoreRolloutStep.kind, case .string(let action)? = step.with["action"]?.value else { return false }
         return action == "guard"
     }

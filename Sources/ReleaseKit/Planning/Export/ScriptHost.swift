@@ -1,22 +1,22 @@
 /// What the one install script (``ToolInstall/script(on:)``) asks of the shell a CI engine runs it in: each
 /// renderer describes its own, and the script is written once.
-public struct ScriptHost: Sendable {
+package struct ScriptHost: Sendable {
     /// The script's first line: the shell's strict mode (`set -euo pipefail` in bash, `set -eu` in POSIX sh).
-    public var strictMode: String
+    package var strictMode: String
     /// Whether the script runs in bash, which substitutes the tarball URL's placeholders itself (`${…//…/…}`);
     /// otherwise it is POSIX sh (GitLab's images may have no bash) and `sed` does.
-    public var bash: Bool
+    package var bash: Bool
     /// The folder downloads go to, as the start of a double-quoted shell word (`$RUNNER_TEMP`).
-    public var scratch: String
+    package var scratch: String
     /// A command that reports `message` (text for inside double quotes) as an error.
-    public var error: @Sendable (_ message: String) -> String
+    package var error: @Sendable (_ message: String) -> String
     /// Lines that stop the script with `message` when the test `condition` holds.
-    public var stop: @Sendable (_ condition: String, _ message: String) -> [String]
+    package var stop: @Sendable (_ condition: String, _ message: String) -> [String]
     /// A command that puts `folder` (text for inside double quotes) on the PATH of the job's commands after it.
-    public var addToPath: @Sendable (_ folder: String) -> String
+    package var addToPath: @Sendable (_ folder: String) -> String
     /// Where Homebrew lives on the engine's Linux runners when it may not be on the PATH (GitHub's Ubuntu images);
     /// nil when it is, or is not there at all.
-    public var homebrewFolder: String?
+    package var homebrewFolder: String?
     /// Whether a `release` built from source is run once (`--version`) before it goes on the PATH.
-    public var checksBuild: Bool
+    package var checksBuild: Bool
 }

@@ -1,13 +1,13 @@
 /// How the jobs of an exported pipeline put `release` on the PATH, from its ``ToolSource``: one script for every
 /// engine (run on the engine's ``ScriptHost``), the values it reads from the environment, the folder an engine may
 /// cache between runs, and what the header says.
-public struct ToolInstall: Sendable, Equatable {
-    public let source: ToolSource
+package struct ToolInstall: Sendable, Equatable {
+    package let source: ToolSource
 
-    public init(_ source: ToolSource) { self.source = source }
+    package init(_ source: ToolSource) { self.source = source }
 
     /// What the step that installs it is called.
-    public var title: String {
+    package var title: String {
         switch source {
         case .download(_, let version, _): "Install release \(version)"
         case .homebrew(let tap, _): "Install release from the Homebrew tap \(tap)"
@@ -18,7 +18,7 @@ public struct ToolInstall: Sendable, Equatable {
 
     /// The values the script reads from the environment (never pasted into it: they come from the command line or
     /// the pipeline), by name.
-    public var environment: [(name: String, value: String)] {
+    package var environment: [(name: String, value: String)] {
         switch source {
         case .download(let url, _, _): [("RELEASE_TOOL_URL", url)]
         case .swiftpm(let repository, _): [("RELEASE_TOOL_REPOSITORY", repository)]
@@ -29,7 +29,7 @@ public struct ToolInstall: Sendable, Equatable {
     /// The folder a build lives in, for an engine that caches it between runs: what the cache is called, the folder,
     /// and the key (per source and version; an engine adds the runner's system and architecture). Nil for downloads and
     /// Homebrew, which have nothing to keep.
-    public var cache: (title: String, path: String, key: String)? {
+    package var cache: (title: String, path: String, key: String)? {
         switch source {
         case .mint(let package, let version):
             ("Cache Mint's builds", "~/.mint", "mint-\(package.replacingOccurrences(of: "/", with: "-"))-\(version)")
@@ -39,7 +39,7 @@ public struct ToolInstall: Sendable, Equatable {
     }
 
     /// What the header says about installing `release`.
-    public var summary: String {
+    package var summary: String {
         switch source {
         case .download(let url, let version, _):
             return "`release` \(version) is the packaged tarball for the runner's platform, downloaded from \(url) and checked against the SHA-256 pinned below before it runs."
@@ -54,7 +54,7 @@ public struct ToolInstall: Sendable, Equatable {
 
     /// The script that puts `release` on the PATH, on `host`: a download checked against its pinned SHA-256 for the
     /// runner's platform, a Homebrew or Mint install, or a SwiftPM build cached per tag.
-    public func script(on host: ScriptHost) -> [String] {
+    package func script(on host: ScriptHost) -> [String] {
         switch source {
         case .download(_, let version, let sha256):
             let patterns = ["darwin-universal": "Darwin-*", "linux-x86_64": "Linux-x86_64", "linux-arm64": "Linux-aarch64 | Linux-arm64"]

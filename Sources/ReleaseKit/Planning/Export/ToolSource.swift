@@ -1,4 +1,7 @@
 import Foundation
+import ReleaseHTTP
+import ReleasePipeline
+import ReleaseSupport
 
 /// Where an exported CI job gets `release` from: `--tool-source`, or the pipeline's `tool` block.
 ///
@@ -7,7 +10,7 @@ import Foundation
 /// binary), pinned: the workflow carries the SHA-256 of each platform's tarball and checks it before anything runs. A
 /// build without a stamped repository has no default, and says what to pass (``missingRepository``). The other sources build or install from elsewhere and say
 /// what they pin in the workflow's header.
-public enum ToolSource: Sendable, Equatable {
+package enum ToolSource: Sendable, Equatable {
     /// A tarball per platform, downloaded from `url` (`{version}` and `{platform}` substituted) and checked against
     /// `sha256` (platform → digest, lower-case hex).
     case download(url: String, version: String, sha256: [String: String])
@@ -19,31 +22,31 @@ public enum ToolSource: Sendable, Equatable {
     case swiftpm(repository: String, tag: String)
 
     /// The platforms the packaged tarballs are built for (`scripts/package.sh`), in the order a workflow lists them.
-    public static let platforms = ["linux-x86_64", "linux-arm64", "darwin-universal"]
+    package static let platforms = ["linux-x86_64", "linux-arm64", "darwin-universal"]
 
     /// The URL pattern of the tarballs `release` publishes in the GitHub repository `repository` (OWNER/NAME).
-    public static func publishedURL(in repository: String) -> String {
+    package static func publishedURL(in repository: String) -> String {
         "https://github.com/\(repository)/releases/download/v{version}/release-{version}-{platform}.tar.gz"
     }
 
     /// The URL pattern of the published tarballs of this build of `release`: nil when it was built without a
     /// repository stamped in (``ReleaseKitVersion/repository``).
-    public static var defaultURL: String? { ReleaseKitVersion.repository.map(publishedURL(in:)) }
+    package static var defaultURL: String? { ReleaseKitVersion.repository.map(publishedURL(in:)) }
 
     /// The tarballs of this version of `release` published in `repository`, with the digests still to pin
     /// (``pinning(_:)``).
-    public static func published(in repository: String) -> ToolSource {
+    package static func published(in repository: String) -> ToolSource {
         .download(url: publishedURL(in: repository), version: ReleaseKitVersion.string, sha256: [:])
     }
 
     /// The published tarballs of this version of `release`, from the repository stamped in at packaging time; nil
     /// when none was (a build from source): an export then needs `--tool-source` or a `tool` block
     /// (``missingRepository``).
-    public static var `default`: ToolSource? { ReleaseKitVersion.repository.map(published(in:)) }
+    package static var `default`: ToolSource? { ReleaseKitVersion.repository.map(published(in:)) }
 
     /// Why an export without `--tool-source` or a `tool` block cannot say where the jobs get `release`, and what to
     /// pass instead.
-    public static let missingRepository =
+    package static let missingRepository =
         "this build of release does not know the repository it is published in (scripts/package.sh stamps "
         + "it from the origin remote or RELEASE_REPOSITORY), so it cannot say where the jobs download it from: pass --tool-source "
         + "download:https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz (or homebrew:OWNER/TAP, "
@@ -51,7 +54,7 @@ public enum ToolSource: Sendable, Equatable {
         + "{\"source\": \"download\", \"url\": \"https://github.com/OWNER/NAME/releases/download/v{version}/release-{version}-{platform}.tar.gz\"}"
 
     /// The source's name as `--tool-source` and the `tool` block spell it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .download: "download"
         case .homebrew: "homebrew"
@@ -61,7 +64,7 @@ public enum ToolSource: Sendable, Equatable {
     }
 
     /// The SHA256SUMS published beside the tarballs (nil for sources that are not downloads): the URL's folder.
-    public var checksumsURL: String? {
+    package var checksumsURL: String? {
         guard case .download(let url, let version, _) = self else { return nil }
         let expanded = url.replacingOccurrences(of: "{version}", with: version)
         guard let slash = expanded.lastIndex(of: "/") else { return nil }
@@ -70,7 +73,7 @@ public enum ToolSource: Sendable, Equatable {
 
     /// This source with the digests of a SHA256SUMS file pinned (only those of ``platforms``, matched by tarball name).
     /// - Throws: ``UsageError`` when the file names none of them.
-    public func pinning(_ sums: String) throws -> ToolSource {
+    package func pinning(_ sums: String) throws -> ToolSource {
         guard case .download(let url, let version, _) = self else { return self }
         var pinned: [String: String] = [:]
         for line in sums.split(whereSeparator: \.isNewline) {
@@ -117,7 +120,7 @@ public enum ToolSource: Sendable, Equatable {
     /// Parses `--tool-source`: `download` (the default URL), `download:URL`, `homebrew:OWNER/TAP[/FORMULA]`,
     /// `mint:OWNER/NAME[@VERSION]`, `swiftpm:GIT-URL[@TAG]`. Versions default to this release's.
     /// - Throws: ``UsageError`` naming the value.
-    public static func parse(_ text: String) throws -> ToolSource {
+    package static func parse(_ text: String) throws -> ToolSource {
         let (kind, rest): (String, String?) = {
             guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
             return (String(text[..<colon]), String(text[text.index(after: colon)...]))
@@ -156,7 +159,7 @@ public enum ToolSource: Sendable, Equatable {
 
     /// Rejects values that could not stand in a workflow safely or could not work: each one names `place`.
     /// - Throws: ``UsageError``.
-    public func check(where place: String) throws {
+    package func check(where place: String) throws {
         if let problem { throw UsageError("\(place): \(problem.message)") }
     }
 
@@ -211,7 +214,7 @@ public enum ToolSource: Sendable, Equatable {
     /// `{"source": "swiftpm", "repository": ..., "tag": ...}`; what is left out takes the defaults `--tool-source` has.
     /// - Throws: ``PipelineError`` (exit 65: the pipeline's content is invalid) with a diagnostic naming the file, the
     ///   line and the JSON path (`$.tool.sha256.linux-x86`).
-    public static func decode(_ node: JSONNode, file: String) throws -> ToolSource {
+    package static func decode(_ node: JSONNode, file: String) throws -> ToolSource {
         let allowed: [String: [String]] = [
             "download": ["url", "version", "sha256"], "homebrew": ["tap", "formula"],
             "mint": ["package", "version"], "swiftpm": ["repository", "tag"],
@@ -292,7 +295,7 @@ public enum ToolSource: Sendable, Equatable {
     /// tarballs (``checksumsURL``), fetched through `client` (redirects followed, as GitHub's release downloads need;
     /// no credential is sent); other sources as they are.
     /// - Throws: ``UsageError`` naming the URL when the file cannot be fetched or lists no tarball.
-    public func pinned(using client: HTTPClient) async throws -> ToolSource {
+    package func pinned(using client: HTTPClient) async throws -> ToolSource {
         guard case .download(_, let version, let sha256) = self, sha256.isEmpty, var url = checksumsURL else { return self }
         let first = url
         if url.hasPrefix("file://") {

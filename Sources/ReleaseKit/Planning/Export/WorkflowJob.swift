@@ -1,16 +1,18 @@
+import ReleasePipeline
+
 /// One CI job of an exported pipeline: steps that share a runner and can run together, run there by one
 /// `release run --only …`.
-public struct WorkflowJob: Sendable, Equatable {
+package struct WorkflowJob: Sendable, Equatable {
     /// The job's key in the workflow: the runner's system, numbered from the second job on it (`macos`, `linux-2`).
-    public var id: String
-    public var runner: Runner
+    package var id: String
+    package var runner: Runner
     /// The steps the job runs, in declaration order (what `--only` names).
-    public var steps: [String]
+    package var steps: [String]
     /// The jobs that must finish first, in job order.
-    public var needs: [String]
+    package var needs: [String]
 
     /// The jobs `id` needs, directly or not, in job order.
-    public static func ancestors(of id: String, in jobs: [WorkflowJob]) -> [String] {
+    package static func ancestors(of id: String, in jobs: [WorkflowJob]) -> [String] {
         let needs = Dictionary(uniqueKeysWithValues: jobs.map { ($0.id, $0.needs) })
         var seen: Set<String> = []
         var queue = needs[id] ?? []

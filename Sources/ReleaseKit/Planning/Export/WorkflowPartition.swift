@@ -1,3 +1,6 @@
+import ReleasePipeline
+import ReleaseSteps
+
 /// Splits a pipeline's step graph into CI jobs (``WorkflowJob``): one job per maximal group of steps that share a
 /// runner and can run together, with `needs` between jobs from the edges between their steps.
 ///
@@ -10,12 +13,12 @@
 /// every run, so it ends every job and cleans every machine. It is listed in ``everyJob``. A step that reports on the
 /// run (`notify.slack`) with no `needs` follows every other step: it joins a job that comes after all of them, never
 /// the first Linux job, which would announce the release before the Mac built it.
-public struct WorkflowPartition: Sendable {
-    public let jobs: [WorkflowJob]
+package struct WorkflowPartition: Sendable {
+    package let jobs: [WorkflowJob]
     /// `always` steps without `needs` that nothing needs: they run at the end of every job.
-    public let everyJob: [String]
+    package let everyJob: [String]
 
-    public init(_ pipeline: ValidatedPipeline) {
+    package init(_ pipeline: ValidatedPipeline) {
         let definition = pipeline.definition
         let byID = Dictionary(uniqueKeysWithValues: definition.steps.map { ($0.id, $0) })
         let needed = Set(pipeline.graph.dependencies.values.flatMap { $0 })

@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// How an exported workflow resumes a release that ended *waiting* (a step's `wait` budget ran out while Apple was
 /// still processing the build or reviewing it), without a runner waiting meanwhile, for ``GitHubActionsWorkflow`` and
 /// ``GitLabCIPipeline`` alike.

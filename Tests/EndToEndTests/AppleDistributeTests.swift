@@ -153,12 +153,22 @@ import Testing
         #expect(security.last == ["list-keychains", "-d", "user", "-s", "/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"])
         // xcodebuild: the archive command, the version asked, the export with the generated plist.
         let xcodebuild = machine.calls("xcodebuild")
+        // The demo signs automatically: on release the archive signs manually with what signing.sync installed (style,
+        // identity and its profile_name together); -allowProvisioningUpdates and the key (in a private temporary file)
+        // are there for the adhoc profile's automatic signing and change nothing for manual signing.
+        let archive = try #require(xcodebuild.first)
         #expect(
-            xcodebuild.first == [
+            Array(archive.prefix(11)) == [
                 "-project", "Fixtures/DemoApp/Demo.xcodeproj", "-scheme", "Demo", "-configuration", "Release",
-                "-destination", "generic/platform=iOS", "-archivePath", machine.directory + "/build/Demo.xcarchive",
-                "archive", "DEVELOPMENT_TEAM=ABCDE12345", "OTHER_CODE_SIGN_FLAGS=--keychain \(keychain)",
-            ])
+                "-destination", "generic/platform=iOS", "-archivePath", machine.directory + "/build/Demo.xcarchive", "-allowProvisioningUpdates",
+            ], "\(archive)")
+        #expect(archive.count == 23 && archive[11] == "-authenticationKeyPath" && archive[12].hasSuffix("/AuthKey_DEMO123456.p8"), "\(archive)")
+        #expect(
+            Array(archive.suffix(10)) == [
+                "-authenticationKeyID", "DEMO123456", "-authenticationKeyIssuerID", "69a6de70-0000-47e3-e053-5b8c7c11a4d1",
+                "archive", "CODE_SIGN_IDENTITY=Apple Distribution", "CODE_SIGN_STYLE=Manual", "DEVELOPMENT_TEAM=ABCDE12345",
+                "OTHER_CODE_SIGN_FLAGS=--keychain \(keychain)", "PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)",
+            ], "\(archive)")
         #expect(xcodebuild.contains(["-version"]))
         let plistData = try Data(contentsOf: URL(fileURLWithPath: machine.directory + "/build/export/ExportOptions.plist"))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])

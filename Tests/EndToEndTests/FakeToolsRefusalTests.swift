@@ -101,22 +101,27 @@ import Testing
         // The project's automatic style with its manual identity and specifier: Xcode refuses.
         let styleOnly = try Self.run("xcodebuild", ["-project", "Demo.xcodeproj"] + Self.archive, in: directory)
         #expect(styleOnly.status == 65 && styleOnly.stdout.contains("has conflicting provisioning settings"), "\(styleOnly.stdout)")
+        // Automatic signing needs -allowProvisioningUpdates (and an account or the key) to make its profiles, as the
+        // API-key starter passes them.
         let together = try Self.run(
             "xcodebuild",
-            ["-project", "Demo.xcodeproj"] + Self.archive + ["CODE_SIGN_STYLE=Automatic", "CODE_SIGN_IDENTITY=Apple Development", "PROVISIONING_PROFILE_SPECIFIER="],
-            in: directory)
+            ["-project", "Demo.xcodeproj"] + Self.archive + [
+                "CODE_SIGN_STYLE=Automatic", "CODE_SIGN_IDENTITY=Apple Development", "PROVISIONING_PROFILE_SPECIFIER=", "-allowProvisioningUpdates",
+            ],
+            in: directory, environment: ["RELEASE_FAKE_XCODE_ACCOUNT": "dev@example.com"])
         #expect(together.status == 0, "\(together.stdout)\(together.stderr)")
         #expect(together.stdout.contains("** ARCHIVE SUCCEEDED **"))
     }
 
     /// A profile as `signing.profile` and `signing.sync` install it, where Xcode looks (`<UUID>.mobileprovision`); the
     /// fake reads the plist inside, so an unsigned one does.
-    static func installProfile(name: String, team: String, appID: String, home: String) throws {
+    static func installProfile(name: String, team: String, appID: String, home: String, development: Bool = false) throws {
         let folder = home + "/Library/MobileDevice/Provisioning Profiles"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let uuid = UUID().uuidString
         let profile: [String: Any] = [
-            "Name": name, "UUID": uuid, "TeamIdentifier": [team], "Entitlements": ["application-identifier": "\(team).\(appID)"],
+            "Name": name, "UUID": uuid, "TeamIdentifier": [team],
+            "Entitlements": ["application-identifier": "\(team).\(appID)", "get-task-allow": development] as [String: Any],
         ]
         try PropertyListSerialization.data(fromPropertyList: profile, format: .xml, options: 0).write(to: URL(fileURLWithPath: folder + "/\(uuid).mobileprovision"))
     }
@@ -161,6 +166,43 @@ import Testing
             "xcodebuild", manual + ["PROVISIONING_PROFILE_SPECIFIER=release app-store $(PRODUCT_BUNDLE_IDENTIFIER)"], in: directory, environment: ["HOME": home])
         #expect(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
         #expect(synced.stdout.contains("** ARCHIVE SUCCEEDED **"))
+    }
+
+    /// Automatic signing (the demo's own style) signs for development: without -allowProvisioningUpdates Xcode may not
+    /// make the profile, so an archive with no development profile installed for each target fails, with Xcode's own
+    /// message; an App Store profile installed for the run does not answer, a development one does.
+    @Test func xcodebuildRefusesAutomaticSigningWithoutProvisioningUpdatesOrADevelopmentProfile() throws {
+        let directory = try Self.demo()
+        let home = ReleaseBinary.temporaryDirectory()
+        let arguments = ["-project", "Demo.xcodeproj"] + Self.archive + ["DEVELOPMENT_TEAM=ABCDE12345"]
+        let none = try Self.run("xcodebuild", arguments, in: directory, environment: ["HOME": home])
+        #expect(none.status == 65)
+        for (bundleID, target) in [("com.example.demo", "Demo"), ("com.example.demo.widget", "DemoWidget")] {
+            #expect(
+                none.stdout.contains(
+                    "error: No profiles for '\(bundleID)' were found: Xcode couldn't find any iOS App Development provisioning profiles matching '\(bundleID)'. Automatic signing is disabled and unable to generate a profile. To enable automatic signing, pass -allowProvisioningUpdates to xcodebuild. (in target '\(target)' from project 'Demo')"
+                ), "\(none.stdout)")
+        }
+        #expect(none.stdout.contains("** ARCHIVE FAILED **") && !FileManager.default.fileExists(atPath: directory + "/build/Demo.xcarchive"))
+        // Distribution profiles, as --signing files installs them: still none for automatic signing.
+        for bundleID in ["com.example.demo", "com.example.demo.widget"] {
+            try Self.installProfile(name: "App Store \(bundleID)", team: "ABCDE12345", appID: bundleID, home: home)
+        }
+        let distribution = try Self.run("xcodebuild", arguments, in: directory, environment: ["HOME": home])
+        #expect(distribution.status == 65 && distribution.stdout.contains("Automatic signing is disabled and unable to generate a profile"), "\(distribution.stdout)")
+        // With -allowProvisioningUpdates and the API key, Xcode makes what it needs.
+        let key = ReleaseBinary.root.appendingPathComponent("Fixtures/Signing/AuthKey_DEMO123456.p8").path
+        let withKey = try Self.run(
+            "xcodebuild",
+            arguments + ["-allowProvisioningUpdates", "-authenticationKeyPath", key, "-authenticationKeyID", "DEMO123456", "-authenticationKeyIssuerID", "issuer"],
+            in: directory, environment: ["HOME": home])
+        #expect(withKey.status == 0, "\(withKey.stdout)\(withKey.stderr)")
+        // Or a development profile for each target, installed by hand.
+        for bundleID in ["com.example.demo", "com.example.demo.widget"] {
+            try Self.installProfile(name: "Development \(bundleID)", team: "ABCDE12345", appID: bundleID, home: home, development: true)
+        }
+        let developed = try Self.run("xcodebuild", arguments, in: directory, environment: ["HOME": home])
+        #expect(developed.status == 0, "\(developed.stdout)\(developed.stderr)")
     }
 
     @Test func xcodebuildRefusesProvisioningUpdatesWithoutAnAccountOrKey() throws {

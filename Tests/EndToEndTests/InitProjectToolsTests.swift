@@ -189,6 +189,44 @@ import Testing
         #expect(!first.stderr.contains("conflicting provisioning settings"), "\(first.stderr)")
     }
 
+    /// `--signing files` on a project that signs automatically (the demo, as most projects): the run installs
+    /// distribution profiles only, and Xcode's automatic signing, which signs for development, refuses to make its own
+    /// without -allowProvisioningUpdates. So the archive signs automatically with the API key and the export signs
+    /// manually with the installed certificate and profiles; init says so, and a rehearsal with the team's files
+    /// archives and exports through the fake xcodebuild, which refuses automatic signing without them.
+    @Test func filesSigningOnAnAutomaticallySignedProjectArchivesWithTheKeyAndExportsWithTheFiles() throws {
+        let directory = ReleaseBinary.temporaryDirectory() + "/automatic"
+        try FileManager.default.copyItem(atPath: ReleaseBinary.root.appendingPathComponent("Fixtures/DemoApp").path, toPath: directory)
+        try ReleaseBinary.git(["init", "-q", "-b", "main"], in: directory)
+        try Self.commit("upstream head", in: directory)
+        try Self.addRemote(directory)
+        let initialized = try ReleaseBinary.run(["init", "--yes", "--repository", "-", "--team", "ABCDE12345", "--signing", "files"], in: directory)
+        try #require(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("signing:    a certificate (.p12) and provisioning profiles from secrets"), "\(initialized.stderr)")
+        #expect(
+            initialized.stderr.contains(
+                "why: signing files on a project that signs automatically in Release: the archive signs automatically with the App Store Connect API key"
+            ), "\(initialized.stderr)")
+        let text = try String(contentsOfFile: directory + "/Pipelines/release.json", encoding: .utf8)
+        let archive = try #require(text.split(separator: "\n").first { $0.contains(#""id": "archive""#) })
+        #expect(archive.contains(#""allow_provisioning_updates": true"#) && archive.contains(#""CODE_SIGN_STYLE": "Automatic""#), "\(archive)")
+        try Self.commit("Add the release pipeline", in: directory)
+
+        let signing = ReleaseBinary.root.appendingPathComponent("Fixtures/Signing").path
+        func base64(_ file: String) throws -> String { try Data(contentsOf: URL(fileURLWithPath: signing + "/" + file)).base64EncodedString() }
+        // The team's files, as the secrets hold them (the demo's widget signs with the app's ad hoc profile here:
+        // the fixtures have one profile per type).
+        var environment = Self.rehearsal
+        environment["CERTIFICATE_P12"] = try base64("Distribution.p12")
+        environment["CERTIFICATE_PASSWORD"] = "demo-p12-password"
+        environment["RELEASE_FAKE_P12_PASSWORD"] = "demo-p12-password"
+        for secret in ["ADHOC_PROFILE", "ADHOC_PROFILE_WIDGET"] { environment[secret] = try base64("adhoc.mobileprovision") }
+        for secret in ["APPSTORE_PROFILE", "APPSTORE_PROFILE_WIDGET"] { environment[secret] = try base64("release.mobileprovision") }
+        let rehearsed = try ReleaseBinary.run(["run", "--rehearse", "--os", "macos"], in: directory, environment: environment)
+        #expect(rehearsed.status == 0, "\(rehearsed.stderr)")
+        #expect(!rehearsed.stderr.contains("Automatic signing is disabled"), "\(rehearsed.stderr)")
+    }
+
     /// The real apps that sign Release manually with fastlane match, and where their style is set.
     static let manualApps: [(name: String, match: String, definedAt: String)] = [
         ("duckduckgo-ios", "match AppStore com.duckduckgo.mobile.ios", "Configuration/DuckDuckGoDeveloper.xcconfig:26"),

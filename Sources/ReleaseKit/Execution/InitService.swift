@@ -177,6 +177,11 @@ package struct InitService: Sendable {
                 "why: signing sync signs manually with what signing.sync installs: the archive sets \(settings) together and signing.sync makes and installs each bundle id's profile under that name (profile_name); \(project)\n"
             )
         }
+        if starter.signing == .files, starter.archiveSignsWithKey {
+            console.write(
+                "why: signing files on a project that signs automatically in \(inspection.configuration): the archive signs automatically with the App Store Connect API key (-allowProvisioningUpdates and the key, which Xcode uses to fetch or make its development certificate and profiles; without them Xcode stops with 'Automatic signing is disabled and unable to generate a profile', since the run installs distribution profiles only), and the export signs manually with the installed certificate and profiles, so what ships is signed with your files\n"
+            )
+        }
         if starter.signing == .apiKey, starter.projectSigningConflicts {
             let settings = StarterPipeline.automaticSigningOverrides.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
             console.write(

@@ -62,6 +62,11 @@ package struct StarterPipeline: Sendable, Equatable {
     /// configuration) conflicts with Xcode-managed signing: with the API key, the Xcode steps then override
     /// `CODE_SIGN_STYLE`, `CODE_SIGN_IDENTITY` and `PROVISIONING_PROFILE_SPECIFIER` together.
     package var projectSigningConflicts = false
+    /// Whether the app and all it embeds sign automatically in the archive configuration (no manual style): with
+    /// `files`, Xcode's automatic signing would look for development profiles the run does not install and, without
+    /// `-allowProvisioningUpdates`, refuse to make them, so the archive signs automatically with the API key and the
+    /// export re-signs with the installed distribution certificate and profiles (see ``archiveSignsWithKey``).
+    package var projectSignsAutomatically = false
     /// The bundle ids of what the app embeds with a profile of its own (extensions, a watch app): with `files`, each
     /// gets its own profile secrets.
     package var embeddedBundleIdentifiers: [String] = []
@@ -142,6 +147,7 @@ package struct StarterPipeline: Sendable, Equatable {
         gemfile = inspection.gemfile
         bundledTools = inspection.bundledTools
         projectSigningConflicts = inspection.signing?.conflictsWithAutomatic == true
+        projectSignsAutomatically = inspection.signing?.manual.isEmpty == true
         embeddedBundleIdentifiers = inspection.embeddedBundleIdentifiers
     }
 
@@ -196,6 +202,14 @@ package struct StarterPipeline: Sendable, Equatable {
         ("CODE_SIGN_STYLE", "Manual"), ("CODE_SIGN_IDENTITY", "Apple Distribution"), ("PROVISIONING_PROFILE_SPECIFIER", syncProfileName),
     ]
 
+    /// Whether `xcode.archive` passes `-allowProvisioningUpdates` and the API key: always with `apiKey`; with `files`
+    /// when the project signs automatically, since Xcode's automatic signing wants development profiles (and a
+    /// development certificate) that only it makes, and without `-allowProvisioningUpdates` it stops with "Automatic
+    /// signing is disabled and unable to generate a profile". The export then signs manually with the installed
+    /// distribution profiles, so what ships is signed with the files the user keeps. A manual project (its own
+    /// specifier names its profiles, e.g. fastlane match's) archives with those profiles as it is.
+    package var archiveSignsWithKey: Bool { signing == .apiKey || (signing == .files && projectSignsAutomatically) }
+
     /// The secrets and environment variables a run of this pipeline reads, with where each comes from.
     package var secrets: [(name: String, purpose: String)] {
         var list: [(String, String)] = [
@@ -233,14 +247,12 @@ package struct StarterPipeline: Sendable, Equatable {
             ("key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")), ("issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
             ("key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
         ]
-        let xcodeKey: [(String, J)] =
-            signing == .apiKey
-            ? [
-                ("allow_provisioning_updates", .b(true)),
-                ("authentication_key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
-                ("authentication_key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")),
-                ("authentication_key_issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
-            ] : []
+        let xcodeKey: [(String, J)] = [
+            ("allow_provisioning_updates", .b(true)),
+            ("authentication_key", .s("${secrets.APP_STORE_CONNECT_KEY}")),
+            ("authentication_key_id", .s("${env.APP_STORE_CONNECT_KEY_ID}")),
+            ("authentication_key_issuer_id", .s("${env.APP_STORE_CONNECT_ISSUER_ID}")),
+        ]
         let version = "${steps.bump.outputs.version}", build = "${steps.bump.outputs.build}"
         // Only what needs Xcode runs on the Mac (its own `runs_on`); the pipeline's runner is Linux, a tenth of the price.
         let onMac: (String, J) = ("runs_on", .s(runner))
@@ -316,7 +328,14 @@ package struct StarterPipeline: Sendable, Equatable {
                         [("profiles", .a(profileSecrets(secret).map { .s("${secrets.\($0.secret)}") })), ("team_id", .s("${team}")), ("type", .s(type))]))
             }
             beforeArchive += ["keychain", "profiles", "adhoc-profiles"]
-            buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.keychain.outputs.path}")))
+            if archiveSignsWithKey {
+                // Automatic signing signs the archive with the development certificate Xcode fetches or makes through
+                // the key, which is not in the run's keychain: codesign looks through the search list (the run's
+                // keychain first). The export re-signs with the distribution certificate that keychain holds.
+                buildSettings += (projectSigningConflicts ? Self.automaticSigningOverrides : [("CODE_SIGN_STYLE", "Automatic")]).map { ($0.0, J.s($0.1)) }
+            } else {
+                buildSettings.append(("OTHER_CODE_SIGN_FLAGS", .s("--keychain ${steps.keychain.outputs.path}")))
+            }
         } else if signing == .sync {
             // One step for both profiles: the App Store type on release*, ad hoc elsewhere (the profiles' `channel`).
             steps.append(
@@ -347,13 +366,13 @@ package struct StarterPipeline: Sendable, Equatable {
                     container, ("scheme", .s("${scheme}")), ("configuration", .s("${configuration}")), ("destination", .s(platform.destination)),
                     ("archive_path", .s("${build_dir}/${app}.xcarchive")), ("derived_data_path", .s("${build_dir}/DerivedData")),
                     ("build_settings", .o(buildSettings)),
-                ] + xcodeKey + pinnedXcode))
+                ] + (archiveSignsWithKey ? xcodeKey : []) + pinnedXcode))
         var export: [(String, J)] = [
             ("archive", .s("${steps.archive.outputs.path}")), ("method", .s("${export_method}")),
             ("export_path", .s("${build_dir}/export")), ("team_id", .s("${team}")),
         ]
         if signing == .apiKey { export.append(("signing_style", .s("automatic"))) }
-        steps.append(step("export", "xcode.export", [onMac, mac], export + xcodeKey + pinnedXcode))
+        steps.append(step("export", "xcode.export", [onMac, mac], export + (signing == .apiKey ? xcodeKey : []) + pinnedXcode))
         var ipaCheck: [(String, J)] = [
             ("ipa", .s("${steps.export.outputs.path}")), ("channel", .s("${channel}")),
             ("version", .s(version)), ("build", .s(build)),

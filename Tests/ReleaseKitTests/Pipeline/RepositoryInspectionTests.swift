@@ -262,6 +262,39 @@ import Testing
 
     /// `--signing files` on an app that embeds extensions: each embedded target's profile has its own secret, of each
     /// type, named after its bundle id, so a run missing one names it. DuckDuckGo's app embeds five extensions.
+    /// `--signing files` on a project that signs automatically (the demo): Xcode's automatic signing wants development
+    /// profiles the run does not install and, without `-allowProvisioningUpdates`, refuses to make them ("Automatic
+    /// signing is disabled and unable to generate a profile"). So the archive signs automatically with the API key and
+    /// the export signs manually with the installed distribution profiles, without the key.
+    @Test func filesSigningOnAnAutomaticProjectArchivesWithTheKeyAndExportsWithTheInstalledProfiles() throws {
+        let directory = try Self.demo(schemes: ["Demo": Self.scheme(archiving: "Demo")])
+        let inspection = try RepositoryInspection.inspect(directory)
+        #expect(inspection.signing?.manual == [])
+        let starter = StarterPipeline(inspection, signing: .files)
+        #expect(starter.projectSignsAutomatically && starter.archiveSignsWithKey)
+        let text = starter.text
+        _ = try TestPipelines.load(text)
+        func line(_ id: String) throws -> String { String(try #require(text.split(separator: "\n").first { $0.contains("\"id\": \"\(id)\"") })) }
+        let archive = try line("archive")
+        for expected in [
+            "\"allow_provisioning_updates\": true", "\"authentication_key\": \"${secrets.APP_STORE_CONNECT_KEY}\"",
+            "\"authentication_key_id\": \"${env.APP_STORE_CONNECT_KEY_ID}\"", "\"authentication_key_issuer_id\": \"${env.APP_STORE_CONNECT_ISSUER_ID}\"",
+            "\"CODE_SIGN_STYLE\": \"Automatic\"", "\"needs\": [\"commit\", \"keychain\", \"profiles\", \"adhoc-profiles\"]",
+        ] {
+            #expect(archive.contains(expected), "\(expected) in \(archive)")
+        }
+        // The development certificate Xcode fetches is not in the run's keychain: codesign searches the search list.
+        #expect(!archive.contains("OTHER_CODE_SIGN_FLAGS"), "\(archive)")
+        let export = try line("export")
+        #expect(!export.contains("authentication_key") && !export.contains("allow_provisioning_updates") && !export.contains("signing_style"), "\(export)")
+        #expect(try line("keychain").contains("${secrets.CERTIFICATE_P12}"))
+        // The other modes are as they were: the API key everywhere, or signing.sync's manual settings without it.
+        #expect(StarterPipeline(inspection).archiveSignsWithKey)
+        let sync = StarterPipeline(inspection, signing: .sync)
+        #expect(!sync.archiveSignsWithKey)
+        #expect(!(sync.text.split(separator: "\n").first { $0.contains("\"id\": \"archive\"") } ?? "").contains("allow_provisioning_updates"))
+    }
+
     @Test(.needsShared(.realProjects)) func filesSigningGivesEachEmbeddedTargetItsOwnProfileSecrets() throws {
         let directory = TestPipelines.temporaryDirectory() + "/duckduckgo"
         try FileManager.default.copyItem(atPath: try RealProjectsCorpus.require() + "/duckduckgo-ios/head", toPath: directory)
@@ -287,6 +320,10 @@ import Testing
             starter.secrets.contains {
                 $0.name == "APPSTORE_PROFILE_WIDGETS" && $0.purpose.contains("the App Store provisioning profile for com.duckduckgo.mobile.ios.Widgets")
             })
+        // DuckDuckGo signs manually (its own specifiers name its profiles): the archive keeps that, with the run's keychain.
+        #expect(!starter.archiveSignsWithKey)
+        let archive = try #require(text.split(separator: "\n").first { $0.contains("\"id\": \"archive\"") })
+        #expect(!archive.contains("allow_provisioning_updates") && archive.contains("--keychain ${steps.keychain.outputs.path}"), "\(archive)")
         // Without extensions, one profile of each type, as before.
         let plain = StarterPipeline(project: "Demo.xcodeproj", scheme: "Demo", appName: "Demo", bundleIdentifier: "com.example.demo", signing: .files)
         #expect(plain.secrets.map(\.name).filter { $0.contains("PROFILE") } == ["APPSTORE_PROFILE", "ADHOC_PROFILE"])

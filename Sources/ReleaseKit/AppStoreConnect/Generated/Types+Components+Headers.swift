@@ -16,6 +16,10 @@ import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 import struct Foundation.Date
+import ReleaseArtifacts
+import ReleaseHTTP
+import ReleaseSupport
+import ReleaseVersioning
 extension Components {
     /// Types generated from the `#/components/headers` section of the OpenAPI document.
     package enum Headers {}

@@ -16,5 +16,9 @@ import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 import struct Foundation.Date
+import ReleaseArtifacts
+import ReleaseHTTP
+import ReleaseSupport
+import ReleaseVersioning
 /// Types generated from the components section of the OpenAPI document.
 package enum Components {}

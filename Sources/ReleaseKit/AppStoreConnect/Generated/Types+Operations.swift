@@ -16,5 +16,9 @@ import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 import struct Foundation.Date
+import ReleaseArtifacts
+import ReleaseHTTP
+import ReleaseSupport
+import ReleaseVersioning
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 package enum Operations {}

@@ -16,6 +16,10 @@ import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 import struct Foundation.Date
+import ReleaseArtifacts
+import ReleaseHTTP
+import ReleaseSupport
+import ReleaseVersioning
 /// A type that performs HTTP operations defined by the OpenAPI document.
 package protocol APIProtocol: Sendable {}
 

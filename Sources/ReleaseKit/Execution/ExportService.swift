@@ -65,7 +65,7 @@ package struct ExportService: Sendable {
         let top = ExportPaths.repositoryTop(containing: directory) ?? directory
         let path = ExportPaths.relative(PipelineLocator.resolve(request.pipeline, in: directory), in: directory, to: top)
         let command = ShellQuoting.commandLine(commandLine(request, pipelinePath: path, top: top))
-        let exported: (text: String, warnings: [String], partition: WorkflowPartition)
+        let exported: (text: String, warnings: [String], model: ExportedPipeline)
         do {
             // A mistake on the command line before the tool source, which may ask the network.
             let tags = try Self.runnerTags(request.runnerTags)
@@ -74,12 +74,12 @@ package struct ExportService: Sendable {
             case .githubActions:
                 let workflow = try GitHubActionsWorkflow(
                     pipeline: validated, pipelinePath: path, profile: request.profile, command: command, tool: tool, attest: request.attest)
-                exported = (workflow.text, workflow.warnings, workflow.partition)
+                exported = (workflow.text, workflow.warnings, workflow.model)
             case .gitlabCI:
                 let configuration = try GitLabCIPipeline(
                     pipeline: validated, pipelinePath: path, profile: request.profile, command: command, tool: tool,
                     runnerTags: tags)
-                exported = (configuration.text, configuration.warnings, configuration.partition)
+                exported = (configuration.text, configuration.warnings, configuration.model)
             }
         } catch let error as PipelineError {
             // The pipeline's `tool` block.
@@ -99,9 +99,9 @@ package struct ExportService: Sendable {
         } catch {
             throw .failed("cannot write '\(output)': \(error)")
         }
-        let jobs = exported.partition.jobs
+        let jobs = exported.model.partition.jobs
         console.write("wrote \(output): \(jobs.count) job\(jobs.count == 1 ? "" : "s") (\(jobs.map { "\($0.id) on \($0.runner)" }.joined(separator: ", ")))\n")
-        if let guardJob = RolloutGuardJob(validated) {
+        if let guardJob = exported.model.rolloutGuard {
             switch request.engine {
             case .githubActions:
                 console.write(

@@ -93,20 +93,31 @@ package final class CheckoutLock: Sendable {
         } catch let refusal as RegularFile.Refusal {
             throw CheckoutLockError.cannotLock(path: path, reason: Self.reason(refusal))
         }
-        guard Platform.tryLockExclusively(descriptor) else {
+        if !Platform.tryLockExclusively(descriptor) {
             let code = Platform.errorNumber
-            // A holder writes its record right after taking the lock: until then there is none, or one naming a
-            // process that is gone. Give it a moment, so the refusal can name it. The record is renamed into place,
-            // so what is read is a whole record, old or new.
+            guard Platform.isLockHeld(code) else {
+                close(descriptor)
+                throw CheckoutLockError.cannotLock(path: path, reason: Platform.errorText(code))
+            }
+            // A holder writes its record right after taking the lock and removes it right before releasing it: until
+            // then there is none, or one naming a process that is gone. Give it a moment, so the refusal can name
+            // it, and take the lock if the holder ends meanwhile (a run that ended is not one that is running). The
+            // record is renamed into place, so what is read is a whole record, old or new.
             var current = holder(at: record)
+            var taken = false
             let deadline = ContinuousClock.now + .seconds(2)
-            while Platform.isLockHeld(code), current.map({ !Platform.processExists($0.pid) }) ?? true, ContinuousClock.now < deadline {
+            while current.map({ !Platform.processExists($0.pid) }) ?? true, ContinuousClock.now < deadline {
+                if Platform.tryLockExclusively(descriptor) {
+                    taken = true
+                    break
+                }
                 Thread.sleep(forTimeInterval: 0.005)
                 current = holder(at: record)
             }
-            close(descriptor)
-            if Platform.isLockHeld(code) { throw CheckoutLockError.held(path: path, holder: current) }
-            throw CheckoutLockError.cannotLock(path: path, reason: Platform.errorText(code))
+            if !taken {
+                close(descriptor)
+                throw CheckoutLockError.held(path: path, holder: current)
+            }
         }
         let lock = CheckoutLock(
             path: path, descriptor: descriptor, holder: Holder(pid: getpid(), started: now, command: command),

@@ -72,6 +72,20 @@ import Testing
         again.release()
     }
 
+    /// A run that ends while the next one waits for its record is no longer running: the next one takes the lock.
+    /// Before, it waited two seconds for a record that its ended holder had removed, then was refused naming no one
+    /// (CI saw it when eight bumps started at once).
+    @Test func aHolderThatEndsWhileTheNextWaitsHandsTheLockOver() throws {
+        let main = try repository()
+        let first = try CheckoutLock.acquire(in: main, command: "release bump")
+        // As between a holder's `flock` and its first record: the lock is held, no record names it.
+        try FileManager.default.removeItem(atPath: first.recordPath)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { first.release() }
+        let second = try CheckoutLock.acquire(in: main, command: "release bump")
+        defer { second.release() }
+        #expect(second.previous == nil, "a clean release leaves nothing to recover")
+    }
+
     /// What a holder that died left in the file (its pid, start and the process groups of its steps) is handed to
     /// the next holder; the file itself lists this holder's children as they come and go.
     @Test func aDeadHoldersStateIsHandedOver() throws {

@@ -170,6 +170,9 @@ package enum PipelineSchema {
             if let minimum = option.minimum, let maximum = option.maximum {
                 schema = bounded(schema, minimum: minimum, maximum: maximum)
             }
+            if let keywords = option.schema, schema["$ref"] as? String == "#/$defs/scalar" {
+                schema = constrained(schema, keywords)
+            }
             var description = option.description
             if let defaultValue = option.defaultValue {
                 description += " (default: \(defaultValue))"
@@ -217,6 +220,19 @@ package enum PipelineSchema {
         case "string", "path", "glob", "regex": return ["$ref": "#/$defs/scalar"]
         default: return ["enum": [text]]
         }
+    }
+
+    /// A text option's `schema` (`{"$ref": "#/$defs/scalar"}`) with the keywords of its constraints
+    /// (``OptionConstraint/schema``) on a string, or any `${…}` reference, which the constraints judge once resolved.
+    static func constrained(_ schema: [String: Any], _ keywords: [String: OptionConstraint.SchemaValue]) -> [String: Any] {
+        var kept = schema
+        for (key, value) in keywords {
+            switch value {
+            case .integer(let number): kept[key] = number
+            case .string(let text): kept[key] = text
+            }
+        }
+        return ["anyOf": [kept, ["$ref": "#/$defs/template"]]]
     }
 
     /// `schema` with `minimum` and `maximum` on every `{"type": "number"}` in it (an array's items included).

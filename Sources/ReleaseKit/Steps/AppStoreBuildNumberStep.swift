@@ -5,9 +5,11 @@ import ReleaseAppStoreConnect
 /// the next free one, so a pipeline can stamp the build before archiving. Read-only: it also runs in dry runs.
 package struct AppStoreBuildNumberStep: Step {
     package struct Options: StepOptions {
-        @StepOption(help: "the app's bundle id, e.g. com.example.app")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the app's bundle id, e.g. com.example.app")
         package var bundleID: String
-        @StepOption(help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
+        @StepOption(
+            must: .notBeEmpty("must not be empty; leave it out for every version"),
+            help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
         package var version: String?
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         package var platform: AppStorePlatform = .ios
@@ -42,11 +44,8 @@ package struct AppStoreBuildNumberStep: Step {
     let access: AppStoreConnectAccess
 
     package init(options: Options) throws {
-        guard !options.bundleID.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw StepError.invalidOption("bundle_id", "must not be empty")
-        }
-        if options.version?.isEmpty == true { throw StepError.invalidOption("version", "must not be empty; leave it out for every version") }
-        access = try AppStoreConnectAccess(options.appStoreConnect)
+        try options.validate()
+        access = AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import ReleaseAppStoreConnect
-import ReleaseHTTP
 import ReleaseSupport
 
 /// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take
@@ -11,30 +10,13 @@ struct AppStoreConnectAccess: Sendable {
     var key: String
     var api: String?
 
-    /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty id, a key id that is not letters and digits, or an
-    ///   `api` that is not an http(s) URL. The key itself is checked in `verify`, once secrets are resolved.
-    init(_ options: AppStoreConnectOptions) throws {
-        let (keyID, issuerID, key, api) = (options.keyID, options.issuerID, options.key, options.api)
-        let trimmedID = keyID.trimmingCharacters(in: .whitespaces)
-        guard !trimmedID.isEmpty else { throw StepError.invalidOption("key_id", "the API key id is empty") }
-        guard trimmedID.allSatisfy({ $0.isLetter || $0.isNumber }) || trimmedID.contains("${") else {
-            throw StepError.invalidOption("key_id", "'\(Echo.text(trimmedID))' is not a key ID (letters and digits, for example 2X9R4HXF34)")
-        }
-        guard !issuerID.trimmingCharacters(in: .whitespaces).isEmpty else { throw StepError.invalidOption("issuer_id", "the issuer id is empty") }
-        guard !key.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw StepError.invalidOption("key", "the API key is empty; pass ${secrets.APP_STORE_CONNECT_KEY}")
-        }
-        if let api {
-            guard let components = URLComponents(string: api), ["http", "https"].contains(components.scheme ?? ""),
-                components.hostWithoutIDNA?.isEmpty == false, components.user == nil, components.password == nil
-            else {
-                throw StepError.invalidOption("api", "'\(HTTPRequest.redact(api))' is not an http(s) URL without credentials")
-            }
-        }
-        self.keyID = trimmedID
-        self.issuerID = issuerID
-        self.key = key
-        self.api = api
+    /// Options their declarations have checked (``StepOptions/validate()``, which a step's `init` calls first). The key
+    /// itself is checked in `verify`, once secrets are resolved.
+    init(_ options: AppStoreConnectOptions) {
+        keyID = options.keyID.trimmingCharacters(in: .whitespaces)
+        issuerID = options.issuerID
+        key = options.key
+        api = options.api
     }
 
     /// `poll_interval` and `wait_timeout`, checked: how often to look at a state, and for how long.
@@ -42,7 +24,7 @@ struct AppStoreConnectAccess: Sendable {
         var interval: Duration
         var timeout: Double
 
-        /// `interval` and `timeout` are within the options' declared ranges (``StepOptions/checkRanges()``).
+        /// `interval` and `timeout` are within the options' declared ranges (``StepOptions/validate()``).
         init(interval: Double, timeout: Double) {
             self.interval = .milliseconds(Int(interval * 1000))
             self.timeout = timeout

@@ -1,14 +1,16 @@
 /// The App Store Connect options every `appstore.*` and `testflight.*` step and `signing.sync` take (`key_id`,
 /// `issuer_id`, `key`, `api`), declared once and written flat beside each step's own options
-/// (`@StepOptionGroup package var appStoreConnect: AppStoreConnectOptions`). ``AppStoreConnectAccess`` checks them.
+/// (`@StepOptionGroup package var appStoreConnect: AppStoreConnectOptions`), checked by their declarations.
 package struct AppStoreConnectOptions: StepOptions {
-    @StepOption(help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
+    @StepOption(must: .notBeEmpty(trimmed: true, "the API key id is empty"), .beKeyID, help: "App Store Connect API key ID, e.g. ${env.APP_STORE_CONNECT_KEY_ID}")
     package var keyID: String
-    @StepOption(help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
+    @StepOption(must: .notBeEmpty(trimmed: true, "the issuer id is empty"), help: "App Store Connect API issuer ID (a UUID), e.g. ${env.APP_STORE_CONNECT_ISSUER_ID}")
     package var issuerID: String
-    @StepOption(help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
+    @StepOption(
+        must: .notBeEmpty(trimmed: true, "the API key is empty; pass ${secrets.APP_STORE_CONNECT_KEY}"),
+        help: "the API key's .p8 PEM text (or a path to it), normally ${secrets.APP_STORE_CONNECT_KEY}")
     package var key: String
-    @StepOption(help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
+    @StepOption(must: .beHTTPURL(), help: "the API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
     package var api: String?
 
     package init() {}

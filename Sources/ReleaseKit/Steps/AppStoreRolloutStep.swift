@@ -11,9 +11,9 @@ import ReleaseSupport
 /// ``RolloutDecision``), meant for a scheduled job (`release export` gives it one).
 package struct AppStoreRolloutStep: Step {
     package struct Options: StepOptions {
-        @StepOption(help: "the app's bundle id, e.g. com.example.app")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the app's bundle id, e.g. com.example.app")
         package var bundleID: String
-        @StepOption(help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the App Store version string, e.g. ${steps.bump.outputs.version}")
         package var version: String
         @StepOption(
             help:
@@ -94,10 +94,9 @@ package struct AppStoreRolloutStep: Step {
     let access: AppStoreConnectAccess
 
     package init(options: Options) throws {
-        try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version])
-        try options.checkRanges()
+        try options.validate()
         try options.wait.check(states: ["approved"])
-        access = try AppStoreConnectAccess(options.appStoreConnect)
+        access = AppStoreConnectAccess(options.appStoreConnect)
         if options.action != .guard {
             let guardOnly: [(String, Bool)] = [
                 ("sentry", options.sentry != nil), ("min_crash_free_sessions", options.minCrashFreeSessions != nil),

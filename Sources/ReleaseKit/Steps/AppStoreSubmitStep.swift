@@ -10,11 +10,11 @@ import ReleaseSupport
 /// ``AppStoreSubmitter``.
 package struct AppStoreSubmitStep: Step {
     package struct Options: StepOptions {
-        @StepOption(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
         package var bundleID: String
-        @StepOption(help: "the marketing version (the App Store version string), e.g. ${steps.upload.outputs.version}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the marketing version (the App Store version string), e.g. ${steps.upload.outputs.version}")
         package var version: String
-        @StepOption(help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
         package var build: String
         @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
         package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
@@ -86,8 +86,7 @@ package struct AppStoreSubmitStep: Step {
     let access: AppStoreConnectAccess
 
     package init(options: Options) throws {
-        try options.checkRanges()
-        try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
+        try options.validate()
         try Self.check(options.whatsNew?.byLocale ?? [:], option: "whats_new")
         try options.wait.check(states: ["processed"])
         if let date = options.earliestReleaseDate, !date.contains("${"), Timestamp.parseISO8601(date) == nil {
@@ -99,7 +98,7 @@ package struct AppStoreSubmitStep: Step {
         if options.earliestReleaseDate != nil, options.releaseType != .scheduled {
             throw StepError.invalidOption("earliest_release_date", "only used with release_type 'scheduled'")
         }
-        access = try AppStoreConnectAccess(options.appStoreConnect)
+        access = AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

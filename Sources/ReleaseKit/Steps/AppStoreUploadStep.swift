@@ -14,7 +14,7 @@ import ReleaseVersioning
 /// get exactly the headers Apple lists and no token.
 package struct AppStoreUploadStep: Step {
     package struct Options: StepOptions {
-        @StepOption(.path, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
+        @StepOption(.path, must: .notBeEmpty, help: "the .ipa to upload, e.g. ${steps.export.outputs.path}")
         package var ipa: String
         @StepOptionGroup
         package var appStoreConnect: AppStoreConnectOptions
@@ -66,10 +66,9 @@ package struct AppStoreUploadStep: Step {
     let access: AppStoreConnectAccess
 
     package init(options: Options) throws {
-        try options.checkRanges()
-        if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
+        try options.validate()
         try options.wait.check(states: AppStoreConnectUploader.Wait.allCases.map(\.rawValue))
-        access = try AppStoreConnectAccess(options.appStoreConnect)
+        access = AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

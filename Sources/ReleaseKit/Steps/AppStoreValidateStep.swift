@@ -14,9 +14,9 @@ import Synchronization
 package struct AppStoreValidateStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "the .ipa to validate")
+        @StepOption(.path, must: .notBeEmpty, help: "the .ipa to validate")
         package var ipa: String
-        @StepOption(help: "App Store Connect API key ID")
+        @StepOption(must: .beKeyID, help: "App Store Connect API key ID")
         package var keyID: String?
         @StepOption(help: "App Store Connect API issuer ID")
         package var issuerID: String?
@@ -26,10 +26,31 @@ package struct AppStoreValidateStep: Step {
         package var username: String?
         @StepOption(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
         package var password: String?
-        @StepOption(help: "altool's -t: ios, appletvos, visionos or macos")
+        @StepOption(must: .notBeEmpty, help: "altool's -t: ios, appletvos, visionos or macos")
         package var platform: String = "ios"
 
         package init() {}
+
+        /// One complete way to sign in: the API key's three options, or username and password.
+        /// - Throws: ``StepError/invalidOption(_:_:)`` for both, neither, or one incomplete.
+        package func check() throws(StepError) {
+            let apiKey = [keyID, issuerID, key]
+            let password = [username, self.password]
+            switch (apiKey.contains { $0 != nil }, password.contains { $0 != nil }) {
+            case (true, true):
+                throw StepError.invalidOption("username", "give an API key (key_id, issuer_id, key) or username and password, not both")
+            case (false, false):
+                throw StepError.invalidOption("key_id", "give an API key (key_id, issuer_id, key) or username and password")
+            case (true, false):
+                for (name, value) in zip(["key_id", "issuer_id", "key"], apiKey) where value?.isEmpty ?? true {
+                    throw StepError.invalidOption(name, "the API key needs key_id, issuer_id and key")
+                }
+            case (false, true):
+                for (name, value) in zip(["username", "password"], password) where value?.isEmpty ?? true {
+                    throw StepError.invalidOption(name, "password sign-in needs username and password")
+                }
+            }
+        }
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -54,27 +75,7 @@ package struct AppStoreValidateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` unless exactly one complete way to sign in is given.
     package init(options: Options) throws {
-        if options.ipa.isEmpty { throw StepError.invalidOption("ipa", "must not be empty") }
-        let apiKey = [options.keyID, options.issuerID, options.key]
-        let password = [options.username, options.password]
-        switch (apiKey.contains { $0 != nil }, password.contains { $0 != nil }) {
-        case (true, true):
-            throw StepError.invalidOption("username", "give an API key (key_id, issuer_id, key) or username and password, not both")
-        case (false, false):
-            throw StepError.invalidOption("key_id", "give an API key (key_id, issuer_id, key) or username and password")
-        case (true, false):
-            for (name, value) in zip(["key_id", "issuer_id", "key"], apiKey) where value?.isEmpty ?? true {
-                throw StepError.invalidOption(name, "the API key needs key_id, issuer_id and key")
-            }
-            if let keyID = options.keyID, !keyID.allSatisfy({ $0.isLetter || $0.isNumber }) {
-                throw StepError.invalidOption("key_id", "'\(keyID)' is not a key ID (letters and digits)")
-            }
-        case (false, true):
-            for (name, value) in zip(["username", "password"], password) where value?.isEmpty ?? true {
-                throw StepError.invalidOption(name, "password sign-in needs username and password")
-            }
-        }
-        if options.platform.isEmpty { throw StepError.invalidOption("platform", "must not be empty") }
+        try options.validate()
         self.options = options
     }
 

@@ -6,9 +6,9 @@ import ReleaseArtifacts
 package struct ArchiveGateStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "the zip to check")
+        @StepOption(.path, must: .notBeEmpty, help: "the zip to check")
         package var zip: String
-        @StepOption(.path, help: "the file or folder it was made from")
+        @StepOption(.path, must: .notBeEmpty, help: "the file or folder it was made from")
         package var source: String
         @StepOption(.glob, help: "the exclude patterns the zip was made with")
         package var exclude: [String] = []
@@ -31,8 +31,7 @@ package struct ArchiveGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path.
     package init(options: Options) throws {
-        guard !options.zip.isEmpty else { throw StepError.invalidOption("zip", "must not be empty") }
-        guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
+        try options.validate()
         self.options = options
     }
 

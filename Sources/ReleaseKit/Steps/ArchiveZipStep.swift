@@ -11,15 +11,15 @@ import ReleaseSupport
 package struct ArchiveZipStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
+        @StepOption(.path, must: .notBeEmpty, help: "file or folder to zip; entries are named relative to its parent ('Demo.xcarchive/...')")
         package var source: String
-        @StepOption(.output, help: "the zip to write; replaced atomically, its folder is created if missing")
+        @StepOption(.output, must: .notBeEmpty, help: "the zip to write; replaced atomically, its folder is created if missing")
         package var output: String
         @StepOption(range: 0...9, help: "deflate level, 0 stores without compression")
         package var level: Int = 6
         @StepOption(help: "sorted entries, no timestamps, owner 0:0: the same tree gives the same bytes")
         package var deterministic: Bool = false
-        @StepOption(.glob, help: "patterns matched against entry names and their last component, e.g. '*.DS_Store'")
+        @StepOption(.glob, must: .haveNoEmptyItem("pattern"), help: "patterns matched against entry names and their last component, e.g. '*.DS_Store'")
         package var exclude: [String] = []
         @StepOption(.path, help: "zips (e.g. the dSYM zip) whose compressed entries are copied for files with the same name, size and CRC-32 instead of compressing them again")
         package var reuse: [String] = []
@@ -47,13 +47,8 @@ package struct ArchiveZipStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path, a level outside 0...9 or an empty pattern.
     package init(options: Options) throws {
-        guard !options.source.isEmpty else { throw StepError.invalidOption("source", "must not be empty") }
-        guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
-        try options.checkRanges()
+        try options.validate()
         let level = options.level
-        if let empty = options.exclude.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("exclude", "pattern \(empty + 1) is empty")
-        }
         self.options = options
         zipOptions = try ZipOptions(level: level, deterministic: options.deterministic, exclude: options.exclude)
     }

@@ -7,7 +7,8 @@ import ReleaseSupport
 package struct AssetsGateStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
+        @StepOption(
+            must: .notBeEmpty("must list at least one file"), .haveNoEmptyItem(), help: "the files to publish; items may be list outputs of other steps; a glob must match a file")
         package var files: PathListOption
         @StepOption(range: 1...1_099_511_627_776, help: "largest size of one file in bytes; the default is GitHub's limit, 2 GiB")
         package var maxSize: Int64 = AssetsGateStep.defaultMaxSize
@@ -39,11 +40,7 @@ package struct AssetsGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list or item, or a limit below 1.
     package init(options: Options) throws {
-        guard !options.files.items.isEmpty else { throw StepError.invalidOption("files", "must list at least one file") }
-        if let index = options.files.items.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("files", "item \(index + 1) is empty")
-        }
-        try options.checkRanges()
+        try options.validate()
         self.options = options
     }
 

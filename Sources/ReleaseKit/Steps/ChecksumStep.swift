@@ -7,9 +7,9 @@ import ReleaseSupport
 package struct ChecksumStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(help: "files to list; items may be list outputs of other steps; a glob must match a file")
+        @StepOption(must: .notBeEmpty("must list at least one file"), .haveNoEmptyItem(), help: "files to list; items may be list outputs of other steps; a glob must match a file")
         package var files: PathListOption
-        @StepOption(.output, help: "the file to write, relative to the working directory; it is never listed in itself")
+        @StepOption(.output, must: .notBeEmpty, help: "the file to write, relative to the working directory; it is never listed in itself")
         package var output: String = "SHA256SUMS"
 
         package init() {}
@@ -33,11 +33,7 @@ package struct ChecksumStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list, path or output.
     package init(options: Options) throws {
-        guard !options.files.items.isEmpty else { throw StepError.invalidOption("files", "must list at least one file") }
-        if let index = options.files.items.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("files", "item \(index + 1) is empty")
-        }
-        if options.output.isEmpty { throw StepError.invalidOption("output", "must not be empty") }
+        try options.validate()
         self.options = options
     }
 

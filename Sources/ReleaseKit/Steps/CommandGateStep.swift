@@ -45,6 +45,7 @@ package struct CommandGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty command or a pattern that is not a regular expression.
     package init(options: Options) throws {
+        try options.validate()
         guard let first = options.run.first, !first.isEmpty else { throw StepError.invalidOption("run", "the command is empty") }
         _ = try Self.compile(options.failOn, "fail_on")
         _ = try Self.compile(options.require, "require")

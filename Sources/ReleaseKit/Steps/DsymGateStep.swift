@@ -7,11 +7,11 @@ import ReleaseArtifacts
 package struct DsymGateStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "an .xcarchive, .app, .ipa or build folder holding the app's binaries")
+        @StepOption(.path, must: .notBeEmpty, help: "an .xcarchive, .app, .ipa or build folder holding the app's binaries")
         package var archive: String
-        @StepOption(.path, help: "more .dSYM bundles, or folders holding them, besides those found with the binaries")
+        @StepOption(.path, must: .haveNoEmptyItem("path"), help: "more .dSYM bundles, or folders holding them, besides those found with the binaries")
         package var dsyms: [String] = []
-        @StepOption(.glob, help: "binary names allowed to have no dSYM (a vendor's binary-only framework)")
+        @StepOption(.glob, must: .haveNoEmptyItem("pattern"), help: "binary names allowed to have no dSYM (a vendor's binary-only framework)")
         package var ignore: [String] = []
 
         package init() {}
@@ -34,13 +34,7 @@ package struct DsymGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path or pattern.
     package init(options: Options) throws {
-        guard !options.archive.isEmpty else { throw StepError.invalidOption("archive", "must not be empty") }
-        if let index = options.dsyms.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("dsyms", "path \(index + 1) is empty")
-        }
-        if let index = options.ignore.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("ignore", "pattern \(index + 1) is empty")
-        }
+        try options.validate()
         self.options = options
     }
 

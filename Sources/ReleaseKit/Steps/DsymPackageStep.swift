@@ -26,7 +26,7 @@ package struct DsymPackageStep: Step {
         package var search: [String] = []
         @StepOption(.path, help: ".dSYM bundles given directly")
         package var paths: [String] = []
-        @StepOption(.output, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
+        @StepOption(.output, must: .notBeEmpty, help: "mode 'all': the zip to write (App.app.dSYM.zip); mode 'each': the folder of NAME.dSYM.zip files")
         package var output: String
         @StepOption(help: "'all': one zip with every dSYM; 'each': one zip per dSYM")
         package var mode: Mode = .all
@@ -64,11 +64,10 @@ package struct DsymPackageStep: Step {
     /// - Throws: ``StepError/invalidOption(_:_:)`` when nothing says where the dSYMs are, for a level outside 0...9,
     ///   or `move_into_archive` without `archive`.
     package init(options: Options) throws {
+        try options.validate()
         guard options.archive != nil || !options.search.isEmpty || !options.paths.isEmpty else {
             throw StepError.invalidOption("archive", "one of 'archive', 'search' or 'paths' is required")
         }
-        guard !options.output.isEmpty else { throw StepError.invalidOption("output", "must not be empty") }
-        try options.checkRanges()
         let level = options.level
         if options.moveIntoArchive && options.archive == nil {
             throw StepError.invalidOption("move_into_archive", "needs 'archive' to move the dSYMs into")

@@ -21,7 +21,7 @@ package struct DsymUploadStep: Step {
     package struct Options: StepOptions {
         @StepOption(help: "'sentry' (sentry-cli debug-files upload) or 'crashlytics' (Firebase's upload-symbols)")
         package var provider: Provider
-        @StepOption(.path, help: "the dSYMs: a .dSYM bundle, a folder of them, a zip of them (dsym.package's output) or an .xcarchive (its dSYMs/)")
+        @StepOption(.path, must: .notBeEmpty, help: "the dSYMs: a .dSYM bundle, a folder of them, a zip of them (dsym.package's output) or an .xcarchive (its dSYMs/)")
         package var path: String
         @StepOption(.path, help: "the uploader (default: sentry-cli, or upload-symbols, found on PATH)")
         package var tool: String?
@@ -63,7 +63,7 @@ package struct DsymUploadStep: Step {
     package let options: Options
 
     package init(options: Options) throws {
-        guard !options.path.isEmpty else { throw StepError.invalidOption("path", "must not be empty") }
+        try options.validate()
         switch options.provider {
         case .sentry:
             for (name, value) in [("org", options.org), ("project", options.project)] where (value ?? "").isEmpty {

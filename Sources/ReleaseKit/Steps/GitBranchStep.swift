@@ -32,6 +32,7 @@ package struct GitBranchStep: Step {
 
     /// Creates a value from its parts.
     package init(options: Options) throws {
+        try options.validate()
         guard GitCommand.isValidRefName(options.name) else {
             throw StepError.invalidOption("name", "'\(options.name)' is not a valid branch name")
         }

@@ -5,7 +5,7 @@ import ReleaseSupport
 package struct GitCommitStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions {
-        @StepOption(help: "the commit message")
+        @StepOption(must: .notBeEmpty(trimmed: true, "the commit message is empty"), help: "the commit message")
         package var message: String
         @StepOption(
             .path,
@@ -47,9 +47,7 @@ package struct GitCommitStep: Step {
 
     /// Creates a value from its parts.
     package init(options: Options) throws {
-        guard !options.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw StepError.invalidOption("message", "the commit message is empty")
-        }
+        try options.validate()
         do {
             author = try options.author.map { text throws(GitIdentity.Problem) in try GitIdentity(parsing: text) }
         } catch {

@@ -8,9 +8,11 @@ package struct GitGateStep: Step {
     package struct Options: StepOptions, Equatable {
         @StepOption(help: "require a clean working tree: no modified, staged or untracked files")
         package var clean: Bool = true
-        @StepOption(.glob, help: "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)")
+        @StepOption(
+            .glob, must: .haveNoEmptyItem("pattern"),
+            help: "paths whose changes do not count, matched against the path from the repository root (* matches /; 'build/' covers the folder)")
         package var ignore: [String] = []
-        @StepOption(.glob, help: "the current branch must match it, for example release/*")
+        @StepOption(.glob, must: .notBeEmpty("the pattern is empty"), help: "the current branch must match it, for example release/*")
         package var branch: String?
         @StepOption(help: "a tag that must not exist yet, locally nor on 'remote'")
         package var tag: String?
@@ -42,12 +44,9 @@ package struct GitGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an invalid tag name, an empty pattern, or `remote` without `tag`.
     package init(options: Options) throws {
+        try options.validate()
         if let tag = options.tag, !GitCommand.isValidRefName(tag) {
             throw StepError.invalidOption("tag", "'\(tag)' is not a valid tag name")
-        }
-        if options.branch?.isEmpty == true { throw StepError.invalidOption("branch", "the pattern is empty") }
-        if let index = options.ignore.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("ignore", "pattern \(index + 1) is empty")
         }
         if let remote = options.remote {
             guard !remote.isEmpty, !remote.hasPrefix("-") else { throw StepError.invalidOption("remote", "'\(remote)' is not a remote") }

@@ -13,13 +13,17 @@ import Synchronization
 package struct GitHubReleaseStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions {
-        @StepOption(help: "the repository, 'owner/name'")
+        @StepOption(must: .beGitHubRepository, help: "the repository, 'owner/name'")
         package var repo: String
-        @StepOption(help: "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts")
+        @StepOption(
+            must: .notBeEmpty(trimmed: true, "the token is empty; pass ${secrets.GITHUB_TOKEN}"),
+            help: "a token with 'contents: write', normally ${secrets.GITHUB_TOKEN}; sent only as an Authorization header to the API and uploads hosts")
         package var token: String
-        @StepOption(help: "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)")
+        @StepOption(
+            must: .beHTTPURL(credentials: GitHubReleaseStep.credentialsInURL),
+            help: "the API base URL (default $GITHUB_API_URL, else https://api.github.com; https://HOST/api/v3 for GitHub Enterprise)")
         package var api: String?
-        @StepOption(help: "the release's tag, for example v${steps.bump.outputs.version}")
+        @StepOption(must: .notBeEmpty(trimmed: true, "the tag is empty"), help: "the release's tag, for example v${steps.bump.outputs.version}")
         package var tag: String
         @StepOption(help: "the release title (default: GitHub shows the tag)")
         package var name: String?
@@ -49,6 +53,8 @@ package struct GitHubReleaseStep: Step {
         package var cacert: String?
 
         package init() {}
+
+        package static let exclusions: [OptionExclusion] = [.atMostOne(["body", "body_file"], "give either 'body' or 'body_file', not both")]
     }
 
     /// `make_latest`: a bool, or `"true"`, `"false"`, `"legacy"` as GitHub takes it.
@@ -137,39 +143,19 @@ package struct GitHubReleaseStep: Step {
     package let options: Options
     let replace: AssetReplacePolicy
 
+    /// Why an `api` URL with a user or password is refused (`github.release`, `notes`).
+    static let credentialsInURL = "the URL must not contain credentials; pass the token as 'token'"
+
     package init(options: Options) throws {
-        let parts = options.repo.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw StepError.invalidOption("repo", "'\(options.repo)' is not of the form 'owner/name'")
-        }
-        guard !options.token.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw StepError.invalidOption("token", "the token is empty; pass ${secrets.GITHUB_TOKEN}")
-        }
-        guard !options.tag.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw StepError.invalidOption("tag", "the tag is empty")
-        }
-        if options.body != nil && options.bodyFile != nil {
-            throw StepError.invalidOption("body_file", "give either 'body' or 'body_file', not both")
-        }
+        try options.validate()
         if let body = options.body, body.count > ReleasePublication.maximumBodyLength {
             throw StepError.invalidOption("body", "\(body.count) characters; GitHub accepts at most \(ReleasePublication.maximumBodyLength)")
         }
         if let latest = options.makeLatest?.text, !["true", "false", "legacy"].contains(latest) {
             throw StepError.invalidOption("make_latest", "'\(latest)' is not true, false or \"legacy\"")
         }
-        try options.checkRanges()
         for asset in options.assets where asset.path.isEmpty {
             throw StepError.invalidOption("assets", "an asset path is empty")
-        }
-        if let api = options.api {
-            guard let components = URLComponents(string: api), ["http", "https"].contains(components.scheme ?? ""),
-                components.hostWithoutIDNA?.isEmpty == false
-            else {
-                throw StepError.invalidOption("api", "'\(HTTPRequest.redact(api))' is not an http(s) URL")
-            }
-            guard components.user == nil && components.password == nil else {
-                throw StepError.invalidOption("api", "the URL must not contain credentials; pass the token as 'token'")
-            }
         }
         self.options = options
         replace = options.replace

@@ -44,6 +44,7 @@ package struct GitPushStep: Step {
 
     /// Creates a value from its parts.
     package init(options: Options) throws {
+        try options.validate()
         guard !options.remote.isEmpty, !options.remote.hasPrefix("-") else {
             throw StepError.invalidOption("remote", "'\(options.remote)' is not a remote name")
         }

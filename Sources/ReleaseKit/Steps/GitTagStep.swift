@@ -45,6 +45,7 @@ package struct GitTagStep: Step {
 
     /// Creates a value from its parts.
     package init(options: Options) throws {
+        try options.validate()
         guard GitCommand.isValidRefName(options.name) else {
             throw StepError.invalidOption("name", "'\(options.name)' is not a valid tag name")
         }

@@ -14,7 +14,9 @@ import ReleaseSupport
 package struct HTTPUploadStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions {
-        @StepOption(help: "where to send the file (http or https; no credentials in the URL)")
+        @StepOption(
+            must: .beHTTPURL(credentials: "the URL must not contain credentials; send them in 'headers'"), help: "where to send the file (http or https; no credentials in the URL)"
+        )
         package var url: String
         @StepOption(.path, help: "the file to upload, streamed from disk")
         package var file: String
@@ -76,19 +78,11 @@ package struct HTTPUploadStep: Step {
     let method: String
 
     package init(options: Options) throws {
-        guard let components = URLComponents(string: options.url), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-            components.hostWithoutIDNA?.isEmpty == false
-        else {
-            throw StepError.invalidOption("url", "'\(HTTPRequest.redact(options.url))' is not an http(s) URL")
-        }
-        guard components.user == nil && components.password == nil else {
-            throw StepError.invalidOption("url", "the URL must not contain credentials; send them in 'headers'")
-        }
+        try options.validate()
         let method = options.method.uppercased()
         guard ["POST", "PUT"].contains(method) else {
             throw StepError.invalidOption("method", "'\(options.method)' is not POST or PUT")
         }
-        try options.checkRanges()
         for name in options.headers.keys {
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
                 throw StepError.invalidOption("headers", "'\(name)' is not a valid header name")

@@ -11,7 +11,7 @@ import ReleaseSupport
 package struct IPAGateStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "the .ipa to check")
+        @StepOption(.path, must: .notBeEmpty, help: "the .ipa to check")
         package var ipa: String
         @StepOption(help: "the profile type the build needs")
         package var channel: Channel?
@@ -70,7 +70,7 @@ package struct IPAGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty path, or a channel without a required profile.
     package init(options: Options) throws {
-        guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
+        try options.validate()
         if options.channel != nil, !options.requireProfile {
             throw StepError.invalidOption("require_profile", "'channel' is checked on the profile, so the profile is required")
         }

@@ -10,7 +10,7 @@ import ReleaseSupport
 package struct ITMSPackageStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "the .ipa to package")
+        @StepOption(.path, must: .notBeEmpty, help: "the .ipa to package")
         package var ipa: String
         @StepOption(help: "the app's Apple ID in App Store Connect (digits)")
         package var appleID: String
@@ -60,7 +60,7 @@ package struct ITMSPackageStep: Step {
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an Apple ID that is not digits, an output not ending in
     ///   `.itmsp`, or a malformed package version.
     package init(options: Options) throws {
-        guard !options.ipa.isEmpty else { throw StepError.invalidOption("ipa", "must not be empty") }
+        try options.validate()
         guard !options.appleID.isEmpty, options.appleID.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw StepError.invalidOption("apple_id", "'\(options.appleID)' is not an Apple ID (the app's numeric id in App Store Connect)")
         }

@@ -25,6 +25,7 @@ package struct NotesStep: Step {
         package var source: Source = .git
         @StepOption(
             .glob,
+            must: .notBeEmpty("the pattern is empty"),
             help:
                 "tags that mark releases (git describe --match); the previous release is the newest one reachable from the parent of 'to', so a re-run after tagging gives the same notes"
         )
@@ -33,7 +34,8 @@ package struct NotesStep: Step {
         package var from: String?
         @StepOption(help: "the release's last commit")
         package var to: String = "HEAD"
-        @StepOption(help: "'owner/name' on GitHub, for pull request links and source 'github' (default: from the URL of 'remote' when it is on github.com)")
+        @StepOption(
+            must: .beGitHubRepository, help: "'owner/name' on GitHub, for pull request links and source 'github' (default: from the URL of 'remote' when it is on github.com)")
         package var repo: String?
         @StepOption(help: "the git remote whose URL names the GitHub repository")
         package var remote: String = "origin"
@@ -43,7 +45,8 @@ package struct NotesStep: Step {
         package var tag: String?
         @StepOption(help: "source 'github': the branch or commit the tag would be created from when it does not exist (default: the repository's default branch)")
         package var target: String?
-        @StepOption(help: "source 'github': the API base URL (default $GITHUB_API_URL, else https://api.github.com)")
+        @StepOption(
+            must: .beHTTPURL(credentials: GitHubReleaseStep.credentialsInURL), help: "source 'github': the API base URL (default $GITHUB_API_URL, else https://api.github.com)")
         package var api: String?
         @StepOption(range: 1...1_000_000, help: "the most characters of the 'text' output; longer notes lose entries from the end and say how many")
         package var textLimit: Int = 4000
@@ -69,14 +72,7 @@ package struct NotesStep: Step {
     package let options: Options
 
     package init(options: Options) throws {
-        guard !options.tagPattern.isEmpty else { throw StepError.invalidOption("tag_pattern", "the pattern is empty") }
-        try options.checkRanges()
-        if let repo = options.repo {
-            let parts = repo.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw StepError.invalidOption("repo", "'\(repo)' is not of the form 'owner/name'")
-            }
-        }
+        try options.validate()
         if options.source == .github {
             guard let token = options.token, !token.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw StepError.invalidOption("token", "source 'github' needs a token, normally ${secrets.GITHUB_TOKEN}")

@@ -70,6 +70,7 @@ package struct NotifySlackStep: RunReportingStep {
     package let options: Options
 
     package init(options: Options) throws {
+        try options.validate()
         guard let components = URLComponents(string: options.webhook), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
             components.hostWithoutIDNA?.isEmpty == false
         else {

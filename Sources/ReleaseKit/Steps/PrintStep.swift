@@ -18,6 +18,7 @@ package struct PrintStep: Step {
     package let options: Options
 
     package init(options: Options) throws {
+        try options.validate()
         self.options = options
     }
 

@@ -21,6 +21,7 @@ package struct ProjectGenerateStep: Step {
         package var tool: ProjectGenerator
         @StepOption(
             .path,
+            must: .notBeEmpty(trimmed: true),
             help:
                 "its input, or the folder holding it: the XcodeGen spec (default project.yml), the Tuist manifest (default Workspace.swift, else Project.swift) or the Podfile (default Podfile); the tool runs in its folder"
         )
@@ -30,10 +31,11 @@ package struct ProjectGenerateStep: Step {
                 "run the tool with 'bundle exec' (default: when a Gemfile beside the spec, or above it up to the working directory, pins the tool's gem, or the Podfile refuses to run outside Bundler)"
         )
         package var bundler: Bool?
-        @StepOption(help: "more arguments for the tool, after its own (e.g. [\"--repo-update\"] for pod install)")
+        @StepOption(must: .haveNoEmptyItem(saying: "an argument is empty"), help: "more arguments for the tool, after its own (e.g. [\"--repo-update\"] for pod install)")
         package var arguments: [String] = []
         @StepOption(
             .output,
+            must: .notBeEmpty(trimmed: true),
             help:
                 "the project or workspace the tool writes (default: read from the input: XcodeGen's name, the Podfile's workspace or project, Tuist's name)"
         )
@@ -63,11 +65,7 @@ package struct ProjectGenerateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for a blank spec, output or argument.
     package init(options: Options) throws {
-        if let spec = options.spec, spec.trimmingCharacters(in: .whitespaces).isEmpty { throw StepError.invalidOption("spec", "must not be empty") }
-        if let output = options.output, output.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption("output", "must not be empty")
-        }
-        if options.arguments.contains(where: \.isEmpty) { throw StepError.invalidOption("arguments", "an argument is empty") }
+        try options.validate()
         self.options = options
     }
 

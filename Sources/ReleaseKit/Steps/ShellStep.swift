@@ -68,6 +68,7 @@ package struct ShellStep: Step {
     package let options: Options
 
     package init(options: Options) throws {
+        try options.validate()
         switch options.run {
         case .argv(let argv):
             guard let first = argv.first, !first.isEmpty else {

@@ -12,11 +12,11 @@ import ReleaseSupport
 package struct SigningKeychainStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(help: "the .p12 (certificate and private key): a path, or its contents in base64, e.g. ${secrets.CERTIFICATE_P12}")
+        @StepOption(must: .notBeEmpty, help: "the .p12 (certificate and private key): a path, or its contents in base64, e.g. ${secrets.CERTIFICATE_P12}")
         package var certificate: String
         @StepOption(help: "the .p12's password, e.g. ${secrets.CERTIFICATE_PASSWORD} (may be empty)")
         package var password: String
-        @StepOption(.path, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
+        @StepOption(.path, must: .notBeEmpty, help: "the keychain file to create (default: release-<step id>.keychain-db in the run's scratch folder)")
         package var keychain: String?
 
         package init() {}
@@ -43,8 +43,7 @@ package struct SigningKeychainStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty certificate or keychain.
     package init(options: Options) throws {
-        guard !options.certificate.isEmpty else { throw StepError.invalidOption("certificate", "must not be empty") }
-        if options.keychain?.isEmpty == true { throw StepError.invalidOption("keychain", "must not be empty") }
+        try options.validate()
         self.options = options
     }
 

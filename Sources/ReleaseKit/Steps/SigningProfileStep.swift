@@ -15,7 +15,9 @@ import ReleaseVersioning
 package struct SigningProfileStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
+        @StepOption(
+            must: .notBeEmpty("must list at least one profile"), .haveNoEmptyItem(),
+            help: "the .mobileprovision files: paths, or contents in base64 (${secrets.APPSTORE_PROFILE}); list outputs are flattened")
         package var profiles: PathListOption
         @StepOption(help: "each profile must be of this team (TeamIdentifier)")
         package var teamID: String?
@@ -68,10 +70,7 @@ package struct SigningProfileStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty list or item.
     package init(options: Options) throws {
-        guard !options.profiles.items.isEmpty else { throw StepError.invalidOption("profiles", "must list at least one profile") }
-        if let index = options.profiles.items.firstIndex(where: \.isEmpty) {
-            throw StepError.invalidOption("profiles", "item \(index + 1) is empty")
-        }
+        try options.validate()
         self.options = options
     }
 

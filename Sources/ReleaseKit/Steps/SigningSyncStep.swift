@@ -27,17 +27,22 @@ package struct SigningSyncStep: Step {
         package var type: SigningProfileStep.ProfileTypeChoice
         @StepOption(help: "the platform: ios, tvos or macos")
         package var platform: PlatformChoice = .ios
-        @StepOption(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
+        @StepOption(
+            name: "bundle_ids", must: .notBeEmpty("must list at least one bundle id, or be left out for the project's"), .haveNoEmptyItem(trimmed: true),
+            help: "the bundle ids to sign (default: the project's app and its extensions)")
         package var bundleIDs: [String]?
         @StepOption(
             name: "bundle_id",
+            must: .notBeEmpty(trimmed: true, "is empty"),
             help: "sign this app of the project and what it embeds: the targets whose bundle id starts with it and belongs to no other app of the project (default: every app)")
         package var bundleID: String?
         @StepOption(.path, help: "the Xcode project the default bundle ids are read from (default: the one in the working directory)")
         package var project: String?
         @StepOption(help: "the build configuration whose bundle ids are read from the project")
         package var configuration: String = "Release"
-        @StepOption(help: "the signing certificate's private key (RSA 2048, PEM), normally ${secrets.CERTIFICATE_KEY}")
+        @StepOption(
+            must: .notBeEmpty(trimmed: true, "the private key is empty; pass ${secrets.CERTIFICATE_KEY}"),
+            help: "the signing certificate's private key (RSA 2048, PEM), normally ${secrets.CERTIFICATE_KEY}")
         package var certificateKey: String
         @StepOption(help: "create a missing certificate, bundle id or profile, and renew stale profiles signing.sync made")
         package var create: Bool = false
@@ -46,6 +51,7 @@ package struct SigningSyncStep: Step {
         @StepOption(range: 0...365, help: "days a profile (or certificate) must still be valid; one expiring sooner is renewed")
         package var minDaysLeft: Int = 30
         @StepOption(
+            must: .notBeEmpty(trimmed: true, "is empty; leave it out for any usable profile"),
             help:
                 "the Name every profile must have, $(PRODUCT_BUNDLE_IDENTIFIER) standing for its bundle id: what the Xcode steps' PROVISIONING_PROFILE_SPECIFIER names, so Xcode finds the profile installed (default: any usable profile, preferring 'release <type> <bundle id>'); profiles of that name are made, and renewed, as signing.sync's own"
         )
@@ -58,6 +64,10 @@ package struct SigningSyncStep: Step {
         package var home: String?
 
         package init() {}
+
+        package static let exclusions: [OptionExclusion] = [
+            .atMostOne(["bundle_id", "bundle_ids"], at: "bundle_id", "give either bundle_id (an app of the project and its extensions) or bundle_ids, not both")
+        ]
     }
 
     /// The platform as an option.
@@ -99,30 +109,13 @@ package struct SigningSyncStep: Step {
     /// - Throws: ``StepError/invalidOption(_:_:)`` for an empty key or bundle id, a type the platform has no profile
     ///   of, or bad API options.
     package init(options: Options) throws {
-        guard !options.certificateKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")
-        }
-        if options.bundleIDs != nil, options.bundleID != nil {
-            throw StepError.invalidOption("bundle_id", "give either bundle_id (an app of the project and its extensions) or bundle_ids, not both")
-        }
-        if let app = options.bundleID, app.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption("bundle_id", "is empty")
-        }
-        if let bundleIDs = options.bundleIDs {
-            if bundleIDs.isEmpty { throw StepError.invalidOption("bundle_ids", "must list at least one bundle id, or be left out for the project's") }
-            if let index = bundleIDs.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-                throw StepError.invalidOption("bundle_ids", "item \(index + 1) is empty")
-            }
-        }
-        if let name = options.profileName, name.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption("profile_name", "is empty; leave it out for any usable profile")
-        }
+        try options.validate()
         let platform = SigningPlatform(rawValue: options.platform.rawValue) ?? .ios
         let type = ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore
         if platform.profileType(type) == nil {
             throw StepError.invalidOption("type", "\(options.platform.rawValue) has no \(options.type.rawValue) profiles")
         }
-        access = try AppStoreConnectAccess(options.appStoreConnect)
+        access = AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

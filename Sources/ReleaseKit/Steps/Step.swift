@@ -68,6 +68,8 @@ extension Step {
     /// Options (from the `Options` declarations), outputs and example, for `release steps`. Not a requirement, so
     /// a step cannot document options other than those it decodes.
     package static var documentation: StepDocumentation {
-        StepDocumentation(options: Options.optionDocumentation, outputs: outputs, dynamicOutputs: dynamicOutputs, example: example)
+        var documentation = StepDocumentation(options: Options.optionDocumentation, outputs: outputs, dynamicOutputs: dynamicOutputs, example: example)
+        documentation.exclusions = Options.allExclusions.map(\.text)
+        return documentation
     }
 }

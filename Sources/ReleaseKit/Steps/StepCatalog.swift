@@ -17,10 +17,12 @@ package enum StepCatalog {
                 for option in documentation.options {
                     var notes: [String] = []
                     if let minimum = option.minimum, let maximum = option.maximum { notes.append(OptionRange(minimum...maximum).text) }
+                    notes += option.constraints ?? []
                     if option.required { notes.append("required") } else if let value = option.defaultValue { notes.append("default \(value)") }
                     let note = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
                     out += "    \(option.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.type)\(note): \(option.description)\n"
                 }
+                for exclusion in documentation.exclusions { out += "  one at a time: \(exclusion)\n" }
             }
             if !documentation.outputs.isEmpty {
                 out += "  outputs:\n"
@@ -44,6 +46,7 @@ package enum StepCatalog {
                 "options": kind.documentation.options.map(json),
                 "outputs": kind.documentation.outputs.map { ["name": $0.name, "type": $0.type, "description": $0.description] },
                 "dynamic_outputs": kind.documentation.dynamicOutputs,
+                "exclusions": kind.documentation.exclusions,
                 "example": kind.documentation.example,
             ]
         }
@@ -58,6 +61,7 @@ package enum StepCatalog {
             object["default"] = value
         }
         if let values = option.values { object["values"] = values }
+        if let constraints = option.constraints { object["constraints"] = constraints }
         // Integral bounds as integers, so `1` is not written `1.0`.
         for (key, bound) in [("minimum", option.minimum), ("maximum", option.maximum)] {
             if let bound { object[key] = bound.rounded() == bound && abs(bound) < 1e15 ? Int64(bound) as Any : bound }

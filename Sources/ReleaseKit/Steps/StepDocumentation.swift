@@ -13,6 +13,10 @@ package struct StepDocumentation: Sendable, Codable, Equatable {
         /// The smallest and largest numbers accepted, for a number option.
         package var minimum: Double?
         package var maximum: Double?
+        /// What a text value must be beyond its type (``OptionConstraint/summary``): `not empty`, `owner/name`.
+        package var constraints: [String]?
+        /// JSON Schema keywords for a text value that keep the constraints (`minLength`, `pattern`).
+        package var schema: [String: OptionConstraint.SchemaValue]?
         package var description: String
         package init(
             _ name: String, _ type: String, required: Bool = false, defaultValue: String? = nil, values: [String]? = nil,
@@ -45,6 +49,8 @@ package struct StepDocumentation: Sendable, Codable, Equatable {
     package var dynamicOutputs: Bool
     /// A complete step object as it would appear in `steps`, as JSON text.
     package var example: String
+    /// The options that go together one at a time (``OptionExclusion/text``): `project | file (one at the most)`.
+    package var exclusions: [String] = []
 
     package init(options: [Option], outputs: [Output], dynamicOutputs: Bool = false, example: String) {
         self.options = options

@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// One option of a step's `with` object, declared once (key, type, default, help) the way swift-argument-parser's
 /// `@StepOption(help:)` declares a command-line option, so decoding and `release steps` read the same declaration.
 ///
@@ -27,6 +29,12 @@
 ///   accepts, `@StepOption(range: 1...16, help: …)`: decoding rejects any other with its JSON path and line (at `validate`
 ///   for literal values), `release steps` and `release schema` show the range, and a test fails for a number option
 ///   declared without one.
+/// - What a text value must be beyond its type is declared with it, `@StepOption(.path, must: .notBeEmpty, help: …)`
+///   (``OptionConstraint``: not empty, no empty item, `owner/name`, an http(s) URL, a key ID); options that go
+///   together one at a time are the options type's ``StepOptions/exclusions``, and a rule joining several options is
+///   its ``StepOptions/check()``. A step's `init` calls ``StepOptions/validate()`` first, which checks them all, a
+///   group's with the step's, so `init` keeps only what needs the step itself; `release steps` and `release schema`
+///   show the constraints and exclusions.
 /// - ``OptionsDecoder`` reads the declarations from `Options()` with `Mirror` (as swift-argument-parser reads
 ///   `Self()`): it maps property names to keys, records the keys asked for (any other key is unknown) and gives an
 ///   absent option its declared default. Other decoders see the Swift names and know no defaults.
@@ -55,6 +63,8 @@ package struct StepOption<Value: Decodable & Sendable>: Sendable {
     package let range: OptionRange?
     /// The numbers of a value to check against ``range``.
     let numbers: (@Sendable (Value) -> [Double])?
+    /// What the value must be beyond its type, checked by ``StepOptions/validate()``.
+    package let constraints: [OptionConstraint]
 
     /// The value. Reading a required option of a declaration (`Options()`) is a programming error: declarations
     /// are read for what they declare, values come from decoding.
@@ -68,8 +78,10 @@ package struct StepOption<Value: Decodable & Sendable>: Sendable {
 
     private init(
         value: Value?, name: String?, type: String, allowedValues: [String]?, defaultText: String?, help: String,
-        createsPath: Bool = false, range: OptionRange? = nil, numbers: (@Sendable (Value) -> [Double])? = nil
+        createsPath: Bool = false, range: OptionRange? = nil, numbers: (@Sendable (Value) -> [Double])? = nil,
+        constraints: [OptionConstraint] = []
     ) {
+        self.constraints = constraints
         self.createsPath = createsPath
         self.range = range
         self.numbers = numbers
@@ -87,18 +99,19 @@ extension StepOption where Value: OptionValue {
     /// - Parameters:
     ///   - format: what the text is, when the value is text: a path, a glob, a regex.
     ///   - name: the key, when it is not the property's name in snake_case.
+    ///   - constraints: what a text value must be beyond its type (``OptionConstraint``).
     ///   - help: one line for `release steps`.
-    package init(_ format: OptionFormat = .string, name: String? = nil, help: String) {
+    package init(_ format: OptionFormat = .string, name: String? = nil, must constraints: OptionConstraint..., help: String) {
         self.init(
             value: nil, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
-            defaultText: nil, help: help, createsPath: format.createsPath)
+            defaultText: nil, help: help, createsPath: format.createsPath, constraints: constraints)
     }
 
     /// An option with a default, the property's initial value.
-    package init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, help: String) {
+    package init(wrappedValue: Value, _ format: OptionFormat = .string, name: String? = nil, must constraints: OptionConstraint..., help: String) {
         self.init(
             value: wrappedValue, name: name, type: Value.optionTypeName(format), allowedValues: Value.allowedValues,
-            defaultText: wrappedValue.pipelineText, help: help, createsPath: format.createsPath)
+            defaultText: wrappedValue.pipelineText, help: help, createsPath: format.createsPath, constraints: constraints)
     }
 }
 
@@ -126,11 +139,13 @@ extension StepOption {
             help: help, range: OptionRange(range), numbers: { $0?.optionNumbers ?? [] })
     }
 
-    /// An option that may be left out: `nil` then.
-    package init<Wrapped: OptionValue>(_ format: OptionFormat = .string, name: String? = nil, help: String) where Value == Wrapped? {
+    /// An option that may be left out: `nil` then (and its constraints are not checked).
+    package init<Wrapped: OptionValue>(
+        _ format: OptionFormat = .string, name: String? = nil, must constraints: OptionConstraint..., help: String
+    ) where Value == Wrapped? {
         self.init(
             value: .some(nil), name: name, type: Wrapped.optionTypeName(format), allowedValues: Wrapped.allowedValues,
-            defaultText: nil, help: help, createsPath: format.createsPath)
+            defaultText: nil, help: help, createsPath: format.createsPath, constraints: constraints)
     }
 }
 
@@ -164,6 +179,13 @@ package protocol OptionDeclaration: Sendable {
     func documentation(key: String) -> StepDocumentation.Option
     /// The first number of `decoded` (a decoded `StepOption` of this declaration's type) outside ``range``, if any.
     func numberOutsideRange(in decoded: Any) -> Double?
+    /// What is wrong with `decoded` (a decoded `StepOption` of this declaration's type) by the declared range and
+    /// constraints, in that order: `'0' must be from 1 to 8`, `must not be empty`; nil when nothing is.
+    func problem(in decoded: Any) -> String?
+    /// Whether the constraints can read the value type's texts (a test holds every declaration to it).
+    var canCheckConstraints: Bool { get }
+    /// Whether a decoded option holds a value that counts for ``OptionExclusion``: not `nil`, not an empty list.
+    var isGiven: Bool { get }
 }
 
 extension StepOption: OptionDeclaration {
@@ -173,7 +195,32 @@ extension StepOption: OptionDeclaration {
         var option = StepDocumentation.Option(key, type, required: isRequired, defaultValue: defaultText, values: allowedValues, help)
         option.minimum = range?.minimum
         option.maximum = range?.maximum
+        if !constraints.isEmpty {
+            option.constraints = constraints.map(\.summary)
+            option.schema = constraints.reduce(into: [:]) { $0.merge($1.schema) { _, new in new } }
+        }
         return option
+    }
+
+    package func problem(in decoded: Any) -> String? {
+        if let range, let number = numberOutsideRange(in: decoded) { return "'\(NumberText.string(number))' must be \(range.text)" }
+        guard !constraints.isEmpty, let decoded = decoded as? Self, let value = decoded.value, let texts = value as? any OptionTexts,
+            let items = texts.optionTexts
+        else { return nil }
+        let isList = Swift.type(of: texts).optionIsList
+        return constraints.lazy.compactMap { $0.problem(items, isList) }.first
+    }
+
+    package var canCheckConstraints: Bool { constraints.isEmpty || Value.self is any OptionTexts.Type }
+
+    package var isGiven: Bool {
+        guard let value else { return false }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional?: return !mirror.children.isEmpty
+        case .collection?: return !mirror.children.isEmpty
+        default: return true
+        }
     }
 
     package func numberOutsideRange(in decoded: Any) -> Double? {

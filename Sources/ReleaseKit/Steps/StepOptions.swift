@@ -1,10 +1,15 @@
-import ReleaseSupport
 
 /// A step's `with` object: a struct whose stored properties are all ``StepOption``s or ``StepOptionGroup``s (the rules
 /// are in `StepOption.swift` and `StepOptionGroup.swift`).
 package protocol StepOptions: Decodable, Sendable {
     /// The declaration: every option at its default, read with `Mirror` for decoding and for `release steps`.
     init()
+    /// The options that go together only one at a time. Default: none.
+    static var exclusions: [OptionExclusion] { get }
+    /// Rules that join several options of this type, beyond what ``exclusions`` and each option's declared range
+    /// and constraints say. ``validate()`` calls it after those, for the step's own options and for each group's.
+    /// Default: none.
+    func check() throws(StepError)
 }
 
 /// One declared option: the Swift property, its key in `with`, and its declaration.
@@ -59,14 +64,42 @@ func snakeCase(_ name: String) -> String {
 }
 
 extension StepOptions {
-    /// Throws for the first number outside its option's declared range, so options built in code are held to the
-    /// declarations decoding checks (decoding has already rejected such a number in a pipeline, with its line).
-    /// - Throws: ``StepError/invalidOption(_:_:)``.
-    package func checkRanges() throws(StepError) {
+    package static var exclusions: [OptionExclusion] { [] }
+
+    package func check() throws(StepError) {}
+
+    /// Checks the options against their declarations, a group's (``StepOptionGroup``) with it, as
+    /// swift-argument-parser validates a command after decoding it: each option's declared range and constraints
+    /// in declaration order, then ``exclusions``, then the ``check()`` of each group and of the options themselves.
+    /// A step's `init` calls it first, so options from a pipeline and options built in code are held to the same
+    /// declarations (decoding has already rejected a number out of range in a pipeline, with its line).
+    /// - Throws: ``StepError/invalidOption(_:_:)`` naming the option.
+    package func validate() throws(StepError) {
         // `Self()` and `self` have the same stored properties, so their options pair up in order.
-        for (option, value) in zip(Self.declaredOptions, storedOptions) {
-            guard let range = option.declaration.range, let number = option.declaration.numberOutsideRange(in: value.option) else { continue }
-            throw StepError.invalidOption(option.key, "'\(NumberText.string(number))' must be \(range.text)")
+        let values = storedOptions
+        for (option, value) in zip(Self.declaredOptions, values) {
+            if let problem = option.declaration.problem(in: value.option) { throw StepError.invalidOption(option.key, problem) }
         }
+        let given = Set(zip(Self.declaredOptions, values).filter { $0.1.option.isGiven }.map(\.0.key))
+        for exclusion in Self.allExclusions {
+            if let problem = exclusion.problem(given: given) { throw StepError.invalidOption(problem.key, problem.message) }
+        }
+        try checkRules()
+    }
+
+    /// The ``check()`` of each group (theirs first), then this type's.
+    private func checkRules() throws(StepError) {
+        for group in groups { try group.checkRules() }
+        try check()
+    }
+
+    /// This type's ``exclusions`` after its groups', for `release steps`.
+    package static var allExclusions: [OptionExclusion] {
+        Self().groups.flatMap { type(of: $0).allExclusions } + exclusions
+    }
+
+    /// The groups among this value's stored properties.
+    private var groups: [any StepOptions] {
+        Mirror(reflecting: self).children.compactMap { ($0.value as? any OptionGroupStorage)?.group }
     }
 }

@@ -7,17 +7,17 @@ import ReleaseAppStoreConnect
 /// ``TestFlightDistributor``.
 package struct TestFlightDistributeStep: Step {
     package struct Options: StepOptions {
-        @StepOption(help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the app's bundle id, e.g. ${steps.upload.outputs.bundle_id}")
         package var bundleID: String
-        @StepOption(help: "the marketing version, e.g. ${steps.upload.outputs.version}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the marketing version, e.g. ${steps.upload.outputs.version}")
         package var version: String
-        @StepOption(help: "the build number, e.g. ${steps.upload.outputs.build}")
+        @StepOption(must: .notBeEmpty(trimmed: true), help: "the build number, e.g. ${steps.upload.outputs.build}")
         package var build: String
         @StepOption(help: "the build's id when known (appstore.upload's build_id); else found by version and build")
         package var buildID: String?
         @StepOption(help: "what to test: text for en-US, or {locale: text}; at most 4,000 characters each")
         package var whatToTest: WhatToTest?
-        @StepOption(help: "beta groups to add the build to, by name")
+        @StepOption(must: .haveNoEmptyItem(saying: "a group name is empty"), help: "beta groups to add the build to, by name")
         package var groups: [String] = []
         @StepOption(help: "submit the build for beta review (external groups need it)")
         package var submitForReview: Bool = false
@@ -86,17 +86,15 @@ package struct TestFlightDistributeStep: Step {
     let access: AppStoreConnectAccess
 
     package init(options: Options) throws {
-        try options.checkRanges()
-        try StepError.requireNonBlank(["bundle_id": options.bundleID, "version": options.version, "build": options.build])
+        try options.validate()
         for (locale, text) in options.whatToTest?.byLocale ?? [:] {
             if locale.isEmpty { throw StepError.invalidOption("what_to_test", "a locale is empty (use names like en-US)") }
             if text.count > Self.maximumWhatToTest {
                 throw StepError.invalidOption("what_to_test", "\(text.count) characters for \(locale); TestFlight accepts at most \(Self.maximumWhatToTest)")
             }
         }
-        for group in options.groups where group.isEmpty { throw StepError.invalidOption("groups", "a group name is empty") }
         try options.wait.check(states: ["processed"])
-        access = try AppStoreConnectAccess(options.appStoreConnect)
+        access = AppStoreConnectAccess(options.appStoreConnect)
         self.options = options
     }
 

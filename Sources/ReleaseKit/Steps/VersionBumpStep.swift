@@ -33,6 +33,7 @@ package struct VersionBumpStep: Step {
         @StepOption(help: "count the build numbers tag names carry (v3.0.0-4147, testers/3.0.0-4147): a new build is above every one")
         package var tags: Bool = true
         @StepOption(
+            must: .notBeEmpty(trimmed: true),
             help:
                 "the app's bundle id: with key_id, issuer_id and key, a new build is above every build App Store Connect has for the app, and a build it already has is recognised (output 'shipped')"
         )
@@ -49,6 +50,12 @@ package struct VersionBumpStep: Step {
         package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
 
         package init() {}
+
+        package static let exclusions: [OptionExclusion] = [
+            .atMostOne(["project", "file"], "set 'project' or 'file', not both"),
+            .atMostOne(["app", "targets"], at: "app", "set 'app' (the app and what follows it) or 'targets' (exactly those), not both"),
+            .exactlyOne(["part", "version"], "set 'part' or 'version', not both", missing: "set 'part' (major, minor, patch, build) or 'version'"),
+        ]
     }
 
     /// The part of the version to increment.
@@ -92,27 +99,19 @@ package struct VersionBumpStep: Step {
 
     /// Creates a value from its parts.
     package init(options: Options) throws {
-        if options.project != nil, options.file != nil {
-            throw StepError.invalidOption("file", "set 'project' or 'file', not both")
-        }
+        try options.validate()
         if options.file != nil, !options.targets.isEmpty || options.app != nil {
             throw StepError.invalidOption(options.app != nil ? "app" : "targets", "a version file has no targets")
         }
-        if options.app != nil, !options.targets.isEmpty {
-            throw StepError.invalidOption("app", "set 'app' (the app and what follows it) or 'targets' (exactly those), not both")
-        }
-        switch (options.part, options.version) {
-        case (let part?, nil):
+        if let part = options.part {
             choice = try VersionChoice(parsing: part.rawValue)
-        case (nil, let version?):
+        } else if let version = options.version {
             guard let parsed = SemanticVersion(version) else {
                 throw StepError.invalidOption("version", "invalid version '\(version)' (expected X, X.Y or X.Y.Z with an optional suffix such as 'b5')")
             }
             choice = .exact(parsed)
-        case (.some, .some):
-            throw StepError.invalidOption("version", "set 'part' or 'version', not both")
-        case (nil, nil):
-            throw StepError.invalidOption("part", "set 'part' (major, minor, patch, build) or 'version'")
+        } else {
+            throw InternalError("version.bump was given neither 'part' nor 'version' past its exclusions")
         }
         do {
             strategy = try BuildNumberStrategy(parsing: options.build)
@@ -120,7 +119,6 @@ package struct VersionBumpStep: Step {
             throw StepError.invalidOption("build", "\(error)")
         }
         if let bundleID = options.bundleID {
-            guard !bundleID.trimmingCharacters(in: .whitespaces).isEmpty else { throw StepError.invalidOption("bundle_id", "must not be empty") }
             guard let keyID = options.keyID, let issuerID = options.issuerID, let key = options.key else {
                 let missing = [("key_id", options.keyID), ("issuer_id", options.issuerID), ("key", options.key)].filter { $0.1 == nil }.map { "'\($0.0)'" }
                 throw StepError.invalidOption(
@@ -128,7 +126,8 @@ package struct VersionBumpStep: Step {
             }
             var group = AppStoreConnectOptions()
             (group.keyID, group.issuerID, group.key, group.api) = (keyID, issuerID, key, options.api)
-            access = try AppStoreConnectAccess(group)
+            try group.validate()
+            access = AppStoreConnectAccess(group)
         } else {
             if let given = [("key_id", options.keyID), ("issuer_id", options.issuerID), ("key", options.key), ("api", options.api)].first(where: { $0.1 != nil }) {
                 throw StepError.invalidOption(given.0, "App Store Connect is asked only for an app: set 'bundle_id' too")

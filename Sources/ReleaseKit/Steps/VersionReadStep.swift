@@ -15,6 +15,8 @@ package struct VersionReadStep: Step {
         package var configuration: String?
 
         package init() {}
+
+        package static let exclusions: [OptionExclusion] = [.atMostOne(["project", "file"], "set 'project' or 'file', not both")]
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -39,9 +41,7 @@ package struct VersionReadStep: Step {
 
     /// Creates a value from its parts.
     package init(options: Options) throws {
-        if options.project != nil, options.file != nil {
-            throw StepError.invalidOption("file", "set 'project' or 'file', not both")
-        }
+        try options.validate()
         if options.file != nil, options.target != nil || options.configuration != nil {
             throw StepError.invalidOption("target", "a version file has no targets or configurations")
         }

@@ -27,7 +27,8 @@ package struct VersionsGateStep: Step {
         package var file: String?
         @StepOption(help: "the build configuration to check (default Release)")
         package var configuration: String?
-        @StepOption(.glob, help: "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each")
+        @StepOption(
+            .glob, must: .notBeEmpty("the pattern is empty"), help: "release tags (git tag --list PATTERN, e.g. v*): the version must be greater than the first X.Y[.Z] of each")
         package var tagPattern: String?
         @StepOption(.regex, help: "where a tag carries its build number (first capture group); default: digits right after the version and '-', '+' or '_'")
         package var buildPattern: String?
@@ -39,6 +40,8 @@ package struct VersionsGateStep: Step {
         package var directory: String?
 
         package init() {}
+
+        package static let exclusions: [OptionExclusion] = [.atMostOne(["project", "file"], "set 'project' or 'file', not both")]
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -63,11 +66,10 @@ package struct VersionsGateStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for conflicting sources, an empty pattern, or a bad regex.
     package init(options: Options) throws {
-        if options.project != nil, options.file != nil { throw StepError.invalidOption("file", "set 'project' or 'file', not both") }
+        try options.validate()
         if options.file != nil, options.configuration != nil {
             throw StepError.invalidOption("configuration", "a version file has no configurations")
         }
-        if options.tagPattern?.isEmpty == true { throw StepError.invalidOption("tag_pattern", "the pattern is empty") }
         if let pattern = options.buildPattern {
             guard options.tagPattern != nil else { throw StepError.invalidOption("build_pattern", "reads tags, but 'tag_pattern' is not set") }
             do { _ = try Regex(pattern) } catch {

@@ -16,13 +16,13 @@ package struct XcodeArchiveStep: Step {
         package var project: String?
         @StepOption(.path, help: "the .xcworkspace to build (or give 'project')")
         package var workspace: String?
-        @StepOption(help: "the scheme to archive")
+        @StepOption(must: .notBeEmpty, help: "the scheme to archive")
         package var scheme: String
-        @StepOption(help: "the build configuration")
+        @StepOption(must: .notBeEmpty, help: "the build configuration")
         package var configuration: String = "Release"
-        @StepOption(help: "xcodebuild's -destination")
+        @StepOption(must: .notBeEmpty, help: "xcodebuild's -destination")
         package var destination: String = "generic/platform=iOS"
-        @StepOption(.output, help: "the .xcarchive to write")
+        @StepOption(.output, must: .notBeEmpty, help: "the .xcarchive to write")
         package var archivePath: String
         @StepOption(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")
         package var derivedDataPath: String?
@@ -45,6 +45,10 @@ package struct XcodeArchiveStep: Step {
         package var xcodeVersion: String?
 
         package init() {}
+
+        package static let exclusions: [OptionExclusion] = [
+            .exactlyOne(["project", "workspace"], "give 'project' or 'workspace', not both", missing: "give 'project' or 'workspace'")
+        ]
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -71,24 +75,14 @@ package struct XcodeArchiveStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` unless exactly one of project and workspace is given, or for empty values.
     package init(options: Options) throws {
-        switch (options.project, options.workspace) {
-        case (nil, nil): throw StepError.invalidOption("project", "give 'project' or 'workspace'")
-        case (.some, .some): throw StepError.invalidOption("workspace", "give 'project' or 'workspace', not both")
-        default: break
-        }
-        for (name, value) in [
-            ("scheme", options.scheme), ("configuration", options.configuration),
-            ("destination", options.destination), ("archive_path", options.archivePath),
-        ] where value.isEmpty {
-            throw StepError.invalidOption(name, "must not be empty")
-        }
+        try options.validate()
         if let key = options.buildSettings.keys.sorted().first(where: { $0.isEmpty || $0.contains("=") || $0.contains(" ") }) {
             throw StepError.invalidOption("build_settings", "'\(key)' is not a build setting name")
         }
         guard options.archivePath.hasSuffix(".xcarchive") else {
             throw StepError.invalidOption("archive_path", "'\(options.archivePath)' must end in .xcarchive")
         }
-        self.authentication = try XcodeAuthentication(options.authentication)
+        self.authentication = XcodeAuthentication(options.authentication)
         self.options = options
     }
 

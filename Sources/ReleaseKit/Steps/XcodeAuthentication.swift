@@ -14,23 +14,10 @@ struct XcodeAuthentication: Sendable, Equatable {
     var keyID: String
     var issuerID: String
 
-    /// All three options, or none.
-    /// - Throws: ``StepError/invalidOption(_:_:)`` naming the missing or malformed one.
-    init?(_ options: XcodeAuthenticationOptions) throws {
-        let (key, keyID, issuerID) = (options.authenticationKey, options.authenticationKeyID, options.authenticationKeyIssuerID)
-        if key == nil, keyID == nil, issuerID == nil { return nil }
-        guard let key, !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw StepError.invalidOption(
-                "authentication_key", "missing or empty: give the API key's .p8 (${secrets.APP_STORE_CONNECT_KEY}) with authentication_key_id and authentication_key_issuer_id")
-        }
-        guard let keyID, !keyID.isEmpty else {
-            throw StepError.invalidOption("authentication_key_id", "missing: the API key's ID (${env.APP_STORE_CONNECT_KEY_ID})")
-        }
-        guard keyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) || keyID.contains("${") else {
-            throw StepError.invalidOption("authentication_key_id", "'\(Echo.text(keyID))' is not a key ID (letters and digits, for example 2X9R4HXF34)")
-        }
-        guard let issuerID, !issuerID.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw StepError.invalidOption("authentication_key_issuer_id", "missing: the issuer ID (${env.APP_STORE_CONNECT_ISSUER_ID})")
+    /// The three options, checked by their group (``XcodeAuthenticationOptions/check()``); nil when none is given.
+    init?(_ options: XcodeAuthenticationOptions) {
+        guard let key = options.authenticationKey, let keyID = options.authenticationKeyID, let issuerID = options.authenticationKeyIssuerID else {
+            return nil
         }
         self.key = key
         self.keyID = keyID

@@ -16,11 +16,11 @@ import ReleaseSupport
 package struct XcodeExportStep: Step {
     /// The step's `with` object.
     package struct Options: StepOptions, Equatable {
-        @StepOption(.path, help: "the .xcarchive to export")
+        @StepOption(.path, must: .notBeEmpty, help: "the .xcarchive to export")
         package var archive: String
         @StepOption(help: "how to export; old and new Xcode names are both accepted")
         package var method: ExportMethod
-        @StepOption(.output, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
+        @StepOption(.output, must: .notBeEmpty, help: "the folder the .ipa goes to (xcodebuild's -exportPath)")
         package var exportPath: String
         @StepOption(help: "teamID (default: the profiles' team)")
         package var teamID: String?
@@ -83,12 +83,11 @@ package struct XcodeExportStep: Step {
 
     /// - Throws: ``StepError/invalidOption(_:_:)`` for empty paths.
     package init(options: Options) throws {
-        if options.archive.isEmpty { throw StepError.invalidOption("archive", "must not be empty") }
-        if options.exportPath.isEmpty { throw StepError.invalidOption("export_path", "must not be empty") }
+        try options.validate()
         if options.exportPath.hasSuffix(".ipa") {
             throw StepError.invalidOption("export_path", "'\(options.exportPath)' is a folder for xcodebuild, not the .ipa")
         }
-        self.authentication = try XcodeAuthentication(options.authentication)
+        self.authentication = XcodeAuthentication(options.authentication)
         self.options = options
     }
 

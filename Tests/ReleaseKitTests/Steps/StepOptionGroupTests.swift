@@ -84,7 +84,7 @@ private func decodeGrouped(_ json: String, mode: OptionsDecoder.Mode = .resolved
         #expect(throws: StepError.invalidOption("retries", "'0' must be from 1 to 10")) {
             try GroupedOptions.with {
                 $0.archive = "A"; $0.shared.accountID = "42"; $0.shared.retries = 0
-            }.checkRanges()
+            }.validate()
         }
     }
 

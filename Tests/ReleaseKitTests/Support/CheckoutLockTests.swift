@@ -78,7 +78,9 @@ import Testing
     @Test func aHolderThatEndsWhileTheNextWaitsHandsTheLockOver() throws {
         let main = try repository()
         let first = try CheckoutLock.acquire(in: main, command: "release bump")
-        // As between a holder's `flock` and its first record: the lock is held, no record names it.
+        // As between a holder's `flock` and its first record: the lock is held, no record names it (and none is
+        // rewritten as other tests' children come and go).
+        ProcessGroups.observe(nil)
         try FileManager.default.removeItem(atPath: first.recordPath)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { first.release() }
         let second = try CheckoutLock.acquire(in: main, command: "release bump")

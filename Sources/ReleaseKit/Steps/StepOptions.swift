@@ -1,4 +1,3 @@
-
 /// A step's `with` object: a struct whose stored properties are all ``StepOption``s or ``StepOptionGroup``s (the rules
 /// are in `StepOption.swift` and `StepOptionGroup.swift`).
 package protocol StepOptions: Decodable, Sendable {

@@ -202,9 +202,10 @@ enum TestPipelines {
     /// Plans and runs `text` with test defaults; returns the result and the reporter.
     static func run(
         _ text: String, configure: (inout RunOptions) -> Void = { _ in }, environment: [String: String] = [:],
-        onStart: (@Sendable (Engine) -> Void)? = nil
+        onStart: (@Sendable (Engine) -> Void)? = nil, loaded: ((ValidatedPipeline) -> Void)? = nil
     ) async throws -> (RunResult, RecordingReporter) {
         let pipeline = try load(text)
+        loaded?(pipeline)
         var options = RunOptions(
             workingDirectory: temporaryDirectory(),
             environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },

@@ -213,7 +213,8 @@ extension Engine {
         var paths: [String] = []
         for planned in plan.steps where planned.willRun && planned.kind.kind == ProjectGenerateStep.kind {
             guard let resolved = try? plan.interpolator.options(planned.definition.with, of: planned.kind),
-                let step = try? planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved).step as? ProjectGenerateStep
+                let step = try? plan.pipeline.builtSteps.step(planned.id, kind: planned.kind, options: resolved, at: planned.definition.path.appending("with"))
+                    as? ProjectGenerateStep
             else { continue }
             let context = StepContext(
                 stepID: planned.id, kind: planned.kind.kind, workingDirectory: plan.options.workingDirectory, environment: plan.options.environment)
@@ -222,9 +223,9 @@ extension Engine {
         return paths
     }
 
+    /// The step built from its resolved options, once: preflight's value serves the run when the options resolve the
+    /// same (``BuiltSteps``).
     func build(_ planned: PlannedStep, _ resolved: JSONNode) throws -> any Step {
-        let result = try planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved)
-        guard let step = result.step else { throw InternalError("step '\(planned.id)' was not built") }
-        return step
+        try plan.pipeline.builtSteps.step(planned.id, kind: planned.kind, options: resolved, at: planned.definition.path.appending("with"))
     }
 }

@@ -12,8 +12,8 @@ extension Plan {
             stepID: planned.id, kind: planned.kind.kind, workingDirectory: options.workingDirectory, environment: options.environment,
             isDryRun: true, isPreflight: true, now: options.now, masker: interpolator.masker, endpoints: options.endpoints)
         let resolved = try interpolator.options(planned.definition.with, of: planned.kind)
-        let built = try planned.kind.make(with: resolved, at: planned.definition.path.appending("with"), mode: .resolved)
-        guard let step = built.step as? S else { throw InternalError("step '\(planned.id)' was not built as \(planned.kind.kind)") }
+        let built = try pipeline.builtSteps.step(planned.id, kind: planned.kind, options: resolved, at: planned.definition.path.appending("with"))
+        guard let step = built as? S else { throw InternalError("step '\(planned.id)' was not built as \(planned.kind.kind)") }
         return (step, context)
     }
 }

@@ -33,13 +33,13 @@ package struct PipelineLoader: Sendable {
     ) async throws(PipelineError) -> ValidatedPipeline {
         let shown = displayPath ?? path
         let text = try Self.read(path: path, shown: shown)
-        let root = try? JSONParser.parse(text)
-        let resolution = await plugins.resolve(root, file: shown)
+        let parsed = Self.parse(text, file: shown)
+        let resolution = await plugins.resolve(try? parsed.get(), file: shown)
         let loader = PipelineLoader(registry: resolution.registry ?? registry, unavailablePlugins: resolution.unavailable)
         let pipeline: ValidatedPipeline
         var diagnostics = resolution.diagnostics
         do {
-            pipeline = try loader.load(text: text, file: shown, extraVariables: extraVariables)
+            pipeline = try loader.load(parsed, file: shown, extraVariables: extraVariables)
             if diagnostics.isEmpty { return pipeline }
         } catch {
             diagnostics += error.diagnostics
@@ -60,12 +60,21 @@ package struct PipelineLoader: Sendable {
 
     /// Loads pipeline JSON `text`, naming it `file` in messages.
     package func load(text: String, file: String, extraVariables: Set<String> = []) throws(PipelineError) -> ValidatedPipeline {
-        let root: JSONNode
+        try load(Self.parse(text, file: file), file: file, extraVariables: extraVariables)
+    }
+
+    /// The file's JSON, or why it is not JSON, as `load` reports it.
+    private static func parse(_ text: String, file: String) -> Result<JSONNode, PipelineError> {
         do {
-            root = try JSONParser.parse(text)
+            return .success(try JSONParser.parse(text))
         } catch {
-            throw .invalid([Diagnostic(file: file, location: error.location, path: nil, message: "invalid JSON: \(error.message)")])
+            return .failure(.invalid([Diagnostic(file: file, location: error.location, path: nil, message: "invalid JSON: \(error.message)")]))
         }
+    }
+
+    /// Validates the parsed file (parsed once, for its plugins and for this).
+    private func load(_ parsed: Result<JSONNode, PipelineError>, file: String, extraVariables: Set<String>) throws(PipelineError) -> ValidatedPipeline {
+        let root = try parsed.get()
         let registry: StepRegistry
         do {
             registry = try self.registry ?? StepRegistry.builtIn

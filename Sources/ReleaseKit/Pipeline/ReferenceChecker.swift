@@ -6,6 +6,8 @@ struct ReferenceChecker {
     let definition: PipelineDefinition
     let registry: StepRegistry
     let extraVariables: Set<String>
+    /// The steps validation builds whole (options without `${…}`), handed to the validated pipeline.
+    let built = BuiltSteps()
 
     /// Where each unknown variable is used: one error for each name, however many places use it.
     typealias UnknownUses = [String: [(location: SourceLocation, path: JSONPath)]]
@@ -29,7 +31,8 @@ struct ReferenceChecker {
             outputUses: outputUses,
             impliedNeeds: implied,
             pathNeeds: pathNeeds,
-            registry: registry
+            registry: registry,
+            builtSteps: built
         )
     }
 
@@ -316,7 +319,9 @@ struct ReferenceChecker {
         /// `init`'s refusal, said after the unknown keys: a misspelt key may be its cause.
         var refusal: (option: String, message: String)?
         do {
-            unknownKeys = try kind.make(with: step.with, at: path, mode: .validation).unknownKeys
+            let result = try kind.make(with: step.with, at: path, mode: .validation)
+            unknownKeys = result.unknownKeys
+            if let made = result.step, !StepKind.containsReferences(step.with) { built.keep(made, id: step.id, options: step.with) }
         } catch let failure as OptionsDecoder.Failure {
             if failure.isPending { return }
             failures = failure.all

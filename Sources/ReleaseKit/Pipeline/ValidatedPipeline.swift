@@ -13,4 +13,6 @@ package struct ValidatedPipeline: Sendable {
     package var pathNeeds: [String: [String: String]] = [:]
     /// The step kinds the pipeline was checked against.
     package var registry: StepRegistry
+    /// The steps built from their options, shared by validation, preflight and the run.
+    package var builtSteps = BuiltSteps()
 }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ReleaseExecution
+@testable import ReleasePipeline
 @testable import ReleasePlanning
 @testable import ReleaseSteps
 @testable import ReleaseSupport
@@ -44,6 +45,21 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(reporter.logLines.contains("b: version 3.0.1 (attempt 1)"))
         #expect(result.step("b")?.outputs["message"] == .string("version 3.0.1 (attempt 1)"))
+    }
+
+    /// Options are decoded and validated once per run: a step whose options hold no `${…}` is the one validation
+    /// built, and one that reads another step's outputs is built once its options are resolved. Before, preflight and
+    /// the run each decoded every step again (four decodings here, now one).
+    @Test func eachStepsOptionsAreDecodedOncePerRun() async throws {
+        let text = pipeline([
+            work("a", extra: #""value": "3.0.1""#),
+            #"{"id": "b", "uses": "print", "with": {"message": "version ${steps.a.outputs.value}"}}"#,
+        ])
+        let pipeline = Mutex<ValidatedPipeline?>(nil)
+        let (result, _) = try await TestPipelines.run(text, loaded: { loaded in pipeline.withLock { $0 = loaded } })
+        #expect(result.exitCode == 0)
+        let built = try #require(pipeline.withLock { $0 }).builtSteps
+        #expect(built.decodingsAfterValidation == 1)
     }
 
     @Test func aFailureBlocksDependentsLetsSiblingsFinishAndStartsNothingNew() async throws {

@@ -26,7 +26,7 @@ package struct AppStoreValidateStep: Step {
         package var username: String?
         @StepOption(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
         package var password: String?
-        @StepOption(help: "altool's -t: ios, appletvos, visionos or macos")
+        @StepOption(help: "altool's -t: \(ApplePlatform.AltoolSpelling.wordList)")
         package var platform: String = "ios"
 
         package init() {}

@@ -25,8 +25,8 @@ package struct SigningSyncStep: Step {
     package struct Options: StepOptions {
         @StepOption(help: "the profile type: app-store, ad-hoc, development or enterprise")
         package var type: SigningProfileStep.ProfileTypeChoice
-        @StepOption(help: "the platform: ios, tvos or macos")
-        package var platform: PlatformChoice = .ios
+        @StepOption(help: "the platform: \(ApplePlatform.SigningSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.SigningSpelling> = .init(.iOS)
         @StepOption(name: "bundle_ids", help: "the bundle ids to sign (default: the project's app and its extensions)")
         package var bundleIDs: [String]?
         @StepOption(
@@ -58,13 +58,6 @@ package struct SigningSyncStep: Step {
         package var home: String?
 
         package init() {}
-    }
-
-    /// The platform as an option.
-    package enum PlatformChoice: String, OptionChoice, Sendable {
-        case ios
-        case tvos
-        case macos
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -117,9 +110,8 @@ package struct SigningSyncStep: Step {
         if let name = options.profileName, name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw StepError.invalidOption("profile_name", "is empty; leave it out for any usable profile")
         }
-        let platform = SigningPlatform(rawValue: options.platform.rawValue) ?? .ios
         let type = ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore
-        if platform.profileType(type) == nil {
+        if options.platform.platform.profileType(type) == nil {
             throw StepError.invalidOption("type", "\(options.platform.rawValue) has no \(options.type.rawValue) profiles")
         }
         access = try AppStoreConnectAccess(options.appStoreConnect)
@@ -202,7 +194,7 @@ package struct SigningSyncStep: Step {
         }
         let specification = SigningSpecification(
             type: ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore,
-            platform: SigningPlatform(rawValue: options.platform.rawValue) ?? .ios,
+            platform: options.platform.platform,
             bundleIDs: bundleIDs, minDaysLeft: options.minDaysLeft, now: context.now, profileName: options.profileName)
         return SigningSynchronizer(client: try access.client(in: context), key: key, specification: specification)
     }

@@ -21,7 +21,7 @@ package struct XcodeArchiveStep: Step {
         @StepOption(help: "the build configuration")
         package var configuration: String = "Release"
         @StepOption(help: "xcodebuild's -destination")
-        package var destination: String = "generic/platform=iOS"
+        package var destination: String = ApplePlatform.iOS.destination
         @StepOption(.output, help: "the .xcarchive to write")
         package var archivePath: String
         @StepOption(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")

@@ -54,12 +54,12 @@ extension LocalAppStoreConnectServer {
     /// Adds an App Store version in `state` to the app of `bundleID` (created if missing); returns its id.
     @discardableResult
     package func addAppStoreVersion(
-        bundleID: String, version: String, platform: String = "IOS", state: String = "PREPARE_FOR_SUBMISSION",
+        bundleID: String, version: String, platform: ApplePlatform = .iOS, state: String = "PREPARE_FOR_SUBMISSION",
         releaseType: String? = "AFTER_APPROVAL"
     ) -> String {
         mutate { server in
             let appID = server.snapshot.app(bundleID: bundleID, name: bundleID)
-            let created = Self.newVersion(appID: appID, platform: platform, versionString: version, releaseType: releaseType, in: &server.snapshot)
+            let created = Self.newVersion(appID: appID, platform: platform.appStoreConnect, versionString: version, releaseType: releaseType, in: &server.snapshot)
             server.snapshot.appStoreVersions[created].appStoreState = state
             return server.snapshot.appStoreVersions[created].id
         }

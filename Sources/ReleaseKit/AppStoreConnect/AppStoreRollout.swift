@@ -96,7 +96,7 @@ package struct AppStoreRollout: Sendable {
             AppStoreConnectClient.path(
                 "/v1/apps/\(app.id)/appStoreVersions", [("filter[platform]", platform.appStoreConnect), ("limit", "200")]))
         guard let version = versions.first(where: { $0.attributes?.versionString == versionString }) else {
-            throw AppStoreConnectError.noVersion(version: versionString, platform: platform.appStoreConnect, existing: versions.compactMap { $0.attributes?.versionString })
+            throw AppStoreConnectError.noVersion(version: versionString, platform: platform, existing: versions.compactMap { $0.attributes?.versionString })
         }
         let state = version.attributes?.appStoreState ?? ""
         var phased = try await phasedRelease(of: version)

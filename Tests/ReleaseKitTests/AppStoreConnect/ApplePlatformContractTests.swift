@@ -16,4 +16,11 @@ import Testing
         #expect(named == Set(Components.Schemas.Platform.allCases))
         #expect(Components.Schemas.Platform.allCases.allSatisfy { ApplePlatform(appStoreConnect: $0.rawValue)?.contractPlatform == $0 })
     }
+
+    /// A missing version names the platform as App Store Connect does.
+    @Test func aMissingVersionNamesThePlatformInAppStoreConnectsWord() {
+        #expect(
+            AppStoreConnectError.noVersion(version: "2.0", platform: .tvOS, existing: ["1.0"]).description
+                == "the app has no App Store version 2.0 on TV_OS; it has '1.0' (submit it first with appstore.submit)")
+    }
 }

@@ -26,6 +26,8 @@ package struct AppStoreValidateStep: Step {
         package var username: String?
         @StepOption(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
         package var password: String?
+        // Passed to altool as written: any word has always been taken here and judged by altool, so the option stays
+        // a string (an ApplePlatformChoice<ApplePlatform.AltoolSpelling> would refuse other words and change the schema).
         @StepOption(help: "altool's -t: \(ApplePlatform.AltoolSpelling.wordList)")
         package var platform: String = "ios"
 

@@ -54,12 +54,12 @@ extension LocalAppStoreConnectServer {
     /// Adds an App Store version in `state` to the app of `bundleID` (created if missing); returns its id.
     @discardableResult
     package func addAppStoreVersion(
-        bundleID: String, version: String, platform: String = "IOS", state: String = "PREPARE_FOR_SUBMISSION",
+        bundleID: String, version: String, platform: ApplePlatform = .iOS, state: String = "PREPARE_FOR_SUBMISSION",
         releaseType: String? = "AFTER_APPROVAL"
     ) -> String {
         mutate { server in
             let appID = server.snapshot.app(bundleID: bundleID, name: bundleID)
-            let created = Self.newVersion(appID: appID, platform: platform, versionString: version, releaseType: releaseType, in: &server.snapshot)
+            let created = Self.newVersion(appID: appID, platform: platform.appStoreConnect, versionString: version, releaseType: releaseType, in: &server.snapshot)
             server.snapshot.appStoreVersions[created].appStoreState = state
             return server.snapshot.appStoreVersions[created].id
         }
@@ -70,11 +70,11 @@ extension LocalAppStoreConnectServer {
     /// released, its phased release starting); a rejection leaves the submission `UNRESOLVED_ISSUES`, the item and
     /// the version `REJECTED`. Returns false when no such version is in review.
     @discardableResult
-    package func finishReview(bundleID: String, version: String, platform: String = "IOS", approved: Bool) -> Bool {
+    package func finishReview(bundleID: String, version: String, platform: ApplePlatform = .iOS, approved: Bool) -> Bool {
         mutate { state in
             guard let appID = state.snapshot.apps.first(where: { $0.bundleID == bundleID })?.id,
                 let index = state.snapshot.appStoreVersions.firstIndex(where: {
-                    $0.appID == appID && $0.platform == platform && $0.versionString == version
+                    $0.appID == appID && $0.platform == platform.appStoreConnect && $0.versionString == version
                         && ["WAITING_FOR_REVIEW", "IN_REVIEW"].contains($0.appStoreState)
                 })
             else { return false }

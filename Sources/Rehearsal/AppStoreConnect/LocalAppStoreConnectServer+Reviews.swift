@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Customer reviews of an App Store version (`GET /v1/appStoreVersions/{id}/customerReviews`, Apple's 4.4.1
 /// contract), and seeding for a rollout: a released version with a phased release on a given day, and its reviews.
@@ -38,9 +39,9 @@ extension LocalAppStoreConnectServer {
     /// Adds reviews with `ratings` (1 to 5 stars each) to the version of `bundleID`; false when there is no such
     /// version.
     @discardableResult
-    package func addCustomerReviews(bundleID: String, version: String, platform: String = "IOS", ratings: [Int]) -> Bool {
+    package func addCustomerReviews(bundleID: String, version: String, platform: ApplePlatform = .iOS, ratings: [Int]) -> Bool {
         mutate { state in
-            guard let versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform, in: state.snapshot) else { return false }
+            guard let versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform.appStoreConnect, in: state.snapshot) else { return false }
             for (number, rating) in ratings.enumerated() {
                 state.snapshot.customerReviews.append(
                     .init(
@@ -55,12 +56,12 @@ extension LocalAppStoreConnectServer {
     /// Puts the version of `bundleID` on sale with a phased release in `state` (ACTIVE, PAUSED, COMPLETE) on `day`
     /// (1 to 7), creating the version and the phased release as needed: a rollout in progress, for the guard. `build`
     /// attaches the app's build of that number (added with ``addBuild(bundleID:version:build:processingState:)``).
-    package func setPhasedRelease(bundleID: String, version: String, platform: String = "IOS", build: String? = nil, state phasedState: String, day: Int) {
+    package func setPhasedRelease(bundleID: String, version: String, platform: ApplePlatform = .iOS, build: String? = nil, state phasedState: String, day: Int) {
         mutate { state in
-            var versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform, in: state.snapshot)
+            var versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform.appStoreConnect, in: state.snapshot)
             if versionID == nil {
                 let appID = state.snapshot.app(bundleID: bundleID, name: bundleID)
-                let index = Self.newVersion(appID: appID, platform: platform, versionString: version, releaseType: "AFTER_APPROVAL", in: &state.snapshot)
+                let index = Self.newVersion(appID: appID, platform: platform.appStoreConnect, versionString: version, releaseType: "AFTER_APPROVAL", in: &state.snapshot)
                 versionID = state.snapshot.appStoreVersions[index].id
             }
             guard let versionID, let index = state.snapshot.appStoreVersions.firstIndex(where: { $0.id == versionID }) else { return }
@@ -78,9 +79,9 @@ extension LocalAppStoreConnectServer {
     }
 
     /// The phased release's state and day of the version of `bundleID`, nil without one.
-    package func phasedRelease(bundleID: String, version: String, platform: String = "IOS") -> (state: String, day: Int)? {
+    package func phasedRelease(bundleID: String, version: String, platform: ApplePlatform = .iOS) -> (state: String, day: Int)? {
         state.withLock { state in
-            guard let versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform, in: state.snapshot),
+            guard let versionID = Self.versionID(bundleID: bundleID, version: version, platform: platform.appStoreConnect, in: state.snapshot),
                 let phased = state.snapshot.phasedReleases.first(where: { $0.versionID == versionID })
             else { return nil }
             return (phased.state, phased.currentDayNumber ?? 0)

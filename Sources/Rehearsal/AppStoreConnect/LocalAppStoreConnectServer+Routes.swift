@@ -118,7 +118,8 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
     /// unknown parameters are refused with 400 as Apple does. `fields[…]`, `include` and `limit[…]` are
     /// accepted; answers carry every field, and `include` adds the resources of to-one relationships.
     private static func querySpec(_ operation: AppStoreConnectOperation) -> (filters: [String: [String]?], sorts: [String], paged: Bool) {
-        let platforms = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
+        // App Store Connect's `Platform`, in the contract's order.
+        let platforms = Self.platforms
         switch operation {
         case .appsList:
             return (["bundleId": nil, "name": nil, "sku": nil, "id": nil], ["name", "-name", "bundleId", "-bundleId", "sku", "-sku"], true)

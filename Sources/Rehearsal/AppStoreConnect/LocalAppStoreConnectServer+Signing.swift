@@ -437,14 +437,14 @@ extension LocalAppStoreConnectServer {
 
     /// Registers a device (as the developer website does); returns its id.
     @discardableResult
-    package func addDevice(name: String, udid: String, deviceClass: String = "IPHONE", platform: String = "IOS", status: String = "ENABLED") -> String {
+    package func addDevice(name: String, udid: String, deviceClass: String = "IPHONE", platform: ApplePlatform = .iOS, status: String = "ENABLED") -> String {
         mutateSigning { signing in
             if let index = signing.devices.firstIndex(where: { $0.udid == udid }) {
                 signing.devices[index].status = status
                 return signing.devices[index].id
             }
             let device = AppStoreConnectSigningState.Device(
-                id: "D" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(9), name: name, udid: udid, platform: platform,
+                id: "D" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(9), name: name, udid: udid, platform: platform.bundleIDPlatform,
                 deviceClass: deviceClass, status: status, addedDate: Date())
             signing.devices.append(device)
             return device.id

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 import Synchronization
 
 /// An App Store Connect API stand-in on 127.0.0.1, for tests and for rehearsing an upload, TestFlight and an App Store
@@ -157,10 +158,10 @@ package final class LocalAppStoreConnectServer: Sendable {
     /// Adds a processed build (as if uploaded earlier) to the app of `bundleID` (created if missing); returns
     /// the build's id.
     @discardableResult
-    package func addBuild(bundleID: String, version: String, build: String, platform: String = "IOS", processingState: String = "VALID") -> String {
+    package func addBuild(bundleID: String, version: String, build: String, platform: ApplePlatform = .iOS, processingState: String = "VALID") -> String {
         mutate { state in
             let appID = state.snapshot.app(bundleID: bundleID, name: bundleID)
-            let index = state.snapshot.createBuild(appID: appID, version: version, build: build, platform: platform, uploadID: nil)
+            let index = state.snapshot.createBuild(appID: appID, version: version, build: build, platform: platform.appStoreConnect, uploadID: nil)
             state.snapshot.builds[index].usesNonExemptEncryption = false
             state.snapshot.setProcessingState(processingState, ofBuildAt: index)
             return state.snapshot.builds[index].id

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 import ReleaseVersioning
 
 /// Lookups a release needs: the app for a bundle id, the builds of a version, the build numbers taken.
@@ -26,7 +27,7 @@ package struct AppStoreConnectCatalog: Sendable {
     }
 
     /// The build numbers of the app with `bundleID` (every version), and of `version` when given.
-    package func buildNumbers(bundleID: String, version: String? = nil, platform: String = "IOS") async throws -> (all: BuildNumbers, version: BuildNumbers?) {
+    package func buildNumbers(bundleID: String, version: String? = nil, platform: ApplePlatform = .iOS) async throws -> (all: BuildNumbers, version: BuildNumbers?) {
         let app = try await app(bundleID: bundleID)
         let all = try await buildNumbers(appID: app.id, platform: platform)
         guard let version else { return (all, nil) }
@@ -34,22 +35,22 @@ package struct AppStoreConnectCatalog: Sendable {
     }
 
     /// The builds of the app with build number `build` in version `version` on `platform`.
-    package func builds(appID: String, version: String, build: String, platform: String) async throws -> [Resource<BuildAttributes>] {
+    package func builds(appID: String, version: String, build: String, platform: ApplePlatform) async throws -> [Resource<BuildAttributes>] {
         try await client.resources(
             BuildAttributes.self,
             AppStoreConnectClient.path(
                 "/v1/builds",
                 [
                     ("filter[app]", appID), ("filter[version]", build), ("filter[preReleaseVersion.version]", version),
-                    ("filter[preReleaseVersion.platform]", platform), ("limit", "200"),
+                    ("filter[preReleaseVersion.platform]", platform.appStoreConnect), ("limit", "200"),
                 ]))
     }
 
     /// Every build number App Store Connect knows for the app: builds (with their version), and uploads that have not
     /// become builds yet. `version` narrows it to one marketing version.
-    package func buildNumbers(appID: String, version: String? = nil, platform: String) async throws -> BuildNumbers {
+    package func buildNumbers(appID: String, version: String? = nil, platform: ApplePlatform) async throws -> BuildNumbers {
         var numbers = BuildNumbers()
-        var query: [(String, String)] = [("filter[app]", appID), ("filter[preReleaseVersion.platform]", platform)]
+        var query: [(String, String)] = [("filter[app]", appID), ("filter[preReleaseVersion.platform]", platform.appStoreConnect)]
         if let version { query.append(("filter[preReleaseVersion.version]", version)) }
         query += [("fields[builds]", "version,uploadedDate,processingState"), ("limit", "200")]
         let builds = try await client.resources(BuildAttributes.self, AppStoreConnectClient.path("/v1/builds", query))
@@ -60,11 +61,11 @@ package struct AppStoreConnectCatalog: Sendable {
     }
 
     /// The app's build uploads on `platform`, narrowed to a version and a build number when given.
-    package func uploads(appID: String, version: String? = nil, build: String? = nil, platform: String) async throws -> [Resource<BuildUploadAttributes>] {
+    package func uploads(appID: String, version: String? = nil, build: String? = nil, platform: ApplePlatform) async throws -> [Resource<BuildUploadAttributes>] {
         var query: [(String, String)] = []
         if let version { query.append(("filter[cfBundleShortVersionString]", version)) }
         if let build { query.append(("filter[cfBundleVersion]", build)) }
-        query += [("filter[platform]", platform), ("limit", "200")]
+        query += [("filter[platform]", platform.appStoreConnect), ("limit", "200")]
         return try await client.resources(BuildUploadAttributes.self, AppStoreConnectClient.path("/v1/apps/\(appID)/buildUploads", query))
     }
 }

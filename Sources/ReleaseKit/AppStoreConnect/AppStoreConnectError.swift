@@ -35,7 +35,7 @@ package enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConve
     /// Another review submission of the app on this platform is in progress and does not hold this version.
     case submissionInProgress(submissionID: String, state: String, items: [String])
     /// The app has no App Store version with this version string.
-    case noVersion(version: String, platform: String, existing: [String])
+    case noVersion(version: String, platform: ApplePlatform, existing: [String])
     /// A rollout action that the version's state does not allow.
     case rolloutRefused(action: String, version: String, reason: String)
     /// A value a request would carry that Apple's contract does not allow there (a platform or certificate type
@@ -128,7 +128,7 @@ package enum AppStoreConnectError: Error, Sendable, Equatable, CustomStringConve
                 + (items.isEmpty ? "" : " with " + items.joined(separator: ", "))
                 + "; App Store Connect allows one at a time per platform (wait for App Review, or cancel it in App Store Connect)"
         case .noVersion(let version, let platform, let existing):
-            return "the app has no App Store version \(Echo.text(version)) on \(platform)"
+            return "the app has no App Store version \(Echo.text(version)) on \(platform.appStoreConnect)"
                 + (existing.isEmpty ? " (it has none)" : "; it has " + existing.map { "'\(Echo.text($0))'" }.joined(separator: ", "))
                 + " (submit it first with appstore.submit)"
         case .rolloutRefused(let action, let version, let reason):

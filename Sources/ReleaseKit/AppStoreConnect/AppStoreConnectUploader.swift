@@ -22,7 +22,7 @@ package struct AppStoreConnectUploader: Sendable {
         package var bundleID: String
         package var version: String
         package var build: String
-        package var platform: String
+        package var platform: ApplePlatform
         package var concurrency: Int
         package var wait: Wait
         package var pollInterval: Duration
@@ -37,7 +37,7 @@ package struct AppStoreConnectUploader: Sendable {
         package var assetDescription: String?
 
         package init(
-            ipa: String, bundleID: String, version: String, build: String, platform: String, concurrency: Int = 4,
+            ipa: String, bundleID: String, version: String, build: String, platform: ApplePlatform, concurrency: Int = 4,
             wait: Wait = .uploaded, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600, existing: Existing = .fail,
             assetDescription: String? = nil
         ) {
@@ -292,7 +292,7 @@ package struct AppStoreConnectUploader: Sendable {
 
     func createUpload(appID: String, _ request: Request) async throws -> Resource<BuildUploadAttributes> {
         do {
-            let platform = try AppStoreConnectClient.contract(request.platform, as: Components.Schemas.Platform.self, what: "a build upload's platform")
+            let platform = request.platform.contractPlatform
             return try await client.write(
                 "POST", "/v1/buildUploads",
                 Components.Schemas.BuildUploadCreateRequest(

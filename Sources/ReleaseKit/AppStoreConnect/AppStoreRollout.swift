@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// What happens after App Review approves a version: release a version that waits for the developer (a release
 /// request), pause, resume or complete its phased release, or read where it is. Each action converges: asking for
@@ -67,7 +68,7 @@ package struct AppStoreRollout: Sendable {
     /// `action` on the version; with `reviewWait`, `release` of a version App Review still has waits for its verdict
     /// (within the budget) instead of refusing at once.
     package func perform(
-        _ action: Action, bundleID: String, version versionString: String, platform: String = "IOS", reviewWait: ReviewWait? = nil
+        _ action: Action, bundleID: String, version versionString: String, platform: ApplePlatform = .iOS, reviewWait: ReviewWait? = nil
     ) async throws -> Result {
         guard action == .release, let wait = reviewWait else {
             return try await performOnce(action, bundleID: bundleID, version: versionString, platform: platform)
@@ -88,12 +89,12 @@ package struct AppStoreRollout: Sendable {
         }
     }
 
-    private func performOnce(_ action: Action, bundleID: String, version versionString: String, platform: String) async throws -> Result {
+    private func performOnce(_ action: Action, bundleID: String, version versionString: String, platform: ApplePlatform) async throws -> Result {
         let app = try await AppStoreConnectCatalog(client: client).app(bundleID: bundleID)
         let versions = try await client.resources(
             AppStoreVersionAttributes.self,
             AppStoreConnectClient.path(
-                "/v1/apps/\(app.id)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
+                "/v1/apps/\(app.id)/appStoreVersions", [("filter[platform]", platform.appStoreConnect), ("limit", "200")]))
         guard let version = versions.first(where: { $0.attributes?.versionString == versionString }) else {
             throw AppStoreConnectError.noVersion(version: versionString, platform: platform, existing: versions.compactMap { $0.attributes?.versionString })
         }

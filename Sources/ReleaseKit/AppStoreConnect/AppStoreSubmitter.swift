@@ -15,7 +15,7 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
         package var bundleID: String
         package var version: String
         package var build: String
-        package var platform: String
+        package var platform: ApplePlatform
         /// Locale → What's New text.
         package var whatsNew: [String: String]
         /// `MANUAL`, `AFTER_APPROVAL` or `SCHEDULED`; nil leaves it as it is.
@@ -34,7 +34,7 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
         package var waitBudget: Double? = nil
 
         package init(
-            bundleID: String, version: String, build: String, platform: String = "IOS", whatsNew: [String: String] = [:],
+            bundleID: String, version: String, build: String, platform: ApplePlatform = .iOS, whatsNew: [String: String] = [:],
             releaseType: String? = nil, earliestReleaseDate: String? = nil, phased: Bool? = nil, submit: Bool = true,
             cancelOpenSubmission: Bool = false, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600
         ) {
@@ -153,20 +153,20 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
 
     // MARK: Reads
 
-    func versions(appID: String, platform: String) async throws -> [Version] {
+    func versions(appID: String, platform: ApplePlatform) async throws -> [Version] {
         try await client.resources(
             AppStoreVersionAttributes.self,
             AppStoreConnectClient.path(
-                "/v1/apps/\(appID)/appStoreVersions", [("filter[platform]", platform), ("limit", "200")]))
+                "/v1/apps/\(appID)/appStoreVersions", [("filter[platform]", platform.appStoreConnect), ("limit", "200")]))
     }
 
-    func submissions(appID: String, platform: String) async throws -> [Submission] {
+    func submissions(appID: String, platform: ApplePlatform) async throws -> [Submission] {
         try await client.resources(
             ReviewSubmissionAttributes.self,
             AppStoreConnectClient.path(
                 "/v1/reviewSubmissions",
                 [
-                    ("filter[app]", appID), ("filter[platform]", platform), ("filter[state]", Self.openSubmissionStates.joined(separator: ",")),
+                    ("filter[app]", appID), ("filter[platform]", platform.appStoreConnect), ("filter[state]", Self.openSubmissionStates.joined(separator: ",")),
                     ("limit", "200"),
                 ]))
     }
@@ -208,7 +208,7 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
                 AppStoreConnectClient.path(
                     "/v1/preReleaseVersions",
                     [
-                        ("filter[app]", appID), ("filter[builds.version]", request.build), ("filter[platform]", request.platform), ("limit", "200"),
+                        ("filter[app]", appID), ("filter[builds.version]", request.build), ("filter[platform]", request.platform.appStoreConnect), ("limit", "200"),
                     ])
             ).compactMap { $0.attributes?.version }.filter { $0 != request.version }
             if !trains.isEmpty { throw AppStoreConnectError.buildOfOtherVersion(build: request.build, version: request.version, actual: trains.sorted()) }
@@ -251,7 +251,7 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
                 result.changed.append("App Store version \(draft.attributes?.versionString ?? "?") renamed to \(request.version)")
                 return renamed
             }
-            let platform = try AppStoreConnectClient.contract(request.platform, as: Components.Schemas.Platform.self, what: "an App Store version's platform")
+            let platform = request.platform.contractPlatform
             let created = try await client.write(
                 "POST", "/v1/appStoreVersions",
                 Components.Schemas.AppStoreVersionCreateRequest(
@@ -342,7 +342,7 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
             result.unchanged.append("review submission \(reuse.id) (READY_FOR_REVIEW, reused)")
         } else {
             do {
-                let platform = try AppStoreConnectClient.contract(request.platform, as: Components.Schemas.Platform.self, what: "a review submission's platform")
+                let platform = request.platform.contractPlatform
                 submission = try await client.write(
                     "POST", "/v1/reviewSubmissions",
                     Components.Schemas.ReviewSubmissionCreateRequest(

@@ -1,11 +1,12 @@
 import Foundation
 import ReleaseArtifacts
+import ReleaseSupport
 
 /// What one `signing.sync` asks for: the profile type and platform, the bundle ids, and how long a profile must
 /// still be valid.
 package struct SigningSpecification: Sendable {
     package var type: ProvisioningProfile.ProfileType
-    package var platform: SigningPlatform
+    package var platform: ApplePlatform
     package var bundleIDs: [String]
     /// A profile (or certificate) expiring within this many days is renewed.
     package var minDaysLeft: Int
@@ -17,7 +18,7 @@ package struct SigningSpecification: Sendable {
     package var profileName: String?
 
     package init(
-        type: ProvisioningProfile.ProfileType, platform: SigningPlatform, bundleIDs: [String], minDaysLeft: Int, now: Date, profileName: String? = nil
+        type: ProvisioningProfile.ProfileType, platform: ApplePlatform, bundleIDs: [String], minDaysLeft: Int, now: Date, profileName: String? = nil
     ) {
         self.type = type
         self.platform = platform

@@ -231,8 +231,7 @@ package struct SigningSynchronizer: Sendable {
         var profiles: [(bundleID: String, profile: SigningAssessment.FoundProfile)] = []
         for var bundle in assessment.bundles {
             if bundle.resourceID == nil {
-                let platform = try AppStoreConnectClient.contract(
-                    specification.platform.bundleIDPlatform, as: Components.Schemas.BundleIdPlatform.self, what: "a bundle id's platform")
+                let platform = specification.platform.contractBundleIDPlatform
                 let created = try await client.write(
                     "POST", "/v1/bundleIds",
                     Components.Schemas.BundleIdCreateRequest(

@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSupport
 
 /// Gets an uploaded build to testers: waits for processing, sets the what-to-test text per locale, answers the
 /// export-compliance question, adds the build to beta groups by name, and optionally submits it for beta review.
@@ -11,7 +12,7 @@ package struct TestFlightDistributor: AppStoreConnectWorker {
         package var bundleID: String
         package var version: String
         package var build: String
-        package var platform: String
+        package var platform: ApplePlatform
         /// Locale → what-to-test text.
         package var whatToTest: [String: String]
         package var groups: [String]
@@ -23,7 +24,7 @@ package struct TestFlightDistributor: AppStoreConnectWorker {
         package var waitBudget: Double? = nil
 
         package init(
-            buildID: String? = nil, bundleID: String, version: String, build: String, platform: String = "IOS",
+            buildID: String? = nil, bundleID: String, version: String, build: String, platform: ApplePlatform = .iOS,
             whatToTest: [String: String] = [:], groups: [String] = [], submitForReview: Bool = false,
             usesNonExemptEncryption: Bool? = nil, pollInterval: Duration = .seconds(15), waitTimeout: Double = 3600
         ) {

@@ -1,3 +1,5 @@
+import ReleaseSupport
+
 /// The `xcodebuild` command lines the Apple steps run, built from typed values (see `man xcodebuild`).
 package enum XcodebuildCommand {
     /// What `xcodebuild archive` is asked to build.
@@ -23,7 +25,7 @@ package enum XcodebuildCommand {
         package var authentication: [String]
 
         package init(
-            container: Container, scheme: String, configuration: String, destination: String = "generic/platform=iOS",
+            container: Container, scheme: String, configuration: String, destination: String = ApplePlatform.iOS.destination,
             archivePath: String, derivedDataPath: String? = nil, resultBundlePath: String? = nil, xcconfig: String? = nil,
             allowProvisioningUpdates: Bool = false, buildSettings: [String: String] = [:], authentication: [String] = []
         ) {

@@ -63,14 +63,9 @@ package struct IPAContents: Sendable {
         strings[key]
     }
 
-    /// App Store Connect's `Platform` for the app (`IOS`, `TV_OS`, `VISION_OS`, `MAC_OS`) from
-    /// `CFBundleSupportedPlatforms`; `IOS` when the key is absent, as for most iOS builds' first entry.
-    package var appStorePlatform: String {
-        switch supportedPlatforms.first {
-        case "AppleTVOS": return "TV_OS"
-        case "XROS": return "VISION_OS"
-        case "MacOSX": return "MAC_OS"
-        default: return "IOS"
-        }
+    /// The app's platform, from the first entry of `CFBundleSupportedPlatforms`; iOS when the key is absent or
+    /// names none (a simulator's), as for most iOS builds.
+    package var platform: ApplePlatform {
+        supportedPlatforms.first.flatMap(ApplePlatform.init(bundleSupportedPlatform:)) ?? .iOS
     }
 }

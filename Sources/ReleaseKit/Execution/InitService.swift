@@ -101,7 +101,7 @@ package struct InitService: Sendable {
         if interactive, inspection.apps.count > 1, target == nil {
             console.write("apps in \(inspection.project ?? "the project"):\n")
             for (index, app) in inspection.apps.enumerated() {
-                console.write("  \(index + 1). \(app.target) (\(app.platform.rawValue)\(app.bundleIdentifier.map { ", \($0)" } ?? ""))\n")
+                console.write("  \(index + 1). \(app.target) (\(app.platform.name)\(app.bundleIdentifier.map { ", \($0)" } ?? ""))\n")
             }
             let answer = ask("App to release (number or name)", inspection.appTarget ?? "")
             let chosen = Int(answer).flatMap { $0 >= 1 && $0 <= inspection.apps.count ? inspection.apps[$0 - 1].target : nil } ?? answer
@@ -270,7 +270,7 @@ package struct InitService: Sendable {
         console.write(
             """
             project:    \(inspection.project ?? "(none found)")\(inspection.workspace.map { " (workspace \($0))" } ?? "")
-            app:        \(app?.target ?? "(unknown)") (\(app?.platform.rawValue ?? "iOS")\(inspection.bundleIdentifier.map { ", \($0)" } ?? ""))\(inspection.team.map { ", team \($0)" } ?? "")
+            app:        \(app?.target ?? "(unknown)") (\(app?.platform.name ?? "iOS")\(inspection.bundleIdentifier.map { ", \($0)" } ?? ""))\(inspection.team.map { ", team \($0)" } ?? "")
             version:    \(inspection.version ?? "-") (\(inspection.build ?? "-"))\(app?.versionDefinedAt.map { ", defined at \($0)" } ?? "")
             scheme:     \(inspection.scheme ?? "-") (archives in \(inspection.configuration))\(inspection.schemes.isEmpty ? "" : "; shared: \(inspection.schemeNames.count)")
             generation: \(generation.isEmpty ? "none" : generation.joined(separator: ", "))

@@ -12,7 +12,8 @@ package struct SigningStatus: PipelineStatus {
     package struct Entry: Sendable {
         package var stepID: String
         package var type: String
-        package var platform: String
+        /// The platform signed for; nil when the step's options could not be read.
+        package var platform: ApplePlatform?
         /// Whether the step would fail in preflight rather than make the changes (readonly, or create false).
         package var wouldRefuse: Bool
         /// Why the step runs not in this plan (a false `when`), if it does not.
@@ -28,12 +29,12 @@ package struct SigningStatus: PipelineStatus {
     package static func assess(_ plan: Plan) async -> SigningStatus {
         var entries: [Entry] = []
         for planned in plan.steps where planned.kind.kind == SigningSyncStep.kind {
-            var entry = Entry(stepID: planned.id, type: "", platform: "", wouldRefuse: false)
+            var entry = Entry(stepID: planned.id, type: "", platform: nil, wouldRefuse: false)
             if case .skip(let reason) = planned.decision { entry.skipped = reason }
             do {
                 let (step, context) = try plan.readOnlyStep(planned, as: SigningSyncStep.self)
                 entry.type = step.options.type.rawValue
-                entry.platform = step.options.platform.rawValue
+                entry.platform = step.options.platform.platform
                 let assessment = try await step.assess(in: context)
                 entry.assessment = assessment
                 entry.wouldRefuse = step.refusal(assessment, context) != nil
@@ -54,7 +55,7 @@ package struct SigningStatus: PipelineStatus {
         var lines: [String] = []
         for entry in entries {
             lines.append(
-                "signing.sync '\(entry.stepID)'" + (entry.type.isEmpty ? "" : " (\(entry.type), \(entry.platform))")
+                "signing.sync '\(entry.stepID)'" + (entry.type.isEmpty ? "" : " (\(entry.type), \(entry.platform?.signing ?? ""))")
                     + (entry.skipped.map { " — not run in this plan: \($0)" } ?? ""))
             if let error = entry.error {
                 lines.append("  error: " + error.replacingOccurrences(of: "\n", with: "\n  "))
@@ -77,7 +78,7 @@ package struct SigningStatus: PipelineStatus {
     package var json: [String: Any] {
         [
             "steps": entries.map { entry -> [String: Any] in
-                var object: [String: Any] = ["id": entry.stepID, "type": entry.type, "platform": entry.platform]
+                var object: [String: Any] = ["id": entry.stepID, "type": entry.type, "platform": entry.platform?.signing ?? ""]
                 if let skipped = entry.skipped { object["skipped"] = skipped }
                 if let error = entry.error { object["error"] = error }
                 guard let assessment = entry.assessment else { return object }

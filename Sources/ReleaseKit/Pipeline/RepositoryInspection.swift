@@ -13,7 +13,7 @@ package struct RepositoryInspection: Sendable, Equatable {
     package struct App: Sendable, Equatable {
         /// The target's name (`BlueprintName` in schemes).
         package var target: String
-        package var platform: AppPlatform
+        package var platform: ApplePlatform
         package var bundleIdentifier: String?
         package var team: String?
         /// The marketing version and build in the archive configuration.
@@ -219,7 +219,7 @@ package struct RepositoryInspection: Sendable, Equatable {
             let rows = versions.tracked.filter { $0.entry.target == target }
             guard let first = rows.first else { return nil }
             let row = rows.first { $0.entry.configuration == configuration } ?? rows.first { $0.entry.configuration == report.primaryConfiguration } ?? first
-            let platform = row.sdk.flatMap(AppPlatform.init(sdk:)) ?? (row.entry.productType?.contains("watchapp") == true ? .watchOS : .iOS)
+            let platform = row.sdk.flatMap(ApplePlatform.init(sdk:)) ?? (row.entry.productType?.contains("watchapp") == true ? .watchOS : .iOS)
             return App(
                 target: target, platform: platform, bundleIdentifier: row.entry.bundleIdentifier, team: row.developmentTeam,
                 version: row.entry.version, build: row.entry.build, versionDefinedAt: row.entry.versionDefinedAt?.description)
@@ -246,14 +246,14 @@ package struct RepositoryInspection: Sendable, Equatable {
         // The chosen app: --target, else --platform's first, else the first (iOS first).
         var candidates = result.apps
         if let platformName = answers.platform {
-            guard let platform = AppPlatform(name: platformName) else {
-                throw Problem(description: "--platform '\(Echo.text(platformName))' is not one of \(AppPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let platform = ApplePlatform(name: platformName) else {
+                throw Problem(description: "--platform '\(Echo.text(platformName))' is not one of \(ApplePlatform.allCases.map(\.name).joined(separator: ", "))")
             }
             candidates = candidates.filter { $0.platform == platform }
             guard !candidates.isEmpty else {
                 throw Problem(
                     description:
-                        "no \(platform.rawValue) app in \(result.project ?? ""): its apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))"
+                        "no \(platform.name) app in \(result.project ?? ""): its apps are \(result.apps.map { "\($0.target) (\($0.platform.name))" }.joined(separator: ", "))"
                 )
             }
         }
@@ -261,7 +261,7 @@ package struct RepositoryInspection: Sendable, Equatable {
             guard let chosen = candidates.first(where: { $0.target == target }) else {
                 throw Problem(
                     description:
-                        "--target '\(Echo.text(target))' is not an app target here; the apps are \(result.apps.map { "\($0.target) (\($0.platform.rawValue))" }.joined(separator: ", "))"
+                        "--target '\(Echo.text(target))' is not an app target here; the apps are \(result.apps.map { "\($0.target) (\($0.platform.name))" }.joined(separator: ", "))"
                 )
             }
             candidates = [chosen]
@@ -269,7 +269,7 @@ package struct RepositoryInspection: Sendable, Equatable {
         var chosen = candidates[0]
         if answers.target == nil, result.apps.count > 1 {
             result.reasons.append(
-                "app \(chosen.target) (\(chosen.platform.rawValue)) of \(result.apps.count) apps (\(result.apps.map(\.target).joined(separator: ", "))): \(answers.platform == nil ? "iOS first, then the project's main app" : "the first \(chosen.platform.rawValue) app"); --target picks another"
+                "app \(chosen.target) (\(chosen.platform.name)) of \(result.apps.count) apps (\(result.apps.map(\.target).joined(separator: ", "))): \(answers.platform == nil ? "iOS first, then the project's main app" : "the first \(chosen.platform.name) app"); --target picks another"
             )
         }
 

@@ -77,7 +77,7 @@ package struct StarterPipeline: Sendable, Equatable {
     package var configuration: String
     /// The app target: file names (`build/NAME.xcarchive`).
     package var appName: String
-    package var platform: AppPlatform
+    package var platform: ApplePlatform
     package var bundleIdentifier: String?
     /// The Apple team ID; a placeholder the pipeline names when unknown.
     package var team: String?
@@ -99,7 +99,7 @@ package struct StarterPipeline: Sendable, Equatable {
 
     package init(
         project: String, workspace: String? = nil, scheme: String, configuration: String = "Release", appName: String,
-        platform: AppPlatform = .iOS, bundleIdentifier: String? = nil, team: String? = nil, generation: [Generation] = [],
+        platform: ApplePlatform = .iOS, bundleIdentifier: String? = nil, team: String? = nil, generation: [Generation] = [],
         signing: Signing = .apiKey, testflightGroup: String = StarterPipeline.defaultTestFlightGroup,
         githubRepository: String? = nil, xcodeVersion: String? = nil, runner: String = "macos-15",
         schemaPath: String = "../release.schema.json"
@@ -342,7 +342,7 @@ package struct StarterPipeline: Sendable, Equatable {
                 step(
                     "signing", "signing.sync", [onMac, mac],
                     [
-                        ("type", .s("${channel}")), ("platform", .s(platform.signingPlatform)), ("project", .s(project)),
+                        ("type", .s("${channel}")), ("platform", .s(platform.signing)), ("project", .s(project)),
                     ] + (bundleIdentifier != nil ? [("bundle_id", .s("${bundle_id}"))] : []) + [
                         ("profile_name", .s(Self.syncProfileName)), ("certificate_key", .s("${secrets.CERTIFICATE_KEY}")), ("create", .b(true)),
                     ] + key))
@@ -433,7 +433,7 @@ package struct StarterPipeline: Sendable, Equatable {
         steps.append(step("cleanup", "shell", [("always", .b(true))], [("run", .a(["rm", "-rf", "${build_dir}/DerivedData"].map(J.s)))]))
 
         let about =
-            "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.rawValue)"
+            "Written by 'release init' for \(appName)" + (bundleIdentifier.map { " (\($0))" } ?? "") + " on \(platform.name)"
             + ", signed with \(signing.summary)" + (xcodeVersion.map { "; built with Xcode \($0) (\(xcodeVersionSource)), on \(runner)" } ?? "")
             + ". On release/** branches (cut with 'release bump'): each commit an App Store build with the next build number uploaded to App Store Connect for TestFlight group '\(testflightGroup)', tagged v<version>-<build>"
             + (githubRepository != nil ? " and published as a GitHub Release" : "")

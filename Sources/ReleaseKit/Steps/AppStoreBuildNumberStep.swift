@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseAppStoreConnect
+import ReleaseSupport
 
 /// `appstore.build-number`: the latest build number App Store Connect has for a version (and across versions), and
 /// the next free one, so a pipeline can stamp the build before archiving. Read-only: it also runs in dry runs.
@@ -11,20 +12,12 @@ package struct AppStoreBuildNumberStep: Step {
             must: .notBeEmpty("must not be empty; leave it out for every version"),
             help: "the marketing version whose builds to read (CFBundleShortVersionString); absent: every version")
         package var version: String?
-        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        package var platform: AppStorePlatform = .ios
+        @StepOption(help: "App Store Connect's platform: \(ApplePlatform.AppStoreConnectSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.AppStoreConnectSpelling> = .init(.iOS)
         @StepOptionGroup
         package var appStoreConnect: AppStoreConnectOptions
 
         package init() {}
-    }
-
-    /// App Store Connect's `Platform`.
-    package enum AppStorePlatform: String, OptionChoice, Sendable {
-        case ios = "IOS"
-        case macOS = "MAC_OS"
-        case tvOS = "TV_OS"
-        case visionOS = "VISION_OS"
     }
 
     package static let kind = "appstore.build-number"
@@ -65,7 +58,7 @@ package struct AppStoreBuildNumberStep: Step {
     package func run(in context: StepContext) async throws -> StepOutputs {
         let client = try access.client(in: context)
         do {
-            let numbers = try await AppStoreConnectCatalog(client: client).buildNumbers(bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue)
+            let numbers = try await AppStoreConnectCatalog(client: client).buildNumbers(bundleID: options.bundleID, version: options.version, platform: options.platform.platform)
             let latest = numbers.version?.latest ?? numbers.all.latest
             context.log(
                 "\(options.bundleID)" + (options.version.map { " \($0)" } ?? "") + ": latest build "

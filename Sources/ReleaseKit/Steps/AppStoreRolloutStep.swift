@@ -20,8 +20,8 @@ package struct AppStoreRolloutStep: Step {
                 "release (a version waiting for the developer), pause, resume or complete (its phased release), status, or guard (watch the phased release's health and pause, resume or complete it)"
         )
         package var action: Action
-        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @StepOption(help: "App Store Connect's platform: \(ApplePlatform.AppStoreConnectSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.AppStoreConnectSpelling> = .init(.iOS)
         @StepOption(
             help:
                 "release: how long to wait while App Review still has the version: approved (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
@@ -211,7 +211,7 @@ package struct AppStoreRolloutStep: Step {
                 interval: options.waiting.polling.interval, timeout: options.waiting.polling.timeout,
                 budget: options.wait.seconds(in: context.environment))
             let result = try await rollout.perform(
-                action, bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue, reviewWait: wait)
+                action, bundleID: options.bundleID, version: options.version, platform: options.platform.platform, reviewWait: wait)
             return StepOutputs([
                 "version_id": .string(result.versionID), "state": .string(result.state), "phased_state": .string(result.phasedState),
                 "day": .number(Double(result.day)), "changed": .bool(result.changed),

@@ -16,8 +16,8 @@ package struct AppStoreSubmitStep: Step {
         package var version: String
         @StepOption(must: .notBeEmpty(trimmed: true), help: "the build number to ship, e.g. ${steps.upload.outputs.build}")
         package var build: String
-        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @StepOption(help: "App Store Connect's platform: \(ApplePlatform.AppStoreConnectSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.AppStoreConnectSpelling> = .init(.iOS)
         @StepOption(help: "What's New: text for en-US, or {locale: text}; at most 4,000 characters each; overrides fastlane's release_notes.txt per locale")
         package var whatsNew: TestFlightDistributeStep.WhatToTest?
         @StepOption(help: "fastlane's metadata folder, whose <locale>/release_notes.txt give What's New (default: fastlane/metadata when it exists)")
@@ -199,7 +199,7 @@ package struct AppStoreSubmitStep: Step {
         let client = try access.client(in: context)
         let submitter = AppStoreSubmitter(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
         var request = AppStoreSubmitter.Request(
-            bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.rawValue,
+            bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.platform,
             whatsNew: texts, releaseType: options.releaseType?.apiValue, earliestReleaseDate: options.earliestReleaseDate,
             phased: options.phased, submit: options.submit, cancelOpenSubmission: options.cancelOpenSubmission,
             pollInterval: options.waiting.polling.interval, waitTimeout: options.waiting.polling.timeout)

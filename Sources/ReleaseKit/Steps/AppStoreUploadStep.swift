@@ -82,7 +82,7 @@ package struct AppStoreUploadStep: Step {
         var bundleID: String
         var version: String
         var build: String
-        var platform: String
+        var platform: ApplePlatform
     }
 
     /// Reads the identity from the .ipa's Info.plist.
@@ -101,7 +101,7 @@ package struct AppStoreUploadStep: Step {
         }
         let identity = Identity(
             bundleID: value("CFBundleIdentifier"), version: value("CFBundleShortVersionString"),
-            build: value("CFBundleVersion"), platform: contents.appStorePlatform)
+            build: value("CFBundleVersion"), platform: contents.platform)
         guard contents.infoPlist != nil else { throw StepError.failed("'\(path)' has no Payload/*.app/Info.plist") }
         guard missing.isEmpty else {
             throw StepError.failed("'\(path)': the app's Info.plist has no \(missing.map { "'\($0)'" }.joined(separator: ", "))")
@@ -144,7 +144,7 @@ package struct AppStoreUploadStep: Step {
             let path = context.resolvePath(options.ipa)
             let identity = try await identity(ofIPA: path)
             let size = context.files.size(path).map { " (\(ByteFormat.size($0)))" } ?? ""
-            what = "\(identity.bundleID) \(identity.version) (\(identity.build)) for \(identity.platform)\(size)"
+            what = "\(identity.bundleID) \(identity.version) (\(identity.build)) for \(identity.platform.appStoreConnect)\(size)"
             outputs["bundle_id"] = .string(identity.bundleID)
             outputs["version"] = .string(identity.version)
             outputs["build"] = .string(identity.build)

@@ -26,7 +26,9 @@ package struct AppStoreValidateStep: Step {
         package var username: String?
         @StepOption(help: "an app-specific password for 'username', e.g. ${secrets.APP_SPECIFIC_PASSWORD}")
         package var password: String?
-        @StepOption(must: .notBeEmpty, help: "altool's -t: ios, appletvos, visionos or macos")
+        // Passed to altool as written: any word has always been taken here and judged by altool, so the option stays
+        // a string (an ApplePlatformChoice<ApplePlatform.AltoolSpelling> would refuse other words and change the schema).
+        @StepOption(must: .notBeEmpty, help: "altool's -t: \(ApplePlatform.AltoolSpelling.wordList)")
         package var platform: String = "ios"
 
         package init() {}

@@ -42,7 +42,7 @@ package struct DsymUploadStep: Step {
         package var wait: Bool = false
         @StepOption(.path, help: "provider 'crashlytics': the app's GoogleService-Info.plist (-gsp)")
         package var googleServicePlist: String?
-        @StepOption(help: "provider 'crashlytics': the platform (-p): ios, mac or tvos")
+        @StepOption(help: "provider 'crashlytics': the platform (-p): \(ApplePlatform.CrashlyticsSpelling.wordList)")
         package var platform: String = "ios"
 
         package init() {}
@@ -83,8 +83,11 @@ package struct DsymUploadStep: Step {
             if let (name, _) = sentryOnly.first(where: { $0.1 }) {
                 throw StepError.invalidOption(name, "only for provider 'sentry'")
             }
-            guard ["ios", "mac", "tvos"].contains(options.platform) else {
-                throw StepError.invalidOption("platform", "'\(options.platform)' is not one of ios, mac, tvos")
+            // Only crashlytics reads `platform`, so the option stays a string (any word passes with sentry) and is
+            // checked here against Crashlytics' words.
+            guard ApplePlatform(crashlytics: options.platform) != nil else {
+                let words = ApplePlatform.CrashlyticsSpelling.words.joined(separator: ", ")
+                throw StepError.invalidOption("platform", "'\(options.platform)' is not one of \(words)")
             }
         }
         self.options = options

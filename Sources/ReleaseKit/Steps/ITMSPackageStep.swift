@@ -17,23 +17,11 @@ package struct ITMSPackageStep: Step {
         @StepOption(.output, help: "the package folder, ending in .itmsp (default: the ipa's path with .itmsp instead of .ipa)")
         package var output: String?
         @StepOption(help: "app_platform in metadata.xml")
-        package var platform: Platform = .ios
+        package var platform: ApplePlatformChoice<ApplePlatform.TransporterSpelling> = .init(.iOS)
         @StepOption(help: "the package format version")
         package var packageVersion: String = "software5.4"
 
         package init() {}
-    }
-
-    /// `app_platform` values App Store Connect knows.
-    package enum Platform: String, OptionChoice, Equatable {
-        /// iOS and iPadOS.
-        case ios
-        /// macOS.
-        case osx
-        /// tvOS.
-        case appletvos
-        /// visionOS.
-        case xros
     }
 
     /// The stable kind pipelines use in `uses`.
@@ -105,11 +93,11 @@ package struct ITMSPackageStep: Step {
     }
 
     /// The `metadata.xml` text for an ipa.
-    package static func metadata(appleID: String, platform: String, packageVersion: String, fileName: String, size: Int64, md5: String) -> String {
+    package static func metadata(appleID: String, platform: ApplePlatform, packageVersion: String, fileName: String, size: Int64, md5: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <package version="\(escape(packageVersion))" xmlns="http://apple.com/itunes/importer">
-            <software_assets apple_id="\(escape(appleID))" app_platform="\(escape(platform))">
+            <software_assets apple_id="\(escape(appleID))" app_platform="\(escape(platform.transporter))">
                 <asset type="bundle">
                     <data_file>
                         <size>\(size)</size>
@@ -168,7 +156,7 @@ package struct ITMSPackageStep: Step {
         do {
             let (md5, size) = try await BlockingWork.run { flag in try Self.copy(ipa, to: temporary + "/" + name, flag: flag) }
             let xml = Self.metadata(
-                appleID: options.appleID, platform: options.platform.rawValue,
+                appleID: options.appleID, platform: options.platform.platform,
                 packageVersion: options.packageVersion, fileName: name, size: size, md5: md5)
             try AtomicFile.write(xml, to: temporary + "/metadata.xml")
             // rename(2) cannot replace a folder that has files: move the old package aside first, and back on failure.

@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseAppStoreConnect
+import ReleaseSupport
 import ReleaseVersioning
 
 /// The builds a release already has outside the project files: the build numbers App Store Connect has seen for the
@@ -88,7 +89,7 @@ struct ReleaseHistory: Sendable, Equatable {
 
     /// What App Store Connect has for the app with `bundleID`: every build number, and those of `version`.
     static func appStore(
-        access: AppStoreConnectAccess, bundleID: String, version: String?, platform: String, context: StepContext
+        access: AppStoreConnectAccess, bundleID: String, version: String?, platform: ApplePlatform, context: StepContext
     ) async throws -> (all: [String], version: [String]) {
         let catalog = AppStoreConnectCatalog(client: try access.client(in: context))
         do {
@@ -104,7 +105,7 @@ struct ReleaseHistory: Sendable, Equatable {
 
     /// The build `build` of `version` as App Store Connect has it (its id and upload date), for the log line.
     static func shipped(
-        access: AppStoreConnectAccess, bundleID: String, version: String, build: String, platform: String, context: StepContext
+        access: AppStoreConnectAccess, bundleID: String, version: String, build: String, platform: ApplePlatform, context: StepContext
     ) async throws -> Shipped {
         let catalog = AppStoreConnectCatalog(client: try access.client(in: context))
         let app = try await catalog.app(bundleID: bundleID)

@@ -31,7 +31,7 @@ package struct RolloutGuard: Sendable {
         let rollout = AppStoreRollout(client: client, log: { context.log($0) })
         let status: AppStoreRollout.Result
         do {
-            status = try await rollout.perform(.status, bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue)
+            status = try await rollout.perform(.status, bundleID: options.bundleID, version: options.version, platform: options.platform.platform)
         } catch AppStoreConnectError.noVersion {
             // A scheduled guard between releases: the project's next version is not in App Store Connect yet.
             let reason = "version \(options.version) is not in App Store Connect: nothing to watch"
@@ -86,7 +86,7 @@ package struct RolloutGuard: Sendable {
         var changed = false
         var after = status
         if act, let action = Self.action(decision.kind) {
-            after = try await rollout.perform(action, bundleID: options.bundleID, version: options.version, platform: options.platform.rawValue)
+            after = try await rollout.perform(action, bundleID: options.bundleID, version: options.version, platform: options.platform.platform)
             changed = after.changed
         }
         let verb = act ? "decision" : "decision (dry run: nothing changed)"

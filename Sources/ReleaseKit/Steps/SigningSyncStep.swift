@@ -25,8 +25,8 @@ package struct SigningSyncStep: Step {
     package struct Options: StepOptions {
         @StepOption(help: "the profile type: app-store, ad-hoc, development or enterprise")
         package var type: SigningProfileStep.ProfileTypeChoice
-        @StepOption(help: "the platform: ios, tvos or macos")
-        package var platform: PlatformChoice = .ios
+        @StepOption(help: "the platform: \(ApplePlatform.SigningSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.SigningSpelling> = .init(.iOS)
         @StepOption(
             name: "bundle_ids", must: .notBeEmpty("must list at least one bundle id, or be left out for the project's"), .haveNoEmptyItem(trimmed: true),
             help: "the bundle ids to sign (default: the project's app and its extensions)")
@@ -70,13 +70,6 @@ package struct SigningSyncStep: Step {
         ]
     }
 
-    /// The platform as an option.
-    package enum PlatformChoice: String, OptionChoice, Sendable {
-        case ios
-        case tvos
-        case macos
-    }
-
     /// The stable kind pipelines use in `uses`.
     package static let kind = "signing.sync"
     package static let exportTraits = ExportTraits(runner: .macOS("signs into the Mac's keychain"))
@@ -110,9 +103,8 @@ package struct SigningSyncStep: Step {
     ///   of, or bad API options.
     package init(options: Options) throws {
         try options.validate()
-        let platform = SigningPlatform(rawValue: options.platform.rawValue) ?? .ios
         let type = ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore
-        if platform.profileType(type) == nil {
+        if options.platform.platform.profileType(type) == nil {
             throw StepError.invalidOption("type", "\(options.platform.rawValue) has no \(options.type.rawValue) profiles")
         }
         access = AppStoreConnectAccess(options.appStoreConnect)
@@ -195,7 +187,7 @@ package struct SigningSyncStep: Step {
         }
         let specification = SigningSpecification(
             type: ProvisioningProfile.ProfileType(rawValue: options.type.rawValue) ?? .appStore,
-            platform: SigningPlatform(rawValue: options.platform.rawValue) ?? .ios,
+            platform: options.platform.platform,
             bundleIDs: bundleIDs, minDaysLeft: options.minDaysLeft, now: context.now, profileName: options.profileName)
         return SigningSynchronizer(client: try access.client(in: context), key: key, specification: specification)
     }

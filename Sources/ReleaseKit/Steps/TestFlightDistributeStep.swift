@@ -1,5 +1,6 @@
 import Foundation
 import ReleaseAppStoreConnect
+import ReleaseSupport
 
 /// `testflight.distribute`: gets an uploaded build to testers. Waits for processing, sets the what-to-test text per
 /// locale, optionally answers export compliance, adds the build to beta groups by name, and optionally submits it for
@@ -23,8 +24,8 @@ package struct TestFlightDistributeStep: Step {
         package var submitForReview: Bool = false
         @StepOption(help: "answer export compliance: does the app use non-exempt encryption")
         package var usesNonExemptEncryption: Bool?
-        @StepOption(help: "App Store Connect's platform: IOS, MAC_OS, TV_OS or VISION_OS")
-        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @StepOption(help: "App Store Connect's platform: \(ApplePlatform.AppStoreConnectSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.AppStoreConnectSpelling> = .init(.iOS)
         @StepOption(
             help:
                 "how long to wait for the build's processing: processed (the default budget: 5m in CI, until done elsewhere), a duration (30s, 5m, 2h, 1d) or until-done. A budget that runs out ends the step waiting, not failed: the run exits 0 and running it again continues"
@@ -131,7 +132,7 @@ package struct TestFlightDistributeStep: Step {
         let distributor = TestFlightDistributor(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
         var request = TestFlightDistributor.Request(
             buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
-            build: options.build, platform: options.platform.rawValue, whatToTest: options.whatToTest?.byLocale ?? [:],
+            build: options.build, platform: options.platform.platform, whatToTest: options.whatToTest?.byLocale ?? [:],
             groups: options.groups, submitForReview: options.submitForReview, usesNonExemptEncryption: options.usesNonExemptEncryption,
             pollInterval: options.waiting.polling.interval, waitTimeout: options.waiting.polling.timeout)
         request.waitBudget = options.wait.seconds(in: context.environment)

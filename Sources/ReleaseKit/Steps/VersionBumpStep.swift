@@ -46,8 +46,8 @@ package struct VersionBumpStep: Step {
         package var key: String?
         @StepOption(help: "the App Store Connect API base URL (default $APP_STORE_CONNECT_API_URL, else https://api.appstoreconnect.apple.com)")
         package var api: String?
-        @StepOption(help: "App Store Connect's platform of the app: IOS, MAC_OS, TV_OS or VISION_OS")
-        package var platform: AppStoreBuildNumberStep.AppStorePlatform = .ios
+        @StepOption(help: "App Store Connect's platform of the app: \(ApplePlatform.AppStoreConnectSpelling.wordList)")
+        package var platform: ApplePlatformChoice<ApplePlatform.AppStoreConnectSpelling> = .init(.iOS)
 
         package init() {}
 
@@ -210,7 +210,7 @@ package struct VersionBumpStep: Step {
             if kept != nil, let build = versions.current(.build, of: releasedTarget), let access, let bundleID = options.bundleID {
                 if history.appStoreVersionBuilds.contains(build), let version = versions.current(.version, of: releasedTarget) {
                     shipped = try await ReleaseHistory.shipped(
-                        access: access, bundleID: bundleID, version: version, build: build, platform: options.platform.rawValue, context: context)
+                        access: access, bundleID: bundleID, version: version, build: build, platform: options.platform.platform, context: context)
                 } else if history.isTaken(build) {
                     notes.append(
                         "the bump HEAD carries, build \(build), is taken in App Store Connect (its highest is \(history.highest ?? "-")): this commit gets a new build number")
@@ -269,7 +269,7 @@ package struct VersionBumpStep: Step {
         let version = current.flatMap { choice.apply(to: $0) }?.description ?? versions.current(.version, of: releasedTarget)
         do {
             let found = try await ReleaseHistory.appStore(
-                access: access, bundleID: bundleID, version: version, platform: options.platform.rawValue, context: context)
+                access: access, bundleID: bundleID, version: version, platform: options.platform.platform, context: context)
             history.appStoreBuilds = found.all
             history.appStoreVersionBuilds = found.version
             history.askedAppStore = true

@@ -21,7 +21,7 @@ package struct XcodeArchiveStep: Step {
         @StepOption(must: .notBeEmpty, help: "the build configuration")
         package var configuration: String = "Release"
         @StepOption(must: .notBeEmpty, help: "xcodebuild's -destination")
-        package var destination: String = "generic/platform=iOS"
+        package var destination: String = ApplePlatform.iOS.destination
         @StepOption(.output, must: .notBeEmpty, help: "the .xcarchive to write")
         package var archivePath: String
         @StepOption(.path, help: "xcodebuild's -derivedDataPath (default: Xcode's)")

@@ -256,7 +256,7 @@ package enum VersionReader {
                     // be resolved (an absent xcconfig) is left unknown rather than failing the read.
                     row.sdk = (try? settings.value(of: "SDKROOT")).flatMap { $0.isEmpty ? nil : $0 }
                     row.developmentTeam = (try? settings.value(of: "DEVELOPMENT_TEAM")).flatMap { $0.isEmpty ? nil : $0 }
-                    let deviceSDK = row.sdk ?? "iphoneos"
+                    let deviceSDK = row.sdk ?? ApplePlatform.iOS.sdk
                     func signingValue(_ key: String) -> String? { settings.value(of: key, sdk: deviceSDK).flatMap { $0.isEmpty ? nil : $0 } }
                     row.signing = SigningSettings(
                         style: signingValue("CODE_SIGN_STYLE"), identity: signingValue("CODE_SIGN_IDENTITY"),
@@ -392,8 +392,8 @@ package enum VersionReader {
             "PRODUCT_NAME": "$(TARGET_NAME)",
             "PRODUCT_MODULE_NAME": "$(PRODUCT_NAME:c99extidentifier)",
             "CONFIGURATION": configuration,
-            "PLATFORM_NAME": "iphoneos",
-            "EFFECTIVE_PLATFORM_NAME": "-iphoneos",
+            "PLATFORM_NAME": ApplePlatform.iOS.sdk,
+            "EFFECTIVE_PLATFORM_NAME": "-" + ApplePlatform.iOS.sdk,
             "DEVELOPMENT_LANGUAGE": "en",
         ]
     }

@@ -22,7 +22,7 @@ import Testing
     static func request(_ path: String, wait: AppStoreConnectUploader.Wait = .processed, build: String = build) -> AppStoreConnectUploader.Request {
         AppStoreConnectUploader.Request(
             ipa: path, bundleID: AppStoreConnectTestFixture.bundleID, version: version, build: build,
-            platform: "IOS", concurrency: 3, wait: wait, pollInterval: .milliseconds(1), waitTimeout: 60)
+            platform: .iOS, concurrency: 3, wait: wait, pollInterval: .milliseconds(1), waitTimeout: 60)
     }
 
     static func sha256(_ path: String) throws -> String {

@@ -39,7 +39,7 @@ import Testing
     static func request(_ path: String, budget: Double?) -> AppStoreConnectUploader.Request {
         var request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: AppStoreConnectTestFixture.bundleID, version: version, build: build,
-            platform: "IOS", concurrency: 2, wait: .processed, pollInterval: .seconds(60), waitTimeout: 3600)
+            platform: .iOS, concurrency: 2, wait: .processed, pollInterval: .seconds(60), waitTimeout: 3600)
         request.waitBudget = budget
         return request
     }
@@ -120,7 +120,7 @@ import Testing
         _ = try await Self.uploader(fixture, clock).upload(
             AppStoreConnectUploader.Request(
                 ipa: path, bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
-                platform: "IOS", wait: .none, pollInterval: .seconds(60), waitTimeout: 3600))
+                platform: .iOS, wait: .none, pollInterval: .seconds(60), waitTimeout: 3600))
         var request = TestFlightDistributor.Request(
             bundleID: AppStoreConnectTestFixture.bundleID, version: Self.version, build: Self.build,
             whatToTest: ["en-US": "Try the new widget"], groups: ["QA"], pollInterval: .seconds(60), waitTimeout: 86_400)

@@ -7,6 +7,7 @@ import Testing
 @testable import ReleaseArtifacts
 @testable import ReleaseHTTP
 @testable import ReleaseSteps
+@testable import ReleaseSupport
 
 /// `signing.sync`'s work against the local App Store Connect: from an empty account to a certificate, bundle ids and
 /// profiles; converging; renewing only what is stale; a revoked certificate explained. Every exchange is checked
@@ -22,7 +23,7 @@ import Testing
         SigningSynchronizer(
             client: try fixture.client(), key: try SigningKey(pem: Self.pem),
             specification: SigningSpecification(
-                type: type, platform: .ios, bundleIDs: Self.bundleIDs, minDaysLeft: minDaysLeft, now: now, profileName: profileName))
+                type: type, platform: .iOS, bundleIDs: Self.bundleIDs, minDaysLeft: minDaysLeft, now: now, profileName: profileName))
     }
 
     func writes(_ fixture: AppStoreConnectTestFixture) -> [String] {
@@ -276,7 +277,7 @@ import Testing
         #expect(throws: StepError.invalidOption("type", "macos has no ad-hoc profiles")) {
             try SigningSyncStep(
                 options: options {
-                    $0.type = .adHoc; $0.platform = .macos
+                    $0.type = .adHoc; $0.platform = .init(.macOS)
                 })
         }
         #expect(throws: StepError.invalidOption("certificate_key", "the private key is empty; pass ${secrets.CERTIFICATE_KEY}")) {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ReleasePipeline
 @testable import ReleasePlanning
+@testable import ReleaseSupport
 
 /// What `release init` reads from a repository, and the choices it makes.
 @Suite struct RepositoryInspectionTests {
@@ -120,7 +121,7 @@ import Testing
         #expect(inspection.workspace == workspace)
         #expect(inspection.scheme == scheme)
         #expect(inspection.appTarget == target)
-        #expect(inspection.app?.platform == platform.flatMap(AppPlatform.init(name:)) ?? .iOS)
+        #expect(inspection.app?.platform == platform.flatMap(ApplePlatform.init(name:)) ?? .iOS)
         #expect(inspection.team == team)
         #expect((inspection.xcodegenSpec != nil) == generation.contains("xcodegen"))
         #expect((inspection.podfile != nil) == generation.contains("pod"))

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import ReleaseSupport
+import ReleaseVersioning
 
 /// `itmsp.package`: builds the package iTMSTransporter uploads to App Store Connect: a folder `NAME.itmsp/` holding
 /// the `.ipa` and a `metadata.xml` that names the app (its Apple ID) and the ipa's file name, size and MD5.
@@ -111,10 +112,9 @@ package struct ITMSPackageStep: Step {
         """
     }
 
+    /// Text for `metadata.xml`, its attributes included.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&apos;")
+        XMLEntities.escape(text, quotes: true)
     }
 
     /// Copies `source` to `destination` in chunks, returning its MD5 and size.

@@ -1,10 +1,10 @@
 /// XML's character references, for the small XML files the version engine reads and writes (`.xcscheme`, a
-/// workspace's `contents.xcworkspacedata`, XML property lists): one decoder, so every reader agrees on what a value
-/// says.
-enum XMLEntities {
+/// workspace's `contents.xcworkspacedata`, XML property lists) and the `metadata.xml` `itmsp.package` writes: one
+/// decoder, so every reader agrees on what a value says, and one escaper.
+package enum XMLEntities {
     /// Decodes `&quot;`, `&amp;`, `&lt;`, `&gt;`, `&apos;` and numeric references (`&#38;`, `&#x26;`). A reference
     /// that is none of these, or an `&` with no `;` within ten characters, is kept as written.
-    static func decode(_ text: String) -> String {
+    package static func decode(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = Substring(text)
@@ -30,10 +30,13 @@ enum XMLEntities {
         return result + rest
     }
 
-    /// Escapes what text content cannot hold as written: `&`, `<` and `>`.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;")
+    /// Escapes what text content cannot hold as written: `&`, `<` and `>`; with `quotes`, also `"` and `'`, for an
+    /// attribute value (either quote may delimit it).
+    package static func escape(_ text: String, quotes: Bool = false) -> String {
+        let content = text.replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
+        guard quotes else { return content }
+        return content.replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&apos;")
     }
 }

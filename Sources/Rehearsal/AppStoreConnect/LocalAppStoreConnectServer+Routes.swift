@@ -36,6 +36,15 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         func filter(_ name: String) -> [String]? {
             query["filter[\(name)]"].map { $0.split(separator: ",").map(String.init) }
         }
+
+        /// Whether a resource whose fields have these values (by filter name) passes every `filter[name]` of the
+        /// request: an absent filter passes everything, a field without a value nothing.
+        func matches(_ values: KeyValuePairs<String, String?>) -> Bool {
+            values.allSatisfy { name, value in
+                guard let accepted = filter(name) else { return true }
+                return value.map(accepted.contains) ?? false
+            }
+        }
     }
 
     /// The largest JSON body read into memory.

@@ -82,6 +82,14 @@ extension LocalAppStoreConnectServer {
         state.withLock { read($0.snapshot.signing ?? AppStoreConnectSigningState()) }
     }
 
+    /// A page of the signing records at `records` whose fields (by filter name) pass the request's filters, as documents.
+    func listSigning<Record>(
+        _ request: APIRequest, _ records: KeyPath<AppStoreConnectSigningState, [Record]>, as document: (Record) -> [String: Any],
+        fields: (Record) -> KeyValuePairs<String, String?>
+    ) -> Reply {
+        page(readSigning { $0[keyPath: records].filter { request.matches(fields($0)) }.map(document) }, request)
+    }
+
     func authority() throws -> LocalSigningAuthority {
         try signingAuthority.withLock { authority in
             if let authority { return authority }
@@ -163,13 +171,9 @@ extension LocalAppStoreConnectServer {
     // MARK: Certificates
 
     func listCertificates(_ request: APIRequest) -> Reply {
-        let items = readSigning { signing in
-            signing.certificates.filter {
-                Self.matches(request.filter("certificateType"), $0.certificateType) && Self.matches(request.filter("serialNumber"), $0.serialNumber)
-                    && Self.matches(request.filter("displayName"), $0.displayName) && Self.matches(request.filter("id"), $0.id)
-            }.map(certificateJSON)
+        listSigning(request, \.certificates, as: certificateJSON) {
+            ["certificateType": $0.certificateType, "serialNumber": $0.serialNumber, "displayName": $0.displayName, "id": $0.id]
         }
-        return page(items, request)
     }
 
     func createCertificate(_ request: APIRequest) throws -> Reply {
@@ -246,8 +250,7 @@ extension LocalAppStoreConnectServer {
             signing.bundleIDs.filter { bundle in
                 // Apple's identifier filter also matches longer identifiers that start with the value.
                 (request.filter("identifier").map { $0.contains { bundle.identifier.hasPrefix($0) } } ?? true)
-                    && Self.matches(request.filter("platform"), bundle.platform) && Self.matches(request.filter("name"), bundle.name)
-                    && Self.matches(request.filter("seedId"), bundle.seedID) && Self.matches(request.filter("id"), bundle.id)
+                    && request.matches(["platform": bundle.platform, "name": bundle.name, "seedId": bundle.seedID, "id": bundle.id])
             }.map(bundleIDJSON)
         }
         return page(items, request)
@@ -294,26 +297,13 @@ extension LocalAppStoreConnectServer {
     }
 
     func listDevices(_ request: APIRequest) -> Reply {
-        let items = readSigning { signing in
-            signing.devices.filter {
-                Self.matches(request.filter("platform"), $0.platform) && Self.matches(request.filter("udid"), $0.udid)
-                    && Self.matches(request.filter("status"), $0.status) && Self.matches(request.filter("name"), $0.name)
-                    && Self.matches(request.filter("id"), $0.id)
-            }.map(deviceJSON)
-        }
-        return page(items, request)
+        listSigning(request, \.devices, as: deviceJSON) { ["platform": $0.platform, "udid": $0.udid, "status": $0.status, "name": $0.name, "id": $0.id] }
     }
 
     // MARK: Profiles
 
     func listProfiles(_ request: APIRequest) -> Reply {
-        let items = readSigning { signing in
-            signing.profiles.filter {
-                Self.matches(request.filter("name"), $0.name) && Self.matches(request.filter("profileType"), $0.profileType)
-                    && Self.matches(request.filter("profileState"), $0.profileState) && Self.matches(request.filter("id"), $0.id)
-            }.map(profileJSON)
-        }
-        return page(items, request)
+        listSigning(request, \.profiles, as: profileJSON) { ["name": $0.name, "profileType": $0.profileType, "profileState": $0.profileState, "id": $0.id] }
     }
 
     func createProfile(_ request: APIRequest) throws -> Reply {

@@ -213,6 +213,20 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
 
     // MARK: Pagination
 
+    /// A page of the records `records` reads from the snapshot whose fields (by filter name) pass the request's
+    /// filters (``APIRequest/matches(_:)``), as documents.
+    func list<Record>(
+        _ request: APIRequest, _ records: (AppStoreConnectSnapshot) -> [Record], as document: (Record) -> [String: Any],
+        fields: (Record) -> KeyValuePairs<String, String?>
+    ) -> Reply {
+        page(readSnapshot { records($0).filter { request.matches(fields($0)) }.map(document) }, request)
+    }
+
+    /// What `read` finds in the snapshot, under the lock.
+    func readSnapshot<T>(_ read: (AppStoreConnectSnapshot) -> T) -> T {
+        state.withLock { read($0.snapshot) }
+    }
+
     /// A collection document: the page of `items` that `limit` and `cursor` select, `links.self`, `links.next`
     /// while more remain, and `meta.paging`. Cursors are opaque to clients (Apple's are base64 JSON too).
     func page(_ items: [[String: Any]], _ request: APIRequest) -> Reply {

@@ -82,14 +82,6 @@ extension LocalAppStoreConnectServer {
         state.withLock { read($0.snapshot.signing ?? AppStoreConnectSigningState()) }
     }
 
-    /// A page of the signing records at `records` whose fields (by filter name) pass the request's filters, as documents.
-    func listSigning<Record>(
-        _ request: APIRequest, _ records: KeyPath<AppStoreConnectSigningState, [Record]>, as document: (Record) -> [String: Any],
-        fields: (Record) -> KeyValuePairs<String, String?>
-    ) -> Reply {
-        page(readSigning { $0[keyPath: records].filter { request.matches(fields($0)) }.map(document) }, request)
-    }
-
     func authority() throws -> LocalSigningAuthority {
         try signingAuthority.withLock { authority in
             if let authority { return authority }
@@ -171,9 +163,9 @@ extension LocalAppStoreConnectServer {
     // MARK: Certificates
 
     func listCertificates(_ request: APIRequest) -> Reply {
-        listSigning(request, \.certificates, as: certificateJSON) {
-            ["certificateType": $0.certificateType, "serialNumber": $0.serialNumber, "displayName": $0.displayName, "id": $0.id]
-        }
+        list(
+            request, { $0.signing?.certificates ?? [] }, as: certificateJSON,
+            fields: { ["certificateType": $0.certificateType, "serialNumber": $0.serialNumber, "displayName": $0.displayName, "id": $0.id] })
     }
 
     func createCertificate(_ request: APIRequest) throws -> Reply {
@@ -297,13 +289,17 @@ extension LocalAppStoreConnectServer {
     }
 
     func listDevices(_ request: APIRequest) -> Reply {
-        listSigning(request, \.devices, as: deviceJSON) { ["platform": $0.platform, "udid": $0.udid, "status": $0.status, "name": $0.name, "id": $0.id] }
+        list(
+            request, { $0.signing?.devices ?? [] }, as: deviceJSON,
+            fields: { ["platform": $0.platform, "udid": $0.udid, "status": $0.status, "name": $0.name, "id": $0.id] })
     }
 
     // MARK: Profiles
 
     func listProfiles(_ request: APIRequest) -> Reply {
-        listSigning(request, \.profiles, as: profileJSON) { ["name": $0.name, "profileType": $0.profileType, "profileState": $0.profileState, "id": $0.id] }
+        list(
+            request, { $0.signing?.profiles ?? [] }, as: profileJSON,
+            fields: { ["name": $0.name, "profileType": $0.profileType, "profileState": $0.profileState, "id": $0.id] })
     }
 
     func createProfile(_ request: APIRequest) throws -> Reply {

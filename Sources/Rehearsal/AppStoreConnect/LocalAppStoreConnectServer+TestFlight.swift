@@ -245,12 +245,7 @@ extension LocalAppStoreConnectServer {
     // MARK: What to test
 
     func listLocalizations(_ request: APIRequest) -> Reply {
-        let items: [[String: Any]] = state.withLock { state in
-            state.snapshot.localizations.filter {
-                request.matches(["build": $0.buildID, "locale": $0.locale])
-            }.map(localizationJSON)
-        }
-        return page(items, request)
+        list(request, \.localizations, as: localizationJSON) { ["build": $0.buildID, "locale": $0.locale] }
     }
 
     /// TestFlight's limit for "What to Test".
@@ -312,12 +307,7 @@ extension LocalAppStoreConnectServer {
     // MARK: Beta details
 
     func listBetaDetails(_ request: APIRequest) -> Reply {
-        let items: [[String: Any]] = state.withLock { state in
-            state.snapshot.betaDetails.filter {
-                request.matches(["build": $0.buildID, "id": $0.id])
-            }.map(betaDetailJSON)
-        }
-        return page(items, request)
+        list(request, \.betaDetails, as: betaDetailJSON) { ["build": $0.buildID, "id": $0.id] }
     }
 
     func getBetaDetail(_ request: APIRequest) throws -> Reply {

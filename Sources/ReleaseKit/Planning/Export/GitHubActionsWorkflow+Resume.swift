@@ -86,14 +86,10 @@ extension GitHubActionsWorkflow {
     /// `open-releases`, and `find-JOB` and `resume-JOB` for each waiting job.
     func writeResumeJobs(_ waiting: [ExportedJob], sharingScheduleWith other: String?, into out: inout YAMLWriter) {
         let names = waiting.map { "\"\(Self.waitingArtifact(of: $0.id))\", \"\(Self.doneArtifact(of: $0.id))\"" }.joined(separator: ", ")
-        out.line(1, "open-releases:")
-        out.line(2, "name: Resume the releases waiting on Apple")
-        out.line(2, "if: \(Self.scheduleCondition(Self.resumeSchedule, other: other)) || github.event_name == 'repository_dispatch'")
-        out.line(2, "runs-on: ubuntu-latest")
-        out.line(2, "permissions:")
-        out.line(3, "actions: write")
-        out.line(3, "contents: read")
-        out.line(2, "steps:")
+        writeJob(
+            "open-releases", name: "Resume the releases waiting on Apple",
+            if: "\(Self.scheduleCondition(Self.resumeSchedule, other: other)) || github.event_name == 'repository_dispatch'", runsOn: "ubuntu-latest",
+            permissions: [("actions", "write"), ("contents", "read")], into: &out)
         let script =
             [
                 "workflow=\"${RELEASE_WORKFLOW%@*}\"",
@@ -117,16 +113,10 @@ extension GitHubActionsWorkflow {
         for job in waiting {
             let find = "find-\(job.id)"
             let archive = "\"$RUNNER_TEMP/release-waiting/\(job.id).tar.gz\""
-            out.line(1, "\(find):")
-            out.line(2, "name: \(Self.literal("Find what job \(job.id) waited on Apple with"))")
-            out.line(2, "if: github.event_name == 'workflow_dispatch' && inputs.resume")
-            out.line(2, "runs-on: ubuntu-latest")
-            out.line(2, "permissions:")
-            out.line(3, "actions: read")
-            out.line(3, "contents: read")
-            out.line(2, "outputs:")
-            out.line(3, "run: ${{ steps.find.outputs.run }}")
-            out.line(2, "steps:")
+            writeJob(
+                find, name: Self.literal("Find what job \(job.id) waited on Apple with"), if: "github.event_name == 'workflow_dispatch' && inputs.resume",
+                runsOn: "ubuntu-latest", permissions: [("actions", "read"), ("contents", "read")], outputs: [("run", "${{ steps.find.outputs.run }}")],
+                into: &out)
             writeCheckout(into: &out)
             let findScript = [
                 "gh api \"repos/$GITHUB_REPOSITORY/actions/artifacts?per_page=100\" > \"$RUNNER_TEMP/release-artifacts.json\"",
@@ -148,15 +138,10 @@ extension GitHubActionsWorkflow {
                 "Find the newest record of the job on this branch", id: "find", environment: [("GH_TOKEN", "${{ github.token }}")], findScript,
                 into: &out)
 
-            out.line(1, "resume-\(job.id):")
-            out.line(2, "name: \(Self.literal("Resume \(job.runner): \(job.steps.joined(separator: ", "))"))")
-            out.line(2, "needs: [\(find)]")
-            out.line(2, "if: needs.\(find).outputs.run != ''")
-            out.line(2, "runs-on: \(runsOn(job))")
-            out.line(2, "permissions:")
-            out.line(3, "actions: read")
-            out.line(3, "contents: \(job.writesRepository ? "write" : "read")")
-            out.line(2, "steps:")
+            writeJob(
+                "resume-\(job.id)", name: Self.literal("Resume \(job.runner): \(job.steps.joined(separator: ", "))"), needs: find,
+                if: "needs.\(find).outputs.run != ''", runsOn: runsOn(job),
+                permissions: [("actions", "read"), ("contents", job.writesRepository ? "write" : "read")], into: &out)
             writeCheckout(into: &out)
             install(into: &out)
             let start =

@@ -219,6 +219,26 @@ package struct GitHubActionsWorkflow: Sendable {
 
     // MARK: Parts
 
+    /// The head of a job that runs apart from the release's jobs (resumes, the rollout guard), up to its `steps:`;
+    /// the values as written (YAML scalars already).
+    func writeJob(
+        _ id: String, name: String, needs: String? = nil, if condition: String, runsOn: String, permissions: [(String, String)],
+        outputs: [(String, String)] = [], into out: inout YAMLWriter
+    ) {
+        out.line(1, "\(id):")
+        out.line(2, "name: \(name)")
+        if let needs { out.line(2, "needs: [\(needs)]") }
+        out.line(2, "if: \(condition)")
+        out.line(2, "runs-on: \(runsOn)")
+        out.line(2, "permissions:")
+        for (scope, access) in permissions { out.line(3, "\(scope): \(access)") }
+        if !outputs.isEmpty {
+            out.line(2, "outputs:")
+            for (output, value) in outputs { out.line(3, "\(output): \(value)") }
+        }
+        out.line(2, "steps:")
+    }
+
     /// The first step of every job: the repository with its whole history (tags, the commits a release is made of).
     func writeCheckout(into out: inout YAMLWriter) {
         out.line(3, "- name: Check out")

@@ -213,7 +213,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.appStoreVersions[index].earliestReleaseDate = attributes["earliestReleaseDate"] as? String
             return render(state.snapshot.appStoreVersions[index])
         }
-        return single(version, status: 201, selfLink: resourceURL("appStoreVersions", version["id"] as? String ?? ""))
+        return created(version, "appStoreVersions")
     }
 
     func updateVersion(_ request: APIRequest) throws -> Reply {
@@ -346,7 +346,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.versionLocalizations.append(localization)
             return versionLocalizationJSON(localization)
         }
-        return single(localization, status: 201, selfLink: resourceURL("appStoreVersionLocalizations", localization["id"] as? String ?? ""))
+        return created(localization, "appStoreVersionLocalizations")
     }
 
     func updateVersionLocalization(_ request: APIRequest) throws -> Reply {
@@ -429,7 +429,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.reviewSubmissions.append(submission)
             return reviewSubmissionJSON(submission, in: state.snapshot)
         }
-        return single(submission, status: 201, selfLink: resourceURL("reviewSubmissions", submission["id"] as? String ?? ""))
+        return created(submission, "reviewSubmissions")
     }
 
     func updateReviewSubmission(_ request: APIRequest) throws -> Reply {
@@ -538,7 +538,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.reviewItems.append(item)
             return reviewItemJSON(item)
         }
-        return single(item, status: 201, selfLink: resourceURL("reviewSubmissionItems", item["id"] as? String ?? ""))
+        return created(item, "reviewSubmissionItems")
     }
 
     func deleteReviewItem(_ request: APIRequest) throws -> Reply {
@@ -589,7 +589,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.phasedReleases.append(phased)
             return phasedReleaseJSON(phased)
         }
-        return single(phased, status: 201, selfLink: resourceURL("appStoreVersionPhasedReleases", phased["id"] as? String ?? ""))
+        return created(phased, "appStoreVersionPhasedReleases")
     }
 
     func updatePhasedRelease(_ request: APIRequest) throws -> Reply {

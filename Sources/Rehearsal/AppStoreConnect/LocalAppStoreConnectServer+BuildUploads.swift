@@ -57,7 +57,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.buildUploads.append(upload)
             return buildUploadJSON(upload, files: [])
         }
-        return single(upload, status: 201, selfLink: resourceURL("buildUploads", upload["id"] as? String ?? ""))
+        return created(upload, "buildUploads")
     }
 
     /// `CFBundleVersion` / `CFBundleShortVersionString`: one to four period-separated integers (Apple documents three; TestFlight takes four).
@@ -165,7 +165,7 @@ extension LocalAppStoreConnectServer {
             return (uploadFileJSON(file), replaced)
         }
         if let replaced { try? FileManager.default.removeItem(atPath: uploadPath(replaced)) }
-        return single(file, status: 201, selfLink: resourceURL("buildUploadFiles", file["id"] as? String ?? ""))
+        return created(file, "buildUploadFiles")
     }
 
     static func opaqueToken() -> String {

@@ -283,6 +283,11 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         Reply(status: status, json: ["data": resource, "links": ["self": selfLink]] as [String: Any])
     }
 
+    /// The answer to a create: the new resource's document (of `type`), linking to itself, with 201.
+    func created(_ resource: [String: Any], _ type: String) -> Reply {
+        single(resource, status: 201, selfLink: resourceURL(type, resource["id"] as? String ?? ""))
+    }
+
     /// The answer to a read of one resource: its document, with `included` when the request asks for it.
     func single(_ resource: [String: Any], reading request: APIRequest) -> Reply {
         var document: [String: Any] = ["data": resource, "links": ["self": url + request.target]]

@@ -216,7 +216,7 @@ extension LocalAppStoreConnectServer {
             signing.certificates.append(certificate)
             return certificateJSON(certificate)
         }
-        return single(document, status: 201, selfLink: resourceURL("certificates", document["id"] as? String ?? ""))
+        return created(document, "certificates")
     }
 
     func deleteCertificate(_ request: APIRequest) throws -> Reply {
@@ -276,7 +276,7 @@ extension LocalAppStoreConnectServer {
             signing.bundleIDs.append(bundle)
             return bundleIDJSON(bundle)
         }
-        return single(document, status: 201, selfLink: resourceURL("bundleIds", document["id"] as? String ?? ""))
+        return created(document, "bundleIds")
     }
 
     func bundleIDProfiles(_ request: APIRequest) throws -> Reply {
@@ -362,7 +362,7 @@ extension LocalAppStoreConnectServer {
             signing.profiles.append(profile)
             return profileJSON(profile)
         }
-        return single(document, status: 201, selfLink: resourceURL("profiles", document["id"] as? String ?? ""))
+        return created(document, "profiles")
     }
 
     func deleteProfile(_ request: APIRequest) throws -> Reply {

@@ -274,7 +274,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.localizations.append(localization)
             return localizationJSON(localization)
         }
-        return single(localization, status: 201, selfLink: resourceURL("betaBuildLocalizations", localization["id"] as? String ?? ""))
+        return created(localization, "betaBuildLocalizations")
     }
 
     private static func checkLocalization(locale: String?, whatsNew: String?) throws {
@@ -365,7 +365,7 @@ extension LocalAppStoreConnectServer {
             }
             return submissionJSON(submission)
         }
-        return single(submission, status: 201, selfLink: resourceURL("betaAppReviewSubmissions", submission["id"] as? String ?? ""))
+        return created(submission, "betaAppReviewSubmissions")
     }
 
     func getSubmission(_ request: APIRequest) throws -> Reply {

@@ -130,7 +130,8 @@ let package = Package(
         .target(
             name: "Rehearsal",
             dependencies: [
-                "ReleaseAppStoreConnect", "ReleaseGitHub", "ReleaseHTTP", "ReleaseSteps", "ReleaseSupport", "ReleaseVersioning",
+                "ReleaseAppStoreConnect", "ReleaseGitHub", "ReleaseHTTP", "ReleaseSentry", "ReleaseSteps", "ReleaseSupport",
+                "ReleaseVersioning",
                 // P-256 signatures of App Store Connect tokens (the stand-in verifies them itself).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -159,8 +160,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ReleaseAppStoreConnect", "ReleaseGitHub", "ReleaseHTTP", "ReleasePipeline", "ReleaseSteps", "ReleaseSupport",
-                "ReleaseVersioning", "Rehearsal", "ReleaseTestSupport",
+                "ReleaseAppStoreConnect", "ReleaseGitHub", "ReleaseHTTP", "ReleasePipeline", "ReleaseSentry", "ReleaseSteps",
+                "ReleaseSupport", "ReleaseVersioning", "Rehearsal", "ReleaseTestSupport",
             ],
             exclude: ["Snapshots"]
         ),

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Rehearsal
 import ReleaseAppStoreConnect
+import ReleaseSentry
 import Testing
 
 /// Issue 38 end to end: the `release` binary guards a phased release in rehearsals, against the local App Store
@@ -77,7 +78,7 @@ import Testing
         var sentry: LocalSentryServer
         var environment: [String: String]
 
-        init(series: [SentryHealthPoint]) throws {
+        init(series: [SentryReleaseHealth]) throws {
             directory = try ReleaseBinary.gitRepository(branch: "main")
             try ReleaseBinary.git(["tag", "v1.4.0-42"], in: directory)
             let pem = P256.Signing.PrivateKey().pemRepresentation
@@ -108,7 +109,7 @@ import Testing
     }
 
     @Test func rolloutStatusShowsThePhaseTheNumbersAndTheLastDecision() throws {
-        let services = try Services(series: [SentryHealthPoint(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: 99.9)])
+        let services = try Services(series: [SentryReleaseHealth(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: 99.9)])
         defer {
             services.appStore.stop()
             services.sentry.stop()
@@ -136,7 +137,7 @@ import Testing
     }
 
     @Test func anUnreachableSourceWarnsAndExitsZeroUnlessRequiredAndARefusedTokenNamesTheSetting() throws {
-        let services = try Services(series: [SentryHealthPoint(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: 99.9)])
+        let services = try Services(series: [SentryReleaseHealth(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: 99.9)])
         defer {
             services.appStore.stop()
             services.sentry.stop()

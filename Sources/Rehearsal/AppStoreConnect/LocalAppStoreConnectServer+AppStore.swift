@@ -155,11 +155,11 @@ extension LocalAppStoreConnectServer {
         let versions: [AppStoreConnectSnapshot.AppStoreVersion] = try state.withLock { state in
             guard state.snapshot.apps.contains(where: { $0.id == request.id }) else { throw AppStoreConnectProblem.notFound("apps", request.id) }
             return state.snapshot.appStoreVersions.filter { version in
-                version.appID == request.id && Self.matches(request.filter("platform"), version.platform)
-                    && Self.matches(request.filter("versionString"), version.versionString)
-                    && Self.matches(request.filter("appStoreState"), version.appStoreState)
-                    && Self.matches(request.filter("appVersionState"), Self.appVersionState(version.appStoreState))
-                    && Self.matches(request.filter("id"), version.id)
+                version.appID == request.id
+                    && request.matches([
+                        "platform": version.platform, "versionString": version.versionString, "appStoreState": version.appStoreState,
+                        "appVersionState": Self.appVersionState(version.appStoreState), "id": version.id,
+                    ])
             }.sorted { $0.createdDate > $1.createdDate }
         }
         return page(versions.map(render), request)
@@ -213,7 +213,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.appStoreVersions[index].earliestReleaseDate = attributes["earliestReleaseDate"] as? String
             return render(state.snapshot.appStoreVersions[index])
         }
-        return single(version, status: 201, selfLink: resourceURL("appStoreVersions", version["id"] as? String ?? ""))
+        return created(version, "appStoreVersions")
     }
 
     func updateVersion(_ request: APIRequest) throws -> Reply {
@@ -306,7 +306,7 @@ extension LocalAppStoreConnectServer {
         let items: [[String: Any]] = try state.withLock { state in
             _ = try versionIndex(request.id, in: state.snapshot)
             return state.snapshot.versionLocalizations.filter {
-                $0.versionID == request.id && Self.matches(request.filter("locale"), $0.locale)
+                $0.versionID == request.id && request.matches(["locale": $0.locale])
             }.map(versionLocalizationJSON)
         }
         return page(items, request)
@@ -346,7 +346,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.versionLocalizations.append(localization)
             return versionLocalizationJSON(localization)
         }
-        return single(localization, status: 201, selfLink: resourceURL("appStoreVersionLocalizations", localization["id"] as? String ?? ""))
+        return created(localization, "appStoreVersionLocalizations")
     }
 
     func updateVersionLocalization(_ request: APIRequest) throws -> Reply {
@@ -390,7 +390,7 @@ extension LocalAppStoreConnectServer {
         let items: [[String: Any]] = mutate { state in
             settleCanceled(in: &state)
             return state.snapshot.reviewSubmissions.filter {
-                apps.contains($0.appID) && Self.matches(request.filter("platform"), $0.platform) && Self.matches(request.filter("state"), $0.state)
+                apps.contains($0.appID) && request.matches(["platform": $0.platform, "state": $0.state])
             }.map { reviewSubmissionJSON($0, in: state.snapshot) }
         }
         return page(items, request)
@@ -429,7 +429,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.reviewSubmissions.append(submission)
             return reviewSubmissionJSON(submission, in: state.snapshot)
         }
-        return single(submission, status: 201, selfLink: resourceURL("reviewSubmissions", submission["id"] as? String ?? ""))
+        return created(submission, "reviewSubmissions")
     }
 
     func updateReviewSubmission(_ request: APIRequest) throws -> Reply {
@@ -538,7 +538,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.reviewItems.append(item)
             return reviewItemJSON(item)
         }
-        return single(item, status: 201, selfLink: resourceURL("reviewSubmissionItems", item["id"] as? String ?? ""))
+        return created(item, "reviewSubmissionItems")
     }
 
     func deleteReviewItem(_ request: APIRequest) throws -> Reply {
@@ -589,7 +589,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.phasedReleases.append(phased)
             return phasedReleaseJSON(phased)
         }
-        return single(phased, status: 201, selfLink: resourceURL("appStoreVersionPhasedReleases", phased["id"] as? String ?? ""))
+        return created(phased, "appStoreVersionPhasedReleases")
     }
 
     func updatePhasedRelease(_ request: APIRequest) throws -> Reply {

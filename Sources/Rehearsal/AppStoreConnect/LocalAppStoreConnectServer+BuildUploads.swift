@@ -57,7 +57,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.buildUploads.append(upload)
             return buildUploadJSON(upload, files: [])
         }
-        return single(upload, status: 201, selfLink: resourceURL("buildUploads", upload["id"] as? String ?? ""))
+        return created(upload, "buildUploads")
     }
 
     /// `CFBundleVersion` / `CFBundleShortVersionString`: one to four period-separated integers (Apple documents three; TestFlight takes four).
@@ -99,10 +99,7 @@ extension LocalAppStoreConnectServer {
             var indices = state.snapshot.buildUploads.indices.filter { index in
                 let upload = state.snapshot.buildUploads[index]
                 return upload.appID == request.id
-                    && Self.matches(request.filter("cfBundleShortVersionString"), upload.version)
-                    && Self.matches(request.filter("cfBundleVersion"), upload.build)
-                    && Self.matches(request.filter("platform"), upload.platform)
-                    && Self.matches(request.filter("state"), upload.state)
+                    && request.matches(["cfBundleShortVersionString": upload.version, "cfBundleVersion": upload.build, "platform": upload.platform, "state": upload.state])
             }
             indices = sorted(indices, request) { index, key in
                 let upload = state.snapshot.buildUploads[index]
@@ -112,12 +109,6 @@ extension LocalAppStoreConnectServer {
             return indices.map { buildUploadJSON(state.snapshot.buildUploads[$0], files: state.snapshot.files) }
         }
         return page(items, request)
-    }
-
-    /// Whether `value` passes a filter (absent filter: everything passes).
-    static func matches(_ filter: [String]?, _ value: String?) -> Bool {
-        guard let filter else { return true }
-        return value.map(filter.contains) ?? false
     }
 
     // MARK: buildUploadFiles
@@ -174,7 +165,7 @@ extension LocalAppStoreConnectServer {
             return (uploadFileJSON(file), replaced)
         }
         if let replaced { try? FileManager.default.removeItem(atPath: uploadPath(replaced)) }
-        return single(file, status: 201, selfLink: resourceURL("buildUploadFiles", file["id"] as? String ?? ""))
+        return created(file, "buildUploadFiles")
     }
 
     static func opaqueToken() -> String {

@@ -9,10 +9,8 @@ extension LocalAppStoreConnectServer {
             guard state.snapshot.appStoreVersions.contains(where: { $0.id == request.id }) else {
                 throw AppStoreConnectProblem.notFound("appStoreVersions", request.id)
             }
-            let ratings = request.filter("rating")
-            let territories = request.filter("territory")
             var found = state.snapshot.customerReviews.filter {
-                $0.versionID == request.id && Self.matches(ratings, String($0.rating)) && Self.matches(territories, $0.territory)
+                $0.versionID == request.id && request.matches(["rating": String($0.rating), "territory": $0.territory])
             }
             switch request.query["sort"] {
             case "rating": found.sort { $0.rating < $1.rating }

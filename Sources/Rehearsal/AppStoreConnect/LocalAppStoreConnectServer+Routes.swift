@@ -36,6 +36,15 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
         func filter(_ name: String) -> [String]? {
             query["filter[\(name)]"].map { $0.split(separator: ",").map(String.init) }
         }
+
+        /// Whether a resource whose fields have these values (by filter name) passes every `filter[name]` of the
+        /// request: an absent filter passes everything, a field without a value nothing.
+        func matches(_ values: KeyValuePairs<String, String?>) -> Bool {
+            values.allSatisfy { name, value in
+                guard let accepted = filter(name) else { return true }
+                return value.map(accepted.contains) ?? false
+            }
+        }
     }
 
     /// The largest JSON body read into memory.
@@ -205,6 +214,20 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
 
     // MARK: Pagination
 
+    /// A page of the records `records` reads from the snapshot whose fields (by filter name) pass the request's
+    /// filters (``APIRequest/matches(_:)``), as documents.
+    func list<Record>(
+        _ request: APIRequest, _ records: (AppStoreConnectSnapshot) -> [Record], as document: (Record) -> [String: Any],
+        fields: (Record) -> KeyValuePairs<String, String?>
+    ) -> Reply {
+        page(readSnapshot { records($0).filter { request.matches(fields($0)) }.map(document) }, request)
+    }
+
+    /// What `read` finds in the snapshot, under the lock.
+    func readSnapshot<T>(_ read: (AppStoreConnectSnapshot) -> T) -> T {
+        state.withLock { read($0.snapshot) }
+    }
+
     /// A collection document: the page of `items` that `limit` and `cursor` select, `links.self`, `links.next`
     /// while more remain, and `meta.paging`. Cursors are opaque to clients (Apple's are base64 JSON too).
     func page(_ items: [[String: Any]], _ request: APIRequest) -> Reply {
@@ -259,6 +282,11 @@ extension LocalAppStoreConnectServer: LocalHTTPResponder {
     /// A single-resource document.
     func single(_ resource: [String: Any], status: Int = 200, selfLink: String) -> Reply {
         Reply(status: status, json: ["data": resource, "links": ["self": selfLink]] as [String: Any])
+    }
+
+    /// The answer to a create: the new resource's document (of `type`), linking to itself, with 201.
+    func created(_ resource: [String: Any], _ type: String) -> Reply {
+        single(resource, status: 201, selfLink: resourceURL(type, resource["id"] as? String ?? ""))
     }
 
     /// The answer to a read of one resource: its document, with `included` when the request asks for it.

@@ -163,13 +163,9 @@ extension LocalAppStoreConnectServer {
     // MARK: Certificates
 
     func listCertificates(_ request: APIRequest) -> Reply {
-        let items = readSigning { signing in
-            signing.certificates.filter {
-                Self.matches(request.filter("certificateType"), $0.certificateType) && Self.matches(request.filter("serialNumber"), $0.serialNumber)
-                    && Self.matches(request.filter("displayName"), $0.displayName) && Self.matches(request.filter("id"), $0.id)
-            }.map(certificateJSON)
-        }
-        return page(items, request)
+        list(
+            request, { $0.signing?.certificates ?? [] }, as: certificateJSON,
+            fields: { ["certificateType": $0.certificateType, "serialNumber": $0.serialNumber, "displayName": $0.displayName, "id": $0.id] })
     }
 
     func createCertificate(_ request: APIRequest) throws -> Reply {
@@ -220,7 +216,7 @@ extension LocalAppStoreConnectServer {
             signing.certificates.append(certificate)
             return certificateJSON(certificate)
         }
-        return single(document, status: 201, selfLink: resourceURL("certificates", document["id"] as? String ?? ""))
+        return created(document, "certificates")
     }
 
     func deleteCertificate(_ request: APIRequest) throws -> Reply {
@@ -246,8 +242,7 @@ extension LocalAppStoreConnectServer {
             signing.bundleIDs.filter { bundle in
                 // Apple's identifier filter also matches longer identifiers that start with the value.
                 (request.filter("identifier").map { $0.contains { bundle.identifier.hasPrefix($0) } } ?? true)
-                    && Self.matches(request.filter("platform"), bundle.platform) && Self.matches(request.filter("name"), bundle.name)
-                    && Self.matches(request.filter("seedId"), bundle.seedID) && Self.matches(request.filter("id"), bundle.id)
+                    && request.matches(["platform": bundle.platform, "name": bundle.name, "seedId": bundle.seedID, "id": bundle.id])
             }.map(bundleIDJSON)
         }
         return page(items, request)
@@ -281,7 +276,7 @@ extension LocalAppStoreConnectServer {
             signing.bundleIDs.append(bundle)
             return bundleIDJSON(bundle)
         }
-        return single(document, status: 201, selfLink: resourceURL("bundleIds", document["id"] as? String ?? ""))
+        return created(document, "bundleIds")
     }
 
     func bundleIDProfiles(_ request: APIRequest) throws -> Reply {
@@ -294,26 +289,17 @@ extension LocalAppStoreConnectServer {
     }
 
     func listDevices(_ request: APIRequest) -> Reply {
-        let items = readSigning { signing in
-            signing.devices.filter {
-                Self.matches(request.filter("platform"), $0.platform) && Self.matches(request.filter("udid"), $0.udid)
-                    && Self.matches(request.filter("status"), $0.status) && Self.matches(request.filter("name"), $0.name)
-                    && Self.matches(request.filter("id"), $0.id)
-            }.map(deviceJSON)
-        }
-        return page(items, request)
+        list(
+            request, { $0.signing?.devices ?? [] }, as: deviceJSON,
+            fields: { ["platform": $0.platform, "udid": $0.udid, "status": $0.status, "name": $0.name, "id": $0.id] })
     }
 
     // MARK: Profiles
 
     func listProfiles(_ request: APIRequest) -> Reply {
-        let items = readSigning { signing in
-            signing.profiles.filter {
-                Self.matches(request.filter("name"), $0.name) && Self.matches(request.filter("profileType"), $0.profileType)
-                    && Self.matches(request.filter("profileState"), $0.profileState) && Self.matches(request.filter("id"), $0.id)
-            }.map(profileJSON)
-        }
-        return page(items, request)
+        list(
+            request, { $0.signing?.profiles ?? [] }, as: profileJSON,
+            fields: { ["name": $0.name, "profileType": $0.profileType, "profileState": $0.profileState, "id": $0.id] })
     }
 
     func createProfile(_ request: APIRequest) throws -> Reply {
@@ -376,7 +362,7 @@ extension LocalAppStoreConnectServer {
             signing.profiles.append(profile)
             return profileJSON(profile)
         }
-        return single(document, status: 201, selfLink: resourceURL("profiles", document["id"] as? String ?? ""))
+        return created(document, "profiles")
     }
 
     func deleteProfile(_ request: APIRequest) throws -> Reply {

@@ -55,8 +55,7 @@ extension LocalAppStoreConnectServer {
                 _ = state.snapshot.app(bundleID: bundleIDs[0], name: bundleIDs[0])
             }
             let apps = state.snapshot.apps.filter {
-                Self.matches(request.filter("bundleId"), $0.bundleID) && Self.matches(request.filter("name"), $0.name)
-                    && Self.matches(request.filter("sku"), $0.sku) && Self.matches(request.filter("id"), $0.id)
+                request.matches(["bundleId": $0.bundleID, "name": $0.name, "sku": $0.sku, "id": $0.id])
             }
             return sorted(apps, request) { app, key in key == "name" ? app.name : key == "sku" ? app.sku : app.bundleID }.map(appJSON)
         }
@@ -75,18 +74,17 @@ extension LocalAppStoreConnectServer {
             var indices = snapshot.builds.indices.filter { index in
                 let build = snapshot.builds[index]
                 let preRelease = snapshot.preReleaseVersions.first { $0.id == build.preReleaseVersionID }
-                return Self.matches(request.filter("app"), build.appID) && Self.matches(request.filter("version"), build.version)
-                    && Self.matches(request.filter("id"), build.id) && Self.matches(request.filter("expired"), "\(build.expired)")
-                    && Self.matches(request.filter("preReleaseVersion"), build.preReleaseVersionID)
-                    && Self.matches(request.filter("preReleaseVersion.version"), preRelease?.version)
-                    && Self.matches(request.filter("preReleaseVersion.platform"), preRelease?.platform)
-                    && Self.matches(request.filter("usesNonExemptEncryption"), build.usesNonExemptEncryption.map { "\($0)" })
+                return request.matches([
+                    "app": build.appID, "version": build.version, "id": build.id, "expired": "\(build.expired)", "preReleaseVersion": build.preReleaseVersionID,
+                    "preReleaseVersion.version": preRelease?.version, "preReleaseVersion.platform": preRelease?.platform,
+                    "usesNonExemptEncryption": build.usesNonExemptEncryption.map { "\($0)" },
+                ])
                     && (request.filter("betaGroups").map { groups in
                         snapshot.betaGroups.contains { groups.contains($0.id) && $0.buildIDs.contains(build.id) }
                     } ?? true)
             }
             for index in indices { advanceBuild(at: index, in: &state) }
-            indices = indices.filter { Self.matches(request.filter("processingState"), state.snapshot.builds[$0].processingState) }
+            indices = indices.filter { request.matches(["processingState": state.snapshot.builds[$0].processingState]) }
             indices = sorted(indices, request) { index, key in
                 let build = state.snapshot.builds[index]
                 switch key {
@@ -159,8 +157,7 @@ extension LocalAppStoreConnectServer {
         let items: [[String: Any]] = state.withLock { state in
             let snapshot = state.snapshot
             let versions = snapshot.preReleaseVersions.filter { version in
-                Self.matches(request.filter("app"), version.appID) && Self.matches(request.filter("version"), version.version)
-                    && Self.matches(request.filter("platform"), version.platform)
+                request.matches(["app": version.appID, "version": version.version, "platform": version.platform])
                     && (request.filter("builds.version").map { numbers in
                         snapshot.builds.contains { $0.preReleaseVersionID == version.id && numbers.contains($0.version) }
                     } ?? true)
@@ -182,8 +179,7 @@ extension LocalAppStoreConnectServer {
                 _ = state.snapshot.betaGroup(appID: apps[0], name: names[0], isInternal: false)
             }
             let groups = state.snapshot.betaGroups.filter { group in
-                Self.matches(request.filter("app"), group.appID) && Self.matches(request.filter("name"), group.name)
-                    && Self.matches(request.filter("id"), group.id) && Self.matches(request.filter("isInternalGroup"), "\(group.isInternal)")
+                request.matches(["app": group.appID, "name": group.name, "id": group.id, "isInternalGroup": "\(group.isInternal)"])
                     && (request.filter("builds").map { builds in builds.contains(where: group.buildIDs.contains) } ?? true)
             }
             return sorted(groups, request) { group, key in key == "name" ? group.name : Self.date(group.createdDate) }.map(betaGroupJSON)
@@ -249,12 +245,7 @@ extension LocalAppStoreConnectServer {
     // MARK: What to test
 
     func listLocalizations(_ request: APIRequest) -> Reply {
-        let items: [[String: Any]] = state.withLock { state in
-            state.snapshot.localizations.filter {
-                Self.matches(request.filter("build"), $0.buildID) && Self.matches(request.filter("locale"), $0.locale)
-            }.map(localizationJSON)
-        }
-        return page(items, request)
+        list(request, \.localizations, as: localizationJSON) { ["build": $0.buildID, "locale": $0.locale] }
     }
 
     /// TestFlight's limit for "What to Test".
@@ -283,7 +274,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.localizations.append(localization)
             return localizationJSON(localization)
         }
-        return single(localization, status: 201, selfLink: resourceURL("betaBuildLocalizations", localization["id"] as? String ?? ""))
+        return created(localization, "betaBuildLocalizations")
     }
 
     private static func checkLocalization(locale: String?, whatsNew: String?) throws {
@@ -316,12 +307,7 @@ extension LocalAppStoreConnectServer {
     // MARK: Beta details
 
     func listBetaDetails(_ request: APIRequest) -> Reply {
-        let items: [[String: Any]] = state.withLock { state in
-            state.snapshot.betaDetails.filter {
-                Self.matches(request.filter("build"), $0.buildID) && Self.matches(request.filter("id"), $0.id)
-            }.map(betaDetailJSON)
-        }
-        return page(items, request)
+        list(request, \.betaDetails, as: betaDetailJSON) { ["build": $0.buildID, "id": $0.id] }
     }
 
     func getBetaDetail(_ request: APIRequest) throws -> Reply {
@@ -379,7 +365,7 @@ extension LocalAppStoreConnectServer {
             }
             return submissionJSON(submission)
         }
-        return single(submission, status: 201, selfLink: resourceURL("betaAppReviewSubmissions", submission["id"] as? String ?? ""))
+        return created(submission, "betaAppReviewSubmissions")
     }
 
     func getSubmission(_ request: APIRequest) throws -> Reply {

@@ -63,7 +63,7 @@ extension LocalAppStoreConnectServer {
             state.snapshot.webhooks.append(webhook)
             return webhookJSON(webhook)
         }
-        return single(webhook, status: 201, selfLink: resourceURL("webhooks", webhook["id"] as? String ?? ""))
+        return created(webhook, "webhooks")
     }
 
     private func updateWebhook(_ request: APIRequest) throws -> Reply {

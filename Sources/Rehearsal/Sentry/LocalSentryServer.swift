@@ -1,4 +1,5 @@
 import Foundation
+import ReleaseSentry
 import ReleaseSupport
 import Synchronization
 
@@ -17,12 +18,12 @@ package final class LocalSentryServer: Sendable {
         /// The only token accepted; nil accepts any bearer token (a rehearsal, whose token is a placeholder).
         package var token: String?
         /// The health answered, check after check.
-        package var series: [SentryHealthPoint]
+        package var series: [SentryReleaseHealth]
         /// Where the series and the position are kept; nil keeps them in memory.
         package var storageDirectory: String?
         package var port: UInt16
 
-        package init(token: String? = nil, series: [SentryHealthPoint] = SentryHealthPoint.rehearsalSeries, storageDirectory: String? = nil, port: UInt16 = 0) {
+        package init(token: String? = nil, series: [SentryReleaseHealth] = SentryReleaseHealth.rehearsalSeries, storageDirectory: String? = nil, port: UInt16 = 0) {
             self.token = token
             self.series = series
             self.storageDirectory = storageDirectory
@@ -31,7 +32,7 @@ package final class LocalSentryServer: Sendable {
     }
 
     struct State: Codable {
-        var series: [SentryHealthPoint]
+        var series: [SentryReleaseHealth]
         var position = 0
         /// Answer 503 to every request (Sentry down), for tests.
         var unavailable = false
@@ -39,7 +40,7 @@ package final class LocalSentryServer: Sendable {
         var releases: [String] = []
 
         enum CodingKeys: String, CodingKey { case position }
-        init(series: [SentryHealthPoint]) { self.series = series }
+        init(series: [SentryReleaseHealth]) { self.series = series }
         init(from decoder: any Decoder) throws {
             series = []
             position = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .position) ?? 0
@@ -69,7 +70,7 @@ package final class LocalSentryServer: Sendable {
             let seriesFile = (folder as NSString).appendingPathComponent("series.json")
             if let data = FileManager.default.contents(atPath: seriesFile) {
                 do {
-                    initial.series = try JSONDecoder().decode([SentryHealthPoint].self, from: data)
+                    initial.series = try JSONDecoder().decode([SentryReleaseHealth].self, from: data)
                 } catch {
                     throw LocalServerError.storage("local Sentry", seriesFile, "not a list of {sessions, crash_free_sessions, crash_free_users}")
                 }
@@ -109,7 +110,7 @@ package final class LocalSentryServer: Sendable {
     package var position: Int { state.withLock { $0.position } }
 
     /// Replaces the series and starts it over.
-    package func script(_ series: [SentryHealthPoint]) {
+    package func script(_ series: [SentryReleaseHealth]) {
         state.withLock {
             $0.series = series
             $0.position = 0
@@ -159,8 +160,8 @@ package final class LocalSentryServer: Sendable {
         } else {
             return (400, ["detail": "Invalid search query: \(search.prefix(100))"])
         }
-        let point: SentryHealthPoint = state.withLock { state in
-            let series = state.series.isEmpty ? [SentryHealthPoint(sessions: 0, crashFreeSessions: nil, crashFreeUsers: nil)] : state.series
+        let point: SentryReleaseHealth = state.withLock { state in
+            let series = state.series.isEmpty ? [SentryReleaseHealth(sessions: 0, crashFreeSessions: nil, crashFreeUsers: nil)] : state.series
             let point = series[min(state.position, series.count - 1)]
             state.position += 1
             if let release { state.releases.append(release) }

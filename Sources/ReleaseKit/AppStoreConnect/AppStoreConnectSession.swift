@@ -20,8 +20,8 @@ package struct AppStoreConnectSession: Sendable {
     }
 }
 
-/// A flow holding an ``AppStoreConnectSession`` (``AppStoreSubmitter``, ``TestFlightDistributor``), reaching its
-/// parts by name.
+/// A flow holding an ``AppStoreConnectSession`` (``AppStoreConnectUploader``, ``AppStoreSubmitter``,
+/// ``TestFlightDistributor``, ``AppStoreRollout``), reaching its parts by name.
 package protocol AppStoreConnectWorker: Sendable {
     var session: AppStoreConnectSession { get }
 }

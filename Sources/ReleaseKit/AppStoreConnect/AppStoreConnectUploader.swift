@@ -15,7 +15,7 @@ import Synchronization
 ///    retried on its own by the HTTP client;
 /// 5. commit (`PATCH … uploaded: true` with the file's SHA-256);
 /// 6. poll the upload until `COMPLETE` or `FAILED`, and optionally the build until `VALID`.
-package struct AppStoreConnectUploader: Sendable {
+package struct AppStoreConnectUploader: AppStoreConnectWorker {
     /// What to upload and how long to wait.
     package struct Request: Sendable {
         package var ipa: String
@@ -91,23 +91,13 @@ package struct AppStoreConnectUploader: Sendable {
         package var warnings: [StateDetail]
     }
 
-    package let client: AppStoreConnectClient
-    let log: @Sendable (String) -> Void
+    package let session: AppStoreConnectSession
+    /// Bytes sent and the file's size, as the parts go.
     let progress: @Sendable (Int64, Int64) -> Void
-    let sleep: @Sendable (Duration) async throws -> Void
-    let now: @Sendable () -> Date
 
-    package init(
-        client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
-        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in },
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        now: @escaping @Sendable () -> Date = Date.init
-    ) {
-        self.client = client
-        self.log = log
+    package init(session: AppStoreConnectSession, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) {
+        self.session = session
         self.progress = progress
-        self.sleep = sleep
-        self.now = now
     }
 
     var catalog: AppStoreConnectCatalog { AppStoreConnectCatalog(client: client) }

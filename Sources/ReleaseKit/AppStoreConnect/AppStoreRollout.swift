@@ -4,7 +4,7 @@ import ReleaseSupport
 /// What happens after App Review approves a version: release a version that waits for the developer (a release
 /// request), pause, resume or complete its phased release, or read where it is. Each action converges: asking for
 /// the state the version is already in changes nothing and says so.
-package struct AppStoreRollout: Sendable {
+package struct AppStoreRollout: AppStoreConnectWorker {
     /// The rollout actions.
     package enum Action: String, Sendable, CaseIterable {
         case release, pause, resume, complete, status
@@ -49,21 +49,9 @@ package struct AppStoreRollout: Sendable {
     /// The states of a version App Review has not finished with.
     static let inReview: Set<String> = ["WAITING_FOR_REVIEW", "IN_REVIEW"]
 
-    package let client: AppStoreConnectClient
-    let log: @Sendable (String) -> Void
-    let sleep: @Sendable (Duration) async throws -> Void
-    let now: @Sendable () -> Date
+    package let session: AppStoreConnectSession
 
-    package init(
-        client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        now: @escaping @Sendable () -> Date = Date.init
-    ) {
-        self.client = client
-        self.log = log
-        self.sleep = sleep
-        self.now = now
-    }
+    package init(session: AppStoreConnectSession) { self.session = session }
 
     /// `action` on the version; with `reviewWait`, `release` of a version App Review still has waits for its verdict
     /// (within the budget) instead of refusing at once.

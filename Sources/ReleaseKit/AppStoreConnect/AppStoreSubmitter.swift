@@ -214,7 +214,7 @@ package struct AppStoreSubmitter: AppStoreConnectWorker {
             if !trains.isEmpty { throw AppStoreConnectError.buildOfOtherVersion(build: request.build, version: request.version, actual: trains.sorted()) }
             throw AppStoreConnectError.noBuild(version: request.version, build: request.build)
         }
-        let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
+        let uploader = AppStoreConnectUploader(session: session)
         _ = try await uploader.waitUntilProcessed(
             buildID: buildID, version: request.version, build: request.build,
             pollInterval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, since: started)

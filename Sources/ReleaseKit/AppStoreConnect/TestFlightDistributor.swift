@@ -66,7 +66,7 @@ package struct TestFlightDistributor: AppStoreConnectWorker {
         let started = now()
         let buildID = try await findBuild(request, appID: app.id, catalog: catalog, started: started)
         var result = Result(buildID: buildID)
-        let uploader = AppStoreConnectUploader(client: client, log: log, sleep: sleep, now: now)
+        let uploader = AppStoreConnectUploader(session: session)
         _ = try await uploader.waitUntilProcessed(
             buildID: buildID, version: request.version, build: request.build,
             pollInterval: request.pollInterval, timeout: request.waitTimeout, budget: request.waitBudget, since: started)

@@ -61,6 +61,12 @@ struct AppStoreConnectAccess: Sendable {
         }
     }
 
+    /// A session for a flow of several requests (``AppStoreConnectWorker``): the step's client, its lines on the step's
+    /// log.
+    func session(in context: StepContext) throws -> AppStoreConnectSession {
+        AppStoreConnectSession(client: try client(in: context), log: { context.log($0) })
+    }
+
     /// Step errors from App Store Connect failures, whose messages are already Apple's words plus what to do.
     static func stepError(_ error: any Error) -> any Error {
         if case AppStoreConnectError.stillWaiting = error, let error = error as? AppStoreConnectError {

@@ -203,8 +203,7 @@ package struct AppStoreRolloutStep: Step {
 
     package func run(in context: StepContext) async throws -> StepOutputs {
         if options.action == .guard { return guardOutputs(try await check(in: context, act: true)) }
-        let client = try access.client(in: context)
-        let rollout = AppStoreRollout(client: client, log: { context.log($0) })
+        let rollout = AppStoreRollout(session: try access.session(in: context))
         do {
             let action = AppStoreRollout.Action(rawValue: options.action.rawValue) ?? .status
             let wait = AppStoreRollout.ReviewWait(

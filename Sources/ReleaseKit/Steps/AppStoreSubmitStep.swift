@@ -196,8 +196,7 @@ package struct AppStoreSubmitStep: Step {
 
     package func run(in context: StepContext) async throws -> StepOutputs {
         let texts = try whatsNew(in: context)
-        let client = try access.client(in: context)
-        let submitter = AppStoreSubmitter(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
+        let submitter = AppStoreSubmitter(session: try access.session(in: context))
         var request = AppStoreSubmitter.Request(
             bundleID: options.bundleID, version: options.version, build: options.build, platform: options.platform.platform,
             whatsNew: texts, releaseType: options.releaseType?.apiValue, earliestReleaseDate: options.earliestReleaseDate,

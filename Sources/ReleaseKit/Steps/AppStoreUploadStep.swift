@@ -192,12 +192,12 @@ package struct AppStoreUploadStep: Step {
     }
 
     package func run(in context: StepContext) async throws -> StepOutputs {
-        let client = try access.client(in: context)
+        let session = try access.session(in: context)
         let path = try context.requireFile(options.ipa, option: "ipa")
         let identity = try await identity(ofIPA: path)
         let description = try assetDescription(ipa: path, in: context)
         let throttle = ProgressThrottle(context: context)
-        let uploader = AppStoreConnectUploader(client: client, log: { context.log($0) }, progress: { throttle.report(done: $0, total: $1) })
+        let uploader = AppStoreConnectUploader(session: session, progress: { throttle.report(done: $0, total: $1) })
         var request = AppStoreConnectUploader.Request(
             ipa: path, bundleID: identity.bundleID, version: identity.version, build: identity.build, platform: identity.platform,
             concurrency: options.concurrency, wait: waitedState, pollInterval: options.waiting.polling.interval,

@@ -27,8 +27,8 @@ package struct RolloutGuard: Sendable {
 
     /// Runs one check; in a dry run (`act` false) it decides with today's numbers and changes nothing.
     func check(in context: StepContext, act: Bool) async throws -> Outcome {
-        let client = try access.client(in: context)
-        let rollout = AppStoreRollout(client: client, log: { context.log($0) })
+        let rollout = AppStoreRollout(session: try access.session(in: context))
+        let client = rollout.client
         let status: AppStoreRollout.Result
         do {
             status = try await rollout.perform(.status, bundleID: options.bundleID, version: options.version, platform: options.platform.platform)

@@ -128,8 +128,7 @@ package struct TestFlightDistributeStep: Step {
     }
 
     package func run(in context: StepContext) async throws -> StepOutputs {
-        let client = try access.client(in: context)
-        let distributor = TestFlightDistributor(session: AppStoreConnectSession(client: client, log: { context.log($0) }))
+        let distributor = TestFlightDistributor(session: try access.session(in: context))
         var request = TestFlightDistributor.Request(
             buildID: options.buildID.flatMap { $0.isEmpty ? nil : $0 }, bundleID: options.bundleID, version: options.version,
             build: options.build, platform: options.platform.platform, whatToTest: options.whatToTest?.byLocale ?? [:],

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ReleaseExecution
-import ReleasePipeline
 import ReleaseSupport
 
 /// `release export`: the pipeline as another engine's configuration.
@@ -23,11 +22,7 @@ struct ExportCommand: AsyncParsableCommand {
                 """
         )
 
-        @Argument(
-            help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-            completion: .custom { _, _, prefix in
-                PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
-            })
+        @Argument(help: PipelineArguments.pipelineHelp, completion: .pipelineNames)
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and trigger on its branches only (default: the profiles choose by branch).")
@@ -64,11 +59,7 @@ struct ExportCommand: AsyncParsableCommand {
                 """
         )
 
-        @Argument(
-            help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-            completion: .custom { _, _, prefix in
-                PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
-            })
+        @Argument(help: PipelineArguments.pipelineHelp, completion: .pipelineNames)
         var pipeline: String?
 
         @Option(help: "Run every job with this profile, and run on its branches only (default: the profiles choose by branch).")

@@ -7,18 +7,15 @@ import ReleaseSupport
 
 /// Options shared by `run` and `plan`: which pipeline, profile and variables.
 struct PipelineArguments: ParsableArguments {
-    @Argument(
-        help: "A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).",
-        completion: .custom { _, _, prefix in
-            PipelineCompletion.escaped(PipelineCompletion.pipelineNames(in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
-        })
+    /// The help of a command's pipeline argument.
+    static let pipelineHelp = ArgumentHelp("A pipeline file, or a name resolved as Pipelines/NAME.json (default: Pipelines/release.json).")
+
+    @Argument(help: Self.pipelineHelp, completion: .pipelineNames)
     var pipeline: String?
 
     @Option(
         help: "Use this profile instead of choosing one by its 'when'.",
-        completion: .custom { words, _, prefix in
-            PipelineCompletion.escaped(PipelineCompletion.profiles(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
-        })
+        completion: .pipeline { words, directory, prefix in PipelineCompletion.profiles(words: words, in: directory, prefix: prefix) })
     var profile: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, overriding the pipeline's and the profile's (repeatable).", valueName: "KEY=VALUE"))

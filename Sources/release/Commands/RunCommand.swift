@@ -26,9 +26,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: "Run only this step and the steps it needs (repeatable).",
-        completion: .custom { words, _, prefix in
-            PipelineCompletion.escaped(PipelineCompletion.stepIDs(words: words, in: Platform.currentDirectory(), prefix: prefix), for: CompletionShell.requesting?.rawValue)
-        })
+        completion: .pipeline { words, directory, prefix in PipelineCompletion.stepIDs(words: words, in: directory, prefix: prefix) })
     var only: [String] = []
 
     @Flag(help: "Skip steps that succeeded in the previous run with the same inputs.")

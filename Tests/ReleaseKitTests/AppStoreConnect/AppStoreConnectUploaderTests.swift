@@ -15,8 +15,8 @@ import Testing
 
     static func uploader(_ fixture: AppStoreConnectTestFixture, logs: Recorder<String> = Recorder(), progress: Recorder<Int64> = Recorder()) throws -> AppStoreConnectUploader {
         AppStoreConnectUploader(
-            client: try fixture.client(), log: { logs.append($0) }, progress: { done, _ in progress.append(done) },
-            sleep: { _ in try await Task.sleep(for: .milliseconds(1)) })
+            session: AppStoreConnectSession(client: try fixture.client(), log: { logs.append($0) }, sleep: { _ in try await Task.sleep(for: .milliseconds(1)) }),
+            progress: { done, _ in progress.append(done) })
     }
 
     static func request(_ path: String, wait: AppStoreConnectUploader.Wait = .processed, build: String = build) -> AppStoreConnectUploader.Request {

@@ -161,7 +161,7 @@ import Testing
     @Test func theRolloutReleasesPausesResumesAndCompletesAndEachConverges() async throws {
         let fixture = try Self.fixture()
         _ = try await Self.submitter(fixture).submit(Self.request { $0.releaseType = "MANUAL" })
-        let rollout = AppStoreRollout(client: try fixture.client(), log: { _ in })
+        let rollout = AppStoreRollout(session: AppStoreConnectSession(client: try fixture.client(), log: { _ in }))
         await #expect(throws: AppStoreConnectError.self) {
             try await rollout.perform(.release, bundleID: Self.bundleID, version: "1.4.0")
         }

@@ -29,7 +29,7 @@ import Testing
 
     static func uploader(_ fixture: AppStoreConnectTestFixture, _ clock: ScriptedClock, logs: Recorder<String> = Recorder()) throws -> AppStoreConnectUploader {
         AppStoreConnectUploader(
-            client: try fixture.client(), log: { logs.append($0) }, progress: { _, _ in }, sleep: { clock.sleep($0) }, now: { clock.now() })
+            session: AppStoreConnectSession(client: try fixture.client(), log: { logs.append($0) }, sleep: { clock.sleep($0) }, now: { clock.now() }))
     }
 
     static func distributor(_ fixture: AppStoreConnectTestFixture, _ clock: ScriptedClock) throws -> TestFlightDistributor {
@@ -94,7 +94,7 @@ import Testing
         let fixture = try AppStoreSubmitterTests.fixture()
         _ = try await AppStoreSubmitterTests.submitter(fixture).submit(AppStoreSubmitterTests.request { $0.releaseType = "MANUAL" })
         let clock = ScriptedClock()
-        let rollout = AppStoreRollout(client: try fixture.client(), log: { _ in }, sleep: { clock.sleep($0) }, now: { clock.now() })
+        let rollout = AppStoreRollout(session: AppStoreConnectSession(client: try fixture.client(), log: { _ in }, sleep: { clock.sleep($0) }, now: { clock.now() }))
         let wait = AppStoreRollout.ReviewWait(interval: .seconds(60), timeout: 86_400, budget: 300)
         await #expect(throws: AppStoreConnectError.stillWaiting(what: "App Review of version 1.4.0", seconds: 300, lastState: "WAITING_FOR_REVIEW")) {
             try await rollout.perform(.release, bundleID: AppStoreSubmitterTests.bundleID, version: "1.4.0", reviewWait: wait)

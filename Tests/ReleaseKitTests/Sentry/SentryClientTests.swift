@@ -11,7 +11,7 @@ import Testing
 @Suite struct SentryClientTests {
     static let token = "sntrys-test-token-0123456789"
 
-    static func server(_ series: [SentryHealthPoint]) throws -> LocalSentryServer {
+    static func server(_ series: [SentryReleaseHealth]) throws -> LocalSentryServer {
         let server = try LocalSentryServer(configuration: .init(token: token, series: series))
         try server.start()
         return server
@@ -26,8 +26,8 @@ import Testing
 
     @Test func healthIsReadInPercentAndNullsStayUnknown() async throws {
         let server = try Self.server([
-            SentryHealthPoint(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: 99.25),
-            SentryHealthPoint(sessions: 0, crashFreeSessions: 99, crashFreeUsers: 99),
+            SentryReleaseHealth(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: 99.25),
+            SentryReleaseHealth(sessions: 0, crashFreeSessions: 99, crashFreeUsers: 99),
         ])
         defer { server.stop() }
         let client = try Self.client(server)
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aRefusedTokenAndAnAbsentSentryAreDifferentErrors() async throws {
-        let server = try Self.server([SentryHealthPoint(sessions: 10, crashFreeSessions: 100, crashFreeUsers: 100)])
+        let server = try Self.server([SentryReleaseHealth(sessions: 10, crashFreeSessions: 100, crashFreeUsers: 100)])
         defer { server.stop() }
         await #expect(throws: SentryError.refused(status: 401, detail: "Invalid token")) {
             _ = try await Self.client(server, token: "sntrys-wrong").health(release: "a@1")
@@ -75,7 +75,7 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: SharedReference.path(.sentry)))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let contract = AppStoreConnectContract(document: .init(document))
-        let server = try Self.server([SentryHealthPoint(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: nil)])
+        let server = try Self.server([SentryReleaseHealth(sessions: 1500, crashFreeSessions: 98.7, crashFreeUsers: nil)])
         defer { server.stop() }
         let client = try Self.client(server)
         _ = try await client.health(release: "com.example.demo@1.4.0+42")

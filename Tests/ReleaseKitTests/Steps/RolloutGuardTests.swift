@@ -23,7 +23,7 @@ import Testing
         let repository: VersioningGitRepository
         let remote: String
 
-        init(series: [SentryHealthPoint], phase: String = "ACTIVE", day: Int = 3, reviews: [Int] = []) async throws {
+        init(series: [SentryReleaseHealth], phase: String = "ACTIVE", day: Int = 3, reviews: [Int] = []) async throws {
             fixture = try AppStoreConnectTestFixture(pem: pem)
             fixture.server.addApp(bundleID: RolloutGuardTests.bundleID, name: "Demo")
             fixture.server.addBuild(bundleID: RolloutGuardTests.bundleID, version: "1.4.0", build: "42")
@@ -117,8 +117,8 @@ import Testing
         }
     }
 
-    static func point(_ sessions: Int, _ rate: Double) -> SentryHealthPoint {
-        SentryHealthPoint(sessions: sessions, crashFreeSessions: rate, crashFreeUsers: 99.9)
+    static func point(_ sessions: Int, _ rate: Double) -> SentryReleaseHealth {
+        SentryReleaseHealth(sessions: sessions, crashFreeSessions: rate, crashFreeUsers: 99.9)
     }
 
     static func decision(_ outputs: StepOutputs) -> String {

@@ -48,10 +48,7 @@ extension GitHubActionsWorkflow {
 
     /// The step before a waiting job's run: where it starts.
     func writeBeforeWaiting(_ job: ExportedJob, into out: inout YAMLWriter) {
-        out.line(3, "- name: Note where the job starts")
-        out.line(4, "shell: bash")
-        out.line(4, "run: |")
-        for line in ["set -euo pipefail"] + WorkflowResume.before(job: job.id, temporary: "$RUNNER_TEMP") { out.line(5, line) }
+        writeScript("Note where the job starts", WorkflowResume.before(job: job.id, temporary: "$RUNNER_TEMP"), into: &out)
     }
 
     /// The steps after a waiting job's run: its archive when a step waits, else the done mark, uploaded for the run
@@ -59,18 +56,14 @@ extension GitHubActionsWorkflow {
     func writeAfterWaiting(_ job: ExportedJob, into out: inout YAMLWriter) {
         let key = "\"${RELEASE_JOURNAL_KEY:-github:$GITHUB_REPOSITORY:$GITHUB_RUN_ID}\""
         let script =
-            ["set -euo pipefail"] + WorkflowResume.save(job: job.id, paths: job.waitingPaths, temporary: "$RUNNER_TEMP", key: key) + [
+            WorkflowResume.save(job: job.id, paths: job.waitingPaths, temporary: "$RUNNER_TEMP", key: key) + [
                 "if [ -s \(WorkflowResume.archive(of: job.id)) ]; then",
                 "  echo \"name=\(Self.waitingArtifact(of: job.id))\" >> \"$GITHUB_OUTPUT\"",
                 "else",
                 "  echo \"name=\(Self.doneArtifact(of: job.id))\" >> \"$GITHUB_OUTPUT\"",
                 "fi",
             ]
-        out.line(3, "- name: Keep what the job ran with while a step waits on Apple")
-        out.line(4, "id: waiting")
-        out.line(4, "shell: bash")
-        out.line(4, "run: |")
-        for line in script { out.line(5, line) }
+        writeScript("Keep what the job ran with while a step waits on Apple", id: "waiting", script, into: &out)
         out.line(3, "- name: Upload it for the run that resumes the release")
         out.line(4, "uses: actions/upload-artifact@v6")
         out.line(4, "with:")
@@ -93,64 +86,39 @@ extension GitHubActionsWorkflow {
     /// `open-releases`, and `find-JOB` and `resume-JOB` for each waiting job.
     func writeResumeJobs(_ waiting: [ExportedJob], sharingScheduleWith other: String?, into out: inout YAMLWriter) {
         let names = waiting.map { "\"\(Self.waitingArtifact(of: $0.id))\", \"\(Self.doneArtifact(of: $0.id))\"" }.joined(separator: ", ")
-        let patterns = WorkflowResume.casePatterns(model.branches)
-        out.line(1, "open-releases:")
-        out.line(2, "name: Resume the releases waiting on Apple")
-        out.line(2, "if: \(Self.scheduleCondition(Self.resumeSchedule, other: other)) || github.event_name == 'repository_dispatch'")
-        out.line(2, "runs-on: ubuntu-latest")
-        out.line(2, "permissions:")
-        out.line(3, "actions: write")
-        out.line(3, "contents: read")
-        out.line(2, "steps:")
-        out.line(3, "- name: Start a resume on each release branch whose job waits on Apple")
-        out.line(4, "shell: bash")
-        out.line(4, "env:")
-        out.line(5, "GH_TOKEN: ${{ github.token }}")
-        out.line(5, "RELEASE_WORKFLOW: ${{ github.workflow_ref }}")
-        out.line(5, "RELEASE_RESUME_BRANCH: ${{ github.event.client_payload.branch }}")
-        out.line(4, "run: |")
-        let script = [
-            "set -euo pipefail",
-            "workflow=\"${RELEASE_WORKFLOW%@*}\"",
-            "workflow=\"${workflow##*/}\"",
-            // The newest 100 artifacts: per branch and job, the newest record says whether the release still waits.
-            "gh api \"repos/$GITHUB_REPOSITORY/actions/artifacts?per_page=100\" > \"$RUNNER_TEMP/release-artifacts.json\"",
-            "jq -r '[.artifacts[] | select(.expired | not) | select(.name | IN(\(names))) | {branch: .workflow_run.head_branch, job: (.name | sub(\"^release-(waiting|done)-\"; \"\")), waiting: (.name | startswith(\"release-waiting-\")), at: .created_at}] | group_by([.branch, .job]) | map(max_by(.at)) | map(select(.waiting) | .branch) | unique | .[]' \"$RUNNER_TEMP/release-artifacts.json\" > \"$RUNNER_TEMP/release-waiting-branches\"",
-            "count=0",
-            "while IFS= read -r branch; do",
-            "  case \"$branch\" in \(patterns.isEmpty ? "*" : patterns.joined(separator: " | "))) ;; *) continue ;; esac",
-            "  if [ -n \"$RELEASE_RESUME_BRANCH\" ] && [ \"$branch\" != \"$RELEASE_RESUME_BRANCH\" ]; then continue; fi",
-            "  if [ \"$count\" -ge \(WorkflowResume.maximumReleases) ]; then echo \"release: \(WorkflowResume.maximumReleases) releases resumed; the others at the next run\" >&2; break; fi",
-            "  gh workflow run \"$workflow\" --ref \"$branch\" -f resume=true",
-            "  echo \"release: resuming the release of $branch\" >&2",
-            "  count=$((count + 1))",
-            "done < \"$RUNNER_TEMP/release-waiting-branches\"",
-            "echo \"release: $count release(s) waiting on Apple resumed\" >&2",
-        ]
-        for line in script { out.line(5, line) }
+        writeJob(
+            "open-releases", name: "Resume the releases waiting on Apple",
+            if: "\(Self.scheduleCondition(Self.resumeSchedule, other: other)) || github.event_name == 'repository_dispatch'", runsOn: "ubuntu-latest",
+            permissions: [("actions", "write"), ("contents", "read")], into: &out)
+        let script =
+            [
+                "workflow=\"${RELEASE_WORKFLOW%@*}\"",
+                "workflow=\"${workflow##*/}\"",
+                // The newest 100 artifacts: per branch and job, the newest record says whether the release still waits.
+                "gh api \"repos/$GITHUB_REPOSITORY/actions/artifacts?per_page=100\" > \"$RUNNER_TEMP/release-artifacts.json\"",
+                "jq -r '[.artifacts[] | select(.expired | not) | select(.name | IN(\(names))) | {branch: .workflow_run.head_branch, job: (.name | sub(\"^release-(waiting|done)-\"; \"\")), waiting: (.name | startswith(\"release-waiting-\")), at: .created_at}] | group_by([.branch, .job]) | map(max_by(.at)) | map(select(.waiting) | .branch) | unique | .[]' \"$RUNNER_TEMP/release-artifacts.json\" > \"$RUNNER_TEMP/release-waiting-branches\"",
+                "count=0",
+            ]
+            + WorkflowResume.resumeLoop(
+                branches: model.branches, listedIn: "\"$RUNNER_TEMP/release-waiting-branches\"",
+                skip: ["if [ -n \"$RELEASE_RESUME_BRANCH\" ] && [ \"$branch\" != \"$RELEASE_RESUME_BRANCH\" ]; then continue; fi"],
+                start: "gh workflow run \"$workflow\" --ref \"$branch\" -f resume=true")
+        writeScript(
+            "Start a resume on each release branch whose job waits on Apple",
+            environment: [
+                ("GH_TOKEN", "${{ github.token }}"), ("RELEASE_WORKFLOW", "${{ github.workflow_ref }}"),
+                ("RELEASE_RESUME_BRANCH", "${{ github.event.client_payload.branch }}"),
+            ], script, into: &out)
 
         for job in waiting {
             let find = "find-\(job.id)"
             let archive = "\"$RUNNER_TEMP/release-waiting/\(job.id).tar.gz\""
-            out.line(1, "\(find):")
-            out.line(2, "name: \(Self.literal("Find what job \(job.id) waited on Apple with"))")
-            out.line(2, "if: github.event_name == 'workflow_dispatch' && inputs.resume")
-            out.line(2, "runs-on: ubuntu-latest")
-            out.line(2, "permissions:")
-            out.line(3, "actions: read")
-            out.line(3, "contents: read")
-            out.line(2, "outputs:")
-            out.line(3, "run: ${{ steps.find.outputs.run }}")
-            out.line(2, "steps:")
+            writeJob(
+                find, name: Self.literal("Find what job \(job.id) waited on Apple with"), if: "github.event_name == 'workflow_dispatch' && inputs.resume",
+                runsOn: "ubuntu-latest", permissions: [("actions", "read"), ("contents", "read")], outputs: [("run", "${{ steps.find.outputs.run }}")],
+                into: &out)
             writeCheckout(into: &out)
-            out.line(3, "- name: Find the newest record of the job on this branch")
-            out.line(4, "id: find")
-            out.line(4, "shell: bash")
-            out.line(4, "env:")
-            out.line(5, "GH_TOKEN: ${{ github.token }}")
-            out.line(4, "run: |")
             let findScript = [
-                "set -euo pipefail",
                 "gh api \"repos/$GITHUB_REPOSITORY/actions/artifacts?per_page=100\" > \"$RUNNER_TEMP/release-artifacts.json\"",
                 "run=\"$(jq -r --arg branch \"$GITHUB_REF_NAME\" '[.artifacts[] | select(.expired | not) | select(.workflow_run.head_branch == $branch) | select(.name == \"\(Self.waitingArtifact(of: job.id))\" or .name == \"\(Self.doneArtifact(of: job.id))\")] | max_by(.created_at) // {} | select(.name == \"\(Self.waitingArtifact(of: job.id))\") | .workflow_run.id' \"$RUNNER_TEMP/release-artifacts.json\")\"",
                 "if [ -z \"$run\" ]; then",
@@ -166,35 +134,27 @@ extension GitHubActionsWorkflow {
                 "fi",
                 "echo \"run=$run\" >> \"$GITHUB_OUTPUT\"",
             ]
-            for line in findScript { out.line(5, line) }
+            writeScript(
+                "Find the newest record of the job on this branch", id: "find", environment: [("GH_TOKEN", "${{ github.token }}")], findScript,
+                into: &out)
 
-            out.line(1, "resume-\(job.id):")
-            out.line(2, "name: \(Self.literal("Resume \(job.runner): \(job.steps.joined(separator: ", "))"))")
-            out.line(2, "needs: [\(find)]")
-            out.line(2, "if: needs.\(find).outputs.run != ''")
-            out.line(2, "runs-on: \(runsOn(job))")
-            out.line(2, "permissions:")
-            out.line(3, "actions: read")
-            out.line(3, "contents: \(job.writesRepository ? "write" : "read")")
-            out.line(2, "steps:")
+            writeJob(
+                "resume-\(job.id)", name: Self.literal("Resume \(job.runner): \(job.steps.joined(separator: ", "))"), needs: find,
+                if: "needs.\(find).outputs.run != ''", runsOn: runsOn(job),
+                permissions: [("actions", "read"), ("contents", job.writesRepository ? "write" : "read")], into: &out)
             writeCheckout(into: &out)
             install(into: &out)
-            out.line(3, "- name: Start where the job waited")
-            out.line(4, "shell: bash")
-            out.line(4, "env:")
-            out.line(5, "GH_TOKEN: ${{ github.token }}")
-            out.line(5, "RELEASE_WAITED_RUN: ${{ needs.\(find).outputs.run }}")
-            out.line(4, "run: |")
             let start =
                 [
-                    "set -euo pipefail",
-                    "gh run download \"$RELEASE_WAITED_RUN\" --name \(Self.waitingArtifact(of: job.id)) --dir \"$RUNNER_TEMP/release-waiting\"",
+                    "gh run download \"$RELEASE_WAITED_RUN\" --name \(Self.waitingArtifact(of: job.id)) --dir \"$RUNNER_TEMP/release-waiting\""
                 ]
                 + WorkflowResume.unpack(
                     job: job.id, found: archive, stop: "exit 1", exportKey: "echo \"RELEASE_JOURNAL_KEY=$key\" >> \"$GITHUB_ENV\"")
                 + (job.inherits.isEmpty ? [] : WorkflowState.restore(ancestors: job.inherits, temporary: "$RUNNER_TEMP", annotation: "::error::"))
                 + WorkflowResume.before(job: job.id, temporary: "$RUNNER_TEMP")
-            for line in start { out.line(5, line) }
+            writeScript(
+                "Start where the job waited",
+                environment: [("GH_TOKEN", "${{ github.token }}"), ("RELEASE_WAITED_RUN", "${{ needs.\(find).outputs.run }}")], start, into: &out)
             writeRun(job, into: &out)
             writeAfterWaiting(job, into: &out)
         }

@@ -12,13 +12,10 @@ extension GitHubActionsWorkflow {
     /// the guard's state note (`refs/notes/release-rollout`) with the checkout's token.
     /// `other` is the workflow's other schedule (the resumes'), if any: the guard then runs only on its own.
     func writeGuardJob(_ job: ExportedGuardJob, sharingScheduleWith other: String?, into out: inout YAMLWriter) {
-        out.line(1, "\(RolloutGuardJob.id):")
-        out.line(2, "name: \(Self.literal("rollout guard: \(job.steps.joined(separator: ", "))"))")
-        out.line(2, "if: \(YAMLWriter.scalar(Self.scheduleCondition(job.schedule, other: other)))")
-        out.line(2, "runs-on: \(Self.literal(RolloutGuardJob.runner))")
-        out.line(2, "permissions:")
-        out.line(3, "contents: write")
-        out.line(2, "steps:")
+        writeJob(
+            RolloutGuardJob.id, name: Self.literal("rollout guard: \(job.steps.joined(separator: ", "))"),
+            if: YAMLWriter.scalar(Self.scheduleCondition(job.schedule, other: other)), runsOn: Self.literal(RolloutGuardJob.runner),
+            permissions: [("contents", "write")], into: &out)
         writeCheckout(into: &out)
         install(into: &out)
         out.line(3, "- name: \(Self.literal("Guard the phased release: " + job.steps.joined(separator: ", ")))")

@@ -123,19 +123,11 @@ package struct GitHubActionsWorkflow: Sendable {
             }
             if !job.inherits.isEmpty {
                 // Job ids are words of [a-z0-9-]: safe in the script as they are.
-                out.line(3, "- name: Start from the commits and changes earlier jobs made")
-                out.line(4, "shell: bash")
-                out.line(4, "run: |")
-                for line in ["set -euo pipefail"] + WorkflowState.restore(ancestors: job.inherits, temporary: "$RUNNER_TEMP", annotation: "::error::") {
-                    out.line(5, line)
-                }
+                writeScript(
+                    "Start from the commits and changes earlier jobs made",
+                    WorkflowState.restore(ancestors: job.inherits, temporary: "$RUNNER_TEMP", annotation: "::error::"), into: &out)
             }
-            if job.handsOnState {
-                out.line(3, "- name: Note the repository before the run")
-                out.line(4, "shell: bash")
-                out.line(4, "run: |")
-                for line in ["set -euo pipefail"] + WorkflowState.before(temporary: "$RUNNER_TEMP") { out.line(5, line) }
-            }
+            if job.handsOnState { writeScript("Note the repository before the run", WorkflowState.before(temporary: "$RUNNER_TEMP"), into: &out) }
             if job.resumes { writeBeforeWaiting(job, into: &out) }
             writeRun(job, into: &out)
             if job.resumes { writeAfterWaiting(job, into: &out) }
@@ -146,10 +138,7 @@ package struct GitHubActionsWorkflow: Sendable {
                 writePaths(attested.map(Self.escapingExpressions), key: "subject-path", level: 5, into: &out)
             }
             if job.handsOnState {
-                out.line(3, "- name: Record the commits and changes for later jobs")
-                out.line(4, "shell: bash")
-                out.line(4, "run: |")
-                for line in ["set -euo pipefail"] + WorkflowState.record(job: job.id, temporary: "$RUNNER_TEMP") { out.line(5, line) }
+                writeScript("Record the commits and changes for later jobs", WorkflowState.record(job: job.id, temporary: "$RUNNER_TEMP"), into: &out)
                 out.line(3, "- name: Upload the state for later jobs")
                 out.line(4, "uses: actions/upload-artifact@v6")
                 out.line(4, "with:")
@@ -230,6 +219,26 @@ package struct GitHubActionsWorkflow: Sendable {
 
     // MARK: Parts
 
+    /// The head of a job that runs apart from the release's jobs (resumes, the rollout guard), up to its `steps:`;
+    /// the values as written (YAML scalars already).
+    func writeJob(
+        _ id: String, name: String, needs: String? = nil, if condition: String, runsOn: String, permissions: [(String, String)],
+        outputs: [(String, String)] = [], into out: inout YAMLWriter
+    ) {
+        out.line(1, "\(id):")
+        out.line(2, "name: \(name)")
+        if let needs { out.line(2, "needs: [\(needs)]") }
+        out.line(2, "if: \(condition)")
+        out.line(2, "runs-on: \(runsOn)")
+        out.line(2, "permissions:")
+        for (scope, access) in permissions { out.line(3, "\(scope): \(access)") }
+        if !outputs.isEmpty {
+            out.line(2, "outputs:")
+            for (output, value) in outputs { out.line(3, "\(output): \(value)") }
+        }
+        out.line(2, "steps:")
+    }
+
     /// The first step of every job: the repository with its whole history (tags, the commits a release is made of).
     func writeCheckout(into out: inout YAMLWriter) {
         out.line(3, "- name: Check out")
@@ -249,15 +258,27 @@ package struct GitHubActionsWorkflow: Sendable {
             out.line(5, "path: \(cache.path)")
             out.line(5, "key: \(YAMLWriter.scalar("\(cache.key)-${{ runner.os }}-${{ runner.arch }}"))")
         }
-        out.line(3, "- name: \(tool.title)")
-        out.line(4, "id: install-release")
+        // The install script sets its own strict mode.
+        writeScript(
+            tool.title, id: "install-release", environment: tool.environment.map { ($0.name, Self.literal($0.value)) }, strict: false,
+            tool.script(on: Self.host), into: &out)
+    }
+
+    /// A `shell: bash` step running `script` (after the strict mode, unless `strict` is false), with `environment`'s
+    /// values, as written, in its `env:`.
+    func writeScript(
+        _ name: String, id: String? = nil, environment: [(String, String)] = [], strict: Bool = true, _ script: [String],
+        into out: inout YAMLWriter
+    ) {
+        out.line(3, "- name: \(name)")
+        if let id { out.line(4, "id: \(id)") }
         out.line(4, "shell: bash")
-        if !tool.environment.isEmpty {
+        if !environment.isEmpty {
             out.line(4, "env:")
-            for (name, value) in tool.environment { out.line(5, "\(name): \(Self.literal(value))") }
+            for (name, value) in environment { out.line(5, "\(name): \(value)") }
         }
         out.line(4, "run: |")
-        for line in tool.script(on: Self.host) { out.line(5, line) }
+        for line in (strict ? [Self.host.strictMode] : []) + script { out.line(5, line) }
     }
 
     /// Branch patterns of the profiles' `when` (only `--profile`'s when given), as GitHub's filters spell them:

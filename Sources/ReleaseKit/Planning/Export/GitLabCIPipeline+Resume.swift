@@ -43,8 +43,10 @@ extension GitLabCIPipeline {
         out.line(2, "- when: on_success")
     }
 
-    /// The branch as the API's path takes it (URL-encoded), in `$ref`.
-    static let encodedRef = "ref=\"$(printf '%s' \"$CI_COMMIT_REF_NAME\" | sed -e 's/%/%25/g' -e 's|/|%2F|g' -e 's/#/%23/g' -e 's/?/%3F/g' -e 's/&/%26/g' -e 's/+/%2B/g')\""
+    /// The branch named in `variable` as the API's path takes it (URL-encoded), in `$ref`.
+    static func encodedRef(of variable: String) -> String {
+        "ref=\"$(printf '%s' \"$\(variable)\" | sed -e 's/%/%25/g' -e 's|/|%2F|g' -e 's/#/%23/g' -e 's/?/%3F/g' -e 's/&/%26/g' -e 's/+/%2B/g')\""
+    }
 
     /// The script item of a waiting job that, in a resume pipeline, starts it from its archive (or ends it when nothing
     /// waits).
@@ -53,7 +55,7 @@ extension GitLabCIPipeline {
         return [
             "if [ \"${\(Self.resumeVariable):-}\" = true ]; then",
             "  mkdir -p \(Self.temporary)",
-            "  \(Self.encodedRef)",
+            "  \(Self.encodedRef(of: "CI_COMMIT_REF_NAME"))",
             "  status=\"$(curl -sS --location --header \"JOB-TOKEN: $CI_JOB_TOKEN\" --output \(found) --write-out '%{http_code}' \"$CI_API_V4_URL/projects/$CI_PROJECT_ID/jobs/artifacts/$ref/raw/\(WorkflowResume.archive(of: job.id))?job=\(job.id)\")\"",
             "  case \"$status\" in",
             "    200) ;;",
@@ -67,43 +69,42 @@ extension GitLabCIPipeline {
     /// resumes: GitLab keeps schedules outside the file, and a scheduled pipeline runs every job its rules allow.
     static let scheduleVariable = "RELEASE_SCHEDULE"
 
+    /// The condition of a job that runs in scheduled pipelines: any, unless the file has both the rollout guard and
+    /// resumes (`sharing`), when the guard runs in the pipelines of its own schedule (``scheduleVariable``) and
+    /// `open-releases` in the others.
+    static func scheduleCondition(ofGuard isGuard: Bool, sharing: Bool) -> String {
+        "$CI_PIPELINE_SOURCE == \"schedule\"" + (sharing ? " && $\(scheduleVariable) \(isGuard ? "==" : "!=") \"\(RolloutGuardJob.id)\"" : "")
+    }
+
     /// `open-releases`: on a schedule (not the rollout guard's, when there is one), triggers a resume pipeline on each
     /// release branch with an archive.
     func writeOpenReleases(_ waiting: [ExportedJob], sharingSchedulesWithGuard: Bool, into out: inout YAMLWriter) {
-        let patterns = WorkflowResume.casePatterns(model.branches)
         out.line(0, "open-releases:")
         out.line(1, "stage: release")
         out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))")
         out.line(1, "rules:")
-        let guardSchedule = " && $\(Self.scheduleVariable) != \"\(RolloutGuardJob.id)\""
-        out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"schedule\"" + (sharingSchedulesWithGuard ? guardSchedule : "")))")
+        out.line(2, "- if: \(YAMLWriter.scalar(Self.scheduleCondition(ofGuard: false, sharing: sharingSchedulesWithGuard)))")
         out.line(2, "- when: never")
         out.line(1, "needs: []")
         out.line(1, "script:")
-        var lines = [
-            "set -eu",
-            "count=0",
-            "mkdir -p \(Self.temporary)",
-            "git ls-remote --heads origin | sed 's|^.*refs/heads/||' > \(Self.temporary)/branches",
-            "while IFS= read -r branch; do",
-            "  case \"$branch\" in \(patterns.isEmpty ? "*" : patterns.joined(separator: " | "))) ;; *) continue ;; esac",
-            "  ref=\"$(printf '%s' \"$branch\" | sed -e 's/%/%25/g' -e 's|/|%2F|g' -e 's/#/%23/g' -e 's/?/%3F/g' -e 's/&/%26/g' -e 's/+/%2B/g')\"",
-            "  open=",
-        ]
-        for job in waiting {
-            lines.append(
-                "  if [ \"$(curl -sS --location --head --header \"JOB-TOKEN: $CI_JOB_TOKEN\" --output /dev/null --write-out '%{http_code}' \"$CI_API_V4_URL/projects/$CI_PROJECT_ID/jobs/artifacts/$ref/raw/\(WorkflowResume.archive(of: job.id))?job=\(job.id)\")\" = 200 ]; then open=yes; fi"
+        // A branch is open when one of its waiting jobs' latest successful run left an archive.
+        let open =
+            [Self.encodedRef(of: "branch"), "open="]
+            + waiting.map { job in
+                "if [ \"$(curl -sS --location --head --header \"JOB-TOKEN: $CI_JOB_TOKEN\" --output /dev/null --write-out '%{http_code}' \"$CI_API_V4_URL/projects/$CI_PROJECT_ID/jobs/artifacts/$ref/raw/\(WorkflowResume.archive(of: job.id))?job=\(job.id)\")\" = 200 ]; then open=yes; fi"
+            } + ["if [ -z \"$open\" ]; then continue; fi"]
+        let lines =
+            [
+                "set -eu",
+                "count=0",
+                "mkdir -p \(Self.temporary)",
+                "git ls-remote --heads origin | sed 's|^.*refs/heads/||' > \(Self.temporary)/branches",
+            ]
+            + WorkflowResume.resumeLoop(
+                branches: model.branches, listedIn: "\(Self.temporary)/branches", skip: open,
+                start:
+                    "curl -sS --fail --request POST --form \"token=$CI_JOB_TOKEN\" --form \"ref=$branch\" --form \"variables[\(Self.resumeVariable)]=true\" \"$CI_API_V4_URL/projects/$CI_PROJECT_ID/trigger/pipeline\" > /dev/null"
             )
-        }
-        lines += [
-            "  if [ -z \"$open\" ]; then continue; fi",
-            "  if [ \"$count\" -ge \(WorkflowResume.maximumReleases) ]; then echo \"release: \(WorkflowResume.maximumReleases) releases resumed; the others at the next run\" >&2; break; fi",
-            "  curl -sS --fail --request POST --form \"token=$CI_JOB_TOKEN\" --form \"ref=$branch\" --form \"variables[\(Self.resumeVariable)]=true\" \"$CI_API_V4_URL/projects/$CI_PROJECT_ID/trigger/pipeline\" > /dev/null",
-            "  echo \"release: resuming the release of $branch\" >&2",
-            "  count=$((count + 1))",
-            "done < \(Self.temporary)/branches",
-            "echo \"release: $count release(s) waiting on Apple resumed\" >&2",
-        ]
         block(lines, into: &out)
     }
 }

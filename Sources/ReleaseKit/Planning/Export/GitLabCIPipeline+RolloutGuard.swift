@@ -18,8 +18,7 @@ extension GitLabCIPipeline {
         out.line(0, "\(RolloutGuardJob.id):")
         out.line(1, "stage: release")
         out.line(1, "rules:")
-        let ownSchedule = " && $\(Self.scheduleVariable) == \"\(RolloutGuardJob.id)\""
-        out.line(2, "- if: \(YAMLWriter.scalar("$CI_PIPELINE_SOURCE == \"schedule\"" + (sharingSchedulesWithResumes ? ownSchedule : "")))")
+        out.line(2, "- if: \(YAMLWriter.scalar(Self.scheduleCondition(ofGuard: true, sharing: sharingSchedulesWithResumes)))")
         out.line(1, "image: \(YAMLWriter.scalar(Self.linuxImage))")
         out.line(1, "needs: []")
         if !secrets.isEmpty {

@@ -83,6 +83,24 @@ enum WorkflowResume {
         ]
     }
 
+    /// `open-releases`' loop over the branches listed in `file` (a shell word; one name a line, in `$branch`): a branch
+    /// that matches one of `branches`' globs and that no line of `skip` passes over (with `continue`) is resumed with
+    /// `start`, at most ``maximumReleases`` of them; `$count`, 0 before, counts them.
+    static func resumeLoop(branches: [String], listedIn file: String, skip: [String], start: String) -> [String] {
+        let patterns = casePatterns(branches)
+        return [
+            "while IFS= read -r branch; do",
+            "  case \"$branch\" in \(patterns.isEmpty ? "*" : patterns.joined(separator: " | "))) ;; *) continue ;; esac",
+        ] + skip.map { "  " + $0 } + [
+            "  if [ \"$count\" -ge \(maximumReleases) ]; then echo \"release: \(maximumReleases) releases resumed; the others at the next run\" >&2; break; fi",
+            "  " + start,
+            "  echo \"release: resuming the release of $branch\" >&2",
+            "  count=$((count + 1))",
+            "done < \(file)",
+            "echo \"release: $count release(s) waiting on Apple resumed\" >&2",
+        ]
+    }
+
     /// An upload pattern as a shell word: its literal parts quoted, each `*` left to the shell.
     static func pattern(_ path: String) -> String {
         var trimmed = path

@@ -75,11 +75,11 @@ extension StepOptions {
     /// - Throws: ``StepError/invalidOption(_:_:)`` naming the option.
     package func validate() throws(StepError) {
         // `Self()` and `self` have the same stored properties, so their options pair up in order.
-        let values = storedOptions
-        for (option, value) in zip(Self.declaredOptions, values) {
+        let options = zip(Self.declaredOptions, storedOptions)
+        for (option, value) in options {
             if let problem = option.declaration.problem(in: value.option) { throw StepError.invalidOption(option.key, problem) }
         }
-        let given = Set(zip(Self.declaredOptions, values).filter { $0.1.option.isGiven }.map(\.0.key))
+        let given = Set(options.filter { $0.1.option.isGiven }.map(\.0.key))
         for exclusion in Self.allExclusions {
             if let problem = exclusion.problem(given: given) { throw StepError.invalidOption(problem.key, problem.message) }
         }

@@ -30,9 +30,7 @@ package struct GitHubClient: Sendable {
     ) throws {
         var base = apiURL
         while base.hasSuffix("/") { base.removeLast() }
-        guard let components = URLComponents(string: base), let host = components.hostWithoutIDNA?.lowercased(), !host.isEmpty,
-            ["http", "https"].contains(components.scheme?.lowercased() ?? "")
-        else {
+        guard let components = HTTPRequest.httpComponents(base), let host = components.hostWithoutIDNA?.lowercased() else {
             throw GitHubError.invalidInput("invalid GitHub API URL '\(HTTPRequest.redact(apiURL))'")
         }
         guard components.user == nil, components.password == nil else {

@@ -109,10 +109,7 @@ package struct HTTPClient: Sendable {
         _ request: HTTPRequest,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        guard let components = URLComponents(string: request.url),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            components.hostWithoutIDNA?.isEmpty == false
-        else {
+        guard let components = HTTPRequest.httpComponents(request.url) else {
             throw HTTPError.invalidURL(request.redactedURL)
         }
         if let allowed = configuration.allowedHosts, let host = components.hostWithoutIDNA?.lowercased(), !allowed.contains(host) {

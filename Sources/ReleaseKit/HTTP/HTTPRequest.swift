@@ -52,6 +52,15 @@ package struct HTTPRequest: Sendable {
     /// The request's URL as it may appear in messages: no user or password.
     package var redactedURL: String { Self.redact(url) }
 
+    /// The parts of `url` when it is an `http` or `https` URL (either case) with a host: the URLs the client sends
+    /// to, and the ones options that name an endpoint accept; nil for anything else.
+    package static func httpComponents(_ url: String) -> URLComponents? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            components.hostWithoutIDNA?.isEmpty == false
+        else { return nil }
+        return components
+    }
+
     /// `url` without user information, for messages and logs.
     package static func redact(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.user != nil || components.password != nil else {

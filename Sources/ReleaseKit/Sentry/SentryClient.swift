@@ -25,8 +25,8 @@ package struct SentryClient: Sendable {
     package init(baseURL: String, organization: String, project: String, token: String, http: HTTPClient) throws {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
-        guard let components = URLComponents(string: base), let host = components.hostWithoutIDNA?.lowercased(), !host.isEmpty,
-            ["http", "https"].contains(components.scheme?.lowercased() ?? ""), components.user == nil, components.password == nil
+        guard let components = HTTPRequest.httpComponents(base), let host = components.hostWithoutIDNA?.lowercased(),
+            components.user == nil, components.password == nil
         else {
             throw SentryError.invalidInput("'\(HTTPRequest.redact(baseURL))' is not an http(s) URL without credentials")
         }

@@ -71,9 +71,7 @@ package struct NotifySlackStep: RunReportingStep {
 
     package init(options: Options) throws {
         try options.validate()
-        guard let components = URLComponents(string: options.webhook), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-            components.hostWithoutIDNA?.isEmpty == false
-        else {
+        guard HTTPRequest.httpComponents(options.webhook) != nil else {
             // Never the URL itself: it is the secret.
             throw StepError.invalidOption("webhook", "not an http(s) URL (the value is not shown: it is a secret)")
         }

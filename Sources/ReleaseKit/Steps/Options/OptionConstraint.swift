@@ -83,8 +83,8 @@ package struct OptionConstraint: Sendable {
     package static func beHTTPURL(credentials: String? = nil) -> OptionConstraint {
         OptionConstraint(summary: "http(s) URL", schema: ["pattern": .string("^https?://")]) { texts, _ in
             for text in texts {
-                let components = URLComponents(string: text)
-                let isURL = components.map { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.hostWithoutIDNA?.isEmpty == false } ?? false
+                let components = HTTPRequest.httpComponents(text)
+                let isURL = components != nil
                 let hasCredentials = components.map { $0.user != nil || $0.password != nil } ?? false
                 guard let credentials else {
                     if !isURL || hasCredentials { return "'\(HTTPRequest.redact(text))' is not an http(s) URL without credentials" }
